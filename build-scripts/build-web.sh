@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Builds the web planner into dist/: index.html + hwplan_web.js (served), hwplan.html (one self-contained
+# file that also works opened from disk) and hwplan_js.js (the JSON module). Incremental: ImGui and
+# unchanged sources are not recompiled. Usage: build-scripts/build-web.sh   (run setup.sh first, or run.sh)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NODE_PATH=/usr/share/nodejs   # emcc's link step needs Debian's acorn module
+[ -f build/wasm/CMakeCache.txt ] || cmake --preset wasm >/dev/null
+cmake --build --preset wasm
+echo "build-web: dist/index.html, dist/hwplan.html, dist/hwplan_js.js"

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Sets everything up if needed and runs every test: native unit and CLI tests (ctest), the same under
+# AddressSanitizer + UndefinedBehaviorSanitizer, the WebAssembly build, the JavaScript API under Node,
+# and the browser end-to-end test in headless Chromium. Incremental on a second run.
+# Ends with one line "N passed, M failed"; exits non-zero on any failure.
+# Usage: build-scripts/test.sh        (HWPLAN_SKIP_ASAN=1 skips the sanitizer pass for a quick local run)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export NODE_PATH=/usr/share/nodejs
+log_dir=build/test-logs
+passed=0; failed=0; failures=()
+
+note_fail() { failed=$((failed + ${2:-1})); failures+=("$1"); }
+
+# Runs one step quietly; on failure prints its log tail. Usage: step NAME LOGFILE command...
+step() {
+  local name=$1 log=$2; shift 2
+  printf 'test: %s\n' "$name"
+  if ! "$@" >"$log" 2>&1; then
+    tail -40 "$log"
+    return 1
+  fi
+}
+
+bash build-scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+mkdir -p "$log_dir"
+
+# ctest over one preset: configure, build, run, count.
+ctest_preset() {
+  local preset=$1 log="$log_dir/$1.log"
+  if ! step "$preset: configure and build" "$log.build" bash -c "cmake --preset $preset && cmake --build --preset $preset"; then
+    note_fail "$preset build"; return
+  fi
+  step "$preset: ctest" "$log" ctest --preset "$preset"
+  local summary; summary=$(grep -E 'tests? failed out of [0-9]+' "$log" | tail -1)
+  if [ -z "$summary" ]; then note_fail "$preset ctest (no summary)"; return; fi
+  local f t; f=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$summary"); t=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$summary")
+  passed=$((passed + t - f))
+  [ "$f" -gt 0 ] && { note_fail "$preset ctest" "$f"; grep -E '^\s+[0-9]+ - ' "$log"; }
+  echo "      $summary"
+}
+
+# node --test over a folder, counting the TAP summary.
+node_tests() {
+  local name=$1 dir=$2 log="$log_dir/$(basename "$2").log"
+  step "$name" "$log" node --test --test-reporter=tap "$dir"/
+  local p f; p=$(grep -E '^# pass [0-9]+' "$log" | tail -1 | awk '{print $3}'); f=$(grep -E '^# fail [0-9]+' "$log" | tail -1 | awk '{print $3}')
+  if [ -z "$p" ]; then note_fail "$name (no summary)"; return; fi
+  passed=$((passed + p)); [ "$f" -gt 0 ] && note_fail "$name" "$f"
+  echo "      $p passed, $f failed"
+}
+
+ctest_preset native
+if [ "${HWPLAN_SKIP_ASAN:-0}" != 1 ]; then ctest_preset native-asan; fi
+if step "wasm: build the web planner into dist/" "$log_dir/wasm.log" bash build-scripts/build-web.sh; then
+  node_tests "node: JavaScript API (hwplan_js)" tests/js
+  node_tests "browser: end-to-end in headless Chromium" tests/e2e
+else
+  note_fail "wasm build"
+fi
+
+for f in "${failures[@]}"; do echo "FAILED: $f"; done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,22 @@
+// hwplan/issues.h: errors at the edges of the core are data, not exceptions: a list of {path, message}.
+// `path` names the field (dotted JSON path such as "train.seq_len" or "hardware.devices[0]"; empty for
+// the document as a whole), `message` says why, in words a user can act on.
+// Usage: std::vector<Issue> errors = validate(...); if (!errors.empty()) show(errors);
+#pragma once
+#include <string>
+#include <vector>
+
+namespace hwplan {
+
+struct Issue {
+    std::string path;    // dotted JSON path of the offending field ("" = whole document)
+    std::string message; // the reason, e.g. "must be a positive number, got -1"
+    bool operator==(const Issue&) const = default;
+};
+
+using Issues = std::vector<Issue>;
+
+// "path: message", or just "message" when the path is empty.
+std::string to_string(const Issue& issue);
+
+} // namespace hwplan

@@ -1,0 +1,10 @@
+# Runs EXE with ARGS (a ;-list); fails unless the exit code is EXPECT_RC and stdout+stderr match EXPECT_REGEX.
+execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(all "${out}${err}")
+if(NOT rc EQUAL EXPECT_RC)
+    message(FATAL_ERROR "exit code ${rc}, expected ${EXPECT_RC}; output:\n${all}")
+endif()
+string(REGEX MATCH "${EXPECT_REGEX}" hit "${all}")
+if(hit STREQUAL "")
+    message(FATAL_ERROR "output does not match /${EXPECT_REGEX}/:\n${all}")
+endif()

@@ -1,0 +1,102 @@
+// page.test.mjs: the web planner as a person meets it. Debian's Chromium (headless, SwiftShader WebGL2)
+// opens the served page and dist/hwplan.html straight from disk; each must render the ImGui window on a
+// WebGL2 canvas (the screenshot is not blank), log no console error, request nothing outside its own
+// origin, and update the result when a new parameter count is typed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { startServer } from '../../build-scripts/serve.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = path.join(root, 'dist');
+const shots = path.join(root, 'build', 'e2e');
+fs.mkdirSync(shots, { recursive: true });
+
+let browser, server;
+before(async () => {
+  server = await startServer({ dir: dist, port: 0 });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+           '--disable-sync', '--disable-quic', '--use-gl=angle', '--use-angle=swiftshader',
+           '--enable-unsafe-swiftshader'],
+  });
+});
+after(async () => { await browser?.close(); await server?.close(); });
+
+// Opens `url` in a fresh page and records console errors and requests leaving the page's origin.
+async function open(url) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = [];
+  const origin = new URL(url).origin; // "null" for file:// URLs
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    const own = u.protocol === 'data:' || u.protocol === 'blob:' ||
+                (origin === 'null' ? u.href === url : u.origin === origin);
+    if (!own) problems.push(`request outside the page's origin: ${r.url()}`);
+  });
+  await page.goto(url);
+  await page.waitForFunction(() => document.getElementById('hwplan-status')?.textContent.startsWith('Weights'),
+                             null, { timeout: 30000 });
+  return { page, problems };
+}
+
+const status = (page) => page.evaluate(() => document.getElementById('hwplan-status').textContent);
+
+// Share of pixels that differ from the clear colour, and the number of distinct colours.
+function inkOf(png) {
+  const img = PNG.sync.read(png);
+  const bg = [0x17, 0x19, 0x1f];
+  const colours = new Set();
+  let ink = 0;
+  for (let i = 0; i < img.data.length; i += 4) {
+    const [r, g, b] = [img.data[i], img.data[i + 1], img.data[i + 2]];
+    colours.add((r << 16) | (g << 8) | b);
+    if (Math.abs(r - bg[0]) + Math.abs(g - bg[1]) + Math.abs(b - bg[2]) > 24) ink++;
+  }
+  return { ink: ink / (img.width * img.height), colours: colours.size };
+}
+
+async function typeInto(page, widget, text) {
+  const r = await page.evaluate((w) => window.hwplanUi[w], widget);
+  await page.mouse.click(r.x + r.w / 2, r.y + r.h / 2); // AutoSelectAll: the click selects the old text
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+}
+
+for (const [label, where] of [['served page', () => server.url], ['hwplan.html from disk', () => pathToFileURL(path.join(dist, 'hwplan.html')).href]]) {
+  test(`${label}: WebGL2 canvas renders the planner, result updates on typing, no errors, no foreign requests`, async () => {
+    const { page, problems } = await open(where());
+    const webgl2 = await page.evaluate(() => !!document.getElementById('canvas').getContext('webgl2'));
+    assert.ok(webgl2, 'the canvas holds a WebGL2 context');
+
+    // Lesson 001: 7B at 16 bits = 14 GB.
+    assert.equal(await status(page), 'Weights: 14 GB = 7 billion parameters x 2 bytes (bf16)');
+    const first = await page.screenshot({ path: path.join(shots, `${label.replace(/\W+/g, '-')}-7b.png`) });
+    const { ink, colours } = inkOf(first);
+    assert.ok(ink > 0.01 && colours >= 8, `the screenshot is not blank (ink ${ink.toFixed(4)}, ${colours} colours)`);
+
+    // A person types a new parameter count: 70e9 at bf16 = 140 GB (lesson 003's quiz).
+    await typeInto(page, 'params', '70e9');
+    await page.waitForFunction(() => document.getElementById('hwplan-status').textContent.startsWith('Weights: 140 GB'),
+                               null, { timeout: 10000 });
+    const second = await page.screenshot({ path: path.join(shots, `${label.replace(/\W+/g, '-')}-70b.png`) });
+    assert.notDeepEqual(second, first, 'the canvas shows the new result');
+
+    // Bad input is named, not computed.
+    await typeInto(page, 'params', '-5');
+    const expected = 'Error: params: must be a positive number of parameters, got -5';
+    await page.waitForFunction((t) => document.getElementById('hwplan-status').textContent === t, expected,
+                               { timeout: 10000 }).catch(() => {});
+    assert.equal(await status(page), expected);
+
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}

@@ -1,0 +1,31 @@
+// parse_test.cpp: strict number parsing.
+#include "hwplan/parse.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+
+namespace hwplan {
+
+TEST(ParseNumber, AcceptsPlainAndScientific) {
+    EXPECT_EQ(parse_number("7e9"), 7e9);
+    EXPECT_EQ(parse_number("7000000000"), 7e9);
+    EXPECT_EQ(parse_number(" 1.5 "), 1.5);
+    EXPECT_EQ(parse_number("+3"), 3.0);
+    EXPECT_EQ(parse_number("-1"), -1.0);
+}
+
+TEST(ParseNumber, RejectsGarbage) {
+    for (const char* bad : {"", " ", "7e", "7B", "seven", "1,5", "7e9x", "0x10"})
+        EXPECT_FALSE(parse_number(bad)) << '"' << bad << '"';
+}
+
+TEST(ParseNumber, PassesNanAndInfinityThroughForValidationToName) {
+    auto nan = parse_number("nan");
+    ASSERT_TRUE(nan);
+    EXPECT_TRUE(std::isnan(*nan));
+    auto inf = parse_number("inf");
+    ASSERT_TRUE(inf);
+    EXPECT_TRUE(std::isinf(*inf));
+}
+
+} // namespace hwplan
