@@ -53,22 +53,25 @@ if [ ! -f "$imgui_dir/imgui.cpp" ] || [ ! -f "$imgui_dir/backends/imgui_impl_glf
   say "fetching Dear ImGui 1.86 source from Debian's source archive"
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
-  src=$(grep -h '^URIs:' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1 | awk '{print $2}')
-  key=$(grep -h '^Signed-By:' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1 | awk '{print $2}')
-  if [ -z "$src" ]; then  # older layout: /etc/apt/sources.list
-    src=$(grep -hE '^deb ' /etc/apt/sources.list 2>/dev/null | grep -v security | head -1 | awk '{print $2}')
-    key=/usr/share/keyrings/debian-archive-keyring.gpg
+  # The machine's Debian mirror and keyring: deb822 sources (Debian 12 images) or a classic sources.list
+  # (debootstrap). `|| true`: a missing file is not an error here, an empty result is handled below.
+  src=$(grep -hs '^URIs:' /etc/apt/sources.list.d/debian.sources | head -1 | awk '{print $2}' || true)
+  key=$(grep -hs '^Signed-By:' /etc/apt/sources.list.d/debian.sources | head -1 | awk '{print $2}' || true)
+  if [ -z "$src" ]; then
+    src=$(grep -hsE '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list | grep -v -e security -e updates \
+          | sed -E 's/\[[^]]*\]//' | head -1 | awk '{print $2}' || true)
   fi
+  [ -n "$key" ] && [ -f "$key" ] || key=/usr/share/keyrings/debian-archive-keyring.gpg
   [ -n "$src" ] || fail "no Debian mirror found in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list" \
     "add a Debian bookworm 'deb' entry, then run setup again"
-  echo "deb-src [signed-by=${key:-/usr/share/keyrings/debian-archive-keyring.gpg}] $src bookworm main" > "$tmp/src.list"
+  echo "deb-src [signed-by=$key] $src bookworm main" > "$tmp/src.list"
   mkdir -p "$tmp/lists/partial"
   aptsrc=(-o Dir::Etc::SourceList="$tmp/src.list" -o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$tmp/lists")
   apt-get "${aptsrc[@]}" update -qq >/dev/null 2>&1 || fail "apt-get update of the temporary deb-src list ($src)" "check the network"
   (cd "$tmp" && apt-get "${aptsrc[@]}" source --download-only imgui=1.86+ds-1 >/dev/null 2>&1 \
      || apt-get "${aptsrc[@]}" source --download-only imgui >/dev/null 2>&1) \
     || fail "apt-get source --download-only imgui" "check the network; Debian bookworm's source archive must be reachable"
-  tarball=$(ls "$tmp"/imgui_*.orig.tar.* 2>/dev/null | head -1)
+  tarball=$(ls "$tmp"/imgui_*.orig.tar.* 2>/dev/null | head -1 || true)
   [ -n "$tarball" ] || fail "the imgui source package has no orig tarball" "report this; the Debian source package changed"
   rm -rf "$imgui_dir" && mkdir -p "$imgui_dir"
   tar -xf "$tarball" -C "$imgui_dir" --strip-components=1 || fail "unpacking $tarball"

@@ -3,9 +3,21 @@
 // Usage (JS): const hw = await createHwplan(); JSON.parse(hw.weights('{"params":7e9,"precision":"bf16"}'))
 #include <emscripten/bind.h>
 
+#include "hwplan/catalog_embedded.h"
 #include "hwplan/json_api.h"
+
+namespace {
+
+std::string devices(const std::string& request) { return hwplan::devices_request_json(hwplan::embedded_catalog().catalog, request); }
+std::string models(const std::string& request) { return hwplan::models_request_json(hwplan::embedded_catalog().catalog, request); }
+std::string catalog_issues() { return hwplan::issues_json(hwplan::embedded_catalog().issues); }
+
+} // namespace
 
 EMSCRIPTEN_BINDINGS(hwplan) {
     emscripten::function("weights", &hwplan::weights_json); // {"params","precision"} -> {"weights_bytes",...} | {"errors"}
+    emscripten::function("devices", &devices);              // {"extension"?} -> {"devices": [... SI units ...]} | {"errors"}
+    emscripten::function("models", &models);                // {"extension"?} -> {"models": [...]} | {"errors"}
+    emscripten::function("catalogIssues", &catalog_issues); // -> {"errors": [...]} (empty when the catalog is valid)
     emscripten::function("version", &hwplan::version_json); // -> {"name","version"}
 }

@@ -1,12 +1,18 @@
 // hwplan command-line program: the same core as the web planner, for course authors, scripts and tests.
 // Usage: hwplan weights --params 7e9 --precision bf16 [--format text|json]
+//        hwplan devices|models [--format table|json] [--catalog DIR]
+//        hwplan check-catalog [--catalog DIR]
 //        hwplan version
 // Exit codes: 0 ok, 2 bad input (the message names the option and the reason).
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "hwplan/catalog.h"
+#include "hwplan/catalog_files.h"
 #include "hwplan/format.h"
 #include "hwplan/json_api.h"
 #include "hwplan/memory.h"
@@ -23,8 +29,17 @@ Usage:
   hwplan weights --params N --precision P [--format text|json]
         Memory to hold a model's weights. N: parameter count (7e9 for 7B).
         P: fp32, bf16, fp16, fp8, int8, int4.
+  hwplan devices [--format table|json] [--catalog DIR] [--extend FILE]
+        The device catalog. JSON carries SI values (memory_bytes, bf16_flop_per_s, ...).
+        --extend adds your own entries ({"devices": [...], "models": [...]}, catalog schema).
+  hwplan models [--format table|json] [--catalog DIR] [--extend FILE]
+        The model presets, with parameter counts derived from their architecture.
+  hwplan check-catalog [--catalog DIR]
+        Validates every catalog file; lists each problem as file: path: reason. Exit 1 if any.
   hwplan version
   hwplan --help
+
+The catalog is read from DIR, else $HWPLAN_CATALOG, else the source tree's catalog/.
 )";
 
 int bad_input(const std::string& message) {
@@ -44,6 +59,113 @@ std::string parse_options(const std::vector<std::string>& args, const std::vecto
         out[a] = args[++i];
     }
     return "";
+}
+
+#ifndef HWPLAN_CATALOG_DIR
+#error "HWPLAN_CATALOG_DIR must be defined by the build"
+#endif
+
+// Loads the catalog named by --catalog, $HWPLAN_CATALOG or the build's default; prints its issues.
+bool load(const std::map<std::string, std::string>& opt, hwplan::CatalogLoad& out, bool quiet_issues = false) {
+    std::string dir = HWPLAN_CATALOG_DIR;
+    if (const char* env = std::getenv("HWPLAN_CATALOG"); env && *env) dir = env;
+    if (opt.count("--catalog")) dir = opt.at("--catalog");
+    std::string error;
+    auto files = hwplan::read_catalog_dir(dir, error);
+    if (!error.empty()) {
+        bad_input("--catalog: " + error);
+        return false;
+    }
+    out = hwplan::load_catalog(files);
+    if (!quiet_issues)
+        for (const auto& i : out.issues) std::fprintf(stderr, "hwplan: catalog: %s\n", hwplan::to_string(i).c_str());
+    if (opt.count("--extend")) {
+        const std::string path = opt.at("--extend");
+        std::FILE* f = std::fopen(path.c_str(), "rb");
+        if (!f) {
+            bad_input("--extend: cannot read \"" + path + "\"");
+            return false;
+        }
+        std::string text;
+        char buf[65536];
+        for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
+        std::fclose(f);
+        const auto issues = hwplan::extend_catalog(out.catalog, text, path);
+        for (const auto& i : issues) bad_input(hwplan::to_string(i));
+        if (!issues.empty()) return false;
+    }
+    return true;
+}
+
+std::string tflops(const hwplan::PeakRate& p) {
+    if (!p.published) return "?";
+    if (!p.supported) return "-";
+    return hwplan::format_sig(p.flop_per_s / 1e12, 4);
+}
+
+int cmd_devices(const std::vector<std::string>& args) {
+    std::map<std::string, std::string> opt;
+    if (auto err = parse_options(args, {"--format", "--catalog", "--extend"}, opt); !err.empty()) return bad_input(err);
+    const std::string fmt = opt.count("--format") ? opt["--format"] : "table";
+    if (fmt != "table" && fmt != "json") return bad_input("--format: expected table or json, got \"" + fmt + "\"");
+    hwplan::CatalogLoad cat;
+    if (!load(opt, cat)) return kExitBadInput;
+    if (fmt == "json") {
+        std::printf("%s\n", hwplan::devices_json(cat.catalog).c_str());
+        return kExitOk;
+    }
+    std::printf("%-24s %-12s %9s %10s %9s %9s %9s %7s %6s\n", "id", "kind", "memory", "bandwidth", "bf16", "fp8",
+                "fp4", "TDP", "domain");
+    std::printf("%-24s %-12s %9s %10s %9s %9s %9s %7s %6s\n", "", "", "GB", "GB/s", "TFLOPS", "TFLOPS", "TFLOPS", "W", "");
+    for (const auto& d : cat.catalog.devices)
+        std::printf("%-24s %-12s %9s %10s %9s %9s %9s %7s %6d\n", d.id.c_str(), std::string(hwplan::name(d.kind)).c_str(),
+                    hwplan::format_sig(d.memory_bytes / 1e9, 4).c_str(),
+                    hwplan::format_sig(d.bandwidth_bytes_per_s / 1e9, 4).c_str(), tflops(d.bf16).c_str(),
+                    tflops(d.fp8).c_str(), tflops(d.fp4).c_str(), d.tdp_w > 0 ? hwplan::format_sig(d.tdp_w, 4).c_str() : "?",
+                    d.domain_size);
+    std::printf("(%zu devices; dense peaks; ? = no public figure, - = not supported in hardware)\n",
+                cat.catalog.devices.size());
+    return kExitOk;
+}
+
+int cmd_models(const std::vector<std::string>& args) {
+    std::map<std::string, std::string> opt;
+    if (auto err = parse_options(args, {"--format", "--catalog", "--extend"}, opt); !err.empty()) return bad_input(err);
+    const std::string fmt = opt.count("--format") ? opt["--format"] : "table";
+    if (fmt != "table" && fmt != "json") return bad_input("--format: expected table or json, got \"" + fmt + "\"");
+    hwplan::CatalogLoad cat;
+    if (!load(opt, cat)) return kExitBadInput;
+    if (fmt == "json") {
+        std::printf("%s\n", hwplan::models_json(cat.catalog).c_str());
+        return kExitOk;
+    }
+    std::printf("%-22s %-15s %10s %10s %6s %6s %5s %8s %s\n", "id", "kind", "params", "active", "layers", "hidden",
+                "kv", "context", "attention");
+    for (const auto& m : cat.catalog.models) {
+        const auto c = hwplan::derive_params(m.arch, m.extra_params);
+        std::string attention;
+        for (const auto& l : m.arch.attention_layers) {
+            if (!attention.empty()) attention += " + ";
+            attention += std::to_string(l.count) + " " + std::string(hwplan::name(l.kind));
+            if (l.kind == hwplan::AttentionKind::sliding) attention += "(" + std::to_string(l.window) + ")";
+        }
+        std::printf("%-22s %-15s %9sB %9sB %6d %6d %5d %8d %s\n", m.id.c_str(), std::string(hwplan::name(m.kind)).c_str(),
+                    hwplan::format_sig(c.total / 1e9, 3).c_str(), hwplan::format_sig(c.active / 1e9, 3).c_str(),
+                    m.arch.layers, m.arch.hidden, m.arch.kv_heads, m.arch.max_context, attention.c_str());
+    }
+    std::printf("(%zu models; parameter counts derived from the architecture)\n", cat.catalog.models.size());
+    return kExitOk;
+}
+
+int cmd_check_catalog(const std::vector<std::string>& args) {
+    std::map<std::string, std::string> opt;
+    if (auto err = parse_options(args, {"--catalog"}, opt); !err.empty()) return bad_input(err);
+    hwplan::CatalogLoad cat;
+    if (!load(opt, cat, true)) return kExitBadInput;
+    for (const auto& i : cat.issues) std::printf("%s\n", hwplan::to_string(i).c_str());
+    std::printf("%zu devices, %zu models, %zu APIs loaded; %zu problems\n", cat.catalog.devices.size(),
+                cat.catalog.models.size(), cat.catalog.apis.size(), cat.issues.size());
+    return cat.issues.empty() ? kExitOk : 1;
 }
 
 int cmd_weights(const std::vector<std::string>& args) {
@@ -84,6 +206,9 @@ int main(int argc, char** argv) {
     const std::string cmd = args[0];
     args.erase(args.begin());
     if (cmd == "weights") return cmd_weights(args);
+    if (cmd == "devices") return cmd_devices(args);
+    if (cmd == "models") return cmd_models(args);
+    if (cmd == "check-catalog") return cmd_check_catalog(args);
     if (cmd == "version") {
         std::printf("%s\n", hwplan::version_json().c_str());
         return kExitOk;

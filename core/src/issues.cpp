@@ -4,7 +4,10 @@
 namespace hwplan {
 
 std::string to_string(const Issue& issue) {
-    return issue.path.empty() ? issue.message : issue.path + ": " + issue.message;
+    std::string out;
+    if (!issue.file.empty()) out += issue.file + ": ";
+    if (!issue.path.empty()) out += issue.path + ": ";
+    return out + issue.message;
 }
 
 } // namespace hwplan

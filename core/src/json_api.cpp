@@ -14,10 +14,34 @@ namespace {
 
 using nlohmann::json;
 
-std::string errors_json(const Issues& issues) {
+json issue_array(const Issues& issues) {
     json arr = json::array();
-    for (const auto& i : issues) arr.push_back({{"path", i.path}, {"message", i.message}});
-    return json{{"errors", arr}}.dump();
+    for (const auto& i : issues) {
+        json e{{"path", i.path}, {"message", i.message}};
+        if (!i.file.empty()) e["file"] = i.file;
+        arr.push_back(e);
+    }
+    return arr;
+}
+
+std::string errors_json(const Issues& issues) { return json{{"errors", issue_array(issues)}}.dump(); }
+
+json sources_json(const std::vector<Source>& sources, const std::map<std::string, std::string>& source_of) {
+    json refs = json::object();
+    for (const auto& s : sources) {
+        json r{{"title", s.title}, {"locator", s.locator}, {"read_on", s.read_on}};
+        if (!s.publisher.empty()) r["publisher"] = s.publisher;
+        if (!s.url.empty()) r["url"] = s.url;
+        if (!s.derivation.empty()) r["derivation"] = s.derivation;
+        refs[s.id] = r;
+    }
+    return json{{"references", refs}, {"figures", source_of}};
+}
+
+// A peak rate: a number, null when the hardware lacks the precision; absent when not published.
+void put_peak(json& j, const char* key, const PeakRate& p) {
+    if (!p.published) return;
+    j[key] = p.supported ? json(p.flop_per_s) : json(nullptr);
 }
 
 std::string type_name(const json& v) {
@@ -77,6 +101,121 @@ std::string weights_json(const std::string& request) {
         if (key != "params" && key != "precision") issues.push_back({key, "unknown field"});
     if (!issues.empty()) return errors_json(issues);
     return to_json(estimate_weights(in));
+}
+
+std::string issues_json(const Issues& issues) { return errors_json(issues); }
+
+std::string devices_json(const Catalog& catalog) {
+    json arr = json::array();
+    for (const auto& d : catalog.devices) {
+        json j{{"id", d.id}, {"name", d.name}, {"aliases", d.aliases}, {"vendor", d.vendor},
+               {"kind", std::string(name(d.kind))}, {"released", d.released},
+               {"memory_bytes", d.memory_bytes}, {"memory_type", d.memory_type},
+               {"usable_memory_ratio", d.usable_memory_ratio}, {"bandwidth_bytes_per_s", d.bandwidth_bytes_per_s}};
+        if (!d.usable_rule.empty()) j["usable_rule"] = d.usable_rule;
+        put_peak(j, "fp64_flop_per_s", d.fp64);
+        put_peak(j, "fp32_flop_per_s", d.fp32);
+        put_peak(j, "tf32_flop_per_s", d.tf32);
+        put_peak(j, "bf16_flop_per_s", d.bf16);
+        put_peak(j, "fp16_flop_per_s", d.fp16);
+        put_peak(j, "fp8_flop_per_s", d.fp8);
+        put_peak(j, "int8_op_per_s", d.int8);
+        put_peak(j, "fp4_flop_per_s", d.fp4);
+        if (!d.compute_note.empty()) j["compute_note"] = d.compute_note;
+        j["interconnect"] = {{"kind", d.interconnect_kind}, {"bandwidth_bytes_per_s", d.interconnect_bytes_per_s},
+                             {"domain_size", d.domain_size}};
+        if (d.tdp_w > 0) j["tdp_w"] = d.tdp_w;
+        if (!d.partitions.empty()) {
+            json parts = json::array();
+            for (const auto& p : d.partitions)
+                parts.push_back({{"name", p.name}, {"memory_bytes", p.memory_bytes}, {"max_instances", p.max_instances}});
+            j["partitioning"] = {{"kind", d.partitioning_kind}, {"profiles", parts}};
+        }
+        if (d.system_accelerators > 1) j["system"] = {{"accelerators", d.system_accelerators}, {"name", d.system_name}};
+        j["software"] = d.software;
+        j["availability"] = {{"buy", d.can_buy}, {"rent", d.can_rent},
+                             {"cloud_only", d.cloud_only.empty() ? json(nullptr) : json(d.cloud_only)}};
+        json prices = json::array();
+        for (const auto& p : d.prices) {
+            json pj{{"kind", std::string(name(p.kind))}, {"provider", p.provider}, {"source", p.source}};
+            if (p.kind == PriceKind::purchase) pj["usd"] = p.usd;
+            else pj["usd_per_hour"] = p.usd_per_hour;
+            prices.push_back(pj);
+        }
+        j["prices"] = prices;
+        if (!d.notes.empty()) j["notes"] = d.notes;
+        j["sources"] = sources_json(d.sources, d.source_of);
+        arr.push_back(j);
+    }
+    return json{{"devices", arr}}.dump();
+}
+
+std::string models_json(const Catalog& catalog) {
+    json arr = json::array();
+    for (const auto& m : catalog.models) {
+        const auto& a = m.arch;
+        const ParamCount c = derive_params(a, m.extra_params);
+        json layers = json::array();
+        for (const auto& l : a.attention_layers) {
+            json lj{{"kind", std::string(name(l.kind))}, {"count", l.count}};
+            if (l.kind == AttentionKind::sliding) lj["window_tokens"] = l.window;
+            layers.push_back(lj);
+        }
+        json arch{{"layers", a.layers}, {"hidden", a.hidden}, {"heads", a.heads}, {"kv_heads", a.kv_heads},
+                  {"head_dim", a.head_dim}, {"intermediate", a.intermediate}, {"vocab", a.vocab},
+                  {"tied_embeddings", a.tied_embeddings}, {"max_context_tokens", a.max_context},
+                  {"attention_layers", layers}};
+        if (a.has_mla)
+            arch["mla"] = {{"kv_lora_rank", a.mla.kv_lora_rank}, {"q_lora_rank", a.mla.q_lora_rank},
+                           {"qk_nope_head_dim", a.mla.qk_nope_head_dim}, {"qk_rope_head_dim", a.mla.qk_rope_head_dim},
+                           {"v_head_dim", a.mla.v_head_dim}};
+        if (a.has_moe)
+            arch["moe"] = {{"experts", a.moe.experts}, {"active_experts", a.moe.active_experts},
+                           {"shared_experts", a.moe.shared_experts}, {"expert_intermediate", a.moe.expert_intermediate},
+                           {"dense_layers", a.moe.dense_layers}};
+        json j{{"id", m.id}, {"name", m.name}, {"aliases", m.aliases}, {"family", m.family},
+               {"kind", std::string(name(m.kind))}, {"published_params", m.published_params},
+               {"derived_params", c.total}, {"derived_active_params", c.active}, {"architecture", arch}};
+        if (m.published_active_params > 0) j["published_active_params"] = m.published_active_params;
+        if (!m.extra_params.empty()) j["extra_params"] = m.extra_params;
+        j["sources"] = sources_json(m.sources, m.source_of);
+        arr.push_back(j);
+    }
+    return json{{"models", arr}}.dump();
+}
+
+namespace {
+
+// Applies the request's optional extension to a copy of `base`; returns the issues (empty on success).
+Issues apply_extension(const std::string& request, Catalog& catalog) {
+    json doc;
+    if (auto bad = parse_object(request, doc)) return {*bad};
+    Issues issues;
+    for (const auto& [key, value] : doc.items())
+        if (key != "extension") issues.push_back({key, "unknown field"});
+    if (!issues.empty()) return issues;
+    if (doc.contains("extension")) {
+        if (!doc["extension"].is_object()) return {{"extension", "expected an object, got " + type_name(doc["extension"])}};
+        for (auto& i : extend_catalog(catalog, doc["extension"].dump(), "extension")) {
+            i.path = "extension." + i.path;
+            issues.push_back(i);
+        }
+    }
+    return issues;
+}
+
+} // namespace
+
+std::string devices_request_json(const Catalog& base, const std::string& request) {
+    Catalog catalog = base;
+    if (auto issues = apply_extension(request, catalog); !issues.empty()) return errors_json(issues);
+    return devices_json(catalog);
+}
+
+std::string models_request_json(const Catalog& base, const std::string& request) {
+    Catalog catalog = base;
+    if (auto issues = apply_extension(request, catalog); !issues.empty()) return errors_json(issues);
+    return models_json(catalog);
 }
 
 std::string version_json() { return json{{"name", "hwplan"}, {"version", HWPLAN_VERSION}}.dump(); }

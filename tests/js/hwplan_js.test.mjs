@@ -56,3 +56,32 @@ test('version names the program', () => {
   assert.equal(v.name, 'hwplan');
   assert.match(v.version, /^\d+\.\d+\.\d+$/);
 });
+
+test('the embedded catalog loads without issues and lists devices in SI units', () => {
+  assert.deepEqual(JSON.parse(hw.catalogIssues()), { errors: [] });
+  const { devices } = call('devices', {});
+  const h100 = devices.find((d) => d.id === 'h100-sxm');
+  assert.equal(h100.memory_bytes, 80e9);
+  assert.equal(h100.bandwidth_bytes_per_s, 3350e9);
+  assert.ok(Math.abs(h100.bf16_flop_per_s - 989.4e12) < 1e9, 'dense BF16, not the sparse 1979');
+  assert.equal(h100.fp4_flop_per_s, null, 'Hopper has no FP4 path');
+  assert.ok(devices.length >= 39);
+});
+
+test('models carry derived parameter counts', () => {
+  const { models } = call('models', {});
+  const llama = models.find((m) => m.id === 'llama-3.1-8b');
+  assert.equal(llama.derived_params, 8030261248);
+  assert.equal(llama.architecture.kv_heads, 8);
+});
+
+test('a user extension goes through the validator: good entries list, bad ones are named', async () => {
+  const fs = await import('node:fs');
+  const ext = JSON.parse(fs.readFileSync(path.join(root, 'tests/data/extension-my-gpu.json'), 'utf8'));
+  const { devices } = call('devices', { extension: ext });
+  assert.equal(devices.find((d) => d.id === 'my-lab-gpu').memory_bytes, 48e9);
+  const bad = JSON.parse(fs.readFileSync(path.join(root, 'tests/data/extension-bad.json'), 'utf8'));
+  assert.deepEqual(call('devices', { extension: bad }), { errors: [{
+    file: 'extension', path: 'extension.devices[0].memory.bandwidth_GBps', message: 'implausible value -1; expected 1 to 100000' }] });
+  assert.deepEqual(call('devices', { extnsion: {} }), { errors: [{ path: 'extnsion', message: 'unknown field' }] });
+});

@@ -11,12 +11,13 @@ namespace hwplan {
 struct Issue {
     std::string path;    // dotted JSON path of the offending field ("" = whole document)
     std::string message; // the reason, e.g. "must be a positive number, got -1"
+    std::string file;    // the file it came from ("devices/h100-sxm.json"), "" for a single document
     bool operator==(const Issue&) const = default;
 };
 
 using Issues = std::vector<Issue>;
 
-// "path: message", or just "message" when the path is empty.
+// "file: path: message", leaving out the parts that are empty.
 std::string to_string(const Issue& issue);
 
 } // namespace hwplan

@@ -6,6 +6,7 @@
 #pragma once
 #include <string>
 
+#include "hwplan/catalog.h"
 #include "hwplan/memory.h"
 
 namespace hwplan {
@@ -13,5 +14,14 @@ namespace hwplan {
 std::string weights_json(const std::string& request);   // request: {"params": number, "precision": string}
 std::string to_json(const WeightsEstimate& estimate);   // the response form of one estimate
 std::string version_json();                             // {"name":"hwplan","version":"..."}
+std::string devices_json(const Catalog& catalog);       // every device in SI units (memory_bytes, bf16_flop_per_s, ...)
+std::string models_json(const Catalog& catalog);        // every model preset with derived parameter counts
+std::string issues_json(const Issues& issues);          // {"errors": [{"file", "path", "message"}]}
+
+// Catalog listings for callers that pass a request: {"extension": {"devices": [...], "models": [...]}}
+// (optional) adds the caller's own entries through the catalog validator first; any issue in them
+// returns {"errors": [...]} instead of a listing.
+std::string devices_request_json(const Catalog& base, const std::string& request);
+std::string models_request_json(const Catalog& base, const std::string& request);
 
 } // namespace hwplan

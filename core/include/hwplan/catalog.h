@@ -1,0 +1,79 @@
+// hwplan/catalog.h: the catalog (devices, models, API prices, cost defaults) and its loader/validator.
+// Loading is pure: the caller passes the files' text (read from catalog/ natively, embedded at build
+// time in the web build). Every problem becomes an Issue with the file, the JSON path and the reason;
+// a bad entry is reported and left out, the rest still loads.
+// Usage: CatalogLoad load = load_catalog(files);          // files: {"devices/h100-sxm.json", text}
+//        auto d = resolve_device(load.catalog, "H100 SXM"); // d.item or d.issue (with close matches)
+#pragma once
+#include <string>
+#include <vector>
+
+#include "hwplan/device.h"
+#include "hwplan/issues.h"
+#include "hwplan/model.h"
+
+namespace hwplan {
+
+// A hosted model API's price list (catalog/apis/<id>.json), USD per token in SI-style units.
+struct ApiPrice {
+    std::string id;
+    std::string name;
+    std::string provider;
+    std::string model;                     // model id in the catalog, "" when the model is not open
+    std::string model_name;                // the provider's name for it
+    double input_usd_per_token = 0;        // prompt tokens
+    double output_usd_per_token = 0;       // generated tokens
+    double cached_input_usd_per_token = -1;// < 0: no cached-input price published
+    double context_tokens = 0;             // 0: not published
+    std::vector<Source> sources;
+    std::map<std::string, std::string> source_of;
+    bool operator==(const ApiPrice&) const = default;
+};
+
+// Cost defaults for owned hardware (catalog/defaults.json).
+struct CostDefaults {
+    double electricity_usd_per_j = 0;        // USD per joule (the catalog's USD/kWh / 3.6e6)
+    double pue_ratio = 0;                    // facility power / IT power
+    double amortization_s = 0;               // depreciation period
+    double hosting_usd_per_device_s = -1;    // < 0: no public figure
+    std::vector<Source> sources;
+    std::map<std::string, std::string> source_of;
+    bool operator==(const CostDefaults&) const = default;
+};
+
+struct Catalog {
+    std::vector<Device> devices;
+    std::vector<Model> models;
+    std::vector<ApiPrice> apis;
+    CostDefaults defaults;
+    bool has_defaults = false;
+};
+
+// One file of the catalog: its path relative to the catalog folder and its text.
+struct CatalogFile {
+    std::string path; // "devices/h100-sxm.json", "models/llama-3.1-8b.json", "apis/x.json", "defaults.json"
+    std::string text;
+};
+
+struct CatalogLoad {
+    Catalog catalog;
+    Issues issues; // empty when every file was valid
+};
+
+CatalogLoad load_catalog(const std::vector<CatalogFile>& files);
+
+// Adds a user's own entries (JSON text {"devices": [...], "models": [...]}) through the same validator.
+// Entries with issues are left out; an id that already exists is an issue, never a silent replacement.
+Issues extend_catalog(Catalog& catalog, const std::string& json_text, const std::string& label = "extension");
+
+// Name lookup: id, name or alias, case-insensitive, ignoring spaces, '-', '_' and '.'.
+template <class T> struct Resolved {
+    const T* item = nullptr; // set when exactly one entry matches
+    Issue issue;             // otherwise: unknown (with close matches) or ambiguous (with the candidates)
+};
+Resolved<Device> resolve_device(const Catalog& catalog, const std::string& name);
+Resolved<Model> resolve_model(const Catalog& catalog, const std::string& name);
+
+std::string normalize_name(const std::string& name); // "A100 80GB" -> "a10080gb"
+
+} // namespace hwplan

@@ -1,0 +1,95 @@
+// hwplan/device.h: one device of the catalog in SI units (bytes, bytes/s, FLOP/s, W, USD), as the
+// loader converts it from catalog/devices/<id>.json. Figures a vendor does not publish are absent.
+// Usage: const Device* d = catalog.find_device("H100 SXM");  double bw = d->bandwidth_bytes_per_s;
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hwplan {
+
+enum class DeviceKind { gpu, tpu, cpu, soc, npu, sram_system, rack_system, accelerator };
+
+// Peak dense throughput at one precision, in three states: not published (the catalog has no figure),
+// published as unsupported (the catalog's null: no hardware path), or a positive rate.
+struct PeakRate {
+    bool published = false; // the catalog gives a figure or null
+    bool supported = false; // the hardware has this precision
+    double flop_per_s = 0;  // FLOP/s (int8: OP/s), dense, no sparsity; > 0 when supported
+    bool operator==(const PeakRate&) const = default;
+};
+
+struct MigProfile {
+    std::string name;        // "1g.10gb"
+    double memory_bytes = 0; // memory of one instance
+    int max_instances = 0;   // how many fit on one device
+    bool operator==(const MigProfile&) const = default;
+};
+
+enum class PriceKind { purchase, cloud_on_demand, cloud_spot, cloud_reserved };
+
+struct Price {
+    PriceKind kind = PriceKind::purchase;
+    double usd = 0;          // purchase: one unit (one system when Device::system_accelerators > 1)
+    double usd_per_hour = 0; // cloud kinds: per device-hour
+    std::string provider;    // where it was seen
+    std::string source;      // source id in Device::sources
+    bool operator==(const Price&) const = default;
+};
+
+// A reference: the document a figure was read from, where in it, and when.
+struct Source {
+    std::string id;
+    std::string title;
+    std::string publisher;
+    std::string locator;    // section, table or page
+    std::string url;
+    std::string read_on;    // ISO date
+    std::string derivation; // for derived figures: the arithmetic
+    bool operator==(const Source&) const = default;
+};
+
+struct Device {
+    std::string id;                   // "h100-sxm"
+    std::string name;                 // "NVIDIA H100 SXM5 80GB"
+    std::vector<std::string> aliases; // "H100 SXM", "H100"
+    std::string vendor;
+    DeviceKind kind = DeviceKind::gpu;
+    std::string released;             // "2022" or "2022-03"
+
+    double memory_bytes = 0;          // addressable memory per device
+    std::string memory_type;          // "HBM3"
+    double bandwidth_bytes_per_s = 0; // peak memory bandwidth
+    double usable_memory_ratio = 1;   // share of memory_bytes a model may use by default (macOS GPU wiring)
+    std::string usable_rule;          // that rule in words
+
+    PeakRate fp64, fp32, tf32, bf16, fp16, fp8, int8, fp4; // dense peaks
+    std::string compute_note;
+
+    std::string interconnect_kind;                // "nvlink4"; "" when no link is published
+    double interconnect_bytes_per_s = 0;          // per-device aggregate, bidirectional, as quoted; 0 = not published
+    int domain_size = 1;                          // devices in one fast domain
+    double tdp_w = 0;                             // board/module power
+
+    std::string partitioning_kind;                // "mig" or ""
+    std::vector<MigProfile> partitions;
+    int system_accelerators = 1;                  // chips in one system (72 for an NVL72 rack)
+    std::string system_name;
+
+    std::vector<std::string> software;            // "cuda", "pytorch", ...
+    bool can_buy = false, can_rent = false;
+    std::string cloud_only;                       // "" or the one cloud ("gcp")
+    std::vector<Price> prices;
+    std::string notes;
+
+    std::vector<Source> sources;
+    std::map<std::string, std::string> source_of; // figure path ("memory.bandwidth_GBps") -> source id
+
+    bool operator==(const Device&) const = default;
+};
+
+std::string_view name(DeviceKind k);
+std::string_view name(PriceKind k);
+
+} // namespace hwplan

@@ -1,0 +1,933 @@
+// catalog.cpp: loads and validates the catalog's JSON files and converts every figure to SI, once.
+// The Reader below walks one JSON object, records which keys it consumed (the rest are "unknown key"),
+// and turns every type or range problem into an Issue naming the file, the dotted path and the reason.
+#include "hwplan/catalog.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <optional>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "hwplan/format.h"
+#include "hwplan/units.h"
+
+namespace hwplan {
+
+namespace {
+
+using nlohmann::json;
+
+// [SECTION] Reader: typed, validated access to one JSON object ------------------------------------
+
+std::string type_name(const json& v) {
+    if (v.is_number()) return "a number";
+    if (v.is_string()) return "a string";
+    if (v.is_boolean()) return "a boolean";
+    if (v.is_null()) return "null";
+    if (v.is_array()) return "an array";
+    return "an object";
+}
+
+struct Context {
+    std::string file; // "devices/h100-sxm.json"
+    Issues& issues;
+    void add(const std::string& path, const std::string& message) const { issues.push_back({path, message, file}); }
+};
+
+class Reader {
+  public:
+    Reader(const Context& ctx, std::string path, const json& obj) : ctx_(ctx), path_(std::move(path)), obj_(obj) {}
+
+    std::string at(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+    bool has(const std::string& key) const { return obj_.contains(key); }
+    const json* raw(const std::string& key) {
+        seen_.insert(key);
+        auto it = obj_.find(key);
+        return it == obj_.end() ? nullptr : &*it;
+    }
+    void error(const std::string& key, const std::string& message) const { ctx_.add(at(key), message); }
+
+    // A number in [lo, hi]; `what` names the unit in messages. Missing and required: an issue.
+    std::optional<double> number(const std::string& key, bool required, double lo, double hi) {
+        const json* v = raw(key);
+        if (!v) {
+            if (required) error(key, "required field is missing");
+            return std::nullopt;
+        }
+        if (!v->is_number()) {
+            error(key, "expected a number, got " + type_name(*v));
+            return std::nullopt;
+        }
+        const double x = v->get<double>();
+        if (!std::isfinite(x)) {
+            error(key, "must be finite");
+            return std::nullopt;
+        }
+        if (x < lo || x > hi) {
+            error(key, "implausible value " + format_sig(x, 6) + "; expected " + format_sig(lo, 6) + " to " +
+                           format_sig(hi, 6));
+            return std::nullopt;
+        }
+        return x;
+    }
+
+    std::optional<int> integer(const std::string& key, bool required, int lo, int hi) {
+        const json* v = raw(key);
+        if (!v) {
+            if (required) error(key, "required field is missing");
+            return std::nullopt;
+        }
+        if (!v->is_number_integer()) {
+            error(key, "expected an integer, got " + (v->is_number() ? "a fractional number" : type_name(*v)));
+            return std::nullopt;
+        }
+        const auto x = v->get<long long>();
+        if (x < lo || x > hi) {
+            error(key, "implausible value " + std::to_string(x) + "; expected " + std::to_string(lo) + " to " +
+                           std::to_string(hi));
+            return std::nullopt;
+        }
+        return static_cast<int>(x);
+    }
+
+    std::optional<std::string> string(const std::string& key, bool required) {
+        const json* v = raw(key);
+        if (!v) {
+            if (required) error(key, "required field is missing");
+            return std::nullopt;
+        }
+        if (!v->is_string()) {
+            error(key, "expected a string, got " + type_name(*v));
+            return std::nullopt;
+        }
+        if (v->get<std::string>().empty()) {
+            error(key, "must not be empty");
+            return std::nullopt;
+        }
+        return v->get<std::string>();
+    }
+
+    // A string from a fixed set of values.
+    std::optional<std::string> choice(const std::string& key, bool required, const std::vector<std::string>& allowed) {
+        auto s = string(key, required);
+        if (!s) return std::nullopt;
+        if (std::find(allowed.begin(), allowed.end(), *s) == allowed.end()) {
+            std::string list;
+            for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+            error(key, "unknown value \"" + *s + "\"; expected one of " + list);
+            return std::nullopt;
+        }
+        return s;
+    }
+
+    std::optional<bool> boolean(const std::string& key, bool required) {
+        const json* v = raw(key);
+        if (!v) {
+            if (required) error(key, "required field is missing");
+            return std::nullopt;
+        }
+        if (!v->is_boolean()) {
+            error(key, "expected true or false, got " + type_name(*v));
+            return std::nullopt;
+        }
+        return v->get<bool>();
+    }
+
+    std::vector<std::string> strings(const std::string& key, bool required) {
+        std::vector<std::string> out;
+        const json* v = raw(key);
+        if (!v) {
+            if (required) error(key, "required field is missing");
+            return out;
+        }
+        if (!v->is_array()) {
+            error(key, "expected an array of strings, got " + type_name(*v));
+            return out;
+        }
+        for (size_t i = 0; i < v->size(); ++i) {
+            if (!(*v)[i].is_string() || (*v)[i].get<std::string>().empty())
+                ctx_.add(at(key) + "[" + std::to_string(i) + "]", "expected a non-empty string, got " + type_name((*v)[i]));
+            else
+                out.push_back((*v)[i].get<std::string>());
+        }
+        return out;
+    }
+
+    // A nested object; its own Reader is returned through `fn`.
+    bool object(const std::string& key, bool required, const std::function<void(Reader&)>& fn) {
+        const json* v = raw(key);
+        if (!v) {
+            if (required) error(key, "required field is missing");
+            return false;
+        }
+        if (!v->is_object()) {
+            error(key, "expected an object, got " + type_name(*v));
+            return false;
+        }
+        Reader sub(ctx_, at(key), *v);
+        fn(sub);
+        sub.finish();
+        return true;
+    }
+
+    // Reports every key of the object that no accessor asked for.
+    void finish() const {
+        for (const auto& [key, value] : obj_.items())
+            if (!seen_.count(key)) ctx_.add(at(key), "unknown key");
+    }
+
+    const Context& ctx() const { return ctx_; }
+    const std::string& path() const { return path_; }
+    const json& json_value() const { return obj_; }
+
+  private:
+    const Context& ctx_;
+    std::string path_;
+    const json& obj_;
+    std::set<std::string> seen_;
+};
+
+// [SECTION] Sources: every figure group names a reference with a title, a locator and a date ------
+
+bool is_iso_date(const std::string& s) {
+    if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+    for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
+        if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+    const int month = std::stoi(s.substr(5, 2)), day = std::stoi(s.substr(8, 2));
+    return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+struct SourceBook {
+    std::vector<Source> sources;
+    std::set<std::string> used;
+    std::map<std::string, std::string> source_of; // figure path -> source id
+
+    bool known(const std::string& id) const {
+        return std::any_of(sources.begin(), sources.end(), [&](const Source& s) { return s.id == id; });
+    }
+};
+
+void read_sources(Reader& r, SourceBook& book) {
+    r.object("sources", true, [&](Reader& s) {
+        for (const auto& [id, value] : s.json_value().items()) {
+            s.raw(id);
+            if (!value.is_object()) {
+                s.error(id, "expected an object, got " + type_name(value));
+                continue;
+            }
+            Reader ref(s.ctx(), s.at(id), value);
+            Source src;
+            src.id = id;
+            src.title = ref.string("title", true).value_or("");
+            src.publisher = ref.string("publisher", false).value_or("");
+            src.locator = ref.string("locator", true).value_or("");
+            src.url = ref.string("url", false).value_or("");
+            src.read_on = ref.string("read_on", true).value_or("");
+            if (ref.has("read_on") && !src.read_on.empty() && !is_iso_date(src.read_on)) {
+                ref.error("read_on", "expected an ISO date YYYY-MM-DD, got \"" + src.read_on + "\"");
+            }
+            src.derivation = ref.string("derivation", false).value_or("");
+            ref.finish();
+            book.sources.push_back(std::move(src));
+        }
+        if (s.json_value().empty()) s.ctx().add(s.path(), "must list at least one reference");
+    });
+}
+
+// The group's "source" and "source_overrides": records figure path -> source id for each figure key.
+// Call after reading the group's figures; `figures` are the keys present in the group.
+void attach_source(Reader& g, SourceBook& book, const std::vector<std::string>& figures) {
+    const bool has_figures = std::any_of(figures.begin(), figures.end(), [&](const std::string& k) { return g.has(k); });
+    auto id = g.string("source", has_figures);
+    if (id && !book.known(*id)) {
+        g.error("source", "names \"" + *id + "\", which is not in sources");
+        id.reset();
+    }
+    if (id) book.used.insert(*id);
+    std::map<std::string, std::string> overrides;
+    g.object("source_overrides", false, [&](Reader& o) {
+        for (const auto& [key, value] : o.json_value().items()) {
+            o.raw(key);
+            if (!value.is_string()) {
+                o.error(key, "expected a source id, got " + type_name(value));
+            } else if (std::find(figures.begin(), figures.end(), key) == figures.end() || !g.has(key)) {
+                o.error(key, "is not a figure of this group");
+            } else if (!book.known(value.get<std::string>())) {
+                o.error(key, "names \"" + value.get<std::string>() + "\", which is not in sources");
+            } else {
+                overrides[key] = value.get<std::string>();
+                book.used.insert(value.get<std::string>());
+            }
+        }
+    });
+    for (const auto& k : figures) {
+        if (!g.has(k)) continue;
+        auto it = overrides.find(k);
+        if (it != overrides.end())
+            book.source_of[g.at(k)] = it->second;
+        else if (id)
+            book.source_of[g.at(k)] = *id;
+    }
+}
+
+void check_sources_used(Reader& r, const SourceBook& book) {
+    for (const auto& s : book.sources)
+        if (!book.used.count(s.id)) r.ctx().add("sources." + s.id, "is not used by any figure");
+}
+
+// [SECTION] Common keys -------------------------------------------------------------------------
+
+bool valid_id(const std::string& id) {
+    if (id.empty()) return false;
+    return std::all_of(id.begin(), id.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
+    });
+}
+
+// The id: lower-case [a-z0-9.-], and equal to the file name stem when the entry has a file.
+std::string read_id(Reader& r, const std::string& stem) {
+    auto id = r.string("id", true);
+    if (!id) return "";
+    if (!valid_id(*id)) {
+        r.error("id", "must be lower-case letters, digits, '-' and '.', got \"" + *id + "\"");
+        return "";
+    }
+    if (!stem.empty() && *id != stem) {
+        r.error("id", "\"" + *id + "\" must equal the file name \"" + stem + "\"");
+        return "";
+    }
+    return *id;
+}
+
+std::string file_stem(const std::string& path) {
+    auto slash = path.find_last_of('/');
+    std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    auto dot = name.rfind(".json");
+    return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
+// [SECTION] Devices -----------------------------------------------------------------------------
+
+const std::vector<std::string> kDeviceKinds{"gpu", "tpu", "cpu", "soc", "npu", "sram_system", "rack_system", "accelerator"};
+const std::vector<std::string> kSoftware{
+    "cuda",     "rocm", "xla",     "jax",  "pytorch", "pytorch-xla", "tensorrt-llm", "vllm",      "sglang",
+    "metal",    "mps",  "mlx",     "llama.cpp", "neuron", "openvino", "onnxruntime", "qnn",     "coreml",
+    "groqcloud", "cerebras-sdk", "synapseai"};
+const std::vector<std::string> kPriceKinds{"purchase", "cloud_on_demand", "cloud_spot", "cloud_reserved"};
+
+DeviceKind device_kind(const std::string& s) {
+    for (size_t i = 0; i < kDeviceKinds.size(); ++i)
+        if (kDeviceKinds[i] == s) return static_cast<DeviceKind>(i);
+    return DeviceKind::gpu;
+}
+
+PriceKind price_kind(const std::string& s) {
+    for (size_t i = 0; i < kPriceKinds.size(); ++i)
+        if (kPriceKinds[i] == s) return static_cast<PriceKind>(i);
+    return PriceKind::purchase;
+}
+
+// Plausible ranges in SI (per device). SRAM systems (Cerebras wafer-scale) exceed HBM bandwidths by 100x.
+constexpr double kMinMemoryBytes = 1e8, kMaxMemoryBytes = 1e13;
+constexpr double kMinBandwidth = 1e9, kMaxBandwidth = 1e14, kMaxSramBandwidth = 1e17;
+constexpr double kMinTflops = 1e-3, kMaxTflops = 1e6;
+
+// One precision's dense peak: a number (TFLOPS), null (not supported in hardware), or absent.
+PeakRate read_peak(Reader& c, const std::string& key) {
+    PeakRate p;
+    if (!c.has(key)) {
+        c.raw(key);
+        return p;
+    }
+    if (c.json_value().at(key).is_null()) {
+        c.raw(key);
+        p.published = true;
+        return p;
+    }
+    if (auto t = c.number(key, true, kMinTflops, kMaxTflops)) {
+        p.published = true;
+        p.supported = true;
+        p.flop_per_s = *t * kTera;
+    }
+    return p;
+}
+
+std::optional<Device> read_device(const json& doc, const Context& ctx, const std::string& stem) {
+    const size_t issues_before = ctx.issues.size();
+    Reader r(ctx, "", doc);
+    Device d;
+    SourceBook book;
+    read_sources(r, book);
+    d.id = read_id(r, stem);
+    d.name = r.string("name", true).value_or("");
+    d.aliases = r.strings("aliases", false);
+    d.vendor = r.string("vendor", true).value_or("");
+    if (auto k = r.choice("kind", true, kDeviceKinds)) d.kind = device_kind(*k);
+    d.released = r.string("released", false).value_or("");
+    d.notes = r.string("notes", false).value_or("");
+
+    r.object("memory", true, [&](Reader& m) {
+        auto gb = m.number("capacity_GB", false, kMinMemoryBytes / kGB, kMaxMemoryBytes / kGB);
+        auto gib = m.number("capacity_GiB", false, kMinMemoryBytes / kGiB, kMaxMemoryBytes / kGiB);
+        if (m.has("capacity_GB") && m.has("capacity_GiB"))
+            m.error("capacity_GB", "give capacity_GB or capacity_GiB, not both");
+        else if (!m.has("capacity_GB") && !m.has("capacity_GiB"))
+            m.error("capacity_GB", "required field is missing (or capacity_GiB)");
+        d.memory_bytes = gb ? *gb * kGB : gib ? *gib * kGiB : 0;
+        d.memory_type = m.string("type", true).value_or("");
+        const double max_bw = d.kind == DeviceKind::sram_system ? kMaxSramBandwidth : kMaxBandwidth;
+        d.bandwidth_bytes_per_s = m.number("bandwidth_GBps", true, kMinBandwidth / kGB, max_bw / kGB).value_or(0) * kGB;
+        if (m.has("usable_ratio")) {
+            auto u = m.number("usable_ratio", false, 0.0, 1.0);
+            if (u && *u <= 0) m.error("usable_ratio", "must be above 0");
+            else if (u) d.usable_memory_ratio = *u;
+        }
+        d.usable_rule = m.string("usable_rule", false).value_or("");
+        m.string("note", false);
+        attach_source(m, book, {"capacity_GB", "capacity_GiB", "type", "bandwidth_GBps", "usable_ratio", "usable_rule"});
+    });
+
+    r.object("compute", true, [&](Reader& c) {
+        d.fp64 = read_peak(c, "fp64_dense_TFLOPS");
+        d.fp32 = read_peak(c, "fp32_dense_TFLOPS");
+        d.tf32 = read_peak(c, "tf32_dense_TFLOPS");
+        d.bf16 = read_peak(c, "bf16_dense_TFLOPS");
+        d.fp16 = read_peak(c, "fp16_dense_TFLOPS");
+        d.fp8 = read_peak(c, "fp8_dense_TFLOPS");
+        d.int8 = read_peak(c, "int8_dense_TOPS");
+        d.fp4 = read_peak(c, "fp4_dense_TFLOPS");
+        d.compute_note = c.string("note", false).value_or("");
+        const std::vector<std::string> keys{"fp64_dense_TFLOPS", "fp32_dense_TFLOPS", "tf32_dense_TFLOPS",
+                                            "bf16_dense_TFLOPS", "fp16_dense_TFLOPS", "fp8_dense_TFLOPS",
+                                            "int8_dense_TOPS",   "fp4_dense_TFLOPS"};
+        if (std::none_of(keys.begin(), keys.end(), [&](const std::string& k) {
+                return c.has(k) && c.json_value().at(k).is_number();
+            }))
+            c.ctx().add(c.path(), "needs at least one published peak (a dense TFLOPS figure)");
+        attach_source(c, book, keys);
+    });
+
+    // Absent group: no public figure for a scale-up link (the device counts as a domain of one).
+    // Absent bandwidth_GBps: the link exists but its speed is not published.
+    r.object("interconnect", false, [&](Reader& i) {
+        d.interconnect_kind = i.string("kind", true).value_or("");
+        d.interconnect_bytes_per_s = i.number("bandwidth_GBps", false, 1.0, 1e5).value_or(0) * kGB;
+        if (d.interconnect_kind == "none" && d.interconnect_bytes_per_s > 0)
+            i.error("bandwidth_GBps", "a link of kind \"none\" has no bandwidth");
+        d.domain_size = i.integer("domain_size", true, 1, 1000000).value_or(1);
+        i.string("note", false);
+        attach_source(i, book, {"bandwidth_GBps", "domain_size"});
+    });
+
+    r.object("power", false, [&](Reader& p) {
+        d.tdp_w = p.number("tdp_W", true, 0.5, 1e5).value_or(0);
+        p.string("note", false);
+        attach_source(p, book, {"tdp_W"});
+    });
+
+    r.object("partitioning", false, [&](Reader& p) {
+        d.partitioning_kind = p.string("kind", true).value_or("");
+        const json* profiles = p.raw("profiles");
+        if (!profiles) p.error("profiles", "required field is missing");
+        else if (!profiles->is_array()) p.error("profiles", "expected an array, got " + type_name(*profiles));
+        else
+            for (size_t i = 0; i < profiles->size(); ++i) {
+                const std::string path = p.at("profiles") + "[" + std::to_string(i) + "]";
+                if (!(*profiles)[i].is_object()) {
+                    p.ctx().add(path, "expected an object, got " + type_name((*profiles)[i]));
+                    continue;
+                }
+                Reader pr(p.ctx(), path, (*profiles)[i]);
+                MigProfile mp;
+                mp.name = pr.string("name", true).value_or("");
+                mp.memory_bytes = pr.number("memory_GB", true, 0.1, kMaxMemoryBytes / kGB).value_or(0) * kGB;
+                mp.max_instances = pr.integer("max_instances", true, 1, 64).value_or(0);
+                pr.finish();
+                d.partitions.push_back(mp);
+            }
+        p.string("note", false);
+        attach_source(p, book, {"profiles"});
+    });
+
+    r.object("system", false, [&](Reader& s) {
+        d.system_accelerators = s.integer("accelerators", true, 1, 1000000).value_or(1);
+        d.system_name = s.string("name", false).value_or("");
+        s.string("note", false);
+        attach_source(s, book, {"accelerators"});
+    });
+
+    d.software = r.strings("software", true);
+    for (size_t i = 0; i < d.software.size(); ++i)
+        if (std::find(kSoftware.begin(), kSoftware.end(), d.software[i]) == kSoftware.end())
+            ctx.add("software[" + std::to_string(i) + "]",
+                    "unknown ecosystem \"" + d.software[i] + "\" (catalog/README.md lists the known ones)");
+
+    r.object("availability", true, [&](Reader& a) {
+        d.can_buy = a.boolean("buy", true).value_or(false);
+        d.can_rent = a.boolean("rent", true).value_or(false);
+        const json* c = a.raw("cloud_only");
+        if (!c) a.error("cloud_only", "required field is missing (null when the device is not tied to one cloud)");
+        else if (c->is_string() && !c->get<std::string>().empty()) d.cloud_only = c->get<std::string>();
+        else if (!c->is_null()) a.error("cloud_only", "expected null or a cloud name, got " + type_name(*c));
+        a.string("note", false);
+    });
+
+    const json* prices = r.raw("prices");
+    if (!prices) r.error("prices", "required field is missing (an empty array when no price is public)");
+    else if (!prices->is_array()) r.error("prices", "expected an array, got " + type_name(*prices));
+    else
+        for (size_t i = 0; i < prices->size(); ++i) {
+            const std::string path = "prices[" + std::to_string(i) + "]";
+            if (!(*prices)[i].is_object()) {
+                ctx.add(path, "expected an object, got " + type_name((*prices)[i]));
+                continue;
+            }
+            Reader pr(ctx, path, (*prices)[i]);
+            Price price;
+            auto kind = pr.choice("kind", true, kPriceKinds);
+            if (kind) price.kind = price_kind(*kind);
+            if (kind && *kind == "purchase") {
+                price.usd = pr.number("usd", true, 1.0, 1e9).value_or(0);
+            } else if (kind) {
+                price.usd_per_hour = pr.number("usd_per_hour", true, 0.001, 1e4).value_or(0);
+            }
+            price.provider = pr.string("provider", true).value_or("");
+            pr.string("note", false);
+            pr.string("date", false);
+            attach_source(pr, book, {"usd", "usd_per_hour"});
+            price.source = book.source_of.count(pr.at("usd")) ? book.source_of[pr.at("usd")]
+                                                               : book.source_of[pr.at("usd_per_hour")];
+            pr.finish();
+            d.prices.push_back(price);
+        }
+
+    check_sources_used(r, book);
+    r.finish();
+    if (ctx.issues.size() != issues_before) return std::nullopt;
+    d.sources = std::move(book.sources);
+    d.source_of = std::move(book.source_of);
+    return d;
+}
+
+// [SECTION] Models ------------------------------------------------------------------------------
+
+template <class E> std::optional<E> enum_choice(Reader& r, const std::string& key, bool required,
+                                                const std::vector<std::string>& names, E fallback) {
+    auto s = r.choice(key, required, names);
+    if (!s) return required ? std::nullopt : std::optional<E>(fallback);
+    return static_cast<E>(std::find(names.begin(), names.end(), *s) - names.begin());
+}
+
+std::optional<Model> read_model(const json& doc, const Context& ctx, const std::string& stem) {
+    const size_t issues_before = ctx.issues.size();
+    Reader r(ctx, "", doc);
+    Model m;
+    SourceBook book;
+    read_sources(r, book);
+    m.id = read_id(r, stem);
+    m.name = r.string("name", true).value_or("");
+    m.aliases = r.strings("aliases", false);
+    m.family = r.string("family", true).value_or("");
+    m.kind = enum_choice<ModelKind>(r, "kind", true, {"decoder", "encoder", "vision_language"}, ModelKind::decoder)
+                 .value_or(ModelKind::decoder);
+    r.string("notes", false);
+
+    r.object("published", true, [&](Reader& p) {
+        m.published_params = p.number("params", true, 1e6, 1e14).value_or(0);
+        m.published_active_params = p.number("active_params", false, 1e6, 1e14).value_or(0);
+        m.active_excludes_embedding = p.boolean("active_excludes_embedding", false).value_or(false);
+        p.string("note", false);
+        attach_source(p, book, {"params", "active_params", "active_excludes_embedding"});
+    });
+
+    auto& a = m.arch;
+    r.object("architecture", true, [&](Reader& g) {
+        a.layers = g.integer("layers", true, 1, 1000).value_or(0);
+        a.hidden = g.integer("hidden", true, 16, 1000000).value_or(0);
+        a.heads = g.integer("heads", true, 1, 10000).value_or(0);
+        a.kv_heads = g.integer("kv_heads", true, 1, 10000).value_or(0);
+        a.head_dim = g.integer("head_dim", true, 1, 10000).value_or(0);
+        a.intermediate = g.integer("intermediate", true, 1, 10000000).value_or(0);
+        a.vocab = g.integer("vocab", true, 1, 10000000).value_or(0);
+        a.tied_embeddings = g.boolean("tied_embeddings", true).value_or(false);
+        a.max_context = g.integer("max_context", true, 1, 100000000).value_or(0);
+        a.mlp = enum_choice<MlpKind>(g, "mlp", true, {"gated", "plain"}, MlpKind::gated).value_or(MlpKind::gated);
+        a.norm = enum_choice<NormKind>(g, "norm", true, {"rmsnorm", "layernorm"}, NormKind::rmsnorm).value_or(NormKind::rmsnorm);
+        a.bias = enum_choice<BiasKind>(g, "bias", true, {"none", "qkv", "all"}, BiasKind::none).value_or(BiasKind::none);
+        a.qk_norm = g.boolean("qk_norm", false).value_or(false);
+        a.norms_per_layer = g.integer("norms_per_layer", false, 0, 16).value_or(2);
+        a.position = enum_choice<PositionKind>(g, "position", true, {"rope", "learned"}, PositionKind::rope)
+                         .value_or(PositionKind::rope);
+        a.type_vocab = g.integer("type_vocab", false, 0, 1000).value_or(0);
+        a.pooler = g.boolean("pooler", false).value_or(false);
+        if (a.kv_heads > a.heads) g.error("kv_heads", "cannot exceed heads (" + std::to_string(a.heads) + ")");
+
+        const json* layers = g.raw("attention_layers");
+        int counted = 0;
+        if (!layers) g.error("attention_layers", "required field is missing");
+        else if (!layers->is_array() || layers->empty()) g.error("attention_layers", "expected a non-empty array");
+        else
+            for (size_t i = 0; i < layers->size(); ++i) {
+                const std::string path = g.at("attention_layers") + "[" + std::to_string(i) + "]";
+                if (!(*layers)[i].is_object()) {
+                    ctx.add(path, "expected an object, got " + type_name((*layers)[i]));
+                    continue;
+                }
+                Reader lr(ctx, path, (*layers)[i]);
+                AttentionLayers run;
+                run.kind = enum_choice<AttentionKind>(lr, "kind", true, {"full", "sliding", "latent", "none"},
+                                                      AttentionKind::full).value_or(AttentionKind::full);
+                run.count = lr.integer("count", true, 1, 1000).value_or(0);
+                if (run.kind == AttentionKind::sliding) run.window = lr.integer("window", true, 1, 100000000).value_or(0);
+                lr.finish();
+                counted += run.count;
+                a.attention_layers.push_back(run);
+            }
+        if (layers && layers->is_array() && a.layers > 0 && counted != a.layers)
+            g.error("attention_layers", "counts add up to " + std::to_string(counted) + " blocks, but layers is " +
+                                            std::to_string(a.layers));
+        const bool has_latent = std::any_of(a.attention_layers.begin(), a.attention_layers.end(),
+                                            [](const AttentionLayers& l) { return l.kind == AttentionKind::latent; });
+        a.has_mla = g.object("mla", false, [&](Reader& x) {
+            a.mla.kv_lora_rank = x.integer("kv_lora_rank", true, 1, 100000).value_or(0);
+            const json* q = x.raw("q_lora_rank");
+            if (!q) x.error("q_lora_rank", "required field is missing (null when queries are not compressed)");
+            else if (q->is_number_integer() && q->get<long long>() > 0 && q->get<long long>() < 100000)
+                a.mla.q_lora_rank = static_cast<int>(q->get<long long>());
+            else if (!q->is_null()) x.error("q_lora_rank", "expected a positive integer or null, got " + type_name(*q));
+            a.mla.qk_nope_head_dim = x.integer("qk_nope_head_dim", true, 1, 10000).value_or(0);
+            a.mla.qk_rope_head_dim = x.integer("qk_rope_head_dim", true, 0, 10000).value_or(0);
+            a.mla.v_head_dim = x.integer("v_head_dim", true, 1, 10000).value_or(0);
+        });
+        if (has_latent && !a.has_mla) g.error("mla", "required for latent attention layers");
+        if (!has_latent && a.has_mla) g.error("mla", "given, but no attention_layers entry has kind \"latent\"");
+        a.has_moe = g.object("moe", false, [&](Reader& x) {
+            auto& e = a.moe;
+            e.experts = x.integer("experts", true, 2, 100000).value_or(0);
+            e.active_experts = x.integer("active_experts", true, 1, 100000).value_or(0);
+            e.shared_experts = x.integer("shared_experts", true, 0, 1000).value_or(0);
+            e.expert_intermediate = x.integer("expert_intermediate", true, 1, 10000000).value_or(0);
+            e.shared_expert_intermediate = x.integer("shared_expert_intermediate", false, 1, 10000000).value_or(0);
+            e.dense_layers = x.integer("dense_layers", false, 0, 1000).value_or(0);
+            if (e.active_experts > e.experts) x.error("active_experts", "cannot exceed experts (" + std::to_string(e.experts) + ")");
+            if (e.dense_layers > a.layers) x.error("dense_layers", "cannot exceed layers (" + std::to_string(a.layers) + ")");
+        });
+        attach_source(g, book, {"layers", "hidden", "heads", "kv_heads", "head_dim", "intermediate", "vocab",
+                                "tied_embeddings", "max_context", "mlp", "norm", "bias", "qk_norm", "norms_per_layer",
+                                "position", "type_vocab", "pooler", "attention_layers", "mla", "moe"});
+    });
+    if (m.published_active_params > 0 && !a.has_moe)
+        ctx.add("published.active_params", "is only for mixture-of-experts models (architecture.moe is absent)");
+
+    r.object("extra_params", false, [&](Reader& x) {
+        std::vector<std::string> keys;
+        for (const auto& [key, value] : x.json_value().items()) {
+            if (key == "source" || key == "source_overrides" || key == "note") continue;
+            keys.push_back(key);
+            if (auto n = x.number(key, true, 1.0, 1e14)) m.extra_params[key] = *n;
+        }
+        x.string("note", false);
+        attach_source(x, book, keys);
+    });
+
+    check_sources_used(r, book);
+    r.finish();
+    if (ctx.issues.size() != issues_before) return std::nullopt;
+    m.sources = std::move(book.sources);
+    m.source_of = std::move(book.source_of);
+    return m;
+}
+
+// [SECTION] APIs and defaults -------------------------------------------------------------------
+
+constexpr double kPerMillion = 1e-6;
+
+std::optional<ApiPrice> read_api(const json& doc, const Context& ctx, const std::string& stem) {
+    const size_t issues_before = ctx.issues.size();
+    Reader r(ctx, "", doc);
+    ApiPrice p;
+    SourceBook book;
+    read_sources(r, book);
+    p.id = read_id(r, stem);
+    p.name = r.string("name", true).value_or("");
+    p.provider = r.string("provider", true).value_or("");
+    const json* model = r.raw("model");
+    if (!model) r.error("model", "required field is missing (null when the model is not in the catalog)");
+    else if (model->is_string()) p.model = model->get<std::string>();
+    else if (!model->is_null()) r.error("model", "expected a model id or null, got " + type_name(*model));
+    p.model_name = r.string("model_name", true).value_or("");
+    p.input_usd_per_token = r.number("input_usd_per_million_tokens", true, 0, 1000).value_or(0) * kPerMillion;
+    p.output_usd_per_token = r.number("output_usd_per_million_tokens", true, 0, 1000).value_or(0) * kPerMillion;
+    if (auto c = r.number("cached_input_usd_per_million_tokens", false, 0, 1000)) p.cached_input_usd_per_token = *c * kPerMillion;
+    p.context_tokens = r.number("context_tokens", false, 1, 1e9).value_or(0);
+    r.string("note", false);
+    r.string("notes", false);
+    attach_source(r, book, {"input_usd_per_million_tokens", "output_usd_per_million_tokens",
+                            "cached_input_usd_per_million_tokens", "context_tokens"});
+    check_sources_used(r, book);
+    r.finish();
+    if (ctx.issues.size() != issues_before) return std::nullopt;
+    p.sources = std::move(book.sources);
+    p.source_of = std::move(book.source_of);
+    return p;
+}
+
+std::optional<CostDefaults> read_defaults(const json& doc, const Context& ctx) {
+    const size_t issues_before = ctx.issues.size();
+    Reader r(ctx, "", doc);
+    CostDefaults d;
+    SourceBook book;
+    read_sources(r, book);
+    auto value = [&](const std::string& key, bool required, double lo, double hi) -> std::optional<double> {
+        std::optional<double> v;
+        r.object(key, required, [&](Reader& g) {
+            v = g.number("value", true, lo, hi);
+            g.string("note", false);
+            attach_source(g, book, {"value"});
+        });
+        return v;
+    };
+    d.electricity_usd_per_j = value("electricity_usd_per_kWh", true, 0.001, 10).value_or(0) / 3.6e6;
+    d.pue_ratio = value("pue_ratio", true, 1.0, 5.0).value_or(0);
+    d.amortization_s = value("amortization_years", true, 0.25, 20).value_or(0) * 365.25 * 86400;
+    if (auto h = value("hosting_usd_per_device_month", false, 0, 1e5)) d.hosting_usd_per_device_s = *h / (365.25 / 12 * 86400);
+    check_sources_used(r, book);
+    r.finish();
+    if (ctx.issues.size() != issues_before) return std::nullopt;
+    d.sources = std::move(book.sources);
+    d.source_of = std::move(book.source_of);
+    return d;
+}
+
+// [SECTION] Whole catalog -----------------------------------------------------------------------
+
+std::optional<json> parse(const std::string& text, const Context& ctx) {
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        std::string what = e.what();
+        auto pos = what.find("] ");
+        ctx.add("", "malformed JSON: " + (pos == std::string::npos ? what : what.substr(pos + 2)));
+        return std::nullopt;
+    }
+    if (!doc.is_object()) {
+        ctx.add("", "expected a JSON object, got " + type_name(doc));
+        return std::nullopt;
+    }
+    return doc;
+}
+
+template <class T> void check_unique(std::vector<T>& items, Issues& issues, const std::string& folder) {
+    std::map<std::string, std::string> owner; // normalized name -> id
+    std::vector<T> kept;
+    for (auto& item : items) {
+        bool clash = false;
+        for (const auto& id : std::vector<std::string>{item.id}) {
+            if (owner.count("#" + id)) {
+                issues.push_back({"id", "duplicate id \"" + id + "\"", folder + "/" + id + ".json"});
+                clash = true;
+            }
+        }
+        if (clash) continue;
+        std::vector<std::string> names = item.aliases;
+        names.push_back(item.name);
+        names.push_back(item.id);
+        for (const auto& n : names) {
+            const std::string key = normalize_name(n);
+            auto it = owner.find(key);
+            if (it != owner.end() && it->second != item.id)
+                issues.push_back({"aliases", "name \"" + n + "\" also names \"" + it->second + "\"",
+                                  folder + "/" + item.id + ".json"});
+        }
+        for (const auto& n : names) owner.emplace(normalize_name(n), item.id);
+        owner["#" + item.id] = item.id;
+        kept.push_back(std::move(item));
+    }
+    items = std::move(kept);
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+} // namespace
+
+std::string normalize_name(const std::string& name) {
+    std::string out;
+    for (char c : name) {
+        if (c == ' ' || c == '-' || c == '_' || c == '.') continue;
+        out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return out;
+}
+
+CatalogLoad load_catalog(const std::vector<CatalogFile>& files) {
+    CatalogLoad out;
+    auto sorted = files;
+    std::sort(sorted.begin(), sorted.end(), [](const CatalogFile& a, const CatalogFile& b) { return a.path < b.path; });
+    for (const auto& f : sorted) {
+        Context ctx{f.path, out.issues};
+        auto doc = parse(f.text, ctx);
+        if (!doc) continue;
+        const std::string stem = file_stem(f.path);
+        if (starts_with(f.path, "devices/")) {
+            if (auto d = read_device(*doc, ctx, stem)) out.catalog.devices.push_back(std::move(*d));
+        } else if (starts_with(f.path, "models/")) {
+            if (auto m = read_model(*doc, ctx, stem)) out.catalog.models.push_back(std::move(*m));
+        } else if (starts_with(f.path, "apis/")) {
+            if (auto a = read_api(*doc, ctx, stem)) out.catalog.apis.push_back(std::move(*a));
+        } else if (f.path == "defaults.json") {
+            if (auto d = read_defaults(*doc, ctx)) {
+                out.catalog.defaults = std::move(*d);
+                out.catalog.has_defaults = true;
+            }
+        } else if (!starts_with(f.path, "scenarios/")) {
+            ctx.add("", "not a catalog file (expected devices/, models/, apis/, scenarios/ or defaults.json)");
+        }
+    }
+    check_unique(out.catalog.devices, out.issues, "devices");
+    check_unique(out.catalog.models, out.issues, "models");
+    std::vector<ApiPrice> apis;
+    for (auto& a : out.catalog.apis) {
+        if (!a.model.empty() && !resolve_model(out.catalog, a.model).item) {
+            out.issues.push_back({"model", "names \"" + a.model + "\", which is not a model in the catalog",
+                                  "apis/" + a.id + ".json"});
+            continue;
+        }
+        apis.push_back(std::move(a));
+    }
+    out.catalog.apis = std::move(apis);
+    if (!out.catalog.has_defaults)
+        out.issues.push_back({"", "defaults.json is missing: cost defaults are required", "defaults.json"});
+    return out;
+}
+
+Issues extend_catalog(Catalog& catalog, const std::string& json_text, const std::string& label) {
+    Issues issues;
+    Context ctx{label, issues};
+    auto doc = parse(json_text, ctx);
+    if (!doc) return issues;
+    for (const auto& [key, value] : doc->items())
+        if (key != "devices" && key != "models") ctx.add(key, "unknown key (expected devices and models)");
+    auto each = [&](const char* key, auto&& fn) {
+        if (!doc->contains(key)) return;
+        const json& arr = (*doc)[key];
+        if (!arr.is_array()) {
+            ctx.add(key, "expected an array, got " + type_name(arr));
+            return;
+        }
+        for (size_t i = 0; i < arr.size(); ++i) {
+            Issues local;
+            Context item_ctx{label, local};
+            const std::string prefix = std::string(key) + "[" + std::to_string(i) + "]";
+            if (!arr[i].is_object()) {
+                issues.push_back({prefix, "expected an object, got " + type_name(arr[i]), label});
+                continue;
+            }
+            fn(arr[i], item_ctx);
+            for (auto& is : local) issues.push_back({prefix + (is.path.empty() ? "" : "." + is.path), is.message, label});
+        }
+    };
+    auto clashes = [&](const auto& list, const auto& item, Context& c) {
+        std::vector<std::string> names = item.aliases;
+        names.push_back(item.name);
+        names.push_back(item.id);
+        for (const auto& existing : list) {
+            std::vector<std::string> theirs = existing.aliases;
+            theirs.push_back(existing.name);
+            theirs.push_back(existing.id);
+            for (const auto& n : names)
+                for (const auto& t : theirs)
+                    if (normalize_name(n) == normalize_name(t)) {
+                        c.add(n == item.id ? "id" : "aliases",
+                              "\"" + n + "\" already names \"" + existing.id + "\" in the catalog");
+                        return true;
+                    }
+        }
+        return false;
+    };
+    each("devices", [&](const json& v, Context& c) {
+        if (auto d = read_device(v, c, ""); d && !clashes(catalog.devices, *d, c)) catalog.devices.push_back(std::move(*d));
+    });
+    each("models", [&](const json& v, Context& c) {
+        if (auto m = read_model(v, c, ""); m && !clashes(catalog.models, *m, c)) catalog.models.push_back(std::move(*m));
+    });
+    return issues;
+}
+
+// [SECTION] Name resolution ---------------------------------------------------------------------
+
+namespace {
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j)
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+template <class T> Resolved<T> resolve(const std::vector<T>& items, const std::string& query, const char* what) {
+    Resolved<T> out;
+    const std::string q = normalize_name(query);
+    std::vector<const T*> hits;
+    for (const auto& item : items) {
+        bool hit = normalize_name(item.id) == q || normalize_name(item.name) == q;
+        for (const auto& a : item.aliases) hit = hit || normalize_name(a) == q;
+        if (hit) hits.push_back(&item);
+    }
+    if (hits.size() == 1) {
+        out.item = hits.front();
+        return out;
+    }
+    if (hits.size() > 1) {
+        std::string list;
+        for (const auto* h : hits) list += (list.empty() ? "" : ", ") + h->id;
+        out.issue = {"", std::string("\"") + query + "\" is ambiguous: it names " + list + "; use an id"};
+        return out;
+    }
+    // Unknown: suggest up to three close names (small edit distance, or one contains the other).
+    std::vector<std::pair<size_t, std::string>> close;
+    for (const auto& item : items) {
+        size_t best = std::string::npos;
+        std::vector<std::string> names = item.aliases;
+        names.push_back(item.id);
+        names.push_back(item.name);
+        for (const auto& n : names) {
+            const std::string k = normalize_name(n);
+            size_t d = edit_distance(q, k);
+            if (!q.empty() && (k.find(q) != std::string::npos || q.find(k) != std::string::npos)) d = std::min<size_t>(d, 1);
+            best = std::min(best, d);
+        }
+        if (best <= std::max<size_t>(2, q.size() / 3)) close.push_back({best, item.id});
+    }
+    std::sort(close.begin(), close.end());
+    std::string msg = std::string("unknown ") + what + " \"" + query + "\"";
+    if (!close.empty()) {
+        msg += "; close matches: ";
+        for (size_t i = 0; i < close.size() && i < 3; ++i) msg += (i ? ", " : "") + close[i].second;
+    }
+    out.issue = {"", msg};
+    return out;
+}
+
+} // namespace
+
+Resolved<Device> resolve_device(const Catalog& catalog, const std::string& name) {
+    return resolve(catalog.devices, name, "device");
+}
+
+Resolved<Model> resolve_model(const Catalog& catalog, const std::string& name) {
+    return resolve(catalog.models, name, "model");
+}
+
+std::string_view name(DeviceKind k) { return kDeviceKinds[static_cast<size_t>(k)]; }
+std::string_view name(PriceKind k) { return kPriceKinds[static_cast<size_t>(k)]; }
+
+} // namespace hwplan

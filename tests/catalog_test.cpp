@@ -1,0 +1,283 @@
+// catalog_test.cpp: the loader and validator. A lint over every real catalog file, each preset's derived
+// parameter count against its published one, name resolution, SI conversion, and one error test per
+// class of bad input with its exact file, path and message.
+#include "hwplan/catalog.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "hwplan/catalog_embedded.h"
+#include "hwplan/catalog_files.h"
+
+#ifndef HWPLAN_CATALOG_DIR
+#error "HWPLAN_CATALOG_DIR must point at the source tree's catalog/"
+#endif
+
+namespace hwplan {
+
+namespace {
+
+const CatalogLoad& real_catalog() {
+    static const CatalogLoad load = [] {
+        std::string error;
+        auto files = read_catalog_dir(HWPLAN_CATALOG_DIR, error);
+        EXPECT_EQ(error, "");
+        return load_catalog(files);
+    }();
+    return load;
+}
+
+// A minimal valid device file; tests break one thing at a time.
+const char* kDevice = R"({
+  "id": "test-gpu", "name": "Test GPU 48GB", "aliases": ["TG48"], "vendor": "Acme", "kind": "gpu",
+  "memory": {"capacity_GB": 48, "type": "GDDR6", "bandwidth_GBps": 960, "source": "ds"},
+  "compute": {"fp32_dense_TFLOPS": 90, "bf16_dense_TFLOPS": 180, "fp8_dense_TFLOPS": null, "source": "ds"},
+  "interconnect": {"kind": "pcie4", "bandwidth_GBps": 64, "domain_size": 1, "source": "ds"},
+  "power": {"tdp_W": 300, "source": "ds"},
+  "software": ["cuda", "pytorch"],
+  "availability": {"buy": true, "rent": false, "cloud_only": null},
+  "prices": [{"kind": "purchase", "usd": 5000, "provider": "list price", "source": "ds"}],
+  "sources": {"ds": {"title": "Test GPU datasheet", "locator": "table 1", "read_on": "2026-11-29"}}
+})";
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+    auto pos = s.find(from);
+    EXPECT_NE(pos, std::string::npos) << "test setup: \"" << from << "\" not in the fixture";
+    if (pos != std::string::npos) s.replace(pos, from.size(), to);
+    return s;
+}
+
+// Loads the fixture catalog: one device file plus valid defaults.
+CatalogLoad load_device(const std::string& text, const std::string& path = "devices/test-gpu.json") {
+    const std::string defaults = R"({
+      "electricity_usd_per_kWh": {"value": 0.12, "source": "s"}, "pue_ratio": {"value": 1.5, "source": "s"},
+      "amortization_years": {"value": 4, "source": "s"},
+      "sources": {"s": {"title": "t", "locator": "l", "read_on": "2026-11-29"}}})";
+    return load_catalog({{path, text}, {"defaults.json", defaults}});
+}
+
+} // namespace
+
+// [SECTION] the real catalog -----------------------------------------------------------------------
+
+TEST(RealCatalog, EveryFileIsValid) {
+    const auto& load = real_catalog();
+    for (const auto& i : load.issues) ADD_FAILURE() << to_string(i);
+    EXPECT_TRUE(load.catalog.has_defaults);
+}
+
+// Issue 3 asks for at least 45 devices and 30 model presets; the catalog README lists what was left out.
+TEST(RealCatalog, CoversTheDevicesAndModelsTheLessonsName) {
+    const auto& c = real_catalog().catalog;
+    EXPECT_GE(c.models.size(), 30u);
+    for (const char* name : {"H100 SXM", "H200", "B200", "A100 80GB", "RTX 3090", "RTX 4090", "RTX 5090", "MI300X",
+                             "TPU v5e", "TPU v5p", "M3 Ultra", "M4 Max", "L40S", "RTX PRO 6000", "GB200 NVL72"})
+        EXPECT_TRUE(resolve_device(c, name).item) << name << ": " << resolve_device(c, name).issue.message;
+    for (const char* name : {"Llama-3.1-70B", "Mistral-7B-Instruct", "Qwen2.5-32B", "bge-base-en-v1.5", "Llama-3.1-8B",
+                             "DeepSeek-V3", "Mixtral-8x7B"})
+        EXPECT_TRUE(resolve_model(c, name).item) << name << ": " << resolve_model(c, name).issue.message;
+}
+
+// Every preset's parameter count derived from its architecture lies within 2 % of the published count
+// (total, and active for mixture-of-experts models).
+TEST(RealCatalog, DerivedParamsWithinTwoPercentOfPublished) {
+    for (const auto& m : real_catalog().catalog.models) {
+        const auto c = derive_params(m.arch, m.extra_params);
+        EXPECT_NEAR(c.total / m.published_params, 1.0, 0.02) << m.id << ": derived " << c.total;
+        if (m.published_active_params > 0) {
+            const double active = c.active - (m.active_excludes_embedding ? double(m.arch.vocab) * m.arch.hidden : 0);
+            EXPECT_NEAR(active / m.published_active_params, 1.0, 0.02) << m.id << ": derived active " << active;
+        }
+    }
+}
+
+TEST(RealCatalog, FiguresArePlausibleAndSourced) {
+    for (const auto& d : real_catalog().catalog.devices) {
+        EXPECT_GT(d.memory_bytes, 0) << d.id;
+        EXPECT_GT(d.bandwidth_bytes_per_s, 0) << d.id;
+        EXPECT_TRUE(d.source_of.count("memory.bandwidth_GBps")) << d.id;
+        EXPECT_TRUE(d.source_of.count("memory.capacity_GB") || d.source_of.count("memory.capacity_GiB")) << d.id;
+        for (const auto& [figure, id] : d.source_of) {
+            bool found = false;
+            for (const auto& s : d.sources) found = found || s.id == id;
+            EXPECT_TRUE(found) << d.id << ": " << figure;
+        }
+        for (const auto& s : d.sources) EXPECT_FALSE(s.read_on.empty()) << d.id << ": " << s.id;
+    }
+}
+
+// A sanity net for swapped or mistyped peaks: a narrower format is never slower than the wider one, and
+// at most 4x faster (Blackwell Ultra's FP4 is 3x its FP8, GB300 tables; GeForce FP8 at FP32 accumulate is
+// a quarter of FP4). Rounding in datasheets gets 2 %.
+TEST(RealCatalog, NarrowerFormatsAreNoSlowerAndAtMostFourTimesFaster) {
+    auto check = [](const Device& d, const PeakRate& wide, const PeakRate& narrow, const char* what) {
+        if (!wide.supported || !narrow.supported) return;
+        EXPECT_GE(narrow.flop_per_s, wide.flop_per_s * 0.98) << d.id << " " << what;
+        EXPECT_LE(narrow.flop_per_s, wide.flop_per_s * 4 * 1.02) << d.id << " " << what;
+    };
+    for (const auto& d : real_catalog().catalog.devices) {
+        check(d, d.bf16, d.fp8, "fp8 vs bf16");
+        check(d, d.fp8, d.fp4, "fp4 vs fp8");
+    }
+}
+
+// The web build's embedded copy is the same catalog, file for file.
+TEST(RealCatalog, EmbeddedCopyMatchesTheFolder) {
+    std::string error;
+    const auto disk = read_catalog_dir(HWPLAN_CATALOG_DIR, error);
+    const auto embedded = embedded_catalog_files();
+    ASSERT_EQ(embedded.size(), disk.size());
+    for (size_t i = 0; i < disk.size(); ++i) {
+        EXPECT_EQ(embedded[i].path, disk[i].path);
+        EXPECT_EQ(embedded[i].text, disk[i].text) << disk[i].path;
+    }
+}
+
+// [SECTION] conversion to SI ----------------------------------------------------------------------
+
+TEST(Loader, ConvertsCatalogUnitsToSI) {
+    auto load = load_device(kDevice);
+    ASSERT_TRUE(load.issues.empty()) << to_string(load.issues.front());
+    ASSERT_EQ(load.catalog.devices.size(), 1u);
+    const Device& d = load.catalog.devices[0];
+    EXPECT_DOUBLE_EQ(d.memory_bytes, 48e9);
+    EXPECT_DOUBLE_EQ(d.bandwidth_bytes_per_s, 960e9);
+    EXPECT_DOUBLE_EQ(d.bf16.flop_per_s, 180e12);
+    EXPECT_TRUE(d.fp8.published);
+    EXPECT_FALSE(d.fp8.supported); // null: no FP8 path in hardware
+    EXPECT_FALSE(d.fp4.published); // absent: no public figure
+    EXPECT_DOUBLE_EQ(d.interconnect_bytes_per_s, 64e9);
+    EXPECT_EQ(d.source_of.at("memory.bandwidth_GBps"), "ds");
+    EXPECT_DOUBLE_EQ(load.catalog.defaults.electricity_usd_per_j, 0.12 / 3.6e6);
+}
+
+TEST(Loader, GibibytesAreNotGigabytes) {
+    auto load = load_device(replace(kDevice, R"("capacity_GB": 48)", R"("capacity_GiB": 48)"));
+    ASSERT_EQ(load.catalog.devices.size(), 1u);
+    EXPECT_DOUBLE_EQ(load.catalog.devices[0].memory_bytes, 48.0 * 1024 * 1024 * 1024);
+}
+
+// [SECTION] one error test per class of bad input -------------------------------------------------
+
+TEST(LoaderErrors, EachClassNamesFilePathAndReason) {
+    struct Row { std::string text; std::string path; std::string message; };
+    const std::string f = "devices/test-gpu.json";
+    const Row rows[] = {
+        {R"({"id": )", "", "malformed JSON: parse error at line 1, column 8: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal"},
+        {"[]", "", "expected a JSON object, got an array"},
+        {replace(kDevice, R"("vendor": "Acme", )", ""), "vendor", "required field is missing"},
+        {replace(kDevice, R"("tdp_W": 300)", R"("tdp_W": "300")"), "power.tdp_W", "expected a number, got a string"},
+        {replace(kDevice, R"("bandwidth_GBps": 960)", R"("bandwidth_GBps": 0.5)"), "memory.bandwidth_GBps",
+         "implausible value 0.5; expected 1 to 100000"},
+        {replace(kDevice, R"("bandwidth_GBps": 960)", R"("bandwidth_GBps": -960)"), "memory.bandwidth_GBps",
+         "implausible value -960; expected 1 to 100000"},
+        {replace(kDevice, R"("type": "GDDR6", )", R"("type": "GDDR6", "bandwith_GBps": 1, )"), "memory.bandwith_GBps",
+         "unknown key"},
+        {replace(kDevice, R"("kind": "gpu")", R"("kind": "gpgpu")"), "kind",
+         "unknown value \"gpgpu\"; expected one of gpu, tpu, cpu, soc, npu, sram_system, rack_system, accelerator"},
+        {replace(kDevice, R"(, "source": "ds"},
+  "compute")", R"(},
+  "compute")"), "memory.source", "required field is missing"},
+        {replace(kDevice, R"("tdp_W": 300, "source": "ds")", R"("tdp_W": 300, "source": "dsx")"), "power.source",
+         "names \"dsx\", which is not in sources"},
+        {replace(kDevice, R"("read_on": "2026-11-29")", R"("read_on": "29/11/2026")"), "sources.ds.read_on",
+         "expected an ISO date YYYY-MM-DD, got \"29/11/2026\""},
+        {replace(kDevice, R"("locator": "table 1", )", ""), "sources.ds.locator", "required field is missing"},
+        {replace(kDevice, R"("id": "test-gpu")", R"("id": "other-gpu")"), "id",
+         "\"other-gpu\" must equal the file name \"test-gpu\""},
+        {replace(kDevice, R"("software": ["cuda", "pytorch"])", R"("software": ["cuda", "pytroch"])"), "software[1]",
+         "unknown ecosystem \"pytroch\" (catalog/README.md lists the known ones)"},
+        {replace(kDevice, R"("domain_size": 1)", R"("domain_size": 1.5)"), "interconnect.domain_size",
+         "expected an integer, got a fractional number"},
+        {replace(kDevice, R"("kind": "purchase", "usd": 5000)", R"("kind": "purchase", "usd_per_hour": 2)"),
+         "prices[0].usd", "required field is missing"},
+    };
+    for (const auto& r : rows) {
+        auto load = load_device(r.text);
+        ASSERT_FALSE(load.issues.empty()) << r.path << " " << r.message;
+        EXPECT_EQ(load.issues[0], (Issue{r.path, r.message, f})) << to_string(load.issues[0]);
+        EXPECT_TRUE(load.catalog.devices.empty()) << "a bad entry is left out";
+    }
+}
+
+TEST(LoaderErrors, UnusedSourceIsReported) {
+    auto load = load_device(replace(kDevice, R"("read_on": "2026-11-29"}})",
+                                    R"("read_on": "2026-11-29"}, "old": {"title": "t", "locator": "l", "read_on": "2020-01-01"}})"));
+    ASSERT_EQ(load.issues.size(), 1u);
+    EXPECT_EQ(load.issues[0], (Issue{"sources.old", "is not used by any figure", "devices/test-gpu.json"}));
+}
+
+TEST(LoaderErrors, BadEntryDoesNotStopTheRest) {
+    const std::string good = kDevice;
+    const std::string bad = replace(replace(kDevice, R"("id": "test-gpu")", R"("id": "bad-gpu")"),
+                                    R"("bandwidth_GBps": 960)", R"("bandwidth_GBps": "fast")");
+    auto load = load_catalog({{"devices/test-gpu.json", good}, {"devices/bad-gpu.json", bad}});
+    ASSERT_EQ(load.catalog.devices.size(), 1u);
+    EXPECT_EQ(load.catalog.devices[0].id, "test-gpu");
+    EXPECT_EQ(load.issues[0], (Issue{"memory.bandwidth_GBps", "expected a number, got a string", "devices/bad-gpu.json"}));
+}
+
+TEST(LoaderErrors, DuplicateIdAndClashingAliases) {
+    const std::string twin = replace(replace(kDevice, R"("id": "test-gpu")", R"("id": "twin-gpu")"),
+                                     R"("name": "Test GPU 48GB")", R"("name": "Twin GPU")");
+    auto load = load_catalog({{"devices/test-gpu.json", kDevice}, {"devices/twin-gpu.json", twin}});
+    ASSERT_FALSE(load.issues.empty());
+    EXPECT_EQ(load.issues[0], (Issue{"aliases", "name \"TG48\" also names \"test-gpu\"", "devices/twin-gpu.json"}));
+}
+
+TEST(LoaderErrors, ModelLayersMustAddUp) {
+    const std::string model = R"({
+      "id": "tiny", "name": "Tiny", "family": "test", "kind": "decoder",
+      "published": {"params": 2e7, "source": "c"},
+      "architecture": {"layers": 4, "hidden": 256, "heads": 4, "kv_heads": 4, "head_dim": 64, "intermediate": 1024,
+        "vocab": 32000, "tied_embeddings": true, "max_context": 2048, "mlp": "gated", "norm": "rmsnorm", "bias": "none",
+        "position": "rope", "attention_layers": [{"kind": "full", "count": 3}], "source": "c"},
+      "sources": {"c": {"title": "config.json", "locator": "all keys", "read_on": "2026-11-29"}}})";
+    auto load = load_catalog({{"models/tiny.json", model}});
+    ASSERT_FALSE(load.issues.empty());
+    EXPECT_EQ(load.issues[0], (Issue{"architecture.attention_layers", "counts add up to 3 blocks, but layers is 4", "models/tiny.json"}));
+}
+
+// [SECTION] extensions and name resolution --------------------------------------------------------
+
+TEST(Extension, UserDeviceGoesThroughTheSameValidator) {
+    Catalog c = real_catalog().catalog;
+    const size_t before = c.devices.size();
+    const std::string ext = std::string(R"({"devices": [)") + kDevice + "]}";
+    EXPECT_TRUE(extend_catalog(c, ext).empty());
+    EXPECT_EQ(c.devices.size(), before + 1);
+    EXPECT_TRUE(resolve_device(c, "tg48").item);
+
+    Catalog c2 = real_catalog().catalog;
+    auto issues = extend_catalog(c2, std::string(R"({"devices": [)") + replace(kDevice, R"("tdp_W": 300)", R"("tdp_W": -3)") + "]}");
+    ASSERT_EQ(issues.size(), 1u);
+    EXPECT_EQ(issues[0], (Issue{"devices[0].power.tdp_W", "implausible value -3; expected 0.5 to 100000", "extension"}));
+    EXPECT_EQ(c2.devices.size(), before);
+}
+
+TEST(Extension, AnExistingIdIsNotSilentlyReplaced) {
+    Catalog c = real_catalog().catalog;
+    const std::string clash = replace(replace(kDevice, R"("id": "test-gpu")", R"("id": "h100-sxm")"), R"(["TG48"])", "[]");
+    auto issues = extend_catalog(c, std::string(R"({"devices": [)") + clash + "]}");
+    ASSERT_EQ(issues.size(), 1u);
+    EXPECT_EQ(issues[0], (Issue{"devices[0].id", "\"h100-sxm\" already names \"h100-sxm\" in the catalog", "extension"}));
+}
+
+TEST(Resolve, CommonNamesCaseAndPunctuationInsensitive) {
+    const auto& c = real_catalog().catalog;
+    EXPECT_EQ(resolve_device(c, "h100 sxm").item->id, "h100-sxm");
+    EXPECT_EQ(resolve_device(c, "A100 80GB").item->id, "a100-80gb");
+    EXPECT_EQ(resolve_device(c, "rtx_3090").item->id, "rtx-3090");
+    EXPECT_EQ(resolve_model(c, "llama-3.1-70b").item->id, "llama-3.1-70b");
+}
+
+TEST(Resolve, UnknownNameListsCloseMatches) {
+    const auto r = resolve_device(real_catalog().catalog, "H1000");
+    EXPECT_EQ(r.item, nullptr);
+    EXPECT_EQ(r.issue.message.rfind("unknown device \"H1000\"; close matches: ", 0), 0u) << r.issue.message;
+    EXPECT_NE(r.issue.message.find("h100"), std::string::npos) << r.issue.message;
+}
+
+} // namespace hwplan
