@@ -1,8 +1,22 @@
 // core_bench.cpp: speed of the core's entry points (Google Benchmark). Results go to BENCHMARKS.md.
 #include <benchmark/benchmark.h>
 
+#include "hwplan/catalog_embedded.h"
 #include "hwplan/json_api.h"
 #include "hwplan/memory.h"
+#include "hwplan/plan.h"
+
+namespace {
+
+const hwplan::Catalog& catalog() { return hwplan::embedded_catalog().catalog; }
+
+// Parse + plan one workload against every catalog device (the web page does this on every edit).
+void plan_bench(benchmark::State& state, const char* workload) {
+    for (auto _ : state) benchmark::DoNotOptimize(hwplan::plan_from_json(workload, catalog()));
+    state.counters["devices"] = double(catalog().devices.size());
+}
+
+} // namespace
 
 static void BM_EstimateWeights(benchmark::State& state) {
     for (auto _ : state) benchmark::DoNotOptimize(hwplan::estimate_weights({.params = 7e9, .precision = "bf16"}));
@@ -14,3 +28,27 @@ static void BM_WeightsJson(benchmark::State& state) {
     for (auto _ : state) benchmark::DoNotOptimize(hwplan::weights_json(request));
 }
 BENCHMARK(BM_WeightsJson);
+
+static void BM_LoadCatalog(benchmark::State& state) {
+    const auto files = hwplan::embedded_catalog_files();
+    for (auto _ : state) benchmark::DoNotOptimize(hwplan::load_catalog(files));
+}
+BENCHMARK(BM_LoadCatalog)->Unit(benchmark::kMillisecond);
+
+static void BM_PlanServeAllDevices(benchmark::State& state) {
+    plan_bench(state, R"({"stage": "serve", "model": "Llama-3.1-70B", "precision": "fp8",
+        "serve": {"context_tokens": 8192, "concurrent_users": 200, "requests_per_s": 2}})");
+}
+BENCHMARK(BM_PlanServeAllDevices)->Unit(benchmark::kMicrosecond);
+
+static void BM_PlanFinetuneAllDevices(benchmark::State& state) {
+    plan_bench(state, R"({"stage": "finetune", "model": "Llama-3.1-8B", "precision": {"weights": "nf4"},
+        "train": {"method": "qlora", "seq_len": 2048, "checkpointing": "full", "tokens": 5e7}})");
+}
+BENCHMARK(BM_PlanFinetuneAllDevices)->Unit(benchmark::kMicrosecond);
+
+static void BM_PlanJsonOneDevice(benchmark::State& state) {
+    const std::string w = R"({"stage": "serve", "model": "Mistral-7B-Instruct", "hardware": {"devices": ["L40S"], "count": 1}})";
+    for (auto _ : state) benchmark::DoNotOptimize(hwplan::plan_json(catalog(), w));
+}
+BENCHMARK(BM_PlanJsonOneDevice)->Unit(benchmark::kMicrosecond);

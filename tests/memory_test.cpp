@@ -66,3 +66,154 @@ TEST(EstimateWeights, ReportsEveryBadFieldAtOnce) {
 }
 
 } // namespace hwplan
+
+namespace hwplan {
+
+namespace {
+
+// GPT-3 175B as Korthikanti et al. 2022 configure it (Table 3): 96 heads, hidden 12288, sequence 2048,
+// a plain 4h MLP, multi-head attention; activations in 16 bits with 1-byte dropout masks.
+ModelArch gpt3_175b() {
+    ModelArch a;
+    a.layers = 96;
+    a.hidden = 12288;
+    a.heads = a.kv_heads = 96;
+    a.head_dim = 128;
+    a.intermediate = 4 * 12288;
+    a.vocab = 51200;
+    a.mlp = MlpKind::plain;
+    a.norm = NormKind::layernorm;
+    a.attention_layers = {{AttentionKind::full, 96, 0}};
+    return a;
+}
+
+ModelArch llama31_70b() {
+    ModelArch a;
+    a.layers = 80;
+    a.hidden = 8192;
+    a.heads = 64;
+    a.kv_heads = 8;
+    a.head_dim = 128;
+    a.intermediate = 28672;
+    a.vocab = 128256;
+    a.attention_layers = {{AttentionKind::full, 80, 0}};
+    return a;
+}
+
+} // namespace
+
+// Lesson 004, worked example 2: a 70B model with 80 layers, 8 KV heads and head_dim 128 at FP8 holds
+// 2 x 8 x 128 x 80 x 1 = 163,840 bytes of KV cache per token.
+TEST(KvCache, Llama70BAtFp8Is163840BytesPerToken) {
+    EXPECT_DOUBLE_EQ(kv_bytes_per_token(llama31_70b(), 1.0), 163840.0);
+}
+
+// Lesson 004: x 8k context x 200 concurrent users = about 270 GB (163,840 x 8,192 x 200 = 268.4e9).
+TEST(KvCache, BankCaseIsAbout270GB) {
+    const double kv = 200 * kv_bytes_per_sequence(llama31_70b(), 1.0, 8192, 16);
+    EXPECT_DOUBLE_EQ(kv, 163840.0 * 8192 * 200);
+    EXPECT_NEAR(kv / 270e9, 1.0, 0.01);
+}
+
+TEST(KvCache, SlidingWindowLayersStopGrowingAtTheirWindow) {
+    ModelArch a = llama31_70b();
+    a.attention_layers = {{AttentionKind::sliding, 40, 4096}, {AttentionKind::full, 40, 0}};
+    const double per_layer_token = 2.0 * 8 * 128 * 2; // bf16
+    EXPECT_DOUBLE_EQ(kv_bytes_per_sequence(a, 2.0, 8192), per_layer_token * (40 * 4096 + 40 * 8192));
+    EXPECT_DOUBLE_EQ(kv_bytes_per_sequence(a, 2.0, 1000), per_layer_token * 80 * 1000);
+}
+
+// DeepSeek-V2 section 2.1.2: latent attention caches (d_c + d_h^R) = 512 + 64 values per token per layer;
+// DeepSeek-V3 has 61 such layers: 576 x 61 x 2 bytes = 70,272 bytes per token in BF16.
+TEST(KvCache, LatentAttentionCachesTheCompressedVector) {
+    ModelArch a = llama31_70b();
+    a.layers = 61;
+    a.attention_layers = {{AttentionKind::latent, 61, 0}};
+    a.has_mla = true;
+    a.mla = {.kv_lora_rank = 512, .q_lora_rank = 1536, .qk_nope_head_dim = 128, .qk_rope_head_dim = 64, .v_head_dim = 128};
+    EXPECT_DOUBLE_EQ(kv_bytes_per_token(a, 2.0), 70272.0);
+}
+
+TEST(KvCache, PagedBlocksRoundUp) {
+    EXPECT_DOUBLE_EQ(kv_bytes_per_sequence(llama31_70b(), 1.0, 17, 16), 163840.0 * 32);
+}
+
+// Lesson 003, "Write a simple hardware planning function": 24 GB GPU, 14 GB weights, 3 GB runtime
+// overhead, 0.6 GB of KV cache per user -> int((24 - 14 - 3) // 0.6) = 11 active users.
+TEST(MaxActiveUsers, LessonThreeGivesEleven) {
+    EXPECT_EQ(max_active_users(24e9, 14e9, 3e9, 0.6e9), 11.0);
+    EXPECT_EQ(max_active_users(24e9, 22e9, 3e9, 0.6e9), 0.0); // weights fit, nothing left for serving
+}
+
+// Lesson 001, "Training Memory Lower Bound": mixed-precision Adam needs 16 bytes per parameter
+// (2 weights + 2 gradients + 12 optimizer), 112 GB for 7B; 8-bit Adam brings it to about 10P.
+TEST(ModelState, MixedPrecisionAdamIsSixteenBytesPerParam) {
+    auto total = [](Optimizer o) { return weight_bytes_per_param(o) + gradient_bytes_per_param(o) + optimizer_bytes_per_param(o); };
+    EXPECT_EQ(total(Optimizer::adamw), 16.0);
+    EXPECT_EQ(total(Optimizer::adamw) * 7e9, 112e9);
+    EXPECT_EQ(total(Optimizer::adamw_8bit), 10.0);
+    EXPECT_EQ(total(Optimizer::adamw_fp32), 16.0);
+    EXPECT_EQ(total(Optimizer::sgd), 12.0);
+}
+
+// Korthikanti et al. 2022, Table 2, for GPT-3 175B (a = 96, h = 12288, s = 2048, b = 1, t = 8).
+TEST(TrainingActivations, KorthikantiTableTwo) {
+    const ModelArch a = gpt3_175b();
+    const double s = 2048, b = 1, h = 12288, heads = 96, t = 8, sbh = s * b * h;
+    const double as_h = heads * s / h; // 5as/h = 80 for GPT-3 (paper, section 4.1)
+    ASSERT_DOUBLE_EQ(5 * as_h, 80.0);
+    ActivationSettings base{.seq_len = s, .micro_batch = b, .flash_attention = false, .dropout = true};
+    struct Row { const char* technique; int t; bool sp; Checkpointing ckpt; double expected; };
+    const Row rows[] = {
+        {"no parallelism", 1, false, Checkpointing::none, sbh * (34 + 5 * as_h)},
+        {"tensor parallel", 8, false, Checkpointing::none, sbh * (10 + 24 / t + 5 * as_h / t)},
+        {"tensor + sequence parallel", 8, true, Checkpointing::none, sbh * (34 / t + 5 * as_h / t)},
+        {"tensor parallel + selective recompute", 8, false, Checkpointing::selective, sbh * (10 + 24 / t)},
+        {"tensor + sequence parallel + selective recompute", 8, true, Checkpointing::selective, sbh * (34 / t)},
+        {"full recompute", 1, false, Checkpointing::full, 2 * sbh},
+    };
+    for (const auto& r : rows) {
+        ActivationSettings st = base;
+        st.tensor_parallel = r.t;
+        st.sequence_parallel = r.sp;
+        st.checkpointing = r.ckpt;
+        EXPECT_NEAR(training_activation_bytes_per_layer(a, st) / r.expected, 1.0, 1e-12) << r.technique;
+    }
+}
+
+// Korthikanti section 5: with fused attention the 5as/h term is not stored, leaving 34sbh per block.
+TEST(TrainingActivations, FusedAttentionDropsTheQuadraticTerm) {
+    ActivationSettings st{.seq_len = 2048, .micro_batch = 1, .flash_attention = true, .dropout = true};
+    EXPECT_NEAR(training_activation_bytes_per_layer(gpt3_175b(), st) / (34.0 * 2048 * 12288), 1.0, 1e-12);
+}
+
+TEST(TrainingActivations, LogitsBufferIsFp32ValueAndGradient) {
+    ActivationSettings st{.seq_len = 2048, .micro_batch = 1, .checkpointing = Checkpointing::full};
+    const auto act = training_activation_bytes(llama31_70b(), st, 80);
+    EXPECT_DOUBLE_EQ(act.logits_bytes, 2 * 4.0 * 2048 * 128256);
+    EXPECT_DOUBLE_EQ(act.total_bytes, act.blocks_bytes + act.logits_bytes);
+}
+
+// PEFT's print_trainable_parameters() for Llama-3-8B with r = 16 on all linear layers:
+// "trainable params: 41,943,040" (16 x (8192 + 5120 + 5120 + 8192 + 3 x 18432) x 32 blocks).
+TEST(Lora, AllLinearRank16OnLlama3_8B) {
+    ModelArch a;
+    a.layers = 32;
+    a.hidden = 4096;
+    a.heads = 32;
+    a.kv_heads = 8;
+    a.head_dim = 128;
+    a.intermediate = 14336;
+    a.vocab = 128256;
+    a.attention_layers = {{AttentionKind::full, 32, 0}};
+    EXPECT_EQ(lora_params(a, 16), 41943040.0);
+}
+
+TEST(Embeddings, UntiedModelsCountTableAndHead) {
+    ModelArch a = llama31_70b();
+    EXPECT_DOUBLE_EQ(embedding_and_head_params(a), 2.0 * 128256 * 8192);
+    a.tied_embeddings = true;
+    EXPECT_DOUBLE_EQ(embedding_and_head_params(a), 128256.0 * 8192);
+}
+
+} // namespace hwplan

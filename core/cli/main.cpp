@@ -1,6 +1,7 @@
 // hwplan command-line program: the same core as the web planner, for course authors, scripts and tests.
 // Usage: hwplan weights --params 7e9 --precision bf16 [--format text|json]
 //        hwplan devices|models [--format table|json] [--catalog DIR]
+//        hwplan plan FILE|- [--format table|json|markdown] [--catalog DIR] [--extend FILE]
 //        hwplan check-catalog [--catalog DIR]
 //        hwplan version
 // Exit codes: 0 ok, 2 bad input (the message names the option and the reason).
@@ -17,6 +18,8 @@
 #include "hwplan/json_api.h"
 #include "hwplan/memory.h"
 #include "hwplan/parse.h"
+#include "hwplan/plan.h"
+#include "hwplan/render.h"
 
 namespace {
 
@@ -34,6 +37,9 @@ Usage:
         --extend adds your own entries ({"devices": [...], "models": [...]}, catalog schema).
   hwplan models [--format table|json] [--catalog DIR] [--extend FILE]
         The model presets, with parameter counts derived from their architecture.
+  hwplan plan FILE|- [--format table|json|markdown] [--catalog DIR] [--extend FILE]
+        Plans a workload (docs/workload.md) over its candidate devices. Exit 2 on bad input,
+        with the JSON path and the reason.
   hwplan check-catalog [--catalog DIR]
         Validates every catalog file; lists each problem as file: path: reason. Exit 1 if any.
   hwplan version
@@ -157,6 +163,44 @@ int cmd_models(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
+std::string read_all(std::FILE* f) {
+    std::string text;
+    char buf[65536];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
+    return text;
+}
+
+int cmd_plan(const std::vector<std::string>& args) {
+    if (args.empty()) return bad_input("plan: name a workload file, or - for standard input");
+    const std::string file = args[0];
+    std::map<std::string, std::string> opt;
+    if (auto err = parse_options({args.begin() + 1, args.end()}, {"--format", "--catalog", "--extend"}, opt); !err.empty())
+        return bad_input(err);
+    const std::string fmt = opt.count("--format") ? opt["--format"] : "table";
+    if (fmt != "table" && fmt != "json" && fmt != "markdown")
+        return bad_input("--format: expected table, json or markdown, got \"" + fmt + "\"");
+    std::string text;
+    if (file == "-") {
+        text = read_all(stdin);
+    } else {
+        std::FILE* f = std::fopen(file.c_str(), "rb");
+        if (!f) return bad_input("cannot read workload file \"" + file + "\"");
+        text = read_all(f);
+        std::fclose(f);
+    }
+    hwplan::CatalogLoad cat;
+    if (!load(opt, cat)) return kExitBadInput;
+    const hwplan::Plan p = hwplan::plan_from_json(text, cat.catalog);
+    if (!p.issues.empty()) {
+        for (const auto& i : p.issues) bad_input((file == "-" ? std::string("stdin") : file) + ": " + hwplan::to_string(i));
+        return kExitBadInput;
+    }
+    if (fmt == "json") std::printf("%s\n", hwplan::to_json(p).c_str());
+    else if (fmt == "markdown") std::printf("%s", hwplan::render_markdown(p).c_str());
+    else std::printf("%s", hwplan::render_table(p).c_str());
+    return kExitOk;
+}
+
 int cmd_check_catalog(const std::vector<std::string>& args) {
     std::map<std::string, std::string> opt;
     if (auto err = parse_options(args, {"--catalog"}, opt); !err.empty()) return bad_input(err);
@@ -209,6 +253,7 @@ int main(int argc, char** argv) {
     if (cmd == "devices") return cmd_devices(args);
     if (cmd == "models") return cmd_models(args);
     if (cmd == "check-catalog") return cmd_check_catalog(args);
+    if (cmd == "plan") return cmd_plan(args);
     if (cmd == "version") {
         std::printf("%s\n", hwplan::version_json().c_str());
         return kExitOk;

@@ -1,6 +1,5 @@
 // catalog.cpp: loads and validates the catalog's JSON files and converts every figure to SI, once.
-// The Reader below walks one JSON object, records which keys it consumed (the rest are "unknown key"),
-// and turns every type or range problem into an Issue naming the file, the dotted path and the reason.
+// Every problem becomes an Issue naming the file, the dotted path and the reason (see json_reader.h).
 #include "hwplan/catalog.h"
 
 #include <algorithm>
@@ -9,186 +8,15 @@
 #include <optional>
 #include <set>
 
-#include <nlohmann/json.hpp>
-
 #include "hwplan/format.h"
 #include "hwplan/units.h"
+#include "json_reader.h"
 
 namespace hwplan {
 
 namespace {
 
-using nlohmann::json;
-
-// [SECTION] Reader: typed, validated access to one JSON object ------------------------------------
-
-std::string type_name(const json& v) {
-    if (v.is_number()) return "a number";
-    if (v.is_string()) return "a string";
-    if (v.is_boolean()) return "a boolean";
-    if (v.is_null()) return "null";
-    if (v.is_array()) return "an array";
-    return "an object";
-}
-
-struct Context {
-    std::string file; // "devices/h100-sxm.json"
-    Issues& issues;
-    void add(const std::string& path, const std::string& message) const { issues.push_back({path, message, file}); }
-};
-
-class Reader {
-  public:
-    Reader(const Context& ctx, std::string path, const json& obj) : ctx_(ctx), path_(std::move(path)), obj_(obj) {}
-
-    std::string at(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
-    bool has(const std::string& key) const { return obj_.contains(key); }
-    const json* raw(const std::string& key) {
-        seen_.insert(key);
-        auto it = obj_.find(key);
-        return it == obj_.end() ? nullptr : &*it;
-    }
-    void error(const std::string& key, const std::string& message) const { ctx_.add(at(key), message); }
-
-    // A number in [lo, hi]; `what` names the unit in messages. Missing and required: an issue.
-    std::optional<double> number(const std::string& key, bool required, double lo, double hi) {
-        const json* v = raw(key);
-        if (!v) {
-            if (required) error(key, "required field is missing");
-            return std::nullopt;
-        }
-        if (!v->is_number()) {
-            error(key, "expected a number, got " + type_name(*v));
-            return std::nullopt;
-        }
-        const double x = v->get<double>();
-        if (!std::isfinite(x)) {
-            error(key, "must be finite");
-            return std::nullopt;
-        }
-        if (x < lo || x > hi) {
-            error(key, "implausible value " + format_sig(x, 6) + "; expected " + format_sig(lo, 6) + " to " +
-                           format_sig(hi, 6));
-            return std::nullopt;
-        }
-        return x;
-    }
-
-    std::optional<int> integer(const std::string& key, bool required, int lo, int hi) {
-        const json* v = raw(key);
-        if (!v) {
-            if (required) error(key, "required field is missing");
-            return std::nullopt;
-        }
-        if (!v->is_number_integer()) {
-            error(key, "expected an integer, got " + (v->is_number() ? "a fractional number" : type_name(*v)));
-            return std::nullopt;
-        }
-        const auto x = v->get<long long>();
-        if (x < lo || x > hi) {
-            error(key, "implausible value " + std::to_string(x) + "; expected " + std::to_string(lo) + " to " +
-                           std::to_string(hi));
-            return std::nullopt;
-        }
-        return static_cast<int>(x);
-    }
-
-    std::optional<std::string> string(const std::string& key, bool required) {
-        const json* v = raw(key);
-        if (!v) {
-            if (required) error(key, "required field is missing");
-            return std::nullopt;
-        }
-        if (!v->is_string()) {
-            error(key, "expected a string, got " + type_name(*v));
-            return std::nullopt;
-        }
-        if (v->get<std::string>().empty()) {
-            error(key, "must not be empty");
-            return std::nullopt;
-        }
-        return v->get<std::string>();
-    }
-
-    // A string from a fixed set of values.
-    std::optional<std::string> choice(const std::string& key, bool required, const std::vector<std::string>& allowed) {
-        auto s = string(key, required);
-        if (!s) return std::nullopt;
-        if (std::find(allowed.begin(), allowed.end(), *s) == allowed.end()) {
-            std::string list;
-            for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-            error(key, "unknown value \"" + *s + "\"; expected one of " + list);
-            return std::nullopt;
-        }
-        return s;
-    }
-
-    std::optional<bool> boolean(const std::string& key, bool required) {
-        const json* v = raw(key);
-        if (!v) {
-            if (required) error(key, "required field is missing");
-            return std::nullopt;
-        }
-        if (!v->is_boolean()) {
-            error(key, "expected true or false, got " + type_name(*v));
-            return std::nullopt;
-        }
-        return v->get<bool>();
-    }
-
-    std::vector<std::string> strings(const std::string& key, bool required) {
-        std::vector<std::string> out;
-        const json* v = raw(key);
-        if (!v) {
-            if (required) error(key, "required field is missing");
-            return out;
-        }
-        if (!v->is_array()) {
-            error(key, "expected an array of strings, got " + type_name(*v));
-            return out;
-        }
-        for (size_t i = 0; i < v->size(); ++i) {
-            if (!(*v)[i].is_string() || (*v)[i].get<std::string>().empty())
-                ctx_.add(at(key) + "[" + std::to_string(i) + "]", "expected a non-empty string, got " + type_name((*v)[i]));
-            else
-                out.push_back((*v)[i].get<std::string>());
-        }
-        return out;
-    }
-
-    // A nested object; its own Reader is returned through `fn`.
-    bool object(const std::string& key, bool required, const std::function<void(Reader&)>& fn) {
-        const json* v = raw(key);
-        if (!v) {
-            if (required) error(key, "required field is missing");
-            return false;
-        }
-        if (!v->is_object()) {
-            error(key, "expected an object, got " + type_name(*v));
-            return false;
-        }
-        Reader sub(ctx_, at(key), *v);
-        fn(sub);
-        sub.finish();
-        return true;
-    }
-
-    // Reports every key of the object that no accessor asked for.
-    void finish() const {
-        for (const auto& [key, value] : obj_.items())
-            if (!seen_.count(key)) ctx_.add(at(key), "unknown key");
-    }
-
-    const Context& ctx() const { return ctx_; }
-    const std::string& path() const { return path_; }
-    const json& json_value() const { return obj_; }
-
-  private:
-    const Context& ctx_;
-    std::string path_;
-    const json& obj_;
-    std::set<std::string> seen_;
-};
+using namespace detail;
 
 // [SECTION] Sources: every figure group names a reference with a title, a locator and a date ------
 
@@ -702,24 +530,76 @@ std::optional<CostDefaults> read_defaults(const json& doc, const Context& ctx) {
     return d;
 }
 
-// [SECTION] Whole catalog -----------------------------------------------------------------------
+// [SECTION] Formats and assumptions -------------------------------------------------------------
 
-std::optional<json> parse(const std::string& text, const Context& ctx) {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-        std::string what = e.what();
-        auto pos = what.find("] ");
-        ctx.add("", "malformed JSON: " + (pos == std::string::npos ? what : what.substr(pos + 2)));
-        return std::nullopt;
-    }
-    if (!doc.is_object()) {
-        ctx.add("", "expected a JSON object, got " + type_name(doc));
-        return std::nullopt;
-    }
-    return doc;
+const std::vector<std::string> kFormatKinds{"float", "int", "blockquant", "gguf"};
+const std::vector<std::string> kAssumptionUnits{"ratio", "bytes", "s", "tokens", "count"};
+
+void read_formats(const json& doc, const Context& ctx, Catalog& catalog) {
+    Reader r(ctx, "", doc);
+    SourceBook book;
+    read_sources(r, book);
+    r.object("formats", true, [&](Reader& fs) {
+        for (const auto& [key, value] : fs.json_value().items()) {
+            fs.raw(key);
+            if (!value.is_object()) {
+                fs.error(key, "expected an object, got " + type_name(value));
+                continue;
+            }
+            const size_t before = ctx.issues.size();
+            Reader f(ctx, fs.at(key), value);
+            WeightFormat w;
+            w.name = key;
+            w.bits_per_weight = f.number("bits_per_weight", true, 1, 64).value_or(0);
+            w.kind = f.choice("kind", true, kFormatKinds).value_or("");
+            w.meaning = f.string("meaning", true).value_or("");
+            f.string("note", false);
+            attach_source(f, book, {"bits_per_weight"});
+            w.source = book.source_of.count(f.at("bits_per_weight")) ? book.source_of[f.at("bits_per_weight")] : "";
+            f.finish();
+            if (ctx.issues.size() == before) catalog.formats.push_back(w);
+        }
+    });
+    check_sources_used(r, book);
+    r.finish();
+    catalog.format_sources = std::move(book.sources);
 }
+
+void read_assumptions(const json& doc, const Context& ctx, Catalog& catalog) {
+    Reader r(ctx, "", doc);
+    SourceBook book;
+    read_sources(r, book);
+    r.object("assumptions", true, [&](Reader& as) {
+        for (const auto& [key, value] : as.json_value().items()) {
+            as.raw(key);
+            if (!value.is_object()) {
+                as.error(key, "expected an object, got " + type_name(value));
+                continue;
+            }
+            const size_t before = ctx.issues.size();
+            Reader a(ctx, as.at(key), value);
+            AssumptionDefault d;
+            d.unit = a.choice("unit", true, kAssumptionUnits).value_or("");
+            const double hi = d.unit == "ratio" ? 1.0 : 1e15;
+            d.value = a.number("value", true, 0, hi).value_or(0);
+            d.low = a.number("low", true, 0, hi).value_or(0);
+            d.high = a.number("high", true, 0, hi).value_or(0);
+            if (ctx.issues.size() == before && !(d.low <= d.value && d.value <= d.high))
+                a.error("value", "must lie within low..high (" + format_sig(d.low, 6) + ".." + format_sig(d.high, 6) + ")");
+            d.meaning = a.string("meaning", true).value_or("");
+            a.string("note", false);
+            attach_source(a, book, {"value", "low", "high"});
+            d.source = book.source_of.count(a.at("value")) ? book.source_of[a.at("value")] : "";
+            a.finish();
+            if (ctx.issues.size() == before) catalog.assumptions[key] = d;
+        }
+    });
+    check_sources_used(r, book);
+    r.finish();
+    catalog.assumption_sources = std::move(book.sources);
+}
+
+// [SECTION] Whole catalog -----------------------------------------------------------------------
 
 template <class T> void check_unique(std::vector<T>& items, Issues& issues, const std::string& folder) {
     std::map<std::string, std::string> owner; // normalized name -> id
@@ -769,7 +649,7 @@ CatalogLoad load_catalog(const std::vector<CatalogFile>& files) {
     std::sort(sorted.begin(), sorted.end(), [](const CatalogFile& a, const CatalogFile& b) { return a.path < b.path; });
     for (const auto& f : sorted) {
         Context ctx{f.path, out.issues};
-        auto doc = parse(f.text, ctx);
+        auto doc = parse_object(f.text, ctx);
         if (!doc) continue;
         const std::string stem = file_stem(f.path);
         if (starts_with(f.path, "devices/")) {
@@ -778,13 +658,18 @@ CatalogLoad load_catalog(const std::vector<CatalogFile>& files) {
             if (auto m = read_model(*doc, ctx, stem)) out.catalog.models.push_back(std::move(*m));
         } else if (starts_with(f.path, "apis/")) {
             if (auto a = read_api(*doc, ctx, stem)) out.catalog.apis.push_back(std::move(*a));
+        } else if (f.path == "formats.json") {
+            read_formats(*doc, ctx, out.catalog);
+        } else if (f.path == "assumptions.json") {
+            read_assumptions(*doc, ctx, out.catalog);
         } else if (f.path == "defaults.json") {
             if (auto d = read_defaults(*doc, ctx)) {
                 out.catalog.defaults = std::move(*d);
                 out.catalog.has_defaults = true;
             }
         } else if (!starts_with(f.path, "scenarios/")) {
-            ctx.add("", "not a catalog file (expected devices/, models/, apis/, scenarios/ or defaults.json)");
+            ctx.add("", "not a catalog file (expected devices/, models/, apis/, scenarios/, defaults.json, formats.json "
+                        "or assumptions.json)");
         }
     }
     check_unique(out.catalog.devices, out.issues, "devices");
@@ -807,7 +692,7 @@ CatalogLoad load_catalog(const std::vector<CatalogFile>& files) {
 Issues extend_catalog(Catalog& catalog, const std::string& json_text, const std::string& label) {
     Issues issues;
     Context ctx{label, issues};
-    auto doc = parse(json_text, ctx);
+    auto doc = parse_object(json_text, ctx);
     if (!doc) return issues;
     for (const auto& [key, value] : doc->items())
         if (key != "devices" && key != "models") ctx.add(key, "unknown key (expected devices and models)");
@@ -925,6 +810,13 @@ Resolved<Device> resolve_device(const Catalog& catalog, const std::string& name)
 
 Resolved<Model> resolve_model(const Catalog& catalog, const std::string& name) {
     return resolve(catalog.models, name, "model");
+}
+
+const WeightFormat* Catalog::find_format(const std::string& name) const {
+    const std::string key = normalize_name(name);
+    for (const auto& f : formats)
+        if (normalize_name(f.name) == key) return &f;
+    return nullptr;
 }
 
 std::string_view name(DeviceKind k) { return kDeviceKinds[static_cast<size_t>(k)]; }

@@ -2,7 +2,11 @@
 // here throws to the caller (a throw across the WebAssembly boundary would abort the module).
 #include "hwplan/json_api.h"
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
+
+#include "json_reader.h"
 
 #ifndef HWPLAN_VERSION
 #error "HWPLAN_VERSION must be defined by the build"
@@ -44,28 +48,16 @@ void put_peak(json& j, const char* key, const PeakRate& p) {
     j[key] = p.supported ? json(p.flop_per_s) : json(nullptr);
 }
 
-std::string type_name(const json& v) {
-    if (v.is_number()) return "a number";
-    if (v.is_string()) return "a string";
-    if (v.is_boolean()) return "a boolean";
-    if (v.is_null()) return "null";
-    if (v.is_array()) return "an array";
-    return "an object";
-}
-
 // Parses `text` as a JSON object; on failure returns the issue describing why.
 std::optional<Issue> parse_object(const std::string& text, json& out) {
-    try {
-        out = json::parse(text);
-    } catch (const json::parse_error& e) {
-        // e.what() reads "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
-        std::string what = e.what();
-        auto pos = what.find("] ");
-        return Issue{"", "malformed JSON: " + (pos == std::string::npos ? what : what.substr(pos + 2))};
-    }
-    if (!out.is_object()) return Issue{"", "expected a JSON object, got " + type_name(out)};
+    Issues issues;
+    auto doc = detail::parse_object(text, detail::Context{"", issues});
+    if (!doc) return issues.front();
+    out = std::move(*doc);
     return std::nullopt;
 }
+
+using detail::type_name;
 
 } // namespace
 
@@ -216,6 +208,66 @@ std::string models_request_json(const Catalog& base, const std::string& request)
     Catalog catalog = base;
     if (auto issues = apply_extension(request, catalog); !issues.empty()) return errors_json(issues);
     return models_json(catalog);
+}
+
+namespace {
+
+json figure_json(const Figure& f) {
+    return json{{"value", f.value}, {"low", f.low}, {"high", f.high}, {"label", std::string(name(f.label))}, {"why", f.why}};
+}
+
+// JSON has no NaN or infinity: an unbounded figure (an unstable queue) becomes null with the reason kept.
+json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+json figure_json_checked(const Figure& f) {
+    json j = figure_json(f);
+    for (const char* k : {"value", "low", "high"}) j[k] = finite_or_null(j[k].get<double>());
+    return j;
+}
+
+} // namespace
+
+std::string to_json(const Plan& p) {
+    if (!p.issues.empty()) return errors_json(p.issues);
+    json cands = json::array();
+    for (const auto& c : p.candidates) {
+        const auto& m = c.memory;
+        json terms = json::array();
+        for (const auto& t : m.terms) terms.push_back({{"name", t.name}, {"bytes", t.bytes}, {"why", t.why}});
+        json memory{{"weights_bytes", m.weights_bytes}, {"kv_cache_bytes", m.kv_cache_bytes},
+                    {"activations_bytes", m.activations_bytes}, {"gradients_bytes", m.gradients_bytes},
+                    {"optimizer_bytes", m.optimizer_bytes}, {"overhead_bytes", m.overhead_bytes},
+                    {"total_bytes", m.total_bytes}, {"total_low_bytes", m.total_low_bytes},
+                    {"total_high_bytes", m.total_high_bytes}, {"capacity_bytes", m.capacity_bytes}, {"terms", terms}};
+        json figures = json::object();
+        for (const auto& [k, f] : c.figures) figures[k] = figure_json_checked(f);
+        json phases = json::array();
+        for (const auto& ph : c.phases) {
+            const auto& r = ph.roofline;
+            phases.push_back({{"name", ph.name}, {"precision", ph.precision}, {"flops", r.flops}, {"bytes", r.bytes},
+                              {"compute_s", r.compute_s}, {"memory_s", r.memory_s}, {"overhead_s", ph.overhead_s},
+                              {"communication_s", ph.communication_s}, {"time_s", ph.time_s},
+                              {"intensity_flop_per_byte", r.intensity_flop_per_byte},
+                              {"ridge_flop_per_byte", r.ridge_flop_per_byte},
+                              {"bound", r.compute_bound ? "compute" : "bandwidth"}});
+        }
+        json j{{"device", c.device}, {"device_name", c.device_name}, {"count", c.count},
+               {"layout", {{"tensor_parallel", c.layout.tensor_parallel}, {"pipeline_parallel", c.layout.pipeline_parallel},
+                           {"data_parallel", c.layout.data_parallel}, {"zero_stage", c.layout.zero_stage}}},
+               {"fits", c.fits}, {"regime", std::string(name(c.regime))}, {"regime_why", c.regime_why},
+               {"memory", memory}, {"phases", phases}, {"notes", c.notes}};
+        for (const auto& [k, f] : figures.items()) j[k] = f; // figures at the top level under their own names
+        cands.push_back(j);
+    }
+    json plan{{"name", p.name}, {"stage", std::string(name(p.stage))},
+              {"model", {{"id", p.model_id}, {"name", p.model_name}, {"params", p.params}, {"active_params", p.active_params}}},
+              {"precision", {{"weights", p.precision.weights}, {"kv_cache", p.precision.kv_cache}, {"compute", p.precision.compute}}},
+              {"candidates", cands}, {"missing_assumptions", p.missing_assumptions}, {"notes", p.notes}};
+    return json{{"plan", plan}}.dump();
+}
+
+std::string plan_json(const Catalog& catalog, const std::string& workload_json) {
+    return to_json(plan_from_json(workload_json, catalog));
 }
 
 std::string version_json() { return json{{"name", "hwplan"}, {"version", HWPLAN_VERSION}}.dump(); }

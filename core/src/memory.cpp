@@ -1,6 +1,7 @@
 // memory.cpp: memory held by a model. Weights for now.
 #include "hwplan/memory.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "hwplan/format.h"
@@ -31,6 +32,191 @@ WeightsEstimate estimate_weights(const WeightsInput& in) {
     out.bytes_per_param = bytes_per_value(*p);
     out.weights_bytes = weights_bytes(in.params, *p);
     return out;
+}
+
+} // namespace hwplan
+
+namespace hwplan {
+
+namespace {
+
+// Widths of the attention projections: queries, keys, values (latent layers decompress to heads x dims).
+struct AttnWidths {
+    double q = 0, k = 0, v = 0;
+};
+
+AttnWidths attn_widths(const ModelArch& a) {
+    AttnWidths w;
+    w.q = double(a.heads) * a.head_dim;
+    w.k = w.v = double(a.kv_heads) * a.head_dim;
+    if (a.has_mla) w.v = double(a.heads) * a.mla.v_head_dim;
+    return w;
+}
+
+// MLP width a token passes through: the dense width, or for MoE blocks the active routed experts plus
+// the shared ones (each routed token is processed by k experts).
+double mlp_width_per_token(const ModelArch& a) {
+    if (!a.has_moe) return a.intermediate;
+    const auto& e = a.moe;
+    const double shared = e.shared_expert_intermediate > 0 ? e.shared_expert_intermediate : e.expert_intermediate;
+    return double(e.active_experts) * e.expert_intermediate + double(e.shared_experts) * shared;
+}
+
+double mlp_matrices(const ModelArch& a) { return a.mlp == MlpKind::gated ? 3.0 : 2.0; }
+
+} // namespace
+
+namespace {
+
+// KV values one token adds to one block of this attention kind.
+double kv_values_per_layer(const ModelArch& arch, AttentionKind kind) {
+    switch (kind) {
+    case AttentionKind::full:
+    case AttentionKind::sliding: return 2.0 * arch.kv_heads * arch.head_dim;
+    case AttentionKind::latent: return double(arch.mla.kv_lora_rank + arch.mla.qk_rope_head_dim);
+    case AttentionKind::none: return 0;
+    }
+    return 0;
+}
+
+} // namespace
+
+double kv_bytes_per_token(const ModelArch& arch, double bytes_per_value) {
+    double values = 0;
+    for (const auto& run : arch.attention_layers) values += run.count * kv_values_per_layer(arch, run.kind);
+    return values * bytes_per_value;
+}
+
+double kv_bytes_per_sequence(const ModelArch& arch, double bytes_per_value, double context_tokens, double block_tokens) {
+    auto held = [&](double tokens) { return block_tokens > 0 ? std::ceil(tokens / block_tokens) * block_tokens : tokens; };
+    double bytes = 0;
+    for (const auto& run : arch.attention_layers) {
+        const double tokens = run.kind == AttentionKind::sliding ? std::min(context_tokens, double(run.window)) : context_tokens;
+        bytes += run.count * kv_values_per_layer(arch, run.kind) * bytes_per_value * held(tokens);
+    }
+    return bytes;
+}
+
+double max_context_tokens(const ModelArch& arch, double bytes_per_value, double free_bytes, double block_tokens) {
+    if (free_bytes <= 0) return 0;
+    // The cache is piecewise linear in the context: every layer grows until its window (if any) is full.
+    // Walk the windows in increasing order; in each stretch the growing layers' slope is constant.
+    std::vector<double> windows{0};
+    for (const auto& run : arch.attention_layers)
+        if (run.kind == AttentionKind::sliding) windows.push_back(run.window);
+    std::sort(windows.begin(), windows.end());
+    double context = 0;
+    for (size_t i = 0;; ++i) {
+        const double used = kv_bytes_per_sequence(arch, bytes_per_value, context, 0);
+        double slope = 0; // bytes per token while the context is in (windows[i], next)
+        for (const auto& run : arch.attention_layers)
+            if (run.kind != AttentionKind::sliding || run.window > context)
+                slope += run.count * kv_values_per_layer(arch, run.kind) * bytes_per_value;
+        if (slope <= 0) return INFINITY; // nothing grows any more: any context fits
+        const double next = i + 1 < windows.size() ? windows[i + 1] : INFINITY;
+        const double reach = context + (free_bytes - used) / slope;
+        if (reach <= next) {
+            context = reach;
+            break;
+        }
+        context = next;
+    }
+    // Paged blocks: the largest whole number of blocks whose rounded-up cache still fits.
+    double tokens = std::floor(context);
+    if (block_tokens > 0) tokens = std::floor(tokens / block_tokens) * block_tokens;
+    while (tokens > 0 && kv_bytes_per_sequence(arch, bytes_per_value, tokens, block_tokens) > free_bytes)
+        tokens -= block_tokens > 0 ? block_tokens : 1;
+    return std::max(0.0, tokens);
+}
+
+double max_active_users(double capacity_bytes, double weights_bytes, double overhead_bytes, double kv_bytes_per_user) {
+    const double free_bytes = capacity_bytes - weights_bytes - overhead_bytes;
+    if (free_bytes <= 0 || kv_bytes_per_user <= 0) return 0;
+    // A tiny epsilon keeps exact multiples (3 GB / 0.6 GB) from flooring one short in binary floating point.
+    return std::floor(free_bytes / kv_bytes_per_user * (1 + 1e-12));
+}
+
+double training_activation_bytes_per_layer(const ModelArch& arch, const ActivationSettings& s) {
+    const double sb = s.seq_len * s.micro_batch, h = arch.hidden, p = s.bytes_per_value;
+    const double t = std::max(1, s.tensor_parallel);
+    if (s.checkpointing == Checkpointing::full) return p * sb * h / (s.sequence_parallel ? t : 1.0); // block input
+    const auto w = attn_widths(arch);
+    const double mask = s.dropout ? 1.0 : 0.0; // bytes per element of a dropout mask
+    // Kept whole on each tensor-parallel rank unless sequence parallelism splits them (Korthikanti's "10"):
+    // the inputs of the two norms, of the QKV projection and of the MLP, and the two output dropout masks.
+    const double unsplit = 2 * p * sb * h + p * sb * h + p * sb * h + 2 * mask * sb * h;
+    // Split across tensor-parallel ranks (Korthikanti's "24" and "5as/h"): Q and K, V, the output
+    // projection's input, the MLP's internal tensors, and the attention scores unless they are not kept.
+    double split = p * sb * (w.q + w.k) + p * sb * w.v + p * sb * w.q;
+    const double i = mlp_width_per_token(arch);
+    split += (arch.mlp == MlpKind::gated ? 3.0 : 2.0) * p * sb * i;
+    if (!s.flash_attention && s.checkpointing != Checkpointing::selective) {
+        const double scores = double(arch.heads) * s.seq_len * s.seq_len * s.micro_batch; // a s^2 b
+        split += p * scores + (s.dropout ? mask * scores + p * scores : 0.0);
+    }
+    return (s.sequence_parallel ? unsplit / t : unsplit) + split / t;
+}
+
+TrainingActivations training_activation_bytes(const ModelArch& arch, const ActivationSettings& s, int layers_on_device) {
+    TrainingActivations out;
+    const double per_layer = training_activation_bytes_per_layer(arch, s);
+    out.blocks_bytes = layers_on_device * per_layer;
+    if (s.checkpointing == Checkpointing::full) { // one block is rematerialized at a time during backward
+        ActivationSettings working = s;
+        working.checkpointing = Checkpointing::none;
+        out.blocks_bytes += training_activation_bytes_per_layer(arch, working);
+    }
+    out.logits_bytes = 2.0 * 4.0 * s.seq_len * s.micro_batch * arch.vocab / std::max(1, s.tensor_parallel);
+    out.total_bytes = out.blocks_bytes + out.logits_bytes;
+    return out;
+}
+
+double inference_activation_bytes(const ModelArch& arch, double chunk_tokens, double sampled_sequences) {
+    const auto w = attn_widths(arch);
+    const double width = 2.0 * arch.hidden + w.q + w.k + w.v + (arch.mlp == MlpKind::gated ? 3.0 : 2.0) * mlp_width_per_token(arch);
+    return 2.0 * chunk_tokens * width + 4.0 * sampled_sequences * arch.vocab;
+}
+
+double embedding_and_head_params(const ModelArch& arch) {
+    const double table = double(arch.vocab) * arch.hidden;
+    return table * (arch.tied_embeddings ? 1.0 : 2.0) +
+           (arch.position == PositionKind::learned ? double(arch.max_context) * arch.hidden : 0.0);
+}
+
+double optimizer_bytes_per_param(Optimizer o) {
+    switch (o) {
+    case Optimizer::adamw: return 12;
+    case Optimizer::adamw_fp32: return 8;
+    case Optimizer::adamw_8bit: return 6;
+    case Optimizer::sgd: return 8;
+    case Optimizer::adafactor: return 4;
+    }
+    return 12;
+}
+
+double gradient_bytes_per_param(Optimizer o) { return o == Optimizer::adamw_fp32 ? 4 : 2; }
+double weight_bytes_per_param(Optimizer o) { return o == Optimizer::adamw_fp32 ? 4 : 2; }
+
+double lora_params(const ModelArch& arch, double rank) {
+    const auto w = attn_widths(arch);
+    const double h = arch.hidden;
+    const double attention = rank * ((h + w.q) + (h + w.k) + (h + w.v) + (w.q + h));
+    const double m = mlp_matrices(arch);
+    double total = 0;
+    int block = 0;
+    for (const auto& run : arch.attention_layers) {
+        for (int i = 0; i < run.count; ++i, ++block) {
+            total += attention;
+            if (!arch.has_moe || block < arch.moe.dense_layers) {
+                total += m * rank * (h + arch.intermediate);
+            } else if (arch.moe.shared_experts > 0) {
+                const double sw = arch.moe.shared_expert_intermediate > 0 ? arch.moe.shared_expert_intermediate
+                                                                          : arch.moe.expert_intermediate;
+                total += arch.moe.shared_experts * m * rank * (h + sw);
+            }
+        }
+    }
+    return total;
 }
 
 } // namespace hwplan

@@ -66,6 +66,8 @@ function inkOf(png) {
 async function typeInto(page, widget, text) {
   const r = await page.evaluate((w) => window.hwplanUi[w], widget);
   await page.mouse.click(r.x + r.w / 2, r.y + r.h / 2); // AutoSelectAll: the click selects the old text
+  // ImGui acts on input once per frame: wait until the field is active before typing into it.
+  await page.waitForFunction((w) => window.hwplanUi.active === w, widget, { timeout: 10000 });
   await page.keyboard.type(text);
   await page.keyboard.press('Enter');
 }

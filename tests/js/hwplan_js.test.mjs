@@ -85,3 +85,27 @@ test('a user extension goes through the validator: good entries list, bad ones a
     file: 'extension', path: 'extension.devices[0].memory.bandwidth_GBps', message: 'implausible value -1; expected 1 to 100000' }] });
   assert.deepEqual(call('devices', { extnsion: {} }), { errors: [{ path: 'extnsion', message: 'unknown field' }] });
 });
+
+test('every lesson workload plans through the JavaScript API, with the same numbers as the core', async () => {
+  const fs = await import('node:fs');
+  const dir = path.join(root, 'tests/data/workloads');
+  for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.json'))) {
+    const out = JSON.parse(hw.plan(fs.readFileSync(path.join(dir, f), 'utf8')));
+    assert.ok(out.plan, `${f}: ${JSON.stringify(out.errors)}`);
+    assert.ok(out.plan.candidates.length > 0, f);
+    for (const c of out.plan.candidates)
+      for (const k of ['weights_bytes', 'kv_cache_bytes', 'activations_bytes', 'gradients_bytes', 'optimizer_bytes', 'overhead_bytes', 'total_bytes', 'capacity_bytes'])
+        assert.ok(Number.isFinite(c.memory[k]), `${f} ${c.device} ${k}`);
+  }
+  // Lesson 001: 7B at 16 bits = 14 GB of weights on a single device.
+  const seven = JSON.parse(hw.plan(fs.readFileSync(path.join(dir, '7b-weights-bf16.json'), 'utf8'))).plan;
+  assert.equal(seven.candidates.find((c) => c.count === 1).memory.weights_bytes, 14e9);
+});
+
+test('a bad workload is named by path, and malformed JSON never throws', () => {
+  assert.deepEqual(call('plan', { stage: 'serve', model: 'Llama-3.1-8B', serve: { concurrent_users: 0 } }),
+    { errors: [{ path: 'serve.concurrent_users', message: 'implausible value 0; expected 1 to 10000000' }] });
+  const bad = JSON.parse(hw.plan('{"stage": '));
+  assert.equal(bad.errors[0].path, '');
+  assert.match(bad.errors[0].message, /^malformed JSON/);
+});

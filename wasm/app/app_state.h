@@ -17,6 +17,7 @@ struct AppState {
     // Layout published for the page (hwplan.js, tests); written by panels, read by main.cpp.
     Rect params_rect;
     Rect precision_rect;
+    bool params_active = false; // the parameter field has keyboard focus (tests wait for it before typing)
 };
 
 } // namespace hwplan::ui

@@ -67,7 +67,8 @@ void frame(void* arg) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
     const std::string layout = "{\"params\":" + rect_json(app.state.params_rect) +
-                               ",\"precision\":" + rect_json(app.state.precision_rect) + "}";
+                               ",\"precision\":" + rect_json(app.state.precision_rect) +
+                               ",\"active\":\"" + (app.state.params_active ? "params" : "") + "\"}";
     if (summary != app.published_summary || layout != app.published_layout) {
         hwplan_publish(summary.c_str(), layout.c_str());
         app.published_summary = summary;

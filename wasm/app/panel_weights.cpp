@@ -33,6 +33,7 @@ std::string panel_weights(AppState& state, float width, float height) {
     ImGui::InputText("Parameters##params", state.params_text.data(), state.params_text.size(),
                      ImGuiInputTextFlags_AutoSelectAll | ImGuiInputTextFlags_CharsScientific);
     state.params_rect = last_item_rect();
+    state.params_active = ImGui::IsItemActive();
     ImGui::SameLine();
     ImGui::TextDisabled("(7e9 for a 7B model)");
 

@@ -41,17 +41,42 @@ struct CostDefaults {
     bool operator==(const CostDefaults&) const = default;
 };
 
+// A weight storage format (catalog/formats.json): bits per weight including its scales.
+struct WeightFormat {
+    std::string name;            // "bf16", "nf4", "q4_k_m"
+    double bits_per_weight = 0;  // storage bits per parameter, scales and zero points included
+    std::string kind;            // "float", "int", "blockquant", "gguf"
+    std::string meaning;
+    std::string source;          // source id in Catalog::format_sources
+    bool operator==(const WeightFormat&) const = default;
+};
+
+// One default of the planner's model (catalog/assumptions.json): a typical value and its plausible range.
+struct AssumptionDefault {
+    double value = 0, low = 0, high = 0; // low <= value <= high, in `unit`
+    std::string unit;                    // "ratio", "bytes", "s", "tokens", "count"
+    std::string meaning;
+    std::string source;                  // source id in Catalog::assumption_sources
+    bool operator==(const AssumptionDefault&) const = default;
+};
+
 struct Catalog {
     std::vector<Device> devices;
     std::vector<Model> models;
     std::vector<ApiPrice> apis;
     CostDefaults defaults;
     bool has_defaults = false;
+    std::vector<WeightFormat> formats;
+    std::vector<Source> format_sources;
+    std::map<std::string, AssumptionDefault> assumptions;
+    std::vector<Source> assumption_sources;
+
+    const WeightFormat* find_format(const std::string& name) const; // case-insensitive
 };
 
 // One file of the catalog: its path relative to the catalog folder and its text.
 struct CatalogFile {
-    std::string path; // "devices/h100-sxm.json", "models/llama-3.1-8b.json", "apis/x.json", "defaults.json"
+    std::string path; // "devices/h100-sxm.json", "models/x.json", "apis/x.json", "defaults.json", "formats.json", "assumptions.json"
     std::string text;
 };
 

@@ -8,6 +8,7 @@
 
 #include "hwplan/catalog.h"
 #include "hwplan/memory.h"
+#include "hwplan/plan.h"
 
 namespace hwplan {
 
@@ -23,5 +24,9 @@ std::string issues_json(const Issues& issues);          // {"errors": [{"file", 
 // returns {"errors": [...]} instead of a listing.
 std::string devices_request_json(const Catalog& base, const std::string& request);
 std::string models_request_json(const Catalog& base, const std::string& request);
+
+// The plan's JSON form (docs/plan.md): {"plan": {...}} or {"errors": [...]}.
+std::string to_json(const Plan& plan);
+std::string plan_json(const Catalog& catalog, const std::string& workload_json); // parse + plan + to_json
 
 } // namespace hwplan

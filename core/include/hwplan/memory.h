@@ -1,12 +1,14 @@
-// hwplan/memory.h: what a model holds in memory. This first slice covers model weights; KV cache,
-// activations, gradients and optimizer state join it with the estimation core.
-// Usage: auto r = hwplan::estimate_weights({.params = 7e9, .precision = "bf16"});
-//        if (r.issues.empty()) print(r.weights_bytes);   // 1.4e10
+// hwplan/memory.h: what a job holds in memory, term by term: weights, KV cache, activations, gradients,
+// optimizer state. Pure functions of the architecture and the settings; each names its source.
+// Usage: double kv = kv_bytes_per_token(arch, 1.0);                 // 163,840 for Llama-3.1-70B at FP8
+//        double act = training_activation_bytes_per_layer(arch, {.seq_len = 2048, .micro_batch = 1});
 #pragma once
 #include <string>
 
 #include "hwplan/issues.h"
+#include "hwplan/model.h"
 #include "hwplan/precision.h"
+#include "hwplan/workload.h"
 
 namespace hwplan {
 
@@ -32,5 +34,85 @@ struct WeightsEstimate {
 
 // Validates the input (params: finite, > 0, <= kMaxParams; precision: a known format) and computes.
 WeightsEstimate estimate_weights(const WeightsInput& in);
+
+// [SECTION] KV cache ---------------------------------------------------------------------------------
+
+// Bytes of KV cache one token adds across all layers, ignoring sliding-window caps: full and sliding
+// layers store K and V, 2 x kv_heads x head_dim values (grouped-query attention, Ainslie et al. 2023);
+// latent layers store kv_lora_rank + qk_rope_head_dim values (DeepSeek-V2, section 2.1); "none" layers
+// store nothing. Lesson 004: Llama-3.1-70B at FP8 = 2 x 8 x 128 x 80 x 1 = 163,840 bytes per token.
+double kv_bytes_per_token(const ModelArch& arch, double bytes_per_value);
+
+// Bytes of KV cache for one sequence of `context_tokens`: sliding layers hold at most `window` tokens;
+// with `block_tokens` > 0 the held tokens round up to whole blocks (paged attention, Kwon et al. 2023).
+double kv_bytes_per_sequence(const ModelArch& arch, double bytes_per_value, double context_tokens, double block_tokens = 0);
+
+// The longest single sequence whose KV cache fits `free_bytes` (solved exactly: the cache is piecewise
+// linear in the context); INFINITY when no layer's cache grows (only sliding windows, all full).
+double max_context_tokens(const ModelArch& arch, double bytes_per_value, double free_bytes, double block_tokens = 0);
+
+// Lesson 003's planning function: users whose KV cache fits beside the weights and the runtime,
+// floor((capacity - weights - overhead) / kv_per_user); 0 when nothing is left.
+double max_active_users(double capacity_bytes, double weights_bytes, double overhead_bytes, double kv_bytes_per_user);
+
+// [SECTION] Activations ------------------------------------------------------------------------------
+
+struct ActivationSettings {
+    double seq_len = 2048;            // s, tokens per sequence
+    double micro_batch = 1;           // b, sequences per device per step
+    int tensor_parallel = 1;          // t
+    bool sequence_parallel = false;   // Megatron sequence parallelism (splits the non-tensor-parallel parts)
+    Checkpointing checkpointing = Checkpointing::none;
+    bool flash_attention = true;      // fused attention: no s x s score matrices are stored
+    bool dropout = false;             // dropout masks (1 byte per element); modern LLM recipes use none
+    double bytes_per_value = 2;       // 16-bit activations
+};
+
+// Activation memory one transformer block keeps for the backward pass. Korthikanti et al. 2022,
+// "Reducing Activation Recomputation in Large Transformer Models", section 4 and Table 2: for a GPT block
+// (4h MLP, multi-head attention, dropout) sbh(34 + 5as/h) bytes without parallelism; sbh(10 + 24/t +
+// 5as/(ht)) with tensor parallelism; sbh(34/t + 5as/(ht)) with sequence parallelism; the 5as/h term
+// vanishes with selective recomputation or fused attention; 2sbh with full recomputation. Generalized
+// here term by term to grouped-query attention, gated MLPs of any width and runs without dropout.
+double training_activation_bytes_per_layer(const ModelArch& arch, const ActivationSettings& s);
+
+// All activations of a training step on one device: every block (full recomputation keeps only block
+// inputs plus one block's working set while it is recomputed) and the logits buffer: the loss is taken in
+// FP32 (transformers upcasts logits before cross-entropy), and its gradient is the same size, so
+// 2 x 4 x s x b x vocab / t bytes; for 128k-256k vocabularies this rivals the blocks.
+struct TrainingActivations {
+    double blocks_bytes = 0;
+    double logits_bytes = 0;
+    double total_bytes = 0;
+};
+TrainingActivations training_activation_bytes(const ModelArch& arch, const ActivationSettings& s, int layers_on_device);
+
+// Inference working memory for one forward chunk of `chunk_tokens` tokens (prefill or a decode batch):
+// one block's largest live tensors, 2 bytes x tokens x (2h + q + 2kv + 3i) for a gated MLP
+// (2i for a plain one), plus FP32 logits for `sampled_sequences` positions.
+double inference_activation_bytes(const ModelArch& arch, double chunk_tokens, double sampled_sequences);
+
+// [SECTION] Weights, gradients, optimizer state ------------------------------------------------------
+
+// Parameters that a weight-only quantizer stores in low precision. GPTQ/AWQ/bitsandbytes/FP8 engines
+// quantize the linear layers of the blocks and keep the token embedding and output head in 16 bits;
+// llama.cpp's GGUF types quantize every tensor (the format's average bits per weight covers them).
+double embedding_and_head_params(const ModelArch& arch);
+
+// Model-state bytes per trainable parameter beside the 16-bit weights (lesson 001, "Training Memory
+// Lower Bound": mixed-precision Adam = 2 weights + 2 gradients + 4 master + 4 + 4 moments = 16P).
+//   adamw        12 (FP32 master + two FP32 moments)      -> 16P in all
+//   adamw_fp32    8 (two FP32 moments; weights are FP32)  -> 16P (4 + 4 + 8)
+//   adamw_8bit    6 (FP32 master + two 8-bit moments, Dettmers et al. 2022) -> 10P
+//   sgd           8 (FP32 master + FP32 momentum)         -> 12P
+//   adafactor     4 (FP32 master; factored second moment, Shazeer & Stern 2018, is O(rows + cols))
+double optimizer_bytes_per_param(Optimizer o);
+double gradient_bytes_per_param(Optimizer o);  // 4 for adamw_fp32, else 2 (bf16 gradients)
+double weight_bytes_per_param(Optimizer o);    // training copy: 4 for adamw_fp32, else 2
+
+// LoRA adapter parameters (Hu et al. 2021): rank r on every linear layer of every block (the QLoRA
+// recipe, Dettmers et al. 2023): r x (in + out) for Q, K, V, O and the MLP matrices. For MoE blocks the
+// adapters go on attention and shared experts only.
+double lora_params(const ModelArch& arch, double rank);
 
 } // namespace hwplan

@@ -1,0 +1,52 @@
+// hwplan/assumptions.h: every efficiency, overhead and engine setting the planner's model depends on,
+// as one value. Defaults (a typical value and a plausible low..high range, each with its source) come
+// from catalog/assumptions.json; a workload may override any of them by name.
+// Usage: AssumptionSet a = assumptions_for(catalog, workload.assumptions, issues);
+//        double eff = a.at(Case::typical).decode_bandwidth_efficiency;
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hwplan/catalog.h"
+#include "hwplan/issues.h"
+
+namespace hwplan {
+
+// One set of values, all in SI (ratios in [0, 1], bytes, seconds, tokens).
+struct Assumptions {
+    double decode_bandwidth_efficiency = 0;  // achieved / peak memory bandwidth in decode
+    double prefill_compute_efficiency = 0;   // achieved / peak FLOP/s in prefill
+    double decode_compute_efficiency = 0;    // achieved / peak FLOP/s when decode is compute-bound
+    double training_mfu = 0;                 // model FLOPs utilization, large-scale pretraining
+    double finetune_mfu = 0;                 // model FLOPs utilization, single-node fine-tuning
+    double encoder_compute_efficiency = 0;   // achieved / peak FLOP/s, encoder (embedding) inference
+    double interconnect_efficiency = 0;      // achieved all-reduce bus bandwidth / peak link bandwidth
+    double runtime_context_bytes = 0;        // CUDA/ROCm context + framework before any model
+    double allocator_fragmentation_ratio = 0;// extra memory from the caching allocator / allocated
+    double serving_memory_utilization = 0;   // share of device memory a serving engine may use
+    double kv_block_tokens = 0;              // paged KV cache block size
+    double prefill_chunk_tokens = 0;         // chunked-prefill token budget per step
+    double decode_step_overhead_s = 0;       // fixed cost of one decode iteration
+    double llama_cpp_compute_buffer_bytes = 0; // llama.cpp compute buffer (edge / Apple runtimes)
+    double macos_gpu_wired_ratio = 0;        // share of unified memory macOS lets the GPU wire by default
+};
+
+enum class Case { typical, low, high }; // which end of each range
+
+// The three cases of every assumption: typical values and the low and high ends of their ranges.
+// "low"/"high" are the assumption values, not the outcome: a low efficiency gives a slow result.
+struct AssumptionSet {
+    Assumptions typical, low, high;
+    std::map<std::string, std::string> source;   // name -> source id (catalog) or "workload" (user override)
+    const Assumptions& at(Case c) const { return c == Case::low ? low : c == Case::high ? high : typical; }
+};
+
+// Names in the order of the struct; each maps to one field.
+const std::vector<std::string>& assumption_names();
+
+// Builds the set from the catalog's defaults and the workload's overrides (an override pins all three
+// cases to the user's value). Unknown names and out-of-range values become issues under "assumptions.<name>".
+AssumptionSet assumptions_for(const Catalog& catalog, const std::map<std::string, double>& overrides, Issues& issues);
+
+} // namespace hwplan

@@ -1,0 +1,70 @@
+// hwplan/performance.h: time from work. Each phase counts its FLOPs and the bytes it moves; a roofline
+// turns them into time on a device and names the bound. Pure functions; each names its source.
+// Usage: Roofline r = roofline(flops, bytes, peak_flop_per_s * eff, bandwidth_bytes_per_s * eff);
+//        r.time_s, r.compute_bound
+#pragma once
+#include <string>
+
+#include "hwplan/model.h"
+#include "hwplan/workload.h"
+
+namespace hwplan {
+
+// Williams, Waterman & Patterson 2009, "Roofline": time = max(FLOPs / peak, bytes / bandwidth).
+struct Roofline {
+    double flops = 0;                 // work
+    double bytes = 0;                 // memory traffic
+    double compute_s = 0;             // flops / achievable FLOP/s
+    double memory_s = 0;              // bytes / achievable bytes/s
+    double time_s = 0;                // the larger of the two
+    double intensity_flop_per_byte = 0; // flops / bytes
+    double ridge_flop_per_byte = 0;   // achievable FLOP/s / achievable bytes/s: above it, compute-bound
+    bool compute_bound = false;
+    bool operator==(const Roofline&) const = default;
+};
+Roofline roofline(double flops, double bytes, double flop_per_s, double bytes_per_s);
+
+// Expected distinct experts one MoE block reads for `tokens` tokens routed to `active` of `experts`
+// each, if routing were uniform and independent: E x (1 - (1 - k/E)^tokens). One token reads k; a large
+// batch reads all E (why MoE decode gets dearer per token as the batch grows).
+double expected_experts_touched(int experts, int active, double tokens);
+
+// Forward FLOPs of one decoded token at `context` tokens of history: 2 x active parameters (one
+// multiply-add per weight, Kaplan et al. 2020) plus attention over the cache, 4 x q-width x tokens
+// attended per layer (scores and the weighted sum; sliding layers attend to at most their window).
+double decode_flops_per_token(const ModelArch& arch, double active_params, double context);
+
+// Forward FLOPs of a prefill of `prompt` tokens: 2 x active x P plus causal attention,
+// 2 x q-width x P x min(P, window) per layer (half of the 4 x P^2 x q-width of full attention).
+double prefill_flops(const ModelArch& arch, double active_params, double prompt);
+
+// Training FLOPs per token. Full training: 6N (forward 2N, backward 4N; Kaplan et al. 2020) plus
+// attention 12 x layers x q-width x seq (Chowdhery et al. 2022, PaLM appendix B; sliding layers count
+// their window); LoRA/QLoRA: 4N, the frozen weights need no weight gradients (Hu et al. 2021); full
+// recomputation adds one forward pass (+2N, so 8N: lesson 001, "about 33 % compute overhead").
+double training_flops_per_token(const ModelArch& arch, double active_params, double seq_len, TrainMethod method,
+                                 Checkpointing checkpointing);
+
+// Encoder FLOPs per item of `tokens` tokens: 2 x (parameters - embeddings) x tokens plus bidirectional
+// attention 4 x q-width x tokens^2 per layer.
+double encoder_flops_per_item(const ModelArch& arch, double params, double tokens);
+
+// Ring all-reduce of `bytes` over `n` devices: each sends and receives 2(n-1)/n x bytes (Patarasuk &
+// Yuan 2009); a link quoted as bidirectional aggregate carries half of it each way.
+double allreduce_s(double bytes, int n, double link_bidirectional_bytes_per_s, double efficiency);
+
+// M/G/1 waiting time (Poisson arrivals, one server, any service-time distribution).
+// Pollaczek-Khinchine: mean wait W = lambda x E[S^2] / (2 (1 - rho)). For quantiles, the wait is 0 with
+// probability 1 - rho and otherwise taken as exponential with mean W / rho (the standard heavy-traffic
+// approximation, Kingman 1962): P(wait > t) = rho x exp(-t rho / W).
+struct QueueWait {
+    double utilization = 0;  // rho
+    double mean_s = 0;
+    double p50_s = 0;
+    double p95_s = 0;
+    bool stable = true;      // rho < 1
+};
+QueueWait mg1_wait(double arrival_per_s, double mean_service_s, double second_moment_service_s2);
+double mg1_quantile_s(const QueueWait& w, double q); // 0 < q < 1
+
+} // namespace hwplan

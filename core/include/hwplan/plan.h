@@ -1,0 +1,112 @@
+// hwplan/plan.h: the planner's answer for one workload: per candidate device (and count), the memory
+// breakdown, whether it fits, the regime, and the stage's figures, each with a low..high band and a
+// label saying how it was obtained. A plain value: render it as JSON, a table, Markdown or ImGui panels.
+// Usage: Plan p = plan(workload, catalog, assumptions);  for (auto& c : p.candidates) show(c);
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hwplan/assumptions.h"
+#include "hwplan/catalog.h"
+#include "hwplan/performance.h"
+#include "hwplan/workload.h"
+
+namespace hwplan {
+
+// How a figure was obtained: exact arithmetic from given sizes, a model with assumed efficiencies, or a
+// model whose efficiency was checked against a published measurement (the test names it).
+enum class Label { arithmetic, modelled, calibrated };
+
+struct Figure {
+    double value = 0;   // with typical assumptions
+    double low = 0;     // the smallest value across the assumptions' ranges
+    double high = 0;    // the largest
+    Label label = Label::modelled;
+    std::string why;    // the terms that make it up, in words
+    bool operator==(const Figure&) const = default;
+};
+
+// One named term of the memory on one device.
+struct MemoryTerm {
+    std::string name;   // "weights", "kv_cache", ...
+    double bytes = 0;
+    std::string why;    // "8.03e9 params x 4.127 bits / 8 ..."
+    bool operator==(const MemoryTerm&) const = default;
+};
+
+struct MemoryUse {
+    double weights_bytes = 0;
+    double kv_cache_bytes = 0;
+    double activations_bytes = 0;
+    double gradients_bytes = 0;
+    double optimizer_bytes = 0;
+    double overhead_bytes = 0;
+    double total_bytes = 0;      // the sum of the six
+    double capacity_bytes = 0;   // what the job may use on one device
+    double total_low_bytes = 0;  // total across the overhead assumptions' range
+    double total_high_bytes = 0;
+    std::vector<MemoryTerm> terms;
+    bool operator==(const MemoryUse&) const = default;
+};
+
+// One phase's roofline on one device (decode step, prefill, training step, embedding batch).
+struct Phase {
+    std::string name;
+    Roofline roofline;
+    double overhead_s = 0;       // fixed per-step cost outside the roofline
+    double communication_s = 0;  // collectives that do not overlap
+    double time_s = 0;           // roofline + overhead + communication
+    std::string precision;       // the compute precision whose peak was used
+    bool operator==(const Phase&) const = default;
+};
+
+struct Layout {
+    int tensor_parallel = 1;
+    int pipeline_parallel = 1;
+    int data_parallel = 1;
+    int zero_stage = 0;
+    bool operator==(const Layout&) const = default;
+};
+
+enum class Regime { compute, bandwidth, capacity };
+
+struct Candidate {
+    std::string device;          // catalog id
+    std::string device_name;
+    int count = 1;               // devices per replica
+    Layout layout;
+    bool fits = false;
+    Regime regime = Regime::capacity;
+    std::string regime_why;
+    MemoryUse memory;            // per device
+    std::map<std::string, Figure> figures; // "ttft_s", "decode_tokens_per_s_per_user", "step_time_s", ...
+    std::vector<Phase> phases;
+    std::vector<std::string> notes; // precision fallbacks, missing figures, how far off a misfit is
+    bool operator==(const Candidate&) const = default;
+};
+
+struct Plan {
+    std::string name;
+    Stage stage = Stage::serve;
+    std::string model_id;
+    std::string model_name;
+    double params = 0;
+    double active_params = 0;
+    PrecisionSpec precision;
+    std::vector<Candidate> candidates;       // fitting ones first, then by the stage's headline figure
+    std::vector<std::string> missing_assumptions; // inputs the user did not give that change the answer
+    std::vector<std::string> notes;
+    Issues issues;                           // problems that stopped the plan (then candidates is empty)
+};
+
+// Plans `workload` over its candidate devices. `assumptions` comes from assumptions_for().
+Plan plan(const Workload& workload, const Catalog& catalog, const AssumptionSet& assumptions);
+
+// Parses, builds the assumption set and plans; every problem ends up in Plan::issues.
+Plan plan_from_json(const std::string& workload_json, const Catalog& catalog);
+
+std::string_view name(Label l);
+std::string_view name(Regime r);
+
+} // namespace hwplan

@@ -1,0 +1,15 @@
+// hwplan/render.h: a Plan as text for people: a terminal table (the CLI) and a Markdown worksheet (the
+// CLI and the web page's export). Pure functions; all unit conversion for display happens here.
+// Usage: std::puts(render_table(plan).c_str());
+#pragma once
+#include <string>
+
+#include "hwplan/plan.h"
+
+namespace hwplan {
+
+std::string render_table(const Plan& plan, size_t max_candidates = 12);
+std::string render_markdown(const Plan& plan, size_t max_candidates = 8);
+std::string format_figure(const std::string& key, double value); // "1.2 s", "45 tokens/s", "1.3 GB"
+
+} // namespace hwplan

@@ -1,0 +1,126 @@
+// hwplan/workload.h: what the user asks about: the job (stage), the model, its precision, the stage's
+// sizes and targets, the hardware to consider, how often it runs, and overrides of assumptions.
+// The JSON form is documented in docs/workload.md; parse_workload() accepts every file in
+// ../shared/examples/workloads/ and rejects bad input with the field's path and the reason.
+// Usage: WorkloadParse p = parse_workload(text, catalog);  if (p.issues.empty()) plan(p.workload, ...);
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hwplan/catalog.h"
+#include "hwplan/issues.h"
+#include "hwplan/model.h"
+
+namespace hwplan {
+
+enum class Stage { serve, batch, embed, finetune, pretrain, rl, edge };
+enum class TrainMethod { full, lora, qlora };
+enum class Optimizer { adamw, adamw_fp32, adamw_8bit, sgd, adafactor };
+enum class Checkpointing { none, selective, full };
+
+// The model as the planner uses it: a catalog preset, or the user's own architecture, or only a size
+// (then `shape_from` names the preset whose shape stands in for KV cache and activations).
+struct ModelSpec {
+    Model model;                // resolved preset or the user's architecture
+    bool from_catalog = false;  // model.id is a catalog id
+    bool size_only = false;     // the user gave only {"params": N}
+    std::string shape_from;     // size_only: the preset whose architecture is scaled in
+    double params = 0;          // total parameters used for weights (published, or the user's)
+    double active_params = 0;   // parameters per token (MoE < params)
+};
+
+// Number formats: weights (a storage format from catalog/formats.json), KV cache and compute.
+struct PrecisionSpec {
+    std::string weights = "bf16";
+    std::string kv_cache = "bf16";
+    std::string compute = "bf16";
+};
+
+// One class of requests for latency under load (interactive chat, long summaries, ...).
+struct TrafficClass {
+    std::string name;
+    double requests_per_s = 0;
+    double prompt_tokens = 0;
+    double output_tokens = 0;
+};
+
+struct ServeSpec {
+    double context_tokens = 4096;            // tokens held per sequence (prompt + output budget)
+    double prompt_tokens = 0;                // 0: half the context
+    double output_tokens = 0;                // 0: a quarter of the context
+    double concurrent_users = 1;             // sequences decoding at once
+    double requests_per_s = 0;               // arrival rate for queueing (0: not given)
+    double ttft_target_s = 0;                // 0: no target
+    double tokens_per_s_per_user_target = 0; // 0: no target
+    double batch_size = 0;                   // 0: = concurrent_users
+    std::vector<TrafficClass> traffic;       // optional mixture; overrides requests_per_s
+};
+
+struct TrainSpec {
+    TrainMethod method = TrainMethod::full;
+    Optimizer optimizer = Optimizer::adamw;
+    double lora_rank = 16;
+    double seq_len = 2048;
+    double micro_batch = 1;
+    double global_batch = 0;                 // sequences per optimizer step; 0: micro_batch x data-parallel size
+    double tokens = 0;                       // tokens to train on; 0: not given
+    Checkpointing checkpointing = Checkpointing::none;
+    int zero_stage = 0;                      // 0-3 (3 = FSDP full sharding)
+    bool cpu_offload = false;                // optimizer state in host memory
+};
+
+struct EmbedSpec {
+    double items = 0;
+    double tokens_per_item = 512;
+    double window_s = 0;                     // 0: no deadline
+    double batch_size = 64;
+};
+
+struct HardwareSpec {
+    std::vector<std::string> devices;        // catalog ids (resolved); empty: every catalog device
+    int count = 0;                           // devices per replica; 0: the fewest that fit
+};
+
+struct UsageSpec {
+    double jobs_per_week = 0;
+    double hours_per_job = 0;
+    double hours_per_month = 0;
+};
+
+struct CostSpec {
+    double usd_per_device_hour = -1;         // < 0: from the catalog
+    double utilization = -1;                 // < 0: default
+    double usd_per_kwh = -1;
+    double amortization_years = -1;
+};
+
+struct Workload {
+    std::string name;
+    Stage stage = Stage::serve;
+    ModelSpec model;
+    PrecisionSpec precision;
+    ServeSpec serve;
+    TrainSpec train;
+    EmbedSpec embed;
+    HardwareSpec hardware;
+    UsageSpec usage;
+    CostSpec cost;
+    std::map<std::string, double> assumptions;  // overrides by name (see assumptions.h)
+    std::vector<std::string> given;             // dotted keys the user set (for missing-assumption lists)
+};
+
+struct WorkloadParse {
+    Workload workload;
+    Issues issues; // empty when the workload is valid
+};
+
+WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalog);
+
+std::string_view name(Stage s);
+std::string_view name(TrainMethod m);
+std::string_view name(Optimizer o);
+std::string_view name(Checkpointing c);
+
+} // namespace hwplan

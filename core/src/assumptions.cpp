@@ -1,0 +1,84 @@
+// assumptions.cpp: the assumption set from catalog defaults and workload overrides.
+#include "hwplan/assumptions.h"
+
+#include "hwplan/format.h"
+
+namespace hwplan {
+
+namespace {
+
+struct Field {
+    const char* name;
+    double Assumptions::*member;
+};
+
+const std::vector<Field>& fields() {
+    static const std::vector<Field> kFields{
+        {"decode_bandwidth_efficiency", &Assumptions::decode_bandwidth_efficiency},
+        {"prefill_compute_efficiency", &Assumptions::prefill_compute_efficiency},
+        {"decode_compute_efficiency", &Assumptions::decode_compute_efficiency},
+        {"training_mfu", &Assumptions::training_mfu},
+        {"finetune_mfu", &Assumptions::finetune_mfu},
+        {"encoder_compute_efficiency", &Assumptions::encoder_compute_efficiency},
+        {"interconnect_efficiency", &Assumptions::interconnect_efficiency},
+        {"runtime_context_bytes", &Assumptions::runtime_context_bytes},
+        {"allocator_fragmentation_ratio", &Assumptions::allocator_fragmentation_ratio},
+        {"serving_memory_utilization", &Assumptions::serving_memory_utilization},
+        {"kv_block_tokens", &Assumptions::kv_block_tokens},
+        {"prefill_chunk_tokens", &Assumptions::prefill_chunk_tokens},
+        {"decode_step_overhead_s", &Assumptions::decode_step_overhead_s},
+        {"llama_cpp_compute_buffer_bytes", &Assumptions::llama_cpp_compute_buffer_bytes},
+        {"macos_gpu_wired_ratio", &Assumptions::macos_gpu_wired_ratio},
+    };
+    return kFields;
+}
+
+} // namespace
+
+const std::vector<std::string>& assumption_names() {
+    static const std::vector<std::string> kNames = [] {
+        std::vector<std::string> n;
+        for (const auto& f : fields()) n.push_back(f.name);
+        return n;
+    }();
+    return kNames;
+}
+
+AssumptionSet assumptions_for(const Catalog& catalog, const std::map<std::string, double>& overrides, Issues& issues) {
+    AssumptionSet set;
+    for (const auto& f : fields()) {
+        auto it = catalog.assumptions.find(f.name);
+        if (it == catalog.assumptions.end()) {
+            issues.push_back({std::string("assumptions.") + f.name, "has no default in catalog/assumptions.json", "assumptions.json"});
+            continue;
+        }
+        set.typical.*f.member = it->second.value;
+        set.low.*f.member = it->second.low;
+        set.high.*f.member = it->second.high;
+        set.source[f.name] = it->second.source;
+    }
+    for (const auto& [key, value] : overrides) {
+        const Field* field = nullptr;
+        for (const auto& f : fields())
+            if (key == f.name) field = &f;
+        const std::string path = "assumptions." + key;
+        if (!field) {
+            std::string list;
+            for (const auto& n : assumption_names()) list += (list.empty() ? "" : ", ") + n;
+            issues.push_back({path, "unknown assumption; known: " + list});
+            continue;
+        }
+        const auto it = catalog.assumptions.find(key);
+        const bool ratio = it != catalog.assumptions.end() && it->second.unit == "ratio";
+        if (!(value >= 0) || (ratio && (value <= 0 || value > 1)) || value > 1e15) {
+            issues.push_back({path, ratio ? "must be a ratio above 0 and at most 1, got " + format_sig(value, 6)
+                                          : "must be a non-negative number, got " + format_sig(value, 6)});
+            continue;
+        }
+        set.typical.*field->member = set.low.*field->member = set.high.*field->member = value;
+        set.source[key] = "workload";
+    }
+    return set;
+}
+
+} // namespace hwplan

@@ -1,0 +1,111 @@
+// performance.cpp: FLOPs, bytes, rooflines and queues (sources in performance.h).
+#include "hwplan/performance.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "hwplan/memory.h"
+
+namespace hwplan {
+
+Roofline roofline(double flops, double bytes, double flop_per_s, double bytes_per_s) {
+    Roofline r;
+    r.flops = flops;
+    r.bytes = bytes;
+    r.compute_s = flop_per_s > 0 ? flops / flop_per_s : 0;
+    r.memory_s = bytes_per_s > 0 ? bytes / bytes_per_s : 0;
+    r.time_s = std::max(r.compute_s, r.memory_s);
+    r.intensity_flop_per_byte = bytes > 0 ? flops / bytes : 0;
+    r.ridge_flop_per_byte = bytes_per_s > 0 ? flop_per_s / bytes_per_s : 0;
+    r.compute_bound = r.compute_s > r.memory_s;
+    return r;
+}
+
+double expected_experts_touched(int experts, int active, double tokens) {
+    if (experts <= 0 || active <= 0 || tokens <= 0) return 0;
+    const double miss = 1.0 - double(active) / experts;
+    return experts * (1.0 - std::pow(miss, tokens));
+}
+
+namespace {
+
+// q-width x tokens attended, summed over layers (latent layers attend in the compressed space of
+// kv_lora_rank + rope dims per head after weight absorption, DeepSeek-V2 section 2.1.3).
+double attended(const ModelArch& a, double context) {
+    double sum = 0;
+    for (const auto& run : a.attention_layers) {
+        double width = double(a.heads) * a.head_dim;
+        if (run.kind == AttentionKind::latent) width = double(a.heads) * (a.mla.kv_lora_rank + a.mla.qk_rope_head_dim);
+        if (run.kind == AttentionKind::none) continue;
+        const double tokens = run.kind == AttentionKind::sliding ? std::min(context, double(run.window)) : context;
+        sum += run.count * width * tokens;
+    }
+    return sum;
+}
+
+} // namespace
+
+double decode_flops_per_token(const ModelArch& arch, double active_params, double context) {
+    return 2.0 * active_params + 4.0 * attended(arch, context);
+}
+
+double prefill_flops(const ModelArch& arch, double active_params, double prompt) {
+    double attention = 0;
+    for (const auto& run : arch.attention_layers) {
+        if (run.kind == AttentionKind::none) continue;
+        double width = double(arch.heads) * arch.head_dim;
+        // causal: token j attends to min(j, window) earlier tokens; summed over j that is P^2/2 (or P x W)
+        const double pairs = run.kind == AttentionKind::sliding && run.window < prompt
+                                 ? prompt * run.window - 0.5 * double(run.window) * run.window
+                                 : 0.5 * prompt * prompt;
+        attention += run.count * 4.0 * width * pairs;
+    }
+    return 2.0 * active_params * prompt + attention;
+}
+
+double training_flops_per_token(const ModelArch& arch, double active_params, double seq_len, TrainMethod method,
+                                Checkpointing checkpointing) {
+    // Attention has no weights, so its backward costs twice its forward for full and LoRA training alike:
+    // forward 4 x q-width x T per layer (PaLM counts T, not T/2, for the causal case), x3 in all.
+    const double attention_forward = 4.0 * attended(arch, seq_len);
+    double per_token = (method == TrainMethod::full ? 6.0 : 4.0) * active_params + 3.0 * attention_forward;
+    if (checkpointing == Checkpointing::full) per_token += 2.0 * active_params + attention_forward;
+    return per_token;
+}
+
+double encoder_flops_per_item(const ModelArch& arch, double params, double tokens) {
+    const double body = std::max(0.0, params - embedding_and_head_params(arch));
+    double width = 0;
+    for (const auto& run : arch.attention_layers) width += run.count * double(arch.heads) * arch.head_dim;
+    return 2.0 * body * tokens + 4.0 * width * tokens * tokens;
+}
+
+double allreduce_s(double bytes, int n, double link_bidirectional_bytes_per_s, double efficiency) {
+    if (n <= 1 || bytes <= 0) return 0;
+    const double per_direction = 0.5 * link_bidirectional_bytes_per_s * efficiency;
+    if (per_direction <= 0) return 0;
+    return 2.0 * (n - 1) / n * bytes / per_direction;
+}
+
+QueueWait mg1_wait(double arrival_per_s, double mean_service_s, double second_moment_service_s2) {
+    QueueWait w;
+    w.utilization = arrival_per_s * mean_service_s;
+    if (w.utilization >= 1) {
+        w.stable = false;
+        w.mean_s = w.p50_s = w.p95_s = INFINITY;
+        return w;
+    }
+    w.mean_s = arrival_per_s * second_moment_service_s2 / (2.0 * (1.0 - w.utilization));
+    w.p50_s = mg1_quantile_s(w, 0.50);
+    w.p95_s = mg1_quantile_s(w, 0.95);
+    return w;
+}
+
+double mg1_quantile_s(const QueueWait& w, double q) {
+    if (!w.stable) return INFINITY;
+    const double rho = w.utilization;
+    if (rho <= 1.0 - q || w.mean_s <= 0) return 0; // at least a share q of requests do not wait at all
+    return (w.mean_s / rho) * std::log(rho / (1.0 - q));
+}
+
+} // namespace hwplan

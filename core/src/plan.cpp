@@ -1,0 +1,606 @@
+// plan.cpp: one workload against its candidate devices. For each device: choose the count and layout,
+// account memory term by term, run the stage's rooflines, and repeat under the low and high ends of the
+// assumptions to band every figure. Formulas live in memory.cpp and performance.cpp; this file only
+// decides which of them a stage needs and with what sizes.
+#include "hwplan/plan.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "hwplan/format.h"
+#include "hwplan/memory.h"
+#include "hwplan/precision.h"
+
+namespace hwplan {
+
+namespace {
+
+// [SECTION] device facts ---------------------------------------------------------------------------
+
+constexpr int kMaxTensorParallel = 8;
+
+struct Peak {
+    double flop_per_s = 0;
+    std::string precision;
+    std::string note;
+};
+
+// The dense peak for the requested compute precision, falling back to the nearest wider path the
+// device has (FP8 -> BF16 -> FP16 -> FP32), with a note saying so.
+Peak peak_for(const Device& d, const std::string& compute) {
+    const std::vector<std::pair<std::string, const PeakRate*>> order_fp8{{"fp8", &d.fp8}, {"bf16", &d.bf16}, {"fp16", &d.fp16}, {"fp32", &d.fp32}};
+    const std::vector<std::pair<std::string, const PeakRate*>> order_bf16{{"bf16", &d.bf16}, {"fp16", &d.fp16}, {"fp32", &d.fp32}};
+    const std::vector<std::pair<std::string, const PeakRate*>> order_fp16{{"fp16", &d.fp16}, {"bf16", &d.bf16}, {"fp32", &d.fp32}};
+    const std::vector<std::pair<std::string, const PeakRate*>> order_fp32{{"fp32", &d.fp32}};
+    const auto& order = compute == "fp8" ? order_fp8 : compute == "fp16" ? order_fp16 : compute == "fp32" ? order_fp32 : order_bf16;
+    Peak p;
+    for (const auto& [name, rate] : order) {
+        if (rate->supported) {
+            p.flop_per_s = rate->flop_per_s;
+            p.precision = name;
+            if (name != compute)
+                p.note = "no published " + compute + " peak on " + d.id + "; compute time uses its " + name + " peak (" +
+                         format_sig(rate->flop_per_s / 1e12, 4) + " TFLOPS)";
+            return p;
+        }
+    }
+    p.note = "no published dense peak for " + compute + " or a wider format on " + d.id + ": compute time is not modelled";
+    return p;
+}
+
+// Unified-memory Apple SoCs and CPUs/NPUs run llama.cpp/MLX-style runtimes; the rest run a serving
+// engine (vLLM-like) or a training framework on a discrete accelerator.
+bool local_runtime(const Device& d) { return d.kind == DeviceKind::soc || d.kind == DeviceKind::cpu || d.kind == DeviceKind::npu; }
+
+// What one device lets a job use: the platform's usable share (macOS GPU wiring on Apple SoCs), and for
+// serving engines their memory-utilization setting.
+double usable_bytes(const Device& d, const Assumptions& a, bool serving) {
+    double ratio = d.usable_memory_ratio;
+    if (d.vendor == "Apple" && d.usable_rule.empty() && d.usable_memory_ratio == 1.0) ratio = a.macos_gpu_wired_ratio;
+    double bytes = d.memory_bytes * ratio;
+    if (serving && !local_runtime(d)) bytes *= a.serving_memory_utilization;
+    return bytes;
+}
+
+double runtime_overhead_bytes(const Device& d, const Assumptions& a) {
+    return local_runtime(d) ? a.llama_cpp_compute_buffer_bytes : a.runtime_context_bytes;
+}
+
+// [SECTION] model facts ----------------------------------------------------------------------------
+
+struct WeightBytes {
+    double total = 0;     // whole model
+    double experts = 0;   // the routed-expert share of `total` (MoE)
+    std::string why;
+};
+
+// Weights at the storage format: weight-only quantizers keep embeddings and head in 16 bits (memory.h).
+WeightBytes weight_bytes(const Workload& w, const Catalog& cat, const std::string& format_name, double params) {
+    WeightBytes out;
+    const WeightFormat* f = cat.find_format(format_name);
+    const double bits = f ? f->bits_per_weight : 16;
+    const auto& arch = w.model.model.arch;
+    const bool keep_embeddings = f && f->kind != "gguf" && f->kind != "float" && !w.model.size_only;
+    const bool low_float = f && f->kind == "float" && bits < 16 && !w.model.size_only; // fp8 engines too
+    const double embed = (keep_embeddings || low_float) ? std::min(params, embedding_and_head_params(arch)) : 0;
+    out.total = (params - embed) * bits / 8 + embed * 2;
+    out.why = format_count(params) + " params x " + format_sig(bits, 4) + " bits (" + format_name + ")";
+    if (embed > 0) out.why += ", embeddings and head (" + format_count(embed) + ") kept at 16 bits";
+    if (arch.has_moe && !w.model.size_only) { // routed experts are stored at the format's bits
+        const auto& e = arch.moe;
+        const double per_expert = (arch.mlp == MlpKind::gated ? 3.0 : 2.0) * arch.hidden * e.expert_intermediate;
+        out.experts = per_expert * e.experts * (arch.layers - e.dense_layers) * bits / 8;
+    }
+    return out;
+}
+
+double kv_value_bytes(const std::string& kv) {
+    auto p = parse_precision(kv);
+    return p ? bytes_per_value(*p) : 2.0;
+}
+
+// [SECTION] bands ----------------------------------------------------------------------------------
+
+Figure figure(double value, Label label, std::string why) {
+    Figure f;
+    f.value = f.low = f.high = value;
+    f.label = label;
+    f.why = std::move(why);
+    return f;
+}
+
+// [SECTION] one evaluation: a device, a count, one case of the assumptions ------------------------
+
+struct Eval {
+    Candidate c;
+    double headline = 0; // the stage's ranking figure, larger is better
+};
+
+struct ServeShape {
+    double context, prompt, output, users, batch;
+};
+
+ServeShape serve_shape(const Workload& w) {
+    const auto& s = w.serve;
+    ServeShape sh;
+    sh.context = s.context_tokens;
+    sh.prompt = s.prompt_tokens > 0 ? s.prompt_tokens : std::round(sh.context / 2);
+    sh.output = s.output_tokens > 0 ? s.output_tokens : std::round(sh.context / 4);
+    sh.users = w.stage == Stage::edge ? 1 : s.concurrent_users;
+    sh.batch = s.batch_size > 0 ? s.batch_size : sh.users;
+    return sh;
+}
+
+void add_term(MemoryUse& m, const std::string& name, double bytes, std::string why) {
+    m.terms.push_back({name, bytes, std::move(why)});
+}
+
+void finish_memory(MemoryUse& m) {
+    m.total_bytes = m.weights_bytes + m.kv_cache_bytes + m.activations_bytes + m.gradients_bytes + m.optimizer_bytes + m.overhead_bytes;
+}
+
+std::string gb(double bytes) { return format_bytes(bytes); }
+
+// Serving-shaped stages: serve, batch, edge, and the rollout half of rl.
+void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e) {
+    Candidate& c = e.c;
+    const auto& arch = w.model.model.arch;
+    const ServeShape sh = serve_shape(w);
+    // Tensor parallelism inside the fast domain, at most 8 ways (one HGX/UBB board, where serving engines
+    // put it; past that the all-reduces and KV-head replication cost more than they give); the rest of the
+    // devices form pipeline stages.
+    const int tp = std::min({n, std::max(1, d.domain_size), kMaxTensorParallel});
+    const int pp = std::max(1, n / tp);
+    c.layout = {.tensor_parallel = tp, .pipeline_parallel = pp, .data_parallel = 1};
+    const WeightBytes wb = weight_bytes(w, cat, w.precision.weights, w.model.params);
+    const double kvb = kv_value_bytes(w.precision.kv_cache);
+    // KV heads split across tensor-parallel ranks (replicated when there are fewer heads than ranks;
+    // latent caches are per token, not per head, and replicate); layers split across pipeline stages.
+    const bool latent = arch.has_mla;
+    const double kv_div = (latent ? 1.0 : std::min<double>(tp, std::max(1, arch.kv_heads))) * pp;
+    const double kv_seq = kv_bytes_per_sequence(arch, kvb, sh.context, a.kv_block_tokens);
+
+    MemoryUse& m = c.memory;
+    m.capacity_bytes = usable_bytes(d, a, true);
+    m.weights_bytes = wb.total / (tp * pp);
+    add_term(m, "weights", m.weights_bytes, wb.why + (n > 1 ? ", split over " + std::to_string(n) + " devices" : ""));
+    m.kv_cache_bytes = sh.users * kv_seq / kv_div;
+    add_term(m, "kv_cache", m.kv_cache_bytes,
+             format_sig(sh.users, 6) + " sequences x " + format_sig(sh.context, 6) + " tokens x " +
+                 gb(kv_bytes_per_token(arch, kvb)) + "/token (" + w.precision.kv_cache + ")" +
+                 (kv_div > 1 ? " / " + format_sig(kv_div, 3) : "") + ", sliding layers capped at their window, " +
+                 format_sig(a.kv_block_tokens, 3) + "-token blocks");
+    const double chunk = std::min(a.prefill_chunk_tokens, std::max(sh.prompt, sh.batch));
+    m.activations_bytes = inference_activation_bytes(arch, chunk, sh.batch) / tp;
+    add_term(m, "activations", m.activations_bytes, "one block's working set for a " + format_sig(chunk, 6) +
+                                                        "-token chunk + FP32 logits for " + format_sig(sh.batch, 6) + " sequences");
+    m.overhead_bytes = runtime_overhead_bytes(d, a);
+    add_term(m, "overhead", m.overhead_bytes, local_runtime(d) ? "llama.cpp-style compute buffer" : "runtime context (CUDA/ROCm/XLA) and framework");
+    finish_memory(m);
+    c.fits = m.total_bytes <= m.capacity_bytes;
+
+    const double free_for_kv = m.capacity_bytes - m.weights_bytes - m.overhead_bytes - m.activations_bytes;
+    const double max_users = max_active_users(m.capacity_bytes, m.weights_bytes, m.overhead_bytes + m.activations_bytes, kv_seq / kv_div);
+    c.figures["max_concurrent_users"] = figure(max_users, Label::arithmetic,
+        "(capacity " + gb(m.capacity_bytes) + " - weights - overhead - activations) / KV per user " + gb(kv_seq / kv_div));
+    // Longest single-sequence context whose cache fits beside everything else.
+    double max_ctx = max_context_tokens(arch, kvb, free_for_kv * kv_div, a.kv_block_tokens);
+    std::string ctx_why = "largest context whose KV cache fits the " + gb(std::max(0.0, free_for_kv)) + " left";
+    if (arch.max_context > 0 && max_ctx > arch.max_context) {
+        max_ctx = arch.max_context;
+        ctx_why += "; capped at the model's maximum context";
+    }
+    c.figures["max_context_tokens"] = figure(max_ctx, Label::arithmetic, ctx_why);
+
+    const Peak peak = peak_for(d, w.precision.compute);
+    if (!peak.note.empty()) c.notes.push_back(peak.note);
+    const double link = d.interconnect_bytes_per_s;
+    auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM)
+        if (tp <= 1) return 0.0;
+        return 2.0 * arch.layers * allreduce_s(tokens * arch.hidden * 2.0, tp, link, a.interconnect_efficiency);
+    };
+    if (tp > 1 && link <= 0) c.notes.push_back("no published link bandwidth on " + d.id + ": tensor-parallel communication is not counted");
+
+    // Decode: one step advances every running sequence by one token; `ctx` is the sequences' average history.
+    const double batch = c.fits ? std::max(1.0, std::min(sh.batch, max_users)) : sh.batch;
+    double weights_read = wb.total;
+    if (wb.experts > 0) {
+        const auto& ex = arch.moe;
+        const double touched = expected_experts_touched(ex.experts, ex.active_experts, batch);
+        weights_read = wb.total - wb.experts + wb.experts * touched / ex.experts;
+    }
+    auto decode_phase = [&](double ctx) {
+        Phase ph;
+        ph.name = "decode step (batch " + format_sig(batch, 6) + ", " + format_sig(ctx, 6) + "-token history)";
+        ph.precision = peak.precision;
+        const double bytes = (weights_read + batch * kv_bytes_per_sequence(arch, kvb, ctx, 0)) / (tp * pp);
+        const double flops = batch * decode_flops_per_token(arch, w.model.active_params, ctx) / (tp * pp);
+        ph.roofline = roofline(flops, bytes, peak.flop_per_s * a.decode_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
+        ph.overhead_s = a.decode_step_overhead_s;
+        ph.communication_s = tp_comm(batch);
+        ph.time_s = pp * ph.roofline.time_s + ph.overhead_s + ph.communication_s;
+        return ph;
+    };
+    const Phase dec = decode_phase(sh.prompt + sh.output / 2);
+    c.phases.push_back(dec);
+
+    // Prefill of one prompt, chunked.
+    const double chunks = std::ceil(sh.prompt / std::max(1.0, a.prefill_chunk_tokens));
+    Phase pre;
+    pre.name = "prefill (" + format_sig(sh.prompt, 6) + " tokens)";
+    pre.precision = peak.precision;
+    pre.roofline = roofline(prefill_flops(arch, w.model.active_params, sh.prompt) / (tp * pp),
+                            (chunks * wb.total + sh.prompt * kv_bytes_per_token(arch, kvb)) / (tp * pp),
+                            peak.flop_per_s * a.prefill_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
+    pre.communication_s = tp_comm(sh.prompt);
+    pre.time_s = pp * pre.roofline.time_s + pre.communication_s;
+    c.phases.push_back(pre);
+
+    const std::string step_why = format_sig(batch, 6) + " sequences per step; " + gb(dec.roofline.bytes) + " read and " +
+                                 format_sig(dec.roofline.flops / 1e9, 4) + " GFLOP per device per step";
+    c.figures["decode_step_s"] = figure(dec.time_s, Label::modelled, step_why);
+    c.figures["decode_tokens_per_s_per_user"] = figure(1.0 / dec.time_s, Label::modelled, "1 / decode step time; " + step_why);
+    c.figures["throughput_tokens_per_s"] = figure(batch / dec.time_s, Label::modelled, "batch / decode step time; " + step_why);
+    c.figures["ttft_s"] = figure(pre.time_s, Label::modelled, "prefill of " + format_sig(sh.prompt, 6) + " prompt tokens, no queue");
+
+    // Latency under load: the replica as an M/G/1 server of GPU time per request.
+    std::vector<TrafficClass> classes = w.serve.traffic;
+    if (classes.empty() && w.serve.requests_per_s > 0) classes.push_back({"requests", w.serve.requests_per_s, sh.prompt, sh.output});
+    if (!classes.empty()) {
+        double lambda = 0, m1 = 0, m2 = 0;
+        std::vector<double> prefill_s;
+        for (const auto& tc : classes) {
+            const double cpf = std::ceil(tc.prompt_tokens / std::max(1.0, a.prefill_chunk_tokens));
+            const Roofline r = roofline(prefill_flops(arch, w.model.active_params, tc.prompt_tokens) / (tp * pp),
+                                        (cpf * wb.total + tc.prompt_tokens * kv_bytes_per_token(arch, kvb)) / (tp * pp),
+                                        peak.flop_per_s * a.prefill_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
+            const double p_s = pp * r.time_s + tp_comm(tc.prompt_tokens);
+            // its share of the decode steps, at its own history length
+            const double service = p_s + tc.output_tokens * decode_phase(tc.prompt_tokens + tc.output_tokens / 2).time_s / batch;
+            prefill_s.push_back(p_s);
+            lambda += tc.requests_per_s;
+            m1 += tc.requests_per_s * service;
+            m2 += tc.requests_per_s * service * service;
+        }
+        const QueueWait q = mg1_wait(lambda, m1 / lambda, m2 / lambda);
+        const std::string qwhy = format_sig(lambda, 4) + " requests/s over " + std::to_string(classes.size()) +
+                                 " traffic class(es); utilization " + format_sig(100 * q.utilization, 3) + " %; first class's prefill " +
+                                 format_sig(prefill_s[0], 3) + " s plus the M/G/1 wait";
+        c.figures["utilization_ratio"] = figure(q.utilization, Label::modelled, "arrival rate x mean GPU time per request");
+        c.figures["p50_ttft_s"] = figure(q.p50_s + prefill_s[0], Label::modelled, qwhy);
+        c.figures["p95_ttft_s"] = figure(q.p95_s + prefill_s[0], Label::modelled, qwhy);
+        if (!q.stable) c.notes.push_back("the request rate exceeds what one replica serves (utilization >= 100 %): the queue grows without bound");
+    }
+
+    if (!c.fits) {
+        c.regime = Regime::capacity;
+        c.regime_why = "needs " + gb(m.total_bytes) + " per device but " + gb(m.capacity_bytes) + " is usable";
+    } else {
+        c.regime = dec.roofline.compute_bound ? Regime::compute : Regime::bandwidth;
+        c.regime_why = "decode: " + format_sig(dec.roofline.intensity_flop_per_byte, 3) + " FLOP/byte against a ridge of " +
+                       format_sig(dec.roofline.ridge_flop_per_byte, 3) + " FLOP/byte";
+    }
+    e.headline = 1.0 / dec.time_s;
+}
+
+// Training-shaped stages: finetune, pretrain, and the trainer half of rl.
+void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e) {
+    Candidate& c = e.c;
+    const auto& arch = w.model.model.arch;
+    const auto& t = w.train;
+    const bool full = t.method == TrainMethod::full;
+    const int zero = w.given.end() != std::find(w.given.begin(), w.given.end(), "train.zero_stage") ? t.zero_stage
+                     : (n > 1 && full ? 3 : 0);
+    c.layout = {.tensor_parallel = 1, .pipeline_parallel = 1, .data_parallel = n, .zero_stage = zero};
+    const double trainable = full ? w.model.params : lora_params(arch, t.lora_rank);
+
+    MemoryUse& m = c.memory;
+    m.capacity_bytes = usable_bytes(d, a, false);
+    double weights = 0;
+    std::string wwhy;
+    if (full) {
+        weights = w.model.params * weight_bytes_per_param(t.optimizer);
+        wwhy = format_count(w.model.params) + " params x " + format_sig(weight_bytes_per_param(t.optimizer), 2) + " bytes";
+    } else {
+        const std::string base = t.method == TrainMethod::qlora && w.precision.weights == "bf16" ? "nf4" : w.precision.weights;
+        const WeightBytes wb = weight_bytes(w, cat, base, w.model.params);
+        weights = wb.total + trainable * 4; // adapters in FP32 (PEFT's default upcast)
+        wwhy = "frozen base: " + wb.why + "; adapters " + format_count(trainable) + " x 4 bytes (rank " + format_sig(t.lora_rank, 4) + ")";
+    }
+    const double grad_per = full ? gradient_bytes_per_param(t.optimizer) : 4.0;
+    // LoRA adapters are FP32 already: no master copy, only the optimizer's moments.
+    const double opt_per = full ? optimizer_bytes_per_param(t.optimizer) : std::max(0.0, optimizer_bytes_per_param(t.optimizer) - 4.0);
+    double grads = trainable * grad_per, opt = trainable * opt_per;
+    if (zero >= 1) opt /= n;
+    if (zero >= 2) grads /= n;
+    if (zero >= 3) weights /= n;
+    const double host_opt = t.cpu_offload ? opt : 0;
+    if (t.cpu_offload) opt = 0;
+    m.weights_bytes = weights;
+    add_term(m, "weights", weights, wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : ""));
+    m.gradients_bytes = grads;
+    add_term(m, "gradients", grads, format_count(trainable) + " trainable x " + format_sig(grad_per, 2) + " bytes" + (zero >= 2 ? ", sharded" : ""));
+    m.optimizer_bytes = opt;
+    add_term(m, "optimizer", opt, std::string(name(t.optimizer)) + ": " + format_sig(opt_per, 3) + " bytes per trainable parameter" +
+                                      (zero >= 1 ? ", sharded (ZeRO-" + std::to_string(zero) + ")" : "") +
+                                      (t.cpu_offload ? "; offloaded: " + gb(host_opt) + " in host memory" : ""));
+    ActivationSettings as;
+    as.seq_len = t.seq_len;
+    as.micro_batch = t.micro_batch;
+    as.checkpointing = t.checkpointing;
+    const auto act = training_activation_bytes(arch, as, arch.layers);
+    m.activations_bytes = act.total_bytes;
+    add_term(m, "activations", act.total_bytes, "blocks " + gb(act.blocks_bytes) + " (" + std::string(name(t.checkpointing)) +
+                                                    " recomputation, fused attention) + FP32 logits and their gradient " + gb(act.logits_bytes));
+    const double allocated = m.weights_bytes + m.gradients_bytes + m.optimizer_bytes + m.activations_bytes;
+    m.overhead_bytes = a.runtime_context_bytes + a.allocator_fragmentation_ratio * allocated;
+    add_term(m, "overhead", m.overhead_bytes, "runtime context " + gb(a.runtime_context_bytes) + " + allocator fragmentation " +
+                                                  format_sig(100 * a.allocator_fragmentation_ratio, 3) + " %");
+    finish_memory(m);
+    c.fits = m.total_bytes <= m.capacity_bytes;
+
+    const Peak peak = peak_for(d, w.precision.compute);
+    if (!peak.note.empty()) c.notes.push_back(peak.note);
+    const double mfu = w.stage == Stage::pretrain ? a.training_mfu : a.finetune_mfu;
+    const double sequences = t.global_batch > 0 ? t.global_batch : t.micro_batch * n;
+    const double tokens_per_step = sequences * t.seq_len;
+    const double flops_per_token = training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, t.checkpointing);
+    Phase step;
+    step.name = "training step (" + format_sig(tokens_per_step, 6) + " tokens)";
+    step.precision = peak.precision;
+    step.roofline = roofline(tokens_per_step * flops_per_token / n, 0, peak.flop_per_s * mfu, d.bandwidth_bytes_per_s);
+    step.communication_s = allreduce_s(trainable * 2.0, n, d.interconnect_bytes_per_s, a.interconnect_efficiency);
+    step.time_s = std::max(step.roofline.time_s, step.communication_s); // gradient all-reduce overlaps the backward pass
+    c.phases.push_back(step);
+    const std::string why = format_sig(flops_per_token / w.model.active_params, 3) + "N FLOPs per token (with attention) x " +
+                            format_sig(tokens_per_step, 6) + " tokens / (" + std::to_string(n) + " x " + format_sig(peak.flop_per_s / 1e12, 4) +
+                            " TFLOPS x MFU " + format_sig(mfu, 2) + ")";
+    if (peak.flop_per_s > 0) {
+        c.figures["step_time_s"] = figure(step.time_s, Label::modelled, why);
+        c.figures["train_tokens_per_s"] = figure(tokens_per_step / step.time_s, Label::modelled, why);
+        if (t.tokens > 0) c.figures["train_time_s"] = figure(t.tokens / (tokens_per_step / step.time_s), Label::modelled,
+                                                             format_sig(t.tokens, 4) + " tokens / tokens per second");
+        e.headline = tokens_per_step / step.time_s;
+    }
+    c.figures["trainable_params"] = figure(trainable, Label::arithmetic, full ? "every parameter" : "LoRA adapters on every linear layer");
+    if (!c.fits) {
+        c.regime = Regime::capacity;
+        c.regime_why = "needs " + gb(m.total_bytes) + " per device but " + gb(m.capacity_bytes) + " is usable";
+    } else if (step.communication_s > step.roofline.time_s) {
+        c.regime = Regime::bandwidth;
+        c.regime_why = "the gradient all-reduce (" + format_sig(step.communication_s, 3) + " s) outlasts the compute";
+    } else {
+        c.regime = Regime::compute;
+        c.regime_why = "training at MFU " + format_sig(mfu, 2) + " of the " + peak.precision + " peak";
+    }
+}
+
+void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e) {
+    Candidate& c = e.c;
+    const auto& arch = w.model.model.arch;
+    const auto& s = w.embed;
+    c.layout = {.data_parallel = n};
+    const WeightBytes wb = weight_bytes(w, cat, w.precision.weights, w.model.params);
+    MemoryUse& m = c.memory;
+    m.capacity_bytes = usable_bytes(d, a, true);
+    m.weights_bytes = wb.total;
+    add_term(m, "weights", wb.total, wb.why);
+    const double tokens = s.batch_size * s.tokens_per_item;
+    m.activations_bytes = inference_activation_bytes(arch, tokens, 0); // fused attention: no score matrices
+    add_term(m, "activations", m.activations_bytes, "one block's working set for " + format_sig(s.batch_size, 6) + " items x " +
+                                                        format_sig(s.tokens_per_item, 6) + " tokens");
+    m.overhead_bytes = runtime_overhead_bytes(d, a);
+    add_term(m, "overhead", m.overhead_bytes, "runtime context and framework");
+    finish_memory(m);
+    c.fits = m.total_bytes <= m.capacity_bytes;
+
+    const Peak peak = peak_for(d, w.precision.compute);
+    if (!peak.note.empty()) c.notes.push_back(peak.note);
+    Phase b;
+    b.name = "encoder batch (" + format_sig(s.batch_size, 6) + " items)";
+    b.precision = peak.precision;
+    b.roofline = roofline(s.batch_size * encoder_flops_per_item(arch, w.model.params, s.tokens_per_item), wb.total,
+                          peak.flop_per_s * a.encoder_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
+    b.time_s = b.roofline.time_s;
+    c.phases.push_back(b);
+    if (b.time_s > 0) {
+        const double items_per_s = n * s.batch_size / b.time_s;
+        const std::string why = format_sig(encoder_flops_per_item(arch, w.model.params, s.tokens_per_item) / 1e9, 4) +
+                                " GFLOP per item at " + format_sig(s.tokens_per_item, 6) + " tokens";
+        c.figures["items_per_s"] = figure(items_per_s, Label::modelled, why);
+        if (s.items > 0) {
+            const double total = s.items / items_per_s;
+            c.figures["embed_time_s"] = figure(total, Label::modelled, format_sig(s.items, 6) + " items / items per second");
+            if (s.window_s > 0) c.figures["window_used_ratio"] = figure(total / s.window_s, Label::modelled, "job time / batch window");
+        }
+        e.headline = items_per_s;
+    }
+    c.regime = !c.fits ? Regime::capacity : b.roofline.compute_bound ? Regime::compute : Regime::bandwidth;
+    c.regime_why = !c.fits ? "needs " + gb(m.total_bytes) + " but " + gb(m.capacity_bytes) + " is usable"
+                           : "encoder batch: " + format_sig(b.roofline.intensity_flop_per_byte, 3) + " FLOP/byte against a ridge of " +
+                                 format_sig(b.roofline.ridge_flop_per_byte, 3);
+}
+
+// Without a published peak for the compute precision (or a wider one) the device's speed is unknown:
+// time figures are left out rather than shown as if compute were free.
+void drop_time_figures(Eval& e) {
+    for (auto it = e.c.figures.begin(); it != e.c.figures.end();) {
+        const std::string& k = it->first;
+        const bool timing = k.size() > 2 && (k.compare(k.size() - 2, 2, "_s") == 0 || k.find("per_s") != std::string::npos ||
+                                             k == "utilization_ratio" || k == "window_used_ratio");
+        it = timing ? e.c.figures.erase(it) : std::next(it);
+    }
+    e.headline = 0;
+    if (e.c.fits) e.c.regime_why = "compute peak not published for this precision: speed and regime not modelled";
+}
+
+Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a) {
+    Eval e;
+    e.c.device = d.id;
+    e.c.device_name = d.name;
+    e.c.count = n;
+    switch (w.stage) {
+    case Stage::serve:
+    case Stage::batch:
+    case Stage::edge: eval_serve(w, cat, d, n, a, e); break;
+    case Stage::finetune:
+    case Stage::pretrain: eval_train(w, cat, d, n, a, e); break;
+    case Stage::rl: {
+        // The trainer decides what must fit; the rollout pool's decode speed is reported beside it.
+        eval_train(w, cat, d, n, a, e);
+        Eval rollout;
+        eval_serve(w, cat, d, n, a, rollout);
+        for (const char* k : {"decode_tokens_per_s_per_user", "throughput_tokens_per_s"})
+            if (rollout.c.figures.count(k)) e.c.figures[std::string("rollout_") + k] = rollout.c.figures[k];
+        e.c.notes.push_back("rollout pool: decode of " + format_sig(serve_shape(w).users, 6) +
+                            " parallel rollouts on the same device type; size the pools separately");
+        break;
+    }
+    case Stage::embed: eval_embed(w, cat, d, n, a, e); break;
+    }
+    if (peak_for(d, w.precision.compute).flop_per_s <= 0) drop_time_figures(e);
+    return e;
+}
+
+// Band every figure and the memory total across the low and high cases of the assumptions.
+void widen(Candidate& c, const Candidate& other) {
+    for (auto& [k, f] : c.figures) {
+        auto it = other.figures.find(k);
+        if (it == other.figures.end()) continue;
+        f.low = std::min(f.low, it->second.value);
+        f.high = std::max(f.high, it->second.value);
+    }
+    c.memory.total_low_bytes = std::min(c.memory.total_low_bytes, other.memory.total_bytes);
+    c.memory.total_high_bytes = std::max(c.memory.total_high_bytes, other.memory.total_bytes);
+}
+
+// The fewest devices that fit (when the workload does not fix the count): powers of two up to 4096.
+int choose_count(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a) {
+    if (w.hardware.count > 0) return w.hardware.count;
+    if (w.stage == Stage::edge || w.stage == Stage::embed) return 1;
+    for (int n = 1; n <= 4096; n *= 2)
+        if (evaluate(w, cat, d, n, a).c.fits) return n;
+    return 1;
+}
+
+void missing(const Workload& w, Plan& p) {
+    auto given = [&](const std::string& k) { return std::find(w.given.begin(), w.given.end(), k) != w.given.end(); };
+    auto note = [&](const std::string& key, const std::string& text) {
+        if (!given(key)) p.missing_assumptions.push_back(key + ": " + text);
+    };
+    note("precision", "not given; bf16 weights, KV cache and compute assumed");
+    if (w.hardware.devices.empty()) p.missing_assumptions.push_back("hardware.devices: not given; every catalog device is a candidate");
+    if (w.model.size_only)
+        p.missing_assumptions.push_back("model architecture: only a size was given; KV cache and activations use " + w.model.shape_from +
+                                        "'s shape (the closest preset by size)");
+    switch (w.stage) {
+    case Stage::serve:
+    case Stage::batch:
+    case Stage::edge:
+    case Stage::rl:
+        note("serve.context_tokens", "not given; " + format_sig(w.serve.context_tokens, 6) + " tokens per sequence assumed");
+        note("serve.concurrent_users", "not given; " + format_sig(w.serve.concurrent_users, 6) + " assumed");
+        note("serve.prompt_tokens", "not given; half the context assumed");
+        note("serve.output_tokens", "not given; a quarter of the context assumed");
+        if (w.stage == Stage::serve) {
+            note("serve.ttft_target_s", "no latency target: nothing to check time to first token against");
+            if (!given("serve.requests_per_s") && !given("serve.traffic"))
+                p.missing_assumptions.push_back("serve.requests_per_s: not given; latency under load (p50/p95) is not modelled");
+        }
+        if (w.stage != Stage::rl) break;
+        [[fallthrough]];
+    case Stage::finetune:
+    case Stage::pretrain:
+        note("train.seq_len", "not given; " + format_sig(w.train.seq_len, 6) + " tokens assumed");
+        note("train.micro_batch", "not given; " + format_sig(w.train.micro_batch, 6) + " assumed");
+        note("train.optimizer", "not given; AdamW in mixed precision assumed");
+        note("train.checkpointing", "not given; no activation recomputation assumed");
+        note("train.tokens", "not given; no total training time");
+        break;
+    case Stage::embed:
+        note("embed.tokens_per_item", "not given; " + format_sig(w.embed.tokens_per_item, 6) + " assumed");
+        note("embed.batch_size", "not given; " + format_sig(w.embed.batch_size, 6) + " assumed");
+        note("embed.window_s", "no batch window to check against");
+        break;
+    }
+}
+
+} // namespace
+
+Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as) {
+    Plan p;
+    p.name = w.name;
+    p.stage = w.stage;
+    p.model_id = w.model.model.id;
+    p.model_name = w.model.model.name;
+    p.params = w.model.params;
+    p.active_params = w.model.active_params;
+    p.precision = w.precision;
+    missing(w, p);
+    if (w.model.size_only)
+        p.notes.push_back("KV cache and activations use the shape of " + w.model.shape_from + " scaled to " + format_count(w.model.params) + " parameters");
+
+    std::vector<const Device*> devices;
+    if (w.hardware.devices.empty()) {
+        for (const auto& d : cat.devices) devices.push_back(&d);
+    } else {
+        for (const auto& id : w.hardware.devices)
+            if (auto r = resolve_device(cat, id); r.item) devices.push_back(r.item);
+    }
+    std::vector<std::pair<double, Candidate>> ranked;
+    for (const Device* d : devices) {
+        const int n = choose_count(w, cat, *d, as.typical);
+        Eval e = evaluate(w, cat, *d, n, as.typical);
+        e.c.memory.total_low_bytes = e.c.memory.total_high_bytes = e.c.memory.total_bytes;
+        widen(e.c, evaluate(w, cat, *d, n, as.low).c);
+        widen(e.c, evaluate(w, cat, *d, n, as.high).c);
+        if (!e.c.fits) {
+            const double over = e.c.memory.total_bytes / e.c.memory.capacity_bytes;
+            e.c.notes.push_back("does not fit: needs " + format_sig(over, 3) + "x the usable memory of " + std::to_string(n) +
+                                " device(s)" + (w.hardware.count > 0 ? "" : ", the most tried"));
+        }
+        ranked.push_back({e.headline, std::move(e.c)});
+    }
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) {
+        if (x.second.fits != y.second.fits) return x.second.fits;
+        return x.first > y.first; // the stage's headline figure: faster first
+    });
+    for (auto& r : ranked) p.candidates.push_back(std::move(r.second));
+    return p;
+}
+
+Plan plan_from_json(const std::string& workload_json, const Catalog& catalog) {
+    auto parsed = parse_workload(workload_json, catalog);
+    Plan p;
+    if (!parsed.issues.empty()) {
+        p.issues = std::move(parsed.issues);
+        return p;
+    }
+    Issues issues;
+    const AssumptionSet as = assumptions_for(catalog, parsed.workload.assumptions, issues);
+    if (!issues.empty()) {
+        p.issues = std::move(issues);
+        return p;
+    }
+    return plan(parsed.workload, catalog, as);
+}
+
+std::string_view name(Label l) {
+    switch (l) {
+    case Label::arithmetic: return "arithmetic";
+    case Label::modelled: return "modelled";
+    case Label::calibrated: return "calibrated";
+    }
+    return "";
+}
+
+std::string_view name(Regime r) {
+    switch (r) {
+    case Regime::compute: return "compute-bound";
+    case Regime::bandwidth: return "bandwidth-bound";
+    case Regime::capacity: return "capacity-bound";
+    }
+    return "";
+}
+
+} // namespace hwplan

@@ -1,0 +1,147 @@
+// render.cpp: terminal table and Markdown worksheet of a plan.
+#include "hwplan/render.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "hwplan/format.h"
+
+namespace hwplan {
+
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string duration(double s) {
+    if (!std::isfinite(s)) return "unbounded";
+    if (s < 1e-3) return format_sig(s * 1e6, 3) + " us";
+    if (s < 1) return format_sig(s * 1e3, 3) + " ms";
+    if (s < 120) return format_sig(s, 3) + " s";
+    if (s < 7200) return format_sig(s / 60, 3) + " min";
+    if (s < 172800) return format_sig(s / 3600, 3) + " h";
+    return format_sig(s / 86400, 3) + " days";
+}
+
+// The figures a stage leads with, in order.
+std::vector<std::string> headline_keys(Stage s) {
+    switch (s) {
+    case Stage::serve:
+    case Stage::batch:
+    case Stage::edge:
+        return {"ttft_s", "decode_tokens_per_s_per_user", "throughput_tokens_per_s", "max_concurrent_users", "p95_ttft_s"};
+    case Stage::finetune:
+    case Stage::pretrain: return {"step_time_s", "train_tokens_per_s", "train_time_s"};
+    case Stage::rl: return {"step_time_s", "train_tokens_per_s", "rollout_throughput_tokens_per_s"};
+    case Stage::embed: return {"items_per_s", "embed_time_s", "window_used_ratio"};
+    }
+    return {};
+}
+
+std::string band(const std::string& key, const Figure& f) {
+    std::string s = format_figure(key, f.value);
+    if (f.low != f.high) s += " (" + format_figure(key, f.low) + " .. " + format_figure(key, f.high) + ")";
+    return s;
+}
+
+std::string title_of(const Plan& p) {
+    return (p.name.empty() ? std::string("Workload") : p.name) + " (" + std::string(name(p.stage)) + ", " + p.model_name + ", " +
+           p.precision.weights + " weights)";
+}
+
+} // namespace
+
+std::string format_figure(const std::string& key, double v) {
+    if (!std::isfinite(v)) return "unbounded";
+    if (ends_with(key, "_bytes")) return format_bytes(v);
+    if (ends_with(key, "_ratio")) return format_sig(100 * v, 3) + " %";
+    if (ends_with(key, "tokens_per_s") || ends_with(key, "_per_s_per_user")) return format_sig(v, 3) + " tokens/s";
+    if (key == "items_per_s") return format_sig(v, 3) + " items/s";
+    if (ends_with(key, "_s")) return duration(v);
+    if (key == "trainable_params") return format_count(v);
+    return format_sig(v, 6);
+}
+
+std::string render_table(const Plan& p, size_t max_candidates) {
+    std::string out = title_of(p) + "\n";
+    const auto keys = headline_keys(p.stage);
+    char line[512];
+    std::snprintf(line, sizeof line, "%-24s %5s %-5s %-16s %10s %10s  %s\n", "device", "count", "fits", "regime", "memory", "usable", "figures");
+    out += line;
+    size_t shown = 0;
+    for (const auto& c : p.candidates) {
+        if (shown++ >= max_candidates) break;
+        std::string figs;
+        for (const auto& k : keys) {
+            auto it = c.figures.find(k);
+            if (it == c.figures.end()) continue;
+            if (!figs.empty()) figs += "; ";
+            figs += k + " " + band(k, it->second);
+        }
+        std::snprintf(line, sizeof line, "%-24s %5d %-5s %-16s %10s %10s  ", c.device.c_str(), c.count, c.fits ? "yes" : "NO",
+                      std::string(name(c.regime)).c_str(), format_bytes(c.memory.total_bytes).c_str(),
+                      format_bytes(c.memory.capacity_bytes).c_str());
+        out += line + figs + "\n";
+    }
+    if (p.candidates.size() > max_candidates)
+        out += "(" + std::to_string(p.candidates.size() - max_candidates) + " more candidates; --format json lists all)\n";
+    if (!p.candidates.empty()) {
+        const auto& c = p.candidates.front();
+        out += "\nMemory on one " + c.device + " (" + (c.fits ? "fits" : "does not fit") + "):\n";
+        for (const auto& t : c.memory.terms) {
+            std::snprintf(line, sizeof line, "  %-12s %10s  ", t.name.c_str(), format_bytes(t.bytes).c_str());
+            out += line + t.why + "\n";
+        }
+        std::snprintf(line, sizeof line, "  %-12s %10s  of %s usable\n", "total", format_bytes(c.memory.total_bytes).c_str(),
+                      format_bytes(c.memory.capacity_bytes).c_str());
+        out += line;
+        out += "Regime: " + std::string(name(c.regime)) + ": " + c.regime_why + "\n";
+        for (const auto& n : c.notes) out += "Note: " + n + "\n";
+    }
+    if (!p.missing_assumptions.empty()) {
+        out += "\nAssumed because not given:\n";
+        for (const auto& m : p.missing_assumptions) out += "  - " + m + "\n";
+    }
+    return out;
+}
+
+std::string render_markdown(const Plan& p, size_t max_candidates) {
+    std::string out = "# " + title_of(p) + "\n\n";
+    out += "Parameters: " + format_count(p.params) + " (" + format_count(p.active_params) + " active per token). Precision: weights " +
+           p.precision.weights + ", KV cache " + p.precision.kv_cache + ", compute " + p.precision.compute + ".\n\n";
+    const auto keys = headline_keys(p.stage);
+    out += "| device | count | fits | regime | memory per device | usable |";
+    for (const auto& k : keys) out += " " + k + " |";
+    out += "\n|---|---|---|---|---|---|";
+    for (size_t i = 0; i < keys.size(); ++i) out += "---|";
+    out += "\n";
+    size_t shown = 0;
+    for (const auto& c : p.candidates) {
+        if (shown++ >= max_candidates) break;
+        out += "| " + c.device_name + " | " + std::to_string(c.count) + " | " + (c.fits ? "yes" : "no") + " | " +
+               std::string(name(c.regime)) + " | " + format_bytes(c.memory.total_bytes) + " | " + format_bytes(c.memory.capacity_bytes) + " |";
+        for (const auto& k : keys) {
+            auto it = c.figures.find(k);
+            out += " " + (it == c.figures.end() ? std::string("-") : band(k, it->second)) + " |";
+        }
+        out += "\n";
+    }
+    if (!p.candidates.empty()) {
+        const auto& c = p.candidates.front();
+        out += "\n## Memory on one " + c.device_name + "\n\n| term | bytes | why |\n|---|---|---|\n";
+        for (const auto& t : c.memory.terms) out += "| " + t.name + " | " + format_bytes(t.bytes) + " | " + t.why + " |\n";
+        out += "| **total** | **" + format_bytes(c.memory.total_bytes) + "** | of " + format_bytes(c.memory.capacity_bytes) + " usable |\n";
+        out += "\n**Regime:** " + std::string(name(c.regime)) + ": " + c.regime_why + "\n";
+        for (const auto& n : c.notes) out += "\n- " + n;
+        if (!c.notes.empty()) out += "\n";
+    }
+    if (!p.missing_assumptions.empty()) {
+        out += "\n## Assumed because not given\n\n";
+        for (const auto& m : p.missing_assumptions) out += "- " + m + "\n";
+    }
+    out += "\nFigures are typical values with the range across the assumptions' low and high ends in brackets.\n";
+    return out;
+}
+
+} // namespace hwplan

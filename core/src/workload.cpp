@@ -1,0 +1,316 @@
+// workload.cpp: the workload's JSON form (docs/workload.md) into a Workload, validating as it reads.
+// Every problem is an Issue with the dotted path and the reason; nothing is clamped silently.
+#include "hwplan/workload.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "hwplan/precision.h"
+#include "json_reader.h"
+
+namespace hwplan {
+
+namespace {
+
+using namespace detail;
+
+const std::vector<std::string> kStages{"serve", "batch", "embed", "finetune", "pretrain", "rl", "edge"};
+const std::vector<std::string> kMethods{"full", "lora", "qlora"};
+const std::vector<std::string> kOptimizers{"adamw", "adamw_fp32", "adamw_8bit", "sgd", "adafactor"};
+const std::vector<std::string> kCheckpointing{"none", "selective", "full"};
+
+template <class E> E index_of(const std::vector<std::string>& names, const std::string& s) {
+    return static_cast<E>(std::find(names.begin(), names.end(), s) - names.begin());
+}
+
+// Reads an optional number into `out` and notes the key as given.
+void opt_number(Reader& r, const std::string& key, double lo, double hi, double& out, Workload& w) {
+    if (auto v = r.number(key, false, lo, hi)) {
+        out = *v;
+        w.given.push_back(r.at(key));
+    }
+}
+
+// The closest dense, full-attention decoder preset by parameter count (log distance): its shape stands
+// in for KV cache and activations when the user gives only a size.
+const Model* closest_shape(const Catalog& catalog, double params) {
+    const Model* best = nullptr;
+    double best_d = 1e300;
+    for (const auto& m : catalog.models) {
+        if (m.kind != ModelKind::decoder || m.arch.has_moe || m.arch.has_mla) continue;
+        const double d = std::fabs(std::log(m.published_params / params));
+        if (d < best_d) {
+            best_d = d;
+            best = &m;
+        }
+    }
+    return best;
+}
+
+void read_model(Reader& r, const Catalog& catalog, Workload& w) {
+    const json* v = r.raw("model");
+    auto& spec = w.model;
+    if (!v) {
+        r.error("model", "required field is missing (a catalog model name, or {\"params\": N}, or an architecture)");
+        return;
+    }
+    if (v->is_string()) {
+        auto res = resolve_model(catalog, v->get<std::string>());
+        if (!res.item) {
+            r.error("model", res.issue.message);
+            return;
+        }
+        spec.model = *res.item;
+        spec.from_catalog = true;
+        const auto c = derive_params(spec.model.arch, spec.model.extra_params);
+        spec.params = c.total;
+        spec.active_params = c.active;
+        return;
+    }
+    if (!v->is_object()) {
+        r.error("model", "expected a model name or an object, got " + type_name(*v));
+        return;
+    }
+    Reader m(r.ctx(), r.at("model"), *v);
+    auto params = m.number("params", true, 1e5, 1e14);
+    const bool arch_given = v->contains("layers") || v->contains("hidden") || v->contains("heads");
+    if (!arch_given) {
+        m.finish();
+        if (!params) return;
+        spec.size_only = true;
+        spec.params = spec.active_params = *params;
+        const Model* shape = closest_shape(catalog, *params);
+        if (!shape) {
+            r.error("model", "only a size was given and the catalog has no dense decoder preset to borrow a shape from");
+            return;
+        }
+        spec.model = *shape;
+        spec.model.id = "custom";
+        spec.model.name = "Custom model (" + format_sig(*params / 1e9, 3) + "B parameters)";
+        spec.model.published_params = *params;
+        spec.shape_from = shape->id;
+        return;
+    }
+    ModelArch& a = spec.model.arch;
+    a.layers = m.integer("layers", true, 1, 1000).value_or(0);
+    a.hidden = m.integer("hidden", true, 16, 1000000).value_or(0);
+    a.heads = m.integer("heads", true, 1, 10000).value_or(0);
+    a.kv_heads = m.integer("kv_heads", false, 1, 10000).value_or(a.heads);
+    a.head_dim = m.integer("head_dim", false, 1, 10000).value_or(a.heads > 0 ? a.hidden / a.heads : 0);
+    a.intermediate = m.integer("intermediate", false, 1, 10000000).value_or(4 * a.hidden);
+    a.vocab = m.integer("vocab", false, 1, 10000000).value_or(32000);
+    a.max_context = m.integer("max_context", false, 1, 100000000).value_or(0);
+    a.attention_layers = {{AttentionKind::full, a.layers, 0}};
+    if (auto window = m.integer("sliding_window", false, 1, 100000000)) a.attention_layers[0] = {AttentionKind::sliding, a.layers, *window};
+    auto experts = m.integer("experts", false, 2, 100000);
+    auto active_experts = m.integer("active_experts", false, 1, 100000);
+    auto active_params = m.number("active_params", false, 1e5, 1e14);
+    m.finish();
+    if (a.kv_heads > a.heads) m.error("kv_heads", "cannot exceed heads (" + std::to_string(a.heads) + ")");
+    if (experts.has_value() != active_experts.has_value())
+        m.error(experts ? "active_experts" : "experts", "experts and active_experts go together");
+    if (experts && active_experts) {
+        if (*active_experts > *experts) m.error("active_experts", "cannot exceed experts (" + std::to_string(*experts) + ")");
+        a.has_moe = true;
+        a.moe = {.experts = *experts, .active_experts = *active_experts, .expert_intermediate = a.intermediate};
+    }
+    if (!params) return;
+    spec.model.id = "custom";
+    spec.model.name = "Custom model (" + format_sig(*params / 1e9, 3) + "B parameters)";
+    spec.model.published_params = *params;
+    spec.params = *params;
+    const auto c = derive_params(a);
+    spec.active_params = active_params ? *active_params : a.has_moe ? *params * c.active / c.total : *params;
+    if (active_params && *active_params > *params) m.error("active_params", "cannot exceed params");
+}
+
+// "bf16" for everything, or {"weights", "kv_cache", "compute"}.
+void read_precision(Reader& r, const Catalog& catalog, Workload& w) {
+    const json* v = r.raw("precision");
+    if (!v) return; // default bf16 throughout; listed as a missing assumption
+    w.given.push_back("precision");
+    auto check_weights = [&](const std::string& path, const std::string& name) {
+        if (catalog.find_format(name)) return true;
+        std::string list;
+        for (const auto& f : catalog.formats) list += (list.empty() ? "" : ", ") + f.name;
+        r.ctx().add(path, "unknown weight format \"" + name + "\"; expected one of " + list);
+        return false;
+    };
+    auto check_numeric = [&](const std::string& path, const std::string& name) {
+        if (parse_precision(name)) return true;
+        r.ctx().add(path, "unknown precision \"" + name + "\"; expected one of " + precision_names());
+        return false;
+    };
+    if (v->is_string()) {
+        const std::string s = v->get<std::string>();
+        if (!check_weights("precision", s)) return;
+        w.precision.weights = catalog.find_format(s)->name;
+        // A numeric format also sets the KV cache and compute; a quantized storage format (nf4, q4_k_m,
+        // int4, int8) is dequantized to bf16 for compute and keeps a bf16 KV cache.
+        const auto p = parse_precision(s);
+        const bool numeric = p && (*p == Precision::fp32 || *p == Precision::bf16 || *p == Precision::fp16 || *p == Precision::fp8);
+        w.precision.kv_cache = w.precision.compute = numeric ? std::string(name(*p)) : "bf16";
+        return;
+    }
+    if (!v->is_object()) {
+        r.error("precision", "expected a format name or an object {weights, kv_cache, compute}, got " + type_name(*v));
+        return;
+    }
+    Reader p(r.ctx(), r.at("precision"), *v);
+    if (auto s = p.string("weights", false); s && check_weights(p.at("weights"), *s)) w.precision.weights = catalog.find_format(*s)->name;
+    if (auto s = p.string("kv_cache", false); s && check_numeric(p.at("kv_cache"), *s)) w.precision.kv_cache = std::string(name(*parse_precision(*s)));
+    if (auto s = p.string("compute", false); s && check_numeric(p.at("compute"), *s)) w.precision.compute = std::string(name(*parse_precision(*s)));
+    p.finish();
+}
+
+void read_serve(Reader& r, Workload& w) {
+    r.object("serve", false, [&](Reader& s) {
+        auto& v = w.serve;
+        opt_number(s, "context_tokens", 1, 1e8, v.context_tokens, w);
+        opt_number(s, "prompt_tokens", 1, 1e8, v.prompt_tokens, w);
+        opt_number(s, "output_tokens", 1, 1e8, v.output_tokens, w);
+        opt_number(s, "concurrent_users", 1, 1e7, v.concurrent_users, w);
+        opt_number(s, "requests_per_s", 0, 1e6, v.requests_per_s, w);
+        opt_number(s, "ttft_target_s", 1e-3, 3600, v.ttft_target_s, w);
+        opt_number(s, "tokens_per_s_per_user_target", 1e-3, 1e5, v.tokens_per_s_per_user_target, w);
+        opt_number(s, "batch_size", 1, 1e6, v.batch_size, w);
+        const json* t = s.raw("traffic");
+        if (t && !t->is_array()) s.error("traffic", "expected an array of traffic classes, got " + type_name(*t));
+        if (t && t->is_array()) {
+            w.given.push_back(s.at("traffic"));
+            for (size_t i = 0; i < t->size(); ++i) {
+                const std::string path = s.at("traffic") + "[" + std::to_string(i) + "]";
+                if (!(*t)[i].is_object()) {
+                    s.ctx().add(path, "expected an object, got " + type_name((*t)[i]));
+                    continue;
+                }
+                Reader c(s.ctx(), path, (*t)[i]);
+                TrafficClass tc;
+                tc.name = c.string("name", true).value_or("");
+                tc.requests_per_s = c.number("requests_per_s", true, 1e-9, 1e6).value_or(0);
+                tc.prompt_tokens = c.number("prompt_tokens", true, 1, 1e8).value_or(0);
+                tc.output_tokens = c.number("output_tokens", true, 1, 1e8).value_or(0);
+                c.finish();
+                v.traffic.push_back(tc);
+            }
+        }
+        if (v.prompt_tokens > v.context_tokens)
+            s.error("prompt_tokens", "cannot exceed context_tokens (" + format_sig(v.context_tokens, 6) + ")");
+        else if (v.prompt_tokens > 0 && v.output_tokens > 0 && v.prompt_tokens + v.output_tokens > v.context_tokens)
+            s.error("output_tokens", "prompt_tokens + output_tokens (" + format_sig(v.prompt_tokens + v.output_tokens, 6) +
+                                         ") exceed context_tokens (" + format_sig(v.context_tokens, 6) + ")");
+    });
+}
+
+void read_train(Reader& r, Workload& w) {
+    r.object("train", false, [&](Reader& t) {
+        auto& v = w.train;
+        if (auto m = t.choice("method", false, kMethods)) { v.method = index_of<TrainMethod>(kMethods, *m); w.given.push_back("train.method"); }
+        if (auto o = t.choice("optimizer", false, kOptimizers)) { v.optimizer = index_of<Optimizer>(kOptimizers, *o); w.given.push_back("train.optimizer"); }
+        opt_number(t, "lora_rank", 1, 4096, v.lora_rank, w);
+        opt_number(t, "seq_len", 1, 1e7, v.seq_len, w);
+        opt_number(t, "micro_batch", 1, 1e5, v.micro_batch, w);
+        opt_number(t, "global_batch", 1, 1e8, v.global_batch, w);
+        opt_number(t, "tokens", 1, 1e16, v.tokens, w);
+        if (auto c = t.choice("checkpointing", false, kCheckpointing)) { v.checkpointing = index_of<Checkpointing>(kCheckpointing, *c); w.given.push_back("train.checkpointing"); }
+        if (auto z = t.integer("zero_stage", false, 0, 3)) { v.zero_stage = *z; w.given.push_back("train.zero_stage"); }
+        if (auto o = t.boolean("cpu_offload", false)) { v.cpu_offload = *o; w.given.push_back("train.cpu_offload"); }
+    });
+}
+
+void read_embed(Reader& r, Workload& w) {
+    r.object("embed", false, [&](Reader& e) {
+        auto& v = w.embed;
+        opt_number(e, "items", 1, 1e13, v.items, w);
+        opt_number(e, "tokens_per_item", 1, 1e6, v.tokens_per_item, w);
+        opt_number(e, "window_s", 1, 1e9, v.window_s, w);
+        opt_number(e, "batch_size", 1, 1e6, v.batch_size, w);
+    });
+}
+
+void read_hardware(Reader& r, const Catalog& catalog, Workload& w) {
+    r.object("hardware", false, [&](Reader& h) {
+        const json* d = h.raw("devices");
+        if (d && !d->is_array()) h.error("devices", "expected an array of device names, got " + type_name(*d));
+        if (d && d->is_array()) {
+            if (d->empty()) h.error("devices", "must name at least one device (leave it out to consider every device)");
+            for (size_t i = 0; i < d->size(); ++i) {
+                const std::string path = h.at("devices") + "[" + std::to_string(i) + "]";
+                if (!(*d)[i].is_string()) {
+                    h.ctx().add(path, "expected a device name, got " + type_name((*d)[i]));
+                    continue;
+                }
+                auto res = resolve_device(catalog, (*d)[i].get<std::string>());
+                if (!res.item) h.ctx().add(path, res.issue.message);
+                else if (std::find(w.hardware.devices.begin(), w.hardware.devices.end(), res.item->id) == w.hardware.devices.end())
+                    w.hardware.devices.push_back(res.item->id);
+            }
+            w.given.push_back("hardware.devices");
+        }
+        if (auto c = h.integer("count", false, 1, 1000000)) {
+            w.hardware.count = *c;
+            w.given.push_back("hardware.count");
+        }
+    });
+}
+
+void read_usage_and_cost(Reader& r, Workload& w) {
+    r.object("usage", false, [&](Reader& u) {
+        opt_number(u, "jobs_per_week", 0, 1000, w.usage.jobs_per_week, w);
+        opt_number(u, "hours_per_job", 0, 10000, w.usage.hours_per_job, w);
+        opt_number(u, "hours_per_month", 0, 744, w.usage.hours_per_month, w);
+    });
+    r.object("cost", false, [&](Reader& c) {
+        opt_number(c, "usd_per_device_hour", 0, 1e4, w.cost.usd_per_device_hour, w);
+        opt_number(c, "utilization", 1e-3, 1, w.cost.utilization, w);
+        opt_number(c, "usd_per_kwh", 0, 10, w.cost.usd_per_kwh, w);
+        opt_number(c, "amortization_years", 0.25, 20, w.cost.amortization_years, w);
+    });
+}
+
+void read_assumption_overrides(Reader& r, Workload& w) {
+    r.object("assumptions", false, [&](Reader& a) {
+        for (const auto& [key, value] : a.json_value().items()) {
+            a.raw(key);
+            if (!value.is_number()) {
+                a.error(key, "expected a number, got " + type_name(value));
+                continue;
+            }
+            w.assumptions[key] = value.get<double>();
+            w.given.push_back(a.at(key));
+        }
+    });
+}
+
+} // namespace
+
+WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalog) {
+    WorkloadParse out;
+    Context ctx{"", out.issues};
+    auto doc = parse_object(json_text, ctx);
+    if (!doc) return out;
+    Workload& w = out.workload;
+    Reader r(ctx, "", *doc);
+    w.name = r.string("name", false).value_or("");
+    if (auto s = r.choice("stage", true, kStages)) w.stage = index_of<Stage>(kStages, *s);
+    read_model(r, catalog, w);
+    read_precision(r, catalog, w);
+    read_serve(r, w);
+    read_train(r, w);
+    read_embed(r, w);
+    read_hardware(r, catalog, w);
+    read_usage_and_cost(r, w);
+    read_assumption_overrides(r, w);
+    r.finish();
+    if (w.model.from_catalog && w.model.model.kind == ModelKind::encoder && w.stage != Stage::embed)
+        ctx.add("stage", "\"" + std::string(name(w.stage)) + "\" needs a generative model; " + w.model.model.id +
+                             " is an encoder (use stage \"embed\")");
+    return out;
+}
+
+std::string_view name(Stage s) { return kStages[static_cast<size_t>(s)]; }
+std::string_view name(TrainMethod m) { return kMethods[static_cast<size_t>(m)]; }
+std::string_view name(Optimizer o) { return kOptimizers[static_cast<size_t>(o)]; }
+std::string_view name(Checkpointing c) { return kCheckpointing[static_cast<size_t>(c)]; }
+
+} // namespace hwplan

@@ -1,0 +1,310 @@
+// plan_test.cpp: whole plans. The outcomes the lessons reason their way to (what fits, which technique
+// makes it fit, what meets the latency target), decode speed against llama.cpp measurements, and
+// properties that must hold for any workload (monotonicity, sums, bands, finite numbers).
+#include "hwplan/plan.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "hwplan/catalog_embedded.h"
+#include "hwplan/json_api.h"
+
+#include <nlohmann/json.hpp>
+
+namespace hwplan {
+
+namespace {
+
+const Catalog& catalog() { return embedded_catalog().catalog; }
+
+std::string example(const std::string& name) {
+    std::ifstream in(std::filesystem::path(HWPLAN_SOURCE_DIR) / "tests/data/workloads" / (name + ".json"));
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+Plan run(const std::string& workload_json) {
+    Plan p = plan_from_json(workload_json, catalog());
+    for (const auto& i : p.issues) ADD_FAILURE() << to_string(i);
+    return p;
+}
+
+const Candidate* find(const Plan& p, const std::string& device) {
+    for (const auto& c : p.candidates)
+        if (c.device == device) return &c;
+    return nullptr;
+}
+
+} // namespace
+
+// [SECTION] lesson outcomes -----------------------------------------------------------------------
+
+// Lesson 001: 7B at 16 bits holds 14 GB of weights.
+TEST(Lessons, SevenBillionAtBf16HoldsFourteenGB) {
+    const Plan p = run(example("7b-weights-bf16"));
+    ASSERT_FALSE(p.candidates.empty());
+    for (const auto& c : p.candidates)
+        if (c.count == 1) {
+            EXPECT_DOUBLE_EQ(c.memory.weights_bytes, 14e9) << c.device;
+        }
+}
+
+// Lesson 001: mixed-precision Adam needs 16 bytes per parameter, 112 GB for 7B before activations.
+TEST(Lessons, SevenBillionFullFineTuneIs112GBOfModelState) {
+    const Plan p = run(R"({"stage": "finetune", "model": {"params": 7e9}, "precision": "bf16",
+        "train": {"method": "full", "optimizer": "adamw"}, "hardware": {"devices": ["H200"], "count": 1}})");
+    const auto& m = p.candidates.at(0).memory;
+    EXPECT_DOUBLE_EQ(m.weights_bytes + m.gradients_bytes + m.optimizer_bytes, 112e9);
+}
+
+// Lesson 001 exercise: a 3B full fine-tune with Adam does not fit a 24 GB RTX 3090 (48 GB of model
+// state alone); 8-bit Adam brings 16P to 10P, still 30 GB; QLoRA fits.
+TEST(Lessons, ThreeBillionFullFineTuneDoesNotFitAnRtx3090) {
+    const Plan p = run(example("3b-finetune-rtx3090"));
+    const Candidate& c = p.candidates.at(0);
+    EXPECT_EQ(c.device, "rtx-3090");
+    EXPECT_FALSE(c.fits);
+    EXPECT_EQ(c.regime, Regime::capacity);
+    EXPECT_GE(c.memory.weights_bytes + c.memory.gradients_bytes + c.memory.optimizer_bytes, 48e9);
+    const Plan lora = run(R"({"stage": "finetune", "model": {"params": 3e9}, "precision": {"weights": "nf4"},
+        "train": {"method": "qlora", "seq_len": 1024, "checkpointing": "full"}, "hardware": {"devices": ["RTX 3090"], "count": 1}})");
+    EXPECT_TRUE(lora.candidates.at(0).fits);
+}
+
+// Lesson 003 quiz: 70B at 16 bits (~140 GB) does not fit one 80 GB GPU; quantization is the lever.
+TEST(Lessons, SeventyBillionAtFp16NeedsQuantizationForOneGpu) {
+    const Plan p = run(example("70b-fp16-on-80gb"));
+    EXPECT_FALSE(p.candidates.at(0).fits);
+    EXPECT_GT(p.candidates.at(0).memory.weights_bytes, 140e9);
+    const Plan q = run(R"({"stage": "serve", "model": "Llama-3.1-70B", "precision": "int4",
+        "serve": {"context_tokens": 4096, "concurrent_users": 1}, "hardware": {"devices": ["H100 SXM"], "count": 1}})");
+    EXPECT_TRUE(q.candidates.at(0).fits);
+}
+
+// Lesson 004 worked example 1: QLoRA on an 8B model needs about 10-16 GB, so one 24-32 GB card does it.
+TEST(Lessons, QloraOnEightBillionNeedsTenToSixteenGB) {
+    const Plan p = run(example("support-ticket-finetune"));
+    for (const char* dev : {"rtx-4090", "rtx-5090", "l40s"}) {
+        const Candidate* c = find(p, dev);
+        ASSERT_NE(c, nullptr) << dev;
+        EXPECT_TRUE(c->fits) << dev;
+        EXPECT_GE(c->memory.total_bytes, 10e9) << dev;
+        EXPECT_LE(c->memory.total_bytes, 16e9) << dev;
+        EXPECT_EQ(c->count, 1) << dev;
+    }
+}
+
+// Lesson 004 worked example 2: 70B at FP8 for 200 concurrent users at 8k holds about 270 GB of KV
+// cache: more than one GPU, and an 8-GPU H200 server holds it.
+TEST(Lessons, BankNeedsSeveralGpusAndOneH200ServerHoldsIt) {
+    const Plan p = run(example("bank-70b-fp8"));
+    const Candidate* h200 = find(p, "h200");
+    ASSERT_NE(h200, nullptr);
+    EXPECT_TRUE(h200->fits);
+    EXPECT_GT(h200->count, 1);
+    EXPECT_LE(h200->count, 8);
+    const double kv_total = h200->memory.kv_cache_bytes * std::min(h200->layout.tensor_parallel, 8) * h200->layout.pipeline_parallel;
+    EXPECT_NEAR(kv_total / 270e9, 1.0, 0.02);
+}
+
+// Lesson 004 worked example 2 (coding agent): 32B at FP8 fits one GPU with its KV budget.
+TEST(Lessons, CodingAgentFitsOneGpuAtFp8) {
+    const Plan p = run(example("coding-agent-32b"));
+    for (const char* dev : {"h100-sxm", "h200", "b200", "mi355x"}) {
+        const Candidate* c = find(p, dev);
+        ASSERT_NE(c, nullptr) << dev;
+        EXPECT_TRUE(c->fits) << dev;
+        EXPECT_EQ(c->count, 1) << dev;
+    }
+}
+
+// Lesson 003 team: live chat on a 7B model for 20 users at 8k context, first token within two seconds,
+// on one GPU.
+TEST(Lessons, LiveChatSevenBillionMeetsTwoSecondsOnOneGpu) {
+    const Plan p = run(example("team-live-chat"));
+    for (const char* dev : {"l40s", "a100-80gb", "h100-sxm"}) {
+        const Candidate* c = find(p, dev);
+        ASSERT_NE(c, nullptr) << dev;
+        EXPECT_TRUE(c->fits) << dev;
+        EXPECT_EQ(c->count, 1) << dev;
+        EXPECT_LT(c->figures.at("ttft_s").high, 2.0) << dev;
+        EXPECT_GE(c->figures.at("max_concurrent_users").value, 20) << dev;
+    }
+}
+
+// Lesson 003 team: 50,000 chunks of nightly embeddings finish well inside two hours on one GPU.
+TEST(Lessons, NightlyEmbeddingsFinishInsideTheWindow) {
+    const Plan p = run(example("team-nightly-embeddings"));
+    for (const char* dev : {"t4", "l4", "a10", "rtx-4090"}) {
+        const Candidate* c = find(p, dev);
+        ASSERT_NE(c, nullptr) << dev;
+        EXPECT_TRUE(c->fits) << dev;
+        EXPECT_LT(c->figures.at("window_used_ratio").high, 0.5) << dev;
+    }
+}
+
+// Lesson 003: at 35 % utilization, chat p95 above five seconds when long summaries share the queue;
+// separating the traffic brings chat back under two seconds. One H200 serving Llama-3.1-8B: chat at
+// 0.6 requests/s (1,500-token prompts) and document summaries at 0.02/s (90,000-token prompts).
+TEST(Lessons, MixedTrafficTailAndTheSplitThatFixesIt) {
+    const std::string head = R"({"stage": "serve", "model": "Llama-3.1-8B", "precision": "bf16",
+        "hardware": {"devices": ["H200"], "count": 1}, "serve": {"context_tokens": 100000, "prompt_tokens": 1500,
+        "output_tokens": 300, "concurrent_users": 8, "traffic": [
+        {"name": "chat", "requests_per_s": 0.6, "prompt_tokens": 1500, "output_tokens": 300})";
+    const Plan mixed = run(head + R"(, {"name": "summaries", "requests_per_s": 0.02, "prompt_tokens": 90000, "output_tokens": 1000}]}})");
+    const Candidate& c = mixed.candidates.at(0);
+    EXPECT_NEAR(c.figures.at("utilization_ratio").value, 0.35, 0.05);
+    EXPECT_GT(c.figures.at("p95_ttft_s").value, 5.0);
+    EXPECT_GT(c.figures.at("p95_ttft_s").low, 5.0);
+    const Plan chat = run(head + R"(]}})");
+    EXPECT_LT(chat.candidates.at(0).figures.at("p95_ttft_s").high, 2.0);
+}
+
+// [SECTION] calibration: llama.cpp decode on Apple Silicon (ggml-org/llama.cpp discussion #4167,
+// LLaMA 7B, tg128, build 8e672ef). Batch-1 decode is bandwidth-bound: tokens/s ~ bandwidth / bytes.
+TEST(Calibration, LlamaCppDecodeOnAppleSiliconFallsInTheBand) {
+    struct Row { const char* device; const char* format; double measured_tokens_per_s; };
+    const Row rows[] = {
+        {"apple-m2-ultra", "bf16", 41.02}, {"apple-m2-ultra", "q4_0", 94.27},
+        {"apple-m4-max", "bf16", 31.64},   {"apple-m4-max", "q4_0", 83.06},
+        {"apple-m4-pro", "bf16", 17.18},   {"apple-m4-pro", "q4_0", 50.74},
+        {"apple-m4", "bf16", 7.43},        {"apple-m4", "q4_0", 24.11},
+    };
+    for (const auto& r : rows) {
+        const Plan p = run(std::string(R"({"stage": "edge", "model": "Llama-2-7B", "precision": {"weights": ")") + r.format +
+                           R"(", "kv_cache": "fp16", "compute": "fp16"}, "serve": {"context_tokens": 256, "prompt_tokens": 64, "output_tokens": 128},
+                           "hardware": {"devices": [")" + r.device + R"("], "count": 1}})");
+        const Candidate& c = p.candidates.at(0);
+        ASSERT_TRUE(c.figures.count("decode_tokens_per_s_per_user")) << r.device;
+        const Figure& f = c.figures.at("decode_tokens_per_s_per_user");
+        EXPECT_LE(f.low, r.measured_tokens_per_s) << r.device << " " << r.format;
+        EXPECT_GE(f.high, r.measured_tokens_per_s) << r.device << " " << r.format;
+        if (std::string(r.format) == "bf16") { // F16 decode reads 13.5 GB a token: the typical value is within 25 %
+            EXPECT_NEAR(f.value / r.measured_tokens_per_s, 1.0, 0.25) << r.device;
+        }
+    }
+}
+
+// [SECTION] properties over random workloads --------------------------------------------------------
+
+namespace {
+
+std::string random_serve(std::mt19937& rng, double ctx, double users) {
+    const char* models[] = {"Llama-3.1-8B", "Qwen2.5-32B", "Mixtral-8x7B", "Mistral-7B-Instruct", "gemma-2-9b", "DeepSeek-V3"};
+    const char* devices[] = {"H100 SXM", "RTX 4090", "MI300X", "M4 Max", "TPU v5e", "L4"};
+    std::uniform_int_distribution<int> m(0, 5), d(0, 5);
+    return std::string(R"({"stage": "serve", "model": ")") + models[m(rng)] + R"(", "precision": "fp8",
+        "serve": {"context_tokens": )" + std::to_string(ctx) + R"(, "concurrent_users": )" + std::to_string(users) +
+           R"(}, "hardware": {"devices": [")" + devices[d(rng)] + R"("], "count": 2}})";
+}
+
+void expect_sane(const Plan& p) {
+    for (const auto& c : p.candidates) {
+        const auto& m = c.memory;
+        double sum = 0;
+        for (const auto& t : m.terms) sum += t.bytes;
+        EXPECT_NEAR(sum, m.total_bytes, 1e-6 * m.total_bytes + 1) << c.device;
+        EXPECT_DOUBLE_EQ(m.total_bytes, m.weights_bytes + m.kv_cache_bytes + m.activations_bytes + m.gradients_bytes +
+                                            m.optimizer_bytes + m.overhead_bytes);
+        EXPECT_LE(m.total_low_bytes, m.total_bytes);
+        EXPECT_GE(m.total_high_bytes, m.total_bytes);
+        for (const auto& [k, f] : c.figures) {
+            EXPECT_TRUE(std::isfinite(f.value) || k.find("p95") != std::string::npos || k.find("p50") != std::string::npos) << k;
+            EXPECT_FALSE(std::isnan(f.value) || std::isnan(f.low) || std::isnan(f.high)) << k;
+            EXPECT_LE(f.low, f.value) << c.device << " " << k;
+            EXPECT_GE(f.high, f.value) << c.device << " " << k;
+        }
+    }
+}
+
+} // namespace
+
+TEST(Properties, MemoryAndTimeGrowWithContextAndUsers) {
+    std::mt19937 rng(20261129);
+    for (int i = 0; i < 40; ++i) {
+        std::mt19937 same = rng;
+        const double ctx = 1024 << (i % 5), users = 1 + (i % 7) * 3;
+        const Plan base = run(random_serve(rng, ctx, users));
+        std::mt19937 again = same;
+        const Plan more_ctx = run(random_serve(again, ctx * 2, users));
+        again = same;
+        const Plan more_users = run(random_serve(again, ctx, users * 2));
+        expect_sane(base);
+        const auto& b = base.candidates.at(0);
+        for (const Plan* bigger : {&more_ctx, &more_users}) {
+            const auto& x = bigger->candidates.at(0);
+            EXPECT_GE(x.memory.kv_cache_bytes, b.memory.kv_cache_bytes);
+            EXPECT_GE(x.memory.total_bytes, b.memory.total_bytes);
+            if (b.fits && x.fits && b.figures.count("decode_step_s") && x.figures.count("decode_step_s")) {
+                EXPECT_GE(x.figures.at("decode_step_s").value, b.figures.at("decode_step_s").value * (1 - 1e-9));
+            }
+        }
+    }
+}
+
+TEST(Properties, MemoryAndTimeGrowWithParameters) {
+    double last_mem = 0, last_step = 0;
+    for (double params : {1e9, 3e9, 7e9, 13e9, 34e9, 70e9}) {
+        const Plan p = run(R"({"stage": "finetune", "model": {"params": )" + std::to_string(params) +
+                           R"(}, "train": {"method": "full"}, "hardware": {"devices": ["H100 SXM"], "count": 64}})");
+        expect_sane(p);
+        const auto& c = p.candidates.at(0);
+        EXPECT_GE(c.memory.total_bytes, last_mem);
+        EXPECT_GE(c.figures.at("step_time_s").value, last_step);
+        last_mem = c.memory.total_bytes;
+        last_step = c.figures.at("step_time_s").value;
+    }
+}
+
+TEST(Properties, HigherZeroStageNeverRaisesPerDeviceMemory) {
+    double last = INFINITY;
+    for (int z = 0; z <= 3; ++z) {
+        const Plan p = run(R"({"stage": "finetune", "model": "Llama-3.1-8B", "train": {"method": "full", "zero_stage": )" +
+                           std::to_string(z) + R"(}, "hardware": {"devices": ["A100 80GB"], "count": 8}})");
+        const double total = p.candidates.at(0).memory.total_bytes;
+        EXPECT_LE(total, last) << "ZeRO-" << z;
+        last = total;
+    }
+}
+
+TEST(Properties, EveryExampleGivesSaneFiniteJson) {
+    for (const char* name : {"3b-finetune-rtx3090", "70b-fp16-on-80gb", "7b-full-finetune-adam", "7b-weights-bf16", "bank-70b-fp8",
+                             "coding-agent-32b", "solo-researcher-buy-or-rent", "support-ticket-finetune", "team-live-chat",
+                             "team-nightly-embeddings"}) {
+        const Plan p = run(example(name));
+        EXPECT_FALSE(p.candidates.empty()) << name;
+        expect_sane(p);
+        // Every figure in the JSON is a number (JSON has no NaN or infinity; only an unbounded queue wait is null).
+        const auto doc = nlohmann::json::parse(to_json(p));
+        for (const auto& c : doc["plan"]["candidates"])
+            for (const auto& [key, f] : c.items())
+                if (f.is_object() && f.contains("label")) {
+                    for (const char* k : {"value", "low", "high"})
+                        EXPECT_TRUE(f[k].is_number() || (f[k].is_null() && key.find("ttft") != std::string::npos)) << name << " " << key;
+                }
+    }
+}
+
+TEST(Plan, BadWorkloadGivesIssuesNotAPlan) {
+    const Plan p = plan_from_json(R"({"stage": "serve", "model": "Llama-3.1-8B", "assumptions": {"training_mfu": 3}})", catalog());
+    ASSERT_EQ(p.issues.size(), 1u);
+    EXPECT_EQ(p.issues[0].path, "assumptions.training_mfu");
+    EXPECT_EQ(p.issues[0].message, "must be a ratio above 0 and at most 1, got 3");
+    EXPECT_TRUE(p.candidates.empty());
+}
+
+TEST(Plan, AssumptionOverridePinsTheBand) {
+    const Plan p = run(R"({"stage": "serve", "model": "Llama-3.1-8B", "hardware": {"devices": ["H100 SXM"], "count": 1},
+        "assumptions": {"decode_bandwidth_efficiency": 0.5, "decode_compute_efficiency": 0.5, "decode_step_overhead_s": 0}})");
+    const Figure& f = p.candidates.at(0).figures.at("decode_tokens_per_s_per_user");
+    EXPECT_DOUBLE_EQ(f.low, f.value);
+    EXPECT_DOUBLE_EQ(f.high, f.value);
+}
+
+} // namespace hwplan

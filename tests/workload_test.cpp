@@ -1,0 +1,121 @@
+// workload_test.cpp: the workload's JSON form. Every worked example from the lessons is accepted
+// unchanged; bad input is rejected with its path and reason.
+#include "hwplan/workload.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "hwplan/catalog_embedded.h"
+
+#ifndef HWPLAN_SOURCE_DIR
+#error "HWPLAN_SOURCE_DIR must point at the source tree"
+#endif
+
+namespace hwplan {
+
+namespace {
+
+const Catalog& catalog() { return embedded_catalog().catalog; }
+
+std::string read(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+const std::filesystem::path kExamples = std::filesystem::path(HWPLAN_SOURCE_DIR) / "tests/data/workloads";
+
+} // namespace
+
+TEST(Workload, EveryLessonExampleIsAccepted) {
+    int n = 0;
+    for (const auto& f : std::filesystem::directory_iterator(kExamples)) {
+        if (f.path().extension() != ".json") continue;
+        ++n;
+        const auto p = parse_workload(read(f.path()), catalog());
+        for (const auto& i : p.issues) ADD_FAILURE() << f.path().filename() << ": " << to_string(i);
+    }
+    EXPECT_EQ(n, 10);
+}
+
+// The copies in tests/data/workloads are the course's own files, byte for byte, when ../shared is here.
+TEST(Workload, ExampleCopiesMatchTheSharedOriginals) {
+    const auto shared = std::filesystem::path(HWPLAN_SOURCE_DIR) / "../shared/examples/workloads";
+    if (!std::filesystem::exists(shared)) GTEST_SKIP() << "no ../shared beside the repository";
+    for (const auto& f : std::filesystem::directory_iterator(shared))
+        EXPECT_EQ(read(f.path()), read(kExamples / f.path().filename())) << f.path().filename();
+}
+
+TEST(Workload, NamesResolveAndPrecisionsSplit) {
+    const auto p = parse_workload(read(kExamples / "bank-70b-fp8.json"), catalog());
+    ASSERT_TRUE(p.issues.empty());
+    const Workload& w = p.workload;
+    EXPECT_EQ(w.stage, Stage::serve);
+    EXPECT_EQ(w.model.model.id, "llama-3.1-70b");
+    EXPECT_EQ(w.precision.weights, "fp8");
+    EXPECT_EQ(w.precision.kv_cache, "fp8");
+    EXPECT_EQ(w.serve.concurrent_users, 200);
+
+    const auto q = parse_workload(read(kExamples / "3b-finetune-rtx3090.json"), catalog());
+    ASSERT_TRUE(q.issues.empty());
+    EXPECT_TRUE(q.workload.model.size_only);
+    EXPECT_EQ(q.workload.model.params, 3e9);
+    EXPECT_EQ(q.workload.hardware.devices, std::vector<std::string>{"rtx-3090"});
+    EXPECT_FALSE(q.workload.model.shape_from.empty());
+}
+
+TEST(Workload, QuantizedStorageFormatsComputeInBf16) {
+    const auto p = parse_workload(R"({"stage": "serve", "model": "Llama-3.1-8B", "precision": "q4_k_m"})", catalog());
+    ASSERT_TRUE(p.issues.empty()) << to_string(p.issues[0]);
+    EXPECT_EQ(p.workload.precision.weights, "q4_k_m");
+    EXPECT_EQ(p.workload.precision.compute, "bf16");
+}
+
+TEST(Workload, ErrorsNamePathAndReason) {
+    struct Row { const char* text; const char* path; const char* message; };
+    const Row rows[] = {
+        {R"({"model": "Llama-3.1-8B"})", "stage", "required field is missing"},
+        {R"({"stage": "serving", "model": "Llama-3.1-8B"})", "stage",
+         "unknown value \"serving\"; expected one of serve, batch, embed, finetune, pretrain, rl, edge"},
+        {R"({"stage": "serve"})", "model", "required field is missing (a catalog model name, or {\"params\": N}, or an architecture)"},
+        {R"({"stage": "serve", "model": {"params": -3e9}})", "model.params", "implausible value -3000000000; expected 100000 to 100000000000000"},
+        {R"({"stage": "serve", "model": "Llama-3.1-8B", "serve": {"context_tokens": -1}})", "serve.context_tokens",
+         "implausible value -1; expected 1 to 100000000"},
+        {R"({"stage": "serve", "model": "Llama-3.1-8B", "serve": {"concurrent_users": "many"}})", "serve.concurrent_users",
+         "expected a number, got a string"},
+        {R"({"stage": "serve", "model": "Llama-3.1-8B", "serve": {"context_tokens": 1000, "prompt_tokens": 2000}})",
+         "serve.prompt_tokens", "cannot exceed context_tokens (1000)"},
+        {R"({"stage": "serve", "model": "Llama-3.1-8B", "hardware": {"devices": ["H100 SMX"]}})", "hardware.devices[0]",
+         "unknown device \"H100 SMX\"; close matches: h100-sxm"},
+        {R"({"stage": "serve", "model": "Llama-3.1-8B", "precision": "fp7"})", "precision", nullptr},
+        {R"({"stage": "finetune", "model": "Llama-3.1-8B", "train": {"zero_stage": 4}})", "train.zero_stage",
+         "implausible value 4; expected 0 to 3"},
+        {R"({"stage": "serve", "model": "Llama-3.1-8B", "sreve": {}})", "sreve", "unknown key"},
+        {R"({"stage": "serve", "model": "Llama-3.1-8B", "assumptions": {"decode_bandwidth_efficiency": "high"}})",
+         "assumptions.decode_bandwidth_efficiency", "expected a number, got a string"},
+        {R"({"stage": "serve", "model": "bge-base-en-v1.5"})", "stage",
+         "\"serve\" needs a generative model; bge-base-en-v1.5 is an encoder (use stage \"embed\")"},
+        {R"({"stage": "serve", "model": "Llama-3.1-8B",)", "", nullptr},
+    };
+    for (const auto& r : rows) {
+        const auto p = parse_workload(r.text, catalog());
+        ASSERT_FALSE(p.issues.empty()) << r.text;
+        EXPECT_EQ(p.issues[0].path, r.path) << r.text;
+        if (r.message) {
+            EXPECT_EQ(p.issues[0].message, r.message) << r.text;
+        }
+    }
+}
+
+TEST(Workload, UnknownModelListsCloseMatches) {
+    const auto p = parse_workload(R"({"stage": "serve", "model": "Llama-3.1-80B"})", catalog());
+    ASSERT_EQ(p.issues.size(), 1u);
+    EXPECT_EQ(p.issues[0].path, "model");
+    EXPECT_EQ(p.issues[0].message, "unknown model \"Llama-3.1-80B\"; close matches: llama-3.1-70b, llama-3.1-8b, llama-3.1-405b");
+}
+
+} // namespace hwplan
