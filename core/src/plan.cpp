@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "hwplan/format.h"
 #include "hwplan/memory.h"
@@ -21,30 +22,44 @@ constexpr int kMaxTensorParallel = 8;
 
 struct Peak {
     double flop_per_s = 0;
-    std::string precision;
-    std::string note;
+    std::string precision;   // the precision whose peak is used ("" when none is published)
+    std::string requested;
+    std::string device;
+    bool fell_back() const { return precision != requested; }
+    std::string note() const {
+        if (precision.empty())
+            return "no published dense peak for " + requested + " or a wider format on " + device + ": compute time is not modelled";
+        return "no published " + requested + " peak on " + device + "; compute time uses its " + precision + " peak (" +
+               format_sig(flop_per_s / 1e12, 4) + " TFLOPS)";
+    }
 };
 
 // The dense peak for the requested compute precision, falling back to the nearest wider path the
 // device has (FP8 -> BF16 -> FP16 -> FP32), with a note saying so.
 Peak peak_for(const Device& d, const std::string& compute) {
-    const std::vector<std::pair<std::string, const PeakRate*>> order_fp8{{"fp8", &d.fp8}, {"bf16", &d.bf16}, {"fp16", &d.fp16}, {"fp32", &d.fp32}};
-    const std::vector<std::pair<std::string, const PeakRate*>> order_bf16{{"bf16", &d.bf16}, {"fp16", &d.fp16}, {"fp32", &d.fp32}};
-    const std::vector<std::pair<std::string, const PeakRate*>> order_fp16{{"fp16", &d.fp16}, {"bf16", &d.bf16}, {"fp32", &d.fp32}};
-    const std::vector<std::pair<std::string, const PeakRate*>> order_fp32{{"fp32", &d.fp32}};
-    const auto& order = compute == "fp8" ? order_fp8 : compute == "fp16" ? order_fp16 : compute == "fp32" ? order_fp32 : order_bf16;
+    struct Path {
+        const char* name;
+        PeakRate Device::*rate;
+    };
+    static constexpr Path kFp8[] = {{"fp8", &Device::fp8}, {"bf16", &Device::bf16}, {"fp16", &Device::fp16}, {"fp32", &Device::fp32}};
+    static constexpr Path kBf16[] = {{"bf16", &Device::bf16}, {"fp16", &Device::fp16}, {"fp32", &Device::fp32}};
+    static constexpr Path kFp16[] = {{"fp16", &Device::fp16}, {"bf16", &Device::bf16}, {"fp32", &Device::fp32}};
+    static constexpr Path kFp32[] = {{"fp32", &Device::fp32}};
+    const std::span<const Path> order = compute == "fp8" ? std::span<const Path>(kFp8)
+                                        : compute == "fp16" ? std::span<const Path>(kFp16)
+                                        : compute == "fp32" ? std::span<const Path>(kFp32)
+                                                            : std::span<const Path>(kBf16);
     Peak p;
-    for (const auto& [name, rate] : order) {
-        if (rate->supported) {
-            p.flop_per_s = rate->flop_per_s;
-            p.precision = name;
-            if (name != compute)
-                p.note = "no published " + compute + " peak on " + d.id + "; compute time uses its " + name + " peak (" +
-                         format_sig(rate->flop_per_s / 1e12, 4) + " TFLOPS)";
+    p.requested = compute;
+    p.device = d.id;
+    for (const auto& path : order) {
+        const PeakRate& rate = d.*path.rate;
+        if (rate.supported) {
+            p.flop_per_s = rate.flop_per_s;
+            p.precision = path.name;
             return p;
         }
     }
-    p.note = "no published dense peak for " + compute + " or a wider format on " + d.id + ": compute time is not modelled";
     return p;
 }
 
@@ -75,7 +90,7 @@ struct WeightBytes {
 };
 
 // Weights at the storage format: weight-only quantizers keep embeddings and head in 16 bits (memory.h).
-WeightBytes weight_bytes(const Workload& w, const Catalog& cat, const std::string& format_name, double params) {
+WeightBytes weight_bytes(const Workload& w, const Catalog& cat, const std::string& format_name, double params, bool explain) {
     WeightBytes out;
     const WeightFormat* f = cat.find_format(format_name);
     const double bits = f ? f->bits_per_weight : 16;
@@ -84,8 +99,10 @@ WeightBytes weight_bytes(const Workload& w, const Catalog& cat, const std::strin
     const bool low_float = f && f->kind == "float" && bits < 16 && !w.model.size_only; // fp8 engines too
     const double embed = (keep_embeddings || low_float) ? std::min(params, embedding_and_head_params(arch)) : 0;
     out.total = (params - embed) * bits / 8 + embed * 2;
-    out.why = format_count(params) + " params x " + format_sig(bits, 4) + " bits (" + format_name + ")";
-    if (embed > 0) out.why += ", embeddings and head (" + format_count(embed) + ") kept at 16 bits";
+    if (explain) {
+        out.why = format_count(params) + " params x " + format_sig(bits, 4) + " bits (" + format_name + ")";
+        if (embed > 0) out.why += ", embeddings and head (" + format_count(embed) + ") kept at 16 bits";
+    }
     if (arch.has_moe && !w.model.size_only) { // routed experts are stored at the format's bits
         const auto& e = arch.moe;
         const double per_expert = (arch.mlp == MlpKind::gated ? 3.0 : 2.0) * arch.hidden * e.expert_intermediate;
@@ -101,19 +118,27 @@ double kv_value_bytes(const std::string& kv) {
 
 // [SECTION] bands ----------------------------------------------------------------------------------
 
-Figure figure(double value, Label label, std::string why) {
-    Figure f;
-    f.value = f.low = f.high = value;
-    f.label = label;
-    f.why = std::move(why);
-    return f;
-}
+
 
 // [SECTION] one evaluation: a device, a count, one case of the assumptions ------------------------
 
+// One evaluation. Explanations (the "why" texts) are built only when `explain` is set: the trial
+// evaluations that choose a count and the low/high cases need numbers, not prose.
 struct Eval {
     Candidate c;
     double headline = 0; // the stage's ranking figure, larger is better
+    bool explain = true;
+
+    template <class Why> Figure figure(double value, Label label, Why&& why) const {
+        Figure f;
+        f.value = f.low = f.high = value;
+        f.label = label;
+        if (explain) f.why = why();
+        return f;
+    }
+    template <class Why> void term(MemoryUse& m, const char* name, double bytes, Why&& why) const {
+        m.terms.push_back({name, bytes, explain ? why() : std::string()});
+    }
 };
 
 struct ServeShape {
@@ -131,9 +156,7 @@ ServeShape serve_shape(const Workload& w) {
     return sh;
 }
 
-void add_term(MemoryUse& m, const std::string& name, double bytes, std::string why) {
-    m.terms.push_back({name, bytes, std::move(why)});
-}
+
 
 void finish_memory(MemoryUse& m) {
     m.total_bytes = m.weights_bytes + m.kv_cache_bytes + m.activations_bytes + m.gradients_bytes + m.optimizer_bytes + m.overhead_bytes;
@@ -152,7 +175,7 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const int tp = std::min({n, std::max(1, d.domain_size), kMaxTensorParallel});
     const int pp = std::max(1, n / tp);
     c.layout = {.tensor_parallel = tp, .pipeline_parallel = pp, .data_parallel = 1};
-    const WeightBytes wb = weight_bytes(w, cat, w.precision.weights, w.model.params);
+    const WeightBytes wb = weight_bytes(w, cat, w.precision.weights, w.model.params, e.explain);
     const double kvb = kv_value_bytes(w.precision.kv_cache);
     // KV heads split across tensor-parallel ranks (replicated when there are fewer heads than ranks;
     // latent caches are per token, not per head, and replicate); layers split across pipeline stages.
@@ -163,37 +186,36 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     MemoryUse& m = c.memory;
     m.capacity_bytes = usable_bytes(d, a, true);
     m.weights_bytes = wb.total / (tp * pp);
-    add_term(m, "weights", m.weights_bytes, wb.why + (n > 1 ? ", split over " + std::to_string(n) + " devices" : ""));
+    e.term(m, "weights", m.weights_bytes, [&] { return std::string(wb.why + (n > 1 ? ", split over " + std::to_string(n) + " devices" : "")); });
     m.kv_cache_bytes = sh.users * kv_seq / kv_div;
-    add_term(m, "kv_cache", m.kv_cache_bytes,
-             format_sig(sh.users, 6) + " sequences x " + format_sig(sh.context, 6) + " tokens x " +
+    e.term(m, "kv_cache", m.kv_cache_bytes, [&] { return std::string(format_sig(sh.users, 6) + " sequences x " + format_sig(sh.context, 6) + " tokens x " +
                  gb(kv_bytes_per_token(arch, kvb)) + "/token (" + w.precision.kv_cache + ")" +
                  (kv_div > 1 ? " / " + format_sig(kv_div, 3) : "") + ", sliding layers capped at their window, " +
-                 format_sig(a.kv_block_tokens, 3) + "-token blocks");
+                 format_sig(a.kv_block_tokens, 3) + "-token blocks"); });
     const double chunk = std::min(a.prefill_chunk_tokens, std::max(sh.prompt, sh.batch));
     m.activations_bytes = inference_activation_bytes(arch, chunk, sh.batch) / tp;
-    add_term(m, "activations", m.activations_bytes, "one block's working set for a " + format_sig(chunk, 6) +
-                                                        "-token chunk + FP32 logits for " + format_sig(sh.batch, 6) + " sequences");
+    e.term(m, "activations", m.activations_bytes, [&] { return std::string("one block's working set for a " + format_sig(chunk, 6) +
+                                                        "-token chunk + FP32 logits for " + format_sig(sh.batch, 6) + " sequences"); });
     m.overhead_bytes = runtime_overhead_bytes(d, a);
-    add_term(m, "overhead", m.overhead_bytes, local_runtime(d) ? "llama.cpp-style compute buffer" : "runtime context (CUDA/ROCm/XLA) and framework");
+    e.term(m, "overhead", m.overhead_bytes, [&] { return std::string(local_runtime(d) ? "llama.cpp-style compute buffer" : "runtime context (CUDA/ROCm/XLA) and framework"); });
     finish_memory(m);
     c.fits = m.total_bytes <= m.capacity_bytes;
 
     const double free_for_kv = m.capacity_bytes - m.weights_bytes - m.overhead_bytes - m.activations_bytes;
     const double max_users = max_active_users(m.capacity_bytes, m.weights_bytes, m.overhead_bytes + m.activations_bytes, kv_seq / kv_div);
-    c.figures["max_concurrent_users"] = figure(max_users, Label::arithmetic,
-        "(capacity " + gb(m.capacity_bytes) + " - weights - overhead - activations) / KV per user " + gb(kv_seq / kv_div));
+    c.figures["max_concurrent_users"] = e.figure(max_users, Label::arithmetic, [&] { return std::string("(capacity " + gb(m.capacity_bytes) + " - weights - overhead - activations) / KV per user " + gb(kv_seq / kv_div)); });
     // Longest single-sequence context whose cache fits beside everything else.
     double max_ctx = max_context_tokens(arch, kvb, free_for_kv * kv_div, a.kv_block_tokens);
-    std::string ctx_why = "largest context whose KV cache fits the " + gb(std::max(0.0, free_for_kv)) + " left";
-    if (arch.max_context > 0 && max_ctx > arch.max_context) {
-        max_ctx = arch.max_context;
-        ctx_why += "; capped at the model's maximum context";
-    }
-    c.figures["max_context_tokens"] = figure(max_ctx, Label::arithmetic, ctx_why);
+    const bool capped = arch.max_context > 0 && max_ctx > arch.max_context;
+    if (capped) max_ctx = arch.max_context;
+    auto ctx_why = [&] {
+        return "largest context whose KV cache fits the " + gb(std::max(0.0, free_for_kv)) + " left" +
+               (capped ? "; capped at the model's maximum context" : "");
+    };
+    c.figures["max_context_tokens"] = e.figure(max_ctx, Label::arithmetic, ctx_why);
 
     const Peak peak = peak_for(d, w.precision.compute);
-    if (!peak.note.empty()) c.notes.push_back(peak.note);
+    if (peak.fell_back() && e.explain) c.notes.push_back(peak.note());
     const double link = d.interconnect_bytes_per_s;
     auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM)
         if (tp <= 1) return 0.0;
@@ -211,7 +233,7 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     }
     auto decode_phase = [&](double ctx) {
         Phase ph;
-        ph.name = "decode step (batch " + format_sig(batch, 6) + ", " + format_sig(ctx, 6) + "-token history)";
+        if (e.explain) ph.name = "decode step (batch " + format_sig(batch, 6) + ", " + format_sig(ctx, 6) + "-token history)";
         ph.precision = peak.precision;
         const double bytes = (weights_read + batch * kv_bytes_per_sequence(arch, kvb, ctx, 0)) / (tp * pp);
         const double flops = batch * decode_flops_per_token(arch, w.model.active_params, ctx) / (tp * pp);
@@ -227,7 +249,7 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // Prefill of one prompt, chunked.
     const double chunks = std::ceil(sh.prompt / std::max(1.0, a.prefill_chunk_tokens));
     Phase pre;
-    pre.name = "prefill (" + format_sig(sh.prompt, 6) + " tokens)";
+    if (e.explain) pre.name = "prefill (" + format_sig(sh.prompt, 6) + " tokens)";
     pre.precision = peak.precision;
     pre.roofline = roofline(prefill_flops(arch, w.model.active_params, sh.prompt) / (tp * pp),
                             (chunks * wb.total + sh.prompt * kv_bytes_per_token(arch, kvb)) / (tp * pp),
@@ -236,12 +258,12 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     pre.time_s = pp * pre.roofline.time_s + pre.communication_s;
     c.phases.push_back(pre);
 
-    const std::string step_why = format_sig(batch, 6) + " sequences per step; " + gb(dec.roofline.bytes) + " read and " +
-                                 format_sig(dec.roofline.flops / 1e9, 4) + " GFLOP per device per step";
-    c.figures["decode_step_s"] = figure(dec.time_s, Label::modelled, step_why);
-    c.figures["decode_tokens_per_s_per_user"] = figure(1.0 / dec.time_s, Label::modelled, "1 / decode step time; " + step_why);
-    c.figures["throughput_tokens_per_s"] = figure(batch / dec.time_s, Label::modelled, "batch / decode step time; " + step_why);
-    c.figures["ttft_s"] = figure(pre.time_s, Label::modelled, "prefill of " + format_sig(sh.prompt, 6) + " prompt tokens, no queue");
+    auto step_why = [&] { return format_sig(batch, 6) + " sequences per step; " + gb(dec.roofline.bytes) + " read and " +
+                                 format_sig(dec.roofline.flops / 1e9, 4) + " GFLOP per device per step"; };
+    c.figures["decode_step_s"] = e.figure(dec.time_s, Label::modelled, step_why);
+    c.figures["decode_tokens_per_s_per_user"] = e.figure(1.0 / dec.time_s, Label::modelled, [&] { return std::string("1 / decode step time; " + step_why()); });
+    c.figures["throughput_tokens_per_s"] = e.figure(batch / dec.time_s, Label::modelled, [&] { return std::string("batch / decode step time; " + step_why()); });
+    c.figures["ttft_s"] = e.figure(pre.time_s, Label::modelled, [&] { return std::string("prefill of " + format_sig(sh.prompt, 6) + " prompt tokens, no queue"); });
 
     // Latency under load: the replica as an M/G/1 server of GPU time per request.
     std::vector<TrafficClass> classes = w.serve.traffic;
@@ -263,21 +285,21 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
             m2 += tc.requests_per_s * service * service;
         }
         const QueueWait q = mg1_wait(lambda, m1 / lambda, m2 / lambda);
-        const std::string qwhy = format_sig(lambda, 4) + " requests/s over " + std::to_string(classes.size()) +
+        auto qwhy = [&] { return format_sig(lambda, 4) + " requests/s over " + std::to_string(classes.size()) +
                                  " traffic class(es); utilization " + format_sig(100 * q.utilization, 3) + " %; first class's prefill " +
-                                 format_sig(prefill_s[0], 3) + " s plus the M/G/1 wait";
-        c.figures["utilization_ratio"] = figure(q.utilization, Label::modelled, "arrival rate x mean GPU time per request");
-        c.figures["p50_ttft_s"] = figure(q.p50_s + prefill_s[0], Label::modelled, qwhy);
-        c.figures["p95_ttft_s"] = figure(q.p95_s + prefill_s[0], Label::modelled, qwhy);
+                                 format_sig(prefill_s[0], 3) + " s plus the M/G/1 wait"; };
+        c.figures["utilization_ratio"] = e.figure(q.utilization, Label::modelled, [&] { return std::string("arrival rate x mean GPU time per request"); });
+        c.figures["p50_ttft_s"] = e.figure(q.p50_s + prefill_s[0], Label::modelled, qwhy);
+        c.figures["p95_ttft_s"] = e.figure(q.p95_s + prefill_s[0], Label::modelled, qwhy);
         if (!q.stable) c.notes.push_back("the request rate exceeds what one replica serves (utilization >= 100 %): the queue grows without bound");
     }
 
     if (!c.fits) {
         c.regime = Regime::capacity;
-        c.regime_why = "needs " + gb(m.total_bytes) + " per device but " + gb(m.capacity_bytes) + " is usable";
+        if (e.explain) c.regime_why = "needs " + gb(m.total_bytes) + " per device but " + gb(m.capacity_bytes) + " is usable";
     } else {
         c.regime = dec.roofline.compute_bound ? Regime::compute : Regime::bandwidth;
-        c.regime_why = "decode: " + format_sig(dec.roofline.intensity_flop_per_byte, 3) + " FLOP/byte against a ridge of " +
+        if (e.explain) c.regime_why = "decode: " + format_sig(dec.roofline.intensity_flop_per_byte, 3) + " FLOP/byte against a ridge of " +
                        format_sig(dec.roofline.ridge_flop_per_byte, 3) + " FLOP/byte";
     }
     e.headline = 1.0 / dec.time_s;
@@ -303,7 +325,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         wwhy = format_count(w.model.params) + " params x " + format_sig(weight_bytes_per_param(t.optimizer), 2) + " bytes";
     } else {
         const std::string base = t.method == TrainMethod::qlora && w.precision.weights == "bf16" ? "nf4" : w.precision.weights;
-        const WeightBytes wb = weight_bytes(w, cat, base, w.model.params);
+        const WeightBytes wb = weight_bytes(w, cat, base, w.model.params, e.explain);
         weights = wb.total + trainable * 4; // adapters in FP32 (PEFT's default upcast)
         wwhy = "frozen base: " + wb.why + "; adapters " + format_count(trainable) + " x 4 bytes (rank " + format_sig(t.lora_rank, 4) + ")";
     }
@@ -317,61 +339,60 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const double host_opt = t.cpu_offload ? opt : 0;
     if (t.cpu_offload) opt = 0;
     m.weights_bytes = weights;
-    add_term(m, "weights", weights, wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : ""));
+    e.term(m, "weights", weights, [&] { return std::string(wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : "")); });
     m.gradients_bytes = grads;
-    add_term(m, "gradients", grads, format_count(trainable) + " trainable x " + format_sig(grad_per, 2) + " bytes" + (zero >= 2 ? ", sharded" : ""));
+    e.term(m, "gradients", grads, [&] { return std::string(format_count(trainable) + " trainable x " + format_sig(grad_per, 2) + " bytes" + (zero >= 2 ? ", sharded" : "")); });
     m.optimizer_bytes = opt;
-    add_term(m, "optimizer", opt, std::string(name(t.optimizer)) + ": " + format_sig(opt_per, 3) + " bytes per trainable parameter" +
+    e.term(m, "optimizer", opt, [&] { return std::string(std::string(name(t.optimizer)) + ": " + format_sig(opt_per, 3) + " bytes per trainable parameter" +
                                       (zero >= 1 ? ", sharded (ZeRO-" + std::to_string(zero) + ")" : "") +
-                                      (t.cpu_offload ? "; offloaded: " + gb(host_opt) + " in host memory" : ""));
+                                      (t.cpu_offload ? "; offloaded: " + gb(host_opt) + " in host memory" : "")); });
     ActivationSettings as;
     as.seq_len = t.seq_len;
     as.micro_batch = t.micro_batch;
     as.checkpointing = t.checkpointing;
     const auto act = training_activation_bytes(arch, as, arch.layers);
     m.activations_bytes = act.total_bytes;
-    add_term(m, "activations", act.total_bytes, "blocks " + gb(act.blocks_bytes) + " (" + std::string(name(t.checkpointing)) +
-                                                    " recomputation, fused attention) + FP32 logits and their gradient " + gb(act.logits_bytes));
+    e.term(m, "activations", act.total_bytes, [&] { return std::string("blocks " + gb(act.blocks_bytes) + " (" + std::string(name(t.checkpointing)) +
+                                                    " recomputation, fused attention) + FP32 logits and their gradient " + gb(act.logits_bytes)); });
     const double allocated = m.weights_bytes + m.gradients_bytes + m.optimizer_bytes + m.activations_bytes;
     m.overhead_bytes = a.runtime_context_bytes + a.allocator_fragmentation_ratio * allocated;
-    add_term(m, "overhead", m.overhead_bytes, "runtime context " + gb(a.runtime_context_bytes) + " + allocator fragmentation " +
-                                                  format_sig(100 * a.allocator_fragmentation_ratio, 3) + " %");
+    e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context " + gb(a.runtime_context_bytes) + " + allocator fragmentation " +
+                                                  format_sig(100 * a.allocator_fragmentation_ratio, 3) + " %"); });
     finish_memory(m);
     c.fits = m.total_bytes <= m.capacity_bytes;
 
     const Peak peak = peak_for(d, w.precision.compute);
-    if (!peak.note.empty()) c.notes.push_back(peak.note);
+    if (peak.fell_back() && e.explain) c.notes.push_back(peak.note());
     const double mfu = w.stage == Stage::pretrain ? a.training_mfu : a.finetune_mfu;
     const double sequences = t.global_batch > 0 ? t.global_batch : t.micro_batch * n;
     const double tokens_per_step = sequences * t.seq_len;
     const double flops_per_token = training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, t.checkpointing);
     Phase step;
-    step.name = "training step (" + format_sig(tokens_per_step, 6) + " tokens)";
+    if (e.explain) step.name = "training step (" + format_sig(tokens_per_step, 6) + " tokens)";
     step.precision = peak.precision;
     step.roofline = roofline(tokens_per_step * flops_per_token / n, 0, peak.flop_per_s * mfu, d.bandwidth_bytes_per_s);
     step.communication_s = allreduce_s(trainable * 2.0, n, d.interconnect_bytes_per_s, a.interconnect_efficiency);
     step.time_s = std::max(step.roofline.time_s, step.communication_s); // gradient all-reduce overlaps the backward pass
     c.phases.push_back(step);
-    const std::string why = format_sig(flops_per_token / w.model.active_params, 3) + "N FLOPs per token (with attention) x " +
+    auto why = [&] { return format_sig(flops_per_token / w.model.active_params, 3) + "N FLOPs per token (with attention) x " +
                             format_sig(tokens_per_step, 6) + " tokens / (" + std::to_string(n) + " x " + format_sig(peak.flop_per_s / 1e12, 4) +
-                            " TFLOPS x MFU " + format_sig(mfu, 2) + ")";
+                            " TFLOPS x MFU " + format_sig(mfu, 2) + ")"; };
     if (peak.flop_per_s > 0) {
-        c.figures["step_time_s"] = figure(step.time_s, Label::modelled, why);
-        c.figures["train_tokens_per_s"] = figure(tokens_per_step / step.time_s, Label::modelled, why);
-        if (t.tokens > 0) c.figures["train_time_s"] = figure(t.tokens / (tokens_per_step / step.time_s), Label::modelled,
-                                                             format_sig(t.tokens, 4) + " tokens / tokens per second");
+        c.figures["step_time_s"] = e.figure(step.time_s, Label::modelled, why);
+        c.figures["train_tokens_per_s"] = e.figure(tokens_per_step / step.time_s, Label::modelled, why);
+        if (t.tokens > 0) c.figures["train_time_s"] = e.figure(t.tokens / (tokens_per_step / step.time_s), Label::modelled, [&] { return std::string(format_sig(t.tokens, 4) + " tokens / tokens per second"); });
         e.headline = tokens_per_step / step.time_s;
     }
-    c.figures["trainable_params"] = figure(trainable, Label::arithmetic, full ? "every parameter" : "LoRA adapters on every linear layer");
+    c.figures["trainable_params"] = e.figure(trainable, Label::arithmetic, [&] { return std::string(full ? "every parameter" : "LoRA adapters on every linear layer"); });
     if (!c.fits) {
         c.regime = Regime::capacity;
-        c.regime_why = "needs " + gb(m.total_bytes) + " per device but " + gb(m.capacity_bytes) + " is usable";
+        if (e.explain) c.regime_why = "needs " + gb(m.total_bytes) + " per device but " + gb(m.capacity_bytes) + " is usable";
     } else if (step.communication_s > step.roofline.time_s) {
         c.regime = Regime::bandwidth;
-        c.regime_why = "the gradient all-reduce (" + format_sig(step.communication_s, 3) + " s) outlasts the compute";
+        if (e.explain) c.regime_why = "the gradient all-reduce (" + format_sig(step.communication_s, 3) + " s) outlasts the compute";
     } else {
         c.regime = Regime::compute;
-        c.regime_why = "training at MFU " + format_sig(mfu, 2) + " of the " + peak.precision + " peak";
+        if (e.explain) c.regime_why = "training at MFU " + format_sig(mfu, 2) + " of the " + peak.precision + " peak";
     }
 }
 
@@ -380,24 +401,24 @@ void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const auto& arch = w.model.model.arch;
     const auto& s = w.embed;
     c.layout = {.data_parallel = n};
-    const WeightBytes wb = weight_bytes(w, cat, w.precision.weights, w.model.params);
+    const WeightBytes wb = weight_bytes(w, cat, w.precision.weights, w.model.params, e.explain);
     MemoryUse& m = c.memory;
     m.capacity_bytes = usable_bytes(d, a, true);
     m.weights_bytes = wb.total;
-    add_term(m, "weights", wb.total, wb.why);
+    e.term(m, "weights", wb.total, [&] { return std::string(wb.why); });
     const double tokens = s.batch_size * s.tokens_per_item;
     m.activations_bytes = inference_activation_bytes(arch, tokens, 0); // fused attention: no score matrices
-    add_term(m, "activations", m.activations_bytes, "one block's working set for " + format_sig(s.batch_size, 6) + " items x " +
-                                                        format_sig(s.tokens_per_item, 6) + " tokens");
+    e.term(m, "activations", m.activations_bytes, [&] { return std::string("one block's working set for " + format_sig(s.batch_size, 6) + " items x " +
+                                                        format_sig(s.tokens_per_item, 6) + " tokens"); });
     m.overhead_bytes = runtime_overhead_bytes(d, a);
-    add_term(m, "overhead", m.overhead_bytes, "runtime context and framework");
+    e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context and framework"); });
     finish_memory(m);
     c.fits = m.total_bytes <= m.capacity_bytes;
 
     const Peak peak = peak_for(d, w.precision.compute);
-    if (!peak.note.empty()) c.notes.push_back(peak.note);
+    if (peak.fell_back() && e.explain) c.notes.push_back(peak.note());
     Phase b;
-    b.name = "encoder batch (" + format_sig(s.batch_size, 6) + " items)";
+    if (e.explain) b.name = "encoder batch (" + format_sig(s.batch_size, 6) + " items)";
     b.precision = peak.precision;
     b.roofline = roofline(s.batch_size * encoder_flops_per_item(arch, w.model.params, s.tokens_per_item), wb.total,
                           peak.flop_per_s * a.encoder_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
@@ -405,18 +426,18 @@ void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, c
     c.phases.push_back(b);
     if (b.time_s > 0) {
         const double items_per_s = n * s.batch_size / b.time_s;
-        const std::string why = format_sig(encoder_flops_per_item(arch, w.model.params, s.tokens_per_item) / 1e9, 4) +
-                                " GFLOP per item at " + format_sig(s.tokens_per_item, 6) + " tokens";
-        c.figures["items_per_s"] = figure(items_per_s, Label::modelled, why);
+        auto why = [&] { return format_sig(encoder_flops_per_item(arch, w.model.params, s.tokens_per_item) / 1e9, 4) +
+                                " GFLOP per item at " + format_sig(s.tokens_per_item, 6) + " tokens"; };
+        c.figures["items_per_s"] = e.figure(items_per_s, Label::modelled, why);
         if (s.items > 0) {
             const double total = s.items / items_per_s;
-            c.figures["embed_time_s"] = figure(total, Label::modelled, format_sig(s.items, 6) + " items / items per second");
-            if (s.window_s > 0) c.figures["window_used_ratio"] = figure(total / s.window_s, Label::modelled, "job time / batch window");
+            c.figures["embed_time_s"] = e.figure(total, Label::modelled, [&] { return std::string(format_sig(s.items, 6) + " items / items per second"); });
+            if (s.window_s > 0) c.figures["window_used_ratio"] = e.figure(total / s.window_s, Label::modelled, [&] { return std::string("job time / batch window"); });
         }
         e.headline = items_per_s;
     }
     c.regime = !c.fits ? Regime::capacity : b.roofline.compute_bound ? Regime::compute : Regime::bandwidth;
-    c.regime_why = !c.fits ? "needs " + gb(m.total_bytes) + " but " + gb(m.capacity_bytes) + " is usable"
+    if (e.explain) c.regime_why = !c.fits ? "needs " + gb(m.total_bytes) + " but " + gb(m.capacity_bytes) + " is usable"
                            : "encoder batch: " + format_sig(b.roofline.intensity_flop_per_byte, 3) + " FLOP/byte against a ridge of " +
                                  format_sig(b.roofline.ridge_flop_per_byte, 3);
 }
@@ -434,8 +455,9 @@ void drop_time_figures(Eval& e) {
     if (e.c.fits) e.c.regime_why = "compute peak not published for this precision: speed and regime not modelled";
 }
 
-Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a) {
+Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true) {
     Eval e;
+    e.explain = explain;
     e.c.device = d.id;
     e.c.device_name = d.name;
     e.c.count = n;
@@ -449,10 +471,11 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
         // The trainer decides what must fit; the rollout pool's decode speed is reported beside it.
         eval_train(w, cat, d, n, a, e);
         Eval rollout;
+        rollout.explain = e.explain;
         eval_serve(w, cat, d, n, a, rollout);
         for (const char* k : {"decode_tokens_per_s_per_user", "throughput_tokens_per_s"})
             if (rollout.c.figures.count(k)) e.c.figures[std::string("rollout_") + k] = rollout.c.figures[k];
-        e.c.notes.push_back("rollout pool: decode of " + format_sig(serve_shape(w).users, 6) +
+        if (e.explain) e.c.notes.push_back("rollout pool: decode of " + format_sig(serve_shape(w).users, 6) +
                             " parallel rollouts on the same device type; size the pools separately");
         break;
     }
@@ -479,7 +502,7 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
     if (w.hardware.count > 0) return w.hardware.count;
     if (w.stage == Stage::edge || w.stage == Stage::embed) return 1;
     for (int n = 1; n <= 4096; n *= 2)
-        if (evaluate(w, cat, d, n, a).c.fits) return n;
+        if (evaluate(w, cat, d, n, a, false).c.fits) return n;
     return 1;
 }
 
@@ -552,8 +575,8 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as) {
         const int n = choose_count(w, cat, *d, as.typical);
         Eval e = evaluate(w, cat, *d, n, as.typical);
         e.c.memory.total_low_bytes = e.c.memory.total_high_bytes = e.c.memory.total_bytes;
-        widen(e.c, evaluate(w, cat, *d, n, as.low).c);
-        widen(e.c, evaluate(w, cat, *d, n, as.high).c);
+        widen(e.c, evaluate(w, cat, *d, n, as.low, false).c);
+        widen(e.c, evaluate(w, cat, *d, n, as.high, false).c);
         if (!e.c.fits) {
             const double over = e.c.memory.total_bytes / e.c.memory.capacity_bytes;
             e.c.notes.push_back("does not fit: needs " + format_sig(over, 3) + "x the usable memory of " + std::to_string(n) +
