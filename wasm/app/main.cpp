@@ -1,6 +1,7 @@
 // main.cpp: the web planner's platform loop: GLFW (Emscripten's JS implementation) + WebGL2 + Dear ImGui.
-// Each frame: size the canvas to the page, run the panels over AppState, render, and publish the
-// visible result and widget positions to the page (live region for screen readers, window.hwplanUi).
+// Each frame: size the canvas to the page, run the panels over AppState (the core plans only when the
+// workload changed), render, and publish the visible result and widget positions to the page (live
+// region for screen readers, window.hwplanUi for tests).
 #include <GLES3/gl3.h>
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
@@ -9,10 +10,13 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
 #include "app_state.h"
+#include "hwplan/catalog_embedded.h"
+#include "hwplan/plan.h"
 #include "panels.h"
 
 // [SECTION] page bridge ---------------------------------------------------------------------------
@@ -42,6 +46,48 @@ std::string rect_json(const hwplan::ui::Rect& r) {
     return buf;
 }
 
+// The whole page: the form on the left (with the weight calculator in a second tab), the plan on the right.
+std::string draw(hwplan::ui::AppState& state, const hwplan::Catalog& catalog, float width, float height) {
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(width, height));
+    ImGui::Begin("hwplan: AI hardware planner (runs entirely in this page)##main", nullptr,
+                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
+    std::string summary;
+    const float left = std::min(430.0f, width * 0.4f);
+    ImGui::BeginChild("left##left", ImVec2(left, 0), true);
+    if (ImGui::BeginTabBar("tabs##tabs")) {
+        const bool plan_tab = ImGui::BeginTabItem("Workload##tab_workload");
+        state.widgets["tab_workload"] = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
+                                         ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y};
+        if (plan_tab) {
+            hwplan::ui::panel_workload(state, catalog);
+            ImGui::EndTabItem();
+        }
+        const bool weights_tab = ImGui::BeginTabItem("Weight check##tab_weights");
+        state.widgets["tab_weights"] = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
+                                        ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y};
+        if (weights_tab) {
+            summary = hwplan::ui::panel_weights(state);
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("right##right", ImVec2(0, 0), true);
+    // The core runs only when the workload changed (memoized on its JSON form).
+    state.workload_json = hwplan::ui::workload_json(state.form, catalog);
+    if (state.workload_json != state.planned_json) {
+        state.plan = hwplan::plan_from_json(state.workload_json, catalog);
+        state.planned_json = state.workload_json;
+    }
+    const std::string plan_summary = hwplan::ui::panel_plan(state, catalog);
+    if (summary.empty()) summary = plan_summary;
+    ImGui::EndChild();
+    ImGui::End();
+    return summary;
+}
+
 void frame(void* arg) {
     App& app = *static_cast<App*>(arg);
     int css_w = hwplan_canvas_css_width(), css_h = hwplan_canvas_css_height();
@@ -55,8 +101,8 @@ void frame(void* arg) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
-    const std::string summary =
-        hwplan::ui::panel_weights(app.state, static_cast<float>(css_w), static_cast<float>(css_h));
+    app.state.active_widget.clear();
+    const std::string summary = draw(app.state, hwplan::embedded_catalog().catalog, static_cast<float>(css_w), static_cast<float>(css_h));
     ImGui::Render();
 
     int fb_w = 0, fb_h = 0;
@@ -66,14 +112,21 @@ void frame(void* arg) {
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
-    const std::string layout = "{\"params\":" + rect_json(app.state.params_rect) +
-                               ",\"precision\":" + rect_json(app.state.precision_rect) +
-                               ",\"active\":\"" + (app.state.params_active ? "params" : "") + "\"}";
+    std::string layout = "{\"active\":\"" + app.state.active_widget + "\"";
+    for (const auto& [name, rect] : app.state.widgets) layout += ",\"" + name + "\":" + rect_json(rect);
+    layout += "}";
     if (summary != app.published_summary || layout != app.published_layout) {
         hwplan_publish(summary.c_str(), layout.c_str());
         app.published_summary = summary;
         app.published_layout = layout;
     }
+}
+
+// Start on the lesson's live-chat card (Mistral 7B, 20 users, 8k context) so the first view is a plan.
+void initial_form(hwplan::ui::AppState& state, const hwplan::Catalog& catalog) {
+    if (auto m = hwplan::resolve_model(catalog, "Mistral-7B-Instruct"); m.item) state.form.model = static_cast<int>(m.item - catalog.models.data());
+    for (int i = 0; i < static_cast<int>(catalog.formats.size()); ++i)
+        if (catalog.formats[i].name == "bf16") state.form.weights_format = i;
 }
 
 } // namespace
@@ -103,6 +156,9 @@ int main() {
     ImGui_ImplGlfw_InitForOpenGL(app.window, true);
     ImGui_ImplOpenGL3_Init("#version 300 es");
 
+    const auto& load = hwplan::embedded_catalog();
+    for (const auto& issue : load.issues) std::fprintf(stderr, "hwplan: catalog: %s\n", hwplan::to_string(issue).c_str());
+    initial_form(app.state, load.catalog);
     emscripten_set_main_loop_arg(frame, &app, 0, true);
     return 0;
 }

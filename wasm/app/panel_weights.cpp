@@ -20,20 +20,11 @@ const ImVec4 kErrorColor{1.0f, 0.45f, 0.40f, 1.0f};
 
 } // namespace
 
-std::string panel_weights(AppState& state, float width, float height) {
-    ImGui::SetNextWindowPos(ImVec2(0, 0));
-    ImGui::SetNextWindowSize(ImVec2(width, height));
-    ImGui::Begin("hwplan: AI hardware planner##main", nullptr,
-                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
-
+std::string panel_weights(AppState& state) {
     ImGui::TextWrapped("Model weights: how much memory a model's parameters need at a given precision.");
     ImGui::Separator();
 
-    ImGui::SetNextItemWidth(220);
-    ImGui::InputText("Parameters##params", state.params_text.data(), state.params_text.size(),
-                     ImGuiInputTextFlags_AutoSelectAll | ImGuiInputTextFlags_CharsScientific);
-    state.params_rect = last_item_rect();
-    state.params_active = ImGui::IsItemActive();
+    text_field(state, "Parameters##params", "params", state.params_text.data(), state.params_text.size(), 220);
     ImGui::SameLine();
     ImGui::TextDisabled("(7e9 for a 7B model)");
 
@@ -47,7 +38,7 @@ std::string panel_weights(AppState& state, float width, float height) {
         }
         ImGui::EndCombo();
     }
-    state.precision_rect = last_item_rect();
+    state.widgets["precision"] = last_item_rect();
     ImGui::Separator();
 
     std::string summary;
@@ -72,7 +63,6 @@ std::string panel_weights(AppState& state, float width, float height) {
             ImGui::TextDisabled("= %s", why.c_str());
         }
     }
-    ImGui::End();
     return summary;
 }
 

@@ -1,12 +1,20 @@
-// panels.h: one function per ImGui panel. Each draws from AppState and returns the one-line summary
-// it publishes to the page's live region (so screen readers and tests can read what the canvas shows).
+// panels.h: one function per panel of the web planner. Panels draw from AppState; the plan panel returns
+// the one-line summary the page mirrors into its live region (so screen readers and tests read what the
+// canvas shows).
 #pragma once
 #include <string>
 
 #include "app_state.h"
+#include "hwplan/catalog.h"
 
 namespace hwplan::ui {
 
-std::string panel_weights(AppState& state, float width, float height); // the model-weights calculator
+void panel_workload(AppState& state, const Catalog& catalog);          // the workload form
+std::string panel_plan(AppState& state, const Catalog& catalog);       // candidates and the selected one's detail
+std::string panel_weights(AppState& state);                            // the weight-memory calculator
+std::string workload_json(const WorkloadForm& form, const Catalog& catalog); // the form in docs/workload.md's form
+
+// A labelled text input whose rectangle is published under `name` (for tests and assistive tech).
+bool text_field(AppState& state, const char* label, const char* name, char* buf, size_t size, float width = 140);
 
 } // namespace hwplan::ui
