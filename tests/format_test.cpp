@@ -13,6 +13,11 @@ TEST(FormatSig, RoundsToSignificantDigitsWithoutTrailingZeros) {
     EXPECT_EQ(format_sig(-1.0, 6), "-1");
     EXPECT_EQ(format_sig(0.0), "0");
     EXPECT_EQ(format_sig(1.4e10, 6), "14000000000");
+    EXPECT_EQ(format_sig(-3.5), "-3.5");
+    EXPECT_EQ(format_sig(0.000999), "0.000999");
+    EXPECT_EQ(format_sig(99.96), "100");
+    EXPECT_EQ(format_sig(-0.0004), "-0.0004");
+    EXPECT_EQ(format_sig(2e15), "2e+15"); // beyond plain digits: scientific
 }
 
 TEST(FormatBytes, ChoosesDecimalUnit) {

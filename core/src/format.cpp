@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
+#include <string>
 
 namespace hwplan {
 
@@ -19,9 +21,23 @@ std::string format_sig(double value, int significant) {
     }
     int decimals = significant - 1 - static_cast<int>(mag);
     if (decimals < 0) decimals = 0;
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-    std::string s = buf;
+    // Fixed-point by integer rounding (printf of a double is slow, and explanations format thousands of
+    // numbers per plan): |value| x 10^decimals < 1e16 here, so the integer is exact in a long long.
+    static constexpr double kPow10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16};
+    std::string s;
+    if (decimals < static_cast<int>(std::size(kPow10)) && std::fabs(value) * kPow10[decimals] < 9e15) {
+        const long long scaled = std::llround(std::fabs(value) * kPow10[decimals]);
+        std::string digits = std::to_string(scaled);
+        if (decimals > 0) {
+            if (digits.size() <= static_cast<size_t>(decimals)) digits.insert(0, decimals + 1 - digits.size(), '0');
+            digits.insert(digits.size() - decimals, ".");
+        }
+        s = (value < 0 && scaled != 0 ? "-" : "") + digits;
+    } else {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+        s = buf;
+    }
     if (s.find('.') != std::string::npos) { // drop trailing zeros: "14.0" -> "14"
         while (s.back() == '0') s.pop_back();
         if (s.back() == '.') s.pop_back();

@@ -501,7 +501,14 @@ void widen(Candidate& c, const Candidate& other) {
 int choose_count(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a) {
     if (w.hardware.count > 0) return w.hardware.count;
     if (w.stage == Stage::edge || w.stage == Stage::embed) return 1;
-    for (int n = 1; n <= 4096; n *= 2)
+    int n0 = 1;
+    if (w.stage == Stage::serve || w.stage == Stage::batch) {
+        // The weights alone must fit the devices' usable memory: start the search there.
+        const double weights = weight_bytes(w, cat, w.precision.weights, w.model.params, false).total;
+        const double usable = usable_bytes(d, a, true);
+        while (n0 < 4096 && weights / n0 > usable) n0 *= 2;
+    }
+    for (int n = n0; n <= 4096; n *= 2)
         if (evaluate(w, cat, d, n, a, false).c.fits) return n;
     return 1;
 }
