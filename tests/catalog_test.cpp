@@ -55,7 +55,11 @@ CatalogLoad load_device(const std::string& text, const std::string& path = "devi
       "electricity_usd_per_kWh": {"value": 0.12, "source": "s"}, "pue_ratio": {"value": 1.5, "source": "s"},
       "amortization_years": {"value": 4, "source": "s"},
       "sources": {"s": {"title": "t", "locator": "l", "read_on": "2026-11-29"}}})";
-    return load_catalog({{path, text}, {"defaults.json", defaults}});
+    const std::string formats = R"({"formats": {"bf16": {"bits_per_weight": 16, "kind": "float", "meaning": "m", "source": "s"}},
+      "sources": {"s": {"title": "t", "locator": "l", "read_on": "2026-11-29"}}})";
+    const std::string assumptions = R"({"assumptions": {"kv_block_tokens": {"value": 16, "low": 16, "high": 16, "unit": "tokens",
+      "meaning": "m", "source": "s"}}, "sources": {"s": {"title": "t", "locator": "l", "read_on": "2026-11-29"}}})";
+    return load_catalog({{path, text}, {"defaults.json", defaults}, {"formats.json", formats}, {"assumptions.json", assumptions}});
 }
 
 } // namespace

@@ -11,6 +11,7 @@ namespace {
 std::string devices(const std::string& request) { return hwplan::devices_request_json(hwplan::embedded_catalog().catalog, request); }
 std::string models(const std::string& request) { return hwplan::models_request_json(hwplan::embedded_catalog().catalog, request); }
 std::string plan(const std::string& workload) { return hwplan::plan_json(hwplan::embedded_catalog().catalog, workload); }
+std::string scenarios() { return hwplan::scenarios_json(hwplan::embedded_catalog().catalog); }
 std::string catalog_issues() { return hwplan::issues_json(hwplan::embedded_catalog().issues); }
 
 } // namespace
@@ -20,6 +21,7 @@ EMSCRIPTEN_BINDINGS(hwplan) {
     emscripten::function("devices", &devices);              // {"extension"?} -> {"devices": [... SI units ...]} | {"errors"}
     emscripten::function("models", &models);                // {"extension"?} -> {"models": [...]} | {"errors"}
     emscripten::function("plan", &plan);                    // workload JSON (docs/workload.md) -> {"plan": ...} | {"errors"}
+    emscripten::function("scenarios", &scenarios);          // -> {"scenarios": [{id, name, question, lesson, workload}]}
     emscripten::function("catalogIssues", &catalog_issues); // -> {"errors": [...]} (empty when the catalog is valid)
     emscripten::function("version", &hwplan::version_json); // -> {"name","version"}
 }

@@ -2,6 +2,7 @@
 // Usage: hwplan weights --params 7e9 --precision bf16 [--format text|json]
 //        hwplan devices|models [--format table|json] [--catalog DIR]
 //        hwplan plan FILE|- [--format table|json|markdown] [--catalog DIR] [--extend FILE]
+//        hwplan plan --scenario ID ...;  hwplan scenarios [--format table|json]
 //        hwplan check-catalog [--catalog DIR]
 //        hwplan version
 // Exit codes: 0 ok, 2 bad input (the message names the option and the reason).
@@ -37,9 +38,11 @@ Usage:
         --extend adds your own entries ({"devices": [...], "models": [...]}, catalog schema).
   hwplan models [--format table|json] [--catalog DIR] [--extend FILE]
         The model presets, with parameter counts derived from their architecture.
-  hwplan plan FILE|- [--format table|json|markdown] [--catalog DIR] [--extend FILE]
+  hwplan plan FILE|-|--scenario ID [--format table|json|markdown] [--catalog DIR] [--extend FILE]
         Plans a workload (docs/workload.md) over its candidate devices. Exit 2 on bad input,
         with the JSON path and the reason.
+  hwplan scenarios [--format table|json] [--catalog DIR]
+        The lessons' worked examples, planned with: hwplan plan --scenario ID.
   hwplan check-catalog [--catalog DIR]
         Validates every catalog file; lists each problem as file: path: reason. Exit 1 if any.
   hwplan version
@@ -171,16 +174,26 @@ std::string read_all(std::FILE* f) {
 }
 
 int cmd_plan(const std::vector<std::string>& args) {
-    if (args.empty()) return bad_input("plan: name a workload file, or - for standard input");
-    const std::string file = args[0];
+    if (args.empty()) return bad_input("plan: name a workload file, - for standard input, or --scenario ID");
+    const bool by_scenario = args[0] == "--scenario";
+    const std::string file = by_scenario ? "" : args[0];
     std::map<std::string, std::string> opt;
-    if (auto err = parse_options({args.begin() + 1, args.end()}, {"--format", "--catalog", "--extend"}, opt); !err.empty())
+    if (auto err = parse_options({args.begin() + (by_scenario ? 0 : 1), args.end()}, {"--format", "--catalog", "--extend", "--scenario"}, opt);
+        !err.empty())
         return bad_input(err);
     const std::string fmt = opt.count("--format") ? opt["--format"] : "table";
     if (fmt != "table" && fmt != "json" && fmt != "markdown")
         return bad_input("--format: expected table, json or markdown, got \"" + fmt + "\"");
+    hwplan::CatalogLoad cat;
+    if (!load(opt, cat)) return kExitBadInput;
     std::string text;
-    if (file == "-") {
+    std::string label = file == "-" ? std::string("stdin") : file;
+    if (by_scenario) {
+        const hwplan::Scenario* sc = hwplan::find_scenario(cat.catalog, opt["--scenario"]);
+        if (!sc) return bad_input("--scenario: unknown scenario \"" + opt["--scenario"] + "\"; hwplan scenarios lists them");
+        text = sc->workload_json;
+        label = "scenario " + sc->id;
+    } else if (file == "-") {
         text = read_all(stdin);
     } else {
         std::FILE* f = std::fopen(file.c_str(), "rb");
@@ -188,16 +201,31 @@ int cmd_plan(const std::vector<std::string>& args) {
         text = read_all(f);
         std::fclose(f);
     }
-    hwplan::CatalogLoad cat;
-    if (!load(opt, cat)) return kExitBadInput;
     const hwplan::Plan p = hwplan::plan_from_json(text, cat.catalog);
     if (!p.issues.empty()) {
-        for (const auto& i : p.issues) bad_input((file == "-" ? std::string("stdin") : file) + ": " + hwplan::to_string(i));
+        for (const auto& i : p.issues) bad_input(label + ": " + hwplan::to_string(i));
         return kExitBadInput;
     }
     if (fmt == "json") std::printf("%s\n", hwplan::to_json(p).c_str());
     else if (fmt == "markdown") std::printf("%s", hwplan::render_markdown(p).c_str());
     else std::printf("%s", hwplan::render_table(p).c_str());
+    return kExitOk;
+}
+
+int cmd_scenarios(const std::vector<std::string>& args) {
+    std::map<std::string, std::string> opt;
+    if (auto err = parse_options(args, {"--format", "--catalog"}, opt); !err.empty()) return bad_input(err);
+    const std::string fmt = opt.count("--format") ? opt["--format"] : "table";
+    if (fmt != "table" && fmt != "json") return bad_input("--format: expected table or json, got \"" + fmt + "\"");
+    hwplan::CatalogLoad cat;
+    if (!load(opt, cat)) return kExitBadInput;
+    if (fmt == "json") {
+        std::printf("%s\n", hwplan::scenarios_json(cat.catalog).c_str());
+        return kExitOk;
+    }
+    for (const auto& sc : cat.catalog.scenarios)
+        std::printf("%-30s %s\n%-30s   (%s: %s)\n", sc.id.c_str(), sc.question.c_str(), "", sc.lesson.title.c_str(), sc.lesson.locator.c_str());
+    std::printf("(%zu scenarios; hwplan plan --scenario ID)\n", cat.catalog.scenarios.size());
     return kExitOk;
 }
 
@@ -254,6 +282,7 @@ int main(int argc, char** argv) {
     if (cmd == "models") return cmd_models(args);
     if (cmd == "check-catalog") return cmd_check_catalog(args);
     if (cmd == "plan") return cmd_plan(args);
+    if (cmd == "scenarios") return cmd_scenarios(args);
     if (cmd == "version") {
         std::printf("%s\n", hwplan::version_json().c_str());
         return kExitOk;

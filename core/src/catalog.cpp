@@ -10,6 +10,7 @@
 
 #include "hwplan/format.h"
 #include "hwplan/units.h"
+#include "hwplan/workload.h"
 #include "json_reader.h"
 
 namespace hwplan {
@@ -599,6 +600,30 @@ void read_assumptions(const json& doc, const Context& ctx, Catalog& catalog) {
     catalog.assumption_sources = std::move(book.sources);
 }
 
+// [SECTION] Scenarios (their workloads are checked once the rest of the catalog is loaded) --------
+
+std::optional<Scenario> read_scenario(const json& doc, const Context& ctx, const std::string& stem) {
+    const size_t before = ctx.issues.size();
+    Reader r(ctx, "", doc);
+    Scenario sc;
+    sc.id = read_id(r, stem);
+    sc.name = r.string("name", true).value_or("");
+    sc.question = r.string("question", true).value_or("");
+    r.object("lesson", true, [&](Reader& l) {
+        sc.lesson.title = l.string("title", true).value_or("");
+        sc.lesson.locator = l.string("locator", true).value_or("");
+        sc.lesson.read_on = l.string("read_on", true).value_or("");
+        if (!sc.lesson.read_on.empty() && !is_iso_date(sc.lesson.read_on)) l.error("read_on", "expected an ISO date YYYY-MM-DD");
+    });
+    const json* w = r.raw("workload");
+    if (!w) r.error("workload", "required field is missing");
+    else if (!w->is_object()) r.error("workload", "expected an object, got " + type_name(*w));
+    else sc.workload_json = w->dump();
+    r.finish();
+    if (ctx.issues.size() != before) return std::nullopt;
+    return sc;
+}
+
 // [SECTION] Whole catalog -----------------------------------------------------------------------
 
 template <class T> void check_unique(std::vector<T>& items, Issues& issues, const std::string& folder) {
@@ -667,7 +692,9 @@ CatalogLoad load_catalog(const std::vector<CatalogFile>& files) {
                 out.catalog.defaults = std::move(*d);
                 out.catalog.has_defaults = true;
             }
-        } else if (!starts_with(f.path, "scenarios/")) {
+        } else if (starts_with(f.path, "scenarios/")) {
+            if (auto sc = read_scenario(*doc, ctx, stem)) out.catalog.scenarios.push_back(std::move(*sc));
+        } else {
             ctx.add("", "not a catalog file (expected devices/, models/, apis/, scenarios/, defaults.json, formats.json "
                         "or assumptions.json)");
         }
@@ -684,6 +711,19 @@ CatalogLoad load_catalog(const std::vector<CatalogFile>& files) {
         apis.push_back(std::move(a));
     }
     out.catalog.apis = std::move(apis);
+    if (out.catalog.formats.empty())
+        out.issues.push_back({"", "formats.json is missing or empty: weight formats are required", "formats.json"});
+    if (out.catalog.assumptions.empty())
+        out.issues.push_back({"", "assumptions.json is missing or empty: the planner's defaults are required", "assumptions.json"});
+    // Each scenario's workload must be valid against the catalog it ships with.
+    std::vector<Scenario> scenarios;
+    for (auto& sc : out.catalog.scenarios) {
+        auto parsed = parse_workload(sc.workload_json, out.catalog);
+        for (const auto& i : parsed.issues)
+            out.issues.push_back({"workload" + (i.path.empty() ? "" : "." + i.path), i.message, "scenarios/" + sc.id + ".json"});
+        if (parsed.issues.empty()) scenarios.push_back(std::move(sc));
+    }
+    out.catalog.scenarios = std::move(scenarios);
     if (!out.catalog.has_defaults)
         out.issues.push_back({"", "defaults.json is missing: cost defaults are required", "defaults.json"});
     return out;
@@ -810,6 +850,12 @@ Resolved<Device> resolve_device(const Catalog& catalog, const std::string& name)
 
 Resolved<Model> resolve_model(const Catalog& catalog, const std::string& name) {
     return resolve(catalog.models, name, "model");
+}
+
+const Scenario* find_scenario(const Catalog& catalog, const std::string& id) {
+    for (const auto& s : catalog.scenarios)
+        if (s.id == id) return &s;
+    return nullptr;
 }
 
 const WeightFormat* Catalog::find_format(const std::string& name) const {

@@ -259,11 +259,32 @@ std::string to_json(const Plan& p) {
         for (const auto& [k, f] : figures.items()) j[k] = f; // figures at the top level under their own names
         cands.push_back(j);
     }
-    json plan{{"name", p.name}, {"stage", std::string(name(p.stage))},
+    auto option_json = [](const Option& o) {
+        json j{{"kind", o.kind}, {"name", o.name}, {"device", o.device}, {"count", o.count}, {"unit", o.unit},
+               {"feasible", o.feasible}, {"reasons", o.reasons}};
+        if (o.cost.value > 0) j[o.unit] = figure_json_checked(o.cost);
+        if (o.usd_per_month >= 0) j["usd_per_month"] = o.usd_per_month;
+        return j;
+    };
+    json options = json::array();
+    for (const auto& o : p.options) options.push_back(option_json(o));
+    json rec{{"found", p.recommendation.found}, {"summary", p.recommendation.summary},
+             {"reasons", p.recommendation.reasons}, {"lever", p.recommendation.lever}};
+    if (p.recommendation.found) rec["option"] = option_json(p.recommendation.option);
+    json plan{{"name", p.name}, {"stage", std::string(name(p.stage))}, {"recommendation", rec}, {"options", options},
               {"model", {{"id", p.model_id}, {"name", p.model_name}, {"params", p.params}, {"active_params", p.active_params}}},
               {"precision", {{"weights", p.precision.weights}, {"kv_cache", p.precision.kv_cache}, {"compute", p.precision.compute}}},
               {"candidates", cands}, {"missing_assumptions", p.missing_assumptions}, {"notes", p.notes}};
     return json{{"plan", plan}}.dump();
+}
+
+std::string scenarios_json(const Catalog& catalog) {
+    json arr = json::array();
+    for (const auto& s : catalog.scenarios)
+        arr.push_back({{"id", s.id}, {"name", s.name}, {"question", s.question},
+                       {"lesson", {{"title", s.lesson.title}, {"locator", s.lesson.locator}, {"read_on", s.lesson.read_on}}},
+                       {"workload", json::parse(s.workload_json)}});
+    return json{{"scenarios", arr}}.dump();
 }
 
 std::string plan_json(const Catalog& catalog, const std::string& workload_json) {

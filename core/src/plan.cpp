@@ -11,6 +11,7 @@
 #include "hwplan/format.h"
 #include "hwplan/memory.h"
 #include "hwplan/precision.h"
+#include "plan_internal.h"
 
 namespace hwplan {
 
@@ -292,6 +293,16 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
         c.figures["p50_ttft_s"] = e.figure(q.p50_s + prefill_s[0], Label::modelled, qwhy);
         c.figures["p95_ttft_s"] = e.figure(q.p95_s + prefill_s[0], Label::modelled, qwhy);
         if (!q.stable) c.notes.push_back("the request rate exceeds what one replica serves (utilization >= 100 %): the queue grows without bound");
+        // Workload isolation (lesson 003): the first (interactive) class alone on its own replica.
+        if (classes.size() > 1) {
+            const auto& tc = classes.front();
+            const double service = prefill_s[0] + tc.output_tokens * decode_phase(tc.prompt_tokens + tc.output_tokens / 2).time_s / batch;
+            const QueueWait alone = mg1_wait(tc.requests_per_s, service, service * service);
+            c.figures["isolated_p95_ttft_s"] = e.figure(alone.p95_s + prefill_s[0], Label::modelled, [&] {
+                return "the \"" + tc.name + "\" class alone on its own replica (the other classes moved elsewhere): utilization " +
+                       format_sig(100 * alone.utilization, 3) + " %";
+            });
+        }
     }
 
     if (!c.fits) {
@@ -596,6 +607,7 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as) {
         return x.first > y.first; // the stage's headline figure: faster first
     });
     for (auto& r : ranked) p.candidates.push_back(std::move(r.second));
+    decide(p, w, cat);
     return p;
 }
 

@@ -60,11 +60,24 @@ std::string format_figure(const std::string& key, double v) {
     if (key == "items_per_s") return format_sig(v, 3) + " items/s";
     if (ends_with(key, "_s")) return duration(v);
     if (key == "trainable_params") return format_count(v);
+    if (key.rfind("usd", 0) == 0 || key.find("_usd") != std::string::npos) return "$" + format_sig(v, 3);
+    if (key == "breakeven_months") return format_sig(v, 3) + " months";
     return format_sig(v, 6);
+}
+
+std::string unit_label(const std::string& unit_key) {
+    std::string s = unit_key.rfind("usd_", 0) == 0 ? unit_key.substr(4) : unit_key;
+    for (auto& ch : s)
+        if (ch == '_') ch = ' ';
+    return s;
 }
 
 std::string render_table(const Plan& p, size_t max_candidates) {
     std::string out = title_of(p) + "\n";
+    out += "Recommendation: " + p.recommendation.summary + "\n";
+    for (const auto& r : p.recommendation.reasons) out += "  - " + r + "\n";
+    if (!p.recommendation.lever.empty()) out += "  lever: " + p.recommendation.lever + "\n";
+    out += "\n";
     const auto keys = headline_keys(p.stage);
     char line[512];
     std::snprintf(line, sizeof line, "%-24s %5s %-5s %-16s %10s %10s  %s\n", "device", "count", "fits", "regime", "memory", "usable", "figures");
@@ -108,6 +121,20 @@ std::string render_table(const Plan& p, size_t max_candidates) {
 
 std::string render_markdown(const Plan& p, size_t max_candidates) {
     std::string out = "# " + title_of(p) + "\n\n";
+    out += "**Recommendation:** " + p.recommendation.summary + "\n\n";
+    for (const auto& r : p.recommendation.reasons) out += "- " + r + "\n";
+    if (!p.recommendation.lever.empty()) out += "- lever: " + p.recommendation.lever + "\n";
+    if (!p.options.empty()) {
+        out += "\n## Options by cost per useful result\n\n| option | cost | per month | feasible | why |\n|---|---|---|---|---|\n";
+        size_t shown = 0;
+        for (const auto& o : p.options) {
+            if (shown++ >= max_candidates * 2) break;
+            out += "| " + o.name + " | " + (o.cost.value > 0 ? format_figure(o.unit, o.cost.value) + " " + unit_label(o.unit) : std::string("-")) +
+                   " | " + (o.usd_per_month >= 0 ? "$" + format_sig(o.usd_per_month, 4) : std::string("-")) + " | " +
+                   (o.feasible ? "yes" : "no") + " | " + (o.reasons.empty() ? "" : o.reasons.front()) + " |\n";
+        }
+    }
+    out += "\n";
     out += "Parameters: " + format_count(p.params) + " (" + format_count(p.active_params) + " active per token). Precision: weights " +
            p.precision.weights + ", KV cache " + p.precision.kv_cache + ", compute " + p.precision.compute + ".\n\n";
     const auto keys = headline_keys(p.stage);

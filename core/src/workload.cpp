@@ -301,6 +301,12 @@ WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalo
     read_hardware(r, catalog, w);
     read_usage_and_cost(r, w);
     read_assumption_overrides(r, w);
+    if (auto fw = r.choice("framework", false, {"cuda", "rocm", "xla", "jax", "pytorch", "pytorch-xla", "tensorrt-llm", "vllm",
+                                                 "sglang", "metal", "mps", "mlx", "llama.cpp", "neuron", "openvino", "onnxruntime",
+                                                 "qnn", "coreml", "groqcloud", "cerebras-sdk", "synapseai"})) {
+        w.framework = *fw;
+        w.given.push_back("framework");
+    }
     r.finish();
     if (w.model.from_catalog && w.model.model.kind == ModelKind::encoder && w.stage != Stage::embed)
         ctx.add("stage", "\"" + std::string(name(w.stage)) + "\" needs a generative model; " + w.model.model.id +

@@ -69,7 +69,7 @@ async function humanClick(page, r) {
   await page.mouse.move(r.x + r.w / 2, r.y + r.h / 2);
   await page.waitForTimeout(50);
   await page.mouse.down();
-  await page.waitForTimeout(80);
+  await page.waitForTimeout(120);
   await page.mouse.up();
 }
 
@@ -79,7 +79,14 @@ async function typeInto(page, widget, text) {
   // ImGui acts on input once per frame: wait until the field is active before typing into it.
   await page.waitForFunction((w) => window.hwplanUi.active === w, widget, { timeout: 10000 });
   await page.keyboard.type(text);
-  await page.keyboard.press('Enter');
+  // A key held as a person holds it: ImGui 1.86 reads key state once per frame, so a press and release
+  // that both land between two frames (a slow software-rendered frame is ~50 ms) would be lost.
+  await page.keyboard.down('Enter');
+  await page.waitForTimeout(120);
+  await page.keyboard.up('Enter');
+  // Enter ends the edit; wait until ImGui has processed it, so the next click starts a fresh edit
+  // (a click inside a field that is still active would place the cursor instead of selecting all).
+  await page.waitForFunction((w) => window.hwplanUi.active !== w, widget, { timeout: 10000 });
 }
 
 const waitStatus = (page, predicate, arg) =>

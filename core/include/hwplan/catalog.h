@@ -60,6 +60,17 @@ struct AssumptionDefault {
     bool operator==(const AssumptionDefault&) const = default;
 };
 
+// A worked example from the lessons (catalog/scenarios/<id>.json): the question, where it comes from,
+// and the workload that asks it (validated against the rest of the catalog when loaded).
+struct Scenario {
+    std::string id;
+    std::string name;
+    std::string question;
+    Source lesson;             // the lesson and section it comes from
+    std::string workload_json; // docs/workload.md form
+    bool operator==(const Scenario&) const = default;
+};
+
 struct Catalog {
     std::vector<Device> devices;
     std::vector<Model> models;
@@ -70,6 +81,7 @@ struct Catalog {
     std::vector<Source> format_sources;
     std::map<std::string, AssumptionDefault> assumptions;
     std::vector<Source> assumption_sources;
+    std::vector<Scenario> scenarios;
 
     const WeightFormat* find_format(const std::string& name) const; // case-insensitive
 };
@@ -98,6 +110,7 @@ template <class T> struct Resolved {
 };
 Resolved<Device> resolve_device(const Catalog& catalog, const std::string& name);
 Resolved<Model> resolve_model(const Catalog& catalog, const std::string& name);
+const Scenario* find_scenario(const Catalog& catalog, const std::string& id);
 
 std::string normalize_name(const std::string& name); // "A100 80GB" -> "a10080gb"
 

@@ -86,6 +86,29 @@ struct Candidate {
     bool operator==(const Candidate&) const = default;
 };
 
+// One way to get the job done: rent or own a candidate's devices, or call a hosted API.
+struct Option {
+    std::string kind;            // "rent", "own", "api"
+    std::string name;            // "rent 2 x NVIDIA H200", "Groq llama-3.1-8b-instant"
+    std::string device;          // catalog id ("" for an API)
+    int count = 0;
+    std::string unit;            // the useful result priced: "usd_per_million_output_tokens", "usd_per_run", ...
+    Figure cost;                 // USD per unit, banded like the time figures it comes from
+    double usd_per_month = -1;   // at the workload's usage (< 0: usage not given)
+    bool feasible = false;       // fits, meets the targets, has a price, runs the requested software
+    std::vector<std::string> reasons; // why it won or lost
+    bool operator==(const Option&) const = default;
+};
+
+struct Recommendation {
+    bool found = false;
+    Option option;
+    std::string summary;               // one sentence
+    std::vector<std::string> reasons;  // binding resource, regime, the runner-up and why it lost
+    std::string lever;                 // what would move the binding resource
+    bool operator==(const Recommendation&) const = default;
+};
+
 struct Plan {
     std::string name;
     Stage stage = Stage::serve;
@@ -95,6 +118,8 @@ struct Plan {
     double active_params = 0;
     PrecisionSpec precision;
     std::vector<Candidate> candidates;       // fitting ones first, then by the stage's headline figure
+    std::vector<Option> options;             // feasible ones first, cheapest first; then the rest with reasons
+    Recommendation recommendation;
     std::vector<std::string> missing_assumptions; // inputs the user did not give that change the answer
     std::vector<std::string> notes;
     Issues issues;                           // problems that stopped the plan (then candidates is empty)

@@ -107,6 +107,7 @@ struct Workload {
     HardwareSpec hardware;
     UsageSpec usage;
     CostSpec cost;
+    std::string framework;                      // software the team runs ("vllm", "jax", "mlx"); "" = any
     std::map<std::string, double> assumptions;  // overrides by name (see assumptions.h)
     std::vector<std::string> given;             // dotted keys the user set (for missing-assumption lists)
 };

@@ -1,0 +1,41 @@
+// hwplan/cost.h: what a device-hour costs, rented or owned, and break-even between the two.
+// Rented: the workload's price, else the lowest on-demand price in the catalog (with its provider).
+// Owned: purchase price amortized over its period, plus power x PUE x electricity, plus hosting where a
+// figure exists, per hour actually used (amortization and hosting divided by the utilization reached).
+// Usage: HourlyCost r = rent_cost(device, workload.cost);  HourlyCost o = own_cost(device, workload, catalog);
+#pragma once
+#include <string>
+
+#include "hwplan/catalog.h"
+#include "hwplan/workload.h"
+
+namespace hwplan {
+
+constexpr double kHoursPerMonth = 730.0; // 8,760 hours a year / 12
+
+struct HourlyCost {
+    bool available = false;   // false: no price known (then the other fields are 0/empty)
+    double usd_per_hour = 0;  // per device-hour used
+    std::string basis;        // how it was made, in words
+    bool operator==(const HourlyCost&) const = default;
+};
+
+// Rent: workload override, else the catalog's lowest cloud_on_demand price for the device.
+HourlyCost rent_cost(const Device& device, const CostSpec& cost);
+
+// Hours the job uses per month: usage.hours_per_month, else jobs_per_week x hours_per_job x 52/12;
+// 0 when the workload does not say.
+double hours_used_per_month(const UsageSpec& usage);
+
+// Own: (price / amortization hours) / utilization + TDP x PUE x electricity (+ hosting / utilization).
+// Utilization: cost.utilization, else hours used per month / 730, else 1 (and the caller says so).
+HourlyCost own_cost(const Device& device, const Workload& workload, const CostDefaults& defaults);
+
+// The device's purchase price per accelerator (a rack system's price divided by its accelerators), or -1.
+double purchase_usd_per_device(const Device& device);
+
+// Months until owning is cheaper than renting for `hours_per_month` of use of `count` devices:
+// purchase / (rent per month - running cost per month). Infinity when renting is never dearer.
+double breakeven_months(double purchase_usd, double rent_usd_per_hour, double running_usd_per_hour, double hours_per_month);
+
+} // namespace hwplan

@@ -1,0 +1,70 @@
+// cost.cpp: device-hour costs, rented and owned (sources in cost.h and catalog/defaults.json).
+#include "hwplan/cost.h"
+
+#include <cmath>
+
+#include "hwplan/format.h"
+
+namespace hwplan {
+
+HourlyCost rent_cost(const Device& d, const CostSpec& cost) {
+    HourlyCost out;
+    if (cost.usd_per_device_hour >= 0) {
+        out.available = true;
+        out.usd_per_hour = cost.usd_per_device_hour;
+        out.basis = "the workload's price, $" + format_sig(cost.usd_per_device_hour, 4) + " per device-hour";
+        return out;
+    }
+    const Price* best = nullptr;
+    for (const auto& p : d.prices)
+        if (p.kind == PriceKind::cloud_on_demand && (!best || p.usd_per_hour < best->usd_per_hour)) best = &p;
+    if (!best) return out;
+    out.available = true;
+    out.usd_per_hour = best->usd_per_hour;
+    out.basis = "on-demand $" + format_sig(best->usd_per_hour, 4) + " per device-hour (" + best->provider + ")";
+    return out;
+}
+
+double hours_used_per_month(const UsageSpec& u) {
+    if (u.hours_per_month > 0) return u.hours_per_month;
+    if (u.jobs_per_week > 0 && u.hours_per_job > 0) return u.jobs_per_week * u.hours_per_job * 52.0 / 12.0;
+    return 0;
+}
+
+double purchase_usd_per_device(const Device& d) {
+    const Price* best = nullptr;
+    for (const auto& p : d.prices)
+        if (p.kind == PriceKind::purchase && (!best || p.usd < best->usd)) best = &p;
+    if (!best) return -1;
+    return best->usd / std::max(1, d.system_accelerators);
+}
+
+HourlyCost own_cost(const Device& d, const Workload& w, const CostDefaults& defaults) {
+    HourlyCost out;
+    const double price = purchase_usd_per_device(d);
+    if (price < 0 || !d.can_buy) return out;
+    const double years = w.cost.amortization_years > 0 ? w.cost.amortization_years : defaults.amortization_s / (365.25 * 86400);
+    const double usd_per_kwh = w.cost.usd_per_kwh >= 0 ? w.cost.usd_per_kwh : defaults.electricity_usd_per_j * 3.6e6;
+    const double used = hours_used_per_month(w.usage);
+    const double utilization = w.cost.utilization > 0 ? w.cost.utilization : used > 0 ? std::min(1.0, used / kHoursPerMonth) : 1.0;
+    const double amortized = price / (years * 8760.0);
+    // Power while running: the board's TDP at the facility's PUE (no TDP published: power not counted).
+    const double power = d.tdp_w > 0 ? d.tdp_w / 1000.0 * defaults.pue_ratio * usd_per_kwh : 0;
+    const double hosting = defaults.hosting_usd_per_device_s > 0 ? defaults.hosting_usd_per_device_s * 3600 : 0;
+    out.available = true;
+    out.usd_per_hour = (amortized + hosting) / utilization + power;
+    out.basis = "$" + format_sig(price, 6) + " over " + format_sig(years, 3) + " years at " + format_sig(100 * utilization, 3) +
+                " % use, + " + (d.tdp_w > 0 ? format_sig(d.tdp_w, 4) + " W x PUE " + format_sig(defaults.pue_ratio, 3) + " at $" +
+                                                  format_sig(usd_per_kwh, 3) + "/kWh"
+                                            : std::string("power not counted (no TDP published)")) +
+                (hosting > 0 ? " + hosting" : " (hosting not counted: no public figure)");
+    return out;
+}
+
+double breakeven_months(double purchase_usd, double rent_usd_per_hour, double running_usd_per_hour, double hours_per_month) {
+    const double saving_per_month = (rent_usd_per_hour - running_usd_per_hour) * hours_per_month;
+    if (saving_per_month <= 0) return INFINITY;
+    return purchase_usd / saving_per_month;
+}
+
+} // namespace hwplan
