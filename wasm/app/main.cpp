@@ -80,6 +80,9 @@ std::string draw(hwplan::ui::AppState& state, const hwplan::Catalog& catalog, fl
     if (state.workload_json != state.planned_json) {
         state.plan = hwplan::plan_from_json(state.workload_json, catalog);
         state.planned_json = state.workload_json;
+        state.selected = 0; // show the recommended device's detail first
+        for (int i = 0; i < static_cast<int>(state.plan.candidates.size()); ++i)
+            if (state.plan.recommendation.found && state.plan.candidates[i].device == state.plan.recommendation.option.device) state.selected = i;
     }
     const std::string plan_summary = hwplan::ui::panel_plan(state, catalog);
     if (summary.empty()) summary = plan_summary;

@@ -30,6 +30,7 @@ std::string summary_of(const Plan& p) {
     size_t fit = 0;
     for (const auto& c : p.candidates) fit += c.fits;
     std::string s = "Plan: " + std::to_string(fit) + " of " + std::to_string(p.candidates.size()) + " candidates fit";
+    if (p.recommendation.found) s += "; recommended: " + p.recommendation.option.name;
     if (!p.candidates.empty()) {
         const auto& c = p.candidates.front();
         s += "; first: " + c.device + " x" + std::to_string(c.count) + ", " + show_bytes(c.memory.total_bytes) + " per device, " +
@@ -115,6 +116,37 @@ std::string panel_plan(AppState& state, const Catalog& catalog) {
     }
     ImGui::Text("%s: %s, %s parameters (%s active), weights %s", std::string(name(p.stage)).c_str(), p.model_name.c_str(),
                 format_count(p.params).c_str(), format_count(p.active_params).c_str(), p.precision.weights.c_str());
+    // The decision first: the recommended option, why, and what would move it.
+    const auto& r = p.recommendation;
+    ImGui::TextColored(r.found ? kGood : kError, "%s", r.found ? "Recommendation" : "No feasible option");
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", r.summary.c_str());
+    for (const auto& reason : r.reasons) ImGui::BulletText("%s", reason.c_str());
+    if (!r.lever.empty()) ImGui::BulletText("lever: %s", r.lever.c_str());
+    if (!p.options.empty() && ImGui::TreeNode("options##options", "All options by cost per useful result (%zu)", p.options.size())) {
+        if (ImGui::BeginTable("options##table", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp,
+                              ImVec2(0, 180))) {
+            ImGui::TableSetupScrollFreeze(0, 1);
+            ImGui::TableSetupColumn("option", ImGuiTableColumnFlags_WidthFixed, 300);
+            ImGui::TableSetupColumn("cost", ImGuiTableColumnFlags_WidthFixed, 220);
+            ImGui::TableSetupColumn("per month", ImGuiTableColumnFlags_WidthFixed, 90);
+            ImGui::TableSetupColumn("why");
+            ImGui::TableHeadersRow();
+            for (const auto& o : p.options) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::TextColored(o.feasible ? kGood : ImVec4(0.6f, 0.6f, 0.6f, 1), "%s", o.name.c_str());
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(o.cost.value > 0 ? (show_figure(o.unit, o.cost.value) + " " + unit_label(o.unit)).c_str() : "-");
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(o.usd_per_month >= 0 ? show_figure("usd_per_month", o.usd_per_month).c_str() : "-");
+                ImGui::TableNextColumn();
+                ImGui::TextWrapped("%s", o.reasons.empty() ? "" : o.reasons.front().c_str());
+            }
+            ImGui::EndTable();
+        }
+        ImGui::TreePop();
+    }
     if (!p.missing_assumptions.empty() && ImGui::TreeNode("assumed##missing", "Assumed because not given (%zu)", p.missing_assumptions.size())) {
         for (const auto& m : p.missing_assumptions) ImGui::BulletText("%s", m.c_str());
         ImGui::TreePop();
