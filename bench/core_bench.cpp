@@ -11,8 +11,8 @@ namespace {
 const hwplan::Catalog& catalog() { return hwplan::embedded_catalog().catalog; }
 
 // Parse + plan one workload against every catalog device (the web page does this on every edit).
-void plan_bench(benchmark::State& state, const char* workload) {
-    for (auto _ : state) benchmark::DoNotOptimize(hwplan::plan_from_json(workload, catalog()));
+void plan_bench(benchmark::State& state, const char* workload, bool sensitivity = false) {
+    for (auto _ : state) benchmark::DoNotOptimize(hwplan::plan_from_json(workload, catalog(), sensitivity));
     state.counters["devices"] = double(catalog().devices.size());
 }
 
@@ -40,6 +40,12 @@ static void BM_PlanServeAllDevices(benchmark::State& state) {
         "serve": {"context_tokens": 8192, "concurrent_users": 200, "requests_per_s": 2}})");
 }
 BENCHMARK(BM_PlanServeAllDevices)->Unit(benchmark::kMicrosecond);
+
+// The same with the sensitivity re-plans for the inputs left out (context and users: four more plans).
+static void BM_PlanServeAllDevicesWithSensitivity(benchmark::State& state) {
+    plan_bench(state, R"({"stage": "serve", "model": "Llama-3.1-70B", "precision": "fp8"})", true);
+}
+BENCHMARK(BM_PlanServeAllDevicesWithSensitivity)->Unit(benchmark::kMicrosecond);
 
 static void BM_PlanFinetuneAllDevices(benchmark::State& state) {
     plan_bench(state, R"({"stage": "finetune", "model": "Llama-3.1-8B", "precision": {"weights": "nf4"},

@@ -407,3 +407,21 @@ TEST(Scenarios, ManagedApiIsAnOptionInTheSameUnit) {
 }
 
 } // namespace hwplan
+
+namespace hwplan {
+
+// Issue 5: for the inputs the user left out, the plan says how the recommendation moves across their
+// plausible range (context 2k-32k, 1 to 10x the users), and it moves the way the memory model says:
+// ten times the users of a 70B FP8 endpoint cannot be the same single small device.
+TEST(Sensitivity, MissingInputsShowTheirEffect) {
+    const Plan p = run(R"({"stage": "serve", "model": "Llama-3.1-70B", "precision": "fp8", "serve": {"concurrent_users": 50},
+        "hardware": {"devices": ["H100 SXM", "H200"]}})");
+    ASSERT_EQ(p.sensitivity.size(), 1u); // concurrent_users was given: only the context is probed
+    EXPECT_EQ(p.sensitivity[0].rfind("serve.context_tokens: at 2048 tokens: ", 0), 0u) << p.sensitivity[0];
+    EXPECT_NE(p.sensitivity[0].find("at 32768 tokens: "), std::string::npos);
+    const Plan given_all = run(R"({"stage": "serve", "model": "Llama-3.1-70B", "precision": "fp8",
+        "serve": {"concurrent_users": 50, "context_tokens": 8192}, "hardware": {"devices": ["H100 SXM"]}})");
+    EXPECT_TRUE(given_all.sensitivity.empty());
+}
+
+} // namespace hwplan

@@ -274,7 +274,7 @@ std::string to_json(const Plan& p) {
     json plan{{"name", p.name}, {"stage", std::string(name(p.stage))}, {"recommendation", rec}, {"options", options},
               {"model", {{"id", p.model_id}, {"name", p.model_name}, {"params", p.params}, {"active_params", p.active_params}}},
               {"precision", {{"weights", p.precision.weights}, {"kv_cache", p.precision.kv_cache}, {"compute", p.precision.compute}}},
-              {"candidates", cands}, {"missing_assumptions", p.missing_assumptions}, {"notes", p.notes}};
+              {"candidates", cands}, {"missing_assumptions", p.missing_assumptions}, {"sensitivity", p.sensitivity}, {"notes", p.notes}};
     return json{{"plan", plan}}.dump();
 }
 

@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <span>
 
 #include "hwplan/format.h"
 #include "hwplan/memory.h"
 #include "hwplan/precision.h"
+#include "hwplan/render.h"
 #include "plan_internal.h"
 
 namespace hwplan {
@@ -568,7 +570,61 @@ void missing(const Workload& w, Plan& p) {
 
 } // namespace
 
-Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as) {
+namespace {
+
+std::string outcome(const Plan& p) {
+    if (!p.recommendation.found) return "no feasible option";
+    const auto& o = p.recommendation.option;
+    return o.name + " at " + format_figure(o.unit, o.cost.value) + " " + unit_label(o.unit);
+}
+
+// For inputs the user did not give, the recommendation at the low and high ends of their plausible range.
+void add_sensitivity(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
+    auto given = [&](const std::string& k) { return std::find(w.given.begin(), w.given.end(), k) != w.given.end(); };
+    struct Probe {
+        std::string key;
+        std::function<void(Workload&, bool)> set; // false: low end, true: high end
+        std::function<std::string(const Workload&)> show;
+    };
+    std::vector<Probe> probes;
+    const bool serving = w.stage == Stage::serve || w.stage == Stage::batch;
+    if (serving) {
+        // Context from 2k to 32k tokens (never below the prompt and output the user gave, nor above the model's maximum).
+        probes.push_back({"serve.context_tokens", [](Workload& x, bool hi) {
+                              const double floor_tokens = std::max(2048.0, x.serve.prompt_tokens + x.serve.output_tokens);
+                              double top = std::max(floor_tokens, 32768.0);
+                              if (x.model.model.arch.max_context > 0) top = std::min(top, std::max(floor_tokens, double(x.model.model.arch.max_context)));
+                              x.serve.context_tokens = hi ? top : floor_tokens;
+                          },
+                          [](const Workload& x) { return format_sig(x.serve.context_tokens, 6) + " tokens"; }});
+        probes.push_back({"serve.concurrent_users", [](Workload& x, bool hi) { x.serve.concurrent_users = hi ? x.serve.concurrent_users * 10 : 1; },
+                          [](const Workload& x) { return format_sig(x.serve.concurrent_users, 6) + " users"; }});
+    }
+    if (w.stage == Stage::finetune || w.stage == Stage::pretrain) {
+        probes.push_back({"train.seq_len", [](Workload& x, bool hi) { x.train.seq_len = hi ? 8192 : 512; },
+                          [](const Workload& x) { return format_sig(x.train.seq_len, 6) + " tokens"; }});
+        probes.push_back({"train.micro_batch", [](Workload& x, bool hi) { x.train.micro_batch = hi ? 8 : 1; },
+                          [](const Workload& x) { return format_sig(x.train.micro_batch, 6) + " sequences"; }});
+    }
+    if (w.stage == Stage::embed)
+        probes.push_back({"embed.tokens_per_item", [](Workload& x, bool hi) { x.embed.tokens_per_item = hi ? 2048 : 128; },
+                          [](const Workload& x) { return format_sig(x.embed.tokens_per_item, 6) + " tokens"; }});
+    for (const auto& probe : probes) {
+        if (given(probe.key)) continue;
+        std::string line = probe.key + ":";
+        for (bool hi : {false, true}) {
+            Workload v = w;
+            probe.set(v, hi);
+            const Plan q = plan(v, cat, as, false);
+            line += std::string(hi ? "; " : " ") + "at " + probe.show(v) + ": " + outcome(q);
+        }
+        p.sensitivity.push_back(line);
+    }
+}
+
+} // namespace
+
+Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool sensitivity) {
     Plan p;
     p.name = w.name;
     p.stage = w.stage;
@@ -608,10 +664,11 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as) {
     });
     for (auto& r : ranked) p.candidates.push_back(std::move(r.second));
     decide(p, w, cat);
+    if (sensitivity) add_sensitivity(p, w, cat, as);
     return p;
 }
 
-Plan plan_from_json(const std::string& workload_json, const Catalog& catalog) {
+Plan plan_from_json(const std::string& workload_json, const Catalog& catalog, bool sensitivity) {
     auto parsed = parse_workload(workload_json, catalog);
     Plan p;
     if (!parsed.issues.empty()) {
@@ -624,7 +681,7 @@ Plan plan_from_json(const std::string& workload_json, const Catalog& catalog) {
         p.issues = std::move(issues);
         return p;
     }
-    return plan(parsed.workload, catalog, as);
+    return plan(parsed.workload, catalog, as, sensitivity);
 }
 
 std::string_view name(Label l) {

@@ -116,6 +116,10 @@ std::string render_table(const Plan& p, size_t max_candidates) {
         out += "\nAssumed because not given:\n";
         for (const auto& m : p.missing_assumptions) out += "  - " + m + "\n";
     }
+    if (!p.sensitivity.empty()) {
+        out += "How the recommendation moves across them:\n";
+        for (const auto& m : p.sensitivity) out += "  - " + m + "\n";
+    }
     return out;
 }
 
@@ -166,6 +170,10 @@ std::string render_markdown(const Plan& p, size_t max_candidates) {
     if (!p.missing_assumptions.empty()) {
         out += "\n## Assumed because not given\n\n";
         for (const auto& m : p.missing_assumptions) out += "- " + m + "\n";
+    }
+    if (!p.sensitivity.empty()) {
+        out += "\n## How the recommendation moves across them\n\n";
+        for (const auto& m : p.sensitivity) out += "- " + m + "\n";
     }
     out += "\nFigures are typical values with the range across the assumptions' low and high ends in brackets.\n";
     return out;

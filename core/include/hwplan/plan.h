@@ -121,15 +121,17 @@ struct Plan {
     std::vector<Option> options;             // feasible ones first, cheapest first; then the rest with reasons
     Recommendation recommendation;
     std::vector<std::string> missing_assumptions; // inputs the user did not give that change the answer
+    std::vector<std::string> sensitivity;    // how the recommendation moves across those inputs' plausible range
     std::vector<std::string> notes;
     Issues issues;                           // problems that stopped the plan (then candidates is empty)
 };
 
 // Plans `workload` over its candidate devices. `assumptions` comes from assumptions_for().
-Plan plan(const Workload& workload, const Catalog& catalog, const AssumptionSet& assumptions);
+// `sensitivity`: also re-plan at the ends of the inputs the user did not give (a few more plans).
+Plan plan(const Workload& workload, const Catalog& catalog, const AssumptionSet& assumptions, bool sensitivity = true);
 
 // Parses, builds the assumption set and plans; every problem ends up in Plan::issues.
-Plan plan_from_json(const std::string& workload_json, const Catalog& catalog);
+Plan plan_from_json(const std::string& workload_json, const Catalog& catalog, bool sensitivity = true);
 
 std::string_view name(Label l);
 std::string_view name(Regime r);
