@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "hwplan/card.h"
 #include "hwplan/catalog.h"
 #include "hwplan/catalog_files.h"
 #include "hwplan/format.h"
@@ -41,6 +42,10 @@ Usage:
   hwplan plan FILE|-|--scenario ID [--format table|json|markdown] [--catalog DIR] [--extend FILE]
         Plans a workload (docs/workload.md) over its candidate devices. Exit 2 on bad input,
         with the JSON path and the reason.
+  hwplan card FILE|-|--scenario ID [--format markdown|json] [--catalog DIR]
+        Lesson 003's one-page workload card (markdown), or the workload's canonical JSON.
+  hwplan team FILE|- [--format markdown|json] [--catalog DIR]
+        A team plan over several cards ({"name", "cards": [workload, ...]}): the fleet and its monthly cost.
   hwplan scenarios [--format table|json] [--catalog DIR]
         The lessons' worked examples, planned with: hwplan plan --scenario ID.
   hwplan check-catalog [--catalog DIR]
@@ -212,6 +217,82 @@ int cmd_plan(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
+// Reads the workload text named by the first argument (a file, "-" for stdin, or --scenario ID).
+bool read_workload_arg(const std::vector<std::string>& args, std::map<std::string, std::string>& opt, hwplan::CatalogLoad& cat,
+                       std::string& text, std::string& label, const std::vector<std::string>& allowed) {
+    if (args.empty()) {
+        bad_input("name a workload file, - for standard input, or --scenario ID");
+        return false;
+    }
+    const bool by_scenario = args[0] == "--scenario";
+    if (auto err = parse_options({args.begin() + (by_scenario ? 0 : 1), args.end()}, allowed, opt); !err.empty()) {
+        bad_input(err);
+        return false;
+    }
+    if (!load(opt, cat)) return false;
+    if (by_scenario) {
+        const hwplan::Scenario* sc = hwplan::find_scenario(cat.catalog, opt["--scenario"]);
+        if (!sc) {
+            bad_input("--scenario: unknown scenario \"" + opt["--scenario"] + "\"; hwplan scenarios lists them");
+            return false;
+        }
+        text = sc->workload_json;
+        label = "scenario " + sc->id;
+        return true;
+    }
+    label = args[0] == "-" ? "stdin" : args[0];
+    std::FILE* f = args[0] == "-" ? stdin : std::fopen(args[0].c_str(), "rb");
+    if (!f) {
+        bad_input("cannot read \"" + args[0] + "\"");
+        return false;
+    }
+    text = read_all(f);
+    if (f != stdin) std::fclose(f);
+    return true;
+}
+
+int cmd_card(const std::vector<std::string>& args) {
+    std::map<std::string, std::string> opt;
+    hwplan::CatalogLoad cat;
+    std::string text, label;
+    if (!read_workload_arg(args, opt, cat, text, label, {"--format", "--catalog", "--scenario"})) return kExitBadInput;
+    const std::string fmt = opt.count("--format") ? opt["--format"] : "markdown";
+    if (fmt != "markdown" && fmt != "json") return bad_input("--format: expected markdown or json, got \"" + fmt + "\"");
+    auto parsed = hwplan::parse_workload(text, cat.catalog);
+    if (!parsed.issues.empty()) {
+        for (const auto& i : parsed.issues) bad_input(label + ": " + hwplan::to_string(i));
+        return kExitBadInput;
+    }
+    if (fmt == "json") {
+        std::printf("%s\n", hwplan::workload_to_json(parsed.workload).c_str());
+        return kExitOk;
+    }
+    const hwplan::Plan p = hwplan::plan_from_json(text, cat.catalog);
+    if (!p.issues.empty()) {
+        for (const auto& i : p.issues) bad_input(label + ": " + hwplan::to_string(i));
+        return kExitBadInput;
+    }
+    std::printf("%s", hwplan::render_card(p, parsed.workload, cat.catalog).c_str());
+    return kExitOk;
+}
+
+int cmd_team(const std::vector<std::string>& args) {
+    std::map<std::string, std::string> opt;
+    hwplan::CatalogLoad cat;
+    std::string text, label;
+    if (!args.empty() && args[0] == "--scenario") return bad_input("team: takes a team file ({\"name\", \"cards\": [...]}), not a scenario");
+    if (!read_workload_arg(args, opt, cat, text, label, {"--format", "--catalog"})) return kExitBadInput;
+    const std::string fmt = opt.count("--format") ? opt["--format"] : "markdown";
+    if (fmt != "markdown" && fmt != "json") return bad_input("--format: expected markdown or json, got \"" + fmt + "\"");
+    const hwplan::TeamPlan t = hwplan::team_plan(text, cat.catalog);
+    if (!t.issues.empty()) {
+        for (const auto& i : t.issues) bad_input(label + ": " + hwplan::to_string(i));
+        return kExitBadInput;
+    }
+    std::printf("%s\n", fmt == "json" ? hwplan::team_to_json(t).c_str() : hwplan::render_team(t, cat.catalog).c_str());
+    return kExitOk;
+}
+
 int cmd_scenarios(const std::vector<std::string>& args) {
     std::map<std::string, std::string> opt;
     if (auto err = parse_options(args, {"--format", "--catalog"}, opt); !err.empty()) return bad_input(err);
@@ -283,6 +364,8 @@ int main(int argc, char** argv) {
     if (cmd == "check-catalog") return cmd_check_catalog(args);
     if (cmd == "plan") return cmd_plan(args);
     if (cmd == "scenarios") return cmd_scenarios(args);
+    if (cmd == "card") return cmd_card(args);
+    if (cmd == "team") return cmd_team(args);
     if (cmd == "version") {
         std::printf("%s\n", hwplan::version_json().c_str());
         return kExitOk;

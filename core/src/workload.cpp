@@ -301,6 +301,13 @@ WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalo
     read_hardware(r, catalog, w);
     read_usage_and_cost(r, w);
     read_assumption_overrides(r, w);
+    r.object("card", false, [&](Reader& c) {
+        w.card.data_source = c.string("data_source", false).value_or("");
+        w.card.retry_plan = c.string("retry_plan", false).value_or("");
+        w.card.observability = c.string("observability", false).value_or("");
+        w.card.owner = c.string("owner", false).value_or("");
+        w.given.push_back("card");
+    });
     if (auto fw = r.choice("framework", false, {"cuda", "rocm", "xla", "jax", "pytorch", "pytorch-xla", "tensorrt-llm", "vllm",
                                                  "sglang", "metal", "mps", "mlx", "llama.cpp", "neuron", "openvino", "onnxruntime",
                                                  "qnn", "coreml", "groqcloud", "cerebras-sdk", "synapseai"})) {
@@ -312,6 +319,73 @@ WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalo
         ctx.add("stage", "\"" + std::string(name(w.stage)) + "\" needs a generative model; " + w.model.model.id +
                              " is an encoder (use stage \"embed\")");
     return out;
+}
+
+std::string workload_to_json(const Workload& w) {
+    auto given = [&](const std::string& k) { return std::find(w.given.begin(), w.given.end(), k) != w.given.end(); };
+    json j;
+    if (!w.name.empty()) j["name"] = w.name;
+    j["stage"] = std::string(name(w.stage));
+    if (w.model.from_catalog) {
+        j["model"] = w.model.model.id;
+    } else if (w.model.size_only) {
+        j["model"] = {{"params", w.model.params}};
+    } else {
+        const auto& a = w.model.model.arch;
+        json m{{"params", w.model.params}, {"layers", a.layers}, {"hidden", a.hidden}, {"heads", a.heads}, {"kv_heads", a.kv_heads},
+               {"head_dim", a.head_dim}, {"intermediate", a.intermediate}, {"vocab", a.vocab}};
+        if (a.max_context > 0) m["max_context"] = a.max_context;
+        if (!a.attention_layers.empty() && a.attention_layers[0].kind == AttentionKind::sliding) m["sliding_window"] = a.attention_layers[0].window;
+        if (a.has_moe) {
+            m["experts"] = a.moe.experts;
+            m["active_experts"] = a.moe.active_experts;
+            m["active_params"] = w.model.active_params;
+        }
+        j["model"] = m;
+    }
+    if (given("precision"))
+        j["precision"] = {{"weights", w.precision.weights}, {"kv_cache", w.precision.kv_cache}, {"compute", w.precision.compute}};
+    auto section = [&](const char* name, std::initializer_list<std::pair<const char*, double>> fields) {
+        json o = json::object();
+        for (const auto& [k, v] : fields)
+            if (given(std::string(name) + "." + k)) o[k] = v;
+        if (!o.empty()) j[name] = o;
+    };
+    section("serve", {{"context_tokens", w.serve.context_tokens}, {"prompt_tokens", w.serve.prompt_tokens},
+                      {"output_tokens", w.serve.output_tokens}, {"concurrent_users", w.serve.concurrent_users},
+                      {"requests_per_s", w.serve.requests_per_s}, {"ttft_target_s", w.serve.ttft_target_s},
+                      {"tokens_per_s_per_user_target", w.serve.tokens_per_s_per_user_target}, {"batch_size", w.serve.batch_size}});
+    if (!w.serve.traffic.empty()) {
+        json t = json::array();
+        for (const auto& c : w.serve.traffic)
+            t.push_back({{"name", c.name}, {"requests_per_s", c.requests_per_s}, {"prompt_tokens", c.prompt_tokens}, {"output_tokens", c.output_tokens}});
+        j["serve"]["traffic"] = t;
+    }
+    section("train", {{"lora_rank", w.train.lora_rank}, {"seq_len", w.train.seq_len}, {"micro_batch", w.train.micro_batch},
+                      {"global_batch", w.train.global_batch}, {"tokens", w.train.tokens}});
+    if (given("train.method")) j["train"]["method"] = std::string(name(w.train.method));
+    if (given("train.optimizer")) j["train"]["optimizer"] = std::string(name(w.train.optimizer));
+    if (given("train.checkpointing")) j["train"]["checkpointing"] = std::string(name(w.train.checkpointing));
+    if (given("train.zero_stage")) j["train"]["zero_stage"] = w.train.zero_stage;
+    if (given("train.cpu_offload")) j["train"]["cpu_offload"] = w.train.cpu_offload;
+    section("embed", {{"items", w.embed.items}, {"tokens_per_item", w.embed.tokens_per_item}, {"window_s", w.embed.window_s},
+                      {"batch_size", w.embed.batch_size}});
+    if (!w.hardware.devices.empty()) j["hardware"]["devices"] = w.hardware.devices;
+    if (w.hardware.count > 0) j["hardware"]["count"] = w.hardware.count;
+    section("usage", {{"jobs_per_week", w.usage.jobs_per_week}, {"hours_per_job", w.usage.hours_per_job}, {"hours_per_month", w.usage.hours_per_month}});
+    section("cost", {{"usd_per_device_hour", w.cost.usd_per_device_hour}, {"utilization", w.cost.utilization},
+                     {"usd_per_kwh", w.cost.usd_per_kwh}, {"amortization_years", w.cost.amortization_years}});
+    if (!w.framework.empty()) j["framework"] = w.framework;
+    if (given("card")) {
+        json c = json::object();
+        if (!w.card.data_source.empty()) c["data_source"] = w.card.data_source;
+        if (!w.card.retry_plan.empty()) c["retry_plan"] = w.card.retry_plan;
+        if (!w.card.observability.empty()) c["observability"] = w.card.observability;
+        if (!w.card.owner.empty()) c["owner"] = w.card.owner;
+        j["card"] = c;
+    }
+    if (!w.assumptions.empty()) j["assumptions"] = w.assumptions;
+    return j.dump(2);
 }
 
 std::string_view name(Stage s) { return kStages[static_cast<size_t>(s)]; }

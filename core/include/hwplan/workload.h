@@ -96,6 +96,15 @@ struct CostSpec {
     double amortization_years = -1;
 };
 
+// The worksheet fields of lesson 003's workload card that only the team can fill in.
+struct CardSpec {
+    std::string data_source;    // where the inputs come from
+    std::string retry_plan;     // what happens when a request or a batch fails
+    std::string observability;  // what is logged and watched
+    std::string owner;          // who answers for it
+    bool operator==(const CardSpec&) const = default;
+};
+
 struct Workload {
     std::string name;
     Stage stage = Stage::serve;
@@ -108,6 +117,7 @@ struct Workload {
     UsageSpec usage;
     CostSpec cost;
     std::string framework;                      // software the team runs ("vllm", "jax", "mlx"); "" = any
+    CardSpec card;                              // worksheet text fields (optional)
     std::map<std::string, double> assumptions;  // overrides by name (see assumptions.h)
     std::vector<std::string> given;             // dotted keys the user set (for missing-assumption lists)
 };
@@ -118,6 +128,10 @@ struct WorkloadParse {
 };
 
 WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalog);
+
+// The workload in its canonical JSON form: every field the user gave, in a fixed order, models and
+// devices by catalog id. parse_workload(workload_to_json(w)) gives w back (the export loads unchanged).
+std::string workload_to_json(const Workload& w);
 
 std::string_view name(Stage s);
 std::string_view name(TrainMethod m);

@@ -1,0 +1,85 @@
+// card_test.cpp: workload cards and the team plan (lesson 003's worksheet and its small team).
+#include "hwplan/card.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "hwplan/catalog_embedded.h"
+
+namespace hwplan {
+
+namespace {
+
+const Catalog& catalog() { return embedded_catalog().catalog; }
+
+std::string read(const std::string& rel) {
+    std::ifstream in(std::filesystem::path(HWPLAN_SOURCE_DIR) / rel);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+} // namespace
+
+// Export -> import -> export is the identical text, for every scenario of the lessons.
+TEST(Card, WorkloadJsonLoadsBackUnchanged) {
+    for (const auto& s : catalog().scenarios) {
+        const auto first = parse_workload(s.workload_json, catalog());
+        ASSERT_TRUE(first.issues.empty()) << s.id;
+        const std::string exported = workload_to_json(first.workload);
+        const auto again = parse_workload(exported, catalog());
+        ASSERT_TRUE(again.issues.empty()) << s.id << ": " << to_string(again.issues[0]);
+        EXPECT_EQ(workload_to_json(again.workload), exported) << s.id;
+    }
+}
+
+// Lesson 003: "Fill out: model, input size, output size, precision, latency target, concurrency, batch
+// window, memory estimate, data source, retry plan, observability fields, and cost per useful result.
+// Recommend CPU, GPU, TPU, or managed API and list the first load test you would run."
+TEST(Card, HasEveryWorksheetField) {
+    const auto w = parse_workload(find_scenario(catalog(), "team-live-chat")->workload_json, catalog()).workload;
+    const Plan p = plan_from_json(find_scenario(catalog(), "team-live-chat")->workload_json, catalog());
+    const std::string md = render_card(p, w, catalog());
+    for (const char* field : {"| model |", "| input size |", "| output size |", "| precision |", "| latency target |", "| concurrency |",
+                              "| memory estimate |", "| data source |", "| retry plan |", "| observability |",
+                              "| cost per useful result |", "| recommended path |", "| first load test |"})
+        EXPECT_NE(md.find(field), std::string::npos) << field;
+    EXPECT_NE(md.find("| recommended path | GPU"), std::string::npos);
+}
+
+// Lesson 003's small team: a chat endpoint, nightly embeddings, an occasional fine-tune; the fleet's
+// monthly cost is the sum of the cards' monthly figures.
+TEST(Team, SmallTeamFleetAndMonthlyCost) {
+    const TeamPlan t = team_plan(read("docs/examples/small-team.json"), catalog());
+    ASSERT_TRUE(t.issues.empty()) << to_string(t.issues[0]);
+    ASSERT_EQ(t.plans.size(), 3u);
+    double sum = 0;
+    for (const auto& p : t.plans) {
+        ASSERT_TRUE(p.recommendation.found);
+        if (p.recommendation.option.usd_per_month >= 0) sum += p.recommendation.option.usd_per_month;
+    }
+    EXPECT_GT(t.usd_per_month, 0);
+    EXPECT_GE(t.usd_per_month, sum - 1e-9);
+    EXPECT_EQ(t.plans[0].recommendation.option.count, 1); // one GPU endpoint for chat
+    const std::string md = render_team(t, catalog());
+    EXPECT_NE(md.find("# Team plan"), std::string::npos);
+    EXPECT_NE(md.find("Fleet cost: $"), std::string::npos);
+    // The team's JSON export loads back unchanged.
+    const TeamPlan again = team_plan(team_to_json(t), catalog());
+    ASSERT_TRUE(again.issues.empty());
+    EXPECT_EQ(team_to_json(again), team_to_json(t));
+}
+
+TEST(Team, BadCardIsNamedByIndexAndPath) {
+    const TeamPlan t = team_plan(R"({"cards": [{"stage": "serve", "model": "Llama-3.1-8B"}, {"stage": "embed", "model": "bge-base-en-v1.5",
+        "embed": {"items": -1}}]})", catalog());
+    ASSERT_EQ(t.issues.size(), 1u);
+    EXPECT_EQ(t.issues[0], (Issue{"cards[1].embed.items", "implausible value -1; expected 1 to 10000000000000"}));
+    EXPECT_TRUE(t.plans.empty());
+    EXPECT_EQ(team_plan(R"({"name": "x"})", catalog()).issues[0], (Issue{"cards", "required field is missing (a list of workloads)"}));
+}
+
+} // namespace hwplan
