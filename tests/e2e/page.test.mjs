@@ -104,7 +104,7 @@ for (const [label, where] of [['served page', () => server.url], ['hwplan.html f
 
     // The first view plans the lesson's live chat (Mistral 7B, 20 users, 8k context) on every device.
     const first = await status(page);
-    assert.match(first, /^Plan: \d+ of \d+ candidates fit; (recommended: [^;]+; )?first: [a-z0-9.-]+ x\d+, /);
+    assert.match(first, /^Plan: mistral-7b, serve: \d+ of \d+ candidates fit; (recommended: [^;]+; )?first: [a-z0-9.-]+ x\d+, /);
     const shot1 = await page.screenshot({ path: path.join(shots, `${label.replace(/\W+/g, '-')}-plan.png`) });
     const { ink, colours } = inkOf(shot1);
     assert.ok(ink > 0.05 && colours >= 8, `the screenshot is not blank (ink ${ink.toFixed(4)}, ${colours} colours)`);
@@ -123,6 +123,14 @@ for (const [label, where] of [['served page', () => server.url], ['hwplan.html f
     const expected = 'Error: serve.concurrent_users: implausible value -5; expected 1 to 10000000';
     await waitStatus(page, (t) => document.getElementById('hwplan-status').textContent === t, expected);
     assert.equal(await status(page), expected);
+
+    // A worked example from the lessons loads into the form: the bank's 70B at FP8 (lesson 004).
+    await click(page, 'scenario');
+    await page.waitForFunction(() => window.hwplanUi['scenario:bank-70b-fp8'], null, { timeout: 10000 });
+    await click(page, 'scenario:bank-70b-fp8');
+    await waitStatus(page, () => document.getElementById('hwplan-status').textContent.startsWith('Plan: llama-3.1-70b, serve'));
+    assert.match(await status(page), /^Plan: llama-3\.1-70b, serve: \d+ of \d+ candidates fit; recommended: /);
+    await page.screenshot({ path: path.join(shots, `${label.replace(/\W+/g, '-')}-bank.png`) });
 
     // The weight check tab: 7e9 at bf16 is 14 GB (lesson 001); typing 70e9 gives 140 GB.
     await click(page, 'tab_weights');

@@ -4,6 +4,7 @@
 #include <array>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "hwplan/plan.h"
 
@@ -30,6 +31,7 @@ struct WorkloadForm {
     std::array<char, 32> concurrent_users{"20"};
     std::array<char, 32> requests_per_s{""};
     std::array<char, 32> ttft_target_s{"2"};
+    std::vector<TrafficClass> traffic; // classes loaded from a scenario (lesson 003's mixed traffic)
     // finetune / pretrain / rl trainer
     int method = 0;                // full, lora, qlora
     int optimizer = 0;             // adamw, adamw_fp32, adamw_8bit, sgd, adafactor
@@ -52,6 +54,7 @@ struct AppState {
     std::string workload_json;     // the form as JSON, rebuilt every frame
     std::string planned_json;      // the JSON the current plan was made from (memo key)
     Plan plan;                     // the current plan (issues set when the form is invalid)
+    std::string card_markdown;     // lesson 003's workload card for the current plan
     int selected = 0;              // candidate shown in detail
 
     // The weight-memory calculator (the first slice, kept as its own tab).

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "app_state.h"
+#include "hwplan/card.h"
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/plan.h"
 #include "panels.h"
@@ -80,6 +81,9 @@ std::string draw(hwplan::ui::AppState& state, const hwplan::Catalog& catalog, fl
     if (state.workload_json != state.planned_json) {
         state.plan = hwplan::plan_from_json(state.workload_json, catalog);
         state.planned_json = state.workload_json;
+        state.card_markdown.clear();
+        if (state.plan.issues.empty())
+            state.card_markdown = hwplan::render_card(state.plan, hwplan::parse_workload(state.workload_json, catalog).workload, catalog);
         state.selected = 0; // show the recommended device's detail first
         for (int i = 0; i < static_cast<int>(state.plan.candidates.size()); ++i)
             if (state.plan.recommendation.found && state.plan.candidates[i].device == state.plan.recommendation.option.device) state.selected = i;

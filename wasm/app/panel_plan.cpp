@@ -29,7 +29,8 @@ std::vector<std::string> headline_keys(Stage s) {
 std::string summary_of(const Plan& p) {
     size_t fit = 0;
     for (const auto& c : p.candidates) fit += c.fits;
-    std::string s = "Plan: " + std::to_string(fit) + " of " + std::to_string(p.candidates.size()) + " candidates fit";
+    std::string s = "Plan: " + p.model_id + ", " + std::string(name(p.stage)) + ": " + std::to_string(fit) + " of " +
+                    std::to_string(p.candidates.size()) + " candidates fit";
     if (p.recommendation.found) s += "; recommended: " + p.recommendation.option.name;
     if (!p.candidates.empty()) {
         const auto& c = p.candidates.front();
@@ -149,6 +150,12 @@ std::string panel_plan(AppState& state, const Catalog& catalog) {
     }
     if (!p.missing_assumptions.empty() && ImGui::TreeNode("assumed##missing", "Assumed because not given (%zu)", p.missing_assumptions.size())) {
         for (const auto& m : p.missing_assumptions) ImGui::BulletText("%s", m.c_str());
+        for (const auto& m : p.sensitivity) ImGui::BulletText("moves the answer: %s", m.c_str());
+        ImGui::TreePop();
+    }
+    if (!state.card_markdown.empty() && ImGui::TreeNode("card##card", "Workload card (Markdown: select and copy)")) {
+        ImGui::InputTextMultiline("##card_text", state.card_markdown.data(), state.card_markdown.size() + 1,
+                                  ImVec2(-1, 220), ImGuiInputTextFlags_ReadOnly);
         ImGui::TreePop();
     }
     const auto keys = headline_keys(p.stage);

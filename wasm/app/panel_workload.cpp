@@ -4,6 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstdio>
+
 #include "format.h"
 #include "hwplan/parse.h"
 #include "hwplan/precision.h"
@@ -74,6 +77,13 @@ std::string workload_json(const WorkloadForm& f, const Catalog& cat) {
         if (stage == "serve") {
             put(s, "requests_per_s", f.requests_per_s.data());
             put(s, "ttft_target_s", f.ttft_target_s.data());
+            if (!f.traffic.empty()) {
+                nlohmann::json t = nlohmann::json::array();
+                for (const auto& c : f.traffic)
+                    t.push_back({{"name", c.name}, {"requests_per_s", c.requests_per_s}, {"prompt_tokens", c.prompt_tokens},
+                                 {"output_tokens", c.output_tokens}});
+                s["traffic"] = t;
+            }
         }
         w["serve"] = s;
     }
@@ -102,8 +112,77 @@ std::string workload_json(const WorkloadForm& f, const Catalog& cat) {
     return w.dump(2);
 }
 
+namespace {
+
+template <size_t N> void set_text(std::array<char, N>& buf, double v, bool given) {
+    const std::string s = given ? format_sig(v, 10) : std::string();
+    std::snprintf(buf.data(), N, "%s", s.c_str());
+}
+
+template <size_t N> int index_in(const char* const (&items)[N], std::string_view value) {
+    for (size_t i = 0; i < N; ++i)
+        if (value == items[i]) return static_cast<int>(i);
+    return 0;
+}
+
+} // namespace
+
+void form_from_workload(WorkloadForm& f, const Workload& w, const Catalog& cat) {
+    auto given = [&](const std::string& k) { return std::find(w.given.begin(), w.given.end(), k) != w.given.end(); };
+    f = WorkloadForm{};
+    f.stage = index_in(kStages, name(w.stage));
+    f.model = -1;
+    for (int i = 0; i < static_cast<int>(cat.models.size()); ++i)
+        if (w.model.from_catalog && cat.models[i].id == w.model.model.id) f.model = i;
+    set_text(f.custom_params, w.model.params, true);
+    for (int i = 0; i < static_cast<int>(cat.formats.size()); ++i)
+        if (cat.formats[i].name == w.precision.weights) f.weights_format = i;
+    const auto numeric = all_precisions();
+    for (int i = 0; i < static_cast<int>(numeric.size()); ++i) {
+        if (name(numeric[i]) == w.precision.kv_cache) f.kv_precision = i;
+        if (name(numeric[i]) == w.precision.compute) f.compute_precision = i;
+    }
+    set_text(f.context_tokens, w.serve.context_tokens, given("serve.context_tokens"));
+    set_text(f.prompt_tokens, w.serve.prompt_tokens, given("serve.prompt_tokens"));
+    set_text(f.output_tokens, w.serve.output_tokens, given("serve.output_tokens"));
+    set_text(f.concurrent_users, w.serve.concurrent_users, given("serve.concurrent_users"));
+    double rate = w.serve.requests_per_s;
+    f.traffic = w.serve.traffic; // kept whole: the form shows how many classes there are
+    set_text(f.requests_per_s, rate, given("serve.requests_per_s"));
+    set_text(f.ttft_target_s, w.serve.ttft_target_s, given("serve.ttft_target_s"));
+    f.method = index_in(kMethods, name(w.train.method));
+    f.optimizer = index_in(kOptimizers, name(w.train.optimizer));
+    f.checkpointing = index_in(kCheckpointing, name(w.train.checkpointing));
+    set_text(f.seq_len, w.train.seq_len, given("train.seq_len"));
+    set_text(f.micro_batch, w.train.micro_batch, given("train.micro_batch"));
+    set_text(f.lora_rank, w.train.lora_rank, given("train.lora_rank"));
+    set_text(f.train_tokens, w.train.tokens, given("train.tokens"));
+    set_text(f.items, w.embed.items, given("embed.items"));
+    set_text(f.tokens_per_item, w.embed.tokens_per_item, given("embed.tokens_per_item"));
+    set_text(f.window_s, w.embed.window_s, given("embed.window_s"));
+    f.device = -1;
+    if (w.hardware.devices.size() == 1)
+        for (int i = 0; i < static_cast<int>(cat.devices.size()); ++i)
+            if (cat.devices[i].id == w.hardware.devices[0]) f.device = i;
+    set_text(f.count, w.hardware.count, w.hardware.count > 0);
+}
+
 void panel_workload(AppState& state, const Catalog& cat) {
     WorkloadForm& f = state.form;
+    // The lessons' worked examples, loadable into the form.
+    ImGui::SetNextItemWidth(300);
+    if (ImGui::BeginCombo("Scenario##scenario", "load a worked example from the lessons...")) {
+        for (const auto& sc : cat.scenarios) {
+            if (ImGui::Selectable(sc.name.c_str())) {
+                const auto parsed = parse_workload(sc.workload_json, cat);
+                if (parsed.issues.empty()) form_from_workload(f, parsed.workload, cat);
+            }
+            state.widgets["scenario:" + sc.id] = item_rect();
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n(%s: %s)", sc.question.c_str(), sc.lesson.title.c_str(), sc.lesson.locator.c_str());
+        }
+        ImGui::EndCombo();
+    }
+    state.widgets["scenario"] = item_rect();
     ImGui::TextDisabled("Describe the job; the plan on the right updates as you type.");
     ImGui::SetNextItemWidth(200);
     combo("Stage##stage", f.stage, kStages);
@@ -158,6 +237,12 @@ void panel_workload(AppState& state, const Catalog& cat) {
         if (stage == "serve") {
             text_field(state, "Requests/s##rps", "requests_per_s", f.requests_per_s.data(), f.requests_per_s.size());
             text_field(state, "TTFT target (s)##ttft", "ttft_target_s", f.ttft_target_s.data(), f.ttft_target_s.size());
+            if (!f.traffic.empty()) {
+                std::string classes;
+                for (const auto& c : f.traffic) classes += (classes.empty() ? "" : ", ") + c.name + " " + format_sig(c.requests_per_s, 3) + "/s";
+                ImGui::TextWrapped("Traffic classes from the scenario: %s", classes.c_str());
+                if (ImGui::SmallButton("Drop the traffic classes##drop_traffic")) f.traffic.clear();
+            }
         }
         ImGui::TreePop();
     }
