@@ -44,7 +44,7 @@ Usage:
         with the JSON path and the reason.
   hwplan card FILE|-|--scenario ID [--format markdown|json] [--catalog DIR]
         Lesson 003's one-page workload card (markdown), or the workload's canonical JSON.
-  hwplan team FILE|- [--format markdown|json] [--catalog DIR]
+  hwplan team FILE|-|--scenario ID [--format markdown|json] [--catalog DIR]
         A team plan over several cards ({"name", "cards": [workload, ...]}): the fleet and its monthly cost.
   hwplan scenarios [--format table|json] [--catalog DIR]
         The lessons' worked examples, planned with: hwplan plan --scenario ID.
@@ -196,6 +196,7 @@ int cmd_plan(const std::vector<std::string>& args) {
     if (by_scenario) {
         const hwplan::Scenario* sc = hwplan::find_scenario(cat.catalog, opt["--scenario"]);
         if (!sc) return bad_input("--scenario: unknown scenario \"" + opt["--scenario"] + "\"; hwplan scenarios lists them");
+        if (sc->workload_json.empty()) return bad_input("--scenario: " + sc->id + " is a team of workloads; use hwplan team --scenario " + sc->id);
         text = sc->workload_json;
         label = "scenario " + sc->id;
     } else if (file == "-") {
@@ -236,7 +237,7 @@ bool read_workload_arg(const std::vector<std::string>& args, std::map<std::strin
             bad_input("--scenario: unknown scenario \"" + opt["--scenario"] + "\"; hwplan scenarios lists them");
             return false;
         }
-        text = sc->workload_json;
+        text = sc->workload_json.empty() ? sc->team_json : sc->workload_json;
         label = "scenario " + sc->id;
         return true;
     }
@@ -258,6 +259,8 @@ int cmd_card(const std::vector<std::string>& args) {
     if (!read_workload_arg(args, opt, cat, text, label, {"--format", "--catalog", "--scenario"})) return kExitBadInput;
     const std::string fmt = opt.count("--format") ? opt["--format"] : "markdown";
     if (fmt != "markdown" && fmt != "json") return bad_input("--format: expected markdown or json, got \"" + fmt + "\"");
+    if (text.find("\"cards\"") != std::string::npos && opt.count("--scenario"))
+        return bad_input("--scenario: " + opt["--scenario"] + " is a team of workloads; use hwplan team --scenario " + opt["--scenario"]);
     auto parsed = hwplan::parse_workload(text, cat.catalog);
     if (!parsed.issues.empty()) {
         for (const auto& i : parsed.issues) bad_input(label + ": " + hwplan::to_string(i));
@@ -280,8 +283,7 @@ int cmd_team(const std::vector<std::string>& args) {
     std::map<std::string, std::string> opt;
     hwplan::CatalogLoad cat;
     std::string text, label;
-    if (!args.empty() && args[0] == "--scenario") return bad_input("team: takes a team file ({\"name\", \"cards\": [...]}), not a scenario");
-    if (!read_workload_arg(args, opt, cat, text, label, {"--format", "--catalog"})) return kExitBadInput;
+    if (!read_workload_arg(args, opt, cat, text, label, {"--format", "--catalog", "--scenario"})) return kExitBadInput;
     const std::string fmt = opt.count("--format") ? opt["--format"] : "markdown";
     if (fmt != "markdown" && fmt != "json") return bad_input("--format: expected markdown or json, got \"" + fmt + "\"");
     const hwplan::TeamPlan t = hwplan::team_plan(text, cat.catalog);
@@ -305,8 +307,9 @@ int cmd_scenarios(const std::vector<std::string>& args) {
         return kExitOk;
     }
     for (const auto& sc : cat.catalog.scenarios)
-        std::printf("%-30s %s\n%-30s   (%s: %s)\n", sc.id.c_str(), sc.question.c_str(), "", sc.lesson.title.c_str(), sc.lesson.locator.c_str());
-    std::printf("(%zu scenarios; hwplan plan --scenario ID)\n", cat.catalog.scenarios.size());
+        std::printf("%-30s %s%s\n%-30s   (%s: %s)\n", sc.id.c_str(), sc.team_json.empty() ? "" : "[team] ", sc.question.c_str(), "",
+                    sc.lesson.title.c_str(), sc.lesson.locator.c_str());
+    std::printf("(%zu scenarios; hwplan plan --scenario ID, or hwplan team --scenario ID for a team)\n", cat.catalog.scenarios.size());
     return kExitOk;
 }
 

@@ -616,9 +616,14 @@ std::optional<Scenario> read_scenario(const json& doc, const Context& ctx, const
         if (!sc.lesson.read_on.empty() && !is_iso_date(sc.lesson.read_on)) l.error("read_on", "expected an ISO date YYYY-MM-DD");
     });
     const json* w = r.raw("workload");
-    if (!w) r.error("workload", "required field is missing");
-    else if (!w->is_object()) r.error("workload", "expected an object, got " + type_name(*w));
-    else sc.workload_json = w->dump();
+    const json* team = r.raw("team");
+    if (!w && !team) r.error("workload", "required field is missing (or team, for several workloads)");
+    else if (w && team) r.error("team", "give workload or team, not both");
+    else if (w && !w->is_object()) r.error("workload", "expected an object, got " + type_name(*w));
+    else if (team && (!team->is_object() || !team->contains("cards") || !(*team)["cards"].is_array()))
+        r.error("team", "expected an object with a cards array");
+    else if (w) sc.workload_json = w->dump();
+    else sc.team_json = team->dump();
     r.finish();
     if (ctx.issues.size() != before) return std::nullopt;
     return sc;
@@ -718,10 +723,20 @@ CatalogLoad load_catalog(const std::vector<CatalogFile>& files) {
     // Each scenario's workload must be valid against the catalog it ships with.
     std::vector<Scenario> scenarios;
     for (auto& sc : out.catalog.scenarios) {
-        auto parsed = parse_workload(sc.workload_json, out.catalog);
-        for (const auto& i : parsed.issues)
-            out.issues.push_back({"workload" + (i.path.empty() ? "" : "." + i.path), i.message, "scenarios/" + sc.id + ".json"});
-        if (parsed.issues.empty()) scenarios.push_back(std::move(sc));
+        std::vector<std::pair<std::string, std::string>> workloads; // path prefix, workload JSON
+        if (!sc.workload_json.empty()) workloads.push_back({"workload", sc.workload_json});
+        else {
+            const json cards = json::parse(sc.team_json)["cards"];
+            for (size_t i = 0; i < cards.size(); ++i) workloads.push_back({"team.cards[" + std::to_string(i) + "]", cards[i].dump()});
+        }
+        bool ok = true;
+        for (const auto& [prefix, text] : workloads) {
+            auto parsed = parse_workload(text, out.catalog);
+            for (const auto& i : parsed.issues)
+                out.issues.push_back({prefix + (i.path.empty() ? "" : "." + i.path), i.message, "scenarios/" + sc.id + ".json"});
+            ok = ok && parsed.issues.empty();
+        }
+        if (ok) scenarios.push_back(std::move(sc));
     }
     out.catalog.scenarios = std::move(scenarios);
     if (!out.catalog.has_defaults)

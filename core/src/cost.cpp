@@ -7,9 +7,9 @@
 
 namespace hwplan {
 
-HourlyCost rent_cost(const Device& d, const CostSpec& cost) {
+HourlyCost rent_cost(const Device& d, const CostSpec& cost, PriceKind kind) {
     HourlyCost out;
-    if (cost.usd_per_device_hour >= 0) {
+    if (cost.usd_per_device_hour >= 0 && kind == PriceKind::cloud_on_demand) {
         out.available = true;
         out.usd_per_hour = cost.usd_per_device_hour;
         out.basis = "the workload's price, $" + format_sig(cost.usd_per_device_hour, 4) + " per device-hour";
@@ -17,11 +17,12 @@ HourlyCost rent_cost(const Device& d, const CostSpec& cost) {
     }
     const Price* best = nullptr;
     for (const auto& p : d.prices)
-        if (p.kind == PriceKind::cloud_on_demand && (!best || p.usd_per_hour < best->usd_per_hour)) best = &p;
+        if (p.kind == kind && (!best || p.usd_per_hour < best->usd_per_hour)) best = &p;
     if (!best) return out;
     out.available = true;
     out.usd_per_hour = best->usd_per_hour;
-    out.basis = "on-demand $" + format_sig(best->usd_per_hour, 4) + " per device-hour (" + best->provider + ")";
+    const char* label = kind == PriceKind::cloud_spot ? "spot" : kind == PriceKind::cloud_reserved ? "reserved" : "on-demand";
+    out.basis = std::string(label) + " $" + format_sig(best->usd_per_hour, 4) + " per device-hour (" + best->provider + ")";
     return out;
 }
 

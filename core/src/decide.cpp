@@ -141,22 +141,38 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
         if (!d) continue;
         const auto seconds = seconds_per_unit(c, w, std::max(1.0, output_tokens));
         const HourlyCost rent = rent_cost(*d, w.cost);
+        const HourlyCost spot = rent_cost(*d, w.cost, PriceKind::cloud_spot);
+        // A reservation is paid every hour of its term: per hour actually used it costs rate x 730 / hours used.
+        HourlyCost reserved = rent_cost(*d, w.cost, PriceKind::cloud_reserved);
+        const double used = serving(w.stage) ? kHoursPerMonth : hours_used_per_month(w.usage);
+        if (reserved.available && used > 0 && used < kHoursPerMonth) {
+            reserved.basis += ", paid for all 730 hours a month but used " + format_sig(used, 3);
+            reserved.usd_per_hour *= kHoursPerMonth / used;
+        }
         const HourlyCost own = own_cost(*d, w, cat.defaults);
-        for (const HourlyCost* hc : {&rent, &own}) {
+        std::vector<const HourlyCost*> ways{&rent, &own};
+        if (spot.available) ways.push_back(&spot);        // interruptible: for retryable batch work
+        if (reserved.available) ways.push_back(&reserved); // a 1-3 year commitment
+        for (const HourlyCost* hc : ways) {
             Option o;
-            o.kind = hc == &rent ? "rent" : "own";
+            o.kind = hc == &own ? "own" : hc == &spot ? "rent_spot" : hc == &reserved ? "rent_reserved" : "rent";
             o.device = c.device;
             o.count = c.count;
-            o.name = o.kind + " " + std::to_string(c.count) + " x " + c.device_name;
+            o.name = (hc == &spot ? std::string("rent (spot)") : hc == &reserved ? std::string("rent (reserved)") : o.kind) + " " +
+                     std::to_string(c.count) + " x " + c.device_name;
             o.unit = unit;
             if (!c.fits) o.reasons.push_back("does not fit: needs " + format_bytes(c.memory.total_bytes) + " per device, " +
                                              format_bytes(c.memory.capacity_bytes) + " usable");
             // An owned job that runs now and then costs its purchase spread over the hours it is used;
             // without those hours (or a utilization) the owned price per result is unknown.
-            if (hc == &own && own.available && !serving(w.stage) && hours_used_per_month(w.usage) <= 0 && w.cost.utilization <= 0)
-                o.reasons.push_back("owning: give usage (hours a month, or jobs a week x hours) or cost.utilization to price it");
+            if ((hc == &own || hc == &reserved) && hc->available && !serving(w.stage) && hours_used_per_month(w.usage) <= 0 &&
+                w.cost.utilization <= 0)
+                o.reasons.push_back(std::string(hc == &own ? "owning" : "reserving") +
+                                    ": give usage (hours a month, or jobs a week x hours) or cost.utilization to price it");
+            if (hc == &spot && w.stage == Stage::serve)
+                o.reasons.push_back("spot capacity can be taken back at any time: not for an interactive endpoint");
             if (!hc->available)
-                o.reasons.push_back(hc == &rent ? (d->can_rent ? "no public rental price in the catalog" : "not offered for rent")
+                o.reasons.push_back(hc != &own ? (d->can_rent ? "no public rental price in the catalog" : "not offered for rent")
                                                 : (d->can_buy ? "no public purchase price in the catalog"
                                                               : "cannot be bought" + (d->cloud_only.empty() ? std::string() : " (only in " + d->cloud_only + ")")));
             if (!w.framework.empty() && std::find(d->software.begin(), d->software.end(), w.framework) == d->software.end())
@@ -167,11 +183,26 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
                 o.cost = scale(*seconds, hc->usd_per_hour * c.count / 3600.0);
                 o.cost.why = hc->basis + " x " + std::to_string(c.count) + " device(s)";
                 if (hours > 0) o.usd_per_month = hc->usd_per_hour * c.count * hours;
-                c.figures[(o.kind == "rent" ? "rent_" : "own_") + std::string("usd_per_hour")] =
+                const std::string prefix = o.kind + "_";
+                c.figures[prefix + "usd_per_hour"] =
                     Figure{hc->usd_per_hour * c.count, hc->usd_per_hour * c.count, hc->usd_per_hour * c.count, Label::arithmetic, hc->basis};
-                c.figures[(o.kind == "rent" ? "rent_" : "own_") + unit] = o.cost;
+                c.figures[prefix + unit] = o.cost;
+                // Serving: prompt and output tokens priced separately (prefill capacity vs decode capacity).
+                if (serving(w.stage)) {
+                    const Figure* tput = fig(c, "throughput_tokens_per_s");
+                    const Figure* ttft = fig(c, "ttft_s");
+                    const double prompt = w.serve.prompt_tokens > 0 ? w.serve.prompt_tokens : std::round(w.serve.context_tokens / 2);
+                    const double per_s = hc->usd_per_hour * c.count / 3600.0;
+                    if (tput && tput->value > 0)
+                        c.figures[prefix + "usd_per_million_decode_tokens"] = Figure{per_s / tput->value * 1e6, per_s / tput->high * 1e6,
+                            per_s / tput->low * 1e6, Label::modelled, "device cost / decode throughput at the workload's batch"};
+                    if (ttft && ttft->value > 0)
+                        c.figures[prefix + "usd_per_million_prompt_tokens"] = Figure{per_s * ttft->value / prompt * 1e6,
+                            per_s * ttft->low / prompt * 1e6, per_s * ttft->high / prompt * 1e6, Label::modelled,
+                            "device cost x prefill time / prompt tokens (one prompt at a time)"};
+                }
                 if (o.usd_per_month >= 0)
-                    c.figures[(o.kind == "rent" ? "rent_" : "own_") + std::string("usd_per_month")] =
+                    c.figures[prefix + "usd_per_month"] =
                         Figure{o.usd_per_month, o.usd_per_month, o.usd_per_month, Label::arithmetic,
                                format_sig(hours, 4) + " hours a month x " + format_sig(hc->usd_per_hour * c.count, 4) + " $/h"};
             }
@@ -185,6 +216,11 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
             const double running = d->tdp_w / 1000.0 * cat.defaults.pue_ratio *
                                    (w.cost.usd_per_kwh >= 0 ? w.cost.usd_per_kwh : cat.defaults.electricity_usd_per_j * 3.6e6);
             const double months = breakeven_months(price * c.count, rent.usd_per_hour * c.count, running * c.count, hours);
+            if (p.breakeven_curve.empty()) { // the curve over usage, for the first such candidate
+                p.breakeven_device = c.device;
+                for (double h : {10.0, 25.0, 50.0, 100.0, 200.0, 400.0, kHoursPerMonth})
+                    p.breakeven_curve.push_back({h, breakeven_months(price * c.count, rent.usd_per_hour * c.count, running * c.count, h)});
+            }
             if (std::isfinite(months))
                 c.figures["breakeven_months"] = Figure{months, months, months, Label::arithmetic,
                     "purchase $" + format_sig(price * c.count, 6) + " / ((rent - power) x " + format_sig(hours, 4) + " h a month)"};

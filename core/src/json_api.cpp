@@ -274,7 +274,13 @@ std::string to_json(const Plan& p) {
     json plan{{"name", p.name}, {"stage", std::string(name(p.stage))}, {"recommendation", rec}, {"options", options},
               {"model", {{"id", p.model_id}, {"name", p.model_name}, {"params", p.params}, {"active_params", p.active_params}}},
               {"precision", {{"weights", p.precision.weights}, {"kv_cache", p.precision.kv_cache}, {"compute", p.precision.compute}}},
-              {"candidates", cands}, {"missing_assumptions", p.missing_assumptions}, {"sensitivity", p.sensitivity}, {"notes", p.notes}};
+              {"candidates", cands}, {"missing_assumptions", p.missing_assumptions}, {"sensitivity", p.sensitivity},
+              {"breakeven", [&] {
+                   json points = json::array();
+                   for (const auto& [h, m] : p.breakeven_curve)
+                       points.push_back({{"hours_per_month", h}, {"months", finite_or_null(m)}});
+                   return json{{"device", p.breakeven_device}, {"curve", points}};
+               }()}, {"notes", p.notes}};
     return json{{"plan", plan}}.dump();
 }
 
@@ -283,7 +289,7 @@ std::string scenarios_json(const Catalog& catalog) {
     for (const auto& s : catalog.scenarios)
         arr.push_back({{"id", s.id}, {"name", s.name}, {"question", s.question},
                        {"lesson", {{"title", s.lesson.title}, {"locator", s.lesson.locator}, {"read_on", s.lesson.read_on}}},
-                       {"workload", json::parse(s.workload_json)}});
+                       {s.team_json.empty() ? "workload" : "team", json::parse(s.team_json.empty() ? s.workload_json : s.team_json)}});
     return json{{"scenarios", arr}}.dump();
 }
 

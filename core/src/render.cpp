@@ -167,6 +167,11 @@ std::string render_markdown(const Plan& p, size_t max_candidates) {
         for (const auto& n : c.notes) out += "\n- " + n;
         if (!c.notes.empty()) out += "\n";
     }
+    if (!p.breakeven_curve.empty()) {
+        out += "\n## Buy or rent (" + p.breakeven_device + ")\n\n| hours used a month | months until buying pays off |\n|---|---|\n";
+        for (const auto& [h, m] : p.breakeven_curve)
+            out += "| " + format_sig(h, 4) + " | " + (std::isfinite(m) ? format_sig(m, 3) : std::string("never")) + " |\n";
+    }
     if (!p.missing_assumptions.empty()) {
         out += "\n## Assumed because not given\n\n";
         for (const auto& m : p.missing_assumptions) out += "- " + m + "\n";

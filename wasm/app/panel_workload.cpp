@@ -173,6 +173,7 @@ void panel_workload(AppState& state, const Catalog& cat) {
     ImGui::SetNextItemWidth(300);
     if (ImGui::BeginCombo("Scenario##scenario", "load a worked example from the lessons...")) {
         for (const auto& sc : cat.scenarios) {
+            if (sc.workload_json.empty()) continue; // a team of workloads: the command line's hwplan team
             if (ImGui::Selectable(sc.name.c_str())) {
                 const auto parsed = parse_workload(sc.workload_json, cat);
                 if (parsed.issues.empty()) form_from_workload(f, parsed.workload, cat);

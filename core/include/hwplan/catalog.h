@@ -67,7 +67,8 @@ struct Scenario {
     std::string name;
     std::string question;
     Source lesson;             // the lesson and section it comes from
-    std::string workload_json; // docs/workload.md form
+    std::string workload_json; // docs/workload.md form; empty for a team scenario
+    std::string team_json;     // {"name", "cards": [...]} for a team of workloads (hwplan team); else empty
     bool operator==(const Scenario&) const = default;
 };
 

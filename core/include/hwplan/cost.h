@@ -20,8 +20,9 @@ struct HourlyCost {
     bool operator==(const HourlyCost&) const = default;
 };
 
-// Rent: workload override, else the catalog's lowest cloud_on_demand price for the device.
-HourlyCost rent_cost(const Device& device, const CostSpec& cost);
+// Rent: workload override, else the catalog's lowest price of that kind (on-demand by default; spot and
+// reserved where the catalog has them).
+HourlyCost rent_cost(const Device& device, const CostSpec& cost, PriceKind kind = PriceKind::cloud_on_demand);
 
 // Hours the job uses per month: usage.hours_per_month, else jobs_per_week x hours_per_job x 52/12;
 // 0 when the workload does not say.

@@ -122,6 +122,10 @@ struct Plan {
     Recommendation recommendation;
     std::vector<std::string> missing_assumptions; // inputs the user did not give that change the answer
     std::vector<std::string> sensitivity;    // how the recommendation moves across those inputs' plausible range
+    // Buy versus rent for the first candidate with both prices: (hours used a month, months to break even;
+    // infinity when renting stays cheaper).
+    std::string breakeven_device;
+    std::vector<std::pair<double, double>> breakeven_curve;
     std::vector<std::string> notes;
     Issues issues;                           // problems that stopped the plan (then candidates is empty)
 };
