@@ -56,6 +56,18 @@ Usage:
 The catalog is read from DIR, else $HWPLAN_CATALOG, else the source tree's catalog/.
 )";
 
+int bad_input(const std::string& message);
+
+// The --format value, checked against the allowed ones; "" after reporting a bad one.
+std::string format_option(const std::map<std::string, std::string>& opt, const std::vector<std::string>& allowed) {
+    const std::string fmt = opt.count("--format") ? opt.at("--format") : allowed.front();
+    if (std::find(allowed.begin(), allowed.end(), fmt) != allowed.end()) return fmt;
+    std::string list;
+    for (size_t i = 0; i < allowed.size(); ++i) list += (i ? (i + 1 == allowed.size() ? " or " : ", ") : "") + allowed[i];
+    bad_input("--format: expected " + list + ", got \"" + fmt + "\"");
+    return "";
+}
+
 int bad_input(const std::string& message) {
     std::fprintf(stderr, "hwplan: error: %s\n", message.c_str());
     return kExitBadInput;
@@ -120,8 +132,8 @@ std::string tflops(const hwplan::PeakRate& p) {
 int cmd_devices(const std::vector<std::string>& args) {
     std::map<std::string, std::string> opt;
     if (auto err = parse_options(args, {"--format", "--catalog", "--extend"}, opt); !err.empty()) return bad_input(err);
-    const std::string fmt = opt.count("--format") ? opt["--format"] : "table";
-    if (fmt != "table" && fmt != "json") return bad_input("--format: expected table or json, got \"" + fmt + "\"");
+    const std::string fmt = format_option(opt, {"table", "json"});
+    if (fmt.empty()) return kExitBadInput;
     hwplan::CatalogLoad cat;
     if (!load(opt, cat)) return kExitBadInput;
     if (fmt == "json") {
@@ -145,8 +157,8 @@ int cmd_devices(const std::vector<std::string>& args) {
 int cmd_models(const std::vector<std::string>& args) {
     std::map<std::string, std::string> opt;
     if (auto err = parse_options(args, {"--format", "--catalog", "--extend"}, opt); !err.empty()) return bad_input(err);
-    const std::string fmt = opt.count("--format") ? opt["--format"] : "table";
-    if (fmt != "table" && fmt != "json") return bad_input("--format: expected table or json, got \"" + fmt + "\"");
+    const std::string fmt = format_option(opt, {"table", "json"});
+    if (fmt.empty()) return kExitBadInput;
     hwplan::CatalogLoad cat;
     if (!load(opt, cat)) return kExitBadInput;
     if (fmt == "json") {
@@ -178,46 +190,6 @@ std::string read_all(std::FILE* f) {
     return text;
 }
 
-int cmd_plan(const std::vector<std::string>& args) {
-    if (args.empty()) return bad_input("plan: name a workload file, - for standard input, or --scenario ID");
-    const bool by_scenario = args[0] == "--scenario";
-    const std::string file = by_scenario ? "" : args[0];
-    std::map<std::string, std::string> opt;
-    if (auto err = parse_options({args.begin() + (by_scenario ? 0 : 1), args.end()}, {"--format", "--catalog", "--extend", "--scenario"}, opt);
-        !err.empty())
-        return bad_input(err);
-    const std::string fmt = opt.count("--format") ? opt["--format"] : "table";
-    if (fmt != "table" && fmt != "json" && fmt != "markdown")
-        return bad_input("--format: expected table, json or markdown, got \"" + fmt + "\"");
-    hwplan::CatalogLoad cat;
-    if (!load(opt, cat)) return kExitBadInput;
-    std::string text;
-    std::string label = file == "-" ? std::string("stdin") : file;
-    if (by_scenario) {
-        const hwplan::Scenario* sc = hwplan::find_scenario(cat.catalog, opt["--scenario"]);
-        if (!sc) return bad_input("--scenario: unknown scenario \"" + opt["--scenario"] + "\"; hwplan scenarios lists them");
-        if (sc->workload_json.empty()) return bad_input("--scenario: " + sc->id + " is a team of workloads; use hwplan team --scenario " + sc->id);
-        text = sc->workload_json;
-        label = "scenario " + sc->id;
-    } else if (file == "-") {
-        text = read_all(stdin);
-    } else {
-        std::FILE* f = std::fopen(file.c_str(), "rb");
-        if (!f) return bad_input("cannot read workload file \"" + file + "\"");
-        text = read_all(f);
-        std::fclose(f);
-    }
-    const hwplan::Plan p = hwplan::plan_from_json(text, cat.catalog);
-    if (!p.issues.empty()) {
-        for (const auto& i : p.issues) bad_input(label + ": " + hwplan::to_string(i));
-        return kExitBadInput;
-    }
-    if (fmt == "json") std::printf("%s\n", hwplan::to_json(p).c_str());
-    else if (fmt == "markdown") std::printf("%s", hwplan::render_markdown(p).c_str());
-    else std::printf("%s", hwplan::render_table(p).c_str());
-    return kExitOk;
-}
-
 // Reads the workload text named by the first argument (a file, "-" for stdin, or --scenario ID).
 bool read_workload_arg(const std::vector<std::string>& args, std::map<std::string, std::string>& opt, hwplan::CatalogLoad& cat,
                        std::string& text, std::string& label, const std::vector<std::string>& allowed) {
@@ -244,7 +216,7 @@ bool read_workload_arg(const std::vector<std::string>& args, std::map<std::strin
     label = args[0] == "-" ? "stdin" : args[0];
     std::FILE* f = args[0] == "-" ? stdin : std::fopen(args[0].c_str(), "rb");
     if (!f) {
-        bad_input("cannot read \"" + args[0] + "\"");
+        bad_input("cannot read workload file \"" + args[0] + "\"");
         return false;
     }
     text = read_all(f);
@@ -252,13 +224,33 @@ bool read_workload_arg(const std::vector<std::string>& args, std::map<std::strin
     return true;
 }
 
+int cmd_plan(const std::vector<std::string>& args) {
+    std::map<std::string, std::string> opt;
+    hwplan::CatalogLoad cat;
+    std::string text, label;
+    if (!read_workload_arg(args, opt, cat, text, label, {"--format", "--catalog", "--extend", "--scenario"})) return kExitBadInput;
+    const std::string fmt = format_option(opt, {"table", "json", "markdown"});
+    if (fmt.empty()) return kExitBadInput;
+    if (opt.count("--scenario") && text.find("\"cards\"") != std::string::npos)
+        return bad_input("--scenario: " + opt["--scenario"] + " is a team of workloads; use hwplan team --scenario " + opt["--scenario"]);
+    const hwplan::Plan p = hwplan::plan_from_json(text, cat.catalog);
+    if (!p.issues.empty()) {
+        for (const auto& i : p.issues) bad_input(label + ": " + hwplan::to_string(i));
+        return kExitBadInput;
+    }
+    if (fmt == "json") std::printf("%s\n", hwplan::to_json(p).c_str());
+    else if (fmt == "markdown") std::printf("%s", hwplan::render_markdown(p).c_str());
+    else std::printf("%s", hwplan::render_table(p).c_str());
+    return kExitOk;
+}
+
 int cmd_card(const std::vector<std::string>& args) {
     std::map<std::string, std::string> opt;
     hwplan::CatalogLoad cat;
     std::string text, label;
     if (!read_workload_arg(args, opt, cat, text, label, {"--format", "--catalog", "--scenario"})) return kExitBadInput;
-    const std::string fmt = opt.count("--format") ? opt["--format"] : "markdown";
-    if (fmt != "markdown" && fmt != "json") return bad_input("--format: expected markdown or json, got \"" + fmt + "\"");
+    const std::string fmt = format_option(opt, {"markdown", "json"});
+    if (fmt.empty()) return kExitBadInput;
     if (text.find("\"cards\"") != std::string::npos && opt.count("--scenario"))
         return bad_input("--scenario: " + opt["--scenario"] + " is a team of workloads; use hwplan team --scenario " + opt["--scenario"]);
     auto parsed = hwplan::parse_workload(text, cat.catalog);
@@ -284,8 +276,8 @@ int cmd_team(const std::vector<std::string>& args) {
     hwplan::CatalogLoad cat;
     std::string text, label;
     if (!read_workload_arg(args, opt, cat, text, label, {"--format", "--catalog", "--scenario"})) return kExitBadInput;
-    const std::string fmt = opt.count("--format") ? opt["--format"] : "markdown";
-    if (fmt != "markdown" && fmt != "json") return bad_input("--format: expected markdown or json, got \"" + fmt + "\"");
+    const std::string fmt = format_option(opt, {"markdown", "json"});
+    if (fmt.empty()) return kExitBadInput;
     const hwplan::TeamPlan t = hwplan::team_plan(text, cat.catalog);
     if (!t.issues.empty()) {
         for (const auto& i : t.issues) bad_input(label + ": " + hwplan::to_string(i));
@@ -298,8 +290,8 @@ int cmd_team(const std::vector<std::string>& args) {
 int cmd_scenarios(const std::vector<std::string>& args) {
     std::map<std::string, std::string> opt;
     if (auto err = parse_options(args, {"--format", "--catalog"}, opt); !err.empty()) return bad_input(err);
-    const std::string fmt = opt.count("--format") ? opt["--format"] : "table";
-    if (fmt != "table" && fmt != "json") return bad_input("--format: expected table or json, got \"" + fmt + "\"");
+    const std::string fmt = format_option(opt, {"table", "json"});
+    if (fmt.empty()) return kExitBadInput;
     hwplan::CatalogLoad cat;
     if (!load(opt, cat)) return kExitBadInput;
     if (fmt == "json") {
@@ -330,8 +322,8 @@ int cmd_weights(const std::vector<std::string>& args) {
         return bad_input(err);
     if (!opt.count("--params")) return bad_input("--params: required option is missing");
     if (!opt.count("--precision")) return bad_input("--precision: required option is missing");
-    const std::string fmt = opt.count("--format") ? opt["--format"] : "text";
-    if (fmt != "text" && fmt != "json") return bad_input("--format: expected text or json, got \"" + fmt + "\"");
+    const std::string fmt = format_option(opt, {"text", "json"});
+    if (fmt.empty()) return kExitBadInput;
     auto params = hwplan::parse_number(opt["--params"]);
     if (!params) return bad_input("--params: expected a number such as 7e9, got \"" + opt["--params"] + "\"");
 

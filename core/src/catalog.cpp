@@ -536,49 +536,55 @@ std::optional<CostDefaults> read_defaults(const json& doc, const Context& ctx) {
 const std::vector<std::string> kFormatKinds{"float", "int", "blockquant", "gguf"};
 const std::vector<std::string> kAssumptionUnits{"ratio", "bytes", "s", "tokens", "count"};
 
-void read_formats(const json& doc, const Context& ctx, Catalog& catalog) {
+// A file holding one object of named entries ("formats": {name: {...}}, "assumptions": {name: {...}})
+// and its sources. `read(name, reader, book)` reads one entry; `keep(entry)` takes it when it had no issue.
+template <class Read, class Keep>
+void read_named_entries(const json& doc, const Context& ctx, const char* group, SourceBook& book, Read read, Keep keep) {
     Reader r(ctx, "", doc);
-    SourceBook book;
     read_sources(r, book);
-    r.object("formats", true, [&](Reader& fs) {
-        for (const auto& [key, value] : fs.json_value().items()) {
-            fs.raw(key);
+    r.object(group, true, [&](Reader& entries) {
+        for (const auto& [key, value] : entries.json_value().items()) {
+            entries.raw(key);
             if (!value.is_object()) {
-                fs.error(key, "expected an object, got " + type_name(value));
+                entries.error(key, "expected an object, got " + type_name(value));
                 continue;
             }
             const size_t before = ctx.issues.size();
-            Reader f(ctx, fs.at(key), value);
+            Reader entry(ctx, entries.at(key), value);
+            auto e = read(key, entry, book);
+            entry.finish();
+            if (ctx.issues.size() == before) keep(std::move(e));
+        }
+    });
+    check_sources_used(r, book);
+    r.finish();
+}
+
+void read_formats(const json& doc, const Context& ctx, Catalog& catalog) {
+    SourceBook book;
+    read_named_entries(
+        doc, ctx, "formats", book,
+        [](const std::string& key, Reader& f, SourceBook& b) {
             WeightFormat w;
             w.name = key;
             w.bits_per_weight = f.number("bits_per_weight", true, 1, 64).value_or(0);
             w.kind = f.choice("kind", true, kFormatKinds).value_or("");
             w.meaning = f.string("meaning", true).value_or("");
             f.string("note", false);
-            attach_source(f, book, {"bits_per_weight"});
-            w.source = book.source_of.count(f.at("bits_per_weight")) ? book.source_of[f.at("bits_per_weight")] : "";
-            f.finish();
-            if (ctx.issues.size() == before) catalog.formats.push_back(w);
-        }
-    });
-    check_sources_used(r, book);
-    r.finish();
+            attach_source(f, b, {"bits_per_weight"});
+            w.source = b.source_of.count(f.at("bits_per_weight")) ? b.source_of[f.at("bits_per_weight")] : "";
+            return w;
+        },
+        [&](WeightFormat w) { catalog.formats.push_back(std::move(w)); });
     catalog.format_sources = std::move(book.sources);
 }
 
 void read_assumptions(const json& doc, const Context& ctx, Catalog& catalog) {
-    Reader r(ctx, "", doc);
     SourceBook book;
-    read_sources(r, book);
-    r.object("assumptions", true, [&](Reader& as) {
-        for (const auto& [key, value] : as.json_value().items()) {
-            as.raw(key);
-            if (!value.is_object()) {
-                as.error(key, "expected an object, got " + type_name(value));
-                continue;
-            }
+    read_named_entries(
+        doc, ctx, "assumptions", book,
+        [&](const std::string& key, Reader& a, SourceBook& b) {
             const size_t before = ctx.issues.size();
-            Reader a(ctx, as.at(key), value);
             AssumptionDefault d;
             d.unit = a.choice("unit", true, kAssumptionUnits).value_or("");
             const double hi = d.unit == "ratio" ? 1.0 : 1e15;
@@ -589,14 +595,11 @@ void read_assumptions(const json& doc, const Context& ctx, Catalog& catalog) {
                 a.error("value", "must lie within low..high (" + format_sig(d.low, 6) + ".." + format_sig(d.high, 6) + ")");
             d.meaning = a.string("meaning", true).value_or("");
             a.string("note", false);
-            attach_source(a, book, {"value", "low", "high"});
-            d.source = book.source_of.count(a.at("value")) ? book.source_of[a.at("value")] : "";
-            a.finish();
-            if (ctx.issues.size() == before) catalog.assumptions[key] = d;
-        }
-    });
-    check_sources_used(r, book);
-    r.finish();
+            attach_source(a, b, {"value", "low", "high"});
+            d.source = b.source_of.count(a.at("value")) ? b.source_of[a.at("value")] : "";
+            return std::make_pair(key, d);
+        },
+        [&](std::pair<std::string, AssumptionDefault> e) { catalog.assumptions[e.first] = std::move(e.second); });
     catalog.assumption_sources = std::move(book.sources);
 }
 
