@@ -7,6 +7,8 @@ file(MAKE_DIRECTORY "${DIST}")
 file(COPY_FILE "${WEB}/shell.html" "${DIST}/index.html" ONLY_IF_DIFFERENT)
 file(COPY_FILE "${BUILD}/hwplan_web.js" "${DIST}/hwplan_web.js" ONLY_IF_DIFFERENT)
 file(COPY_FILE "${BUILD}/hwplan_js.js" "${DIST}/hwplan_js.js" ONLY_IF_DIFFERENT)
+file(MAKE_DIRECTORY "${DIST}/examples")
+file(COPY_FILE "${WEB}/examples/course-page.html" "${DIST}/examples/course-page.html" ONLY_IF_DIFFERENT)
 
 file(READ "${WEB}/shell.html" shell)
 file(READ "${BUILD}/hwplan_web.js" script)

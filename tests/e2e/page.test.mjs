@@ -145,3 +145,23 @@ for (const [label, where] of [['served page', () => server.url], ['hwplan.html f
     await page.close();
   });
 }
+
+test('the example course page embeds the planner at a scenario, with no errors and no foreign requests', async () => {
+  const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+  const problems = [];
+  const origin = new URL(server.url).origin;
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.protocol !== 'data:' && u.protocol !== 'blob:' && u.origin !== origin) problems.push(`request outside the origin: ${r.url()}`);
+  });
+  await page.goto(new URL('examples/course-page.html', server.url).href);
+  const frame = page.frame({ name: 'planner' });
+  assert.ok(frame, 'the planner iframe is there');
+  await frame.waitForFunction(() => document.getElementById('hwplan-status')?.textContent.startsWith('Plan: llama-3.1-70b, serve'),
+                              null, { timeout: 30000 });
+  await page.screenshot({ path: path.join(shots, 'course-page.png') });
+  assert.deepEqual(problems, []);
+  await page.close();
+});

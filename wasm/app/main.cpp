@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "app_state.h"
@@ -26,6 +27,16 @@ EM_JS(void, hwplan_publish, (const char* summary, const char* layout_json), {
     const el = document.getElementById('hwplan-status');
     if (el) el.textContent = UTF8ToString(summary);
     window.hwplanUi = JSON.parse(UTF8ToString(layout_json));
+});
+
+// The page's "#scenario=ID" (how course pages link or embed a worked example), or "".
+EM_JS(char*, hwplan_url_scenario, (), {
+    const m = /[#&]scenario=([a-z0-9.-]+)/.exec(window.location.hash || "");
+    const s = m ? m[1] : "";
+    const n = lengthBytesUTF8(s) + 1;
+    const p = _malloc(n);
+    stringToUTF8(s, p, n);
+    return p;
 });
 
 // CSS size of the canvas's container, so the ImGui window follows the page layout.
@@ -129,8 +140,21 @@ void frame(void* arg) {
     }
 }
 
-// Start on the lesson's live-chat card (Mistral 7B, 20 users, 8k context) so the first view is a plan.
+// Start on the scenario the URL names (#scenario=ID), else on the lesson's live-chat card (Mistral 7B,
+// 20 users, 8k context), so the first view is a plan.
 void initial_form(hwplan::ui::AppState& state, const hwplan::Catalog& catalog) {
+    char* requested = hwplan_url_scenario();
+    const std::string id = requested;
+    std::free(requested);
+    if (const hwplan::Scenario* sc = hwplan::find_scenario(catalog, id); sc && !sc->workload_json.empty()) {
+        const auto parsed = hwplan::parse_workload(sc->workload_json, catalog);
+        if (parsed.issues.empty()) {
+            hwplan::ui::form_from_workload(state.form, parsed.workload, catalog);
+            return;
+        }
+    } else if (!id.empty()) {
+        std::fprintf(stderr, "hwplan: unknown scenario \"%s\" in the page address; showing the default\n", id.c_str());
+    }
     if (auto m = hwplan::resolve_model(catalog, "Mistral-7B-Instruct"); m.item) state.form.model = static_cast<int>(m.item - catalog.models.data());
     for (int i = 0; i < static_cast<int>(catalog.formats.size()); ++i)
         if (catalog.formats[i].name == "bf16") state.form.weights_format = i;
