@@ -132,6 +132,17 @@ for (const [label, where] of [['served page', () => server.url], ['hwplan.html f
     assert.match(await status(page), /^Plan: llama-3\.1-70b, serve: \d+ of \d+ candidates fit; recommended: /);
     await page.screenshot({ path: path.join(shots, `${label.replace(/\W+/g, '-')}-bank.png`) });
 
+    // The small team's three jobs (lesson 003) open as a team plan with the fleet's monthly cost.
+    await click(page, 'scenario');
+    await page.waitForFunction(() => window.hwplanUi['scenario:small-team-three-jobs'], null, { timeout: 10000 });
+    await click(page, 'scenario:small-team-three-jobs');
+    await waitStatus(page, () => document.getElementById('hwplan-status').textContent.startsWith('Team plan: '));
+    assert.match(await status(page), /^Team plan: Small team: .*; Fleet cost: \$[0-9.]+ a month/);
+    await page.screenshot({ path: path.join(shots, `${label.replace(/\W+/g, '-')}-team.png`) });
+    await page.keyboard.press('Escape');
+    await page.reload();
+    await page.waitForFunction(() => document.getElementById('hwplan-status')?.textContent.startsWith('Plan: '), null, { timeout: 30000 });
+
     // The weight check tab: 7e9 at bf16 is 14 GB (lesson 001); typing 70e9 gives 140 GB.
     await click(page, 'tab_weights');
     await waitStatus(page, () => document.getElementById('hwplan-status').textContent.startsWith('Weights'));

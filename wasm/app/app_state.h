@@ -55,6 +55,8 @@ struct AppState {
     std::string planned_json;      // the JSON the current plan was made from (memo key)
     Plan plan;                     // the current plan (issues set when the form is invalid)
     std::string card_markdown;     // lesson 003's workload card for the current plan
+    std::string team_name;         // a team scenario loaded from the picker ("" = none)
+    std::string team_markdown;     // its team plan (the fleet, then one card per workload)
     int selected = 0;              // candidate shown in detail
 
     // The weight-memory calculator (the first slice, kept as its own tab).

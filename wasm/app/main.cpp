@@ -103,6 +103,21 @@ std::string draw(hwplan::ui::AppState& state, const hwplan::Catalog& catalog, fl
     if (summary.empty()) summary = plan_summary;
     ImGui::EndChild();
     ImGui::End();
+    // A team scenario's plan: its own window over the page until closed.
+    if (!state.team_markdown.empty()) {
+        bool open = true;
+        ImGui::SetNextWindowPos(ImVec2(width * 0.2f, height * 0.08f), ImGuiCond_Appearing);
+        ImGui::SetNextWindowSize(ImVec2(width * 0.75f, height * 0.85f), ImGuiCond_Appearing);
+        ImGui::Begin(("Team plan: " + state.team_name + "##team").c_str(), &open);
+        ImGui::TextWrapped("The fleet for the team's workloads, then one card per workload (Markdown: select and copy).");
+        ImGui::InputTextMultiline("##team_text", state.team_markdown.data(), state.team_markdown.size() + 1, ImVec2(-1, -1),
+                                  ImGuiInputTextFlags_ReadOnly);
+        ImGui::End();
+        if (!open) state.team_markdown.clear();
+        const auto fleet = state.team_markdown.find("Fleet cost: ");
+        summary = "Team plan: " + state.team_name +
+                  (fleet == std::string::npos ? "" : "; " + state.team_markdown.substr(fleet, state.team_markdown.find('*', fleet) - fleet));
+    }
     return summary;
 }
 

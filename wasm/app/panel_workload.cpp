@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "format.h"
+#include "hwplan/card.h"
 #include "hwplan/parse.h"
 #include "hwplan/precision.h"
 #include "panels.h"
@@ -171,9 +172,16 @@ void panel_workload(AppState& state, const Catalog& cat) {
     WorkloadForm& f = state.form;
     // The lessons' worked examples, loadable into the form.
     ImGui::SetNextItemWidth(300);
-    if (ImGui::BeginCombo("Scenario##scenario", "load a worked example from the lessons...")) {
+    if (ImGui::BeginCombo("Scenario##scenario", "load a worked example from the lessons...", ImGuiComboFlags_HeightLargest)) {
         for (const auto& sc : cat.scenarios) {
-            if (sc.workload_json.empty()) continue; // a team of workloads: the command line's hwplan team
+            if (sc.workload_json.empty()) { // a team of workloads: its team plan opens beside the form
+                if (ImGui::Selectable((sc.name + "  [team]").c_str())) {
+                    state.team_name = sc.name;
+                    state.team_markdown = render_team(team_plan(sc.team_json, cat), cat);
+                }
+                state.widgets["scenario:" + sc.id] = item_rect();
+                continue;
+            }
             if (ImGui::Selectable(sc.name.c_str())) {
                 const auto parsed = parse_workload(sc.workload_json, cat);
                 if (parsed.issues.empty()) form_from_workload(f, parsed.workload, cat);
