@@ -24,7 +24,19 @@ std::string duration(double s) {
     return format_sig(s / 86400, 3) + " days";
 }
 
-// The figures a stage leads with, in order.
+std::string band(const std::string& key, const Figure& f) {
+    std::string s = format_figure(key, f.value);
+    if (f.low != f.high) s += " (" + format_figure(key, f.low) + " .. " + format_figure(key, f.high) + ")";
+    return s;
+}
+
+std::string title_of(const Plan& p) {
+    return (p.name.empty() ? std::string("Workload") : p.name) + " (" + std::string(name(p.stage)) + ", " + p.model_name + ", " +
+           p.precision.weights + " weights)";
+}
+
+} // namespace
+
 std::vector<std::string> headline_keys(Stage s) {
     switch (s) {
     case Stage::serve:
@@ -38,19 +50,6 @@ std::vector<std::string> headline_keys(Stage s) {
     }
     return {};
 }
-
-std::string band(const std::string& key, const Figure& f) {
-    std::string s = format_figure(key, f.value);
-    if (f.low != f.high) s += " (" + format_figure(key, f.low) + " .. " + format_figure(key, f.high) + ")";
-    return s;
-}
-
-std::string title_of(const Plan& p) {
-    return (p.name.empty() ? std::string("Workload") : p.name) + " (" + std::string(name(p.stage)) + ", " + p.model_name + ", " +
-           p.precision.weights + " weights)";
-}
-
-} // namespace
 
 std::string format_figure(const std::string& key, double v) {
     if (!std::isfinite(v)) return "unbounded";

@@ -99,7 +99,7 @@ std::string draw(hwplan::ui::AppState& state, const hwplan::Catalog& catalog, fl
         for (int i = 0; i < static_cast<int>(state.plan.candidates.size()); ++i)
             if (state.plan.recommendation.found && state.plan.candidates[i].device == state.plan.recommendation.option.device) state.selected = i;
     }
-    const std::string plan_summary = hwplan::ui::panel_plan(state, catalog);
+    const std::string plan_summary = hwplan::ui::panel_plan(state);
     if (summary.empty()) summary = plan_summary;
     ImGui::EndChild();
     ImGui::End();

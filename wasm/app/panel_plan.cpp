@@ -13,19 +13,6 @@ namespace {
 const ImVec4 kError{1.0f, 0.45f, 0.40f, 1.0f};
 const ImVec4 kGood{0.55f, 0.85f, 0.55f, 1.0f};
 
-std::vector<std::string> headline_keys(Stage s) {
-    switch (s) {
-    case Stage::serve:
-    case Stage::batch:
-    case Stage::edge: return {"ttft_s", "decode_tokens_per_s_per_user", "max_concurrent_users"};
-    case Stage::finetune:
-    case Stage::pretrain: return {"step_time_s", "train_tokens_per_s", "train_time_s"};
-    case Stage::rl: return {"step_time_s", "train_tokens_per_s", "rollout_throughput_tokens_per_s"};
-    case Stage::embed: return {"items_per_s", "embed_time_s", "window_used_ratio"};
-    }
-    return {};
-}
-
 std::string summary_of(const Plan& p) {
     size_t fit = 0;
     for (const auto& c : p.candidates) fit += c.fits;
@@ -45,7 +32,7 @@ std::string summary_of(const Plan& p) {
     return s;
 }
 
-void detail(const Candidate& c, Stage stage) {
+void detail(const Candidate& c) {
     ImGui::Text("%s x%d", c.device_name.c_str(), c.count);
     ImGui::SameLine();
     ImGui::TextColored(c.fits ? kGood : kError, "%s", c.fits ? "fits" : "does not fit");
@@ -102,13 +89,11 @@ void detail(const Candidate& c, Stage stage) {
         ImGui::EndTable();
     }
     for (const auto& n : c.notes) ImGui::TextWrapped("Note: %s", n.c_str());
-    (void)stage;
 }
 
 } // namespace
 
-std::string panel_plan(AppState& state, const Catalog& catalog) {
-    (void)catalog;
+std::string panel_plan(AppState& state) {
     const Plan& p = state.plan;
     if (!p.issues.empty()) {
         ImGui::TextColored(kError, "The workload cannot be planned yet:");
@@ -197,7 +182,7 @@ std::string panel_plan(AppState& state, const Catalog& catalog) {
     if (!p.candidates.empty()) {
         ImGui::Separator();
         ImGui::BeginChild("detail##detail");
-        detail(p.candidates[state.selected], p.stage);
+        detail(p.candidates[state.selected]);
         ImGui::EndChild();
     }
     return summary_of(p);

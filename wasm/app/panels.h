@@ -11,7 +11,7 @@
 namespace hwplan::ui {
 
 void panel_workload(AppState& state, const Catalog& catalog);          // the workload form
-std::string panel_plan(AppState& state, const Catalog& catalog);       // candidates and the selected one's detail
+std::string panel_plan(AppState& state);                               // candidates and the selected one's detail
 std::string panel_weights(AppState& state);                            // the weight-memory calculator
 std::string workload_json(const WorkloadForm& form, const Catalog& catalog); // the form in docs/workload.md's form
 void form_from_workload(WorkloadForm& form, const Workload& workload, const Catalog& catalog); // load a scenario into the form

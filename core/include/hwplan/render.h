@@ -3,6 +3,7 @@
 // Usage: std::puts(render_table(plan).c_str());
 #pragma once
 #include <string>
+#include <vector>
 
 #include "hwplan/plan.h"
 
@@ -11,6 +12,7 @@ namespace hwplan {
 std::string render_table(const Plan& plan, size_t max_candidates = 12);
 std::string render_markdown(const Plan& plan, size_t max_candidates = 8);
 std::string format_figure(const std::string& key, double value); // "1.2 s", "45 tokens/s", "1.3 GB", "$0.12"
-std::string unit_label(const std::string& unit_key);             // "usd_per_million_output_tokens" -> "per million output tokens"
+std::string unit_label(const std::string& unit_key);
+std::vector<std::string> headline_keys(Stage stage);             // the figures a stage leads with, in order             // "usd_per_million_output_tokens" -> "per million output tokens"
 
 } // namespace hwplan
