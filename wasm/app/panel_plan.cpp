@@ -143,7 +143,8 @@ std::string panel_plan(AppState& state) {
                                   ImVec2(-1, 220), ImGuiInputTextFlags_ReadOnly);
         ImGui::TreePop();
     }
-    const auto keys = headline_keys(p.stage);
+    auto keys = headline_keys(p.stage);
+    if (keys.size() > 3) keys.resize(3); // the table stays readable; the detail below lists every figure
     const float table_h = std::min(ImGui::GetContentRegionAvail().y * 0.42f, 24.0f * (static_cast<float>(p.candidates.size()) + 1.5f));
     if (ImGui::BeginTable("candidates##table", 5 + static_cast<int>(keys.size()),
                           ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable,
