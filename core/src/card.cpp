@@ -43,7 +43,7 @@ double monthly_usd(const Plan& p, const Workload& w) {
 std::string recommended_path(const Plan& p, const Catalog& cat) {
     if (!p.recommendation.found) return "none";
     if (p.recommendation.option.kind == "api") return "managed API";
-    const Device* d = resolve_device(cat, p.recommendation.option.device).item;
+    const Device* d = cat.device_by_id(p.recommendation.option.device);
     if (!d) return "unknown";
     switch (d->kind) {
     case DeviceKind::gpu:

@@ -876,7 +876,15 @@ const Scenario* find_scenario(const Catalog& catalog, const std::string& id) {
     return nullptr;
 }
 
+const Device* Catalog::device_by_id(const std::string& id) const {
+    for (const auto& d : devices)
+        if (d.id == id) return &d;
+    return nullptr;
+}
+
 const WeightFormat* Catalog::find_format(const std::string& name) const {
+    for (const auto& f : formats) // the canonical name, as the planner passes it, without normalizing
+        if (f.name == name) return &f;
     const std::string key = normalize_name(name);
     for (const auto& f : formats)
         if (normalize_name(f.name) == key) return &f;

@@ -137,7 +137,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
     std::vector<Option> options;
 
     for (auto& c : p.candidates) {
-        const Device* d = resolve_device(cat, c.device).item;
+        const Device* d = cat.device_by_id(c.device);
         if (!d) continue;
         const auto seconds = seconds_per_unit(c, w, std::max(1.0, output_tokens));
         const HourlyCost rent = rent_cost(*d, w.cost);

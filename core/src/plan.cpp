@@ -642,7 +642,7 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
         for (const auto& d : cat.devices) devices.push_back(&d);
     } else {
         for (const auto& id : w.hardware.devices)
-            if (auto r = resolve_device(cat, id); r.item) devices.push_back(r.item);
+            if (const Device* d = cat.device_by_id(id)) devices.push_back(d);
     }
     std::vector<std::pair<double, Candidate>> ranked;
     for (const Device* d : devices) {

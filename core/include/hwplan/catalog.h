@@ -85,6 +85,7 @@ struct Catalog {
     std::vector<Scenario> scenarios;
 
     const WeightFormat* find_format(const std::string& name) const; // case-insensitive
+    const Device* device_by_id(const std::string& id) const;        // exact id (resolve_device for names users type)
 };
 
 // One file of the catalog: its path relative to the catalog folder and its text.
