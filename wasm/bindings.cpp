@@ -21,7 +21,7 @@ EMSCRIPTEN_BINDINGS(hwplan) {
     emscripten::function("devices", &devices);              // {"extension"?} -> {"devices": [... SI units ...]} | {"errors"}
     emscripten::function("models", &models);                // {"extension"?} -> {"models": [...]} | {"errors"}
     emscripten::function("plan", &plan);                    // workload JSON (docs/workload.md) -> {"plan": ...} | {"errors"}
-    emscripten::function("scenarios", &scenarios);          // -> {"scenarios": [{id, name, question, lesson, workload}]}
+    emscripten::function("scenarios", &scenarios);          // -> {"scenarios": [{id, name, question, source, workload | team}]}
     emscripten::function("catalogIssues", &catalog_issues); // -> {"errors": [...]} (empty when the catalog is valid)
     emscripten::function("version", &hwplan::version_json); // -> {"name","version"}
 }

@@ -612,7 +612,7 @@ std::optional<Scenario> read_scenario(const json& doc, const Context& ctx, const
     sc.id = read_id(r, stem);
     sc.name = r.string("name", true).value_or("");
     sc.question = r.string("question", true).value_or("");
-    r.object("lesson", true, [&](Reader& l) {
+    r.object("source", true, [&](Reader& l) {
         sc.lesson.title = l.string("title", true).value_or("");
         sc.lesson.locator = l.string("locator", true).value_or("");
         sc.lesson.read_on = l.string("read_on", true).value_or("");

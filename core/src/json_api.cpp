@@ -288,7 +288,7 @@ std::string scenarios_json(const Catalog& catalog) {
     json arr = json::array();
     for (const auto& s : catalog.scenarios)
         arr.push_back({{"id", s.id}, {"name", s.name}, {"question", s.question},
-                       {"lesson", {{"title", s.lesson.title}, {"locator", s.lesson.locator}, {"read_on", s.lesson.read_on}}},
+                       {"source", {{"title", s.lesson.title}, {"locator", s.lesson.locator}, {"read_on", s.lesson.read_on}}},
                        {s.team_json.empty() ? "workload" : "team", json::parse(s.team_json.empty() ? s.workload_json : s.team_json)}});
     return json{{"scenarios", arr}}.dump();
 }

@@ -24,7 +24,7 @@ std::string issues_json(const Issues& issues);          // {"errors": [{"file", 
 // returns {"errors": [...]} instead of a listing.
 std::string devices_request_json(const Catalog& base, const std::string& request);
 std::string models_request_json(const Catalog& base, const std::string& request);
-std::string scenarios_json(const Catalog& catalog);      // {"scenarios": [{id, name, question, lesson, workload}]}
+std::string scenarios_json(const Catalog& catalog);      // {"scenarios": [{id, name, question, source, workload | team}]}
 
 // The plan's JSON form (docs/plan.md): {"plan": {...}} or {"errors": [...]}.
 std::string to_json(const Plan& plan);
