@@ -5,6 +5,8 @@
 
 #include <limits>
 
+#include "test_archs.h"
+
 namespace hwplan {
 
 // Lesson 001 "The GPU Memory Bottleneck": weight storage for 7B at fp16 is 2 x 7e9 = 14 GB.
@@ -87,18 +89,8 @@ ModelArch gpt3_175b() {
     return a;
 }
 
-ModelArch llama31_70b() {
-    ModelArch a;
-    a.layers = 80;
-    a.hidden = 8192;
-    a.heads = 64;
-    a.kv_heads = 8;
-    a.head_dim = 128;
-    a.intermediate = 28672;
-    a.vocab = 128256;
-    a.attention_layers = {{AttentionKind::full, 80, 0}};
-    return a;
-}
+
+using test::llama31_70b;
 
 } // namespace
 
@@ -197,16 +189,7 @@ TEST(TrainingActivations, LogitsBufferIsFp32ValueAndGradient) {
 // PEFT's print_trainable_parameters() for Llama-3-8B with r = 16 on all linear layers:
 // "trainable params: 41,943,040" (16 x (8192 + 5120 + 5120 + 8192 + 3 x 18432) x 32 blocks).
 TEST(Lora, AllLinearRank16OnLlama3_8B) {
-    ModelArch a;
-    a.layers = 32;
-    a.hidden = 4096;
-    a.heads = 32;
-    a.kv_heads = 8;
-    a.head_dim = 128;
-    a.intermediate = 14336;
-    a.vocab = 128256;
-    a.attention_layers = {{AttentionKind::full, 32, 0}};
-    EXPECT_EQ(lora_params(a, 16), 41943040.0);
+    EXPECT_EQ(lora_params(test::llama31_8b(), 16), 41943040.0);
 }
 
 TEST(Embeddings, UntiedModelsCountTableAndHead) {

@@ -5,36 +5,23 @@
 
 #include <gtest/gtest.h>
 
+#include "test_archs.h"
+
 namespace hwplan {
 
-namespace {
-
-ModelArch llama(int layers, int hidden, int heads, int kv_heads, int intermediate, int vocab) {
-    ModelArch a;
-    a.layers = layers;
-    a.hidden = hidden;
-    a.heads = heads;
-    a.kv_heads = kv_heads;
-    a.head_dim = hidden / heads;
-    a.intermediate = intermediate;
-    a.vocab = vocab;
-    a.attention_layers = {{AttentionKind::full, layers, 0}};
-    return a;
-}
-
-} // namespace
+using test::dense;
 
 // Llama-2-7B config.json: 32 layers, 4096 hidden, 32 heads, 11008 intermediate, 32000 vocab.
 // transformers num_parameters(): 6,738,415,616 (e.g. KerasHub preset llama2_7b_en "params").
 TEST(DeriveParams, Llama2_7B_IsExact) {
-    EXPECT_EQ(derive_params(llama(32, 4096, 32, 32, 11008, 32000)).total, 6738415616.0);
+    EXPECT_EQ(derive_params(dense(32, 4096, 32, 32, 11008, 32000)).total, 6738415616.0);
 }
 
 // Llama-2-70B: 80 layers, 8192 hidden, 64 heads, 8 KV heads (GQA), 28672 intermediate. By hand:
 // 80 x (2*8192^2 + 2*8192*1024 + 3*8192*28672 + 2*8192) + 2*32000*8192 + 8192 = 68,976,648,192.
 // Hugging Face's safetensors metadata for meta-llama/Llama-2-70b-hf reports 68,976,653,312 (5,120 more).
 TEST(DeriveParams, Llama2_70B_GroupedQuery) {
-    const double total = derive_params(llama(80, 8192, 64, 8, 28672, 32000)).total;
+    const double total = derive_params(dense(80, 8192, 64, 8, 28672, 32000)).total;
     EXPECT_EQ(total, 68976648192.0);
     EXPECT_NEAR(total / 68976653312.0, 1.0, 1e-6);
 }
@@ -42,7 +29,7 @@ TEST(DeriveParams, Llama2_70B_GroupedQuery) {
 // Llama-3.1-8B: 32 layers, 4096 hidden, 32 heads, 8 KV heads, 14336 intermediate, 128256 vocab.
 // 8,030,261,248 (GGUF general.parameter_count of Meta-Llama-3.1-8B).
 TEST(DeriveParams, Llama31_8B_IsExact) {
-    EXPECT_EQ(derive_params(llama(32, 4096, 32, 8, 14336, 128256)).total, 8030261248.0);
+    EXPECT_EQ(derive_params(dense(32, 4096, 32, 8, 14336, 128256)).total, 8030261248.0);
 }
 
 // Mixtral-8x7B: Llama-shaped blocks with 8 experts of width 14336, 2 active, a router per block.
@@ -50,7 +37,7 @@ TEST(DeriveParams, Llama31_8B_IsExact) {
 // experts of each of the 32 blocks, 46,702,792,704 - 6*32*3*4096*14336 = 12,879,925,248 (Mixtral paper:
 // "13B active parameters").
 TEST(DeriveParams, Mixtral8x7B_TotalAndActiveAreExact) {
-    ModelArch a = llama(32, 4096, 32, 8, 14336, 32000);
+    ModelArch a = dense(32, 4096, 32, 8, 14336, 32000);
     a.has_moe = true;
     a.moe = {.experts = 8, .active_experts = 2, .shared_experts = 0, .expert_intermediate = 14336};
     const auto c = derive_params(a);
@@ -61,7 +48,7 @@ TEST(DeriveParams, Mixtral8x7B_TotalAndActiveAreExact) {
 // bert-base-uncased: learned positions (512), token types (2), LayerNorm with bias, biases on every
 // linear layer, a GELU MLP of width 3072 and a pooler. BertModel.from_pretrained(): 109,482,240.
 TEST(DeriveParams, BertBase_IsExact) {
-    ModelArch a = llama(12, 768, 12, 12, 3072, 30522);
+    ModelArch a = dense(12, 768, 12, 12, 3072, 30522);
     a.max_context = 512;
     a.mlp = MlpKind::plain;
     a.norm = NormKind::layernorm;
@@ -74,14 +61,14 @@ TEST(DeriveParams, BertBase_IsExact) {
 }
 
 TEST(DeriveParams, BreakdownSumsToTotal) {
-    ModelArch a = llama(32, 4096, 32, 8, 14336, 128256);
+    ModelArch a = dense(32, 4096, 32, 8, 14336, 128256);
     const auto c = derive_params(a, {{"vision_encoder", 4e8}});
     EXPECT_DOUBLE_EQ(c.embedding + c.head + c.attention + c.mlp + c.norms + c.other + c.extra, c.total);
     EXPECT_DOUBLE_EQ(c.active, c.total); // dense: every parameter runs per token
 }
 
 TEST(DeriveParams, TiedEmbeddingsDropTheHead) {
-    ModelArch a = llama(16, 2048, 32, 8, 8192, 128256);
+    ModelArch a = dense(16, 2048, 32, 8, 8192, 128256);
     const double untied = derive_params(a).total;
     a.tied_embeddings = true;
     EXPECT_DOUBLE_EQ(untied - derive_params(a).total, 128256.0 * 2048);
@@ -93,7 +80,7 @@ TEST(DeriveParams, TiedEmbeddingsDropTheHead) {
 //   kv down: 7168*(512+64) = 4,128,768; kv up: 512*128*(128+128) = 16,777,216; out: 128*128*7168 = 117,440,512
 //   kv norm: 512  -> 187,107,328
 TEST(DeriveParams, LatentAttentionBlockByHand) {
-    ModelArch a = llama(1, 7168, 128, 128, 18432, 1);
+    ModelArch a = dense(1, 7168, 128, 128, 18432, 1);
     a.head_dim = 192;
     a.attention_layers = {{AttentionKind::latent, 1, 0}};
     a.has_mla = true;
@@ -102,7 +89,7 @@ TEST(DeriveParams, LatentAttentionBlockByHand) {
 }
 
 TEST(DeriveParams, MtpModuleCountsInTotalNotActive) {
-    ModelArch a = llama(2, 256, 4, 4, 512, 1000);
+    ModelArch a = dense(2, 256, 4, 4, 512, 1000);
     const auto c = derive_params(a, {{"mtp_module", 1e6}});
     EXPECT_DOUBLE_EQ(c.total - c.active, 1e6);
 }

@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "test_archs.h"
+
 namespace hwplan {
 
 TEST(Roofline, NamesTheBoundAndTheRidge) {
@@ -26,20 +28,7 @@ TEST(MixtureOfExperts, OneTokenReadsItsExpertsALargeBatchReadsAll) {
     EXPECT_LT(expected_experts_touched(256, 8, 8), expected_experts_touched(256, 8, 64));
 }
 
-namespace {
-ModelArch dense(int layers, int hidden, int heads, int kv, int inter, int vocab) {
-    ModelArch a;
-    a.layers = layers;
-    a.hidden = hidden;
-    a.heads = heads;
-    a.kv_heads = kv;
-    a.head_dim = hidden / heads;
-    a.intermediate = inter;
-    a.vocab = vocab;
-    a.attention_layers = {{AttentionKind::full, layers, 0}};
-    return a;
-}
-} // namespace
+using test::dense;
 
 // Llama 3 paper (Dubey et al. 2024, section 3.3) and model card: the 405B model was trained on 15.6T
 // tokens with 3.8e25 FLOPs; 6ND = 6 x 405e9 x 15.6e12 = 3.79e25. Attention at 8k context adds ~8 %.
