@@ -38,7 +38,7 @@ EM_JS(void, hwplan_publish_plan, (const char* workload, const char* plan, const 
     page._plan = UTF8ToString(plan);
     page._card = UTF8ToString(card);
     page._team = UTF8ToString(team);
-    page._notify();
+    setTimeout(page._notify, 0); // after this frame has also updated the live region
 });
 
 EM_JS(void, hwplan_set_fragment, (const char* fragment), {

@@ -41,7 +41,11 @@ struct App {
     int frames_left = 4;                      // frames still to draw after the last input or change
     long frames_drawn = 0;                    // published for the idle-redraw test
     std::deque<Command> commands;             // from the page, applied at the start of the next frame
-    std::string published_summary, published_layout, published_fragment, published_plan_key;
+    struct Button { int button, action, mods; };
+    std::deque<Button> buttons;               // presses held back one frame after a move (see on_button)
+    bool moved = false;                       // the cursor moved since the last frame began
+    int buttons_waited = 0;                   // frames the held-back presses have waited
+    std::string published_summary, published_layout, published_layout_only, published_fragment, published_plan_key;
 };
 
 App& app() {
@@ -54,9 +58,27 @@ void wake(int frames = 4) { app().frames_left = std::max(app().frames_left, fram
 // [SECTION] input: GLFW callbacks forwarded to ImGui with positions in CSS pixels ---------------------
 void on_cursor(GLFWwindow* w, double x, double y) {
     ImGui_ImplGlfw_CursorPosCallback(w, x / app().dpr, y / app().dpr);
+    app().moved = true;
     wake();
 }
-void on_button(GLFWwindow* w, int button, int action, int mods) { ImGui_ImplGlfw_MouseButtonCallback(w, button, action, mods); wake(); }
+// A press that follows a move within one frame waits a frame: ImGui hovers an item (tabs, overlapping
+// items) from the previous frame's hover, so a pointer that jumps and clicks at once (a fast click, a
+// touch, a test driver) would otherwise press nothing.
+void on_button(GLFWwindow* w, int button, int action, int mods) {
+    App& a = app();
+    if (a.moved || !a.buttons.empty()) a.buttons.push_back({button, action, mods});
+    else ImGui_ImplGlfw_MouseButtonCallback(w, button, action, mods);
+    wake();
+}
+void release_buttons(App& a) {
+    const bool moved = a.moved;
+    a.moved = false;
+    if (a.buttons.empty()) return;
+    if (moved && ++a.buttons_waited < 3) return;
+    for (const auto& b : a.buttons) ImGui_ImplGlfw_MouseButtonCallback(a.window, b.button, b.action, b.mods);
+    a.buttons.clear();
+    a.buttons_waited = 0;
+}
 void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) { ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods); wake(); }
 void on_char(GLFWwindow* w, unsigned int c) { ImGui_ImplGlfw_CharCallback(w, c); wake(); }
 void on_focus(GLFWwindow* w, int focused) { ImGui_ImplGlfw_WindowFocusCallback(w, focused); wake(); }
@@ -125,6 +147,8 @@ void frame(void*) {
     if (a.frames_left <= 0) return; // idle: nothing changed, nothing to draw
     --a.frames_left;
     ++a.frames_drawn;
+    release_buttons(a);
+    if (!a.buttons.empty()) wake(2);
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
@@ -169,6 +193,12 @@ void frame(void*) {
         layout += ",\"" + name + "\":" + buf; // names are ids and labels we chose: no quotes or backslashes
     }
     layout += "}";
+    // Keep drawing while anything moved or input is still queued (ImGui applies a tab switch, a popup or a
+    // trickled click over several frames); a frame identical to the last lets the page go idle.
+    if (!ImGui::GetCurrentContext()->InputEventsQueue.empty()) wake(2);
+    const std::string layout_only = layout.substr(layout.find(",\"wantText\""));
+    if (summary != a.published_summary || layout_only != a.published_layout_only) wake(3);
+    a.published_layout_only = layout_only;
     if (summary != a.published_summary || layout != a.published_layout) {
         hwplan_publish(summary.c_str(), layout.c_str(), a.state.notice.c_str());
         a.published_summary = summary;

@@ -192,7 +192,12 @@ void devices_view(AppState& state) {
         ImGui::TableSetupColumn("limited by");
         ImGui::TableSetupColumn("memory per device / usable");
         for (const auto& k : keys) ImGui::TableSetupColumn(figure_label(k).c_str());
-        ImGui::TableHeadersRow();
+        ImGui::TableNextRow(ImGuiTableRowFlags_Headers); // TableHeadersRow(), with each header's rectangle published
+        for (int col = 0; col < columns; ++col) {
+            ImGui::TableSetColumnIndex(col);
+            ImGui::TableHeader(ImGui::TableGetColumnName(col));
+            publish(state, std::string("header:") + ImGui::TableGetColumnName(col));
+        }
         if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsCount > 0) {
             const int col = specs->Specs[0].ColumnIndex;
             const bool desc = specs->Specs[0].SortDirection == ImGuiSortDirection_Descending;
