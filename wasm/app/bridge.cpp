@@ -28,6 +28,13 @@ EM_JS(void, hwplan_publish, (const char* summary, const char* layout_json, const
     if (n) n.textContent = UTF8ToString(notice);
     window.hwplanUi = JSON.parse(UTF8ToString(layout_json));
     if (window.hwplanPage) window.hwplanPage._wantText = window.hwplanUi.wantText;
+    // While a field is being edited, a hidden textarea holds the keyboard focus: the browser then delivers
+    // paste (Ctrl+V, the context menu) and on-screen keyboards to the page. Keys still reach GLFW on window.
+    const input = document.getElementById("hwplan-input");
+    if (input) {
+        if (window.hwplanUi.wantText && document.activeElement !== input) input.focus({ preventScroll: true });
+        else if (!window.hwplanUi.wantText && document.activeElement === input) Module.canvas.focus({ preventScroll: true });
+    }
 });
 
 // [SECTION] plan, fragment --------------------------------------------------------------------------
@@ -135,6 +142,8 @@ EM_JS(void, hwplan_install_page, (), {
         if (page._wantText) cmd("paste", text);
         else if (text.trim().startsWith("{")) cmd("import", text);
     });
+    const input = document.getElementById("hwplan-input");
+    if (input) input.addEventListener("input", () => { input.value = ""; });
     window.addEventListener("dragover", (e) => { e.preventDefault(); });
     window.addEventListener("drop", (e) => {
         e.preventDefault();
