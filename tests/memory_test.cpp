@@ -231,11 +231,11 @@ TEST(ModelState, Fp32TrainingStoresFourByteWeightsAndGradients) {
 // torch.optim.AdamW creates its two moments with zeros_like(param): FP32 adapters (PEFT's upcast) hold
 // 8 bytes of state per parameter, bf16 adapters (torchtune dtype bf16) 4; bitsandbytes 8-bit AdamW 2.
 TEST(ModelState, AdapterOptimizerStateFollowsTheAdapterDtype) {
-    EXPECT_EQ(adapter_optimizer_bytes_per_param(Optimizer::adamw, 4), 8.0);
-    EXPECT_EQ(adapter_optimizer_bytes_per_param(Optimizer::adamw, 2), 4.0);
-    EXPECT_EQ(adapter_optimizer_bytes_per_param(Optimizer::adamw_8bit, 4), 2.0);
-    EXPECT_EQ(adapter_optimizer_bytes_per_param(Optimizer::sgd, 4), 4.0);
-    EXPECT_EQ(adapter_optimizer_bytes_per_param(Optimizer::adafactor, 4), 0.0);
+    EXPECT_EQ(optimizer_moment_bytes_per_param(Optimizer::adamw, 4), 8.0);
+    EXPECT_EQ(optimizer_moment_bytes_per_param(Optimizer::adamw, 2), 4.0);
+    EXPECT_EQ(optimizer_moment_bytes_per_param(Optimizer::adamw_8bit, 4), 2.0);
+    EXPECT_EQ(optimizer_moment_bytes_per_param(Optimizer::sgd, 4), 4.0);
+    EXPECT_EQ(optimizer_moment_bytes_per_param(Optimizer::adafactor, 4), 0.0);
 }
 
 // PEFT's print_trainable_parameters() for Llama-3-8B with r = 16 on all linear layers:

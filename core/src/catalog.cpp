@@ -622,13 +622,16 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
             t.loss_fp32_bytes_per_value = e.number("loss_fp32_bytes_per_value", true, 0, 16).value_or(0);
             t.loss_chunks = e.number("loss_chunks", true, 1, 1e6).value_or(1);
             t.paged_optimizer = e.boolean("paged_optimizer", true).value_or(false);
+            t.full_master_weights = e.boolean("full_master_weights", true).value_or(true);
+            t.optimizer_in_backward = e.boolean("optimizer_in_backward", true).value_or(false);
             t.eager_attention = e.choice("attention", true, {"sdpa", "eager"}).value_or("sdpa") == "eager";
             t.default_for = e.strings("default_for", false);
             for (const auto& m : t.default_for)
                 if (m != "full" && m != "lora" && m != "qlora") e.error("default_for", "unknown method \"" + m + "\"; expected full, lora or qlora");
             e.string("note", false);
             attach_source(e, b, {"adapter_bytes_per_param", "adapter_gradient_bytes_per_param", "optimizer_state_bytes_per_value",
-                                 "logits_kept_bytes_per_value", "loss_fp32_bytes_per_value", "loss_chunks", "paged_optimizer", "attention"});
+                                 "logits_kept_bytes_per_value", "loss_fp32_bytes_per_value", "loss_chunks", "paged_optimizer", "full_master_weights",
+                                 "optimizer_in_backward", "attention"});
             t.source = b.source_of.count(e.at("adapter_bytes_per_param")) ? b.source_of[e.at("adapter_bytes_per_param")] : "";
             return t;
         },

@@ -205,7 +205,7 @@ ModelStateBytes full_training_state_bytes(Optimizer o, bool fp32) {
     return {4.0, 4.0, optimizer_bytes_per_param(o) - 4.0};
 }
 
-double adapter_optimizer_bytes_per_param(Optimizer o, double state_bytes_per_value) {
+double optimizer_moment_bytes_per_param(Optimizer o, double state_bytes_per_value) {
     switch (o) {
     case Optimizer::adamw:
     case Optimizer::adamw_fp32: return 2.0 * state_bytes_per_value;
@@ -236,6 +236,10 @@ double lora_params(const ModelArch& arch, double rank) {
         }
     }
     return total;
+}
+
+double largest_tensor_params(const ModelArch& arch) {
+    return std::max(double(arch.vocab) * arch.hidden, double(arch.hidden) * std::max(arch.intermediate, arch.has_moe ? arch.moe.expert_intermediate : 0));
 }
 
 } // namespace hwplan

@@ -441,7 +441,11 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     double weights = 0, grad_per = 0, opt_per = 0;
     std::string wwhy;
     if (full) {
-        const ModelStateBytes st = full_training_state_bytes(t.optimizer, fp32);
+        // Mixed precision keeps FP32 master weights (lesson 001's 16 bytes per parameter with AdamW); a pure-bf16
+        // trainer (torchtune dtype bf16) updates the bf16 weights in place, its moments in the weights' dtype.
+        const ModelStateBytes st = rt.full_master_weights || fp32
+                                       ? full_training_state_bytes(t.optimizer, fp32)
+                                       : ModelStateBytes{2.0, 2.0, optimizer_moment_bytes_per_param(t.optimizer, rt.optimizer_state_bytes_per_value)};
         weights = w.model.params * st.weights;
         grad_per = st.gradients;
         opt_per = st.optimizer;
@@ -452,11 +456,13 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         const double adapter = fp32 ? 4.0 : rt.adapter_bytes_per_param;
         weights = wb.total + trainable * adapter;
         grad_per = fp32 ? 4.0 : rt.adapter_gradient_bytes_per_param;
-        opt_per = adapter_optimizer_bytes_per_param(t.optimizer, fp32 ? 4.0 : rt.optimizer_state_bytes_per_value);
+        opt_per = optimizer_moment_bytes_per_param(t.optimizer, fp32 ? 4.0 : rt.optimizer_state_bytes_per_value);
         if (e.explain) wwhy = "frozen base: " + wb.why + "; adapters " + format_count(trainable) + " x " + format_sig(adapter, 2) +
                               " bytes (rank " + format_sig(t.lora_rank, 4) + ", " + rt.id + ")";
     }
-    double grads = trainable * grad_per, opt = trainable * opt_per;
+    // With the optimizer step fused into backward only the tensor being updated holds a gradient.
+    const double grad_params = rt.optimizer_in_backward ? std::min(trainable, full ? largest_tensor_params(arch) : trainable) : trainable;
+    double grads = grad_params * grad_per, opt = trainable * opt_per;
     if (zero >= 1) opt /= n;
     if (zero >= 2) grads /= n;
     if (zero >= 3) weights /= n;
@@ -465,7 +471,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     m.weights_bytes = weights;
     e.term(m, "weights", weights, [&] { return std::string(wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : "")); });
     m.gradients_bytes = grads;
-    e.term(m, "gradients", grads, [&] { return std::string(format_count(trainable) + " trainable x " + format_sig(grad_per, 2) + " bytes" + (zero >= 2 ? ", sharded" : "")); });
+    e.term(m, "gradients", grads, [&] { return std::string(format_count(grad_params) + (grad_params < trainable ? " (the largest tensor; optimizer step in backward)" : " trainable") +
+                                                           " x " + format_sig(grad_per, 2) + " bytes" + (zero >= 2 ? ", sharded" : "")); });
     ActivationSettings as;
     as.seq_len = t.seq_len;
     as.micro_batch = t.micro_batch;

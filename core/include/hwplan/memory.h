@@ -126,15 +126,19 @@ struct ModelStateBytes {
 };
 ModelStateBytes full_training_state_bytes(Optimizer o, bool fp32);
 
-// Optimizer bytes per LoRA adapter parameter: the optimizer's moments (AdamW 2, SGD with momentum 1,
-// Adafactor ~0) at `state_bytes_per_value` each (torch.optim creates them with the parameter's dtype:
-// 4 for FP32 adapters, 2 for bf16), or 1 byte each for 8-bit AdamW (Dettmers et al. 2022). Adapters are
-// trained in their own dtype, so there is no separate master copy.
-double adapter_optimizer_bytes_per_param(Optimizer o, double state_bytes_per_value);
+// Optimizer bytes per parameter trained in its own dtype (LoRA adapters; pure-bf16 full training as in
+// torchtune): the optimizer's moments (AdamW 2, SGD with momentum 1, Adafactor ~0) at
+// `state_bytes_per_value` each (torch.optim creates them with the parameter's dtype: 4 for FP32
+// adapters, 2 for bf16), or 1 byte each for 8-bit AdamW (Dettmers et al. 2022); no master copy.
+double optimizer_moment_bytes_per_param(Optimizer o, double state_bytes_per_value);
 
 // LoRA adapter parameters (Hu et al. 2021): rank r on every linear layer of every block (the QLoRA
 // recipe, Dettmers et al. 2023): r x (in + out) for Q, K, V, O and the MLP matrices. For MoE blocks the
 // adapters go on attention and shared experts only.
 double lora_params(const ModelArch& arch, double rank);
+
+// Parameters of the largest single weight tensor (the token embedding or output head, or an MLP matrix):
+// with the optimizer step fused into backward (torchtune optimizer_in_bwd) only one gradient is alive.
+double largest_tensor_params(const ModelArch& arch);
 
 } // namespace hwplan

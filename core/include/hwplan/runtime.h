@@ -20,6 +20,8 @@ struct TrainingRuntime {
     double loss_fp32_bytes_per_value = 8;        // FP32 bytes per logit live while the loss and its gradient are taken
     double loss_chunks = 1;                      // the FP32 part is live one chunk at a time
     bool paged_optimizer = false;                // optimizer state in paged memory: evicted to host when the device is full
+    bool full_master_weights = true;             // full training keeps FP32 master weights (mixed precision, 16 bytes/param with AdamW)
+    bool optimizer_in_backward = false;          // each gradient is applied and freed in backward: one tensor's gradient at a time
     bool eager_attention = false;                // attention stores its score matrices (no fused/SDPA kernel)
     std::vector<std::string> default_for;        // training methods this profile is the default for ("full", "lora", "qlora")
     std::string source;                          // source id in Catalog::runtime_sources
