@@ -385,9 +385,12 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
     // Rank: feasible first; inside a named cloud its own accelerators first (lesson 004, Try it: "serving
     // inside Google Cloud or AWS can recommend TPUs or Trainium first"); then by the user's priority.
     const Priority prio = w.decision.priority;
+    // The cloud's own silicon (TPU in Google Cloud; Trainium and Inferentia in AWS), not every device that
+    // only one cloud rents.
+    const std::string own_vendor = site == "gcp" ? "Google" : site == "aws" ? "AWS" : site == "azure" ? "Microsoft" : "";
     auto home = [&](const Option& o) {
         const Device* d = o.kind == "api" ? nullptr : cat.device_by_id(o.device);
-        return d && !d->cloud_only.empty() && d->cloud_only == site;
+        return d && !own_vendor.empty() && d->vendor == own_vendor && d->cloud_only == site;
     };
     auto in_domain = [&](const Option& o) {
         const Device* d = o.kind == "api" ? nullptr : cat.device_by_id(o.device);
