@@ -33,13 +33,15 @@ struct Unit {
     const char* name;
     double to_si;
     const char* si;
+    bool reciprocal = false; // a time per token: the rate is 1 / (value x to_si)
 };
 constexpr Unit kUnits[] = {
     {"bytes", 1, "bytes"},       {"MB", 1e6, "bytes"},          {"MiB", 1048576.0, "bytes"},
     {"GB", 1e9, "bytes"},        {"GiB", 1073741824.0, "bytes"}, {"tokens", 1, "tokens"},
     {"blocks", 0, "tokens"},     // x measured.block_tokens
     {"tokens/s", 1, "tokens/s"}, {"items/s", 1, "items/s"},      {"params", 1, "params"},
-    {"billion params", 1e9, "params"},
+    {"billion params", 1e9, "params"}, {"ms/token", 1e-3, "tokens/s", true},
+    {"s/token", 1, "tokens/s", true},
 };
 
 const Unit* find_unit(const std::string& name) {
@@ -142,7 +144,7 @@ Issues parse_measurement(const CatalogFile& file, Measurement& out) {
             }
             factor = *block;
         }
-        m.measured_si = *value * factor;
+        m.measured_si = u->reciprocal ? 1.0 / (*value * factor) : *value * factor;
         m.unit_si = u->si;
         m.measured_text = format_sig(*value, 6) + " " + *unit + (derived ? " (" + *derived + ")" : "");
     });
