@@ -62,7 +62,7 @@ HourlyCost own_cost(const Device& d, const Workload& w, const CostDefaults& defa
                 " % use, + " + (d.tdp_w > 0 ? format_sig(d.tdp_w, 4) + " W x PUE " + format_sig(defaults.pue_ratio, 3) + " at $" +
                                                   format_sig(usd_per_kwh, 3) + "/kWh"
                                             : std::string("power not counted (no TDP published)")) +
-                (colo > 0 ? " + colocation $" + format_sig(colo * kHoursPerMonth, 3) + " a month (" + format_sig(d.tdp_w, 4) + " W at $" +
+                (colo > 0 ? " + colocation $" + format_sig(d.tdp_w * defaults.colocation_usd_per_w_s * 365.25 / 12 * 86400, 3) + " a month (" + format_sig(d.tdp_w, 4) + " W at $" +
                                 format_sig(defaults.colocation_usd_per_w_s * 1000 * 365.25 / 12 * 86400, 3) + "/kW/month)"
                           : hosted ? std::string(" (hosting not counted: no TDP or colocation figure)") : std::string(" (no hosting: on site)"));
     return out;
