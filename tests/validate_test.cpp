@@ -69,12 +69,13 @@ TEST(ValidateParse, ConvertsUnits) {
         {"billion params", 7.5, 0, 7.5e9},
         {"MiB", 1024, 0, 1073741824.0},
         {"ms/token", 8.71, 0, 1000 / 8.71},      // TinyChat prints per-token latency
+        {"ms/batch", 16.14, 128, 128 / 16.14e-3}, // TensorRT demoBERT: batch 128 in 16.14 ms
     };
     for (const auto& r : rows) {
         auto j = base_case();
         j["measured"] = {{"value", r.value}, {"unit", r.unit}};
-        if (r.block > 0) j["measured"]["block_tokens"] = r.block;
-        if (std::string(r.unit) == "blocks" || std::string(r.unit) == "billion params" || std::string(r.unit) == "ms/token") j["quantity"] = "figure.max_concurrent_users";
+        if (r.block > 0) j["measured"][std::string(r.unit) == "ms/batch" ? "batch_items" : "block_tokens"] = r.block;
+        if (std::string(r.unit) == "blocks" || std::string(r.unit) == "billion params" || std::string(r.unit) == "ms/token" || std::string(r.unit) == "ms/batch") j["quantity"] = "figure.max_concurrent_users";
         EXPECT_DOUBLE_EQ(parsed(j).measured_si, r.si) << r.unit;
     }
 }

@@ -49,7 +49,7 @@ constexpr Unit kUnits[] = {
     {"billion params", 1e9, "params"}, {"ms/token", 1e-3, "tokens/s", true},
     {"s/token", 1, "tokens/s", true},     {"tokens/s/device", 1, "tokens/s", false, true},
     {"TFLOP/s", 1e12, "flop/s"},          {"%", 0.01, "ratio"},
-    {"ratio", 1, "ratio"},
+    {"ratio", 1, "ratio"},                {"ms/batch", 1e-3, "items/s", true},
 };
 
 const Unit* find_unit(const std::string& name) {
@@ -141,6 +141,7 @@ Issues parse_measurement(const CatalogFile& file, Measurement& out) {
         const auto value = s.number("value", true, 1e-9, 1e18);
         const auto unit = s.string("unit", true);
         const auto block = s.number("block_tokens", false, 1, 1024);
+        const auto batch_items = s.number("batch_items", false, 1, 1e7);
         const auto derived = s.string("derived", false);
         if (!value || !unit) return;
         const Unit* u = find_unit(*unit);
@@ -156,7 +157,15 @@ Issues parse_measurement(const CatalogFile& file, Measurement& out) {
             }
             factor = *block;
         }
-        m.measured_si = u->reciprocal ? 1.0 / (*value * factor) : *value * factor;
+        if (std::string(u->name) == "ms/batch") {
+            if (!batch_items) {
+                s.error("batch_items", "required when the unit is ms/batch (items per batch)");
+                return;
+            }
+            m.measured_si = *batch_items / (*value * factor);
+        } else {
+            m.measured_si = u->reciprocal ? 1.0 / (*value * factor) : *value * factor;
+        }
         if (u->per_device) m.measured_si *= std::max(device_count, 1);
         m.unit_si = u->si;
         m.measured_text = format_sig(*value, 6) + " " + *unit + (derived ? " (" + *derived + ")" : "");
