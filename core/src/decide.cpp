@@ -176,7 +176,7 @@ int replica_devices(const Device& d, int count, bool own) {
 void decide(Plan& p, const Workload& w, const Catalog& cat) {
     const std::string unit = unit_of(w);
     const double output_tokens = w.serve.output_tokens > 0 ? w.serve.output_tokens : std::round(w.serve.context_tokens / 4);
-    const double hours = hours_used_per_month(w.usage) > 0 ? hours_used_per_month(w.usage) : serving(w.stage) ? kHoursPerMonth : 0;
+    const double workload_hours = hours_used_per_month(w.usage) > 0 ? hours_used_per_month(w.usage) : serving(w.stage) ? kHoursPerMonth : 0;
     const double runs_per_month = w.usage.jobs_per_week > 0 ? w.usage.jobs_per_week * 52.0 / 12.0 : 0;
     const int spares = std::max(0, w.decision.spares);
     const ScaleLevel level = scale_level(w, cat);
@@ -195,22 +195,31 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
         if (w.stage == Stage::serve)
             note("decision.redundancy", "not given; no spare replica (production serving wants N+1: lesson 004, 'two give redundancy')");
         note("decision.budget_usd_per_month", "not given; no budget ceiling");
+        if (serving(w.stage) && w.serve.requests_per_s <= 0 && w.serve.traffic.empty())
+            p.missing_assumptions.push_back("cost at full load: no serve.requests_per_s, so each replica's unit cost assumes its concurrent "
+                                            "users keep it busy all month (give the arrival rate to price the idle time)");
     }
 
     for (auto& c : p.candidates) {
         const Device* d = cat.device_by_id(c.device);
         if (!d) continue;
         const auto seconds = seconds_per_unit(c, w, std::max(1.0, output_tokens));
+        // Jobs a week without hours a job: each run lasts the modelled run time on this candidate.
+        Workload wc = w;
+        if (!serving(w.stage) && w.usage.jobs_per_week > 0 && w.usage.hours_per_job <= 0 && w.usage.hours_per_month <= 0 &&
+            run_seconds(c, w) > 0)
+            wc.usage.hours_per_job = run_seconds(c, w) / 3600;
+        const double hours = workload_hours > 0 ? workload_hours : hours_used_per_month(wc.usage);
         const HourlyCost rent = rent_cost(*d, w.cost);
         const HourlyCost spot = rent_cost(*d, w.cost, PriceKind::cloud_spot);
         // A reservation is paid every hour of its term: per hour actually used it costs rate x 730 / hours used.
         HourlyCost reserved = rent_cost(*d, w.cost, PriceKind::cloud_reserved);
-        const double used = serving(w.stage) ? kHoursPerMonth : hours_used_per_month(w.usage);
+        const double used = serving(w.stage) ? kHoursPerMonth : hours_used_per_month(wc.usage);
         if (reserved.available && used > 0 && used < kHoursPerMonth) {
             reserved.basis += ", paid for all 730 hours a month but used " + format_sig(used, 3);
             reserved.usd_per_hour *= kHoursPerMonth / used;
         }
-        const HourlyCost own = own_cost(*d, w, cat.defaults);
+        const HourlyCost own = own_cost(*d, wc, cat.defaults);
         std::vector<const HourlyCost*> ways{&rent, &own};
         if (spot.available) ways.push_back(&spot);        // interruptible: for retryable batch work
         if (reserved.available) ways.push_back(&reserved); // a 1-3 year commitment
@@ -244,7 +253,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
             if (!owning && !d->can_rent) out.push_back("not offered for rent");
             // An owned job that runs now and then costs its purchase spread over the hours it is used;
             // without those hours (or a utilization) the owned price per result is unknown.
-            if ((owning || hc == &reserved) && hc->available && !serving(w.stage) && hours_used_per_month(w.usage) <= 0 &&
+            if ((owning || hc == &reserved) && hc->available && !serving(w.stage) && hours_used_per_month(wc.usage) <= 0 &&
                 w.cost.utilization <= 0)
                 out.push_back(std::string(owning ? "owning" : "reserving") +
                               ": give usage (hours a month, or jobs a week x hours) or cost.utilization to price it");

@@ -114,8 +114,11 @@ std::string effective_stack(const Workload& w) {
 bool runs_stack(const Device& d, const std::string& stack) {
     const auto& sw = d.software;
     if (stack.empty() || stack == "any") return true;
-    if (stack == "pytorch-cuda") return has(sw, "cuda");
-    if (stack == "pytorch-rocm") return has(sw, "rocm");
+    // A CPU worker runs the same PyTorch code on its CPU backend (lesson 003: "A CPU can be enough for small
+    // classical models, light batch jobs, and orchestration").
+    const bool cpu_torch = d.kind == DeviceKind::cpu && has(sw, "pytorch");
+    if (stack == "pytorch-cuda") return has(sw, "cuda") || cpu_torch;
+    if (stack == "pytorch-rocm") return has(sw, "rocm") || cpu_torch;
     if (stack == "jax-xla") return has(sw, "xla") || (has(sw, "jax") && !has(sw, "cuda") && !has(sw, "rocm")) || d.kind == DeviceKind::tpu;
     if (stack == "aws-neuron") return has(sw, "neuron");
     if (stack == "intel-gaudi") return has(sw, "synapseai");
