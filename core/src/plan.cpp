@@ -479,7 +479,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     as.checkpointing = t.checkpointing;
     as.bytes_per_value = fp32 ? 4.0 : 2.0;
     as.flash_attention = t.attention.empty() ? !rt.eager_attention : t.attention != "eager";
-    as.logits_kept_bytes_per_value = rt.logits_kept_bytes_per_value;
+    as.logits_kept_bytes_per_value = fp32 && rt.logits_kept_bytes_per_value > 0 ? 4.0 : rt.logits_kept_bytes_per_value; // fp32 logits
     as.loss_fp32_bytes_per_value = rt.loss_fp32_bytes_per_value;
     as.loss_chunks = rt.loss_chunks;
     const auto act = training_activation_bytes(arch, as, arch.layers);
