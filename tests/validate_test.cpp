@@ -85,7 +85,7 @@ TEST(ValidateParse, NamesTheFieldAndReason) {
     const Row rows[] = {
         {"split", "training", "split", "unknown value \"training\"; expected one of calibration, validation"},
         {"kind", "latency", "kind", "unknown value \"latency\"; expected one of memory, decode, serving, training, embedding"},
-        {"quantity", "peak", "quantity", "unknown quantity \"peak\"; expected memory.total_bytes, memory.model_state_bytes, kv_cache_tokens, train_flop_per_s_per_device, train_mfu or figure.NAME"},
+        {"quantity", "peak", "quantity", "unknown quantity \"peak\"; expected memory.total_bytes, memory.model_state_bytes, kv_cache_tokens, kv_cache_capacity_bytes, train_flop_per_s_per_device, train_mfu or figure.NAME"},
         {"workload", "llama", "workload", "expected an object (a hwplan workload, docs/workload.md), got a string"},
     };
     for (const auto& r : rows) {
@@ -181,6 +181,24 @@ TEST(ValidateCase, TrainingMfuReadsBackTheStepsEfficiency) {
     r = run_case(parsed(j), catalog());
     ASSERT_TRUE(r.modelled) << r.reason;
     EXPECT_NEAR(r.predicted, 0.5 * 989.4e12, 1e-3 * 494.7e12);
+}
+
+// The two KV-capacity readings agree: bytes per device = tokens x KV bytes per token, and Llama 3.1 8B at
+// bf16 stores 2 (K and V) x 8 KV heads x 128 head dim x 32 layers x 2 bytes = 131,072 bytes per token.
+TEST(ValidateCase, KvCapacityInTokensAndBytesAgree) {
+    auto j = base_case();
+    j["quantity"] = "kv_cache_tokens";
+    j["workload"] = nlohmann::json::parse(R"json({"stage": "serve", "model": "llama-3.1-8b", "precision": "bf16",
+        "serve": {"context_tokens": 16, "prompt_tokens": 8, "output_tokens": 8, "concurrent_users": 1},
+        "hardware": {"devices": ["h100-sxm"], "count": 1}})json");
+    j["measured"] = {{"value", 400000}, {"unit", "tokens"}};
+    const CaseResult tokens = run_case(parsed(j), catalog());
+    j["quantity"] = "kv_cache_capacity_bytes";
+    j["measured"] = {{"value", 50}, {"unit", "GiB"}};
+    const CaseResult bytes = run_case(parsed(j), catalog());
+    ASSERT_TRUE(tokens.modelled && bytes.modelled) << tokens.reason << bytes.reason;
+    EXPECT_GT(tokens.predicted, 0);
+    EXPECT_NEAR(bytes.predicted / tokens.predicted, 131072.0, 1e-6);
 }
 
 // NeMo's tables give tokens/s per GPU: the suite compares the whole system's rate, value x device_count.

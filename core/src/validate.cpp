@@ -26,12 +26,14 @@ const std::vector<std::string> kSplits = {"calibration", "validation"};
 //   memory.model_state_bytes  weights + gradients + optimizer state per device (ZeRO's "model states")
 //   kv_cache_tokens           max_concurrent_users x serve.context_tokens: with a context of one KV block,
 //                             the tokens of KV cache that fit (what vLLM prints as "# GPU blocks" x block size)
+//   kv_cache_capacity_bytes   the same capacity in bytes per device: max_concurrent_users x the KV bytes one
+//                             sequence of that context holds on a device (what vLLM logs as available KV cache memory)
 //   train_flop_per_s_per_device  the training step's FLOPs per device / its time: the FLOP count the planner
 //                             uses (6N + attention, PaLM appendix B; one more forward pass with full
 //                             recomputation), to compare with papers that publish achieved TFLOP/s per GPU
 //   train_mfu                 the same / the device's dense peak at the step's precision (model FLOPs utilization)
 //   figure.NAME               any figure of the candidate (figure.decode_tokens_per_s_per_user, ...)
-const std::vector<std::string> kQuantities = {"memory.total_bytes", "memory.model_state_bytes", "kv_cache_tokens",
+const std::vector<std::string> kQuantities = {"memory.total_bytes", "memory.model_state_bytes", "kv_cache_tokens", "kv_cache_capacity_bytes",
                                               "train_flop_per_s_per_device", "train_mfu"};
 
 struct Unit {
@@ -105,7 +107,7 @@ Issues parse_measurement(const CatalogFile& file, Measurement& out) {
     m.split = r.choice("split", true, kSplits).value_or("");
     if (auto q = r.string("quantity", true)) {
         const bool known = std::find(kQuantities.begin(), kQuantities.end(), *q) != kQuantities.end() || q->rfind("figure.", 0) == 0;
-        if (!known) r.error("quantity", "unknown quantity \"" + *q + "\"; expected memory.total_bytes, memory.model_state_bytes, kv_cache_tokens, train_flop_per_s_per_device, train_mfu or figure.NAME");
+        if (!known) r.error("quantity", "unknown quantity \"" + *q + "\"; expected memory.total_bytes, memory.model_state_bytes, kv_cache_tokens, kv_cache_capacity_bytes, train_flop_per_s_per_device, train_mfu or figure.NAME");
         else m.quantity = *q;
     }
     r.object("source", true, [&](detail::Reader& s) {
@@ -173,7 +175,7 @@ Issues parse_measurement(const CatalogFile& file, Measurement& out) {
     if (auto nm = r.string("not_modelled", false)) m.not_modelled = *nm;
     r.finish();
     if (!m.quantity.empty() && !m.unit_si.empty()) {
-        const std::string want = m.quantity.rfind("memory.", 0) == 0     ? "bytes"
+        const std::string want = m.quantity.rfind("memory.", 0) == 0 || m.quantity == "kv_cache_capacity_bytes" ? "bytes"
                                  : m.quantity == "train_flop_per_s_per_device" ? "flop/s"
                                  : m.quantity == "train_mfu"               ? "ratio"
                                                                            : "";
@@ -213,7 +215,7 @@ CaseResult run_case(const Measurement& m, const Catalog& catalog) {
     } else if (m.quantity == "memory.model_state_bytes") {
         r.predicted = r.low = r.high = c.memory.weights_bytes + c.memory.gradients_bytes + c.memory.optimizer_bytes;
         r.label = "arithmetic";
-    } else if (m.quantity == "kv_cache_tokens") {
+    } else if (m.quantity == "kv_cache_tokens" || m.quantity == "kv_cache_capacity_bytes") {
         auto it = c.figures.find("max_concurrent_users");
         if (it == c.figures.end()) {
             r.reason = "the plan gives no max_concurrent_users for this stage";
@@ -222,9 +224,12 @@ CaseResult run_case(const Measurement& m, const Catalog& catalog) {
         // the context the plan resolved: the workload's serve.context_tokens
         const json w = json::parse(m.workload_json);
         const double ctx = w.contains("serve") && w["serve"].contains("context_tokens") ? w["serve"]["context_tokens"].get<double>() : 4096.0;
-        r.predicted = it->second.value * ctx;
-        r.low = it->second.low * ctx;
-        r.high = it->second.high * ctx;
+        const double users = w.contains("serve") && w["serve"].contains("concurrent_users") ? w["serve"]["concurrent_users"].get<double>() : 1.0;
+        // per unit of max_concurrent_users: the context's tokens, or the KV bytes one such sequence holds per device
+        const double per = m.quantity == "kv_cache_tokens" ? ctx : c.memory.kv_cache_bytes / std::max(users, 1.0);
+        r.predicted = it->second.value * per;
+        r.low = it->second.low * per;
+        r.high = it->second.high * per;
         r.label = std::string(name(it->second.label));
     } else if (m.quantity == "train_flop_per_s_per_device" || m.quantity == "train_mfu") {
         auto it = c.figures.find("train_tokens_per_s");
