@@ -306,8 +306,8 @@ TEST(ChooseGo, PretrainingTakesTheLargestDomainTheStackRuns) {
 // agree?" 200 users x 32k tokens x 163,840 bytes (FP8 KV) = 1.07 TB: the guide still says one 8-GPU node,
 // but one H200 server (8 x 141 GB = 1.13 TB, 90 % usable) no longer holds weights plus KV.
 TEST(TryIt, BankWithOneTerabyteOfKvOutgrowsOneH200Server) {
-    json w = scenario_json("bank-70b-fp8");
-    w["serve"]["context_tokens"] = 32768;
+    const json w = scenario_json("bank-70b-fp8-long-documents");
+    EXPECT_EQ(w["serve"]["context_tokens"], 32768);
     const Plan p = run(w);
     EXPECT_NE(p.decision.guide.find("an 8-GPU node with tensor parallelism"), std::string::npos);
     const Candidate* h200 = find(p, "h200");
@@ -322,13 +322,10 @@ TEST(TryIt, BankWithOneTerabyteOfKvOutgrowsOneH200Server) {
 // "Extend choose with a Cloud field so that serving inside Google Cloud or AWS can recommend TPUs or
 // Trainium first."
 TEST(TryIt, ACloudFieldPutsThatCloudsOwnAcceleratorsFirst) {
-    json w = scenario_json("team-live-chat");
-    w["decision"]["site"] = "gcp";
-    const Plan gcp = run(w);
+    const Plan gcp = run(scenario_json("chat-inside-gcp"));
     ASSERT_TRUE(gcp.recommendation.found);
     EXPECT_EQ(device(gcp.recommendation.option.device).kind, DeviceKind::tpu);
-    w["decision"]["site"] = "aws";
-    const Plan aws = run(w);
+    const Plan aws = run(scenario_json("chat-inside-aws"));
     ASSERT_TRUE(aws.recommendation.found);
     const Device& d = device(aws.recommendation.option.device);
     EXPECT_EQ(d.vendor, "AWS"); // Trainium or Inferentia
