@@ -11,6 +11,7 @@
 #include "hwplan/device.h"
 #include "hwplan/issues.h"
 #include "hwplan/model.h"
+#include "hwplan/runtime.h"
 
 namespace hwplan {
 
@@ -36,6 +37,9 @@ struct CostDefaults {
     double pue_ratio = 0;                    // facility power / IT power
     double amortization_s = 0;               // depreciation period
     double hosting_usd_per_device_s = -1;    // < 0: no public figure
+    double colocation_usd_per_w_s = 0;       // colocation rent per watt of IT capacity per second (0: not counted)
+    double rental_billing_increment_s = 0;   // rentals are billed in whole increments of this (0: continuous)
+    double rental_startup_s = 0;             // billed seconds before a rented run does useful work
     std::vector<Source> sources;
     std::map<std::string, std::string> source_of;
     bool operator==(const CostDefaults&) const = default;
@@ -83,7 +87,10 @@ struct Catalog {
     std::map<std::string, AssumptionDefault> assumptions;
     std::vector<Source> assumption_sources;
     std::vector<Scenario> scenarios;
+    std::vector<TrainingRuntime> training_runtimes; // catalog/runtimes.json
+    std::vector<Source> runtime_sources;
 
+    const TrainingRuntime* find_runtime(const std::string& id) const; // exact id
     const WeightFormat* find_format(const std::string& name) const; // case-insensitive
     const Device* device_by_id(const std::string& id) const;        // exact id (resolve_device for names users type)
 };
