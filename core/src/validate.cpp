@@ -504,7 +504,9 @@ Issues check_baseline(const ValidationReport& r, const std::string& baseline_tex
                 continue;
             }
             const KindSummary& s = si->second.at(k);
-            auto num = [&](const char* key) { return b.contains(key) && b[key].is_number() ? b[key].get<double>() : 0.0; };
+            // (clang 14, Emscripten's compiler, cannot capture a structured binding: bind a reference first)
+            const auto& rec = b;
+            auto num = [&rec](const char* key) { return rec.contains(key) && rec[key].is_number() ? rec[key].get<double>() : 0.0; };
             if (s.modelled < num("modelled"))
                 issues.push_back({path + ".modelled", std::to_string(s.modelled) + " cases modelled, " + format_sig(num("modelled"), 6) + " recorded"});
             if (s.within_share + kSlack < num("within_share"))

@@ -40,7 +40,7 @@ test('course page: links switch the scenario, postMessage drives the planner, th
   await page.click('#send-robot');
   await page.waitForFunction(() => /^Plan: gemma-3-12b, edge/.test(document.getElementById('planner-says').textContent), null,
                              { timeout: T.step });
-  assert.match(await frameStatus(frame), /^Plan: gemma-3-12b, edge: 3 of 3 candidates fit/);
+  assert.match(await frameStatus(frame), /^Plan: gemma-3-12b, edge: \d+ of \d+ candidates fit/);
 
   // The JavaScript API on the page itself: 70e9 parameters at FP8 (1 byte each, lesson 001) = 70 GB.
   await page.waitForFunction(() => document.getElementById('answer').textContent.endsWith('GB'), null, { timeout: T.step });
