@@ -51,6 +51,14 @@ node_tests() {
 }
 
 ctest_preset native
+# Validation suite (issue 9): published measurements against the plan; fails if accuracy fell below the
+# level recorded in tests/validation/baseline.json (ACCURACY.md shows the table).
+if step "validate: published measurements against the recorded accuracy" "$log_dir/validate.log" \
+     build/native/core/hwplan validate --check tests/validation/baseline.json; then
+  passed=$((passed + 1)); tail -1 "$log_dir/validate.log"
+else
+  note_fail "validate (accuracy below tests/validation/baseline.json)"
+fi
 if [ "${HWPLAN_SKIP_ASAN:-0}" != 1 ]; then ctest_preset native-asan; fi
 if step "wasm: build the web planner into dist/" "$log_dir/wasm.log" bash build-scripts/build-web.sh; then
   node_tests "node: JavaScript API (hwplan_js)" tests/js

@@ -72,4 +72,33 @@ TEST(Team, BadCardIsNamedByIndexAndPath) {
     EXPECT_EQ(team_plan(R"({"name": "x"})", catalog()).issues[0], (Issue{"cards", "required field is missing (a list of workloads)"}));
 }
 
+// One answer everywhere: the card and the team plan show the plan's decision, what feasibility eliminated
+// and why, choose.go's first cut and the three checks (lesson 004).
+TEST(Card, ShowsTheSameDecisionWithEliminatedOptions) {
+    const Scenario* s = find_scenario(catalog(), "bank-70b-fp8");
+    ASSERT_NE(s, nullptr);
+    const Plan p = plan_from_json(s->workload_json, catalog(), false);
+    ASSERT_TRUE(p.recommendation.found);
+    ASSERT_FALSE(p.decision.eliminated.empty());
+    const auto parsed = parse_workload(s->workload_json, catalog());
+    const std::string card = render_card(p, parsed.workload, catalog());
+    EXPECT_NE(card.find(p.recommendation.summary), std::string::npos);
+    EXPECT_NE(card.find("eliminated before price (" + std::to_string(p.decision.eliminated.size()) + ")"), std::string::npos);
+    EXPECT_NE(card.find(p.decision.eliminated.front()), std::string::npos);
+    EXPECT_NE(card.find("first-cut guide (lesson 004, choose.go)"), std::string::npos);
+    EXPECT_NE(card.find("the three checks before signing"), std::string::npos);
+
+    const Scenario* team = find_scenario(catalog(), "small-team-three-jobs");
+    ASSERT_NE(team, nullptr);
+    const TeamPlan t = team_plan(team->team_json, catalog());
+    ASSERT_EQ(t.plans.size(), 3u);
+    const std::string md = render_team(t, catalog());
+    for (const auto& tp : t.plans) {
+        EXPECT_NE(md.find(tp.recommendation.summary), std::string::npos);
+        if (!tp.decision.eliminated.empty()) {
+            EXPECT_NE(md.find(tp.decision.eliminated.front()), std::string::npos);
+        }
+    }
+}
+
 } // namespace hwplan

@@ -73,4 +73,33 @@ TEST(Cost, BreakevenMonths) {
     EXPECT_TRUE(std::isinf(breakeven_months(8000, 0.05, 0.1, 100)));
 }
 
+// Colocation: $196/kW/month (defaults.json, Encor Advisors) on a 500 W board = $98 a month, paid whether
+// the device works or not; none at a desk. By hand at 100 % use over 730 hours:
+// 10000 / (4 x 8760) + 98 / 730.5 (30.44-day month) + 0.5 kW x 1.5 x $0.10 = 0.28539 + 0.13416 + 0.075.
+TEST(Cost, OwnedHardwareCarriesColocationUnlessOnSite) {
+    CostDefaults c = defaults();
+    c.colocation_usd_per_w_s = 196.0 / 1000 / (365.25 / 12 * 86400);
+    Workload w;
+    w.cost.utilization = 1;
+    const HourlyCost hosted = own_cost(priced_device(), w, c);
+    EXPECT_NEAR(hosted.usd_per_hour, 10000 / (4 * 8760.0) + 98 / (365.25 / 12 * 24) + 0.5 * 1.5 * 0.10, 1e-9);
+    EXPECT_NE(hosted.basis.find("colocation $98"), std::string::npos) << hosted.basis;
+    w.decision.site = "desk";
+    const HourlyCost desk = own_cost(priced_device(), w, c);
+    EXPECT_NEAR(desk.usd_per_hour, 10000 / (4 * 8760.0) + 0.5 * 1.5 * 0.10, 1e-9);
+}
+
+// A rented run is billed from start-up to the end of its last increment: lesson 003's nightly embeddings on
+// an H100 take about 13 s, and with 100 s of start-up in 60 s increments the bill is 2 minutes, not 13 s.
+TEST(Cost, RentedRunsAreBilledInWholeIncrementsFromStartUp) {
+    CostDefaults c = defaults();
+    c.rental_startup_s = 100;
+    c.rental_billing_increment_s = 60;
+    EXPECT_DOUBLE_EQ(billed_seconds(13, c), 120);
+    EXPECT_DOUBLE_EQ(billed_seconds(20, c), 120);
+    EXPECT_DOUBLE_EQ(billed_seconds(21, c), 180);
+    c.rental_billing_increment_s = 0;
+    EXPECT_DOUBLE_EQ(billed_seconds(13, c), 113);
+}
+
 } // namespace hwplan

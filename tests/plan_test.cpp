@@ -485,10 +485,14 @@ TEST(Scenarios, WarehouseRobotFitsJetsonThor) {
 }
 
 // Lesson 004's decision guide code: the 32B coding agent fits one GPU at FP8 with its KV budget.
+// (Its recommendation, an SRAM decode tier because per-user speed is the product, is in decide_test.cpp.)
 TEST(Scenarios, CodingAgentRecommendsOneDevice) {
     const Plan p = scenario("coding-agent-32b");
     ASSERT_TRUE(p.recommendation.found);
-    EXPECT_EQ(p.recommendation.option.count, 1);
+    const Candidate* h200 = find(p, "h200");
+    ASSERT_NE(h200, nullptr);
+    EXPECT_TRUE(h200->fits);
+    EXPECT_EQ(h200->count, 1);
 }
 
 // Spot capacity is for retryable work, not an interactive endpoint; a reservation is paid for every

@@ -4,6 +4,7 @@
 //        hwplan plan FILE|- [--format table|json|markdown] [--catalog DIR] [--extend FILE]
 //        hwplan plan --scenario ID ...;  hwplan scenarios [--format table|json]
 //        hwplan check-catalog [--catalog DIR]
+//        hwplan validate [--suite DIR] [--format table|markdown|json] [--check FILE] [--record FILE]
 //        hwplan version
 // Exit codes: 0 ok, 2 bad input (the message names the option and the reason).
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include "hwplan/parse.h"
 #include "hwplan/plan.h"
 #include "hwplan/render.h"
+#include "hwplan/validate.h"
 
 namespace {
 
@@ -50,6 +52,10 @@ Usage:
         The lessons' worked examples, planned with: hwplan plan --scenario ID.
   hwplan check-catalog [--catalog DIR]
         Validates every catalog file; lists each problem as file: path: reason. Exit 1 if any.
+  hwplan validate [--suite DIR] [--format table|markdown|json] [--check FILE] [--record FILE] [--catalog DIR]
+        Plans every published measurement in the validation suite (tests/validation/cases/) and prints
+        predicted against measured, the error, the band, and a summary per kind. --check fails (exit 1)
+        when accuracy fell below the level recorded in FILE; --record writes the current level to FILE.
   hwplan version
   hwplan --help
 
@@ -343,6 +349,48 @@ int cmd_weights(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
+#ifndef HWPLAN_VALIDATION_DIR
+#error "HWPLAN_VALIDATION_DIR must be defined by the build"
+#endif
+
+int cmd_validate(const std::vector<std::string>& args) {
+    std::map<std::string, std::string> opt;
+    if (auto err = parse_options(args, {"--suite", "--format", "--check", "--record", "--catalog"}, opt); !err.empty()) return bad_input(err);
+    const std::string fmt = format_option(opt, {"table", "markdown", "json"});
+    if (fmt.empty()) return kExitBadInput;
+    hwplan::CatalogLoad cat;
+    if (!load(opt, cat)) return kExitBadInput;
+    const std::string dir = opt.count("--suite") ? opt.at("--suite") : HWPLAN_VALIDATION_DIR;
+    std::string error;
+    const auto files = hwplan::read_catalog_dir(dir, error);
+    if (!error.empty()) return bad_input("--suite: " + error);
+    const hwplan::ValidationReport rep = hwplan::run_validation(files, cat.catalog);
+    if (fmt == "json") std::printf("%s\n", hwplan::validation_json(rep).c_str());
+    else if (fmt == "markdown") std::printf("%s", hwplan::render_validation_markdown(rep).c_str());
+    else std::printf("%s", hwplan::render_validation_table(rep).c_str());
+    for (const auto& i : rep.issues) std::fprintf(stderr, "hwplan: validate: %s\n", hwplan::to_string(i).c_str());
+    int rc = rep.issues.empty() ? kExitOk : 1;
+    if (opt.count("--record")) {
+        std::FILE* f = std::fopen(opt.at("--record").c_str(), "wb");
+        if (!f) return bad_input("--record: cannot write \"" + opt.at("--record") + "\"");
+        const std::string text = hwplan::baseline_json(rep);
+        std::fwrite(text.data(), 1, text.size(), f);
+        std::fclose(f);
+        std::fprintf(stderr, "hwplan: validate: recorded the current accuracy in %s\n", opt.at("--record").c_str());
+    }
+    if (opt.count("--check")) {
+        std::FILE* f = std::fopen(opt.at("--check").c_str(), "rb");
+        if (!f) return bad_input("--check: cannot read \"" + opt.at("--check") + "\"");
+        const std::string text = read_all(f);
+        std::fclose(f);
+        const auto drops = hwplan::check_baseline(rep, text);
+        for (const auto& i : drops) std::fprintf(stderr, "hwplan: validate: accuracy fell: %s\n", hwplan::to_string(i).c_str());
+        if (!drops.empty()) rc = 1;
+        else std::fprintf(stderr, "hwplan: validate: accuracy at or above the level recorded in %s\n", opt.at("--check").c_str());
+    }
+    return rc;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -361,6 +409,7 @@ int main(int argc, char** argv) {
     if (cmd == "scenarios") return cmd_scenarios(args);
     if (cmd == "card") return cmd_card(args);
     if (cmd == "team") return cmd_team(args);
+    if (cmd == "validate") return cmd_validate(args);
     if (cmd == "version") {
         std::printf("%s\n", hwplan::version_json().c_str());
         return kExitOk;

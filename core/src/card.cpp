@@ -130,6 +130,7 @@ std::string render_card(const Plan& p, const Workload& w, const Catalog& cat) {
     out += "\n**Recommendation:** " + p.recommendation.summary + "\n\n";
     for (const auto& r : p.recommendation.reasons) out += "- " + r + "\n";
     if (!p.recommendation.lever.empty()) out += "- lever: " + p.recommendation.lever + "\n";
+    for (const auto& l : decision_lines(p)) out += (l.rfind("  ", 0) == 0 ? "  - " + l.substr(2) : "- " + l) + "\n";
     if (!p.missing_assumptions.empty()) {
         out += "\n**Assumed because not given:**\n\n";
         for (const auto& m : p.missing_assumptions) out += "- " + m + "\n";

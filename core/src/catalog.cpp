@@ -301,7 +301,10 @@ std::optional<Device> read_device(const json& doc, const Context& ctx, const std
         if (!c) a.error("cloud_only", "required field is missing (null when the device is not tied to one cloud)");
         else if (c->is_string() && !c->get<std::string>().empty()) d.cloud_only = c->get<std::string>();
         else if (!c->is_null()) a.error("cloud_only", "expected null or a cloud name, got " + type_name(*c));
+        if (auto dc = a.boolean("datacenter_use", false)) d.datacenter_use = *dc;
+        if (auto ff = a.choice("form_factor", false, {"embedded_module", "desktop"})) d.form_factor = *ff;
         a.string("note", false);
+        attach_source(a, book, {"datacenter_use", "form_factor"});
     });
 
     const json* prices = r.raw("prices");
@@ -523,6 +526,9 @@ std::optional<CostDefaults> read_defaults(const json& doc, const Context& ctx) {
     d.pue_ratio = value("pue_ratio", true, 1.0, 5.0).value_or(0);
     d.amortization_s = value("amortization_years", true, 0.25, 20).value_or(0) * 365.25 * 86400;
     if (auto h = value("hosting_usd_per_device_month", false, 0, 1e5)) d.hosting_usd_per_device_s = *h / (365.25 / 12 * 86400);
+    if (auto c = value("colocation_usd_per_kW_month", false, 0, 1e5)) d.colocation_usd_per_w_s = *c / 1000 / (365.25 / 12 * 86400);
+    if (auto b = value("rental_billing_increment_s", false, 0, 86400)) d.rental_billing_increment_s = *b;
+    if (auto b = value("rental_startup_s", false, 0, 86400)) d.rental_startup_s = *b;
     check_sources_used(r, book);
     r.finish();
     if (ctx.issues.size() != issues_before) return std::nullopt;

@@ -51,15 +51,27 @@ HourlyCost own_cost(const Device& d, const Workload& w, const CostDefaults& defa
     const double amortized = price / (years * 8760.0);
     // Power while running: the board's TDP at the facility's PUE (no TDP published: power not counted).
     const double power = d.tdp_w > 0 ? d.tdp_w / 1000.0 * defaults.pue_ratio * usd_per_kwh : 0;
-    const double hosting = defaults.hosting_usd_per_device_s > 0 ? defaults.hosting_usd_per_device_s * 3600 : 0;
+    double hosting = defaults.hosting_usd_per_device_s > 0 ? defaults.hosting_usd_per_device_s * 3600 : 0;
+    // Colocation: rent per kW of IT capacity, paid every hour whether used or not (not at a desk or on a robot).
+    const bool hosted = w.decision.site != "desk" && w.decision.site != "robot" && w.decision.site != "phone";
+    const double colo = hosted && d.tdp_w > 0 ? d.tdp_w * defaults.colocation_usd_per_w_s * 3600 : 0;
+    hosting += colo;
     out.available = true;
     out.usd_per_hour = (amortized + hosting) / utilization + power;
     out.basis = "$" + format_sig(price, 6) + " over " + format_sig(years, 3) + " years at " + format_sig(100 * utilization, 3) +
                 " % use, + " + (d.tdp_w > 0 ? format_sig(d.tdp_w, 4) + " W x PUE " + format_sig(defaults.pue_ratio, 3) + " at $" +
                                                   format_sig(usd_per_kwh, 3) + "/kWh"
                                             : std::string("power not counted (no TDP published)")) +
-                (hosting > 0 ? " + hosting" : " (hosting not counted: no public figure)");
+                (colo > 0 ? " + colocation $" + format_sig(d.tdp_w * defaults.colocation_usd_per_w_s * 365.25 / 12 * 86400, 3) + " a month (" + format_sig(d.tdp_w, 4) + " W at $" +
+                                format_sig(defaults.colocation_usd_per_w_s * 1000 * 365.25 / 12 * 86400, 3) + "/kW/month)"
+                          : hosted ? std::string(" (hosting not counted: no TDP or colocation figure)") : std::string(" (no hosting: on site)"));
     return out;
+}
+
+double billed_seconds(double run_s, const CostDefaults& defaults) {
+    const double s = run_s + defaults.rental_startup_s;
+    const double inc = defaults.rental_billing_increment_s;
+    return inc > 0 ? std::ceil(s / inc) * inc : s;
 }
 
 double breakeven_months(double purchase_usd, double rent_usd_per_hour, double running_usd_per_hour, double hours_per_month) {

@@ -1,12 +1,15 @@
-// decide.cpp: from numbers to a decision (lesson 004: stage, size, what can be run and bought, then the
-// price per unit of useful work). Prices every candidate rented and owned, and hosted APIs serving the
-// same model; marks each option feasible or says why not; ranks by cost per useful result; names the
-// binding resource and the lever that moves it.
+// decide.cpp: from numbers to a decision in lesson 004's order: the stage's binding resource, the level of
+// scale, what feasibility eliminates (feasibility.cpp), then each option priced per unit of useful work
+// (rented in the provider's billing increments, owned with colocation and power at the load the usage
+// implies) and ranked by the user's priority, feasible first; the runner-up and why it lost; choose.go's
+// first cut beside it (guide.cpp); and the three checks (regime and lever, run it, unit cost).
 #include <algorithm>
 #include <cmath>
 
 #include "hwplan/cost.h"
+#include "hwplan/feasibility.h"
 #include "hwplan/format.h"
+#include "hwplan/guide.h"
 #include "hwplan/plan.h"
 #include "hwplan/render.h"
 #include "plan_internal.h"
@@ -130,72 +133,183 @@ void isolation_reason(Plan& p, const Workload& w) {
                                        "(and cap the interactive route's context) before buying hardware");
 }
 
+namespace {
+
+// The figure the "per_user_speed" priority ranks by: per-user decode speed when serving, else the job's rate.
+double speed_of(const Candidate& c, const Workload& w) {
+    const Figure* f = serving(w.stage) ? fig(c, "decode_tokens_per_s_per_user")
+                      : w.stage == Stage::embed ? fig(c, "items_per_s") : fig(c, "train_tokens_per_s");
+    return f ? f->value : 0;
+}
+
+double latency_of(const Candidate& c) {
+    const Figure* f = fig(c, "p95_ttft_s") ? fig(c, "p95_ttft_s") : fig(c, "ttft_s");
+    return f ? f->value : 0;
+}
+
+// Seconds of work in one run of a batch or training job (0 when not modelled): rentals are billed per run.
+double run_seconds(const Candidate& c, const Workload& w) {
+    const Figure* f = w.stage == Stage::embed ? fig(c, "embed_time_s") : is_training_stage(w.stage) ? fig(c, "train_time_s") : nullptr;
+    return f ? f->value : 0;
+}
+
+// Output tokens a second the workload asks for (arrival rate x output tokens); 0 when no rate is given.
+double demanded_tokens_per_s(const Workload& w, double output_tokens) {
+    if (!w.serve.traffic.empty()) {
+        double t = 0;
+        for (const auto& c : w.serve.traffic) t += c.requests_per_s * c.output_tokens;
+        return t;
+    }
+    return w.serve.requests_per_s * output_tokens;
+}
+
+// Owned GPUs and accelerators with a fast domain of 2-8 come as servers of that many (an 8-GPU HGX board:
+// MLPerf's H200 system lists accelerators_per_node 8); the devices one replica occupies.
+int replica_devices(const Device& d, int count, bool own) {
+    const bool boards = (d.kind == DeviceKind::gpu || d.kind == DeviceKind::accelerator) && d.domain_size > 1 && d.domain_size <= 8;
+    if (!own || !boards || count <= 1) return count; // one device: a single card or module
+    return (count + d.domain_size - 1) / d.domain_size * d.domain_size;
+}
+
+} // namespace
+
 void decide(Plan& p, const Workload& w, const Catalog& cat) {
     const std::string unit = unit_of(w);
     const double output_tokens = w.serve.output_tokens > 0 ? w.serve.output_tokens : std::round(w.serve.context_tokens / 4);
-    const double hours = hours_used_per_month(w.usage) > 0 ? hours_used_per_month(w.usage) : serving(w.stage) ? kHoursPerMonth : 0;
+    const double workload_hours = hours_used_per_month(w.usage) > 0 ? hours_used_per_month(w.usage) : serving(w.stage) ? kHoursPerMonth : 0;
+    const double runs_per_month = w.usage.jobs_per_week > 0 ? w.usage.jobs_per_week * 52.0 / 12.0 : 0;
+    const int spares = std::max(0, w.decision.spares);
+    const ScaleLevel level = scale_level(w, cat);
+    const std::string site = w.decision.site;
     std::vector<Option> options;
+    {   // The decision's inputs the user left out, with the default used (docs/workload.md, "decision").
+        auto given = [&](const std::string& k) { return std::find(w.given.begin(), w.given.end(), k) != w.given.end(); };
+        auto note = [&](const std::string& key, const std::string& text) {
+            if (!given(key)) p.missing_assumptions.push_back(key + ": " + text);
+        };
+        note("decision.priority", "not given; lowest cost per unit of work assumed");
+        note("decision.stack", "not given; " + effective_stack(w) +
+                                   (effective_stack(w) == "any" ? " assumed inside a named cloud (its own accelerators count)"
+                                                                : " assumed (lesson 003: a GPU path fits broad PyTorch, CUDA and serving-engine ecosystems); set \"any\" to compare every stack"));
+        note("decision.site", "not given; owning and renting both considered");
+        if (w.stage == Stage::serve)
+            note("decision.redundancy", "not given; no spare replica (production serving wants N+1: lesson 004, 'two give redundancy')");
+        note("decision.budget_usd_per_month", "not given; no budget ceiling");
+        if (serving(w.stage) && w.serve.requests_per_s <= 0 && w.serve.traffic.empty())
+            p.missing_assumptions.push_back("cost at full load: no serve.requests_per_s, so each replica's unit cost assumes its concurrent "
+                                            "users keep it busy all month (give the arrival rate to price the idle time)");
+    }
 
     for (auto& c : p.candidates) {
         const Device* d = cat.device_by_id(c.device);
         if (!d) continue;
         const auto seconds = seconds_per_unit(c, w, std::max(1.0, output_tokens));
+        // Jobs a week without hours a job: each run lasts the modelled run time on this candidate.
+        Workload wc = w;
+        if (!serving(w.stage) && w.usage.jobs_per_week > 0 && w.usage.hours_per_job <= 0 && w.usage.hours_per_month <= 0 &&
+            run_seconds(c, w) > 0)
+            wc.usage.hours_per_job = run_seconds(c, w) / 3600;
+        const double hours = workload_hours > 0 ? workload_hours : hours_used_per_month(wc.usage);
         const HourlyCost rent = rent_cost(*d, w.cost);
         const HourlyCost spot = rent_cost(*d, w.cost, PriceKind::cloud_spot);
         // A reservation is paid every hour of its term: per hour actually used it costs rate x 730 / hours used.
         HourlyCost reserved = rent_cost(*d, w.cost, PriceKind::cloud_reserved);
-        const double used = serving(w.stage) ? kHoursPerMonth : hours_used_per_month(w.usage);
+        const double used = serving(w.stage) ? kHoursPerMonth : hours_used_per_month(wc.usage);
         if (reserved.available && used > 0 && used < kHoursPerMonth) {
             reserved.basis += ", paid for all 730 hours a month but used " + format_sig(used, 3);
             reserved.usd_per_hour *= kHoursPerMonth / used;
         }
-        const HourlyCost own = own_cost(*d, w, cat.defaults);
+        const HourlyCost own = own_cost(*d, wc, cat.defaults);
         std::vector<const HourlyCost*> ways{&rent, &own};
         if (spot.available) ways.push_back(&spot);        // interruptible: for retryable batch work
         if (reserved.available) ways.push_back(&reserved); // a 1-3 year commitment
+        const double tput = fig(c, "throughput_tokens_per_s") ? fig(c, "throughput_tokens_per_s")->value : 0;
+        const double demand = serving(w.stage) ? demanded_tokens_per_s(w, output_tokens) : 0;
         for (const HourlyCost* hc : ways) {
             Option o;
             o.kind = hc == &own ? "own" : hc == &spot ? "rent_spot" : hc == &reserved ? "rent_reserved" : "rent";
+            const bool owning = hc == &own;
             o.device = c.device;
-            o.count = c.count;
+            // Replicas: enough for the load (when an arrival rate is given) plus the spares for redundancy.
+            const int load_replicas = demand > 0 && tput > 0 ? std::max(1, int(std::ceil(demand / tput))) : 1;
+            const int replicas = load_replicas + spares;
+            const int per_replica = c.count;
+            const int server = replica_devices(*d, c.count, owning); // devices of the server(s) one replica occupies
+            o.count = per_replica * replicas;
+            o.speed = speed_of(c, w);
+            o.latency_s = latency_of(c);
+            o.power_w = d->tdp_w > 0 ? d->tdp_w * o.count : 0;
             o.name = (hc == &spot ? std::string("rent (spot)") : hc == &reserved ? std::string("rent (reserved)") : o.kind) + " " +
-                     std::to_string(c.count) + " x " + c.device_name;
+                     std::to_string(o.count) + " x " + c.device_name;
+            if (replicas > 1)
+                o.name += " (" + std::to_string(replicas) + " replicas of " + std::to_string(per_replica) +
+                          (spares > 0 ? ", N+" + std::to_string(spares) : "") + ")";
             o.unit = unit;
-            if (!c.fits) o.reasons.push_back("does not fit: needs " + format_bytes(c.memory.total_bytes) + " per device, " +
-                                             format_bytes(c.memory.capacity_bytes) + " usable");
+            std::vector<std::string> out = eliminations(*d, w, owning ? "own" : o.kind, c.count, level);
+            std::vector<std::string> notes;
+            if (!c.fits) out.push_back("does not fit: needs " + format_bytes(c.memory.total_bytes) + " per device, " +
+                                       format_bytes(c.memory.capacity_bytes) + " usable");
+            if (owning && !d->can_buy) out.push_back("cannot be bought" + (d->cloud_only.empty() ? std::string() : " (only in " + d->cloud_only + ")"));
+            if (!owning && !d->can_rent) out.push_back("not offered for rent");
             // An owned job that runs now and then costs its purchase spread over the hours it is used;
             // without those hours (or a utilization) the owned price per result is unknown.
-            if ((hc == &own || hc == &reserved) && hc->available && !serving(w.stage) && hours_used_per_month(w.usage) <= 0 &&
+            if ((owning || hc == &reserved) && hc->available && !serving(w.stage) && hours_used_per_month(wc.usage) <= 0 &&
                 w.cost.utilization <= 0)
-                o.reasons.push_back(std::string(hc == &own ? "owning" : "reserving") +
-                                    ": give usage (hours a month, or jobs a week x hours) or cost.utilization to price it");
+                out.push_back(std::string(owning ? "owning" : "reserving") +
+                              ": give usage (hours a month, or jobs a week x hours) or cost.utilization to price it");
             if (hc == &spot && w.stage == Stage::serve)
-                o.reasons.push_back("spot capacity can be taken back at any time: not for an interactive endpoint");
-            if (!hc->available)
-                o.reasons.push_back(hc != &own ? (d->can_rent ? "no public rental price in the catalog" : "not offered for rent")
-                                                : (d->can_buy ? "no public purchase price in the catalog"
-                                                              : "cannot be bought" + (d->cloud_only.empty() ? std::string() : " (only in " + d->cloud_only + ")")));
+                out.push_back("spot capacity can be taken back at any time: not for an interactive endpoint");
             if (!w.framework.empty() && std::find(d->software.begin(), d->software.end(), w.framework) == d->software.end())
-                o.reasons.push_back("does not run " + w.framework + " (catalog software list)");
-            if (!seconds) o.reasons.push_back("speed not modelled: no published peak for the compute precision");
-            for (auto& m : missed_targets(c, w)) o.reasons.push_back(m);
+                out.push_back("does not run " + w.framework + " (catalog software list)");
+            if (!seconds) notes.push_back("speed not modelled: no published peak for the compute precision (unit cost unknown)");
+            for (auto& m : missed_targets(c, w)) out.push_back(m);
+            if (server != c.count)
+                notes.push_back("servers: " + std::to_string(replicas) + " x " + std::to_string(d->domain_size) + "-device server" +
+                                (replicas > 1 ? "s, one per replica so a server can fail" : "") + " (" + std::to_string(c.count) +
+                                " of its " + std::to_string(server) + " devices used per replica; the rest is headroom)");
+            if (!hc->available && out.empty())
+                notes.push_back(owning ? "price: no public purchase price in the catalog (unit cost unknown)"
+                                       : "price: no public rental price in the catalog (unit cost unknown)");
             if (hc->available && seconds) {
-                o.cost = scale(*seconds, hc->usd_per_hour * c.count / 3600.0);
-                o.cost.why = hc->basis + " x " + std::to_string(c.count) + " device(s)";
-                if (hours > 0) o.usd_per_month = hc->usd_per_hour * c.count * hours;
+                double factor = double(replicas) / load_replicas; // spares are paid and idle
+                std::string why = hc->basis + " x " + std::to_string(c.count) + " device(s)";
+                if (spares > 0) why += "; x " + format_sig(factor, 3) + " for " + std::to_string(spares) + " spare replica(s) (N+" + std::to_string(spares) + ")";
+                // Serving at a given arrival rate: the replicas are paid while idle.
+                if (demand > 0 && tput > 0) {
+                    const double busy = demand / (tput * load_replicas);
+                    factor /= busy;
+                    why += "; busy " + format_sig(100 * busy, 3) + " % at " + format_sig(demand, 4) + " output tokens/s demanded: idle time is paid";
+                }
+                // A rented batch or training run is billed from start-up to the end of its last increment.
+                double billed_s = 0;
+                const double run_s = run_seconds(c, w);
+                if (!owning && !serving(w.stage) && run_s > 0 && hc != &reserved) {
+                    billed_s = billed_seconds(run_s, cat.defaults);
+                    factor *= billed_s / run_s;
+                    why += "; billed " + format_sig(billed_s, 4) + " s a run (" + format_sig(run_s, 3) + " s of work + " +
+                           format_sig(cat.defaults.rental_startup_s, 3) + " s start-up, in " +
+                           format_sig(cat.defaults.rental_billing_increment_s, 3) + " s increments)";
+                }
+                if (hc == &spot && is_training_stage(w.stage) && run_s > 3600)
+                    notes.push_back("spot: a " + format_sig(run_s / 3600, 3) + " h run can be interrupted; checkpoint and resume (lesson 003: 'checkpointed')");
+                o.cost = scale(*seconds, hc->usd_per_hour * c.count / 3600.0 * factor);
+                o.cost.why = why;
+                if (billed_s > 0 && runs_per_month > 0) o.usd_per_month = runs_per_month * billed_s / 3600 * hc->usd_per_hour * c.count;
+                else if (hours > 0) o.usd_per_month = hc->usd_per_hour * o.count * hours;
+                notes.push_back("cost: " + why);
                 const std::string prefix = o.kind + "_";
                 c.figures[prefix + "usd_per_hour"] =
                     Figure{hc->usd_per_hour * c.count, hc->usd_per_hour * c.count, hc->usd_per_hour * c.count, Label::arithmetic, hc->basis};
                 c.figures[prefix + unit] = o.cost;
                 // Serving: prompt and output tokens priced separately (prefill capacity vs decode capacity).
                 if (serving(w.stage)) {
-                    const Figure* tput = fig(c, "throughput_tokens_per_s");
+                    const Figure* tp = fig(c, "throughput_tokens_per_s");
                     const Figure* ttft = fig(c, "ttft_s");
                     const double prompt = w.serve.prompt_tokens > 0 ? w.serve.prompt_tokens : std::round(w.serve.context_tokens / 2);
                     const double per_s = hc->usd_per_hour * c.count / 3600.0;
-                    if (tput && tput->value > 0)
-                        c.figures[prefix + "usd_per_million_decode_tokens"] = Figure{per_s / tput->value * 1e6, per_s / tput->high * 1e6,
-                            per_s / tput->low * 1e6, Label::modelled, "device cost / decode throughput at the workload's batch"};
+                    if (tp && tp->value > 0)
+                        c.figures[prefix + "usd_per_million_decode_tokens"] = Figure{per_s / tp->value * 1e6, per_s / tp->high * 1e6,
+                            per_s / tp->low * 1e6, Label::modelled, "device cost / decode throughput at the workload's batch"};
                     if (ttft && ttft->value > 0)
                         c.figures[prefix + "usd_per_million_prompt_tokens"] = Figure{per_s * ttft->value / prompt * 1e6,
                             per_s * ttft->low / prompt * 1e6, per_s * ttft->high / prompt * 1e6, Label::modelled,
@@ -204,10 +318,23 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
                 if (o.usd_per_month >= 0)
                     c.figures[prefix + "usd_per_month"] =
                         Figure{o.usd_per_month, o.usd_per_month, o.usd_per_month, Label::arithmetic,
-                               format_sig(hours, 4) + " hours a month x " + format_sig(hc->usd_per_hour * c.count, 4) + " $/h"};
+                               billed_s > 0 && runs_per_month > 0 ? format_sig(runs_per_month, 4) + " runs a month x " + format_sig(billed_s, 4) + " s billed"
+                                                                  : format_sig(hours, 4) + " hours a month x " + format_sig(hc->usd_per_hour * o.count, 4) + " $/h"};
             }
-            o.feasible = o.reasons.empty();
-            if (o.feasible) o.reasons.push_back("fits and meets the targets; " + hc->basis);
+            if (w.decision.budget_usd_per_month > 0) {
+                if (o.usd_per_month < 0) out.push_back("budget: no monthly cost in the catalog to hold against the $" +
+                                                       format_sig(w.decision.budget_usd_per_month, 6) + " ceiling");
+                else if (o.usd_per_month > w.decision.budget_usd_per_month)
+                    out.push_back("budget: $" + format_sig(o.usd_per_month, 4) + " a month is over the $" +
+                                  format_sig(w.decision.budget_usd_per_month, 6) + " ceiling");
+            }
+            o.feasible = out.empty();
+            if (o.feasible) {
+                o.reasons.push_back(std::string("fits and meets the targets; ") + (hc->available ? hc->basis : "no public price"));
+                for (auto& n : notes) o.reasons.push_back(n);
+            } else {
+                o.reasons = std::move(out);
+            }
             options.push_back(std::move(o));
         }
         // Buy versus rent: months until the purchase pays for itself at the workload's use.
@@ -228,7 +355,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
     }
 
     // Hosted APIs serving the same model: priced per token, nothing to fit or operate.
-    if (serving(w.stage) && w.model.from_catalog) {
+    if ((serving(w.stage) || w.stage == Stage::embed) && w.model.from_catalog) {
         const double prompt = w.serve.prompt_tokens > 0 ? w.serve.prompt_tokens : std::round(w.serve.context_tokens / 2);
         for (const auto& api : cat.apis) {
             if (api.model != w.model.model.id) continue;
@@ -236,31 +363,127 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
             o.kind = "api";
             o.name = api.provider + " " + api.model_name;
             o.unit = unit;
-            const double per_request = prompt * api.input_usd_per_token + output_tokens * api.output_usd_per_token;
-            const double v = per_request / output_tokens * 1e6;
-            o.cost = Figure{v, v, v, Label::arithmetic, format_sig(prompt, 6) + " prompt tokens x $" + format_sig(api.input_usd_per_token * 1e6, 3) +
-                                                          "/M + " + format_sig(output_tokens, 6) + " output tokens x $" +
-                                                          format_sig(api.output_usd_per_token * 1e6, 3) + "/M per request"};
-            if (api.context_tokens > 0 && w.serve.context_tokens > api.context_tokens)
-                o.reasons.push_back("context " + format_sig(w.serve.context_tokens, 6) + " exceeds the API's " + format_sig(api.context_tokens, 6));
-            if (!w.framework.empty()) o.reasons.push_back("a hosted API does not run " + w.framework);
-            o.feasible = o.reasons.empty();
-            if (o.feasible) o.reasons.push_back("no hardware to operate; idle time costs nothing (latency not modelled for APIs)");
+            if (w.stage == Stage::embed) {
+                // Per 1,000 items: their tokens at the input price.
+                const double v = 1000 * w.embed.tokens_per_item * api.input_usd_per_token;
+                o.cost = Figure{v, v, v, Label::arithmetic, "1,000 items x " + format_sig(w.embed.tokens_per_item, 6) + " tokens x $" +
+                                                          format_sig(api.input_usd_per_token * 1e6, 3) + "/M"};
+                if (runs_per_month > 0 && w.embed.items > 0) o.usd_per_month = v * w.embed.items / 1000 * runs_per_month;
+            } else {
+                const double per_request = prompt * api.input_usd_per_token + output_tokens * api.output_usd_per_token;
+                const double v = per_request / output_tokens * 1e6;
+                o.cost = Figure{v, v, v, Label::arithmetic, format_sig(prompt, 6) + " prompt tokens x $" + format_sig(api.input_usd_per_token * 1e6, 3) +
+                                                              "/M + " + format_sig(output_tokens, 6) + " output tokens x $" +
+                                                              format_sig(api.output_usd_per_token * 1e6, 3) + "/M per request"};
+                const double demand = demanded_tokens_per_s(w, output_tokens);
+                if (demand > 0) o.usd_per_month = v / 1e6 * demand * kHoursPerMonth * 3600;
+            }
+            std::vector<std::string> out = api_eliminations(w);
+            if (api.context_tokens > 0 && serving(w.stage) && w.serve.context_tokens > api.context_tokens)
+                out.push_back("context " + format_sig(w.serve.context_tokens, 6) + " exceeds the API's " + format_sig(api.context_tokens, 6));
+            if (!w.framework.empty()) out.push_back("a hosted API does not run " + w.framework);
+            if (w.decision.budget_usd_per_month > 0 && o.usd_per_month > w.decision.budget_usd_per_month)
+                out.push_back("budget: $" + format_sig(o.usd_per_month, 4) + " a month is over the $" + format_sig(w.decision.budget_usd_per_month, 6) + " ceiling");
+            o.feasible = out.empty();
+            if (o.feasible) o.reasons = {"no hardware to operate; idle time costs nothing (latency not modelled for APIs)", "cost: " + o.cost.why};
+            else o.reasons = std::move(out);
             options.push_back(std::move(o));
         }
     }
 
-    std::stable_sort(options.begin(), options.end(), [](const Option& a, const Option& b) {
-        if (a.feasible != b.feasible) return a.feasible;
+    // Rank: feasible first; inside a named cloud its own accelerators first (lesson 004, Try it: "serving
+    // inside Google Cloud or AWS can recommend TPUs or Trainium first"); then by the user's priority.
+    const Priority prio = w.decision.priority;
+    // The cloud's own silicon (TPU in Google Cloud; Trainium and Inferentia in AWS), not every device that
+    // only one cloud rents.
+    const std::string own_vendor = site == "gcp" ? "Google" : site == "aws" ? "AWS" : site == "azure" ? "Microsoft" : "";
+    auto home = [&](const Option& o) {
+        const Device* d = o.kind == "api" ? nullptr : cat.device_by_id(o.device);
+        return d && !own_vendor.empty() && d->vendor == own_vendor && d->cloud_only == site;
+    };
+    auto in_domain = [&](const Option& o) {
+        const Device* d = o.kind == "api" ? nullptr : cat.device_by_id(o.device);
+        if (!d) return true;
+        for (const auto& c : p.candidates)
+            if (c.device == o.device) return c.count <= std::max(1, d->domain_size);
+        return true;
+    };
+    auto cheaper = [](const Option& a, const Option& b) {
         const bool ac = a.cost.value > 0, bc = b.cost.value > 0;
         if (ac != bc) return ac;
         return a.cost.value < b.cost.value;
+    };
+    auto domain_of = [&](const Option& o) {
+        const Device* d = o.kind == "api" ? nullptr : cat.device_by_id(o.device);
+        return d ? d->domain_size : 0;
+    };
+    auto memory_of = [&](const Option& o) {
+        const Device* d = o.kind == "api" ? nullptr : cat.device_by_id(o.device);
+        return d ? d->memory_bytes : 0.0;
+    };
+    // At rack scale the largest fast domain ranks first: pretraining and RL "Buy the largest fast domain you
+    // can get"; large MoE serving wants "wide expert parallelism: NVL72, Helios or a TPU slice" (lesson 004).
+    // Expert-parallel speed is not modelled per layout, so this ordering stands in for it.
+    const bool largest_domain = level.level == Scale::rack;
+    auto lower_known = [](double a, double b) { // 0 = unknown, last
+        if ((a > 0) != (b > 0)) return a > 0;
+        return a < b;
+    };
+    std::stable_sort(options.begin(), options.end(), [&](const Option& a, const Option& b) {
+        if (a.feasible != b.feasible) return a.feasible;
+        if (home(a) != home(b)) return home(a);
+        if (largest_domain && domain_of(a) != domain_of(b)) return domain_of(a) > domain_of(b);
+        switch (prio) {
+        case Priority::unit_cost: break;
+        case Priority::per_user_speed:
+            if (a.speed != b.speed) return a.speed > b.speed;
+            break;
+        case Priority::latency:
+            if (a.latency_s != b.latency_s) return lower_known(a.latency_s, b.latency_s);
+            break;
+        case Priority::simplest: {
+            if ((a.kind == "api") != (b.kind == "api")) return a.kind == "api"; // nothing to operate
+            if (in_domain(a) != in_domain(b)) return in_domain(a);           // no tensor parallel over a slow link
+            const int an = a.kind == "api" ? 0 : a.count, bn = b.kind == "api" ? 0 : b.count;
+            if (an != bn) return an < bn;
+            if (a.power_w != b.power_w) return lower_known(a.power_w, b.power_w); // less power and cooling
+            break;
+        }
+        }
+        if (a.cost.value != b.cost.value) return cheaper(a, b);
+        // Equal or unknown on the priority and the price: the faster, then more headroom for capacity.
+        if (a.speed != b.speed) return a.speed > b.speed;
+        return memory_of(a) > memory_of(b);
     });
     p.options = std::move(options);
 
+    // The candidate table follows the same order: the device of the first option that names it.
+    {
+        std::vector<Candidate> ordered;
+        for (const auto& o : p.options)
+            for (auto& c : p.candidates)
+                if (!c.device.empty() && c.device == o.device) {
+                    ordered.push_back(std::move(c));
+                    c.device.clear();
+                }
+        for (auto& c : p.candidates)
+            if (!c.device.empty()) ordered.push_back(std::move(c));
+        p.candidates = std::move(ordered);
+    }
+
+    Decision& dec = p.decision;
+    dec.binding = binding_resource(w.stage);
+    dec.scale = std::string(name(level.level));
+    dec.scale_why = level.why;
+    dec.priority = std::string(name(prio));
+    dec.stack = effective_stack(w);
+    dec.site = site;
+    for (const auto& o : p.options)
+        if (!o.feasible && !o.reasons.empty()) dec.eliminated.push_back(o.name + ": " + o.reasons.front());
+
     Recommendation& r = p.recommendation;
     if (p.options.empty() || !p.options.front().feasible) {
-        r.summary = "No option fits, meets the targets and has a price.";
+        r.summary = "No option survives feasibility, fits and meets the targets.";
         if (!p.candidates.empty()) { // the nearest miss and what would move it
             const Candidate& c = p.candidates.front();
             r.summary += " Nearest: " + std::to_string(c.count) + " x " + c.device_name + " (" +
@@ -272,30 +495,101 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
                     break;
                 }
         }
-        isolation_reason(p, w);
-        return;
-    }
-    r.found = true;
-    r.option = p.options.front();
-    const std::string cost = format_figure(unit, r.option.cost.value);
-    r.summary = r.option.name + ": " + cost + " " + unit_label(unit) + " (" + r.option.cost.why + ")";
-    if (r.option.kind != "api") {
-        for (const auto& c : p.candidates)
-            if (c.device == r.option.device) {
-                r.reasons.push_back(std::string(name(c.regime)) + ": " + c.regime_why);
-                r.lever = lever_for(c, w);
-                r.reasons.push_back("memory: " + format_bytes(c.memory.total_bytes) + " of " + format_bytes(c.memory.capacity_bytes) +
-                                    " usable per device");
-                break;
-            }
     } else {
+        r.found = true;
+        r.option = p.options.front();
+        const std::string cost = r.option.cost.value > 0 ? format_figure(unit, r.option.cost.value) + " " + unit_label(unit) + " (" + r.option.cost.why + ")"
+                                                         : "price not in the catalog";
+        r.summary = r.option.name + ": " + cost;
+    }
+    r.reasons.insert(r.reasons.begin(), {"stage: " + std::string(name(w.stage)) + "; binding resource: " + dec.binding,
+                                         "size: " + dec.scale + " (" + dec.scale_why + ")",
+                                         "feasibility: " + std::to_string(dec.eliminated.size()) + " of " + std::to_string(p.options.size()) +
+                                             " options eliminated (stack " + dec.stack + (site.empty() ? "" : ", site " + site) +
+                                             (w.decision.budget_usd_per_month > 0 ? ", budget" : "") + ")",
+                                         "ranked by " + dec.priority + (site == "gcp" || site == "aws" || site == "azure" ? ", " + site + "'s own accelerators first" : "")});
+    const Candidate* rc = nullptr;
+    if (r.found && r.option.kind != "api") {
+        for (const auto& c : p.candidates)
+            if (c.device == r.option.device) rc = &c;
+        if (rc) {
+            r.reasons.push_back(std::string(name(rc->regime)) + ": " + rc->regime_why);
+            r.lever = lever_for(*rc, w);
+            r.reasons.push_back("memory: " + format_bytes(rc->memory.total_bytes) + " of " + format_bytes(rc->memory.capacity_bytes) +
+                                " usable per device");
+        }
+        for (size_t i = 1; i < r.option.reasons.size(); ++i) r.reasons.push_back(r.option.reasons[i]);
+        // An SRAM decode tier sells speed; the lesson keeps GPUs for prefill.
+        const Device* rd = cat.device_by_id(r.option.device);
+        if (rd && rd->kind == DeviceKind::sram_system)
+            for (const auto& o : p.options)
+                if (o.feasible && o.kind != "api")
+                    if (const Device* od = cat.device_by_id(o.device); od && od->kind == DeviceKind::gpu) {
+                        r.reasons.push_back("prefill: keep GPUs for prefill (lesson 004), e.g. " + o.name);
+                        break;
+                    }
+    } else if (r.found) {
         r.lever = "volume: at steady high traffic, owned or rented devices can undercut per-token prices; compare at your usage";
     }
     isolation_reason(p, w);
-    for (size_t i = 1; i < p.options.size() && i < 4; ++i) {
-        const Option& o = p.options[i];
-        r.reasons.push_back("runner-up " + o.name + ": " + (o.feasible ? format_figure(unit, o.cost.value) + " " + unit_label(unit) : o.reasons.front()));
+    if (r.found && p.options.size() > 1) {
+        const Option& o = p.options[1];
+        std::string why;
+        if (!o.feasible) why = o.reasons.front();
+        else if (prio == Priority::per_user_speed && o.speed != r.option.speed) why = format_sig(o.speed, 3) + " against " + format_sig(r.option.speed, 3) + " per-user speed";
+        else if (prio == Priority::latency && o.latency_s != r.option.latency_s) why = "time to first token " + format_sig(o.latency_s, 3) + " s against " + format_sig(r.option.latency_s, 3) + " s";
+        else if (prio == Priority::simplest && o.count != r.option.count) why = std::to_string(o.count) + " devices against " + std::to_string(r.option.count);
+        else if (prio == Priority::simplest && !in_domain(o) && in_domain(r.option)) why = "tensor parallel outside a fast scale-up domain (lower decode speed)";
+        else if (prio == Priority::simplest && o.power_w != r.option.power_w) why = format_sig(o.power_w, 4) + " W against " + format_sig(r.option.power_w, 4) + " W";
+        else if (home(r.option) && !home(o)) why = "not " + site + "'s own accelerator";
+        else why = o.cost.value > 0 ? format_figure(unit, o.cost.value) + " " + unit_label(unit) + " against " +
+                                          (r.option.cost.value > 0 ? format_figure(unit, r.option.cost.value) : std::string("an unpriced first"))
+                                    : "no public price";
+        dec.runner_up = o.name + ": " + why;
+        r.reasons.push_back("runner-up " + dec.runner_up);
     }
+
+    // choose.go beside the computed answer.
+    const Guide g = first_cut(w, cat);
+    dec.guide = g.recommendation;
+    dec.guide_why = g.why;
+    if (r.found) {
+        const bool same_family = r.option.kind == "api" ? g.devices.empty()
+                                                        : std::find(g.devices.begin(), g.devices.end(), r.option.device) != g.devices.end();
+        dec.guide_agrees = same_family;
+        if (!same_family) {
+            std::string lost;
+            for (const auto& id : g.devices) {
+                for (const auto& o : p.options)
+                    if (o.device == id) {
+                        lost = o.name + (o.feasible ? " ranked lower by " + dec.priority : " eliminated: " + o.reasons.front());
+                        break;
+                    }
+                if (!lost.empty()) break;
+            }
+            dec.guide_note = "the computed answer (" + r.option.name + ") is outside the guide's family" +
+                             (lost.empty() ? std::string(": the guide names no catalog device for it") : ": " + lost);
+        }
+    } else {
+        dec.guide_note = "no feasible option: the guide's first cut is the place to start";
+    }
+
+    // The three checks (lesson 004, "The three checks, always").
+    const std::string lever = r.lever.empty() ? "" : " (lever: " + r.lever + ")";
+    dec.checks.push_back("regime: measure whether the job is compute-, bandwidth- or capacity-bound on your current hardware; predicted " +
+                         std::string(rc ? name(rc->regime) : "unknown") + lever);
+    std::string test;
+    if (serving(w.stage))
+        test = format_sig(w.serve.concurrent_users, 6) + " concurrent users at " + format_sig(w.serve.context_tokens, 6) +
+               "-token context: measure p95 time to first token, tokens/s per user and memory headroom";
+    else if (w.stage == Stage::embed)
+        test = "one batch window of " + format_sig(w.embed.items, 6) + " items: measure items per minute and failed batches";
+    else
+        test = "a few hundred steps at the real sequence length and batch: measure steps per second and peak memory";
+    dec.checks.push_back("run it: your exact model, precision and stack on " + (r.found ? r.option.name : std::string("the nearest candidate")) +
+                         "; first load test: " + test + "; count the days it took to make it work");
+    dec.checks.push_back("unit cost: convert to " + unit_label(unit) + " at the batch you will really run" +
+                         (r.found && r.option.kind == "own" ? ", including power and hosting (counted here)" : ""));
 }
 
 } // namespace hwplan

@@ -281,6 +281,9 @@ std::string to_json(const Plan& p) {
     auto option_json = [](const Option& o) {
         json j{{"kind", o.kind}, {"name", o.name}, {"device", o.device}, {"count", o.count}, {"unit", o.unit},
                {"feasible", o.feasible}, {"reasons", o.reasons}};
+        if (o.speed > 0) j["speed"] = o.speed;
+        if (o.latency_s > 0) j["latency_s"] = o.latency_s;
+        if (o.power_w > 0) j["power_w"] = o.power_w;
         if (o.cost.value > 0) j[o.unit] = figure_json_checked(o.cost);
         if (o.usd_per_month >= 0) j["usd_per_month"] = o.usd_per_month;
         return j;
@@ -290,7 +293,11 @@ std::string to_json(const Plan& p) {
     json rec{{"found", p.recommendation.found}, {"summary", p.recommendation.summary},
              {"reasons", p.recommendation.reasons}, {"lever", p.recommendation.lever}};
     if (p.recommendation.found) rec["option"] = option_json(p.recommendation.option);
-    json plan{{"name", p.name}, {"stage", std::string(name(p.stage))}, {"recommendation", rec}, {"options", options},
+    const Decision& d = p.decision;
+    json decision{{"binding", d.binding}, {"scale", d.scale}, {"scale_why", d.scale_why}, {"priority", d.priority},
+                  {"stack", d.stack}, {"site", d.site}, {"eliminated", d.eliminated}, {"guide", d.guide}, {"guide_why", d.guide_why},
+                  {"guide_agrees", d.guide_agrees}, {"guide_note", d.guide_note}, {"runner_up", d.runner_up}, {"checks", d.checks}};
+    json plan{{"name", p.name}, {"stage", std::string(name(p.stage))}, {"recommendation", rec}, {"decision", decision}, {"options", options},
               {"model", {{"id", p.model_id}, {"name", p.model_name}, {"params", p.params}, {"active_params", p.active_params}}},
               {"precision", {{"weights", p.precision.weights}, {"kv_cache", p.precision.kv_cache}, {"compute", p.precision.compute}}},
               {"candidates", cands}, {"missing_assumptions", p.missing_assumptions}, {"sensitivity", p.sensitivity},

@@ -71,11 +71,31 @@ std::string unit_label(const std::string& unit_key) {
     return s;
 }
 
+std::vector<std::string> decision_lines(const Plan& p, size_t max_eliminated) {
+    const Decision& d = p.decision;
+    std::vector<std::string> out;
+    if (!d.guide.empty())
+        out.push_back("first-cut guide (lesson 004, choose.go): " + d.guide + " (" + d.guide_why + "); " +
+                      (d.guide_agrees ? "the computed answer agrees" : "differs: " + d.guide_note));
+    if (!d.eliminated.empty()) {
+        out.push_back("eliminated before price (" + std::to_string(d.eliminated.size()) + "):");
+        for (size_t i = 0; i < d.eliminated.size() && i < max_eliminated; ++i) out.push_back("  " + d.eliminated[i]);
+        if (d.eliminated.size() > max_eliminated)
+            out.push_back("  ... and " + std::to_string(d.eliminated.size() - max_eliminated) + " more (--format json lists all)");
+    }
+    if (!d.checks.empty()) {
+        out.push_back("the three checks before signing:");
+        for (const auto& c : d.checks) out.push_back("  " + c);
+    }
+    return out;
+}
+
 std::string render_table(const Plan& p, size_t max_candidates) {
     std::string out = title_of(p) + "\n";
     out += "Recommendation: " + p.recommendation.summary + "\n";
     for (const auto& r : p.recommendation.reasons) out += "  - " + r + "\n";
     if (!p.recommendation.lever.empty()) out += "  lever: " + p.recommendation.lever + "\n";
+    for (const auto& l : decision_lines(p)) out += "  " + l + "\n";
     out += "\n";
     const auto keys = headline_keys(p.stage);
     char line[512];
@@ -127,6 +147,7 @@ std::string render_markdown(const Plan& p, size_t max_candidates) {
     out += "**Recommendation:** " + p.recommendation.summary + "\n\n";
     for (const auto& r : p.recommendation.reasons) out += "- " + r + "\n";
     if (!p.recommendation.lever.empty()) out += "- lever: " + p.recommendation.lever + "\n";
+    for (const auto& l : decision_lines(p)) out += (l.rfind("  ", 0) == 0 ? "  - " + l.substr(2) : "- " + l) + "\n";
     if (!p.options.empty()) {
         out += "\n## Options by cost per useful result\n\n| option | cost | per month | feasible | why |\n|---|---|---|---|---|\n";
         size_t shown = 0;

@@ -18,6 +18,10 @@ const std::vector<std::string> kStages{"serve", "batch", "embed", "finetune", "p
 const std::vector<std::string> kMethods{"full", "lora", "qlora"};
 const std::vector<std::string> kOptimizers{"adamw", "adamw_fp32", "adamw_8bit", "sgd", "adafactor"};
 const std::vector<std::string> kCheckpointing{"none", "selective", "full"};
+const std::vector<std::string> kPriorities{"unit_cost", "per_user_speed", "latency", "simplest"};
+const std::vector<std::string> kStacks{"pytorch-cuda", "pytorch-rocm", "jax-xla", "aws-neuron", "intel-gaudi", "mlx-metal", "llama.cpp", "any"};
+const std::vector<std::string> kSites{"own_datacenter", "cloud", "gcp", "aws", "azure", "desk", "robot", "phone"};
+const std::vector<std::string> kRedundancy{"none", "n+1"};
 
 template <class E> E index_of(const std::vector<std::string>& names, const std::string& s) {
     return static_cast<E>(std::find(names.begin(), names.end(), s) - names.begin());
@@ -313,6 +317,22 @@ void read_usage_and_cost(Reader& r, Workload& w) {
     });
 }
 
+// The decision block (lesson 004's inputs before price): each optional, each noted as given.
+void read_decision(Reader& r, Workload& w) {
+    r.object("decision", false, [&](Reader& d) {
+        auto& v = w.decision;
+        if (auto p = d.choice("priority", false, kPriorities)) { v.priority = index_of<Priority>(kPriorities, *p); w.given.push_back("decision.priority"); }
+        if (auto s = d.choice("stack", false, kStacks)) { v.stack = *s; w.given.push_back("decision.stack"); }
+        if (auto s = d.choice("site", false, kSites)) { v.site = *s; w.given.push_back("decision.site"); }
+        if (auto s = d.choice("redundancy", false, kRedundancy)) { v.spares = *s == "n+1" ? 1 : 0; w.given.push_back("decision.redundancy"); }
+        opt_number(d, "budget_usd_per_month", 1, 1e10, v.budget_usd_per_month, w);
+        if (auto b = d.boolean("data_on_premises", false)) { v.data_on_premises = *b; w.given.push_back("decision.data_on_premises"); }
+        const bool remote = v.site == "cloud" || v.site == "gcp" || v.site == "aws" || v.site == "azure";
+        if (v.data_on_premises && remote)
+            d.error("data_on_premises", "cannot be true when site is \"" + v.site + "\" (a cloud is not your premises)");
+    });
+}
+
 void read_assumption_overrides(Reader& r, Workload& w) {
     r.object("assumptions", false, [&](Reader& a) {
         for (const auto& [key, value] : a.json_value().items()) {
@@ -346,6 +366,7 @@ WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalo
     read_hardware(r, catalog, w);
     read_usage_and_cost(r, w);
     read_assumption_overrides(r, w);
+    read_decision(r, w);
     r.object("card", false, [&](Reader& c) {
         w.card.data_source = c.string("data_source", false).value_or("");
         w.card.retry_plan = c.string("retry_plan", false).value_or("");
@@ -430,6 +451,16 @@ std::string workload_to_json(const Workload& w) {
         j["card"] = c;
     }
     if (!w.assumptions.empty()) j["assumptions"] = w.assumptions;
+    {
+        json d = json::object();
+        if (given("decision.priority")) d["priority"] = std::string(name(w.decision.priority));
+        if (given("decision.stack")) d["stack"] = w.decision.stack;
+        if (given("decision.site")) d["site"] = w.decision.site;
+        if (given("decision.redundancy")) d["redundancy"] = w.decision.spares > 0 ? "n+1" : "none";
+        if (given("decision.budget_usd_per_month")) d["budget_usd_per_month"] = w.decision.budget_usd_per_month;
+        if (given("decision.data_on_premises")) d["data_on_premises"] = w.decision.data_on_premises;
+        if (!d.empty()) j["decision"] = d;
+    }
     return j.dump(2);
 }
 
@@ -437,5 +468,6 @@ std::string_view name(Stage s) { return kStages[static_cast<size_t>(s)]; }
 std::string_view name(TrainMethod m) { return kMethods[static_cast<size_t>(m)]; }
 std::string_view name(Optimizer o) { return kOptimizers[static_cast<size_t>(o)]; }
 std::string_view name(Checkpointing c) { return kCheckpointing[static_cast<size_t>(c)]; }
+std::string_view name(Priority p) { return kPriorities[static_cast<size_t>(p)]; }
 
 } // namespace hwplan

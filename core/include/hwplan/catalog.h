@@ -36,6 +36,9 @@ struct CostDefaults {
     double pue_ratio = 0;                    // facility power / IT power
     double amortization_s = 0;               // depreciation period
     double hosting_usd_per_device_s = -1;    // < 0: no public figure
+    double colocation_usd_per_w_s = 0;       // colocation rent per watt of IT capacity per second (0: not counted)
+    double rental_billing_increment_s = 0;   // rentals are billed in whole increments of this (0: continuous)
+    double rental_startup_s = 0;             // billed seconds before a rented run does useful work
     std::vector<Source> sources;
     std::map<std::string, std::string> source_of;
     bool operator==(const CostDefaults&) const = default;

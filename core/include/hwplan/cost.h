@@ -28,12 +28,17 @@ HourlyCost rent_cost(const Device& device, const CostSpec& cost, PriceKind kind 
 // 0 when the workload does not say.
 double hours_used_per_month(const UsageSpec& usage);
 
-// Own: (price / amortization hours) / utilization + TDP x PUE x electricity (+ hosting / utilization).
+// Own: (price / amortization hours + colocation) / utilization + TDP x PUE x electricity. Colocation is the
+// catalog's $/kW/month x TDP, counted unless the workload's site is a desk, a robot or a phone.
 // Utilization: cost.utilization, else hours used per month / 730, else 1 (and the caller says so).
 HourlyCost own_cost(const Device& device, const Workload& workload, const CostDefaults& defaults);
 
 // The device's purchase price per accelerator (a rack system's price divided by its accelerators), or -1.
 double purchase_usd_per_device(const Device& device);
+
+// Seconds a rented run is billed: its useful time plus the start-up (provision, image, weights), rounded up
+// to the provider's billing increment (catalog/defaults.json: rental_startup_s, rental_billing_increment_s).
+double billed_seconds(double run_s, const CostDefaults& defaults);
 
 // Months until owning is cheaper than renting for `hours_per_month` of use of `count` devices:
 // purchase / (rent per month - running cost per month). Infinity when renting is never dearer.

@@ -80,6 +80,8 @@ struct Device {
     std::vector<std::string> software;            // "cuda", "pytorch", ...
     bool can_buy = false, can_rent = false;
     std::string cloud_only;                       // "" or the one cloud ("gcp")
+    bool datacenter_use = true;                   // false: its licence forbids data-centre deployment (GeForce driver EULA)
+    std::string form_factor;                      // "" (not recorded) or "embedded_module" (robots), "desktop"
     std::vector<Price> prices;
     std::string notes;
 

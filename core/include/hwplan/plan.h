@@ -95,8 +95,11 @@ struct Option {
     std::string unit;            // the useful result priced: "usd_per_million_output_tokens", "usd_per_run", ...
     Figure cost;                 // USD per unit, banded like the time figures it comes from
     double usd_per_month = -1;   // at the workload's usage (< 0: usage not given)
-    bool feasible = false;       // fits, meets the targets, has a price, runs the requested software
-    std::vector<std::string> reasons; // why it won or lost
+    bool feasible = false;       // fits, meets the targets, and survives feasibility (stack, site, licence, stage, scale, budget)
+    std::vector<std::string> reasons; // why it won or lost (an infeasible option: the reasons it was eliminated)
+    double speed = 0;            // the priority's speed figure: per-user tokens/s (serving), tokens or items/s (others); 0 unknown
+    double latency_s = 0;        // time to first token (p95 under load where modelled); 0 unknown
+    double power_w = 0;          // board power of all its devices (0: not published)
     bool operator==(const Option&) const = default;
 };
 
@@ -107,6 +110,25 @@ struct Recommendation {
     std::vector<std::string> reasons;  // binding resource, regime, the runner-up and why it lost
     std::string lever;                 // what would move the binding resource
     bool operator==(const Recommendation&) const = default;
+};
+
+// Lesson 004's order made visible: stage -> binding resource, size -> level of scale, what feasibility
+// eliminated, the ranking by the user's priority, the first-cut guide beside it, and the three checks.
+struct Decision {
+    std::string binding;                 // the stage's binding resource
+    std::string scale;                   // the level of scale ("one node of up to 8 devices")
+    std::string scale_why;
+    std::string priority;                // the ranking used ("unit_cost", ...)
+    std::string stack;                   // the software stack assumed or given
+    std::string site;                    // "" when not given
+    std::vector<std::string> eliminated; // "own 1 x NVIDIA GeForce RTX 5090: licence: ..." (one line per option)
+    std::string guide;                   // choose.go's first-cut recommendation
+    std::string guide_why;
+    bool guide_agrees = false;
+    std::string guide_note;              // where the computed answer differs from the guide, why
+    std::string runner_up;               // the second option and why it lost
+    std::vector<std::string> checks;     // regime (with its lever), run it (first load test), unit cost
+    bool operator==(const Decision&) const = default;
 };
 
 struct Plan {
@@ -120,6 +142,7 @@ struct Plan {
     std::vector<Candidate> candidates;       // fitting ones first, then by the stage's headline figure
     std::vector<Option> options;             // feasible ones first, cheapest first; then the rest with reasons
     Recommendation recommendation;
+    Decision decision;                       // the decision's steps (lesson 004)
     std::vector<std::string> missing_assumptions; // inputs the user did not give that change the answer
     std::vector<std::string> sensitivity;    // how the recommendation moves across those inputs' plausible range
     // Buy versus rent for the first candidate with both prices: (hours used a month, months to break even;

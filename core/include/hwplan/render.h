@@ -13,6 +13,9 @@ std::string render_table(const Plan& plan, size_t max_candidates = 12);
 std::string render_markdown(const Plan& plan, size_t max_candidates = 8);
 std::string format_figure(const std::string& key, double value); // "1.2 s", "45 tokens/s", "1.3 GB", "$0.12"
 std::string unit_label(const std::string& unit_key);
+// The decision's steps for people (lesson 004): choose.go's first cut and where the answer differs, what
+// feasibility eliminated (at most `max_eliminated` lines, then a count), and the three checks.
+std::vector<std::string> decision_lines(const Plan& plan, size_t max_eliminated = 8);
 std::vector<std::string> headline_keys(Stage stage);             // the figures a stage leads with, in order             // "usd_per_million_output_tokens" -> "per million output tokens"
 
 } // namespace hwplan

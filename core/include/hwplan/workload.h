@@ -105,6 +105,20 @@ struct CardSpec {
     bool operator==(const CardSpec&) const = default;
 };
 
+// What the decision needs beyond sizes (lesson 004: what you can run and buy, then price). Every field is
+// optional; the plan lists the defaults it used under missing assumptions (docs/workload.md, "decision").
+enum class Priority { unit_cost, per_user_speed, latency, simplest };
+struct DecisionSpec {
+    Priority priority = Priority::unit_cost; // how feasible options are ranked
+    std::string stack;                        // "pytorch-cuda", "pytorch-rocm", "jax-xla", "aws-neuron", "intel-gaudi",
+                                              // "mlx-metal", "llama.cpp", "any"; "": not given (see feasibility.h)
+    std::string site;                         // "own_datacenter", "cloud", "gcp", "aws", "azure", "desk", "robot", "phone"; "": any
+    int spares = -1;                          // redundancy: spare replicas (N+1 = 1); < 0: not given (1 for serve, else 0)
+    double budget_usd_per_month = 0;          // ceiling; 0: none
+    bool data_on_premises = false;            // data may not leave hardware the team owns
+    bool operator==(const DecisionSpec&) const = default;
+};
+
 struct Workload {
     std::string name;
     Stage stage = Stage::serve;
@@ -118,6 +132,7 @@ struct Workload {
     CostSpec cost;
     std::string framework;                      // software the team runs ("vllm", "jax", "mlx"); "" = any
     CardSpec card;                              // worksheet text fields (optional)
+    DecisionSpec decision;                      // priority, stack, site, redundancy, budget, data location
     std::map<std::string, double> assumptions;  // overrides by name (see assumptions.h)
     std::vector<std::string> given;             // dotted keys the user set (for missing-assumption lists)
 };
@@ -137,5 +152,6 @@ std::string_view name(Stage s);
 std::string_view name(TrainMethod m);
 std::string_view name(Optimizer o);
 std::string_view name(Checkpointing c);
+std::string_view name(Priority p);
 
 } // namespace hwplan

@@ -1,0 +1,51 @@
+// hwplan/feasibility.h: lesson 004's questions before price. What stage (the binding resource), what size
+// (the level of scale), and what can actually be run and bought (software stack, where it can be had, its
+// licence, the stages it suits, its fast scale-up domain). An option that fails keeps its reasons.
+// Usage: ScaleLevel s = scale_level(w, cat);  auto why = eliminations(device, w, "own", count, s);
+#pragma once
+#include <string>
+#include <vector>
+
+#include "hwplan/catalog.h"
+#include "hwplan/workload.h"
+
+namespace hwplan {
+
+enum class Scale { one_device, node, rack };
+
+// Lesson 004's size step: the memory the job needs (weights + KV cache for serving, as choose.go counts it)
+// against one device and one node of up to 8.
+struct ScaleLevel {
+    Scale level = Scale::one_device;
+    double need_bytes = 0;   // choose.go's estimate (0 for stages it sizes by parameters only)
+    bool wide_moe = false;   // an MoE of >= 400B parameters: wide expert parallelism
+    std::string why;
+};
+
+ScaleLevel scale_level(const Workload& w, const Catalog& cat);
+
+// Parameters in whole billions, as choose.go's ParamsB names a model ("8B" for 8.03e9).
+double nominal_b(double params);
+std::string_view name(Scale s);
+
+// The binding resource of the stage (lesson 004, "The guide, branch by branch" and the worked examples).
+std::string binding_resource(Stage s);
+
+// The stack the decision uses: the workload's, else "any" inside a named cloud (its own accelerators
+// count), else "pytorch-cuda" (lesson 003: "A GPU path usually fits broad PyTorch, CUDA, and
+// serving-engine ecosystems").
+std::string effective_stack(const Workload& w);
+bool runs_stack(const Device& d, const std::string& stack);
+
+// Clouds where the catalog shows the device for rent: its cloud_only, else the clouds its rental prices
+// were read from ("aws", "gcp", "azure").
+std::vector<std::string> clouds_of(const Device& d);
+
+// Why `kind` ("own", "rent", "rent_spot", "rent_reserved") of `count` devices is out before price; empty
+// when it stays in.
+std::vector<std::string> eliminations(const Device& d, const Workload& w, const std::string& kind, int count, const ScaleLevel& s);
+
+// Why a hosted API is out (site, data location); empty when it stays in.
+std::vector<std::string> api_eliminations(const Workload& w);
+
+} // namespace hwplan

@@ -1,0 +1,467 @@
+// validate.cpp: the validation suite's runner. Reads each measurement (schema: catalog/README.md,
+// "Measurements"), plans its workload with plan_from_json (the same path as the CLI, the page and the JS
+// API), reads the predicted figure, compares it with the published value, and summarizes per split and kind.
+#include "hwplan/validate.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "hwplan/format.h"
+#include "hwplan/plan.h"
+#include "json_reader.h"
+
+namespace hwplan {
+
+using detail::json;
+
+namespace {
+
+// [SECTION] kinds, quantities, units ----------------------------------------------------------------
+
+const std::vector<std::string> kKinds = {"memory", "decode", "serving", "training", "embedding"};
+const std::vector<std::string> kSplits = {"calibration", "validation"};
+
+// What a measurement compares against, read from the plan's candidate for the workload's device:
+//   memory.total_bytes        peak memory per device (weights + KV/activations + gradients + optimizer + overhead)
+//   memory.model_state_bytes  weights + gradients + optimizer state per device (ZeRO's "model states")
+//   kv_cache_tokens           max_concurrent_users x serve.context_tokens: with a context of one KV block,
+//                             the tokens of KV cache that fit (what vLLM prints as "# GPU blocks" x block size)
+//   figure.NAME               any figure of the candidate (figure.decode_tokens_per_s_per_user, ...)
+const std::vector<std::string> kQuantities = {"memory.total_bytes", "memory.model_state_bytes", "kv_cache_tokens"};
+
+struct Unit {
+    const char* name;
+    double to_si;
+    const char* si;
+    bool reciprocal = false; // a time per token: the rate is 1 / (value x to_si)
+};
+constexpr Unit kUnits[] = {
+    {"bytes", 1, "bytes"},       {"MB", 1e6, "bytes"},          {"MiB", 1048576.0, "bytes"},
+    {"GB", 1e9, "bytes"},        {"GiB", 1073741824.0, "bytes"}, {"tokens", 1, "tokens"},
+    {"blocks", 0, "tokens"},     // x measured.block_tokens
+    {"tokens/s", 1, "tokens/s"}, {"items/s", 1, "items/s"},      {"params", 1, "params"},
+    {"billion params", 1e9, "params"}, {"ms/token", 1e-3, "tokens/s", true},
+    {"s/token", 1, "tokens/s", true},
+};
+
+const Unit* find_unit(const std::string& name) {
+    for (const auto& u : kUnits)
+        if (name == u.name) return &u;
+    return nullptr;
+}
+
+std::string unit_list() {
+    std::string s;
+    for (const auto& u : kUnits) s += (s.empty() ? "" : ", ") + std::string(u.name);
+    return s;
+}
+
+// A value in SI shown in the unit a reader expects.
+std::string show(double si, const std::string& unit) {
+    if (unit == "bytes") return format_sig(si / 1e9, 3) + " GB";
+    if (unit == "params") return format_sig(si / 1e9, 3) + "B params";
+    return format_sig(si, 3) + " " + unit;
+}
+
+std::string percent(double ratio) { return format_sig(100 * ratio, 3) + " %"; }
+
+std::string signed_percent(double ratio) { return (ratio >= 0 ? "+" : "") + format_sig(100 * ratio, 3) + " %"; }
+
+} // namespace
+
+double tolerance_ratio(const std::string& kind) {
+    if (kind == "memory") return 0.10;
+    if (kind == "decode") return 0.25;
+    if (kind == "serving") return 0.35;
+    if (kind == "training") return 0.25;
+    if (kind == "embedding") return 0.35;
+    return 0;
+}
+
+// [SECTION] reading a measurement ---------------------------------------------------------------------
+
+Issues parse_measurement(const CatalogFile& file, Measurement& out) {
+    Issues issues;
+    detail::Context ctx{file.path, issues};
+    auto doc = detail::parse_object(file.text, ctx);
+    if (!doc) return issues;
+    detail::Reader r(ctx, "", *doc);
+    Measurement m;
+    m.file = file.path;
+    m.id = r.string("id", true).value_or("");
+    m.kind = r.choice("kind", true, kKinds).value_or("");
+    m.measure = r.string("measure", true).value_or("");
+    m.split = r.choice("split", true, kSplits).value_or("");
+    if (auto q = r.string("quantity", true)) {
+        const bool known = std::find(kQuantities.begin(), kQuantities.end(), *q) != kQuantities.end() || q->rfind("figure.", 0) == 0;
+        if (!known) r.error("quantity", "unknown quantity \"" + *q + "\"; expected memory.total_bytes, memory.model_state_bytes, kv_cache_tokens or figure.NAME");
+        else m.quantity = *q;
+    }
+    r.object("source", true, [&](detail::Reader& s) {
+        m.source.title = s.string("title", true).value_or("");
+        m.source.publisher = s.string("publisher", true).value_or("");
+        m.source.locator = s.string("locator", true).value_or("");
+        m.source.quote = s.string("quote", true).value_or("");
+        m.source.url = s.string("url", true).value_or("");
+        m.source.read_on = s.string("read_on", true).value_or("");
+        if (!m.source.read_on.empty() && (m.source.read_on.size() != 10 || m.source.read_on[4] != '-' || m.source.read_on[7] != '-'))
+            s.error("read_on", "expected a date YYYY-MM-DD, got \"" + m.source.read_on + "\"");
+    });
+    r.object("setup", true, [&](detail::Reader& s) {
+        const std::string model = s.string("model", true).value_or("");
+        const std::string precision = s.string("precision", true).value_or("");
+        const std::string batch = s.string("batch", true).value_or("");
+        const std::string sequence = s.string("sequence", true).value_or("");
+        const std::string runtime = s.string("runtime", true).value_or("");
+        const std::string device = s.string("device", true).value_or("");
+        const int count = s.integer("device_count", true, 1, 1000000).value_or(0);
+        const auto notes = s.string("notes", false);
+        m.setup_text = model + ", " + precision + ", batch " + batch + ", " + sequence + "; " + std::to_string(count) + " x " + device + " (" +
+                       runtime + ")" + (notes ? "; " + *notes : "");
+    });
+    if (const json* w = r.raw("workload")) {
+        if (!w->is_object()) r.error("workload", "expected an object (a hwplan workload, docs/workload.md), got " + detail::type_name(*w));
+        else m.workload_json = w->dump();
+    } else {
+        r.error("workload", "required field is missing");
+    }
+    r.object("measured", true, [&](detail::Reader& s) {
+        const auto value = s.number("value", true, 1e-9, 1e18);
+        const auto unit = s.string("unit", true);
+        const auto block = s.number("block_tokens", false, 1, 1024);
+        const auto derived = s.string("derived", false);
+        if (!value || !unit) return;
+        const Unit* u = find_unit(*unit);
+        if (!u) {
+            s.error("unit", "unknown unit \"" + *unit + "\"; expected one of " + unit_list());
+            return;
+        }
+        double factor = u->to_si;
+        if (std::string(u->name) == "blocks") {
+            if (!block) {
+                s.error("block_tokens", "required when the unit is blocks (tokens per KV block, 16 in vLLM)");
+                return;
+            }
+            factor = *block;
+        }
+        m.measured_si = u->reciprocal ? 1.0 / (*value * factor) : *value * factor;
+        m.unit_si = u->si;
+        m.measured_text = format_sig(*value, 6) + " " + *unit + (derived ? " (" + *derived + ")" : "");
+    });
+    if (auto nm = r.string("not_modelled", false)) m.not_modelled = *nm;
+    r.finish();
+    if (!m.quantity.empty() && !m.unit_si.empty()) {
+        const bool bytes_q = m.quantity.rfind("memory.", 0) == 0;
+        if (bytes_q != (m.unit_si == "bytes"))
+            issues.push_back({"measured.unit", "quantity " + m.quantity + " is compared in " + (bytes_q ? "bytes" : "a rate or count") +
+                                                   " but the unit is " + m.unit_si, file.path});
+    }
+    if (issues.empty()) out = std::move(m);
+    return issues;
+}
+
+// [SECTION] one case ------------------------------------------------------------------------------
+
+CaseResult run_case(const Measurement& m, const Catalog& catalog) {
+    CaseResult r;
+    r.m = m;
+    if (!m.not_modelled.empty()) {
+        r.reason = m.not_modelled;
+        return r;
+    }
+    const Plan p = plan_from_json(m.workload_json, catalog, false);
+    if (!p.issues.empty()) {
+        r.reason = "the workload cannot be planned: " + to_string(p.issues.front());
+        return r;
+    }
+    if (p.candidates.empty()) {
+        r.reason = "the plan has no candidate device";
+        return r;
+    }
+    const Candidate& c = p.candidates.front();
+    if (m.quantity == "memory.total_bytes") {
+        r.predicted = c.memory.total_bytes;
+        r.low = c.memory.total_low_bytes > 0 ? c.memory.total_low_bytes : r.predicted;
+        r.high = c.memory.total_high_bytes > 0 ? c.memory.total_high_bytes : r.predicted;
+        r.label = "modelled";
+    } else if (m.quantity == "memory.model_state_bytes") {
+        r.predicted = r.low = r.high = c.memory.weights_bytes + c.memory.gradients_bytes + c.memory.optimizer_bytes;
+        r.label = "arithmetic";
+    } else if (m.quantity == "kv_cache_tokens") {
+        auto it = c.figures.find("max_concurrent_users");
+        if (it == c.figures.end()) {
+            r.reason = "the plan gives no max_concurrent_users for this stage";
+            return r;
+        }
+        // the context the plan resolved: the workload's serve.context_tokens
+        const json w = json::parse(m.workload_json);
+        const double ctx = w.contains("serve") && w["serve"].contains("context_tokens") ? w["serve"]["context_tokens"].get<double>() : 4096.0;
+        r.predicted = it->second.value * ctx;
+        r.low = it->second.low * ctx;
+        r.high = it->second.high * ctx;
+        r.label = std::string(name(it->second.label));
+    } else {
+        const std::string key = m.quantity.substr(7);
+        auto it = c.figures.find(key);
+        if (it == c.figures.end()) {
+            std::string why = "the plan leaves out " + key + " on " + c.device;
+            for (const auto& n : c.notes)
+                if (n.find("not modelled") != std::string::npos || n.find("no published") != std::string::npos) why += ": " + n;
+            if (!c.regime_why.empty() && c.regime_why.find("not modelled") != std::string::npos) why += ": " + c.regime_why;
+            r.reason = why;
+            return r;
+        }
+        r.predicted = it->second.value;
+        r.low = std::min(it->second.low, it->second.high);
+        r.high = std::max(it->second.low, it->second.high);
+        r.label = std::string(name(it->second.label));
+    }
+    if (!std::isfinite(r.predicted) || r.predicted <= 0) {
+        r.reason = "the plan's " + m.quantity + " is " + format_sig(r.predicted, 3) + " (no usable prediction)";
+        return r;
+    }
+    r.modelled = true;
+    r.error_ratio = (r.predicted - m.measured_si) / m.measured_si;
+    r.within = std::abs(r.error_ratio) <= tolerance_ratio(m.kind) + 1e-12;
+    const double eps = 1e-9 * m.measured_si;
+    r.in_band = r.low - eps <= m.measured_si && m.measured_si <= r.high + eps;
+    if (!c.fits) r.label += ", plan says it does not fit";
+    return r;
+}
+
+// [SECTION] the suite ------------------------------------------------------------------------------
+
+namespace {
+
+KindSummary summarize(const std::vector<const CaseResult*>& rs) {
+    KindSummary s;
+    std::vector<double> errors;
+    int within = 0, band = 0;
+    for (const CaseResult* r : rs) {
+        ++s.cases;
+        if (!r->modelled) continue;
+        ++s.modelled;
+        errors.push_back(std::abs(r->error_ratio));
+        within += r->within;
+        band += r->in_band;
+    }
+    if (s.modelled > 0) {
+        std::sort(errors.begin(), errors.end());
+        const size_t n = errors.size();
+        s.median_abs_error = n % 2 ? errors[n / 2] : 0.5 * (errors[n / 2 - 1] + errors[n / 2]);
+        s.within_share = double(within) / s.modelled;
+        s.band_share = double(band) / s.modelled;
+    }
+    return s;
+}
+
+} // namespace
+
+ValidationReport run_validation(const std::vector<CatalogFile>& files, const Catalog& catalog) {
+    ValidationReport rep;
+    std::map<std::string, std::string> ids; // id -> file
+    for (const auto& f : files) {
+        Measurement m;
+        Issues is = parse_measurement(f, m);
+        if (!is.empty()) {
+            rep.issues.insert(rep.issues.end(), is.begin(), is.end());
+            continue;
+        }
+        if (ids.count(m.id)) {
+            rep.issues.push_back({"id", "duplicate id \"" + m.id + "\" (also in " + ids[m.id] + ")", f.path});
+            continue;
+        }
+        ids[m.id] = f.path;
+        rep.results.push_back(run_case(m, catalog));
+    }
+    auto order = [](const std::string& kind) { return std::find(kKinds.begin(), kKinds.end(), kind) - kKinds.begin(); };
+    std::sort(rep.results.begin(), rep.results.end(), [&](const CaseResult& a, const CaseResult& b) {
+        if (a.m.split != b.m.split) return a.m.split < b.m.split;
+        if (a.m.kind != b.m.kind) return order(a.m.kind) < order(b.m.kind);
+        return a.m.id < b.m.id;
+    });
+    for (const std::string& split : {std::string("calibration"), std::string("validation"), std::string("all")}) {
+        for (const std::string& kind : kKinds) {
+            std::vector<const CaseResult*> rs;
+            for (const auto& r : rep.results)
+                if ((split == "all" || r.m.split == split) && r.m.kind == kind) rs.push_back(&r);
+            if (!rs.empty()) rep.summary[split][kind] = summarize(rs);
+        }
+        std::vector<const CaseResult*> rs;
+        for (const auto& r : rep.results)
+            if (split == "all" || r.m.split == split) rs.push_back(&r);
+        if (!rs.empty()) rep.summary[split]["all"] = summarize(rs);
+    }
+    return rep;
+}
+
+// [SECTION] output ----------------------------------------------------------------------------------
+
+namespace {
+
+std::string pad(std::string s, size_t n) {
+    if (s.size() < n) s.append(n - s.size(), ' ');
+    return s;
+}
+
+std::string predicted_text(const CaseResult& r) {
+    if (!r.modelled) return "not modelled";
+    std::string s = show(r.predicted, r.m.unit_si);
+    if (r.low != r.high) s += " [" + show(r.low, r.m.unit_si) + " .. " + show(r.high, r.m.unit_si) + "]";
+    return s;
+}
+
+// Text safe inside a Markdown table cell.
+std::string cell(const std::string& s) {
+    std::string o;
+    for (char ch : s) o += ch == '|' ? std::string("\\|") : ch == '\n' ? std::string(" ") : std::string(1, ch);
+    return o;
+}
+
+std::vector<std::string> summary_kinds() {
+    std::vector<std::string> k = kKinds;
+    k.push_back("all");
+    return k;
+}
+
+} // namespace
+
+std::string render_validation_table(const ValidationReport& r) {
+    std::string out;
+    std::string split;
+    size_t idw = 4;
+    for (const auto& c : r.results) idw = std::max(idw, c.m.id.size() + 2);
+    for (const auto& c : r.results) {
+        if (c.m.split != split) {
+            split = c.m.split;
+            out += "\n== " + split + " ==\n";
+            out += pad("id", idw) + pad("kind", 10) + pad("measured", 18) + pad("predicted [low .. high]", 46) + pad("error", 10) +
+                   pad("within", 8) + "in band\n";
+        }
+        out += pad(c.m.id, idw) + pad(c.m.kind, 10) + pad(show(c.m.measured_si, c.m.unit_si), 18) + pad(predicted_text(c), 46);
+        if (c.modelled) {
+            out += pad(signed_percent(c.error_ratio), 10) + pad(c.within ? "yes" : "NO", 8) + (c.in_band ? "yes" : "NO") + "\n";
+        } else {
+            out += "\n    not modelled: " + c.reason + "\n";
+        }
+    }
+    out += "\nSummary (tolerance: memory 10 %, decode 25 %, serving 35 %, training 25 %, embedding 35 %)\n";
+    out += pad("split", 13) + pad("kind", 11) + pad("cases", 7) + pad("modelled", 10) + pad("median |error|", 16) + pad("within tol.", 13) +
+           "band holds\n";
+    for (const auto& [sp, kinds] : r.summary)
+        for (const auto& k : summary_kinds()) {
+            auto it = kinds.find(k);
+            if (it == kinds.end()) continue;
+            const KindSummary& s = it->second;
+            out += pad(sp, 13) + pad(k, 11) + pad(std::to_string(s.cases), 7) + pad(std::to_string(s.modelled), 10) +
+                   pad(percent(s.median_abs_error), 16) + pad(percent(s.within_share), 13) + percent(s.band_share) + "\n";
+        }
+    for (const auto& i : r.issues) out += "problem: " + to_string(i) + "\n";
+    return out;
+}
+
+std::string render_validation_markdown(const ValidationReport& r) {
+    std::string out;
+    out += "### Summary\n\n| split | kind | cases | modelled | median abs. error | within tolerance | band holds the measurement |\n";
+    out += "|---|---|---:|---:|---:|---:|---:|\n";
+    for (const auto& [sp, kinds] : r.summary)
+        for (const auto& k : summary_kinds()) {
+            auto it = kinds.find(k);
+            if (it == kinds.end()) continue;
+            const KindSummary& s = it->second;
+            out += "| " + sp + " | " + k + " | " + std::to_string(s.cases) + " | " + std::to_string(s.modelled) + " | " +
+                   percent(s.median_abs_error) + " | " + percent(s.within_share) + " | " + percent(s.band_share) + " |\n";
+        }
+    std::string split;
+    for (const auto& c : r.results) {
+        if (c.m.split != split) {
+            split = c.m.split;
+            out += "\n### " + split + " cases\n\n| id | kind | setup | measured | predicted [low .. high] | error | within | in band | source |\n";
+            out += "|---|---|---|---|---|---:|---|---|---|\n";
+        }
+        out += "| `" + c.m.id + "` | " + c.m.kind + " | " + cell(c.m.setup_text) + " | " + cell(c.m.measured_text) + " | " + predicted_text(c) + " | ";
+        if (c.modelled) out += signed_percent(c.error_ratio) + " | " + (c.within ? "yes" : "**no**") + " | " + (c.in_band ? "yes" : "**no**");
+        else out += "- | - | - (" + cell(c.reason) + ")";
+        out += " | [" + cell(c.m.source.title) + "](" + c.m.source.url + "), " + cell(c.m.source.locator) + " |\n";
+    }
+    return out;
+}
+
+std::string validation_json(const ValidationReport& r) {
+    json cases = json::array();
+    for (const auto& c : r.results) {
+        json j = {{"id", c.m.id}, {"file", c.m.file}, {"kind", c.m.kind}, {"measure", c.m.measure}, {"split", c.m.split},
+                  {"quantity", c.m.quantity}, {"measured", c.m.measured_si}, {"unit", c.m.unit_si}, {"modelled", c.modelled}};
+        if (c.modelled) {
+            j["predicted"] = c.predicted;
+            j["low"] = c.low;
+            j["high"] = c.high;
+            j["error_ratio"] = c.error_ratio;
+            j["within_tolerance"] = c.within;
+            j["in_band"] = c.in_band;
+            j["label"] = c.label;
+        } else {
+            j["reason"] = c.reason;
+        }
+        cases.push_back(j);
+    }
+    json out = {{"cases", cases}, {"summary", json::parse(baseline_json(r))["summary"]}};
+    json issues = json::array();
+    for (const auto& i : r.issues) issues.push_back(to_string(i));
+    out["issues"] = issues;
+    return out.dump(2);
+}
+
+std::string baseline_json(const ValidationReport& r) {
+    auto round4 = [](double x) { return std::round(x * 1e4) / 1e4; };
+    json summary = json::object();
+    for (const auto& [sp, kinds] : r.summary)
+        for (const auto& [k, s] : kinds)
+            summary[sp][k] = {{"cases", s.cases}, {"modelled", s.modelled}, {"median_abs_error", round4(s.median_abs_error)},
+                              {"within_share", round4(s.within_share)}, {"band_share", round4(s.band_share)}};
+    json out = {{"recorded_with", "hwplan validate --record tests/validation/baseline.json"}, {"summary", summary}};
+    return out.dump(2) + "\n";
+}
+
+// [SECTION] the gate --------------------------------------------------------------------------------
+
+Issues check_baseline(const ValidationReport& r, const std::string& baseline_text) {
+    Issues issues;
+    json base;
+    try {
+        base = json::parse(baseline_text);
+    } catch (const json::parse_error&) {
+        issues.push_back({"", "the baseline is not valid JSON"});
+        return issues;
+    }
+    if (!base.is_object() || !base.contains("summary") || !base["summary"].is_object()) {
+        issues.push_back({"summary", "the baseline has no summary object"});
+        return issues;
+    }
+    constexpr double kSlack = 1e-4; // the baseline keeps four decimals
+    for (const auto& [sp, kinds] : base["summary"].items()) {
+        if (!kinds.is_object()) continue;
+        for (const auto& [k, b] : kinds.items()) {
+            const std::string path = "summary." + sp + "." + k;
+            auto si = r.summary.find(sp);
+            if (si == r.summary.end() || !si->second.count(k)) {
+                issues.push_back({path, "recorded but no longer measured"});
+                continue;
+            }
+            const KindSummary& s = si->second.at(k);
+            auto num = [&](const char* key) { return b.contains(key) && b[key].is_number() ? b[key].get<double>() : 0.0; };
+            if (s.modelled < num("modelled"))
+                issues.push_back({path + ".modelled", std::to_string(s.modelled) + " cases modelled, " + format_sig(num("modelled"), 6) + " recorded"});
+            if (s.within_share + kSlack < num("within_share"))
+                issues.push_back({path + ".within_share", "within tolerance fell to " + percent(s.within_share) + " from " + percent(num("within_share"))});
+            if (s.band_share + kSlack < num("band_share"))
+                issues.push_back({path + ".band_share", "band coverage fell to " + percent(s.band_share) + " from " + percent(num("band_share"))});
+            if (b.contains("median_abs_error") && s.median_abs_error > num("median_abs_error") + kSlack)
+                issues.push_back({path + ".median_abs_error", "median error rose to " + percent(s.median_abs_error) + " from " +
+                                                                  percent(num("median_abs_error"))});
+        }
+    }
+    return issues;
+}
+
+} // namespace hwplan

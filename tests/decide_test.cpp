@@ -1,0 +1,420 @@
+// decide_test.cpp: the decision in lesson 004's order (stage, size, feasibility, then price), checked
+// against the lessons' worked examples. Every case runs the same code path on the workload the lesson
+// describes (the catalog's scenario, or the lesson's change to it); each quotes the sentence it checks.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "hwplan/card.h"
+#include "hwplan/catalog_embedded.h"
+#include "hwplan/cost.h"
+#include "hwplan/feasibility.h"
+#include "hwplan/guide.h"
+#include "hwplan/plan.h"
+
+namespace hwplan {
+namespace {
+
+using nlohmann::json;
+
+const Catalog& catalog() { return embedded_catalog().catalog; }
+
+json scenario_json(const std::string& id) {
+    const Scenario* s = find_scenario(catalog(), id);
+    EXPECT_NE(s, nullptr) << id;
+    return s ? json::parse(s->workload_json) : json::object();
+}
+
+Plan run(const json& workload) {
+    Plan p = plan_from_json(workload.dump(), catalog(), false);
+    for (const auto& i : p.issues) ADD_FAILURE() << to_string(i);
+    return p;
+}
+
+const Candidate* find(const Plan& p, const std::string& device) {
+    for (const auto& c : p.candidates)
+        if (c.device == device) return &c;
+    return nullptr;
+}
+
+const Option* option(const Plan& p, const std::string& kind, const std::string& device) {
+    for (const auto& o : p.options)
+        if (o.kind == kind && o.device == device) return &o;
+    return nullptr;
+}
+
+bool any_starts_with(const std::vector<std::string>& v, const std::string& prefix) {
+    return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return s.rfind(prefix, 0) == 0; });
+}
+
+bool any_contains(const std::vector<std::string>& v, const std::string& part) {
+    return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return s.find(part) != std::string::npos; });
+}
+
+const Device& device(const std::string& id) {
+    const Device* d = catalog().device_by_id(id);
+    EXPECT_NE(d, nullptr) << id;
+    return *d;
+}
+
+} // namespace
+
+// [SECTION] decision inputs ------------------------------------------------------------------------
+
+TEST(DecisionInputs, ParseValidateAndRoundTrip) {
+    const char* text = R"({"stage": "serve", "model": "Llama-3.1-8B", "decision": {"priority": "per_user_speed",
+        "stack": "jax-xla", "site": "gcp", "redundancy": "n+1", "budget_usd_per_month": 5000, "data_on_premises": false}})";
+    const auto p = parse_workload(text, catalog());
+    ASSERT_TRUE(p.issues.empty()) << to_string(p.issues[0]);
+    const DecisionSpec& d = p.workload.decision;
+    EXPECT_EQ(d.priority, Priority::per_user_speed);
+    EXPECT_EQ(d.stack, "jax-xla");
+    EXPECT_EQ(d.site, "gcp");
+    EXPECT_EQ(d.spares, 1);
+    EXPECT_EQ(d.budget_usd_per_month, 5000);
+    const auto back = parse_workload(workload_to_json(p.workload), catalog());
+    ASSERT_TRUE(back.issues.empty());
+    EXPECT_EQ(back.workload.decision, d);
+    EXPECT_EQ(workload_to_json(back.workload), workload_to_json(p.workload));
+}
+
+TEST(DecisionInputs, ErrorsNameTheField) {
+    struct Row { const char* decision; const char* path; const char* message; };
+    const Row rows[] = {
+        {R"({"priority": "fastest"})", "decision.priority",
+         "unknown value \"fastest\"; expected one of unit_cost, per_user_speed, latency, simplest"},
+        {R"({"stack": "cuda"})", "decision.stack",
+         "unknown value \"cuda\"; expected one of pytorch-cuda, pytorch-rocm, jax-xla, aws-neuron, intel-gaudi, mlx-metal, llama.cpp, any"},
+        {R"({"site": "basement"})", "decision.site",
+         "unknown value \"basement\"; expected one of own_datacenter, cloud, gcp, aws, azure, desk, robot, phone"},
+        {R"({"redundancy": "2n"})", "decision.redundancy", "unknown value \"2n\"; expected one of none, n+1"},
+        {R"({"budget_usd_per_month": -5})", "decision.budget_usd_per_month", "implausible value -5; expected 1 to 10000000000"},
+        {R"({"site": "aws", "data_on_premises": true})", "decision.data_on_premises",
+         "cannot be true when site is \"aws\" (a cloud is not your premises)"},
+        {R"({"sight": "aws"})", "decision.sight", "unknown key"},
+    };
+    for (const auto& r : rows) {
+        const std::string text = std::string(R"({"stage": "serve", "model": "Llama-3.1-8B", "decision": )") + r.decision + "}";
+        const auto p = parse_workload(text, catalog());
+        ASSERT_FALSE(p.issues.empty()) << text;
+        EXPECT_EQ(p.issues[0].path, r.path) << text;
+        EXPECT_EQ(p.issues[0].message, r.message) << text;
+    }
+}
+
+// Lesson 003: "demand the missing assumptions": every decision input left out is listed with its default.
+TEST(DecisionInputs, DefaultsAreListedAsMissingAssumptions) {
+    const Plan p = run(scenario_json("team-live-chat"));
+    for (const char* key : {"decision.priority", "decision.stack", "decision.site", "decision.redundancy", "decision.budget_usd_per_month"})
+        EXPECT_TRUE(any_starts_with(p.missing_assumptions, key)) << key;
+    EXPECT_EQ(p.decision.stack, "pytorch-cuda");
+}
+
+// [SECTION] lesson 004's four worked examples -------------------------------------------------------
+
+// Example 1: "QLoRA on an 8B model needs about 10-16 GB, so one 24-32 GB card does it in hours. Renting
+// one H100 for a day costs less than a week of engineering time ... Do not rent a node."
+TEST(Lesson004, SupportTicketFineTuneRentsOneCardNotANode) {
+    const Plan p = run(scenario_json("support-ticket-finetune"));
+    ASSERT_TRUE(p.recommendation.found) << p.recommendation.summary;
+    const Option& o = p.recommendation.option;
+    EXPECT_EQ(o.kind, "rent");
+    EXPECT_EQ(o.count, 1);
+    EXPECT_EQ(p.decision.scale, "one device");
+    // One run costs less than a day of the catalog's cheapest H100 rental (Lambda H100 PCIe $2.86/h x 24 h).
+    EXPECT_LT(o.cost.value, 2.86 * 24);
+    // About 10-16 GB: the QLoRA job fits a 32 GB RTX 5090.
+    const Candidate* c = find(p, "rtx-5090");
+    ASSERT_NE(c, nullptr);
+    EXPECT_TRUE(c->fits);
+    EXPECT_LT(c->memory.total_bytes, 24e9);
+    EXPECT_NE(p.decision.guide.find("one 24-48 GB GPU with QLoRA"), std::string::npos);
+}
+
+// Example 2: "One 8-GPU H200 server (1.1 TB) holds this with room to spare and air cooling suffices;
+// two give redundancy. An NVL72 would be wasted."
+TEST(Lesson004, BankServesFromTwoEightGpuServersNotAnNvl72) {
+    const Plan p = run(scenario_json("bank-70b-fp8"));
+    ASSERT_TRUE(p.recommendation.found) << p.recommendation.summary;
+    const Option& o = p.recommendation.option;
+    EXPECT_EQ(o.kind, "own"); // "in its own data center"
+    // H200-class: the lesson's serving GPUs with an 8-GPU NVLink domain (H100, H200, B200).
+    EXPECT_TRUE(o.device == "h200" || o.device == "h100-sxm" || o.device == "b200") << o.device;
+    EXPECT_EQ(device(o.device).domain_size, 8);
+    const Candidate* rc = find(p, o.device);
+    ASSERT_NE(rc, nullptr);
+    EXPECT_LE(rc->count, 8);              // one replica inside one 8-GPU server
+    EXPECT_EQ(o.count, 2 * rc->count);    // N+1: two replicas
+    EXPECT_TRUE(any_contains(p.recommendation.reasons, "servers: 2 x 8-device servers")) << o.name;
+    EXPECT_EQ(p.decision.scale, "one node of up to 8 devices");
+    // The H200 server itself holds it with room to spare.
+    const Candidate* h200 = find(p, "h200");
+    ASSERT_NE(h200, nullptr);
+    EXPECT_TRUE(h200->fits);
+    EXPECT_LE(h200->count, 8);
+    EXPECT_LT(h200->memory.total_bytes, 0.9 * h200->memory.capacity_bytes);
+    const Option* h200_own = option(p, "own", "h200");
+    ASSERT_NE(h200_own, nullptr);
+    EXPECT_TRUE(h200_own->feasible);
+    // An NVL72 bought whole for a 4-GPU replica: eliminated, visibly.
+    const Option* nvl = option(p, "own", "gb200-nvl72");
+    ASSERT_NE(nvl, nullptr);
+    EXPECT_FALSE(nvl->feasible);
+    EXPECT_NE(nvl->reasons.front().find("wasted"), std::string::npos) << nvl->reasons.front();
+    EXPECT_TRUE(any_contains(p.decision.eliminated, "GB200 NVL72"));
+    // A GeForce card is out by its licence, a rental by the site.
+    const Option* rtx = option(p, "own", "rtx-5090");
+    ASSERT_NE(rtx, nullptr);
+    EXPECT_TRUE(any_starts_with(rtx->reasons, "licence:"));
+    const Option* rent = option(p, "rent", "h200");
+    ASSERT_NE(rent, nullptr);
+    EXPECT_TRUE(any_starts_with(rent->reasons, "site:"));
+}
+
+// Example 2, continued: "If budget is tight, RTX PRO 6000 Server Edition cards (96 GB each) in four-card
+// tensor-parallel groups are an option, at lower decode speed." Tight: a ceiling below the monthly cost of
+// every feasible 8-GPU NVLink server option of the same plan.
+TEST(Lesson004, BankOnATightBudgetUsesFourCardRtxProGroups) {
+    json w = scenario_json("bank-70b-fp8");
+    const Plan full = run(w);
+    double cheapest_server = 1e300;
+    for (const auto& o : full.options)
+        if (o.feasible && o.kind == "own" && device(o.device).domain_size == 8 && o.usd_per_month > 0)
+            cheapest_server = std::min(cheapest_server, o.usd_per_month);
+    ASSERT_LT(cheapest_server, 1e300);
+    w["decision"]["budget_usd_per_month"] = std::floor(0.95 * cheapest_server);
+    const Plan p = run(w);
+    ASSERT_TRUE(p.recommendation.found) << p.recommendation.summary;
+    const Option& o = p.recommendation.option;
+    EXPECT_EQ(o.device, "rtx-pro-6000-blackwell"); // the catalog has the 96 GB Workstation Edition
+    const Candidate* c = find(p, o.device);
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->count, 4); // four-card groups (the plan lays them out itself: PCIe cards, no NVLink domain)
+    EXPECT_LE(o.usd_per_month, w["decision"]["budget_usd_per_month"].get<double>());
+    // At lower decode speed than the H200 server.
+    const Candidate* h200 = find(p, "h200");
+    ASSERT_NE(h200, nullptr);
+    EXPECT_LT(c->figures.at("decode_tokens_per_s_per_user").value, h200->figures.at("decode_tokens_per_s_per_user").value);
+    const Option* h200_own = option(p, "own", "h200");
+    ASSERT_NE(h200_own, nullptr);
+    EXPECT_TRUE(any_starts_with(h200_own->reasons, "budget:"));
+}
+
+// Example 3: "Rollouts on NVL72 racks with wide expert parallelism; trainers on more NVL72 racks ...
+// Budget most of the GPUs for rollouts."
+TEST(Lesson004, ReasoningRlOnNvl72Racks) {
+    const Plan p = run(scenario_json("reasoning-rl-1t-moe"));
+    ASSERT_TRUE(p.recommendation.found) << p.recommendation.summary;
+    EXPECT_EQ(p.recommendation.option.device, "gb200-nvl72");
+    EXPECT_GT(p.recommendation.option.count, 72); // more than one rack
+    EXPECT_EQ(p.decision.binding, "generation bandwidth, then expert all-to-all");
+    EXPECT_NE(p.decision.guide.find("trainer and rollout pools"), std::string::npos);
+    EXPECT_TRUE(p.decision.guide_agrees);
+}
+
+// Example 4: "A Jetson AGX Thor (128 GB, 40-130 W) runs a multi-billion-parameter model at FP4 on the robot".
+TEST(Lesson004, WarehouseRobotGetsJetsonThor) {
+    const Plan p = run(scenario_json("warehouse-robot"));
+    ASSERT_TRUE(p.recommendation.found) << p.recommendation.summary;
+    EXPECT_EQ(p.recommendation.option.device, "jetson-agx-thor");
+    EXPECT_EQ(p.recommendation.option.kind, "own");
+    EXPECT_EQ(p.decision.binding, "power and capacity");
+    const Option* spark = option(p, "own", "dgx-spark");
+    ASSERT_NE(spark, nullptr);
+    EXPECT_FALSE(spark->feasible);
+    EXPECT_NE(spark->reasons.front().find("embedded module"), std::string::npos);
+    EXPECT_TRUE(p.decision.guide_agrees);
+}
+
+// [SECTION] choose.go's seven jobs ------------------------------------------------------------------
+
+// choose.go: every job gets the guide's first cut beside the computed answer, and the three checks.
+TEST(ChooseGo, EveryJobShowsTheGuideAndTheThreeChecks) {
+    struct Row { const char* scenario; const char* guide; };
+    const Row rows[] = {
+        {"support-ticket-finetune", "one 24-48 GB GPU with QLoRA"},
+        {"bank-70b-fp8", "an 8-GPU node with tensor parallelism"},
+        {"coding-agent-32b", "plus an SRAM decode tier"},
+        {"moe-1t-serving", "NVL72, Helios or a TPU slice with wide expert parallelism"},
+        {"reasoning-rl-1t-moe", "the training cluster split into trainer and rollout pools"},
+        {"frontier-pretraining", "NVL72 racks, TPU pods or Trainium3 UltraServers"},
+        {"warehouse-robot", "Jetson AGX Thor"},
+    };
+    for (const auto& r : rows) {
+        const Plan p = run(scenario_json(r.scenario));
+        EXPECT_NE(p.decision.guide.find(r.guide), std::string::npos) << r.scenario << ": " << p.decision.guide;
+        ASSERT_EQ(p.decision.checks.size(), 3u) << r.scenario;
+        EXPECT_EQ(p.decision.checks[0].rfind("regime:", 0), 0u);
+        EXPECT_EQ(p.decision.checks[1].rfind("run it:", 0), 0u);
+        EXPECT_EQ(p.decision.checks[2].rfind("unit cost:", 0), 0u);
+        EXPECT_TRUE(p.recommendation.found) << r.scenario << ": " << p.recommendation.summary;
+        if (p.recommendation.found && !p.decision.guide_agrees) {
+            EXPECT_FALSE(p.decision.guide_note.empty()) << r.scenario;
+        }
+    }
+}
+
+// choose.go, coding agent (LatencyIsKey): "If per-user speed is what you sell, add an SRAM decode tier
+// (Groq LPX, Cerebras) and keep GPUs for prefill."
+TEST(ChooseGo, CodingAgentGetsAnSramDecodeTierAndGpusForPrefill) {
+    const Plan p = run(scenario_json("coding-agent-32b"));
+    ASSERT_TRUE(p.recommendation.found);
+    EXPECT_EQ(device(p.recommendation.option.device).kind, DeviceKind::sram_system);
+    EXPECT_TRUE(any_starts_with(p.recommendation.reasons, "prefill: keep GPUs for prefill"));
+    EXPECT_EQ(p.decision.priority, "per_user_speed");
+    EXPECT_TRUE(p.decision.guide_agrees);
+    // Ordered by the priority: no feasible option below is faster per user than the one above it.
+    for (size_t i = 1; i < p.options.size() && p.options[i].feasible; ++i)
+        EXPECT_LE(p.options[i].speed, p.options[i - 1].speed) << p.options[i].name;
+}
+
+// choose.go, 1T MoE serving: "Large MoE models (≥ 400B parameters) want wide expert parallelism: NVL72,
+// Helios or a TPU slice." One replica must sit inside the recommended device's fast domain.
+TEST(ChooseGo, TrillionParameterMoeOnARackScaleDomain) {
+    const Plan p = run(scenario_json("moe-1t-serving"));
+    ASSERT_TRUE(p.recommendation.found);
+    const Device& d = device(p.recommendation.option.device);
+    EXPECT_GE(d.domain_size, 64);
+    const Candidate* c = find(p, d.id);
+    ASSERT_NE(c, nullptr);
+    EXPECT_LE(c->count, d.domain_size);
+    EXPECT_EQ(p.decision.scale, std::string(name(Scale::rack)));
+    EXPECT_TRUE(p.decision.guide_agrees);
+}
+
+// choose.go, frontier pretraining: "Buy the largest fast domain you can get ... Between these, the
+// deciding factors are your team's software (CUDA and PyTorch, or JAX and XLA)".
+TEST(ChooseGo, PretrainingTakesTheLargestDomainTheStackRuns) {
+    json w = scenario_json("frontier-pretraining");
+    const Plan cuda = run(w);
+    ASSERT_TRUE(cuda.recommendation.found);
+    EXPECT_EQ(cuda.recommendation.option.device, "gb200-nvl72");
+    w["decision"]["stack"] = "jax-xla";
+    const Plan jax = run(w);
+    ASSERT_TRUE(jax.recommendation.found);
+    EXPECT_EQ(jax.recommendation.option.device, "tpu-v5p");
+    const Option* h100 = option(jax, "rent", "h100-sxm");
+    ASSERT_NE(h100, nullptr);
+    EXPECT_TRUE(any_starts_with(h100->reasons, "software:"));
+}
+
+// [SECTION] lesson 004's "Try it" ---------------------------------------------------------------------
+
+// "Change the bank example's KV budget to 1 TB (long documents). What does the guide say now, and do you
+// agree?" 200 users x 32k tokens x 163,840 bytes (FP8 KV) = 1.07 TB: the guide still says one 8-GPU node,
+// but one H200 server (8 x 141 GB = 1.13 TB, 90 % usable) no longer holds weights plus KV.
+TEST(TryIt, BankWithOneTerabyteOfKvOutgrowsOneH200Server) {
+    json w = scenario_json("bank-70b-fp8");
+    w["serve"]["context_tokens"] = 32768;
+    const Plan p = run(w);
+    EXPECT_NE(p.decision.guide.find("an 8-GPU node with tensor parallelism"), std::string::npos);
+    const Candidate* h200 = find(p, "h200");
+    ASSERT_NE(h200, nullptr);
+    EXPECT_GT(h200->count, 8);
+    ASSERT_TRUE(p.recommendation.found);
+    const Candidate* rc = find(p, p.recommendation.option.device);
+    ASSERT_NE(rc, nullptr);
+    EXPECT_GE(rc->memory.kv_cache_bytes * rc->count, 1.0e12);
+}
+
+// "Extend choose with a Cloud field so that serving inside Google Cloud or AWS can recommend TPUs or
+// Trainium first."
+TEST(TryIt, ACloudFieldPutsThatCloudsOwnAcceleratorsFirst) {
+    json w = scenario_json("team-live-chat");
+    w["decision"]["site"] = "gcp";
+    const Plan gcp = run(w);
+    ASSERT_TRUE(gcp.recommendation.found);
+    EXPECT_EQ(device(gcp.recommendation.option.device).kind, DeviceKind::tpu);
+    w["decision"]["site"] = "aws";
+    const Plan aws = run(w);
+    ASSERT_TRUE(aws.recommendation.found);
+    const Device& d = device(aws.recommendation.option.device);
+    EXPECT_EQ(d.vendor, "AWS"); // Trainium or Inferentia
+    EXPECT_EQ(d.cloud_only, "aws");
+    // Owning is not an option inside a cloud.
+    for (const auto& o : aws.options)
+        if (o.kind == "own") {
+            EXPECT_FALSE(o.feasible) << o.name;
+        }
+}
+
+// [SECTION] lesson 003's team -------------------------------------------------------------------------
+
+// "the same team may use CPU workers for orchestration, one GPU endpoint for chat, spot or scheduled GPU
+// jobs for embeddings, and hosted or rented capacity for rare training."
+TEST(Lesson003, TeamChatOnOneGpuEmbeddingsAtRealBillingFineTuneRented) {
+    const Scenario* s = find_scenario(catalog(), "small-team-three-jobs");
+    ASSERT_NE(s, nullptr);
+    const json team = json::parse(s->team_json);
+    const Plan chat = run(team["cards"][0]);
+    ASSERT_TRUE(chat.recommendation.found);
+    EXPECT_EQ(device(chat.recommendation.option.device).kind, DeviceKind::gpu);
+    EXPECT_EQ(chat.recommendation.option.count, 1);
+    // Owned hardware carries colocation in its reasons.
+    const Option* own = nullptr;
+    for (const auto& o : chat.options)
+        if (o.kind == "own" && o.feasible && o.cost.value > 0) { own = &o; break; }
+    ASSERT_NE(own, nullptr);
+    EXPECT_TRUE(any_contains(own->reasons, "colocation $"));
+
+    const Plan emb = run(team["cards"][1]);
+    ASSERT_TRUE(emb.recommendation.found);
+    const Option& e = emb.recommendation.option;
+    const Device& ed = device(e.device);
+    if (ed.kind != DeviceKind::cpu) {
+        // A batch rental billed in whole increments from start-up: at least one minute a night, 30.4 nights
+        // a month (7 a week x 52 / 12) at the option's hourly rate.
+        EXPECT_EQ(e.kind.rfind("rent", 0), 0u) << e.name;
+        EXPECT_TRUE(any_contains(e.reasons, "s start-up, in 60 s increments")) << e.name;
+        const Candidate* c = find(emb, e.device);
+        ASSERT_NE(c, nullptr);
+        const double rate = c->figures.at(e.kind + "_usd_per_hour").value;
+        EXPECT_GE(e.usd_per_month, 7 * 52.0 / 12 * 60 / 3600 * rate * 0.999);
+    }
+
+    const Plan ft = run(team["cards"][2]);
+    ASSERT_TRUE(ft.recommendation.found);
+    EXPECT_EQ(ft.recommendation.option.kind.rfind("rent", 0), 0u) << ft.recommendation.option.name;
+}
+
+// [SECTION] lesson 001's solo researcher ---------------------------------------------------------------
+
+// "You are a solo researcher who runs 2-3 training jobs per week, each taking 4-6 hours on an A100. Should
+// you buy a local GPU or use cloud compute? Estimate monthly costs for each option."
+// By hand from the catalog: 2.5 jobs x 5 h x 52 / 12 = 54.17 h a month.
+// Rent: the lowest A100 80GB on-demand price, $1.39/h (RunPod Community Cloud): 54.17 x 1.39 = $75.29.
+// Own: $8,000 (a100-80gb purchase, low end) / 60 months = $133.33, + colocation 0.4 kW x $196/kW/month
+// (defaults.json, Encor Advisors) = $78.40, + power 0.4 kW x PUE 1.58 x $0.1351/kWh x 54.17 h = $4.625:
+// $216.36 a month. Break-even (purchase against rent minus power, a local GPU):
+// 8000 / ((1.39 - 0.4 x 1.58 x 0.1351) x 54.17) = 113.2 months.
+TEST(Lesson001, SoloResearcherMonthlyCostsAndBreakEven) {
+    const Plan p = run(scenario_json("solo-researcher-buy-or-rent"));
+    const Candidate* c = find(p, "a100-80gb");
+    ASSERT_NE(c, nullptr);
+    const double hours = 2.5 * 5 * 52 / 12;
+    EXPECT_NEAR(c->figures.at("rent_usd_per_month").value, hours * 1.39, 0.01);
+    // 0.25: the core's month is 730 hours for amortization and 30.44 days for colocation (0.07 % apart).
+    EXPECT_NEAR(c->figures.at("own_usd_per_month").value, 8000.0 / 60 + 0.4 * 196 + 0.4 * 1.58 * 0.1351 * hours, 0.25);
+    EXPECT_NEAR(c->figures.at("breakeven_months").value, 8000 / ((1.39 - 0.4 * 1.58 * 0.1351) * hours), 0.1);
+    ASSERT_TRUE(p.recommendation.found);
+    EXPECT_EQ(p.recommendation.option.kind, "rent"); // lesson 001: local hardware is not justified "if you train infrequently"
+}
+
+// [SECTION] the candidate table ------------------------------------------------------------------------
+
+// The table follows the user's priority, feasible first: a Cerebras CS-3 no longer tops a bank's table.
+TEST(CandidateTable, OrderedByPriorityFeasibleFirst) {
+    const Plan p = run(scenario_json("bank-70b-fp8"));
+    ASSERT_FALSE(p.candidates.empty());
+    EXPECT_EQ(p.candidates.front().device, p.recommendation.option.device);
+    EXPECT_NE(p.candidates.front().device, "cerebras-cs3");
+    bool seen_infeasible = false;
+    for (const auto& o : p.options) {
+        if (!o.feasible) seen_infeasible = true;
+        else EXPECT_FALSE(seen_infeasible) << o.name;
+    }
+}
+
+} // namespace hwplan

@@ -1,0 +1,262 @@
+// validate_test.cpp: the validation suite's runner. Reading a measurement (and naming what is wrong in a
+// bad one), the comparison of one case against hand-checked numbers, not-modelled cases, the per-kind
+// summary, the baseline gate, and the real suite in tests/validation/ (every file reads; the gate holds).
+#include "hwplan/validate.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "hwplan/catalog_embedded.h"
+#include "hwplan/catalog_files.h"
+
+#include <nlohmann/json.hpp>
+
+namespace hwplan {
+
+namespace {
+
+const Catalog& catalog() { return embedded_catalog().catalog; }
+
+// A complete, valid measurement; tests change one field at a time.
+nlohmann::json base_case() {
+    return nlohmann::json::parse(R"json({
+      "id": "test-7b-model-states", "kind": "memory", "measure": "zero_model_states", "split": "validation",
+      "quantity": "memory.model_state_bytes",
+      "source": {"title": "Lesson 001", "publisher": "course", "locator": "Training Memory Lower Bound",
+                 "quote": "mixed-precision Adam needs 16 bytes per parameter", "url": "https://example.org/001",
+                 "read_on": "2026-11-30"},
+      "setup": {"model": "7B (size only)", "precision": "bf16 + fp32 Adam", "batch": "1", "sequence": "1024",
+                "runtime": "any", "device": "a100-80gb", "device_count": 1},
+      "workload": {"stage": "finetune", "model": {"params": 7e9}, "precision": "bf16",
+                   "train": {"method": "full", "optimizer": "adamw", "seq_len": 1024, "micro_batch": 1},
+                   "hardware": {"devices": ["a100-80gb"], "count": 1}},
+      "measured": {"value": 112, "unit": "GB"}
+    })json");
+}
+
+CatalogFile file(const nlohmann::json& j, const std::string& path = "memory/test.json") { return {path, j.dump()}; }
+
+Measurement parsed(const nlohmann::json& j) {
+    Measurement m;
+    const Issues is = parse_measurement(file(j), m);
+    for (const auto& i : is) ADD_FAILURE() << to_string(i);
+    return m;
+}
+
+} // namespace
+
+// [SECTION] reading ----------------------------------------------------------------------------------
+
+TEST(ValidateParse, ReadsEveryField) {
+    const Measurement m = parsed(base_case());
+    EXPECT_EQ(m.id, "test-7b-model-states");
+    EXPECT_EQ(m.kind, "memory");
+    EXPECT_EQ(m.split, "validation");
+    EXPECT_DOUBLE_EQ(m.measured_si, 112e9);
+    EXPECT_EQ(m.unit_si, "bytes");
+    EXPECT_EQ(m.source.read_on, "2026-11-30");
+    EXPECT_NE(m.setup_text.find("1 x a100-80gb"), std::string::npos);
+}
+
+TEST(ValidateParse, ConvertsUnits) {
+    struct Row { const char* unit; double value; double block; double si; };
+    const Row rows[] = {
+        {"GiB", 18.9, 0, 18.9 * 1073741824.0},    // torchtune prints GiB
+        {"blocks", 7351, 16, 7351 * 16.0},        // vLLM "# GPU blocks" x 16-token blocks
+        {"billion params", 7.5, 0, 7.5e9},
+        {"MiB", 1024, 0, 1073741824.0},
+        {"ms/token", 8.71, 0, 1000 / 8.71},      // TinyChat prints per-token latency
+    };
+    for (const auto& r : rows) {
+        auto j = base_case();
+        j["measured"] = {{"value", r.value}, {"unit", r.unit}};
+        if (r.block > 0) j["measured"]["block_tokens"] = r.block;
+        if (std::string(r.unit) == "blocks" || std::string(r.unit) == "billion params" || std::string(r.unit) == "ms/token") j["quantity"] = "figure.max_concurrent_users";
+        EXPECT_DOUBLE_EQ(parsed(j).measured_si, r.si) << r.unit;
+    }
+}
+
+TEST(ValidateParse, NamesTheFieldAndReason) {
+    struct Row { const char* key; nlohmann::json value; const char* path; const char* message; };
+    const Row rows[] = {
+        {"split", "training", "split", "unknown value \"training\"; expected one of calibration, validation"},
+        {"kind", "latency", "kind", "unknown value \"latency\"; expected one of memory, decode, serving, training, embedding"},
+        {"quantity", "peak", "quantity", "unknown quantity \"peak\"; expected memory.total_bytes, memory.model_state_bytes, kv_cache_tokens or figure.NAME"},
+        {"workload", "llama", "workload", "expected an object (a hwplan workload, docs/workload.md), got a string"},
+    };
+    for (const auto& r : rows) {
+        auto j = base_case();
+        j[r.key] = r.value;
+        Measurement m;
+        const Issues is = parse_measurement(file(j), m);
+        ASSERT_EQ(is.size(), 1u) << r.key;
+        EXPECT_EQ(is[0].path, r.path);
+        EXPECT_EQ(is[0].message, r.message);
+        EXPECT_EQ(is[0].file, "memory/test.json");
+    }
+}
+
+TEST(ValidateParse, RequiresTheSourceQuoteAndDate) {
+    auto j = base_case();
+    j["source"].erase("quote");
+    j["source"]["read_on"] = "30.11.2026";
+    Measurement m;
+    const Issues is = parse_measurement(file(j), m);
+    ASSERT_EQ(is.size(), 2u);
+    EXPECT_EQ(is[0].path, "source.quote");
+    EXPECT_EQ(is[0].message, "required field is missing");
+    EXPECT_EQ(is[1].path, "source.read_on");
+    EXPECT_EQ(is[1].message, "expected a date YYYY-MM-DD, got \"30.11.2026\"");
+}
+
+TEST(ValidateParse, BlocksNeedTheirSize) {
+    auto j = base_case();
+    j["quantity"] = "kv_cache_tokens";
+    j["measured"] = {{"value", 7351}, {"unit", "blocks"}};
+    Measurement m;
+    const Issues is = parse_measurement(file(j), m);
+    ASSERT_EQ(is.size(), 1u);
+    EXPECT_EQ(is[0].path, "measured.block_tokens");
+}
+
+TEST(ValidateParse, UnitMustMatchTheQuantity) {
+    auto j = base_case();
+    j["measured"] = {{"value", 1650}, {"unit", "tokens/s"}};
+    Measurement m;
+    const Issues is = parse_measurement(file(j), m);
+    ASSERT_EQ(is.size(), 1u);
+    EXPECT_EQ(is[0].path, "measured.unit");
+}
+
+// [SECTION] one case ---------------------------------------------------------------------------------
+
+// Lesson 001, "Training Memory Lower Bound": mixed-precision Adam holds 16 bytes per parameter
+// (2 weights + 2 gradients + 4 master + 4 + 4 moments), so 7e9 x 16 = 112 GB of model states.
+TEST(ValidateCase, ModelStatesOfA7BFullFineTune) {
+    const CaseResult r = run_case(parsed(base_case()), catalog());
+    ASSERT_TRUE(r.modelled) << r.reason;
+    EXPECT_NEAR(r.predicted, 112e9, 1e-6 * 112e9);
+    EXPECT_NEAR(r.error_ratio, 0.0, 1e-6);
+    EXPECT_TRUE(r.within);
+    EXPECT_TRUE(r.in_band);
+}
+
+// Same prediction against a measurement 100 GB: error (112 - 100) / 100 = +12 %, outside memory's 10 %,
+// and the arithmetic figure's zero-width band cannot hold it.
+TEST(ValidateCase, ErrorAndToleranceAreTheKinds) {
+    auto j = base_case();
+    j["measured"]["value"] = 100;
+    CaseResult r = run_case(parsed(j), catalog());
+    ASSERT_TRUE(r.modelled);
+    EXPECT_NEAR(r.error_ratio, 0.12, 1e-6);
+    EXPECT_FALSE(r.within);
+    EXPECT_FALSE(r.in_band);
+    j["kind"] = "decode"; // decode tolerates 25 %
+    j["quantity"] = "memory.model_state_bytes";
+    r = run_case(parsed(j), catalog());
+    EXPECT_TRUE(r.within);
+}
+
+TEST(ValidateCase, ToleranceByKind) {
+    EXPECT_DOUBLE_EQ(tolerance_ratio("memory"), 0.10);
+    EXPECT_DOUBLE_EQ(tolerance_ratio("decode"), 0.25);
+    EXPECT_DOUBLE_EQ(tolerance_ratio("serving"), 0.35);
+    EXPECT_DOUBLE_EQ(tolerance_ratio("training"), 0.25);
+    EXPECT_DOUBLE_EQ(tolerance_ratio("embedding"), 0.35);
+    EXPECT_DOUBLE_EQ(tolerance_ratio("latency"), 0.0);
+}
+
+TEST(ValidateCase, UnknownDeviceIsNotModelledWithTheReason) {
+    auto j = base_case();
+    j["workload"]["hardware"]["devices"] = {"Jetson Orin Nano 8GB"};
+    const CaseResult r = run_case(parsed(j), catalog());
+    EXPECT_FALSE(r.modelled);
+    EXPECT_NE(r.reason.find("hardware.devices[0]"), std::string::npos) << r.reason;
+}
+
+TEST(ValidateCase, DeclaredNotModelledIsKeptWithItsReason) {
+    auto j = base_case();
+    j["not_modelled"] = "weight streaming is not modelled";
+    const CaseResult r = run_case(parsed(j), catalog());
+    EXPECT_FALSE(r.modelled);
+    EXPECT_EQ(r.reason, "weight streaming is not modelled");
+}
+
+TEST(ValidateCase, AMissingFigureIsNotModelled) {
+    auto j = base_case();
+    j["quantity"] = "figure.items_per_s"; // a fine-tune has no items per second
+    j["measured"] = {{"value", 100}, {"unit", "items/s"}};
+    const CaseResult r = run_case(parsed(j), catalog());
+    EXPECT_FALSE(r.modelled);
+    EXPECT_NE(r.reason.find("leaves out items_per_s"), std::string::npos) << r.reason;
+}
+
+// [SECTION] the suite and the gate ----------------------------------------------------------------------
+
+// Three cases: errors 0 %, +12 % (outside 10 %), and one not modelled: median of |0|, |0.12| = 6 %,
+// half within tolerance, half in band, 3 cases, 2 modelled.
+ValidationReport three_cases() {
+    auto a = base_case();
+    auto b = base_case();
+    b["id"] = "b";
+    b["measured"]["value"] = 100;
+    auto c = base_case();
+    c["id"] = "c";
+    c["not_modelled"] = "not in the catalog";
+    return run_validation({file(a, "memory/a.json"), file(b, "memory/b.json"), file(c, "memory/c.json")}, catalog());
+}
+
+TEST(ValidateSuite, SummaryPerKind) {
+    const ValidationReport r = three_cases();
+    EXPECT_TRUE(r.issues.empty());
+    const KindSummary& s = r.summary.at("validation").at("memory");
+    EXPECT_EQ(s.cases, 3);
+    EXPECT_EQ(s.modelled, 2);
+    EXPECT_NEAR(s.median_abs_error, 0.06, 1e-6);
+    EXPECT_DOUBLE_EQ(s.within_share, 0.5);
+    EXPECT_DOUBLE_EQ(s.band_share, 0.5);
+    EXPECT_EQ(r.summary.at("all").at("all").cases, 3);
+}
+
+TEST(ValidateSuite, DuplicateIdIsAProblem) {
+    const auto a = base_case();
+    const ValidationReport r = run_validation({file(a, "memory/a.json"), file(a, "memory/b.json")}, catalog());
+    ASSERT_EQ(r.issues.size(), 1u);
+    EXPECT_EQ(r.issues[0].message, "duplicate id \"test-7b-model-states\" (also in memory/a.json)");
+}
+
+TEST(ValidateGate, HoldsAtTheRecordedLevelAndFailsBelowIt) {
+    const ValidationReport r = three_cases();
+    EXPECT_TRUE(check_baseline(r, baseline_json(r)).empty());
+    auto better = nlohmann::json::parse(baseline_json(r));
+    better["summary"]["validation"]["memory"]["within_share"] = 0.75;
+    better["summary"]["validation"]["memory"]["median_abs_error"] = 0.05;
+    const Issues drops = check_baseline(r, better.dump());
+    ASSERT_EQ(drops.size(), 2u);
+    EXPECT_EQ(drops[0].path, "summary.validation.memory.within_share");
+    EXPECT_EQ(drops[0].message, "within tolerance fell to 50 % from 75 %");
+    EXPECT_EQ(drops[1].path, "summary.validation.memory.median_abs_error");
+    EXPECT_EQ(check_baseline(r, "{").size(), 1u);
+}
+
+// The suite in the repository: every file reads, both splits are there, and accuracy is at or above
+// the level recorded in tests/validation/baseline.json (the same check build-scripts/test.sh runs).
+TEST(ValidateRepository, EveryMeasurementReadsAndTheGateHolds) {
+    std::string error;
+    const auto files = read_catalog_dir(std::string(HWPLAN_SOURCE_DIR) + "/tests/validation/cases", error);
+    ASSERT_TRUE(error.empty()) << error;
+    const ValidationReport r = run_validation(files, catalog());
+    for (const auto& i : r.issues) ADD_FAILURE() << to_string(i);
+    EXPECT_GE(r.results.size(), 20u);
+    EXPECT_TRUE(r.summary.count("calibration"));
+    EXPECT_TRUE(r.summary.count("validation"));
+    std::ifstream in(std::string(HWPLAN_SOURCE_DIR) + "/tests/validation/baseline.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    for (const auto& i : check_baseline(r, text.str())) ADD_FAILURE() << to_string(i);
+}
+
+} // namespace hwplan
