@@ -137,8 +137,9 @@ std::string check_plan(const Plan& p, const json& w) {
     }
     for (const auto& o : p.options) {
         if (std::isnan(o.cost.value) || std::isnan(o.cost.low) || std::isnan(o.cost.high)) return "option " + o.name + ": NaN cost";
-        if (o.feasible && !(std::isfinite(o.cost.value) && o.cost.value > 0)) return "option " + o.name + ": feasible without a finite cost";
-        if (o.feasible && !(close_le(o.cost.low, o.cost.value) && close_le(o.cost.value, o.cost.high))) return "option " + o.name + ": cost band out of order";
+        // A feasible option may lack a public price (cost 0: "unit cost unknown"); a priced one is finite and ordered.
+        if (o.cost.value != 0 && !(std::isfinite(o.cost.value) && o.cost.value > 0)) return "option " + o.name + ": a cost that is not finite and positive";
+        if (o.cost.value > 0 && !(close_le(o.cost.low, o.cost.value) && close_le(o.cost.value, o.cost.high))) return "option " + o.name + ": cost band out of order";
     }
     const auto& r = p.recommendation;
     if (r.found) {
