@@ -69,12 +69,13 @@ TEST(ValidateParse, ConvertsUnits) {
         {"billion params", 7.5, 0, 7.5e9},
         {"MiB", 1024, 0, 1073741824.0},
         {"ms/token", 8.71, 0, 1000 / 8.71},      // TinyChat prints per-token latency
+        {"ms/batch", 16.14, 128, 128 / 16.14e-3}, // TensorRT demoBERT: batch 128 in 16.14 ms
     };
     for (const auto& r : rows) {
         auto j = base_case();
         j["measured"] = {{"value", r.value}, {"unit", r.unit}};
-        if (r.block > 0) j["measured"]["block_tokens"] = r.block;
-        if (std::string(r.unit) == "blocks" || std::string(r.unit) == "billion params" || std::string(r.unit) == "ms/token") j["quantity"] = "figure.max_concurrent_users";
+        if (r.block > 0) j["measured"][std::string(r.unit) == "ms/batch" ? "batch_items" : "block_tokens"] = r.block;
+        if (std::string(r.unit) == "blocks" || std::string(r.unit) == "billion params" || std::string(r.unit) == "ms/token" || std::string(r.unit) == "ms/batch") j["quantity"] = "figure.max_concurrent_users";
         EXPECT_DOUBLE_EQ(parsed(j).measured_si, r.si) << r.unit;
     }
 }
@@ -84,7 +85,7 @@ TEST(ValidateParse, NamesTheFieldAndReason) {
     const Row rows[] = {
         {"split", "training", "split", "unknown value \"training\"; expected one of calibration, validation"},
         {"kind", "latency", "kind", "unknown value \"latency\"; expected one of memory, decode, serving, training, embedding"},
-        {"quantity", "peak", "quantity", "unknown quantity \"peak\"; expected memory.total_bytes, memory.model_state_bytes, kv_cache_tokens or figure.NAME"},
+        {"quantity", "peak", "quantity", "unknown quantity \"peak\"; expected memory.total_bytes, memory.model_state_bytes, kv_cache_tokens, kv_cache_capacity_bytes, train_flop_per_s_per_device, train_mfu or figure.NAME"},
         {"workload", "llama", "workload", "expected an object (a hwplan workload, docs/workload.md), got a string"},
     };
     for (const auto& r : rows) {
@@ -158,6 +159,55 @@ TEST(ValidateCase, ErrorAndToleranceAreTheKinds) {
     j["quantity"] = "memory.model_state_bytes";
     r = run_case(parsed(j), catalog());
     EXPECT_TRUE(r.within);
+}
+
+// A 7B pretraining step on one H100 timed with an MFU pinned to 0.5 (an override pins the band too):
+// the MFU read back from the plan (step FLOPs / step time / dense BF16 peak) is that 0.5, and the
+// achieved FLOP/s per device is 0.5 x 989.4 TFLOPS (the catalog's H100 SXM dense BF16 peak).
+TEST(ValidateCase, TrainingMfuReadsBackTheStepsEfficiency) {
+    auto j = base_case();
+    j["kind"] = "training";
+    j["quantity"] = "train_mfu";
+    j["workload"] = nlohmann::json::parse(R"json({"stage": "pretrain", "model": {"params": 7e9}, "precision": "bf16",
+        "train": {"seq_len": 2048, "micro_batch": 1}, "hardware": {"devices": ["h100-sxm"], "count": 1},
+        "assumptions": {"training_mfu": 0.5}})json");
+    j["measured"] = {{"value", 50}, {"unit", "%"}};
+    CaseResult r = run_case(parsed(j), catalog());
+    ASSERT_TRUE(r.modelled) << r.reason;
+    EXPECT_NEAR(r.predicted, 0.5, 1e-9);
+    EXPECT_TRUE(r.in_band);
+    j["quantity"] = "train_flop_per_s_per_device";
+    j["measured"] = {{"value", 494.7}, {"unit", "TFLOP/s"}};
+    r = run_case(parsed(j), catalog());
+    ASSERT_TRUE(r.modelled) << r.reason;
+    EXPECT_NEAR(r.predicted, 0.5 * 989.4e12, 1e-3 * 494.7e12);
+}
+
+// The two KV-capacity readings agree: bytes per device = tokens x KV bytes per token, and Llama 3.1 8B at
+// bf16 stores 2 (K and V) x 8 KV heads x 128 head dim x 32 layers x 2 bytes = 131,072 bytes per token.
+TEST(ValidateCase, KvCapacityInTokensAndBytesAgree) {
+    auto j = base_case();
+    j["quantity"] = "kv_cache_tokens";
+    j["workload"] = nlohmann::json::parse(R"json({"stage": "serve", "model": "llama-3.1-8b", "precision": "bf16",
+        "serve": {"context_tokens": 16, "prompt_tokens": 8, "output_tokens": 8, "concurrent_users": 1},
+        "hardware": {"devices": ["h100-sxm"], "count": 1}})json");
+    j["measured"] = {{"value", 400000}, {"unit", "tokens"}};
+    const CaseResult tokens = run_case(parsed(j), catalog());
+    j["quantity"] = "kv_cache_capacity_bytes";
+    j["measured"] = {{"value", 50}, {"unit", "GiB"}};
+    const CaseResult bytes = run_case(parsed(j), catalog());
+    ASSERT_TRUE(tokens.modelled && bytes.modelled) << tokens.reason << bytes.reason;
+    EXPECT_GT(tokens.predicted, 0);
+    EXPECT_NEAR(bytes.predicted / tokens.predicted, 131072.0, 1e-6);
+}
+
+// NeMo's tables give tokens/s per GPU: the suite compares the whole system's rate, value x device_count.
+TEST(ValidateParse, PerDeviceRatesScaleByTheDeviceCount) {
+    auto j = base_case();
+    j["quantity"] = "figure.train_tokens_per_s";
+    j["setup"]["device_count"] = 64;
+    j["measured"] = {{"value", 3062}, {"unit", "tokens/s/device"}};
+    EXPECT_DOUBLE_EQ(parsed(j).measured_si, 3062.0 * 64);
 }
 
 TEST(ValidateCase, ToleranceByKind) {

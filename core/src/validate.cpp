@@ -26,14 +26,22 @@ const std::vector<std::string> kSplits = {"calibration", "validation"};
 //   memory.model_state_bytes  weights + gradients + optimizer state per device (ZeRO's "model states")
 //   kv_cache_tokens           max_concurrent_users x serve.context_tokens: with a context of one KV block,
 //                             the tokens of KV cache that fit (what vLLM prints as "# GPU blocks" x block size)
+//   kv_cache_capacity_bytes   the same capacity in bytes per device: max_concurrent_users x the KV bytes one
+//                             sequence of that context holds on a device (what vLLM logs as available KV cache memory)
+//   train_flop_per_s_per_device  the training step's FLOPs per device / its time: the FLOP count the planner
+//                             uses (6N + attention, PaLM appendix B; one more forward pass with full
+//                             recomputation), to compare with papers that publish achieved TFLOP/s per GPU
+//   train_mfu                 the same / the device's dense peak at the step's precision (model FLOPs utilization)
 //   figure.NAME               any figure of the candidate (figure.decode_tokens_per_s_per_user, ...)
-const std::vector<std::string> kQuantities = {"memory.total_bytes", "memory.model_state_bytes", "kv_cache_tokens"};
+const std::vector<std::string> kQuantities = {"memory.total_bytes", "memory.model_state_bytes", "kv_cache_tokens", "kv_cache_capacity_bytes",
+                                              "train_flop_per_s_per_device", "train_mfu"};
 
 struct Unit {
     const char* name;
     double to_si;
     const char* si;
     bool reciprocal = false; // a time per token: the rate is 1 / (value x to_si)
+    bool per_device = false; // quoted per device: x setup.device_count for the whole system
 };
 constexpr Unit kUnits[] = {
     {"bytes", 1, "bytes"},       {"MB", 1e6, "bytes"},          {"MiB", 1048576.0, "bytes"},
@@ -41,7 +49,9 @@ constexpr Unit kUnits[] = {
     {"blocks", 0, "tokens"},     // x measured.block_tokens
     {"tokens/s", 1, "tokens/s"}, {"items/s", 1, "items/s"},      {"params", 1, "params"},
     {"billion params", 1e9, "params"}, {"ms/token", 1e-3, "tokens/s", true},
-    {"s/token", 1, "tokens/s", true},
+    {"s/token", 1, "tokens/s", true},     {"tokens/s/device", 1, "tokens/s", false, true},
+    {"TFLOP/s", 1e12, "flop/s"},          {"%", 0.01, "ratio"},
+    {"ratio", 1, "ratio"},                {"ms/batch", 1e-3, "items/s", true},
 };
 
 const Unit* find_unit(const std::string& name) {
@@ -60,6 +70,8 @@ std::string unit_list() {
 std::string show(double si, const std::string& unit) {
     if (unit == "bytes") return format_sig(si / 1e9, 3) + " GB";
     if (unit == "params") return format_sig(si / 1e9, 3) + "B params";
+    if (unit == "flop/s") return format_sig(si / 1e12, 3) + " TFLOP/s";
+    if (unit == "ratio") return format_sig(100 * si, 3) + " %";
     return format_sig(si, 3) + " " + unit;
 }
 
@@ -87,6 +99,7 @@ Issues parse_measurement(const CatalogFile& file, Measurement& out) {
     if (!doc) return issues;
     detail::Reader r(ctx, "", *doc);
     Measurement m;
+    int device_count = 0;
     m.file = file.path;
     m.id = r.string("id", true).value_or("");
     m.kind = r.choice("kind", true, kKinds).value_or("");
@@ -94,7 +107,7 @@ Issues parse_measurement(const CatalogFile& file, Measurement& out) {
     m.split = r.choice("split", true, kSplits).value_or("");
     if (auto q = r.string("quantity", true)) {
         const bool known = std::find(kQuantities.begin(), kQuantities.end(), *q) != kQuantities.end() || q->rfind("figure.", 0) == 0;
-        if (!known) r.error("quantity", "unknown quantity \"" + *q + "\"; expected memory.total_bytes, memory.model_state_bytes, kv_cache_tokens or figure.NAME");
+        if (!known) r.error("quantity", "unknown quantity \"" + *q + "\"; expected memory.total_bytes, memory.model_state_bytes, kv_cache_tokens, kv_cache_capacity_bytes, train_flop_per_s_per_device, train_mfu or figure.NAME");
         else m.quantity = *q;
     }
     r.object("source", true, [&](detail::Reader& s) {
@@ -115,6 +128,7 @@ Issues parse_measurement(const CatalogFile& file, Measurement& out) {
         const std::string runtime = s.string("runtime", true).value_or("");
         const std::string device = s.string("device", true).value_or("");
         const int count = s.integer("device_count", true, 1, 1000000).value_or(0);
+        device_count = count;
         const auto notes = s.string("notes", false);
         m.setup_text = model + ", " + precision + ", batch " + batch + ", " + sequence + "; " + std::to_string(count) + " x " + device + " (" +
                        runtime + ")" + (notes ? "; " + *notes : "");
@@ -129,6 +143,7 @@ Issues parse_measurement(const CatalogFile& file, Measurement& out) {
         const auto value = s.number("value", true, 1e-9, 1e18);
         const auto unit = s.string("unit", true);
         const auto block = s.number("block_tokens", false, 1, 1024);
+        const auto batch_items = s.number("batch_items", false, 1, 1e7);
         const auto derived = s.string("derived", false);
         if (!value || !unit) return;
         const Unit* u = find_unit(*unit);
@@ -144,16 +159,29 @@ Issues parse_measurement(const CatalogFile& file, Measurement& out) {
             }
             factor = *block;
         }
-        m.measured_si = u->reciprocal ? 1.0 / (*value * factor) : *value * factor;
+        if (std::string(u->name) == "ms/batch") {
+            if (!batch_items) {
+                s.error("batch_items", "required when the unit is ms/batch (items per batch)");
+                return;
+            }
+            m.measured_si = *batch_items / (*value * factor);
+        } else {
+            m.measured_si = u->reciprocal ? 1.0 / (*value * factor) : *value * factor;
+        }
+        if (u->per_device) m.measured_si *= std::max(device_count, 1);
         m.unit_si = u->si;
         m.measured_text = format_sig(*value, 6) + " " + *unit + (derived ? " (" + *derived + ")" : "");
     });
     if (auto nm = r.string("not_modelled", false)) m.not_modelled = *nm;
     r.finish();
     if (!m.quantity.empty() && !m.unit_si.empty()) {
-        const bool bytes_q = m.quantity.rfind("memory.", 0) == 0;
-        if (bytes_q != (m.unit_si == "bytes"))
-            issues.push_back({"measured.unit", "quantity " + m.quantity + " is compared in " + (bytes_q ? "bytes" : "a rate or count") +
+        const std::string want = m.quantity.rfind("memory.", 0) == 0 || m.quantity == "kv_cache_capacity_bytes" ? "bytes"
+                                 : m.quantity == "train_flop_per_s_per_device" ? "flop/s"
+                                 : m.quantity == "train_mfu"               ? "ratio"
+                                                                           : "";
+        const bool ok = want.empty() ? (m.unit_si != "bytes" && m.unit_si != "flop/s" && m.unit_si != "ratio") : m.unit_si == want;
+        if (!ok)
+            issues.push_back({"measured.unit", "quantity " + m.quantity + " is compared in " + (want.empty() ? "a rate or count" : want) +
                                                    " but the unit is " + m.unit_si, file.path});
     }
     if (issues.empty()) out = std::move(m);
@@ -187,7 +215,7 @@ CaseResult run_case(const Measurement& m, const Catalog& catalog) {
     } else if (m.quantity == "memory.model_state_bytes") {
         r.predicted = r.low = r.high = c.memory.weights_bytes + c.memory.gradients_bytes + c.memory.optimizer_bytes;
         r.label = "arithmetic";
-    } else if (m.quantity == "kv_cache_tokens") {
+    } else if (m.quantity == "kv_cache_tokens" || m.quantity == "kv_cache_capacity_bytes") {
         auto it = c.figures.find("max_concurrent_users");
         if (it == c.figures.end()) {
             r.reason = "the plan gives no max_concurrent_users for this stage";
@@ -196,9 +224,36 @@ CaseResult run_case(const Measurement& m, const Catalog& catalog) {
         // the context the plan resolved: the workload's serve.context_tokens
         const json w = json::parse(m.workload_json);
         const double ctx = w.contains("serve") && w["serve"].contains("context_tokens") ? w["serve"]["context_tokens"].get<double>() : 4096.0;
-        r.predicted = it->second.value * ctx;
-        r.low = it->second.low * ctx;
-        r.high = it->second.high * ctx;
+        const double users = w.contains("serve") && w["serve"].contains("concurrent_users") ? w["serve"]["concurrent_users"].get<double>() : 1.0;
+        // per unit of max_concurrent_users: the context's tokens, or the KV bytes one such sequence holds per device
+        const double per = m.quantity == "kv_cache_tokens" ? ctx : c.memory.kv_cache_bytes / std::max(users, 1.0);
+        r.predicted = it->second.value * per;
+        r.low = it->second.low * per;
+        r.high = it->second.high * per;
+        r.label = std::string(name(it->second.label));
+    } else if (m.quantity == "train_flop_per_s_per_device" || m.quantity == "train_mfu") {
+        auto it = c.figures.find("train_tokens_per_s");
+        if (it == c.figures.end() || c.phases.empty() || c.phases.front().time_s <= 0) {
+            r.reason = "the plan gives no training step time on " + c.device + (c.regime_why.empty() ? "" : ": " + c.regime_why);
+            return r;
+        }
+        const Phase& step = c.phases.front();
+        double scale = step.roofline.flops / step.time_s / it->second.value; // FLOP/s per device per (token/s)
+        if (m.quantity == "train_mfu") {
+            const Device* d = nullptr;
+            for (const auto& dev : catalog.devices)
+                if (dev.id == c.device) d = &dev;
+            const PeakRate* peak = !d ? nullptr : step.precision == "fp8" ? &d->fp8 : step.precision == "fp16" ? &d->fp16
+                                                : step.precision == "fp32" ? &d->fp32 : &d->bf16;
+            if (!peak || peak->flop_per_s <= 0) {
+                r.reason = "no dense peak for " + step.precision + " on " + c.device;
+                return r;
+            }
+            scale /= peak->flop_per_s;
+        }
+        r.predicted = it->second.value * scale;
+        r.low = std::min(it->second.low, it->second.high) * scale;
+        r.high = std::max(it->second.low, it->second.high) * scale;
         r.label = std::string(name(it->second.label));
     } else {
         const std::string key = m.quantity.substr(7);
