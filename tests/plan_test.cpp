@@ -232,6 +232,38 @@ TEST(BatchSize, ServingReportsTheMostThroughputWithinTheTargets) {
     EXPECT_GE(best / b, 30.0); // each of the b users decodes at least at the target
 }
 
+// [SECTION] what datasheets do not tell (issue 9) ---------------------------------------------------------
+
+// Jetson AGX Thor's datasheet gives FP4 (sparse) compute and 273 GB/s of LPDDR5X, no BF16/FP8 peak. Decode at
+// one sequence is bound by bandwidth, so the plan keeps the bandwidth roofline and says the compute side is
+// unknown: Llama-3.1-8B at FP8 reads 9.08 GB per token (embeddings and head at 16 bits), so at most
+// 273e9 x 0.78 / 9.08e9 = 23.5 tokens/s before the per-step overhead (22.6 with it). Prefill (time to first
+// token) needs the compute peak and is left out. Before issue 9 every speed figure was left out.
+TEST(Datasheets, FourBitOnlyDatasheetKeepsTheBandwidthRooflineForDecode) {
+    const Plan p = run(R"({"stage": "edge", "model": "Llama-3.1-8B", "precision": "fp8", "serve": {"context_tokens": 4096},
+        "hardware": {"devices": ["jetson-agx-thor"], "count": 1}})");
+    const Candidate& c = p.candidates.at(0);
+    ASSERT_TRUE(c.figures.count("decode_tokens_per_s_per_user"));
+    const Figure& f = c.figures.at("decode_tokens_per_s_per_user");
+    EXPECT_LE(f.value, 273e9 * 0.78 / 9.08e9);
+    EXPECT_NEAR(f.value / (273e9 * 0.78 / 9.08e9), 1.0, 0.05);
+    EXPECT_NE(f.why.find("compute side is unknown"), std::string::npos);
+    EXPECT_FALSE(c.figures.count("ttft_s"));
+    EXPECT_FALSE(c.figures.count("throughput_tokens_per_s"));
+}
+
+// Lesson 004 names Cerebras as an SRAM decode tier; the CS-3 trains by streaming weights from external
+// MemoryX (its catalog note) and its 125 PFLOPS is quoted with sparsity, so training it like a dense GPU
+// gave 8 x CS-3 a 7B fine-tune at 4.8 million tokens/s with a 3.4 ms step. No number is better than that one.
+TEST(Datasheets, WeightStreamingSystemsGiveNoTrainingSpeed) {
+    const Plan p = run(R"({"stage": "finetune", "model": "Llama-2-7B", "precision": "bf16", "train": {"method": "full"},
+        "hardware": {"devices": ["cerebras-cs3"], "count": 8}})");
+    const Candidate& c = p.candidates.at(0);
+    EXPECT_FALSE(c.figures.count("train_tokens_per_s"));
+    EXPECT_FALSE(c.figures.count("step_time_s"));
+    EXPECT_NE(c.regime_why.find("not modelled"), std::string::npos);
+}
+
 // Lesson 004 worked example 2: 70B at FP8 for 200 concurrent users at 8k holds about 270 GB of KV
 // cache: more than one GPU, and an 8-GPU H200 server holds it.
 TEST(Lessons, BankNeedsSeveralGpusAndOneH200ServerHoldsIt) {

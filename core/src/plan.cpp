@@ -607,6 +607,28 @@ void drop_time_figures(Eval& e) {
     if (e.c.fits) e.c.regime_why = "compute peak not published for this precision: speed and regime not modelled";
 }
 
+// Decode of the user's own batch is bound by memory bandwidth, which every datasheet gives: when the compute
+// peak is unknown (FP4-only datasheets such as Jetson AGX Thor), decode keeps its bandwidth roofline, a
+// lower bound on the step time and so an upper bound on speed, and says that the compute side is unknown.
+// Everything that needs the compute side (prefill, queueing, offline batches, training) is left out.
+void keep_bandwidth_figures(Eval& e, const std::string& precision) {
+    const std::string why = " [bandwidth roofline only: no published " + precision +
+                            " (or wider) peak, so the compute side is unknown and this is an upper bound on speed]";
+    for (auto it = e.c.figures.begin(); it != e.c.figures.end();) {
+        const std::string& k = it->first;
+        if (k == "decode_step_s" || k == "decode_tokens_per_s_per_user") {
+            if (e.explain) it->second.why += why;
+            ++it;
+            continue;
+        }
+        const bool timing = k.size() > 2 && (k.compare(k.size() - 2, 2, "_s") == 0 || k.find("per_s") != std::string::npos ||
+                                             k == "utilization_ratio" || k == "window_used_ratio" || k.find("within_targets") != std::string::npos);
+        it = timing ? e.c.figures.erase(it) : std::next(it);
+    }
+    if (e.c.fits) e.c.regime_why = "decode: bandwidth-bound at this batch as far as the datasheet tells; the compute peak for " + precision +
+                                   " is not published, so prefill, time to first token and throughput at large batches are not modelled";
+}
+
 Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true) {
     Eval e;
     e.explain = explain;
@@ -633,7 +655,21 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
     }
     case Stage::embed: eval_embed(w, cat, d, n, a, e); break;
     }
-    if (peak_for(d, w.precision.compute).flop_per_s <= 0) drop_time_figures(e);
+    if (peak_for(d, w.precision.compute).flop_per_s <= 0) {
+        if ((w.stage == Stage::serve || w.stage == Stage::edge) && e.c.figures.count("decode_step_s"))
+            keep_bandwidth_figures(e, w.precision.compute);
+        else
+            drop_time_figures(e);
+    }
+    // Wafer-scale SRAM systems train by streaming weights from external memory (Cerebras CS-3 with MemoryX,
+    // the device's catalog note) and their quoted peak may count sparsity: neither the GPU memory model
+    // (weights resident, ZeRO sharding) nor its MFU describes them, so no training number is given.
+    if (is_training_stage(w.stage) && d.kind == DeviceKind::sram_system) {
+        drop_time_figures(e);
+        e.c.regime_why = "training on " + d.id + " is not modelled: it streams weights from external memory rather than holding them, "
+                         "and its quoted peak may include sparsity; no speed is given";
+        if (e.explain) e.c.notes.push_back(e.c.regime_why + "; the memory terms above assume weights held on the device and do not apply either");
+    }
     return e;
 }
 
