@@ -325,11 +325,12 @@ std::optional<Device> read_device(const json& doc, const Context& ctx, const std
                 price.usd = pr.number("usd", true, 1.0, 1e9).value_or(0);
             } else if (kind) {
                 price.usd_per_hour = pr.number("usd_per_hour", true, 0.001, 1e4).value_or(0);
+                price.billing_increment_s = pr.number("billing_increment_s", false, 0.001, 86400).value_or(-1);
             }
             price.provider = pr.string("provider", true).value_or("");
             pr.string("note", false);
             pr.string("date", false);
-            attach_source(pr, book, {"usd", "usd_per_hour"});
+            attach_source(pr, book, {"usd", "usd_per_hour", "billing_increment_s"});
             price.source = book.source_of.count(pr.at("usd")) ? book.source_of[pr.at("usd")]
                                                                : book.source_of[pr.at("usd_per_hour")];
             pr.finish();
@@ -881,12 +882,15 @@ template <class T> Resolved<T> resolve(const std::vector<T>& items, const std::s
     if (hits.size() > 1) {
         std::string list;
         for (const auto* h : hits) list += (list.empty() ? "" : ", ") + h->id;
-        out.issue = {"", std::string("\"") + query + "\" is ambiguous: it names " + list + "; use an id"};
+        out.issue = {"", quote_input(query) + " is ambiguous: it names " + list + "; use an id"};
         return out;
     }
-    // Unknown: suggest up to three close names (small edit distance, or one contains the other).
+    // Unknown: suggest up to three close names (small edit distance, or one contains the other). A query
+    // longer than any name plus a typo's worth is no misspelling; skipping it keeps a pasted megabyte fast.
+    constexpr size_t kMaxSuggestLength = 128;
     std::vector<std::pair<size_t, std::string>> close;
     for (const auto& item : items) {
+        if (q.size() > kMaxSuggestLength) break;
         size_t best = std::string::npos;
         std::vector<std::string> names = item.aliases;
         names.push_back(item.id);
@@ -900,7 +904,7 @@ template <class T> Resolved<T> resolve(const std::vector<T>& items, const std::s
         if (best <= std::max<size_t>(2, q.size() / 3)) close.push_back({best, item.id});
     }
     std::sort(close.begin(), close.end());
-    std::string msg = std::string("unknown ") + what + " \"" + query + "\"";
+    std::string msg = std::string("unknown ") + what + " " + quote_input(query);
     if (!close.empty()) {
         msg += "; close matches: ";
         for (size_t i = 0; i < close.size() && i < 3; ++i) msg += (i ? ", " : "") + close[i].second;
