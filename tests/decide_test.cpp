@@ -399,6 +399,75 @@ TEST(Lesson001, SoloResearcherMonthlyCostsAndBreakEven) {
     EXPECT_EQ(p.recommendation.option.kind, "rent"); // lesson 001: local hardware is not justified "if you train infrequently"
 }
 
+// [SECTION] priorities and feasibility rules ----------------------------------------------------------
+
+// Lesson 003: "Managed APIs can be best when the team does not want to operate hardware at all."
+TEST(Priority, SimplestToOperatePutsAHostedApiFirst) {
+    const Plan p = run(json::parse(R"({"stage": "serve", "model": "Llama-3.1-8B", "serve": {"context_tokens": 4096, "concurrent_users": 8},
+        "decision": {"priority": "simplest"}})"));
+    ASSERT_TRUE(p.recommendation.found);
+    EXPECT_EQ(p.recommendation.option.kind, "api");
+}
+
+// Lesson 003: a chatbot "must respond to each user within 2 seconds": ranked by latency, no feasible option
+// below has a shorter time to first token than the one above it.
+TEST(Priority, LatencyRanksByTimeToFirstToken) {
+    json w = scenario_json("team-live-chat");
+    w["decision"]["priority"] = "latency";
+    const Plan p = run(w);
+    ASSERT_TRUE(p.recommendation.found);
+    double last = 0;
+    for (const auto& o : p.options) {
+        if (!o.feasible || o.latency_s <= 0) break;
+        EXPECT_GE(o.latency_s, last) << o.name;
+        last = o.latency_s;
+    }
+    EXPECT_GT(last, 0);
+}
+
+// Data that must stay on premises rules out rentals and hosted APIs, each with the reason.
+TEST(Feasibility, DataOnPremisesEliminatesRentalsAndApis) {
+    const Plan p = run(json::parse(R"({"stage": "serve", "model": "Llama-3.1-8B", "decision": {"data_on_premises": true}})"));
+    ASSERT_TRUE(p.recommendation.found);
+    EXPECT_EQ(p.recommendation.option.kind, "own");
+    for (const auto& o : p.options)
+        if (o.kind != "own") {
+            EXPECT_FALSE(o.feasible) << o.name;
+            EXPECT_TRUE(any_starts_with(o.reasons, "data:") || any_starts_with(o.reasons, "software:")) << o.name;
+        }
+}
+
+// Lesson 004: an SRAM system is "an SRAM decode tier", not a trainer.
+TEST(Feasibility, AnSramSystemIsNotATrainer) {
+    const Plan p = run(json::parse(R"({"stage": "finetune", "model": "Llama-3.1-8B", "precision": {"weights": "nf4", "compute": "bf16"},
+        "train": {"method": "qlora"}, "hardware": {"devices": ["Cerebras CS-3", "H100 SXM"]}, "decision": {"stack": "any"}})"));
+    const Option* cs3 = option(p, "rent", "cerebras-cs3");
+    ASSERT_NE(cs3, nullptr);
+    EXPECT_FALSE(cs3->feasible);
+    EXPECT_EQ(cs3->reasons.front().rfind("stage:", 0), 0u) << cs3->reasons.front();
+}
+
+// Lesson 004: "Software support and available capacity eliminate most options before price is even
+// considered": the stack the team runs decides between CUDA and the other paths.
+TEST(Feasibility, TheStackSelectsTheDevicesThatRunIt) {
+    struct Row { const char* stack; const char* software; };
+    const Row rows[] = {{"pytorch-rocm", "rocm"}, {"intel-gaudi", "synapseai"}, {"aws-neuron", "neuron"}, {"mlx-metal", "mlx"}};
+    for (const auto& r : rows) {
+        json w = json::parse(R"({"stage": "serve", "model": "Llama-3.1-8B"})");
+        w["decision"]["stack"] = r.stack;
+        const Plan p = run(w);
+        for (const auto& o : p.options) {
+            if (!o.feasible || o.kind == "api") continue;
+            // The documented exemptions: a CPU worker runs PyTorch on its CPU backend; a rented SRAM decode tier
+            // is served by its vendor.
+            const Device& d = device(o.device);
+            if (d.kind == DeviceKind::cpu || (d.kind == DeviceKind::sram_system && o.kind != "own")) continue;
+            const auto& sw = d.software;
+            EXPECT_NE(std::find(sw.begin(), sw.end(), r.software), sw.end()) << r.stack << ": " << o.name;
+        }
+    }
+}
+
 // [SECTION] the candidate table ------------------------------------------------------------------------
 
 // The table follows the user's priority, feasible first: a Cerebras CS-3 no longer tops a bank's table.

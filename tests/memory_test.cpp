@@ -186,6 +186,58 @@ TEST(TrainingActivations, LogitsBufferIsFp32ValueAndGradient) {
     EXPECT_DOUBLE_EQ(act.total_bytes, act.blocks_bytes + act.logits_bytes);
 }
 
+// torchtune CEWithChunkedOutputLoss (num_output_chunks = 8): the bf16 logits chunks stay (2 bytes per
+// logit) and one chunk at a time is upcast to FP32 with its gradient (8 bytes x 1/8): 3 bytes per logit,
+// against 8 for transformers' whole-tensor upcast.
+TEST(TrainingActivations, ChunkedLossHoldsOneFp32ChunkBesideTheBf16Logits) {
+    ActivationSettings st{.seq_len = 2048, .micro_batch = 2, .checkpointing = Checkpointing::full,
+                          .logits_kept_bytes_per_value = 2, .loss_fp32_bytes_per_value = 8, .loss_chunks = 8};
+    const auto act = training_activation_bytes(test::llama31_8b(), st, 32);
+    EXPECT_DOUBLE_EQ(act.logits_bytes, (2.0 + 8.0 / 8) * 2 * 2048 * 128256);
+}
+
+// Korthikanti et al. 2022 section 4.1: the bytes per activation scale every term; an fp32 run stores
+// 4-byte activations, twice the 16-bit figure (34sbh -> 68sbh per block with fused attention and dropout).
+TEST(TrainingActivations, Fp32ActivationsAreTwiceTheSixteenBitOnes) {
+    ActivationSettings half{.seq_len = 512, .micro_batch = 4, .flash_attention = true, .dropout = false};
+    ActivationSettings full = half;
+    full.bytes_per_value = 4;
+    EXPECT_DOUBLE_EQ(training_activation_bytes_per_layer(gpt3_175b(), full), 2 * training_activation_bytes_per_layer(gpt3_175b(), half));
+}
+
+// Eager attention keeps the softmax output, a x s^2 x b values per block (Korthikanti's 5as/h term
+// without dropout is 2as^2b bytes at 2 bytes a value): BERT-Large (a = 16, h = 1024) at s = 512, b = 8.
+TEST(TrainingActivations, EagerAttentionStoresTheScoreMatrices) {
+    const ModelArch bert = test::dense(24, 1024, 16, 16, 4096, 30522);
+    ActivationSettings fused{.seq_len = 512, .micro_batch = 8, .flash_attention = true};
+    ActivationSettings eager = fused;
+    eager.flash_attention = false;
+    EXPECT_DOUBLE_EQ(training_activation_bytes_per_layer(bert, eager) - training_activation_bytes_per_layer(bert, fused),
+                     2.0 * 16 * 512 * 512 * 8);
+}
+
+// Lesson 001: mixed-precision Adam is 2 + 2 + 12 = 16 bytes per parameter because of the FP32 master
+// copy; an fp32 run holds the weights in FP32 already: 4 + 4 + 8 = 16 with AdamW, 4 + 4 + 4 with SGD.
+TEST(ModelState, Fp32TrainingStoresFourByteWeightsAndGradients) {
+    const ModelStateBytes adam = full_training_state_bytes(Optimizer::adamw, true);
+    EXPECT_EQ(adam.weights, 4.0);
+    EXPECT_EQ(adam.gradients, 4.0);
+    EXPECT_EQ(adam.optimizer, 8.0);
+    EXPECT_EQ(full_training_state_bytes(Optimizer::sgd, true).optimizer, 4.0);
+    const ModelStateBytes mixed = full_training_state_bytes(Optimizer::adamw, false);
+    EXPECT_EQ(mixed.weights + mixed.gradients + mixed.optimizer, 16.0);
+}
+
+// torch.optim.AdamW creates its two moments with zeros_like(param): FP32 adapters (PEFT's upcast) hold
+// 8 bytes of state per parameter, bf16 adapters (torchtune dtype bf16) 4; bitsandbytes 8-bit AdamW 2.
+TEST(ModelState, AdapterOptimizerStateFollowsTheAdapterDtype) {
+    EXPECT_EQ(optimizer_moment_bytes_per_param(Optimizer::adamw, 4), 8.0);
+    EXPECT_EQ(optimizer_moment_bytes_per_param(Optimizer::adamw, 2), 4.0);
+    EXPECT_EQ(optimizer_moment_bytes_per_param(Optimizer::adamw_8bit, 4), 2.0);
+    EXPECT_EQ(optimizer_moment_bytes_per_param(Optimizer::sgd, 4), 4.0);
+    EXPECT_EQ(optimizer_moment_bytes_per_param(Optimizer::adafactor, 4), 0.0);
+}
+
 // PEFT's print_trainable_parameters() for Llama-3-8B with r = 16 on all linear layers:
 // "trainable params: 41,943,040" (16 x (8192 + 5120 + 5120 + 8192 + 3 x 18432) x 32 blocks).
 TEST(Lora, AllLinearRank16OnLlama3_8B) {

@@ -610,6 +610,47 @@ void read_assumptions(const json& doc, const Context& ctx, Catalog& catalog) {
     catalog.assumption_sources = std::move(book.sources);
 }
 
+// [SECTION] Training runtime profiles (runtimes.json) ---------------------------------------------
+
+void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
+    SourceBook book;
+    read_named_entries(
+        doc, ctx, "runtimes", book,
+        [](const std::string& key, Reader& e, SourceBook& b) {
+            TrainingRuntime t;
+            t.id = key;
+            if (!valid_id(key)) e.ctx().add(e.path(), "id must be lower-case letters, digits, '-' or '.'");
+            t.name = e.string("name", true).value_or("");
+            t.meaning = e.string("meaning", true).value_or("");
+            t.adapter_bytes_per_param = e.number("adapter_bytes_per_param", true, 1, 8).value_or(0);
+            t.adapter_gradient_bytes_per_param = e.number("adapter_gradient_bytes_per_param", true, 1, 8).value_or(0);
+            t.optimizer_state_bytes_per_value = e.number("optimizer_state_bytes_per_value", true, 1, 8).value_or(0);
+            t.logits_kept_bytes_per_value = e.number("logits_kept_bytes_per_value", true, 0, 8).value_or(0);
+            t.loss_fp32_bytes_per_value = e.number("loss_fp32_bytes_per_value", true, 0, 16).value_or(0);
+            t.loss_chunks = e.number("loss_chunks", true, 1, 1e6).value_or(1);
+            t.paged_optimizer = e.boolean("paged_optimizer", true).value_or(false);
+            t.full_master_weights = e.boolean("full_master_weights", true).value_or(true);
+            t.optimizer_in_backward = e.boolean("optimizer_in_backward", true).value_or(false);
+            t.eager_attention = e.choice("attention", true, {"sdpa", "eager"}).value_or("sdpa") == "eager";
+            t.default_for = e.strings("default_for", false);
+            for (const auto& m : t.default_for)
+                if (m != "full" && m != "lora" && m != "qlora") e.error("default_for", "unknown method \"" + m + "\"; expected full, lora or qlora");
+            e.string("note", false);
+            attach_source(e, b, {"adapter_bytes_per_param", "adapter_gradient_bytes_per_param", "optimizer_state_bytes_per_value",
+                                 "logits_kept_bytes_per_value", "loss_fp32_bytes_per_value", "loss_chunks", "paged_optimizer", "full_master_weights",
+                                 "optimizer_in_backward", "attention"});
+            t.source = b.source_of.count(e.at("adapter_bytes_per_param")) ? b.source_of[e.at("adapter_bytes_per_param")] : "";
+            return t;
+        },
+        [&](TrainingRuntime t) { catalog.training_runtimes.push_back(std::move(t)); });
+    catalog.runtime_sources = std::move(book.sources);
+    for (const char* m : {"full", "lora", "qlora"}) {
+        int n = 0;
+        for (const auto& t : catalog.training_runtimes) n += int(std::count(t.default_for.begin(), t.default_for.end(), m));
+        if (n != 1) ctx.add("runtimes", std::string("exactly one profile must be the default for \"") + m + "\", found " + std::to_string(n));
+    }
+}
+
 // [SECTION] Scenarios (their workloads are checked once the rest of the catalog is loaded) --------
 
 std::optional<Scenario> read_scenario(const json& doc, const Context& ctx, const std::string& stem) {
@@ -702,6 +743,8 @@ CatalogLoad load_catalog(const std::vector<CatalogFile>& files) {
             read_formats(*doc, ctx, out.catalog);
         } else if (f.path == "assumptions.json") {
             read_assumptions(*doc, ctx, out.catalog);
+        } else if (f.path == "runtimes.json") {
+            read_runtimes(*doc, ctx, out.catalog);
         } else if (f.path == "defaults.json") {
             if (auto d = read_defaults(*doc, ctx)) {
                 out.catalog.defaults = std::move(*d);
@@ -710,8 +753,8 @@ CatalogLoad load_catalog(const std::vector<CatalogFile>& files) {
         } else if (starts_with(f.path, "scenarios/")) {
             if (auto sc = read_scenario(*doc, ctx, stem)) out.catalog.scenarios.push_back(std::move(*sc));
         } else {
-            ctx.add("", "not a catalog file (expected devices/, models/, apis/, scenarios/, defaults.json, formats.json "
-                        "or assumptions.json)");
+            ctx.add("", "not a catalog file (expected devices/, models/, apis/, scenarios/, defaults.json, formats.json, "
+                        "assumptions.json or runtimes.json)");
         }
     }
     check_unique(out.catalog.devices, out.issues, "devices");
@@ -886,6 +929,12 @@ const Scenario* find_scenario(const Catalog& catalog, const std::string& id) {
 const Device* Catalog::device_by_id(const std::string& id) const {
     for (const auto& d : devices)
         if (d.id == id) return &d;
+    return nullptr;
+}
+
+const TrainingRuntime* Catalog::find_runtime(const std::string& id) const {
+    for (const auto& t : training_runtimes)
+        if (t.id == id) return &t;
     return nullptr;
 }
 

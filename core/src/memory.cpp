@@ -1,4 +1,4 @@
-// memory.cpp: memory held by a model. Weights for now.
+// memory.cpp: memory a job holds, term by term (sources in memory.h).
 #include "hwplan/memory.h"
 
 #include <algorithm>
@@ -166,7 +166,8 @@ TrainingActivations training_activation_bytes(const ModelArch& arch, const Activ
         working.checkpointing = Checkpointing::none;
         out.blocks_bytes += training_activation_bytes_per_layer(arch, working);
     }
-    out.logits_bytes = 2.0 * 4.0 * s.seq_len * s.micro_batch * arch.vocab / std::max(1, s.tensor_parallel);
+    const double logits = s.seq_len * s.micro_batch * arch.vocab / std::max(1, s.tensor_parallel);
+    out.logits_bytes = logits * (s.logits_kept_bytes_per_value + s.loss_fp32_bytes_per_value / std::max(1.0, s.loss_chunks));
     out.total_bytes = out.blocks_bytes + out.logits_bytes;
     return out;
 }
@@ -197,6 +198,24 @@ double optimizer_bytes_per_param(Optimizer o) {
 double gradient_bytes_per_param(Optimizer o) { return o == Optimizer::adamw_fp32 ? 4 : 2; }
 double weight_bytes_per_param(Optimizer o) { return o == Optimizer::adamw_fp32 ? 4 : 2; }
 
+ModelStateBytes full_training_state_bytes(Optimizer o, bool fp32) {
+    if (!fp32 || o == Optimizer::adamw_fp32)
+        return {weight_bytes_per_param(o), gradient_bytes_per_param(o), optimizer_bytes_per_param(o)};
+    // fp32 weights are the master copy: drop the 4-byte FP32 copy the mixed-precision figures include.
+    return {4.0, 4.0, optimizer_bytes_per_param(o) - 4.0};
+}
+
+double optimizer_moment_bytes_per_param(Optimizer o, double state_bytes_per_value) {
+    switch (o) {
+    case Optimizer::adamw:
+    case Optimizer::adamw_fp32: return 2.0 * state_bytes_per_value;
+    case Optimizer::adamw_8bit: return 2.0;
+    case Optimizer::sgd: return state_bytes_per_value;
+    case Optimizer::adafactor: return 0;
+    }
+    return 2.0 * state_bytes_per_value;
+}
+
 double lora_params(const ModelArch& arch, double rank) {
     const auto w = attn_widths(arch);
     const double h = arch.hidden;
@@ -217,6 +236,10 @@ double lora_params(const ModelArch& arch, double rank) {
         }
     }
     return total;
+}
+
+double largest_tensor_params(const ModelArch& arch) {
+    return std::max(double(arch.vocab) * arch.hidden, double(arch.hidden) * std::max(arch.intermediate, arch.has_moe ? arch.moe.expert_intermediate : 0));
 }
 
 } // namespace hwplan

@@ -131,6 +131,7 @@ struct Eval {
     Candidate c;
     double headline = 0; // the stage's ranking figure, larger is better
     bool explain = true;
+    bool search_batch = true; // false inside a batch search's own trials
 
     template <class Why> Figure figure(double value, Label label, Why&& why) const {
         Figure f;
@@ -167,11 +168,71 @@ void finish_memory(MemoryUse& m) {
 
 std::string gb(double bytes) { return format_bytes(bytes); }
 
+bool is_given(const Workload& w, const std::string& key) { return std::find(w.given.begin(), w.given.end(), key) != w.given.end(); }
+
+// [SECTION] batch search (issue 9) -------------------------------------------------------------------
+
+// An offline batch job (stage batch without concurrent_users or batch_size) runs as many sequences at once
+// as maximizes output tokens/s within memory, as offline engines do: vLLM's LLM class and trtllm-bench
+// throughput queue every request at once and let the scheduler fill the KV cache.
+bool offline_batch(const Workload& w) {
+    return w.stage == Stage::batch && !is_given(w, "serve.concurrent_users") && !is_given(w, "serve.batch_size");
+}
+
+void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e);
+
+struct BatchChoice {
+    double batch = 0;            // sequences per step
+    double throughput = 0;       // output tokens/s at that batch
+    bool found = false;
+};
+
+// The batch with the most output tokens/s among those that fit and pass `ok` (latency targets): powers
+// of two up to the most sequences whose KV cache fits, and that most itself. Each trial is one plain
+// evaluation at that many concurrent sequences.
+template <class Ok>
+BatchChoice best_batch(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Ok ok) {
+    Workload probe = w;
+    probe.given.push_back("serve.concurrent_users");
+    probe.serve.batch_size = 0;
+    auto trial = [&](double b) {
+        probe.serve.concurrent_users = b;
+        Eval t;
+        t.explain = false;
+        t.search_batch = false;
+        eval_serve(probe, cat, d, n, a, t);
+        return t.c;
+    };
+    BatchChoice best;
+    const Candidate one = trial(1);
+    if (!one.fits || !one.figures.count("max_concurrent_users")) return best;
+    const double most = std::max(1.0, one.figures.at("max_concurrent_users").value);
+    auto consider = [&](double b, const Candidate& c) {
+        if (!c.fits || !c.figures.count("throughput_tokens_per_s") || !ok(c)) return false;
+        const double v = c.figures.at("throughput_tokens_per_s").value;
+        if (v > best.throughput) best = {b, v, true};
+        return true;
+    };
+    for (double b = 1;; b = std::min(most, b * 2)) {
+        if (!consider(b, b == 1 ? one : trial(b)) && b == most && b > 1) {
+            const double fewer = std::floor(0.9 * most); // the largest batch's own activations may not fit
+            if (fewer > best.batch) consider(fewer, trial(fewer));
+        }
+        if (b >= most) break;
+    }
+    return best;
+}
+
 // Serving-shaped stages: serve, batch, edge, and the rollout half of rl.
 void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e) {
     Candidate& c = e.c;
     const auto& arch = w.model.model.arch;
-    const ServeShape sh = serve_shape(w);
+    ServeShape sh = serve_shape(w);
+    BatchChoice offline;
+    if (e.search_batch && offline_batch(w)) {
+        offline = best_batch(w, cat, d, n, a, [](const Candidate&) { return true; });
+        if (offline.found) sh.users = sh.batch = offline.batch;
+    }
     // Tensor parallelism inside the fast domain, at most 8 ways (one HGX/UBB board, where serving engines
     // put it; past that the all-reduces and KV-head replication cost more than they give); the rest of the
     // devices form pipeline stages.
@@ -265,7 +326,19 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                  format_sig(dec.roofline.flops / 1e9, 4) + " GFLOP per device per step"; };
     c.figures["decode_step_s"] = e.figure(dec.time_s, Label::modelled, step_why);
     c.figures["decode_tokens_per_s_per_user"] = e.figure(1.0 / dec.time_s, Label::modelled, [&] { return std::string("1 / decode step time; " + step_why()); });
-    c.figures["throughput_tokens_per_s"] = e.figure(batch / dec.time_s, Label::modelled, [&] { return std::string("batch / decode step time; " + step_why()); });
+    if (w.stage == Stage::batch) {
+        // Offline: every sequence is prefilled once and decoded `output` steps in a batch of `batch`, so the
+        // device time per sequence is prefill + output x step / batch (continuous batching, chunked prefill).
+        const double per_sequence_s = pre.time_s + sh.output * dec.time_s / batch;
+        c.figures["throughput_tokens_per_s"] = e.figure(sh.output / per_sequence_s, Label::modelled, [&] {
+            return format_sig(batch, 6) + " sequences in flight: " + format_sig(sh.output, 6) + " output tokens / (prefill " +
+                   format_sig(pre.time_s * 1e3, 3) + " ms + " + format_sig(sh.output, 6) + " x step / " + format_sig(batch, 6) + ")" +
+                   (offline.found ? ", the batch that gives the most output tokens/s within memory" : ""); });
+        if (offline.found)
+            c.figures["batch_sequences"] = e.figure(batch, Label::arithmetic, [&] { return std::string("sequences per step that maximize output tokens/s within memory (powers of two up to the most whose KV cache fits)"); });
+    } else {
+        c.figures["throughput_tokens_per_s"] = e.figure(batch / dec.time_s, Label::modelled, [&] { return std::string("batch / decode step time; " + step_why()); });
+    }
     c.figures["ttft_s"] = e.figure(pre.time_s, Label::modelled, [&] { return std::string("prefill of " + format_sig(sh.prompt, 6) + " prompt tokens, no queue"); });
 
     // Latency under load: the replica as an M/G/1 server of GPU time per request.
@@ -315,7 +388,38 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
         if (e.explain) c.regime_why = "decode: " + format_sig(dec.roofline.intensity_flop_per_byte, 3) + " FLOP/byte against a ridge of " +
                        format_sig(dec.roofline.ridge_flop_per_byte, 3) + " FLOP/byte";
     }
-    e.headline = 1.0 / dec.time_s;
+    e.headline = w.stage == Stage::batch ? c.figures.at("throughput_tokens_per_s").value : 1.0 / dec.time_s;
+
+    // Interactive serving with latency targets: the most output tokens/s any batch reaches while every user
+    // still gets the target speed and first-token time.
+    const double tps_target = w.serve.tokens_per_s_per_user_target, ttft_target = w.serve.ttft_target_s;
+    if (e.search_batch && w.stage == Stage::serve && (tps_target > 0 || ttft_target > 0) && c.fits && peak.flop_per_s > 0) {
+        const BatchChoice within = best_batch(w, cat, d, n, a, [&](const Candidate& t) {
+            return (tps_target <= 0 || t.figures.at("decode_tokens_per_s_per_user").value >= tps_target) &&
+                   (ttft_target <= 0 || t.figures.at("ttft_s").value <= ttft_target);
+        });
+        if (within.found) {
+            auto why = [&] { return "batch " + format_sig(within.batch, 6) + ": the largest output tokens/s at which each user still gets " +
+                                    (tps_target > 0 ? format_sig(tps_target, 4) + " tokens/s" : std::string("any speed")) +
+                                    (ttft_target > 0 ? " and a first token within " + format_sig(ttft_target, 4) + " s" : ""); };
+            c.figures["max_throughput_within_targets_tokens_per_s"] = e.figure(within.throughput, Label::modelled, why);
+            c.figures["batch_within_targets_sequences"] = e.figure(within.batch, Label::arithmetic, why);
+        } else if (e.explain) {
+            c.notes.push_back("no batch meets the latency targets on " + std::to_string(n) + " x " + d.id);
+        }
+    }
+}
+
+// The training runtime profile (catalog/runtimes.json): the workload's, else the catalog's default for the
+// method. A catalog without runtimes.json gets the struct's defaults (the hf-peft storage rules).
+const TrainingRuntime& training_runtime(const Workload& w, const Catalog& cat) {
+    static const TrainingRuntime kBuiltIn{.id = "built-in", .name = "built-in defaults (no catalog/runtimes.json)"};
+    if (!w.train.runtime.empty())
+        if (const TrainingRuntime* r = cat.find_runtime(w.train.runtime)) return *r;
+    const std::string method(name(w.train.method));
+    for (const auto& r : cat.training_runtimes)
+        if (std::find(r.default_for.begin(), r.default_for.end(), method) != r.default_for.end()) return r;
+    return kBuiltIn;
 }
 
 // Training-shaped stages: finetune, pretrain, and the trainer half of rl.
@@ -328,24 +432,37 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                      : (n > 1 && full ? 3 : 0);
     c.layout = {.tensor_parallel = 1, .pipeline_parallel = 1, .data_parallel = n, .zero_stage = zero};
     const double trainable = full ? w.model.params : lora_params(arch, t.lora_rank);
+    const TrainingRuntime& rt = training_runtime(w, cat);
+    const bool fp32 = w.precision.compute == "fp32"; // an fp32 run stores 4-byte weights, gradients and activations
+    if (e.explain) c.notes.push_back("training runtime: " + rt.name + " [" + rt.id + "]" + (rt.meaning.empty() ? "" : ": " + rt.meaning));
 
     MemoryUse& m = c.memory;
     m.capacity_bytes = usable_bytes(d, a, false);
-    double weights = 0;
+    double weights = 0, grad_per = 0, opt_per = 0;
     std::string wwhy;
     if (full) {
-        weights = w.model.params * weight_bytes_per_param(t.optimizer);
-        wwhy = format_count(w.model.params) + " params x " + format_sig(weight_bytes_per_param(t.optimizer), 2) + " bytes";
+        // Mixed precision keeps FP32 master weights (lesson 001's 16 bytes per parameter with AdamW); a pure-bf16
+        // trainer (torchtune dtype bf16) updates the bf16 weights in place, its moments in the weights' dtype.
+        const ModelStateBytes st = rt.full_master_weights || fp32
+                                       ? full_training_state_bytes(t.optimizer, fp32)
+                                       : ModelStateBytes{2.0, 2.0, optimizer_moment_bytes_per_param(t.optimizer, rt.optimizer_state_bytes_per_value)};
+        weights = w.model.params * st.weights;
+        grad_per = st.gradients;
+        opt_per = st.optimizer;
+        if (e.explain) wwhy = format_count(w.model.params) + " params x " + format_sig(st.weights, 2) + " bytes" + (fp32 ? " (fp32)" : "");
     } else {
         const std::string base = t.method == TrainMethod::qlora && w.precision.weights == "bf16" ? "nf4" : w.precision.weights;
         const WeightBytes wb = weight_bytes(w, cat, base, w.model.params, e.explain);
-        weights = wb.total + trainable * 4; // adapters in FP32 (PEFT's default upcast)
-        wwhy = "frozen base: " + wb.why + "; adapters " + format_count(trainable) + " x 4 bytes (rank " + format_sig(t.lora_rank, 4) + ")";
+        const double adapter = fp32 ? 4.0 : rt.adapter_bytes_per_param;
+        weights = wb.total + trainable * adapter;
+        grad_per = fp32 ? 4.0 : rt.adapter_gradient_bytes_per_param;
+        opt_per = optimizer_moment_bytes_per_param(t.optimizer, fp32 ? 4.0 : rt.optimizer_state_bytes_per_value);
+        if (e.explain) wwhy = "frozen base: " + wb.why + "; adapters " + format_count(trainable) + " x " + format_sig(adapter, 2) +
+                              " bytes (rank " + format_sig(t.lora_rank, 4) + ", " + rt.id + ")";
     }
-    const double grad_per = full ? gradient_bytes_per_param(t.optimizer) : 4.0;
-    // LoRA adapters are FP32 already: no master copy, only the optimizer's moments.
-    const double opt_per = full ? optimizer_bytes_per_param(t.optimizer) : std::max(0.0, optimizer_bytes_per_param(t.optimizer) - 4.0);
-    double grads = trainable * grad_per, opt = trainable * opt_per;
+    // With the optimizer step fused into backward only the tensor being updated holds a gradient.
+    const double grad_params = rt.optimizer_in_backward ? std::min(trainable, full ? largest_tensor_params(arch) : trainable) : trainable;
+    double grads = grad_params * grad_per, opt = trainable * opt_per;
     if (zero >= 1) opt /= n;
     if (zero >= 2) grads /= n;
     if (zero >= 3) weights /= n;
@@ -354,23 +471,45 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     m.weights_bytes = weights;
     e.term(m, "weights", weights, [&] { return std::string(wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : "")); });
     m.gradients_bytes = grads;
-    e.term(m, "gradients", grads, [&] { return std::string(format_count(trainable) + " trainable x " + format_sig(grad_per, 2) + " bytes" + (zero >= 2 ? ", sharded" : "")); });
-    m.optimizer_bytes = opt;
-    e.term(m, "optimizer", opt, [&] { return std::string(std::string(name(t.optimizer)) + ": " + format_sig(opt_per, 3) + " bytes per trainable parameter" +
-                                      (zero >= 1 ? ", sharded (ZeRO-" + std::to_string(zero) + ")" : "") +
-                                      (t.cpu_offload ? "; offloaded: " + gb(host_opt) + " in host memory" : "")); });
+    e.term(m, "gradients", grads, [&] { return std::string(format_count(grad_params) + (grad_params < trainable ? " (the largest tensor; optimizer step in backward)" : " trainable") +
+                                                           " x " + format_sig(grad_per, 2) + " bytes" + (zero >= 2 ? ", sharded" : "")); });
     ActivationSettings as;
     as.seq_len = t.seq_len;
     as.micro_batch = t.micro_batch;
     as.checkpointing = t.checkpointing;
+    as.bytes_per_value = fp32 ? 4.0 : 2.0;
+    as.flash_attention = t.attention.empty() ? !rt.eager_attention : t.attention != "eager";
+    as.logits_kept_bytes_per_value = fp32 && rt.logits_kept_bytes_per_value > 0 ? 4.0 : rt.logits_kept_bytes_per_value; // fp32 logits
+    as.loss_fp32_bytes_per_value = rt.loss_fp32_bytes_per_value;
+    as.loss_chunks = rt.loss_chunks;
     const auto act = training_activation_bytes(arch, as, arch.layers);
     m.activations_bytes = act.total_bytes;
+    // The caching allocator fragments what is allocated and freed every step (activations, the loss's
+    // buffers, gradients freed by zero_grad(set_to_none=True)); weights and optimizer state are allocated
+    // once, each large tensor in a segment of its own size (PyTorch CUDACachingAllocator: "Large (>1MB)
+    // allocation requests can be filled by a cudaMalloc call of the exact size").
+    const double transient = m.activations_bytes + m.gradients_bytes;
+    const double fragmentation = a.allocator_fragmentation_ratio * transient;
+    m.overhead_bytes = a.runtime_context_bytes + fragmentation;
+    // Paged optimizers (bitsandbytes, QLoRA section 3) keep the optimizer state in unified memory: when the
+    // rest leaves too little room, the part that does not fit pages to host memory instead of failing.
+    double paged = 0;
+    if (rt.paged_optimizer && opt > 0) {
+        const double rest = weights + grads + m.activations_bytes + m.overhead_bytes;
+        paged = std::clamp(rest + opt - m.capacity_bytes, 0.0, opt);
+        opt -= paged;
+    }
+    m.optimizer_bytes = opt;
+    e.term(m, "optimizer", opt, [&] { return std::string(std::string(name(t.optimizer)) + ": " + format_sig(opt_per, 3) + " bytes per trainable parameter" +
+                                      (zero >= 1 ? ", sharded (ZeRO-" + std::to_string(zero) + ")" : "") +
+                                      (t.cpu_offload ? "; offloaded: " + gb(host_opt) + " in host memory" : "") +
+                                      (paged > 0 ? "; paged optimizer: " + gb(paged) + " paged out to host memory" : "")); });
     e.term(m, "activations", act.total_bytes, [&] { return std::string("blocks " + gb(act.blocks_bytes) + " (" + std::string(name(t.checkpointing)) +
-                                                    " recomputation, fused attention) + FP32 logits and their gradient " + gb(act.logits_bytes)); });
-    const double allocated = m.weights_bytes + m.gradients_bytes + m.optimizer_bytes + m.activations_bytes;
-    m.overhead_bytes = a.runtime_context_bytes + a.allocator_fragmentation_ratio * allocated;
+                                                    " recomputation, " + (as.flash_attention ? "fused attention" : "eager attention: score matrices stored") +
+                                                    (fp32 ? ", fp32" : "") + ") + logits and the loss " + gb(act.logits_bytes) + " (" + rt.id +
+                                                    (rt.loss_chunks > 1 ? ": " + format_sig(rt.loss_chunks, 3) + " chunks" : ": whole FP32 logits") + ")"); });
     e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context " + gb(a.runtime_context_bytes) + " + allocator fragmentation " +
-                                                  format_sig(100 * a.allocator_fragmentation_ratio, 3) + " %"); });
+                                                  format_sig(100 * a.allocator_fragmentation_ratio, 3) + " % of the per-step tensors (" + gb(transient) + ")"); });
     finish_memory(m);
     c.fits = m.total_bytes <= m.capacity_bytes;
 
@@ -468,6 +607,28 @@ void drop_time_figures(Eval& e) {
     if (e.c.fits) e.c.regime_why = "compute peak not published for this precision: speed and regime not modelled";
 }
 
+// Decode of the user's own batch is bound by memory bandwidth, which every datasheet gives: when the compute
+// peak is unknown (FP4-only datasheets such as Jetson AGX Thor), decode keeps its bandwidth roofline, a
+// lower bound on the step time and so an upper bound on speed, and says that the compute side is unknown.
+// Everything that needs the compute side (prefill, queueing, offline batches, training) is left out.
+void keep_bandwidth_figures(Eval& e, const std::string& precision) {
+    const std::string why = " [bandwidth roofline only: no published " + precision +
+                            " (or wider) peak, so the compute side is unknown and this is an upper bound on speed]";
+    for (auto it = e.c.figures.begin(); it != e.c.figures.end();) {
+        const std::string& k = it->first;
+        if (k == "decode_step_s" || k == "decode_tokens_per_s_per_user") {
+            if (e.explain) it->second.why += why;
+            ++it;
+            continue;
+        }
+        const bool timing = k.size() > 2 && (k.compare(k.size() - 2, 2, "_s") == 0 || k.find("per_s") != std::string::npos ||
+                                             k == "utilization_ratio" || k == "window_used_ratio" || k.find("within_targets") != std::string::npos);
+        it = timing ? e.c.figures.erase(it) : std::next(it);
+    }
+    if (e.c.fits) e.c.regime_why = "decode: bandwidth-bound at this batch as far as the datasheet tells; the compute peak for " + precision +
+                                   " is not published, so prefill, time to first token and throughput at large batches are not modelled";
+}
+
 Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true) {
     Eval e;
     e.explain = explain;
@@ -494,7 +655,21 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
     }
     case Stage::embed: eval_embed(w, cat, d, n, a, e); break;
     }
-    if (peak_for(d, w.precision.compute).flop_per_s <= 0) drop_time_figures(e);
+    if (peak_for(d, w.precision.compute).flop_per_s <= 0) {
+        if ((w.stage == Stage::serve || w.stage == Stage::edge) && e.c.figures.count("decode_step_s"))
+            keep_bandwidth_figures(e, w.precision.compute);
+        else
+            drop_time_figures(e);
+    }
+    // Wafer-scale SRAM systems train by streaming weights from external memory (Cerebras CS-3 with MemoryX,
+    // the device's catalog note) and their quoted peak may count sparsity: neither the GPU memory model
+    // (weights resident, ZeRO sharding) nor its MFU describes them, so no training number is given.
+    if (is_training_stage(w.stage) && d.kind == DeviceKind::sram_system) {
+        drop_time_figures(e);
+        e.c.regime_why = "training on " + d.id + " is not modelled: it streams weights from external memory rather than holding them, "
+                         "and its quoted peak may include sparsity; no speed is given";
+        if (e.explain) e.c.notes.push_back(e.c.regime_why + "; the memory terms above assume weights held on the device and do not apply either");
+    }
     return e;
 }
 
@@ -634,6 +809,11 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
     p.active_params = w.model.active_params;
     p.precision = w.precision;
     missing(w, p);
+    if (is_training_stage(w.stage)) { // the trainer whose storage rules the memory follows (named in each candidate)
+        const TrainingRuntime& rt = training_runtime(w, cat);
+        const bool given = std::find(w.given.begin(), w.given.end(), "train.runtime") != w.given.end();
+        if (!given) p.missing_assumptions.push_back("train.runtime: not given; " + rt.id + " assumed (the default for " + std::string(name(w.train.method)) + ")");
+    }
     if (w.model.size_only)
         p.notes.push_back("KV cache and activations use the shape of " + w.model.shape_from + " scaled to " + format_count(w.model.params) + " parameters");
 

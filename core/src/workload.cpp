@@ -206,7 +206,7 @@ void read_serve(Reader& r, Workload& w) {
     });
 }
 
-void read_train(Reader& r, Workload& w) {
+void read_train(Reader& r, const Catalog& catalog, Workload& w) {
     r.object("train", false, [&](Reader& t) {
         auto& v = w.train;
         if (auto m = t.choice("method", false, kMethods)) { v.method = index_of<TrainMethod>(kMethods, *m); w.given.push_back("train.method"); }
@@ -219,6 +219,18 @@ void read_train(Reader& r, Workload& w) {
         if (auto c = t.choice("checkpointing", false, kCheckpointing)) { v.checkpointing = index_of<Checkpointing>(kCheckpointing, *c); w.given.push_back("train.checkpointing"); }
         if (auto z = t.integer("zero_stage", false, 0, 3)) { v.zero_stage = *z; w.given.push_back("train.zero_stage"); }
         if (auto o = t.boolean("cpu_offload", false)) { v.cpu_offload = *o; w.given.push_back("train.cpu_offload"); }
+        // [runtime profile] (issue 9)
+        if (auto rt = t.string("runtime", false)) {
+            if (catalog.find_runtime(*rt)) {
+                v.runtime = *rt;
+                w.given.push_back("train.runtime");
+            } else {
+                std::string known;
+                for (const auto& p : catalog.training_runtimes) known += (known.empty() ? "" : ", ") + p.id;
+                t.error("runtime", "unknown training runtime \"" + *rt + "\"; expected one of " + (known.empty() ? "(none in the catalog)" : known));
+            }
+        }
+        if (auto a = t.choice("attention", false, {"sdpa", "eager"})) { v.attention = *a; w.given.push_back("train.attention"); }
     });
 }
 
@@ -316,7 +328,7 @@ WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalo
     read_model(r, catalog, w);
     read_precision(r, catalog, w);
     read_serve(r, w);
-    read_train(r, w);
+    read_train(r, catalog, w);
     read_embed(r, w);
     read_hardware(r, catalog, w);
     read_usage_and_cost(r, w);
@@ -389,6 +401,8 @@ std::string workload_to_json(const Workload& w) {
     if (given("train.checkpointing")) j["train"]["checkpointing"] = std::string(name(w.train.checkpointing));
     if (given("train.zero_stage")) j["train"]["zero_stage"] = w.train.zero_stage;
     if (given("train.cpu_offload")) j["train"]["cpu_offload"] = w.train.cpu_offload;
+    if (given("train.runtime")) j["train"]["runtime"] = w.train.runtime;
+    if (given("train.attention")) j["train"]["attention"] = w.train.attention;
     section("embed", {{"items", w.embed.items}, {"tokens_per_item", w.embed.tokens_per_item}, {"window_s", w.embed.window_s},
                       {"batch_size", w.embed.batch_size}});
     if (!w.hardware.devices.empty()) j["hardware"]["devices"] = w.hardware.devices;

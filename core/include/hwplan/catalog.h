@@ -11,6 +11,7 @@
 #include "hwplan/device.h"
 #include "hwplan/issues.h"
 #include "hwplan/model.h"
+#include "hwplan/runtime.h"
 
 namespace hwplan {
 
@@ -87,7 +88,10 @@ struct Catalog {
     std::map<std::string, AssumptionDefault> assumptions;
     std::vector<Source> assumption_sources;
     std::vector<Scenario> scenarios;
+    std::vector<TrainingRuntime> training_runtimes; // catalog/runtimes.json
+    std::vector<Source> runtime_sources;
 
+    const TrainingRuntime* find_runtime(const std::string& id) const; // exact id
     const WeightFormat* find_format(const std::string& name) const; // case-insensitive
     const Device* device_by_id(const std::string& id) const;        // exact id (resolve_device for names users type)
 };

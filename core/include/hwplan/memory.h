@@ -65,7 +65,13 @@ struct ActivationSettings {
     Checkpointing checkpointing = Checkpointing::none;
     bool flash_attention = true;      // fused attention: no s x s score matrices are stored
     bool dropout = false;             // dropout masks (1 byte per element); modern LLM recipes use none
-    double bytes_per_value = 2;       // 16-bit activations
+    double bytes_per_value = 2;       // 16-bit activations (4 for fp32 training)
+    // The loss over the vocabulary (runtime profile, catalog/runtimes.json): bytes per logit held whole
+    // (bf16 chunks kept for backward), FP32 bytes per logit live while the loss and its gradient are taken,
+    // and how many chunks the FP32 part is split into (one chunk live at a time).
+    double logits_kept_bytes_per_value = 0;
+    double loss_fp32_bytes_per_value = 8;
+    double loss_chunks = 1;
 };
 
 // Activation memory one transformer block keeps for the backward pass. Korthikanti et al. 2022,
@@ -77,9 +83,11 @@ struct ActivationSettings {
 double training_activation_bytes_per_layer(const ModelArch& arch, const ActivationSettings& s);
 
 // All activations of a training step on one device: every block (full recomputation keeps only block
-// inputs plus one block's working set while it is recomputed) and the logits buffer: the loss is taken in
-// FP32 (transformers upcasts logits before cross-entropy), and its gradient is the same size, so
-// 2 x 4 x s x b x vocab / t bytes; for 128k-256k vocabularies this rivals the blocks.
+// inputs plus one block's working set while it is recomputed) and the logits buffer,
+// s x b x vocab / t x (kept + fp32 / chunks) bytes: transformers upcasts the whole logits tensor to FP32
+// before cross-entropy and its gradient is the same size (kept 0, fp32 8, 1 chunk: 8 bytes per logit, which
+// for 128k-256k vocabularies rivals the blocks); torchtune's CEWithChunkedOutputLoss keeps the bf16 chunks
+// and upcasts one of 8 at a time (2 + 8/8 = 3 bytes per logit).
 struct TrainingActivations {
     double blocks_bytes = 0;
     double logits_bytes = 0;
@@ -110,9 +118,27 @@ double optimizer_bytes_per_param(Optimizer o);
 double gradient_bytes_per_param(Optimizer o);  // 4 for adamw_fp32, else 2 (bf16 gradients)
 double weight_bytes_per_param(Optimizer o);    // training copy: 4 for adamw_fp32, else 2
 
+// Model state per parameter of a full (all-weights) training run. Mixed precision as above; an fp32 run
+// (precision.compute fp32) keeps 4-byte weights and gradients and needs no master copy, so the optimizer
+// holds only its moments: adamw 8 (two FP32 moments), adamw_8bit 2, sgd 4, adafactor ~0 (factored).
+struct ModelStateBytes {
+    double weights = 0, gradients = 0, optimizer = 0; // bytes per trainable parameter
+};
+ModelStateBytes full_training_state_bytes(Optimizer o, bool fp32);
+
+// Optimizer bytes per parameter trained in its own dtype (LoRA adapters; pure-bf16 full training as in
+// torchtune): the optimizer's moments (AdamW 2, SGD with momentum 1, Adafactor ~0) at
+// `state_bytes_per_value` each (torch.optim creates them with the parameter's dtype: 4 for FP32
+// adapters, 2 for bf16), or 1 byte each for 8-bit AdamW (Dettmers et al. 2022); no master copy.
+double optimizer_moment_bytes_per_param(Optimizer o, double state_bytes_per_value);
+
 // LoRA adapter parameters (Hu et al. 2021): rank r on every linear layer of every block (the QLoRA
 // recipe, Dettmers et al. 2023): r x (in + out) for Q, K, V, O and the MLP matrices. For MoE blocks the
 // adapters go on attention and shared experts only.
 double lora_params(const ModelArch& arch, double rank);
+
+// Parameters of the largest single weight tensor (the token embedding or output head, or an MLP matrix):
+// with the optimizer step fused into backward (torchtune optimizer_in_bwd) only one gradient is alive.
+double largest_tensor_params(const ModelArch& arch);
 
 } // namespace hwplan

@@ -69,6 +69,10 @@ struct TrainSpec {
     Checkpointing checkpointing = Checkpointing::none;
     int zero_stage = 0;                      // 0-3 (3 = FSDP full sharding)
     bool cpu_offload = false;                // optimizer state in host memory
+    // [runtime profile] (issue 9): which trainer's storage rules apply (catalog/runtimes.json) and the
+    // attention implementation. "" = the catalog's default profile for the method / the profile's attention.
+    std::string runtime;                     // "hf-peft", "qlora-reference", "torchtune"
+    std::string attention;                   // "sdpa" (fused: no score matrices stored) or "eager"
 };
 
 struct EmbedSpec {

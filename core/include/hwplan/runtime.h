@@ -1,0 +1,31 @@
+// hwplan/runtime.h: training runtime profiles (catalog/runtimes.json). A profile says what a trainer
+// stores per trainable parameter and per logit, and which memory savers it applies (chunked loss, paged
+// optimizer state, fused attention), each from the runtime's own code or documentation. The plan names
+// the profile it used; a workload picks one with train.runtime, or gets the default for its method.
+// Usage: const TrainingRuntime* r = catalog.find_runtime("torchtune");
+#pragma once
+#include <string>
+#include <vector>
+
+namespace hwplan {
+
+struct TrainingRuntime {
+    std::string id;                              // "hf-peft", "qlora-reference", "torchtune"
+    std::string name;                            // "Hugging Face Trainer + PEFT"
+    std::string meaning;                         // what it stores, in one sentence
+    double adapter_bytes_per_param = 4;          // LoRA adapter weights (PEFT upcasts to FP32: 4; bf16: 2)
+    double adapter_gradient_bytes_per_param = 4; // their gradients (same dtype as the adapters)
+    double optimizer_state_bytes_per_value = 4;  // bytes of each optimizer moment of an adapter (FP32 4, bf16 2)
+    double logits_kept_bytes_per_value = 0;      // bytes per logit held whole through the loss (bf16 chunks kept for backward)
+    double loss_fp32_bytes_per_value = 8;        // FP32 bytes per logit live while the loss and its gradient are taken
+    double loss_chunks = 1;                      // the FP32 part is live one chunk at a time
+    bool paged_optimizer = false;                // optimizer state in paged memory: evicted to host when the device is full
+    bool full_master_weights = true;             // full training keeps FP32 master weights (mixed precision, 16 bytes/param with AdamW)
+    bool optimizer_in_backward = false;          // each gradient is applied and freed in backward: one tensor's gradient at a time
+    bool eager_attention = false;                // attention stores its score matrices (no fused/SDPA kernel)
+    std::vector<std::string> default_for;        // training methods this profile is the default for ("full", "lora", "qlora")
+    std::string source;                          // source id in Catalog::runtime_sources
+    bool operator==(const TrainingRuntime&) const = default;
+};
+
+} // namespace hwplan
