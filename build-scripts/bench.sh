@@ -4,6 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash build-scripts/setup.sh
-[ -f build/native/CMakeCache.txt ] || cmake --preset native >/dev/null
+[ -f build/native/Makefile ] || cmake --preset native >/dev/null
 cmake --build --preset native --target hwplan_bench >/dev/null
 exec build/native/bench/hwplan_bench "$@"

@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs   # emcc's link step needs Debian's acorn module
-[ -f build/wasm/CMakeCache.txt ] || cmake --preset wasm >/dev/null
+# Configure unless a configure finished: a failed one (say, before setup fetched ImGui) leaves a
+# CMakeCache.txt without a Makefile, and rerunning configure is what recovers from it.
+[ -f build/wasm/Makefile ] || cmake --preset wasm >/dev/null
 cmake --build --preset wasm
 echo "build-web: dist/index.html, dist/hwplan.html, dist/hwplan_js.js"

@@ -46,7 +46,7 @@ TEST(Assumptions, BadOverridesAreNamed) {
     EXPECT_EQ(issues[0].path, "assumptions.decode_bandwith_efficiency");
     EXPECT_EQ(issues[0].message.rfind("unknown assumption; known: decode_bandwidth_efficiency, ", 0), 0u) << issues[0].message;
     EXPECT_EQ(issues[1], (Issue{"assumptions.runtime_context_bytes", "must be a non-negative number, got -1"}));
-    EXPECT_EQ(issues[2], (Issue{"assumptions.training_mfu", "must be a ratio above 0 and at most 1, got 0"}));
+    EXPECT_EQ(issues[2], (Issue{"assumptions.training_mfu", "must be a ratio from 0.001 to 1, got 0"}));
 }
 
 } // namespace hwplan

@@ -194,7 +194,7 @@ TEST(LoaderErrors, EachClassNamesFilePathAndReason) {
         {replace(kDevice, R"("software": ["cuda", "pytorch"])", R"("software": ["cuda", "pytroch"])"), "software[1]",
          "unknown ecosystem \"pytroch\" (catalog/README.md lists the known ones)"},
         {replace(kDevice, R"("domain_size": 1)", R"("domain_size": 1.5)"), "interconnect.domain_size",
-         "expected an integer, got a fractional number"},
+         "expected an integer, got 1.5"},
         {replace(kDevice, R"("kind": "purchase", "usd": 5000)", R"("kind": "purchase", "usd_per_hour": 2)"),
          "prices[0].usd", "required field is missing"},
     };

@@ -459,7 +459,7 @@ TEST(Plan, BadWorkloadGivesIssuesNotAPlan) {
     const Plan p = plan_from_json(R"({"stage": "serve", "model": "Llama-3.1-8B", "assumptions": {"training_mfu": 3}})", catalog());
     ASSERT_EQ(p.issues.size(), 1u);
     EXPECT_EQ(p.issues[0].path, "assumptions.training_mfu");
-    EXPECT_EQ(p.issues[0].message, "must be a ratio above 0 and at most 1, got 3");
+    EXPECT_EQ(p.issues[0].message, "must be a ratio from 0.001 to 1, got 3");
     EXPECT_TRUE(p.candidates.empty());
 }
 

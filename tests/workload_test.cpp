@@ -84,7 +84,7 @@ TEST(Workload, ErrorsNamePathAndReason) {
         {R"({"stage": "serve"})", "model", "required field is missing (a catalog model name, or {\"params\": N}, or an architecture)"},
         {R"({"stage": "serve", "model": {"params": -3e9}})", "model.params", "implausible value -3000000000; expected 100000 to 100000000000000"},
         {R"({"stage": "serve", "model": "Llama-3.1-8B", "serve": {"context_tokens": -1}})", "serve.context_tokens",
-         "implausible value -1; expected 1 to 100000000"},
+         "implausible value -1; expected 2 to 100000000"},
         {R"({"stage": "serve", "model": "Llama-3.1-8B", "serve": {"concurrent_users": "many"}})", "serve.concurrent_users",
          "expected a number, got a string"},
         {R"({"stage": "serve", "model": "Llama-3.1-8B", "serve": {"context_tokens": 1000, "prompt_tokens": 2000}})",

@@ -8,6 +8,16 @@
 
 namespace {
 
+using emscripten::val;
+
+// Every entry point takes any JavaScript value: a string is the JSON request; anything else (a number, an
+// object, undefined) is answered with {"errors"} instead of Embind's BindingError.
+template <std::string (*Fn)(const std::string&)> std::string text_call(val request) {
+    if (request.isString()) return Fn(request.as<std::string>());
+    const std::string type = request.isUndefined() ? "undefined" : request.isNull() ? "null" : request.typeOf().as<std::string>();
+    return hwplan::issues_json({{"", "expected the request as a JSON string, got " + type + " (use JSON.stringify)"}});
+}
+
 std::string devices(const std::string& request) { return hwplan::devices_request_json(hwplan::embedded_catalog().catalog, request); }
 std::string models(const std::string& request) { return hwplan::models_request_json(hwplan::embedded_catalog().catalog, request); }
 std::string plan(const std::string& workload) { return hwplan::plan_json(hwplan::embedded_catalog().catalog, workload); }
@@ -17,10 +27,10 @@ std::string catalog_issues() { return hwplan::issues_json(hwplan::embedded_catal
 } // namespace
 
 EMSCRIPTEN_BINDINGS(hwplan) {
-    emscripten::function("weights", &hwplan::weights_json); // {"params","precision"} -> {"weights_bytes",...} | {"errors"}
-    emscripten::function("devices", &devices);              // {"extension"?} -> {"devices": [... SI units ...]} | {"errors"}
-    emscripten::function("models", &models);                // {"extension"?} -> {"models": [...]} | {"errors"}
-    emscripten::function("plan", &plan);                    // workload JSON (docs/workload.md) -> {"plan": ...} | {"errors"}
+    emscripten::function("weights", &text_call<&hwplan::weights_json>); // {"params","precision"} -> {"weights_bytes",...} | {"errors"}
+    emscripten::function("devices", &text_call<&devices>);              // {"extension"?} -> {"devices": [... SI units ...]} | {"errors"}
+    emscripten::function("models", &text_call<&models>);                // {"extension"?} -> {"models": [...]} | {"errors"}
+    emscripten::function("plan", &text_call<&plan>);                    // workload JSON (docs/workload.md) -> {"plan": ...} | {"errors"}
     emscripten::function("scenarios", &scenarios);          // -> {"scenarios": [{id, name, question, source, workload | team}]}
     emscripten::function("catalogIssues", &catalog_issues); // -> {"errors": [...]} (empty when the catalog is valid)
     emscripten::function("version", &hwplan::version_json); // -> {"name","version"}

@@ -70,7 +70,7 @@ std::string format_option(const std::map<std::string, std::string>& opt, const s
     if (std::find(allowed.begin(), allowed.end(), fmt) != allowed.end()) return fmt;
     std::string list;
     for (size_t i = 0; i < allowed.size(); ++i) list += (i ? (i + 1 == allowed.size() ? " or " : ", ") : "") + allowed[i];
-    bad_input("--format: expected " + list + ", got \"" + fmt + "\"");
+    bad_input("--format: expected " + list + ", got " + hwplan::quote_input(fmt));
     return "";
 }
 
@@ -86,7 +86,7 @@ std::string parse_options(const std::vector<std::string>& args, const std::vecto
         const std::string& a = args[i];
         bool known = false;
         for (const auto& k : allowed) known = known || a == k;
-        if (!known) return a.rfind("--", 0) == 0 ? a + ": unknown option" : "unexpected argument \"" + a + "\"";
+        if (!known) return a.rfind("--", 0) == 0 ? a + ": unknown option" : "unexpected argument " + hwplan::quote_input(a);
         if (i + 1 >= args.size()) return a + ": missing value";
         out[a] = args[++i];
     }
@@ -212,7 +212,7 @@ bool read_workload_arg(const std::vector<std::string>& args, std::map<std::strin
     if (by_scenario) {
         const hwplan::Scenario* sc = hwplan::find_scenario(cat.catalog, opt["--scenario"]);
         if (!sc) {
-            bad_input("--scenario: unknown scenario \"" + opt["--scenario"] + "\"; hwplan scenarios lists them");
+            bad_input("--scenario: unknown scenario " + hwplan::quote_input(opt["--scenario"]) + "; hwplan scenarios lists them");
             return false;
         }
         text = sc->workload_json.empty() ? sc->team_json : sc->workload_json;
@@ -331,7 +331,7 @@ int cmd_weights(const std::vector<std::string>& args) {
     const std::string fmt = format_option(opt, {"text", "json"});
     if (fmt.empty()) return kExitBadInput;
     auto params = hwplan::parse_number(opt["--params"]);
-    if (!params) return bad_input("--params: expected a number such as 7e9, got \"" + opt["--params"] + "\"");
+    if (!params) return bad_input("--params: expected a number such as 7e9, got " + hwplan::quote_input(opt["--params"]));
 
     const auto est = hwplan::estimate_weights({.params = *params, .precision = opt["--precision"]});
     if (!est.issues.empty()) {
@@ -414,5 +414,5 @@ int main(int argc, char** argv) {
         std::printf("%s\n", hwplan::version_json().c_str());
         return kExitOk;
     }
-    return bad_input("unknown command \"" + cmd + "\"; run hwplan --help");
+    return bad_input("unknown command " + hwplan::quote_input(cmd) + "; run hwplan --help");
 }

@@ -1,6 +1,8 @@
 // assumptions.cpp: the assumption set from catalog defaults and workload overrides.
 #include "hwplan/assumptions.h"
 
+#include <cmath>
+
 #include "hwplan/format.h"
 
 namespace hwplan {
@@ -70,9 +72,17 @@ AssumptionSet assumptions_for(const Catalog& catalog, const std::map<std::string
         }
         const auto it = catalog.assumptions.find(key);
         const bool ratio = it != catalog.assumptions.end() && it->second.unit == "ratio";
-        if (!(value >= 0) || (ratio && (value <= 0 || value > 1)) || value > 1e15) {
-            issues.push_back({path, ratio ? "must be a ratio above 0 and at most 1, got " + format_sig(value, 6)
+        const bool tokens = it != catalog.assumptions.end() && it->second.unit == "tokens";
+        // A ratio below kMinRatio (5e-324 was seen) makes times and costs overflow to infinity; a token
+        // count is whole and at least one (a block of 5e-324 tokens never finishes rounding).
+        constexpr double kMinRatio = 1e-3;
+        if (!(value >= 0) || (ratio && (value < kMinRatio || value > 1)) || value > 1e15) {
+            issues.push_back({path, ratio ? "must be a ratio from 0.001 to 1, got " + format_sig(value, 6)
                                           : "must be a non-negative number, got " + format_sig(value, 6)});
+            continue;
+        }
+        if (tokens && (value < 1 || value != std::floor(value))) {
+            issues.push_back({path, "must be a whole number of tokens, at least 1, got " + format_sig(value, 6)});
             continue;
         }
         set.typical.*field->member = set.low.*field->member = set.high.*field->member = value;

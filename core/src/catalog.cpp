@@ -882,12 +882,15 @@ template <class T> Resolved<T> resolve(const std::vector<T>& items, const std::s
     if (hits.size() > 1) {
         std::string list;
         for (const auto* h : hits) list += (list.empty() ? "" : ", ") + h->id;
-        out.issue = {"", std::string("\"") + query + "\" is ambiguous: it names " + list + "; use an id"};
+        out.issue = {"", quote_input(query) + " is ambiguous: it names " + list + "; use an id"};
         return out;
     }
-    // Unknown: suggest up to three close names (small edit distance, or one contains the other).
+    // Unknown: suggest up to three close names (small edit distance, or one contains the other). A query
+    // longer than any name plus a typo's worth is no misspelling; skipping it keeps a pasted megabyte fast.
+    constexpr size_t kMaxSuggestLength = 128;
     std::vector<std::pair<size_t, std::string>> close;
     for (const auto& item : items) {
+        if (q.size() > kMaxSuggestLength) break;
         size_t best = std::string::npos;
         std::vector<std::string> names = item.aliases;
         names.push_back(item.id);
@@ -901,7 +904,7 @@ template <class T> Resolved<T> resolve(const std::vector<T>& items, const std::s
         if (best <= std::max<size_t>(2, q.size() / 3)) close.push_back({best, item.id});
     }
     std::sort(close.begin(), close.end());
-    std::string msg = std::string("unknown ") + what + " \"" + query + "\"";
+    std::string msg = std::string("unknown ") + what + " " + quote_input(query);
     if (!close.empty()) {
         msg += "; close matches: ";
         for (size_t i = 0; i < close.size() && i < 3; ++i) msg += (i ? ", " : "") + close[i].second;

@@ -28,7 +28,20 @@ json issue_array(const Issues& issues) {
     return arr;
 }
 
-std::string errors_json(const Issues& issues) { return json{{"errors", issue_array(issues)}}.dump(); }
+// Messages quote user text through quote_input (valid UTF-8); `replace` keeps even a stray byte from throwing.
+std::string errors_json(const Issues& issues) {
+    return json{{"errors", issue_array(issues)}}.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// The last line of defence at the JSON edge: whatever escapes the core comes back as {"errors"}, never as
+// a throw across the WebAssembly boundary (which would abort the module and the page with it).
+template <class F> std::string guarded(F&& fn) {
+    try {
+        return fn();
+    } catch (const std::exception& e) {
+        return errors_json({{"", std::string("internal error: ") + e.what()}});
+    }
+}
 
 json sources_json(const std::vector<Source>& sources, const std::map<std::string, std::string>& source_of) {
     json refs = json::object();
@@ -71,6 +84,7 @@ std::string to_json(const WeightsEstimate& e) {
 }
 
 std::string weights_json(const std::string& request) {
+    return guarded([&]() -> std::string {
     json doc;
     if (auto bad = parse_object(request, doc)) return errors_json({*bad});
     Issues issues;
@@ -93,6 +107,7 @@ std::string weights_json(const std::string& request) {
         if (key != "params" && key != "precision") issues.push_back({key, "unknown field"});
     if (!issues.empty()) return errors_json(issues);
     return to_json(estimate_weights(in));
+    });
 }
 
 std::string issues_json(const Issues& issues) { return errors_json(issues); }
@@ -199,15 +214,19 @@ Issues apply_extension(const std::string& request, Catalog& catalog) {
 } // namespace
 
 std::string devices_request_json(const Catalog& base, const std::string& request) {
-    Catalog catalog = base;
-    if (auto issues = apply_extension(request, catalog); !issues.empty()) return errors_json(issues);
-    return devices_json(catalog);
+    return guarded([&] {
+        Catalog catalog = base;
+        if (auto issues = apply_extension(request, catalog); !issues.empty()) return errors_json(issues);
+        return devices_json(catalog);
+    });
 }
 
 std::string models_request_json(const Catalog& base, const std::string& request) {
-    Catalog catalog = base;
-    if (auto issues = apply_extension(request, catalog); !issues.empty()) return errors_json(issues);
-    return models_json(catalog);
+    return guarded([&] {
+        Catalog catalog = base;
+        if (auto issues = apply_extension(request, catalog); !issues.empty()) return errors_json(issues);
+        return models_json(catalog);
+    });
 }
 
 namespace {
@@ -301,7 +320,7 @@ std::string scenarios_json(const Catalog& catalog) {
 }
 
 std::string plan_json(const Catalog& catalog, const std::string& workload_json) {
-    return to_json(plan_from_json(workload_json, catalog));
+    return guarded([&] { return to_json(plan_from_json(workload_json, catalog)); });
 }
 
 std::string version_json() { return json{{"name", "hwplan"}, {"version", HWPLAN_VERSION}}.dump(); }

@@ -70,23 +70,39 @@ class Reader {
         return x;
     }
 
+    // An integer in [lo, hi]. A whole number written as a float (4.0, 1e308) is checked against the range;
+    // the comparison is in double so that 2^63 and beyond are reported as they were written.
     std::optional<int> integer(const std::string& key, bool required, int lo, int hi) {
         const json* v = raw(key);
         if (!v) {
             if (required) error(key, "required field is missing");
             return std::nullopt;
         }
-        if (!v->is_number_integer()) {
-            error(key, "expected an integer, got " + (v->is_number() ? "a fractional number" : type_name(*v)));
+        if (!v->is_number()) {
+            error(key, "expected an integer, got " + type_name(*v));
             return std::nullopt;
         }
-        const auto x = v->get<long long>();
-        if (x < lo || x > hi) {
-            error(key, "implausible value " + std::to_string(x) + "; expected " + std::to_string(lo) + " to " +
+        const double x = v->get<double>();
+        if (v->is_number_float() && std::isfinite(x) && x != std::floor(x)) {
+            error(key, "expected an integer, got " + format_sig(x, 6));
+            return std::nullopt;
+        }
+        if (!(x >= lo && x <= hi)) {
+            error(key, "implausible value " + format_sig(x, 6) + "; expected " + std::to_string(lo) + " to " +
                            std::to_string(hi));
             return std::nullopt;
         }
         return static_cast<int>(x);
+    }
+
+    // A count of things (users, sequences, rank): a number in [lo, hi] that is whole.
+    std::optional<double> whole(const std::string& key, bool required, double lo, double hi) {
+        auto x = number(key, required, lo, hi);
+        if (x && *x != std::floor(*x)) {
+            error(key, "must be a whole number, got " + format_sig(*x, 6));
+            return std::nullopt;
+        }
+        return x;
     }
 
     std::optional<std::string> string(const std::string& key, bool required) {
@@ -113,7 +129,7 @@ class Reader {
         if (std::find(allowed.begin(), allowed.end(), *s) == allowed.end()) {
             std::string list;
             for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-            error(key, "unknown value \"" + *s + "\"; expected one of " + list);
+            error(key, "unknown value " + quote_input(*s) + "; expected one of " + list);
             return std::nullopt;
         }
         return s;
@@ -186,15 +202,100 @@ class Reader {
     std::set<std::string> seen_;
 };
 
-// Parses `text` as a JSON object; on failure adds the issue (path "") and returns nullopt.
+// [SECTION] Limits on one document ----------------------------------------------------------------
+// Text from strangers is bounded before it is read: a workload, a catalog file or an extension is a
+// few kilobytes (the largest catalog file is 30 kB), so 1 MiB leaves room and keeps a pasted mistake fast.
+constexpr size_t kMaxInputBytes = size_t{1} << 20; // bytes of JSON text in one document
+constexpr int kMaxDepth = 32;                      // nested objects and arrays (the schema uses at most 5)
+
+// Parses `text` as a JSON object; on failure adds the issue and returns nullopt. Beyond the JSON grammar
+// it rejects: input over kMaxInputBytes, nesting deeper than kMaxDepth, a key given twice in one object
+// (JSON leaves it undefined; nlohmann keeps the last silently), and numbers beyond a double's range.
+// Each of these names the path where it happened.
 inline std::optional<json> parse_object(const std::string& text, const Context& ctx) {
+    if (text.size() > kMaxInputBytes) {
+        ctx.add("", "input is " + std::to_string(text.size()) + " bytes; the limit is " + std::to_string(kMaxInputBytes) +
+                        " bytes (1 MiB)");
+        return std::nullopt;
+    }
+    struct Frame {
+        bool array = false;
+        size_t index = 0;       // array: the element being read
+        std::string key;        // object: the key being read
+        std::set<std::string> keys;
+    };
+    std::vector<Frame> stack;
+    auto path_of = [&](size_t frames) {
+        std::string p;
+        for (size_t i = 0; i < frames && i < stack.size(); ++i) {
+            const Frame& f = stack[i];
+            if (f.array) p += "[" + std::to_string(f.index) + "]";
+            else if (!f.key.empty() || !f.keys.empty()) p += (p.empty() ? "" : ".") + f.key;
+        }
+        return p;
+    };
+    struct Stop {
+        std::string path, message;
+    };
+    auto element_done = [&] {
+        if (!stack.empty() && stack.back().array) ++stack.back().index;
+    };
+    using Event = json::parse_event_t;
+    json::parser_callback_t cb = [&](int /*depth*/, Event event, json& parsed) {
+        switch (event) {
+        case Event::object_start:
+        case Event::array_start:
+            if (stack.size() >= static_cast<size_t>(kMaxDepth))
+                throw Stop{path_of(stack.size()), "nested deeper than " + std::to_string(kMaxDepth) + " levels"};
+            stack.push_back({event == Event::array_start, 0, "", {}});
+            break;
+        case Event::key: {
+            Frame& f = stack.back();
+            f.key = parsed.get<std::string>();
+            if (!f.keys.insert(f.key).second)
+                throw Stop{path_of(stack.size()), "duplicate key (given twice in the same object)"};
+            break;
+        }
+        case Event::object_end:
+        case Event::array_end:
+            stack.pop_back();
+            element_done();
+            break;
+        case Event::value:
+            element_done();
+            break;
+        }
+        return true;
+    };
     json doc;
     try {
-        doc = json::parse(text);
+        doc = json::parse(text, cb);
+    } catch (const Stop& s) {
+        ctx.add(s.path, s.message);
+        return std::nullopt;
     } catch (const json::parse_error& e) {
-        std::string what = e.what(); // "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
+        // "[json.exception.parse_error.101] parse error at line 1, column 2: ...; last read: '<token>'": the
+        // token is the user's text, so it is quoted as a short escaped excerpt of its end.
+        std::string what = e.what();
         auto pos = what.find("] ");
-        ctx.add("", "malformed JSON: " + (pos == std::string::npos ? what : what.substr(pos + 2)));
+        what = pos == std::string::npos ? what : what.substr(pos + 2);
+        const std::string marker = "; last read: '";
+        if (auto lr = what.find(marker); lr != std::string::npos) {
+            std::string token = what.substr(lr + marker.size());
+            if (!token.empty() && token.back() == '\'') token.pop_back();
+            const size_t keep = 40;
+            what = what.substr(0, lr) + "; last read: " +
+                   (token.size() > keep ? "..." + quote_input(std::string_view(token).substr(token.size() - keep), keep)
+                                        : quote_input(token, keep));
+        }
+        ctx.add("", "malformed JSON: " + what);
+        return std::nullopt;
+    } catch (const json::out_of_range&) {
+        // nlohmann: "number overflow parsing '1e400'" (a number beyond +-1.8e308). The callback saw the key.
+        ctx.add(path_of(stack.size()), "number too large (beyond the range of a double, about 1.8e308)");
+        return std::nullopt;
+    } catch (const json::exception& e) {
+        ctx.add("", std::string("malformed JSON: ") + e.what());
         return std::nullopt;
     }
     if (!doc.is_object()) {

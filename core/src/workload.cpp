@@ -35,6 +35,32 @@ void opt_number(Reader& r, const std::string& key, double lo, double hi, double&
     }
 }
 
+// Reads an optional whole number (a count of users, sequences, a rank) into `out`.
+void opt_whole(Reader& r, const std::string& key, double lo, double hi, double& out, Workload& w) {
+    if (auto v = r.whole(key, false, lo, hi)) {
+        out = *v;
+        w.given.push_back(r.at(key));
+    }
+}
+
+// An optional number that is either 0 (none) or in [lo, hi]: a rate or a price that divides another
+// figure, where a positive value below `lo` (5e-324 was seen) would overflow costs to infinity.
+void opt_zero_or(Reader& r, const std::string& key, double lo, double hi, double& out, Workload& w) {
+    auto v = r.number(key, false, 0, hi);
+    if (v && *v > 0 && *v < lo) {
+        r.error(key, "implausible value " + format_sig(*v, 6) + "; expected 0 or " + format_sig(lo, 6) + " to " + format_sig(hi, 6));
+        return;
+    }
+    if (v) {
+        out = *v;
+        w.given.push_back(r.at(key));
+    }
+}
+
+// Lists longer than any real workload needs are refused before each entry is resolved (a name lookup
+// compares against every catalog name): this keeps one pasted mistake from costing seconds.
+constexpr size_t kMaxListEntries = 256;
+
 // The closest dense, full-attention decoder preset by parameter count (log distance): its shape stands
 // in for KV cache and activations when the user gives only a size.
 const Model* closest_shape(const Catalog& catalog, double params) {
@@ -110,6 +136,10 @@ void read_model(Reader& r, const Catalog& catalog, Workload& w) {
     auto active_experts = m.integer("active_experts", false, 1, 100000);
     auto active_params = m.number("active_params", false, 1e5, 1e14);
     m.finish();
+    if (a.heads > 0 && a.hidden > 0 && !v->contains("head_dim") && a.hidden / a.heads == 0)
+        m.error("heads", "cannot exceed hidden (" + std::to_string(a.hidden) + ") unless head_dim is given: each head needs a dimension");
+    if (a.attention_layers[0].kind == AttentionKind::sliding && a.max_context == 0 && !v->contains("max_context"))
+        m.error("max_context", "required with sliding_window: when every layer has a window the cache no longer bounds the context");
     if (a.kv_heads > a.heads) m.error("kv_heads", "cannot exceed heads (" + std::to_string(a.heads) + ")");
     if (experts.has_value() != active_experts.has_value())
         m.error(experts ? "active_experts" : "experts", "experts and active_experts go together");
@@ -117,6 +147,14 @@ void read_model(Reader& r, const Catalog& catalog, Workload& w) {
         if (*active_experts > *experts) m.error("active_experts", "cannot exceed experts (" + std::to_string(*experts) + ")");
         a.has_moe = true;
         a.moe = {.experts = *experts, .active_experts = *active_experts, .expert_intermediate = a.intermediate};
+        // The routed experts alone (gated MLP: 3 x hidden x intermediate each, per layer; as plan.cpp's
+        // weight split counts them) must fit inside the stated total.
+        const double per_expert = (a.mlp == MlpKind::gated ? 3.0 : 2.0) * a.hidden * double(a.intermediate);
+        const double routed = per_expert * *experts * a.layers;
+        if (params && routed > *params)
+            m.error("experts", std::to_string(*experts) + " experts of " + format_count(per_expert) + " parameters in " +
+                                   std::to_string(a.layers) + " layers make " + format_count(routed) +
+                                   " parameters, more than params (" + format_count(*params) + ")");
     }
     if (!params) return;
     spec.model.id = "custom";
@@ -137,12 +175,12 @@ void read_precision(Reader& r, const Catalog& catalog, Workload& w) {
         if (catalog.find_format(name)) return true;
         std::string list;
         for (const auto& f : catalog.formats) list += (list.empty() ? "" : ", ") + f.name;
-        r.ctx().add(path, "unknown weight format \"" + name + "\"; expected one of " + list);
+        r.ctx().add(path, "unknown weight format " + quote_input(name) + "; expected one of " + list);
         return false;
     };
     auto check_numeric = [&](const std::string& path, const std::string& name) {
         if (parse_precision(name)) return true;
-        r.ctx().add(path, "unknown precision \"" + name + "\"; expected one of " + precision_names());
+        r.ctx().add(path, "unknown precision " + quote_input(name) + "; expected one of " + precision_names());
         return false;
     };
     if (v->is_string()) {
@@ -170,17 +208,19 @@ void read_precision(Reader& r, const Catalog& catalog, Workload& w) {
 void read_serve(Reader& r, Workload& w) {
     r.object("serve", false, [&](Reader& s) {
         auto& v = w.serve;
-        opt_number(s, "context_tokens", 1, 1e8, v.context_tokens, w);
+        opt_number(s, "context_tokens", 2, 1e8, v.context_tokens, w); // a prompt and an output of a token each
         opt_number(s, "prompt_tokens", 1, 1e8, v.prompt_tokens, w);
         opt_number(s, "output_tokens", 1, 1e8, v.output_tokens, w);
-        opt_number(s, "concurrent_users", 1, 1e7, v.concurrent_users, w);
+        opt_whole(s, "concurrent_users", 1, 1e7, v.concurrent_users, w);
         opt_number(s, "requests_per_s", 0, 1e6, v.requests_per_s, w);
         opt_number(s, "ttft_target_s", 1e-3, 3600, v.ttft_target_s, w);
         opt_number(s, "tokens_per_s_per_user_target", 1e-3, 1e5, v.tokens_per_s_per_user_target, w);
-        opt_number(s, "batch_size", 1, 1e6, v.batch_size, w);
+        opt_whole(s, "batch_size", 1, 1e6, v.batch_size, w);
         const json* t = s.raw("traffic");
         if (t && !t->is_array()) s.error("traffic", "expected an array of traffic classes, got " + type_name(*t));
-        if (t && t->is_array()) {
+        if (t && t->is_array() && t->size() > kMaxListEntries)
+            s.error("traffic", "has " + std::to_string(t->size()) + " classes; at most " + std::to_string(kMaxListEntries));
+        else if (t && t->is_array()) {
             w.given.push_back(s.at("traffic"));
             for (size_t i = 0; i < t->size(); ++i) {
                 const std::string path = s.at("traffic") + "[" + std::to_string(i) + "]";
@@ -203,6 +243,8 @@ void read_serve(Reader& r, Workload& w) {
         else if (v.prompt_tokens > 0 && v.output_tokens > 0 && v.prompt_tokens + v.output_tokens > v.context_tokens)
             s.error("output_tokens", "prompt_tokens + output_tokens (" + format_sig(v.prompt_tokens + v.output_tokens, 6) +
                                          ") exceed context_tokens (" + format_sig(v.context_tokens, 6) + ")");
+        else if (v.output_tokens > v.context_tokens)
+            s.error("output_tokens", "cannot exceed context_tokens (" + format_sig(v.context_tokens, 6) + ")");
     });
 }
 
@@ -211,10 +253,10 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
         auto& v = w.train;
         if (auto m = t.choice("method", false, kMethods)) { v.method = index_of<TrainMethod>(kMethods, *m); w.given.push_back("train.method"); }
         if (auto o = t.choice("optimizer", false, kOptimizers)) { v.optimizer = index_of<Optimizer>(kOptimizers, *o); w.given.push_back("train.optimizer"); }
-        opt_number(t, "lora_rank", 1, 4096, v.lora_rank, w);
+        opt_whole(t, "lora_rank", 1, 4096, v.lora_rank, w);
         opt_number(t, "seq_len", 1, 1e7, v.seq_len, w);
-        opt_number(t, "micro_batch", 1, 1e5, v.micro_batch, w);
-        opt_number(t, "global_batch", 1, 1e8, v.global_batch, w);
+        opt_whole(t, "micro_batch", 1, 1e5, v.micro_batch, w);
+        opt_whole(t, "global_batch", 1, 1e8, v.global_batch, w);
         opt_number(t, "tokens", 1, 1e16, v.tokens, w);
         if (auto c = t.choice("checkpointing", false, kCheckpointing)) { v.checkpointing = index_of<Checkpointing>(kCheckpointing, *c); w.given.push_back("train.checkpointing"); }
         if (auto z = t.integer("zero_stage", false, 0, 3)) { v.zero_stage = *z; w.given.push_back("train.zero_stage"); }
@@ -240,7 +282,7 @@ void read_embed(Reader& r, Workload& w) {
         opt_number(e, "items", 1, 1e13, v.items, w);
         opt_number(e, "tokens_per_item", 1, 1e6, v.tokens_per_item, w);
         opt_number(e, "window_s", 1, 1e9, v.window_s, w);
-        opt_number(e, "batch_size", 1, 1e6, v.batch_size, w);
+        opt_whole(e, "batch_size", 1, 1e6, v.batch_size, w);
     });
 }
 
@@ -248,7 +290,10 @@ void read_hardware(Reader& r, const Catalog& catalog, Workload& w) {
     r.object("hardware", false, [&](Reader& h) {
         const json* d = h.raw("devices");
         if (d && !d->is_array()) h.error("devices", "expected an array of device names, got " + type_name(*d));
-        if (d && d->is_array()) {
+        if (d && d->is_array() && d->size() > kMaxListEntries)
+            h.error("devices", "names " + std::to_string(d->size()) + " devices; at most " + std::to_string(kMaxListEntries) +
+                                   " (leave it out to consider every device)");
+        else if (d && d->is_array()) {
             if (d->empty()) h.error("devices", "must name at least one device (leave it out to consider every device)");
             for (size_t i = 0; i < d->size(); ++i) {
                 const std::string path = h.at("devices") + "[" + std::to_string(i) + "]";
@@ -272,14 +317,14 @@ void read_hardware(Reader& r, const Catalog& catalog, Workload& w) {
 
 void read_usage_and_cost(Reader& r, Workload& w) {
     r.object("usage", false, [&](Reader& u) {
-        opt_number(u, "jobs_per_week", 0, 1000, w.usage.jobs_per_week, w);
-        opt_number(u, "hours_per_job", 0, 10000, w.usage.hours_per_job, w);
-        opt_number(u, "hours_per_month", 0, 744, w.usage.hours_per_month, w);
+        opt_zero_or(u, "jobs_per_week", 1e-3, 1000, w.usage.jobs_per_week, w);
+        opt_zero_or(u, "hours_per_job", 1e-3, 10000, w.usage.hours_per_job, w);
+        opt_zero_or(u, "hours_per_month", 1e-3, 744, w.usage.hours_per_month, w);
     });
     r.object("cost", false, [&](Reader& c) {
-        opt_number(c, "usd_per_device_hour", 0, 1e4, w.cost.usd_per_device_hour, w);
+        opt_zero_or(c, "usd_per_device_hour", 1e-3, 1e4, w.cost.usd_per_device_hour, w);
         opt_number(c, "utilization", 1e-3, 1, w.cost.utilization, w);
-        opt_number(c, "usd_per_kwh", 0, 10, w.cost.usd_per_kwh, w);
+        opt_zero_or(c, "usd_per_kwh", 1e-3, 10, w.cost.usd_per_kwh, w);
         opt_number(c, "amortization_years", 0.25, 20, w.cost.amortization_years, w);
     });
 }

@@ -4,6 +4,7 @@
 // Usage: std::vector<Issue> errors = validate(...); if (!errors.empty()) show(errors);
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hwplan {
@@ -19,5 +20,11 @@ using Issues = std::vector<Issue>;
 
 // "file: path: message", leaving out the parts that are empty.
 std::string to_string(const Issue& issue);
+
+// A user's text as it may appear in a message: quoted, at most `max_chars` characters (then "..." and the
+// length), control characters as \u00XX and bytes that are not UTF-8 as \xNN, so a message never echoes
+// a pasted megabyte, never cuts at a NUL and always dumps as valid JSON.
+// Usage: "unknown device " + quote_input(name)   ->   unknown device "H100\u0000x"
+std::string quote_input(std::string_view text, size_t max_chars = 40);
 
 } // namespace hwplan
