@@ -325,11 +325,12 @@ std::optional<Device> read_device(const json& doc, const Context& ctx, const std
                 price.usd = pr.number("usd", true, 1.0, 1e9).value_or(0);
             } else if (kind) {
                 price.usd_per_hour = pr.number("usd_per_hour", true, 0.001, 1e4).value_or(0);
+                price.billing_increment_s = pr.number("billing_increment_s", false, 0.001, 86400).value_or(-1);
             }
             price.provider = pr.string("provider", true).value_or("");
             pr.string("note", false);
             pr.string("date", false);
-            attach_source(pr, book, {"usd", "usd_per_hour"});
+            attach_source(pr, book, {"usd", "usd_per_hour", "billing_increment_s"});
             price.source = book.source_of.count(pr.at("usd")) ? book.source_of[pr.at("usd")]
                                                                : book.source_of[pr.at("usd_per_hour")];
             pr.finish();
