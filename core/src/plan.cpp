@@ -281,9 +281,10 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const Peak peak = peak_for(d, w.precision.compute);
     if (peak.fell_back() && e.explain) c.notes.push_back(peak.note());
     const double link = d.interconnect_bytes_per_s;
-    auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM)
-        if (tp <= 1) return 0.0;
-        return 2.0 * arch.layers * allreduce_s(tokens * arch.hidden * 2.0, tp, link, a.interconnect_efficiency);
+    auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM), each
+        if (tp <= 1) return 0.0;       // paying its latency (nccl-tests) besides its bytes over the link
+        return 2.0 * arch.layers * (allreduce_latency_s(tp, a.allreduce_base_latency_s, a.allreduce_hop_latency_s) +
+                                    allreduce_s(tokens * arch.hidden * 2.0, tp, link, a.interconnect_efficiency));
     };
     if (tp > 1 && link <= 0) c.notes.push_back("no published link bandwidth on " + d.id + ": tensor-parallel communication is not counted");
 
