@@ -278,7 +278,8 @@ TEST(TrainingSpeed, A100PretrainingUsesItsFamilysMfu) {
     const std::string w = R"({"stage": "pretrain", "model": {"params": 6658859008, "layers": 32, "hidden": 4096, "heads": 32,
         "intermediate": 16384, "vocab": 50368}, "precision": "bf16", "train": {"method": "full", "seq_len": 2048, "micro_batch": 6,
         "global_batch": 96, "checkpointing": "none", "zero_stage": 3}, "hardware": {"devices": ["a100-80gb"], "count": 8}})";
-    const Candidate& c = run(w).candidates.at(0);
+    const Plan p = run(w);
+    const Candidate& c = p.candidates.at(0);
     EXPECT_NEAR(c.figures.at("train_tokens_per_s").value / 37130.0, 1.0, 0.25);
     const bool named = std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) { return n.find("[a100-pretraining]") != std::string::npos; });
     EXPECT_TRUE(named);
