@@ -100,6 +100,13 @@ TEST(Cost, RentedRunsAreBilledInWholeIncrementsFromStartUp) {
     EXPECT_DOUBLE_EQ(billed_seconds(21, c), 180);
     c.rental_billing_increment_s = 0;
     EXPECT_DOUBLE_EQ(billed_seconds(13, c), 113);
+    // A provider with per-second billing (the catalog's Modal prices) overrides the default increment.
+    c.rental_billing_increment_s = 60;
+    Device d = priced_device();
+    d.prices[1].billing_increment_s = 1;
+    const HourlyCost r = rent_cost(d, {});
+    EXPECT_DOUBLE_EQ(r.billing_increment_s, 1);
+    EXPECT_DOUBLE_EQ(billed_seconds(13, c, r.billing_increment_s), 113);
 }
 
 } // namespace hwplan

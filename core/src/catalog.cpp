@@ -325,11 +325,12 @@ std::optional<Device> read_device(const json& doc, const Context& ctx, const std
                 price.usd = pr.number("usd", true, 1.0, 1e9).value_or(0);
             } else if (kind) {
                 price.usd_per_hour = pr.number("usd_per_hour", true, 0.001, 1e4).value_or(0);
+                price.billing_increment_s = pr.number("billing_increment_s", false, 0.001, 86400).value_or(-1);
             }
             price.provider = pr.string("provider", true).value_or("");
             pr.string("note", false);
             pr.string("date", false);
-            attach_source(pr, book, {"usd", "usd_per_hour"});
+            attach_source(pr, book, {"usd", "usd_per_hour", "billing_increment_s"});
             price.source = book.source_of.count(pr.at("usd")) ? book.source_of[pr.at("usd")]
                                                                : book.source_of[pr.at("usd_per_hour")];
             pr.finish();
@@ -650,6 +651,36 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
     }
 }
 
+// [SECTION] Efficiencies per device family (efficiencies.json) ----------------------------------------
+
+void read_efficiencies(const json& doc, const Context& ctx, Catalog& catalog) {
+    SourceBook book;
+    read_named_entries(
+        doc, ctx, "decode_bandwidth_efficiency", book,
+        [](const std::string& key, Reader& e, SourceBook& b) {
+            const size_t before = e.ctx().issues.size();
+            EfficiencyRule r;
+            r.id = key;
+            r.meaning = e.string("meaning", true).value_or("");
+            r.kinds = e.strings("kinds", true);
+            r.vendors = e.strings("vendors", false);
+            r.memory_type_prefix = e.string("memory_type_prefix", false).value_or("");
+            r.frameworks = e.strings("frameworks", true);
+            r.value = e.number("value", true, 1e-3, 1).value_or(0);
+            r.low = e.number("low", true, 1e-3, 1).value_or(0);
+            r.high = e.number("high", true, 1e-3, 1).value_or(0);
+            r.measurements = e.integer("measurements", true, 1, 100000).value_or(0);
+            if (e.ctx().issues.size() == before && !(r.low <= r.value && r.value <= r.high))
+                e.error("value", "must lie within low..high (" + format_sig(r.low, 6) + ".." + format_sig(r.high, 6) + ")");
+            e.string("note", false);
+            attach_source(e, b, {"value", "low", "high"});
+            r.source = b.source_of.count(e.at("value")) ? b.source_of[e.at("value")] : "";
+            return r;
+        },
+        [&](EfficiencyRule r) { catalog.decode_bandwidth_rules.push_back(std::move(r)); });
+    catalog.efficiency_sources = std::move(book.sources);
+}
+
 // [SECTION] Scenarios (their workloads are checked once the rest of the catalog is loaded) --------
 
 std::optional<Scenario> read_scenario(const json& doc, const Context& ctx, const std::string& stem) {
@@ -744,6 +775,8 @@ CatalogLoad load_catalog(const std::vector<CatalogFile>& files) {
             read_assumptions(*doc, ctx, out.catalog);
         } else if (f.path == "runtimes.json") {
             read_runtimes(*doc, ctx, out.catalog);
+        } else if (f.path == "efficiencies.json") {
+            read_efficiencies(*doc, ctx, out.catalog);
         } else if (f.path == "defaults.json") {
             if (auto d = read_defaults(*doc, ctx)) {
                 out.catalog.defaults = std::move(*d);
@@ -753,7 +786,7 @@ CatalogLoad load_catalog(const std::vector<CatalogFile>& files) {
             if (auto sc = read_scenario(*doc, ctx, stem)) out.catalog.scenarios.push_back(std::move(*sc));
         } else {
             ctx.add("", "not a catalog file (expected devices/, models/, apis/, scenarios/, defaults.json, formats.json, "
-                        "assumptions.json or runtimes.json)");
+                        "assumptions.json, runtimes.json or efficiencies.json)");
         }
     }
     check_unique(out.catalog.devices, out.issues, "devices");

@@ -23,6 +23,7 @@ HourlyCost rent_cost(const Device& d, const CostSpec& cost, PriceKind kind) {
     out.usd_per_hour = best->usd_per_hour;
     const char* label = kind == PriceKind::cloud_spot ? "spot" : kind == PriceKind::cloud_reserved ? "reserved" : "on-demand";
     out.basis = std::string(label) + " $" + format_sig(best->usd_per_hour, 4) + " per device-hour (" + best->provider + ")";
+    out.billing_increment_s = best->billing_increment_s;
     return out;
 }
 
@@ -68,9 +69,9 @@ HourlyCost own_cost(const Device& d, const Workload& w, const CostDefaults& defa
     return out;
 }
 
-double billed_seconds(double run_s, const CostDefaults& defaults) {
+double billed_seconds(double run_s, const CostDefaults& defaults, double increment_s) {
     const double s = run_s + defaults.rental_startup_s;
-    const double inc = defaults.rental_billing_increment_s;
+    const double inc = increment_s > 0 ? increment_s : defaults.rental_billing_increment_s;
     return inc > 0 ? std::ceil(s / inc) * inc : s;
 }
 

@@ -284,11 +284,12 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
                 double billed_s = 0;
                 const double run_s = run_seconds(c, w);
                 if (!owning && !serving(w.stage) && run_s > 0 && hc != &reserved) {
-                    billed_s = billed_seconds(run_s, cat.defaults);
+                    const double inc = hc->billing_increment_s > 0 ? hc->billing_increment_s : cat.defaults.rental_billing_increment_s;
+                    billed_s = billed_seconds(run_s, cat.defaults, inc);
                     factor *= billed_s / run_s;
                     why += "; billed " + format_sig(billed_s, 4) + " s a run (" + format_sig(run_s, 3) + " s of work + " +
-                           format_sig(cat.defaults.rental_startup_s, 3) + " s start-up, in " +
-                           format_sig(cat.defaults.rental_billing_increment_s, 3) + " s increments)";
+                           format_sig(cat.defaults.rental_startup_s, 3) + " s start-up, in " + format_sig(inc, 3) + " s increments" +
+                           (hc->billing_increment_s > 0 ? ", the provider's" : ", the catalog default") + ")";
                 }
                 if (hc == &spot && is_training_stage(w.stage) && run_s > 3600)
                     notes.push_back("spot: a " + format_sig(run_s / 3600, 3) + " h run can be interrupted; checkpoint and resume (lesson 003: 'checkpointed')");

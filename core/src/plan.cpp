@@ -701,6 +701,31 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
     return 1;
 }
 
+// The decode bandwidth efficiency measured for the device's family and runtime (catalog/efficiencies.json)
+// replaces the catalog-wide one, unless the workload pinned it.
+AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, const Workload& w, const Device& d, const EfficiencyRule*& used) {
+    used = nullptr;
+    const auto src = as.source.find("decode_bandwidth_efficiency");
+    if (src != as.source.end() && src->second == "workload") return as;
+    auto has = [](const std::vector<std::string>& list, const std::string& x) { return list.empty() || std::find(list.begin(), list.end(), x) != list.end(); };
+    for (const auto& r : cat.decode_bandwidth_rules) {
+        if (!has(r.kinds, std::string(name(d.kind))) || !has(r.vendors, d.vendor)) continue;
+        if (!r.memory_type_prefix.empty() && d.memory_type.rfind(r.memory_type_prefix, 0) != 0) continue;
+        // The runtime: the workload's, else the one the planner assumes for the device (llama.cpp-style on
+        // SoCs, CPUs and NPUs; a serving engine on discrete accelerators).
+        const std::string runtime = !w.framework.empty() ? w.framework : local_runtime(d) ? "llama.cpp" : "serving-engine";
+        if (!has(r.frameworks, runtime)) continue;
+        AssumptionSet out = as;
+        out.typical.decode_bandwidth_efficiency = r.value;
+        out.low.decode_bandwidth_efficiency = r.low;
+        out.high.decode_bandwidth_efficiency = r.high;
+        out.source["decode_bandwidth_efficiency"] = r.source;
+        used = &r;
+        return out;
+    }
+    return as;
+}
+
 void missing(const Workload& w, Plan& p) {
     auto given = [&](const std::string& k) { return std::find(w.given.begin(), w.given.end(), k) != w.given.end(); };
     auto note = [&](const std::string& key, const std::string& text) {
@@ -826,11 +851,17 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
     }
     std::vector<std::pair<double, Candidate>> ranked;
     for (const Device* d : devices) {
-        const int n = choose_count(w, cat, *d, as.typical);
-        Eval e = evaluate(w, cat, *d, n, as.typical);
+        const EfficiencyRule* rule = nullptr;
+        const AssumptionSet das = device_assumptions(as, cat, w, *d, rule);
+        const int n = choose_count(w, cat, *d, das.typical);
+        Eval e = evaluate(w, cat, *d, n, das.typical);
         e.c.memory.total_low_bytes = e.c.memory.total_high_bytes = e.c.memory.total_bytes;
-        widen(e.c, evaluate(w, cat, *d, n, as.low, false).c);
-        widen(e.c, evaluate(w, cat, *d, n, as.high, false).c);
+        widen(e.c, evaluate(w, cat, *d, n, das.low, false).c);
+        widen(e.c, evaluate(w, cat, *d, n, das.high, false).c);
+        if (rule && w.stage != Stage::finetune && w.stage != Stage::pretrain)
+            e.c.notes.push_back("decode bandwidth efficiency " + format_sig(rule->value, 3) + " (" + format_sig(rule->low, 3) + ".." +
+                                format_sig(rule->high, 3) + ") for this device family [" + rule->id + ", " + std::to_string(rule->measurements) +
+                                " measurements]: " + rule->meaning);
         if (!e.c.fits) {
             const double over = e.c.memory.total_bytes / e.c.memory.capacity_bytes;
             e.c.notes.push_back("does not fit: needs " + format_sig(over, 3) + "x the usable memory of " + std::to_string(n) +

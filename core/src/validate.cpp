@@ -505,7 +505,10 @@ Issues check_baseline(const ValidationReport& r, const std::string& baseline_tex
                 continue;
             }
             const KindSummary& s = si->second.at(k);
-            auto num = [&](const char* key) { return b.contains(key) && b[key].is_number() ? b[key].get<double>() : 0.0; };
+            const auto& recorded = b; // a named reference: clang 14 (Emscripten 3.1.6) cannot capture a structured binding
+            auto num = [&recorded](const char* key) {
+                return recorded.contains(key) && recorded[key].is_number() ? recorded[key].get<double>() : 0.0;
+            };
             if (s.modelled < num("modelled"))
                 issues.push_back({path + ".modelled", std::to_string(s.modelled) + " cases modelled, " + format_sig(num("modelled"), 6) + " recorded"});
             if (s.within_share + kSlack < num("within_share"))

@@ -89,6 +89,8 @@ struct Catalog {
     std::vector<Scenario> scenarios;
     std::vector<TrainingRuntime> training_runtimes; // catalog/runtimes.json
     std::vector<Source> runtime_sources;
+    std::vector<EfficiencyRule> decode_bandwidth_rules; // catalog/efficiencies.json
+    std::vector<Source> efficiency_sources;
 
     const TrainingRuntime* find_runtime(const std::string& id) const; // exact id
     const WeightFormat* find_format(const std::string& name) const; // case-insensitive

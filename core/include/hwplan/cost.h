@@ -17,6 +17,7 @@ struct HourlyCost {
     bool available = false;   // false: no price known (then the other fields are 0/empty)
     double usd_per_hour = 0;  // per device-hour used
     std::string basis;        // how it was made, in words
+    double billing_increment_s = -1; // rentals: the provider's billing increment (< 0: the catalog default)
     bool operator==(const HourlyCost&) const = default;
 };
 
@@ -38,7 +39,7 @@ double purchase_usd_per_device(const Device& device);
 
 // Seconds a rented run is billed: its useful time plus the start-up (provision, image, weights), rounded up
 // to the provider's billing increment (catalog/defaults.json: rental_startup_s, rental_billing_increment_s).
-double billed_seconds(double run_s, const CostDefaults& defaults);
+double billed_seconds(double run_s, const CostDefaults& defaults, double increment_s = -1);
 
 // Months until owning is cheaper than renting for `hours_per_month` of use of `count` devices:
 // purchase / (rent per month - running cost per month). Infinity when renting is never dearer.

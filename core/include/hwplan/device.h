@@ -35,6 +35,7 @@ struct Price {
     double usd_per_hour = 0; // cloud kinds: per device-hour
     std::string provider;    // where it was seen
     std::string source;      // source id in Device::sources
+    double billing_increment_s = -1; // cloud kinds: billed in whole increments of this; < 0: catalog default
     bool operator==(const Price&) const = default;
 };
 
