@@ -278,6 +278,25 @@ TEST(ValidateSuite, DuplicateIdIsAProblem) {
     EXPECT_EQ(r.issues[0].message, "duplicate id \"test-7b-model-states\" (also in memory/a.json)");
 }
 
+// assumptions.json may name the measurements that set an assumption ("calibrated_by"); naming a
+// validation case or an unknown id is a problem the suite reports (validation is never used for fitting).
+TEST(ValidateSuite, CalibratedByMustNameCalibrationCases) {
+    Catalog cat = catalog();
+    auto a = base_case();
+    a["id"] = "fit-me";
+    a["split"] = "calibration";
+    auto b = base_case();
+    b["id"] = "hold-out";
+    cat.assumptions["training_mfu"].calibrated_by = {"fit-me"};
+    EXPECT_TRUE(run_validation({file(a, "memory/a.json"), file(b, "memory/b.json")}, cat).issues.empty());
+    cat.assumptions["training_mfu"].calibrated_by = {"fit-me", "hold-out", "nowhere"};
+    const ValidationReport r = run_validation({file(a, "memory/a.json"), file(b, "memory/b.json")}, cat);
+    ASSERT_EQ(r.issues.size(), 2u);
+    EXPECT_EQ(r.issues[0].path, "assumptions.training_mfu.calibrated_by[1]");
+    EXPECT_EQ(r.issues[0].message, "names \"hold-out\", a validation case: only calibration cases may set an assumption");
+    EXPECT_EQ(r.issues[1].message, "names \"nowhere\", which is not a measurement in the suite");
+}
+
 TEST(ValidateGate, HoldsAtTheRecordedLevelAndFailsBelowIt) {
     const ValidationReport r = three_cases();
     EXPECT_TRUE(check_baseline(r, baseline_json(r)).empty());

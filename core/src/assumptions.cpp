@@ -31,6 +31,8 @@ const std::vector<Field>& fields() {
         {"decode_step_overhead_s", &Assumptions::decode_step_overhead_s},
         {"llama_cpp_compute_buffer_bytes", &Assumptions::llama_cpp_compute_buffer_bytes},
         {"macos_gpu_wired_ratio", &Assumptions::macos_gpu_wired_ratio},
+        {"allreduce_base_latency_s", &Assumptions::allreduce_base_latency_s},
+        {"allreduce_hop_latency_s", &Assumptions::allreduce_hop_latency_s},
     };
     return kFields;
 }

@@ -602,6 +602,7 @@ void read_assumptions(const json& doc, const Context& ctx, Catalog& catalog) {
                 a.error("value", "must lie within low..high (" + format_sig(d.low, 6) + ".." + format_sig(d.high, 6) + ")");
             d.meaning = a.string("meaning", true).value_or("");
             a.string("note", false);
+            d.calibrated_by = a.strings("calibrated_by", false);
             attach_source(a, b, {"value", "low", "high"});
             d.source = b.source_of.count(a.at("value")) ? b.source_of[a.at("value")] : "";
             return std::make_pair(key, d);

@@ -87,6 +87,11 @@ double allreduce_s(double bytes, int n, double link_bidirectional_bytes_per_s, d
     return 2.0 * (n - 1) / n * bytes / per_direction;
 }
 
+double allreduce_latency_s(int n, double base_s, double hop_s) {
+    if (n <= 1) return 0;
+    return base_s + hop_s * 2.0 * (n - 1);
+}
+
 QueueWait mg1_wait(double arrival_per_s, double mean_service_s, double second_moment_service_s2) {
     QueueWait w;
     w.utilization = arrival_per_s * mean_service_s;

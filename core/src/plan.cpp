@@ -281,9 +281,10 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const Peak peak = peak_for(d, w.precision.compute);
     if (peak.fell_back() && e.explain) c.notes.push_back(peak.note());
     const double link = d.interconnect_bytes_per_s;
-    auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM)
-        if (tp <= 1) return 0.0;
-        return 2.0 * arch.layers * allreduce_s(tokens * arch.hidden * 2.0, tp, link, a.interconnect_efficiency);
+    auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM), each
+        if (tp <= 1) return 0.0;       // paying its latency (nccl-tests) besides its bytes over the link
+        return 2.0 * arch.layers * (allreduce_latency_s(tp, a.allreduce_base_latency_s, a.allreduce_hop_latency_s) +
+                                    allreduce_s(tokens * arch.hidden * 2.0, tp, link, a.interconnect_efficiency));
     };
     if (tp > 1 && link <= 0) c.notes.push_back("no published link bandwidth on " + d.id + ": tensor-parallel communication is not counted");
 
@@ -522,7 +523,11 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     Phase step;
     if (e.explain) step.name = "training step (" + format_sig(tokens_per_step, 6) + " tokens)";
     step.precision = peak.precision;
-    step.roofline = roofline(tokens_per_step * flops_per_token / n, 0, peak.flop_per_s * mfu, d.bandwidth_bytes_per_s);
+    // MFU is a share of peak in *model* FLOPs (PaLM appendix B; Llama 3 and torchtune's figures count no
+    // recomputation), so the step time divides the model FLOPs by it; what recomputation costs is already in
+    // the measured MFU of the runs that recompute.
+    const double model_flops_per_token = training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, Checkpointing::none);
+    step.roofline = roofline(tokens_per_step * model_flops_per_token / n, 0, peak.flop_per_s * mfu, d.bandwidth_bytes_per_s);
     step.communication_s = allreduce_s(trainable * 2.0, n, d.interconnect_bytes_per_s, a.interconnect_efficiency);
     step.time_s = std::max(step.roofline.time_s, step.communication_s); // gradient all-reduce overlaps the backward pass
     c.phases.push_back(step);

@@ -30,6 +30,8 @@ struct Assumptions {
     double decode_step_overhead_s = 0;       // fixed cost of one decode iteration
     double llama_cpp_compute_buffer_bytes = 0; // llama.cpp compute buffer (edge / Apple runtimes)
     double macos_gpu_wired_ratio = 0;        // share of unified memory macOS lets the GPU wire by default
+    double allreduce_base_latency_s = 0;     // fixed latency of one small all-reduce (launch, synchronization)
+    double allreduce_hop_latency_s = 0;      // latency per ring step; a ring all-reduce over n takes 2(n-1) steps
 };
 
 enum class Case { typical, low, high }; // which end of each range

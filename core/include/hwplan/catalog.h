@@ -61,6 +61,7 @@ struct AssumptionDefault {
     std::string unit;                    // "ratio", "bytes", "s", "tokens", "count"
     std::string meaning;
     std::string source;                  // source id in Catalog::assumption_sources
+    std::vector<std::string> calibrated_by; // ids of the calibration-split measurements (tests/validation/) that set it
     bool operator==(const AssumptionDefault&) const = default;
 };
 
