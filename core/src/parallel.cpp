@@ -27,8 +27,14 @@ Network network_of(const Device& d, double interconnect_efficiency) {
     n.scale_out.hop_latency_s = hop_latency_s(d.scale_out_allreduce_s, d.scale_out_allreduce_ranks);
     n.multi_node = n.scale_out.bytes_per_s > 0;
     // A desktop card (scale_out kind "none") shares the machine's PCIe with its neighbours: every card of
-    // the machine is in one domain whose link is PCIe, and nothing spans machines.
-    if (d.scale_out_kind == "none" && n.scale_up.bytes_per_s > 0) n.domain_size = INT_MAX;
+    // the machine is in one domain whose link is PCIe, and nothing spans machines. A device whose network
+    // is not recorded is planned as the rest of the planner plans it: all n devices on its scale-up link.
+    if ((d.scale_out_kind == "none" || d.scale_out_kind.empty()) && n.scale_up.bytes_per_s > 0) n.domain_size = INT_MAX;
+    // A domain whose link speed is not published (MI300X's Infinity Fabric here): the NICs carry everything.
+    if (n.scale_up.bytes_per_s <= 0 && n.multi_node) {
+        n.domain_size = 1;
+        n.scale_up = n.scale_out;
+    }
     return n;
 }
 
@@ -497,6 +503,34 @@ LayoutSearch fewest_devices(const TrainingJob& job, const Cluster& cluster, cons
     last.explanation = "nothing fits on up to " + std::to_string(cluster.network.multi_node ? max_devices : domain) + " devices of this kind; " +
                        last.explanation;
     return last;
+}
+
+// [SECTION] From a workload -------------------------------------------------------------------------------
+
+TrainingJob training_job(const Workload& w, double trainable_params, const ModelStateBytes& state, double frozen_bytes_per_param,
+                         const ActivationSettings& as) {
+    TrainingJob j;
+    j.arch = w.model.model.arch;
+    j.params = w.model.params;
+    j.active_params = w.model.active_params;
+    j.method = w.train.method;
+    j.trainable_params = trainable_params;
+    j.trainable_state = state;
+    j.frozen_bytes_per_param = frozen_bytes_per_param;
+    j.seq_len = w.train.seq_len;
+    j.global_batch = w.train.global_batch;
+    j.micro_batch = w.train.micro_batch;
+    j.tokens = w.train.tokens;
+    j.flash_attention = as.flash_attention;
+    j.activation_bytes_per_value = as.bytes_per_value;
+    j.logits_kept_bytes_per_value = as.logits_kept_bytes_per_value;
+    j.loss_fp32_bytes_per_value = as.loss_fp32_bytes_per_value;
+    j.loss_chunks = as.loss_chunks;
+    return j;
+}
+
+Cluster cluster_of(const Device& d, int n, double peak_flop_per_s, double capacity_bytes, const Assumptions& a) {
+    return {.devices = n, .peak_flop_per_s = peak_flop_per_s, .capacity_bytes = capacity_bytes, .network = network_of(d, a.interconnect_efficiency)};
 }
 
 } // namespace hwplan
