@@ -136,6 +136,11 @@ TEST(Lessons, QloraFitsSixtyFiveBillionOnOneFortyEightGBGpu) {
 // The measurement is lower still (17.4 GB; torch.compile fuses the block's working set), so the model is an
 // upper bound here, 17 % above it.
 TEST(Lessons, LoraOnEightBillionFitsA24GBCardWithRecomputation) {
+    // The default profile for LoRA is a trainer that chunks the loss (torchtune): the same answer unnamed.
+    const Plan unnamed = run(R"({"stage": "finetune", "model": "Llama-3.1-8B", "precision": "bf16",
+        "train": {"method": "lora", "lora_rank": 8, "seq_len": 2048, "micro_batch": 2, "checkpointing": "full"},
+        "hardware": {"devices": ["RTX 4090"], "count": 1}})");
+    EXPECT_TRUE(unnamed.candidates.at(0).fits);
     const Plan p = run(R"({"stage": "finetune", "model": "Llama-3.1-8B", "precision": "bf16",
         "train": {"method": "lora", "lora_rank": 8, "seq_len": 2048, "micro_batch": 2, "checkpointing": "full", "runtime": "torchtune"},
         "hardware": {"devices": ["RTX 4090"], "count": 1}})");
