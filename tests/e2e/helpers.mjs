@@ -98,3 +98,12 @@ export function cli(...args) {
   if (!fs.existsSync(exe)) throw new Error(`${exe} is missing: build the native preset first (cmake --build --preset native)`);
   return execFileSync(exe, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
 }
+
+// Ctrl+key held as a person holds it (a busy machine may otherwise see the whole chord between two frames).
+export async function chord(page, key) {
+  await page.keyboard.down('Control');
+  await page.waitForTimeout(80);
+  await page.keyboard.press(key, { delay: 80 });
+  await page.waitForTimeout(80);
+  await page.keyboard.up('Control');
+}

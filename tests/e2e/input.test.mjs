@@ -5,7 +5,7 @@
 // full screen, fail with page errors and leave the canvas stretched).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAll, open, status, workload, waitStatus, click, typeInto, widget, shot, T } from './helpers.mjs';
+import { chord, startAll, open, status, workload, waitStatus, click, typeInto, widget, shot, T } from './helpers.mjs';
 
 let browser, server;
 before(async () => ({ browser, server } = await startAll()));
@@ -16,7 +16,7 @@ test('copy and paste use the browser clipboard', async () => {
   // Copy: click the users field (selects its text), Ctrl+C.
   await click(page, 'concurrent_users');
   await page.waitForFunction(() => window.hwplanUi.active === 'concurrent_users', null, { timeout: T.step });
-  await page.keyboard.press('Control+C');
+  await chord(page, 'c');
   await page.waitForFunction(() => window.hwplanPage.lastCopied === '20', null, { timeout: T.step });
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), '20');
   await page.keyboard.press('Escape');
@@ -24,7 +24,7 @@ test('copy and paste use the browser clipboard', async () => {
   await page.evaluate(() => navigator.clipboard.writeText('64'));
   await click(page, 'concurrent_users');
   await page.waitForFunction(() => window.hwplanUi.active === 'concurrent_users', null, { timeout: T.step });
-  await page.keyboard.press('Control+V');
+  await chord(page, 'v');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => window.hwplanPage.workload().serve.concurrent_users === 64, null, { timeout: T.step });
   assert.deepEqual(problems, []);

@@ -5,6 +5,8 @@
 #include <emscripten.h>
 #include <imgui.h>
 
+#include <string>
+
 // [SECTION] canvas ------------------------------------------------------------------------------------
 // The canvas's CSS size comes from the stylesheet; its backing store is that times devicePixelRatio, so
 // text is rasterized at the screen's density (DESIGN.md: never glfwSetWindowSize on 3.1.6).
@@ -155,12 +157,21 @@ EM_JS(void, hwplan_install_page, (), {
 
 namespace hwplan::ui {
 
+namespace {
+std::string g_clipboard; // the last text copied in the page or pasted into it
+}
+
+void set_pasted_text(const char* text) { g_clipboard = text; }
+
 void install_clipboard() {
     ImGuiPlatformIO& pio = ImGui::GetPlatformIO();
-    pio.Platform_SetClipboardTextFn = [](ImGuiContext*, const char* text) { hwplan_clipboard_write(text ? text : ""); };
-    // The browser hands pasted text over only in its paste event (bridge's listener feeds it to the active
-    // field); Ctrl+V itself must not insert anything else.
-    pio.Platform_GetClipboardTextFn = [](ImGuiContext*) -> const char* { return ""; };
+    pio.Platform_SetClipboardTextFn = [](ImGuiContext*, const char* text) {
+        g_clipboard = text ? text : "";
+        hwplan_clipboard_write(g_clipboard.c_str());
+    };
+    // The browser hands over the clipboard only in its paste event, which follows the Ctrl+V keydown that
+    // ImGui has queued; bridge's listener stores the text before ImGui's next frame asks for it here.
+    pio.Platform_GetClipboardTextFn = [](ImGuiContext*) -> const char* { return g_clipboard.c_str(); };
 }
 
 } // namespace hwplan::ui

@@ -126,8 +126,6 @@ void apply(App& a, const Command& c, const hwplan::Catalog& catalog) {
             s.notice = "Unknown scenario \"" + hwplan::ui::clip_for_message(c.text) + "\".";
     } else if (c.kind == "import") {
         hwplan::ui::import_json(s, c.text, catalog);
-    } else if (c.kind == "paste") {
-        ImGui::GetIO().AddInputCharactersUTF8(c.text.c_str());
     } else if (c.kind == "undo") {
         hwplan::ui::undo(s);
     }
@@ -211,7 +209,10 @@ void frame(void*) {
 // [SECTION] the page's entry point --------------------------------------------------------------
 // Called by bridge.js glue (web/hwplan page API): kind is "fragment", "scenario", "import", "paste", "undo".
 extern "C" EMSCRIPTEN_KEEPALIVE void hwplan_command(const char* kind, const char* text) {
-    app().commands.push_back({kind ? kind : "", text ? text : ""});
+    // Pasted text: the browser's paste event comes right after the Ctrl+V keydown that ImGui has queued;
+    // ImGui's paste then asks for the clipboard and gets this text (bridge.cpp, install_clipboard).
+    if (kind && std::string(kind) == "paste") hwplan::ui::set_pasted_text(text ? text : "");
+    else app().commands.push_back({kind ? kind : "", text ? text : ""});
     wake(6);
 }
 
