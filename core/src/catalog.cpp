@@ -288,6 +288,33 @@ std::optional<Device> read_device(const json& doc, const Context& ctx, const std
         attach_source(s, book, {"accelerators"});
     });
 
+    // Scale-out network: a per-device rate (per_device_Gbps) or NICs per device x their line rate, and
+    // optional measured small-message all-reduce times (catalog/README.md, "scale_out group").
+    r.object("scale_out", false, [&](Reader& n) {
+        d.scale_out_kind = n.string("kind", true).value_or("");
+        auto nics = n.number("nics_per_device", false, 0.0, 64.0);
+        auto rate = n.number("nic_Gbps", false, 1.0, 1e5);
+        auto per = n.number("per_device_Gbps", false, 0.0, 1e6);
+        if (nics.has_value() != rate.has_value())
+            n.error(nics ? "nic_Gbps" : "nics_per_device", "nics_per_device and nic_Gbps go together");
+        double gbps = per.value_or(nics && rate ? *nics * *rate : 0);
+        if (per && nics && rate && std::abs(*per - *nics * *rate) > 1e-6 * *per)
+            n.error("per_device_Gbps", "disagrees with nics_per_device x nic_Gbps");
+        if (d.scale_out_kind == "none" && gbps > 0) n.error("kind", "a network of kind \"none\" has no rate");
+        d.scale_out_bytes_per_s = gbps * 1e9 / 8.0;
+        auto read_latency = [&](const std::string& us_key, const std::string& ranks_key, double& s, int& ranks) {
+            auto us = n.number(us_key, false, 0.01, 1e5);
+            auto k = n.integer(ranks_key, false, 2, 1000000);
+            if (us.has_value() != k.has_value()) n.error(us ? ranks_key : us_key, us_key + " and " + ranks_key + " go together");
+            else if (us) { s = *us * 1e-6; ranks = *k; }
+        };
+        read_latency("scale_up_allreduce_us", "scale_up_allreduce_ranks", d.scale_up_allreduce_s, d.scale_up_allreduce_ranks);
+        read_latency("scale_out_allreduce_us", "scale_out_allreduce_ranks", d.scale_out_allreduce_s, d.scale_out_allreduce_ranks);
+        n.string("note", false);
+        attach_source(n, book, {"nics_per_device", "nic_Gbps", "per_device_Gbps", "scale_up_allreduce_us", "scale_up_allreduce_ranks",
+                                "scale_out_allreduce_us", "scale_out_allreduce_ranks"});
+    });
+
     d.software = r.strings("software", true);
     for (size_t i = 0; i < d.software.size(); ++i)
         if (std::find(kSoftware.begin(), kSoftware.end(), d.software[i]) == kSoftware.end())

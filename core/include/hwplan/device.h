@@ -76,6 +76,15 @@ struct Device {
     std::string partitioning_kind;                // "mig" or ""
     std::vector<MigProfile> partitions;
     int system_accelerators = 1;                  // chips in one system (72 for an NVL72 rack)
+
+    // Scale-out network (catalog "scale_out"): what joins one fast domain to the next, and the measured
+    // small-message all-reduce times from which collectives take their latency (core/src/parallel.cpp).
+    std::string scale_out_kind;                   // "infiniband-ndr", "roce-integrated", "tpu-dcn", "none"; "" = not recorded
+    double scale_out_bytes_per_s = 0;             // per device, per direction (NICs x line rate / 8); 0 = none or not published
+    double scale_up_allreduce_s = 0;              // measured small-message all-reduce time on the scale-up link; 0 = not published
+    int scale_up_allreduce_ranks = 0;             // ranks of that measurement
+    double scale_out_allreduce_s = 0;             // the same across the scale-out network; 0 = not published
+    int scale_out_allreduce_ranks = 0;
     std::string system_name;
 
     std::vector<std::string> software;            // "cuda", "pytorch", ...

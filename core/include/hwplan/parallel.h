@@ -1,0 +1,180 @@
+// hwplan/parallel.h: scale-out training. The network of a device (its fast scale-up domain and the NICs
+// that join domains), the cost of collectives over it (alpha-beta), and an exhaustive search over training
+// layouts: data x tensor (inside the fast domain) x pipeline (1F1B, optionally interleaved) x expert
+// parallelism, ZeRO stage, micro-batch and recomputation, at a fixed global batch. Pure functions.
+// Usage: Network net = network_of(device, assumptions.interconnect_efficiency);
+//        double t = allreduce_time_s(bytes, {.size = 64, .inside = 8}, net);
+//        LayoutSearch s = search_layouts(job, cluster, assumptions);  s.layouts.front() is the fastest that fits
+#pragma once
+#include <string>
+#include <vector>
+
+#include "hwplan/assumptions.h"
+#include "hwplan/device.h"
+#include "hwplan/memory.h"
+#include "hwplan/model.h"
+#include "hwplan/workload.h"
+
+namespace hwplan {
+
+// [SECTION] Network ------------------------------------------------------------------------------------
+
+// One link class as collectives see it: achieved bytes per second per device per direction, and the
+// latency of one step of a collective (alpha).
+struct Link {
+    double bytes_per_s = 0;   // per device, per direction, after the interconnect efficiency; 0 = no link
+    double hop_latency_s = 0; // alpha per algorithm step; 0 = not published (latency not counted)
+};
+
+struct Network {
+    Link scale_up;            // NVLink/NVSwitch, ICI, NeuronLink, Infinity Fabric, Gaudi's scale-up ports, PCIe
+    Link scale_out;           // InfiniBand, RoCE, EFA, the TPU data-centre network
+    int domain_size = 1;      // devices joined by the scale-up link
+    bool multi_node = false;  // a scale-out network is recorded (else layouts stay inside one domain)
+};
+
+// Per-step latency from a measured small-message all-reduce of `ranks` ranks: the tree that NCCL picks for
+// tiny messages takes 2 x ceil(log2 ranks) steps (Sanders, Speck & Traff 2009, double binary trees).
+double hop_latency_s(double small_allreduce_s, int ranks);
+
+// The device's network: scale-up = half the quoted bidirectional interconnect bandwidth x efficiency (the
+// same convention as allreduce_s in performance.h); scale-out = NICs x line rate / 8 x efficiency.
+Network network_of(const Device& d, double interconnect_efficiency);
+
+// [SECTION] Collectives ---------------------------------------------------------------------------------
+// Alpha-beta costs (Hockney 1994; Thakur, Rabenseifner & Gropp 2005, "Optimization of Collective
+// Communication Operations in MPICH"). `bytes` is the full buffer of one rank (all-reduce: the gradient;
+// all-gather / reduce-scatter: the gathered tensor; all-to-all: everything one rank sends).
+
+// Ring all-reduce: 2(n-1) alpha + 2(n-1)/n x bytes / beta (Patarasuk & Yuan 2009).
+double ring_allreduce_s(double bytes, int n, const Link& l);
+// Double binary tree all-reduce: 2 ceil(log2 n) alpha + 2(n-1)/n x bytes / beta (NCCL 2.4; the two trees
+// together move what a ring moves, in logarithmic rather than linear latency).
+double tree_allreduce_s(double bytes, int n, const Link& l);
+// Ring all-gather or reduce-scatter: (n-1) alpha + (n-1)/n x bytes / beta.
+double ring_allgather_s(double bytes, int n, const Link& l);
+// Pairwise all-to-all: (n-1) alpha + (n-1)/n x bytes / beta.
+double alltoall_s(double bytes, int n, const Link& l);
+
+// A group of ranks spread over domains: `size` ranks, `inside` of them in each scale-up domain (1 when
+// every rank sits in its own domain; = size when the whole group is inside one domain).
+struct Group {
+    int size = 1;
+    int inside = 1;
+};
+
+// Hierarchical collectives over a group (NCCL's intra-node then inter-node scheme): reduce-scatter inside
+// the domain, all-reduce of 1/inside of the data across domains, all-gather inside. The faster of ring and
+// tree on each level.
+double allreduce_time_s(double bytes, const Group& g, const Network& net);
+double allgather_time_s(double bytes, const Group& g, const Network& net); // also reduce-scatter
+// All-to-all: the share for ranks inside the domain goes over the scale-up link while the rest crosses the
+// scale-out network at the same time; the slower of the two.
+double alltoall_time_s(double bytes, const Group& g, const Network& net);
+// One point-to-point send (pipeline stages): alpha + bytes / beta.
+double send_time_s(double bytes, bool across_domains, const Network& net);
+
+// [SECTION] Training layouts -----------------------------------------------------------------------------
+
+// The job, in the planner's terms.
+struct TrainingJob {
+    ModelArch arch;
+    double params = 0;                  // total parameters
+    double active_params = 0;           // per token (MoE: active experts only)
+    TrainMethod method = TrainMethod::full;
+    double trainable_params = 0;        // full: = params; LoRA/QLoRA: adapter parameters
+    ModelStateBytes trainable_state{2, 2, 12}; // bytes per trainable parameter: weights, gradients, optimizer
+    double frozen_bytes_per_param = 0;  // LoRA/QLoRA: stored bytes of each frozen base weight (0 for full)
+    double seq_len = 4096;              // tokens per sequence
+    double global_batch = 0;            // sequences per optimizer step; 0: one micro-batch per data-parallel rank
+    double micro_batch = 1;             // only when global_batch is 0: the sequences of that micro-batch
+    double tokens = 0;                  // tokens to train on; 0: rank by throughput
+    bool flash_attention = true;        // fused attention: no score matrices stored
+    double activation_bytes_per_value = 2;
+    double logits_kept_bytes_per_value = 0; // the loss over the vocabulary (see ActivationSettings)
+    double loss_fp32_bytes_per_value = 8;
+    double loss_chunks = 1;
+};
+
+// The devices: how many, how fast, how much memory a job may use on each, and the network.
+struct Cluster {
+    int devices = 0;
+    double peak_flop_per_s = 0;         // dense peak at the compute precision, per device
+    double capacity_bytes = 0;          // usable memory per device
+    Network network;
+    double usd_per_device_hour = 0;     // 0: not priced
+};
+
+// What the search may vary; 0 = any (used by tests to pin a published layout).
+struct LayoutLimits {
+    int tensor_parallel = 0;
+    int pipeline_parallel = 0;
+    int expert_parallel = 0;
+    int zero_stage = -1;                // -1: any of 0-3
+    int micro_batch = 0;
+    int virtual_stages = 0;             // 0: any; 1: plain 1F1B
+    int recompute = -1;                 // -1: any; else int(Checkpointing)
+    int keep = 4;                       // layouts returned: the best and the next ones
+};
+
+struct TrainingLayout {
+    int tensor_parallel = 1;            // t, inside the fast domain
+    int pipeline_parallel = 1;          // p stages
+    int data_parallel = 1;              // d = devices / (t x p)
+    int expert_parallel = 1;            // e, drawn from the data-parallel ranks (MoE only)
+    int virtual_stages = 1;             // v model chunks per stage (interleaved 1F1B); 1 = plain 1F1B
+    int zero_stage = 0;                 // 0-3 (3 = FSDP full sharding)
+    int micro_batch = 1;                // b sequences per micro-batch
+    int micro_batches = 1;              // m per data-parallel rank per step (gradient accumulation)
+    Checkpointing recompute = Checkpointing::none;
+    bool operator==(const TrainingLayout&) const = default;
+};
+
+struct LayoutResult {
+    TrainingLayout layout;
+    // Memory per device on the fullest pipeline stage.
+    double weights_bytes = 0, gradients_bytes = 0, optimizer_bytes = 0, activations_bytes = 0, overhead_bytes = 0;
+    double memory_bytes = 0;            // the sum
+    double capacity_bytes = 0;
+    bool fits = false;
+    // One optimizer step, split: compute, exposed communication, pipeline bubble.
+    double step_s = 0;
+    double compute_s = 0;
+    double communication_s = 0;         // tensor, expert and pipeline traffic plus the data-parallel exposed tail
+    double bubble_s = 0;
+    double tokens_per_s = 0;
+    double mfu = 0;                     // model FLOPs (no recomputation) / (step x devices x peak)
+    double hardware_flop_per_s = 0;     // per device, recomputation included (what Megatron-LM reports)
+    double time_to_train_s = 0;         // tokens / tokens_per_s; 0 when the job gives no token count
+    double cost_usd = 0;                // devices x hours x price; 0 when not priced or no token count
+    bool operator==(const LayoutResult&) const = default;
+};
+
+struct LayoutSearch {
+    std::vector<LayoutResult> layouts;  // fitting ones, fastest first; or the nearest one when none fits
+    long searched = 0;                  // layouts evaluated (the whole space, not a sample)
+    long fitting = 0;
+    bool found = false;                 // layouts.front() fits
+    int devices = 0;                    // the device count searched (the fewest that fit when asked for 0)
+    double global_batch = 0;            // the global batch honoured (sequences)
+    std::string explanation;            // one sentence: the best, or why nothing fits and what is nearest
+    bool operator==(const LayoutSearch&) const = default;
+};
+
+// Step time, memory and MFU of one layout (no validity checks beyond what the arithmetic needs).
+LayoutResult evaluate_layout(const TrainingJob& job, const Cluster& cluster, const Assumptions& a, const TrainingLayout& l);
+
+// Every layout of the space for `cluster.devices` devices that divides the heads, layers, experts and the
+// global batch; keeps those that fit, ranked by time to train (by step time per token without a token
+// count). Never returns an empty answer: with no fitting layout it explains why and returns the nearest
+// (the fewest devices that fit, or the layout closest to fitting).
+LayoutSearch search_layouts(const TrainingJob& job, const Cluster& cluster, const Assumptions& a, const LayoutLimits& limits = {});
+
+// The fewest devices of this kind on which some layout fits (powers of two up to one domain, then whole
+// domains); the search there. found = false when nothing fits on up to `max_devices`.
+LayoutSearch fewest_devices(const TrainingJob& job, const Cluster& cluster, const Assumptions& a, int max_devices = 1 << 20,
+                            const LayoutLimits& limits = {});
+
+std::string describe(const TrainingLayout& l); // "TP 8 x PP 16 x DP 128, ZeRO-1, micro-batch 1 x 16, no recomputation"
+
+} // namespace hwplan

@@ -1,0 +1,502 @@
+// parallel.cpp: the network of a device, collective costs, and the exhaustive training layout search
+// (formulas and sources in parallel.h and beside each function).
+#include "hwplan/parallel.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+
+#include "hwplan/format.h"
+#include "hwplan/performance.h"
+
+namespace hwplan {
+
+// [SECTION] Network ------------------------------------------------------------------------------------
+
+double hop_latency_s(double small_allreduce_s, int ranks) {
+    if (small_allreduce_s <= 0 || ranks < 2) return 0;
+    return small_allreduce_s / (2.0 * std::ceil(std::log2(double(ranks))));
+}
+
+Network network_of(const Device& d, double interconnect_efficiency) {
+    Network n;
+    n.domain_size = std::max(1, d.domain_size);
+    n.scale_up.bytes_per_s = 0.5 * d.interconnect_bytes_per_s * interconnect_efficiency;
+    n.scale_up.hop_latency_s = hop_latency_s(d.scale_up_allreduce_s, d.scale_up_allreduce_ranks);
+    n.scale_out.bytes_per_s = d.scale_out_bytes_per_s * interconnect_efficiency;
+    n.scale_out.hop_latency_s = hop_latency_s(d.scale_out_allreduce_s, d.scale_out_allreduce_ranks);
+    n.multi_node = n.scale_out.bytes_per_s > 0;
+    // A desktop card (scale_out kind "none") shares the machine's PCIe with its neighbours: every card of
+    // the machine is in one domain whose link is PCIe, and nothing spans machines.
+    if (d.scale_out_kind == "none" && n.scale_up.bytes_per_s > 0) n.domain_size = INT_MAX;
+    return n;
+}
+
+// [SECTION] Collectives ---------------------------------------------------------------------------------
+
+namespace {
+
+double beta_s(double bytes, const Link& l) { return l.bytes_per_s > 0 ? bytes / l.bytes_per_s : INFINITY; }
+
+} // namespace
+
+double ring_allreduce_s(double bytes, int n, const Link& l) {
+    if (n <= 1 || bytes <= 0) return 0;
+    return 2.0 * (n - 1) * l.hop_latency_s + beta_s(2.0 * (n - 1) / n * bytes, l);
+}
+
+double tree_allreduce_s(double bytes, int n, const Link& l) {
+    if (n <= 1 || bytes <= 0) return 0;
+    return 2.0 * std::ceil(std::log2(double(n))) * l.hop_latency_s + beta_s(2.0 * (n - 1) / n * bytes, l);
+}
+
+double ring_allgather_s(double bytes, int n, const Link& l) {
+    if (n <= 1 || bytes <= 0) return 0;
+    return (n - 1) * l.hop_latency_s + beta_s(double(n - 1) / n * bytes, l);
+}
+
+double alltoall_s(double bytes, int n, const Link& l) {
+    if (n <= 1 || bytes <= 0) return 0;
+    return (n - 1) * l.hop_latency_s + beta_s(double(n - 1) / n * bytes, l);
+}
+
+namespace {
+
+double best_allreduce_s(double bytes, int n, const Link& l) {
+    return std::min(ring_allreduce_s(bytes, n, l), tree_allreduce_s(bytes, n, l));
+}
+
+// Ranks of the group per domain and domains spanned, clamped to what the sizes allow.
+void split(const Group& g, int& inside, int& across) {
+    inside = std::clamp(g.inside, 1, std::max(1, g.size));
+    across = std::max(1, g.size / inside);
+}
+
+} // namespace
+
+double allreduce_time_s(double bytes, const Group& g, const Network& net) {
+    if (g.size <= 1 || bytes <= 0) return 0;
+    int inside = 1, across = 1;
+    split(g, inside, across);
+    if (across == 1) return best_allreduce_s(bytes, inside, net.scale_up);
+    if (inside == 1) return best_allreduce_s(bytes, across, net.scale_out);
+    return 2.0 * ring_allgather_s(bytes, inside, net.scale_up) + best_allreduce_s(bytes / inside, across, net.scale_out);
+}
+
+double allgather_time_s(double bytes, const Group& g, const Network& net) {
+    if (g.size <= 1 || bytes <= 0) return 0;
+    int inside = 1, across = 1;
+    split(g, inside, across);
+    if (across == 1) return ring_allgather_s(bytes, inside, net.scale_up);
+    if (inside == 1) return ring_allgather_s(bytes, across, net.scale_out);
+    return ring_allgather_s(bytes, inside, net.scale_up) + ring_allgather_s(bytes / inside, across, net.scale_out);
+}
+
+double alltoall_time_s(double bytes, const Group& g, const Network& net) {
+    if (g.size <= 1 || bytes <= 0) return 0;
+    int inside = 1, across = 1;
+    split(g, inside, across);
+    const double n = g.size;
+    const double in = inside > 1 ? (inside - 1) * net.scale_up.hop_latency_s + beta_s(bytes * (inside - 1) / n, net.scale_up) : 0;
+    const double out = across > 1 ? (n - inside) * net.scale_out.hop_latency_s + beta_s(bytes * (n - inside) / n, net.scale_out) : 0;
+    return std::max(in, out);
+}
+
+double send_time_s(double bytes, bool across_domains, const Network& net) {
+    if (bytes <= 0) return 0;
+    const Link& l = across_domains ? net.scale_out : net.scale_up;
+    return l.hop_latency_s + beta_s(bytes, l);
+}
+
+// [SECTION] Layout arithmetic ------------------------------------------------------------------------------
+
+namespace {
+
+// The parameters of the job split the way layouts shard them, scaled so that they add up to job.params.
+struct ParamSplit {
+    double embedding = 0, head = 0;   // token embedding (+ positions), output head
+    double dense_blocks = 0;          // every block's attention, norms, dense or shared MLP, routers
+    double routed_per_moe_layer = 0;  // routed experts of one MoE block
+    int moe_layers = 0;
+};
+
+ParamSplit split_params(const TrainingJob& job) {
+    const ModelArch& a = job.arch;
+    const ParamCount c = derive_params(a);
+    ParamSplit s;
+    if (a.has_moe) {
+        s.moe_layers = std::max(0, a.layers - a.moe.dense_layers);
+        s.routed_per_moe_layer = double(a.moe.experts) * (a.mlp == MlpKind::gated ? 3.0 : 2.0) * a.hidden * a.moe.expert_intermediate;
+    }
+    const double blocks = c.attention + c.mlp + c.norms + c.other;
+    const double scale = c.total > 0 && job.params > 0 ? job.params / (c.total - c.extra) : 1.0;
+    s.embedding = c.embedding * scale;
+    s.head = c.head * scale;
+    s.routed_per_moe_layer *= scale;
+    s.dense_blocks = std::max(0.0, blocks * scale - s.routed_per_moe_layer * s.moe_layers);
+    return s;
+}
+
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+// Evaluation with the parameter split precomputed (the search calls this in its inner loop).
+LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluster& cl, const Assumptions& a, const TrainingLayout& l) {
+    LayoutResult r;
+    r.layout = l;
+    const ModelArch& arch = job.arch;
+    const Network& net = cl.network;
+    const int t = l.tensor_parallel, p = l.pipeline_parallel, d = l.data_parallel, e = l.expert_parallel, v = l.virtual_stages;
+    const int m = l.micro_batches;
+    const double s = job.seq_len, b = l.micro_batch, h = arch.hidden;
+    const int L = std::max(1, arch.layers);
+    const int stage_layers = ceil_div(L, p);             // the fullest (slowest) stage
+    const double frac = double(stage_layers) / L;
+    const bool full = job.method == TrainMethod::full;
+    const ModelStateBytes& st = job.trainable_state;
+
+    // Parameters on one device of the fullest stage: blocks split by t (routed experts by t x e), the
+    // embedding on the first stage and the head on the last (both when p = 1).
+    const int stage_moe = std::min(stage_layers, ps.moe_layers);
+    const double dense = ps.dense_blocks * frac / t + (p == 1 ? ps.embedding + ps.head : std::max(ps.embedding, ps.head)) / t;
+    const double routed = ps.routed_per_moe_layer * stage_moe / (double(t) * e);
+    const double trainable_dense = full ? dense : job.trainable_params * frac / t;
+    const double trainable_routed = full ? routed : 0;
+    const double frozen = full ? 0 : dense + routed;
+    const double dz = d, dze = std::max(1, d / e); // ZeRO shards the dense state over d, the experts' over d/e
+
+    // ZeRO (Rajbhandari et al. 2020, section 5): stage 1 shards the optimizer state, 2 also the gradients,
+    // 3 also the weights, which are then gathered one layer ahead (the current and the prefetched one).
+    const double w_dense = trainable_dense * st.weights + frozen * job.frozen_bytes_per_param;
+    r.weights_bytes = l.zero_stage >= 3 ? w_dense / dz + trainable_routed * st.weights / dze : w_dense + trainable_routed * st.weights;
+    if (l.zero_stage >= 3) {
+        const double layer = (ps.dense_blocks / L) / t + (ps.moe_layers > 0 ? ps.routed_per_moe_layer / (double(t) * e) : 0);
+        r.weights_bytes += 2.0 * layer * (full ? st.weights : job.frozen_bytes_per_param);
+    }
+    r.gradients_bytes = (trainable_dense / (l.zero_stage >= 2 ? dz : 1.0) + trainable_routed / (l.zero_stage >= 2 ? dze : 1.0)) * st.gradients;
+    r.optimizer_bytes = (trainable_dense / (l.zero_stage >= 1 ? dz : 1.0) + trainable_routed / (l.zero_stage >= 1 ? dze : 1.0)) * st.optimizer;
+
+    // Activations (memory.h, Korthikanti et al. 2022): sequence parallelism whenever t > 1. Under 1F1B the
+    // first stage holds min(m, p) micro-batches in flight; interleaving multiplies that by 1 + (p-1)/(p v)
+    // (Korthikanti et al. 2022, section 4.2.3). The last stage holds one micro-batch and the logits.
+    ActivationSettings as;
+    as.seq_len = s;
+    as.micro_batch = b;
+    as.tensor_parallel = t;
+    as.sequence_parallel = t > 1;
+    as.checkpointing = l.recompute;
+    as.flash_attention = job.flash_attention;
+    as.bytes_per_value = job.activation_bytes_per_value;
+    as.logits_kept_bytes_per_value = job.logits_kept_bytes_per_value;
+    as.loss_fp32_bytes_per_value = job.loss_fp32_bytes_per_value;
+    as.loss_chunks = job.loss_chunks;
+    const double per_layer = training_activation_bytes_per_layer(arch, as);
+    double working = 0; // full recomputation rebuilds one block at a time
+    if (l.recompute == Checkpointing::full) {
+        ActivationSettings w = as;
+        w.checkpointing = Checkpointing::none;
+        working = training_activation_bytes_per_layer(arch, w);
+    }
+    const double logits = training_activation_bytes(arch, as, 0).logits_bytes;
+    double in_flight = p == 1 ? 1.0 : std::min(m, p);
+    if (v > 1) in_flight *= 1.0 + double(p - 1) / (double(p) * v);
+    const double first = in_flight * stage_layers * per_layer + working + (p == 1 ? logits : 0.0);
+    const double last = stage_layers * per_layer + working + logits;
+    r.activations_bytes = std::max(first, last);
+    r.overhead_bytes = a.runtime_context_bytes + a.allocator_fragmentation_ratio * (r.activations_bytes + r.gradients_bytes);
+    r.memory_bytes = r.weights_bytes + r.gradients_bytes + r.optimizer_bytes + r.activations_bytes + r.overhead_bytes;
+    r.capacity_bytes = cl.capacity_bytes;
+    r.fits = r.memory_bytes <= r.capacity_bytes;
+
+    // Time of one micro-batch on the slowest stage: its share of the FLOPs at the large-GEMM efficiency,
+    // plus the traffic that waits on it (Megatron-LM's tensor-parallel collectives and the MoE all-to-all
+    // sit on the critical path; pipeline sends too).
+    const double tokens_mb = s * b;
+    const double flops_per_token = training_flops_per_token(arch, job.active_params, s, job.method, l.recompute);
+    const double achieved = cl.peak_flop_per_s * a.prefill_compute_efficiency;
+    const double compute_mb = flops_per_token * tokens_mb * frac / t / achieved;
+    const double act_bytes = tokens_mb * h * job.activation_bytes_per_value; // one s x b x h tensor
+    const int passes = l.recompute == Checkpointing::full ? 3 : 2;            // forward, backward (+ recomputed forward)
+    const int domain = net.domain_size;
+    double comm_mb = 0;
+    // Tensor parallelism with sequence parallelism: per block and pass, two all-gathers and two
+    // reduce-scatters of s x b x h (Korthikanti et al. 2022, section 4.2.2), i.e. two all-reduces' worth.
+    if (t > 1) comm_mb += stage_layers * passes * 2.0 * allreduce_time_s(act_bytes, {t, t}, net);
+    // Expert parallelism: dispatch and combine all-to-alls per MoE block and pass; each rank sends its tokens'
+    // k routed copies (split over the t ranks by sequence parallelism). The e ranks are data-parallel
+    // neighbours t apart, so domain / t of them share a domain.
+    if (e > 1 && arch.has_moe) {
+        const double sent = tokens_mb * arch.moe.active_experts * h * job.activation_bytes_per_value / t;
+        comm_mb += stage_moe * passes * 2.0 * alltoall_time_s(sent, {e, std::max(1, domain / t)}, net);
+    }
+    // Pipeline: one activation forward and one gradient back per micro-batch and model chunk, across domains
+    // once the t x d ranks of a stage fill a domain.
+    if (p > 1) {
+        const bool across = double(t) * d * p > domain;
+        comm_mb += 2.0 * v * send_time_s(act_bytes / t, across, net);
+    }
+    // ZeRO-3 gathers each weight for the forward and again for the backward; prefetching hides it behind compute.
+    if (l.zero_stage >= 3) {
+        const double gather = 2.0 * (allgather_time_s((ps.dense_blocks * frac / t) * 2.0, {d, std::max(1, domain / t)}, net) +
+                                     allgather_time_s(routed * 2.0, {d / e, std::max(1, domain / (t * e))}, net));
+        comm_mb += std::max(0.0, gather - compute_mb);
+    }
+    const double t_mb = compute_mb + comm_mb;
+
+    // Data-parallel gradient reduction once per step, overlapped with the last micro-batch's backward pass
+    // (about 2/3 of its compute: 4N of 6N); only the rest is exposed (PyTorch DDP, Li et al. 2020).
+    const double grad_wire = st.gradients; // bytes per gradient on the wire
+    double dp = 0;
+    if (d > 1) {
+        const Group dense_group{d, std::max(1, domain / t)};
+        const Group expert_group{std::max(1, d / e), std::max(1, domain / (t * e))};
+        auto reduce = [&](double bytes, const Group& g) { return l.zero_stage >= 3 ? allgather_time_s(bytes, g, net) : allreduce_time_s(bytes, g, net); };
+        dp = reduce(trainable_dense * grad_wire, dense_group) + reduce(trainable_routed * grad_wire, expert_group);
+    }
+    const double exposed_dp = std::max(0.0, dp - 2.0 / 3.0 * compute_mb);
+
+    // 1F1B: (m + (p-1)/v) micro-batch slots; the (p-1)/v extra slots are the bubble (Narayanan et al. 2021,
+    // section 2.2: bubble fraction (p-1)/m, divided by v when interleaved).
+    const double bubble_slots = double(p - 1) / v;
+    r.step_s = (m + bubble_slots) * t_mb + exposed_dp;
+    r.compute_s = m * compute_mb;
+    r.bubble_s = bubble_slots * t_mb;
+    r.communication_s = m * comm_mb + exposed_dp;
+    const double tokens_step = double(m) * b * d * s;
+    const double n = cl.devices;
+    if (r.step_s > 0 && std::isfinite(r.step_s)) {
+        r.tokens_per_s = tokens_step / r.step_s;
+        const double model_flops = training_flops_per_token(arch, job.active_params, s, job.method, Checkpointing::none);
+        r.mfu = model_flops * tokens_step / (r.step_s * n * cl.peak_flop_per_s);
+        r.hardware_flop_per_s = flops_per_token * tokens_step / (r.step_s * n);
+        if (job.tokens > 0) {
+            r.time_to_train_s = job.tokens / r.tokens_per_s;
+            if (cl.usd_per_device_hour > 0) r.cost_usd = n * cl.usd_per_device_hour * r.time_to_train_s / 3600.0;
+        }
+    }
+    return r;
+}
+
+// Ranking key: seconds per token (time to train is tokens x this, so the order is the same).
+double key(const LayoutResult& r) { return r.tokens_per_s > 0 ? 1.0 / r.tokens_per_s : INFINITY; }
+
+std::string gb(double bytes) { return format_sig(bytes / 1e9, 3) + " GB"; }
+
+std::string summary(const LayoutResult& r) {
+    return describe(r.layout) + ": step " + format_sig(r.step_s, 3) + " s (compute " + format_sig(r.compute_s, 3) + ", communication " +
+           format_sig(r.communication_s, 3) + ", bubble " + format_sig(r.bubble_s, 3) + "), MFU " + format_sig(100 * r.mfu, 3) + " %, " +
+           gb(r.memory_bytes) + " of " + gb(r.capacity_bytes) + " per device";
+}
+
+// Checks the job and the cluster; the first problem, naming its field, or "".
+std::string invalid(const TrainingJob& job, const Cluster& cl) {
+    auto bad = [](double x) { return !std::isfinite(x) || x <= 0; };
+    if (bad(job.params)) return "job.params must be a positive number of parameters";
+    if (bad(job.active_params)) return "job.active_params must be a positive number of parameters";
+    if (job.arch.layers <= 0 || job.arch.hidden <= 0 || job.arch.heads <= 0) return "job.arch needs layers, hidden and heads above 0";
+    if (bad(job.seq_len)) return "job.seq_len must be a positive number of tokens";
+    if (!std::isfinite(job.global_batch) || job.global_batch < 0) return "job.global_batch must be 0 (one micro-batch per rank) or a positive number of sequences";
+    if (job.global_batch == 0 && bad(job.micro_batch)) return "job.micro_batch must be positive when job.global_batch is 0";
+    if (bad(cl.peak_flop_per_s)) return "cluster.peak_flop_per_s must be positive (the device publishes no peak at this precision)";
+    if (bad(cl.capacity_bytes)) return "cluster.capacity_bytes must be positive";
+    return "";
+}
+
+struct Searcher {
+    const TrainingJob& job;
+    const Cluster& cl;
+    const Assumptions& a;
+    const LayoutLimits& lim;
+    ParamSplit ps;
+    LayoutSearch out;
+    LayoutResult nearest;
+    bool have_nearest = false;
+    long valid = 0;
+
+    void consider(const LayoutResult& r) {
+        ++out.searched;
+        if (!std::isfinite(r.step_s)) return; // a collective over a link that is not published
+        if (r.fits) {
+            ++out.fitting;
+            auto& v = out.layouts;
+            const size_t keep = size_t(std::max(1, lim.keep));
+            if (v.size() == keep && key(r) >= key(v.back())) return;
+            auto at = std::upper_bound(v.begin(), v.end(), r, [](const LayoutResult& x, const LayoutResult& y) { return key(x) < key(y); });
+            v.insert(at, r);
+            if (v.size() > keep) v.pop_back();
+        } else if (!have_nearest || r.memory_bytes < nearest.memory_bytes ||
+                   (r.memory_bytes == nearest.memory_bytes && key(r) < key(nearest))) {
+            nearest = r;
+            have_nearest = true;
+        }
+    }
+
+    void run(int n, double global_batch) {
+        const ModelArch& arch = job.arch;
+        const Network& net = cl.network;
+        const int L = arch.layers;
+        const int max_t = std::min({n, net.domain_size, arch.heads});
+        std::vector<Checkpointing> recomputes{Checkpointing::none, Checkpointing::full};
+        if (!job.flash_attention) recomputes.push_back(Checkpointing::selective);
+        for (int t = 1; t <= max_t; ++t) {
+            if (n % t || arch.heads % t) continue;
+            if (arch.kv_heads > 0 && arch.kv_heads % t && t % arch.kv_heads) continue;
+            if (lim.tensor_parallel && t != lim.tensor_parallel) continue;
+            for (int p = 1; p <= std::min(L, n / t); ++p) {
+                if ((n / t) % p) continue;
+                if (lim.pipeline_parallel && p != lim.pipeline_parallel) continue;
+                const int d = n / (t * p);
+                if (!net.multi_node && double(t) * d * p > net.domain_size) continue; // no network joins the domains
+                const int max_e = arch.has_moe ? std::min(d, arch.moe.experts) : 1;
+                for (int e = 1; e <= max_e; ++e) {
+                    if (d % e || (e > 1 && arch.moe.experts % e)) continue;
+                    if (lim.expert_parallel && e != lim.expert_parallel) continue;
+                    for (int b = 1;; b *= 2) {
+                        const double per_rank = global_batch / d; // sequences per data-parallel rank per step
+                        if (b > per_rank) break;
+                        if (lim.micro_batch && b != lim.micro_batch) continue;
+                        const double mm = per_rank / b;
+                        if (mm != std::floor(mm)) continue;
+                        const int m = int(mm);
+                        const int stage_layers = ceil_div(L, p);
+                        for (int v = 1; v <= (p > 1 ? stage_layers : 1); ++v) {
+                            // Interleaving needs whole chunks per stage and m a multiple of p (Megatron-LM); the
+                            // stages may hold one block fewer at the ends (Llama 3, section 3.3.2).
+                            if (v > 1 && (stage_layers % v || m % p)) continue;
+                            if (lim.virtual_stages && v != lim.virtual_stages) continue;
+                            for (int z = 0; z <= (d > 1 ? 3 : 0); ++z) {
+                                if (lim.zero_stage >= 0 && z != lim.zero_stage && !(d == 1 && z == 0)) continue;
+                                for (Checkpointing rc : recomputes) {
+                                    if (lim.recompute >= 0 && int(rc) != lim.recompute) continue;
+                                    ++valid;
+                                    consider(evaluate(job, ps, cl, a, {.tensor_parallel = t, .pipeline_parallel = p, .data_parallel = d,
+                                                                        .expert_parallel = e, .virtual_stages = v, .zero_stage = z,
+                                                                        .micro_batch = b, .micro_batches = m, .recompute = rc}));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+};
+
+} // namespace
+
+LayoutResult evaluate_layout(const TrainingJob& job, const Cluster& cluster, const Assumptions& a, const TrainingLayout& l) {
+    return evaluate(job, split_params(job), cluster, a, l);
+}
+
+std::string describe(const TrainingLayout& l) {
+    std::string s = "TP " + std::to_string(l.tensor_parallel) + " x PP " + std::to_string(l.pipeline_parallel);
+    if (l.virtual_stages > 1) s += " (interleaved " + std::to_string(l.virtual_stages) + ")";
+    s += " x DP " + std::to_string(l.data_parallel);
+    if (l.expert_parallel > 1) s += " (EP " + std::to_string(l.expert_parallel) + ")";
+    s += ", ZeRO-" + std::to_string(l.zero_stage) + ", micro-batch " + std::to_string(l.micro_batch) + " x " + std::to_string(l.micro_batches);
+    s += l.recompute == Checkpointing::full ? ", full recomputation" : l.recompute == Checkpointing::selective ? ", selective recomputation" : ", no recomputation";
+    return s;
+}
+
+namespace {
+
+// One search on cluster.devices devices, no fallbacks. `valid` counts layouts that divide everything.
+LayoutSearch search_once(const TrainingJob& job, const Cluster& cluster, const Assumptions& a, const LayoutLimits& limits,
+                         long& valid, LayoutResult* nearest) {
+    const int n = cluster.devices;
+    const double batch = job.global_batch > 0 ? job.global_batch : job.micro_batch * n;
+    Searcher s{job, cluster, a, limits, split_params(job), {}, {}, false, 0};
+    s.out.devices = n;
+    s.out.global_batch = batch;
+    s.run(n, batch);
+    valid = s.valid;
+    if (nearest && s.have_nearest) *nearest = s.nearest;
+    LayoutSearch out = std::move(s.out);
+    if (!out.layouts.empty()) {
+        out.found = true;
+        out.explanation = "fastest of " + std::to_string(out.searched) + " layouts on " + std::to_string(n) + " devices (" +
+                          std::to_string(out.fitting) + " fit): " + summary(out.layouts.front());
+    }
+    return out;
+}
+
+} // namespace
+
+LayoutSearch search_layouts(const TrainingJob& job, const Cluster& cluster, const Assumptions& a, const LayoutLimits& limits) {
+    if (const std::string why = invalid(job, cluster); !why.empty()) {
+        LayoutSearch out;
+        out.explanation = why;
+        return out;
+    }
+    if (cluster.devices <= 0) {
+        LayoutSearch out = fewest_devices(job, cluster, a, 1 << 20, limits);
+        out.explanation = "cluster.devices must be at least 1, got " + std::to_string(cluster.devices) + "; nearest: " + out.explanation;
+        out.found = false;
+        return out;
+    }
+    const int n = cluster.devices;
+    long valid = 0;
+    LayoutResult nearest;
+    nearest.memory_bytes = -1;
+    LayoutSearch out = search_once(job, cluster, a, limits, valid, &nearest);
+    if (out.found) return out;
+    const double batch = out.global_batch;
+    if (valid == 0) {
+        // Nothing divides: no (t, p, d, micro-batch) splits the heads, the layers and the global batch.
+        std::string why = "no layout on " + std::to_string(n) + " devices divides the global batch of " + format_sig(batch, 6) +
+                          " sequences, the " + std::to_string(job.arch.heads) + " heads and the " + std::to_string(job.arch.layers) + " layers";
+        if (!cluster.network.multi_node && n > cluster.network.domain_size)
+            why = "no scale-out network is recorded for this device, so a job stays inside one domain of " +
+                  std::to_string(cluster.network.domain_size) + " devices, not " + std::to_string(n);
+        Cluster c = cluster;
+        c.devices = std::min(n, cluster.network.multi_node ? n : cluster.network.domain_size);
+        TrainingJob j = job;
+        j.global_batch = std::ceil(batch / c.devices) * c.devices;
+        if (c.devices == n && j.global_batch == batch) {
+            out.explanation = why;
+            return out;
+        }
+        LayoutSearch near = search_layouts(j, c, a, limits);
+        near.found = false;
+        near.explanation = why + "; nearest: " + (c.devices != n ? std::to_string(c.devices) + " devices" : "") +
+                           (c.devices != n && j.global_batch != batch ? " and " : "") +
+                           (j.global_batch != batch ? "a global batch of " + format_sig(j.global_batch, 6) + " sequences" : "") + ", " +
+                           near.explanation;
+        return near;
+    }
+    // Layouts exist but none fits: the fewest devices that fit, else the layout closest to fitting.
+    std::string why = "none of " + std::to_string(out.searched) + " layouts fits on " + std::to_string(n) + " devices";
+    if (nearest.memory_bytes >= 0) why += " (the closest needs " + gb(nearest.memory_bytes) + " of " + gb(nearest.capacity_bytes) + " per device)";
+    LayoutSearch more = fewest_devices(job, cluster, a, 1 << 20, limits);
+    if (more.found && more.devices > n) {
+        more.found = false;
+        more.explanation = why + "; the fewest that fit: " + std::to_string(more.devices) + " devices, " + summary(more.layouts.front());
+        return more;
+    }
+    if (nearest.memory_bytes >= 0) out.layouts.push_back(nearest);
+    out.explanation = why + (nearest.memory_bytes >= 0 ? "; nearest: " + summary(nearest) : "");
+    return out;
+}
+
+LayoutSearch fewest_devices(const TrainingJob& job, const Cluster& cluster, const Assumptions& a, int max_devices, const LayoutLimits& limits) {
+    LayoutSearch last;
+    const int domain = std::min(cluster.network.domain_size, max_devices);
+    auto try_n = [&](int n) {
+        Cluster c = cluster;
+        c.devices = n;
+        long valid = 0;
+        last = search_once(job, c, a, limits, valid, nullptr);
+        return last.found;
+    };
+    for (int n = 1; n <= domain; n *= 2)
+        if (try_n(n)) return last;
+    if (domain > 1 && (domain & (domain - 1)) && try_n(domain)) return last;
+    if (cluster.network.multi_node)
+        for (long n = 2L * domain; n <= max_devices; n *= 2)
+            if (try_n(int(n))) return last;
+    last.found = false;
+    last.explanation = "nothing fits on up to " + std::to_string(cluster.network.multi_node ? max_devices : domain) + " devices of this kind; " +
+                       last.explanation;
+    return last;
+}
+
+} // namespace hwplan

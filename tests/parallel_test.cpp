@@ -1,0 +1,286 @@
+// parallel_test.cpp: the network read from the catalog, collective costs by hand, and the training layout
+// search against published layouts and throughputs (Megatron-LM 2021, Llama 3 405B), plus the cases that
+// must never come back empty (zero devices, nothing divides, nothing fits).
+#include "hwplan/parallel.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "hwplan/catalog_embedded.h"
+#include "test_archs.h"
+
+namespace hwplan {
+
+namespace {
+
+const Catalog& catalog() { return embedded_catalog().catalog; }
+
+Assumptions typical() {
+    Issues issues;
+    return assumptions_for(catalog(), {}, issues).typical;
+}
+
+const Device& device(const std::string& id) {
+    const Device* d = catalog().device_by_id(id);
+    EXPECT_NE(d, nullptr) << id;
+    return *d;
+}
+
+Cluster cluster_of(const std::string& id, int n) {
+    const Device& d = device(id);
+    const Assumptions a = typical();
+    return {.devices = n, .peak_flop_per_s = d.bf16.flop_per_s, .capacity_bytes = d.memory_bytes * d.usable_memory_ratio,
+            .network = network_of(d, a.interconnect_efficiency)};
+}
+
+// A GPT of Megatron-LM's Table 1 (Narayanan et al. 2021, section 5.1): vocabulary 51,200, sequence 2,048,
+// 4h plain MLP, LayerNorm, learned positions, biases; P = 12 l h^2 (1 + 13/(12h) + (V+s)/(12lh)) (equation 2).
+ModelArch megatron_gpt(int layers, int hidden, int heads) {
+    ModelArch a = test::dense(layers, hidden, heads, heads, 4 * hidden, 51200);
+    a.mlp = MlpKind::plain;
+    a.norm = NormKind::layernorm;
+    a.bias = BiasKind::all;
+    a.position = PositionKind::learned;
+    a.max_context = 2048;
+    return a;
+}
+
+double megatron_params(int l, int h) { return 12.0 * l * h * h * (1 + 13.0 / (12.0 * h) + (51200.0 + 2048) / (12.0 * l * h)); }
+
+TrainingJob megatron_job(int layers, int hidden, int heads, double batch) {
+    TrainingJob j;
+    j.arch = megatron_gpt(layers, hidden, heads);
+    j.params = j.active_params = j.trainable_params = megatron_params(layers, hidden);
+    j.seq_len = 2048;
+    j.global_batch = batch;
+    j.trainable_state = full_training_state_bytes(Optimizer::adamw, false);
+    return j;
+}
+
+} // namespace
+
+// [SECTION] Network from the catalog ------------------------------------------------------------------------
+
+TEST(Network, ReadsScaleUpAndScaleOutFromTheCatalog) {
+    // DGX H100: NVLink4 900 GB/s bidirectional per GPU; one 400 Gb/s ConnectX-7 per GPU (NVIDIA BasePOD RA).
+    const Network h = network_of(device("h100-sxm"), 1.0);
+    EXPECT_DOUBLE_EQ(h.scale_up.bytes_per_s, 450e9);
+    EXPECT_DOUBLE_EQ(h.scale_out.bytes_per_s, 50e9);
+    EXPECT_EQ(h.domain_size, 8);
+    EXPECT_TRUE(h.multi_node);
+    // 12.49 us for an 8-byte all-reduce of 8 ranks = 2 x log2(8) = 6 tree steps: 2.08 us per step.
+    EXPECT_NEAR(h.scale_up.hop_latency_s, 12.49e-6 / 6, 1e-12);
+    // Two DGX Spark nodes, 30.33 us for 2 ranks = 2 steps.
+    EXPECT_NEAR(h.scale_out.hop_latency_s, 30.33e-6 / 2, 1e-12);
+    // Gaudi 3: three 200 Gb/s scale-out ports = 75 GB/s each way (Intel's network configuration page).
+    EXPECT_DOUBLE_EQ(network_of(device("gaudi3"), 1.0).scale_out.bytes_per_s, 75e9);
+    // TPU v5e: 2 x 100 Gb/s per 8-chip host = 25 Gb/s per chip.
+    EXPECT_DOUBLE_EQ(network_of(device("tpu-v5e"), 1.0).scale_out.bytes_per_s, 25e9 / 8);
+    // A desktop card: PCIe only, every card of the machine in one domain, no network beyond it.
+    const Network r = network_of(device("rtx-4090"), 1.0);
+    EXPECT_FALSE(r.multi_node);
+    EXPECT_GT(r.domain_size, 8);
+}
+
+// [SECTION] Collectives ------------------------------------------------------------------------------------
+
+TEST(Collectives, AlphaBetaByHand) {
+    const Link l{.bytes_per_s = 100e9, .hop_latency_s = 1e-6};
+    // Ring all-reduce of 1 GB on 8 ranks: 14 steps x 1 us + 2 x 7/8 x 1e9 / 1e11 = 14 us + 17.5 ms.
+    EXPECT_NEAR(ring_allreduce_s(1e9, 8, l), 14e-6 + 17.5e-3, 1e-12);
+    // Tree: 2 x 3 steps + the same bytes.
+    EXPECT_NEAR(tree_allreduce_s(1e9, 8, l), 6e-6 + 17.5e-3, 1e-12);
+    // All-gather and all-to-all: 7 steps + 7/8 x 1e9 / 1e11.
+    EXPECT_NEAR(ring_allgather_s(1e9, 8, l), 7e-6 + 8.75e-3, 1e-12);
+    EXPECT_NEAR(alltoall_s(1e9, 8, l), 7e-6 + 8.75e-3, 1e-12);
+    EXPECT_EQ(ring_allreduce_s(1e9, 1, l), 0);
+}
+
+TEST(Collectives, NvlinkAllReduceMatchesNcclBusBandwidth) {
+    // NCCL maintainer (nccl-tests #212): ring busbw about 370 GB/s on 8 H100 over NVLink4. nccl-tests defines
+    // time = 2(n-1)/n x bytes / busbw, so 1 GB takes 1.75e9 / 370e9 = 4.73 ms. The catalog's 0.82 efficiency
+    // on 450 GB/s gives 369 GB/s: within 1 %.
+    const Network h = network_of(device("h100-sxm"), typical().interconnect_efficiency);
+    EXPECT_NEAR(allreduce_time_s(1e9, {8, 8}, h), 1.75e9 / 370e9, 0.01 * 1.75e9 / 370e9);
+}
+
+TEST(Collectives, HierarchicalAllReduceCrossesTheNicsWithAnEighthOfTheData) {
+    const Network h = network_of(device("h100-sxm"), 1.0);
+    // 64 ranks in 8 domains: reduce-scatter + all-gather inside (2 x 7/8 GB over 450 GB/s) and an all-reduce
+    // of 1/8 GB across 8 domains over 50 GB/s (2 x 7/8 x 0.125 GB).
+    const double bytes = 1e9;
+    const double inside = 2 * (7 * h.scale_up.hop_latency_s + 7.0 / 8 * bytes / 450e9);
+    const double across = std::min(14 * h.scale_out.hop_latency_s, 6 * h.scale_out.hop_latency_s) + 2 * 7.0 / 8 * bytes / 8 / 50e9;
+    EXPECT_NEAR(allreduce_time_s(bytes, {64, 8}, h), inside + across, 1e-9);
+    // The same ranks one per domain: the whole gigabyte crosses the NICs, far slower.
+    EXPECT_GT(allreduce_time_s(bytes, {64, 1}, h), 4 * allreduce_time_s(bytes, {64, 8}, h));
+}
+
+// [SECTION] Published layouts --------------------------------------------------------------------------------
+
+TEST(Layouts, MegatronTable1PerGpuThroughput) {
+    // Narayanan et al. 2021 (arXiv 2104.04473), Table 1: GPT models on A100 80GB (Selene: NVLink inside a
+    // DGX A100, eight 200 Gb/s HDR NICs per node), interleaved 1F1B, micro-batch 1, activation recomputation;
+    // "achieved teraFLOP/s per GPU" counts the recomputed forward (their equation 3). Pinned to the published
+    // tensor and pipeline sizes, the model lands within 15 %: it has one large-GEMM efficiency (0.61, the
+    // catalog's prefill_compute_efficiency) for every size, while Table 1's own rate climbs from 135 to 163
+    // TFLOP/s as the GEMMs grow, so the smaller models come out high (145.6B: +11 %) and the largest near.
+    struct Row { double billions; int heads, hidden, layers, tp, pp, gpus, batch; double tflops; };
+    const Row rows[] = {
+        {145.6, 96, 12288, 80, 8, 8, 1536, 2304, 148},
+        {310.1, 128, 16384, 96, 8, 16, 1920, 2160, 155},
+        {529.6, 128, 20480, 105, 8, 35, 2520, 2520, 163},
+        {1008.0, 160, 25600, 128, 8, 64, 3072, 3072, 163},
+    };
+    for (const Row& r : rows) {
+        SCOPED_TRACE(r.billions);
+        const TrainingJob job = megatron_job(r.layers, r.hidden, r.heads, r.batch);
+        EXPECT_NEAR(job.params / 1e9, r.billions, 0.01 * r.billions); // equation 2 through derive_params
+        const Cluster c = cluster_of("a100-80gb", r.gpus);
+        const LayoutSearch s = search_layouts(job, c, typical(), {.tensor_parallel = r.tp, .pipeline_parallel = r.pp, .micro_batch = 1,
+                                                                  .recompute = int(Checkpointing::full)});
+        ASSERT_TRUE(s.found) << s.explanation; // the published layout fits in 80 GB
+        EXPECT_NEAR(s.layouts.front().hardware_flop_per_s / 1e12, r.tflops, 0.15 * r.tflops) << s.explanation;
+        // The unpinned search finds a layout at least as fast, with tensor parallelism inside the 8-GPU node.
+        const LayoutSearch free = search_layouts(job, c, typical());
+        ASSERT_TRUE(free.found);
+        EXPECT_LE(free.layouts.front().layout.tensor_parallel, 8);
+        EXPECT_GE(free.layouts.front().tokens_per_s, s.layouts.front().tokens_per_s);
+    }
+}
+
+TEST(Layouts, Llama3_405B) {
+    // Llama 3 paper (Dubey et al. 2024, arXiv 2407.21783), Table 4: 405B on 16,384 H100, TP 8, CP 1, PP 16,
+    // DP 128, sequence 8,192, 16 sequences per data-parallel rank (16M tokens), 41 % BF16 MFU (38-43 % over
+    // the stages of the run); the pipeline stages hold one block fewer at the ends (section 3.3.2).
+    TrainingJob j;
+    j.arch = test::dense(126, 16384, 128, 8, 53248, 128256); // config.json of Llama 3.1 405B
+    j.params = j.active_params = j.trainable_params = 405e9;
+    j.seq_len = 8192;
+    j.global_batch = 2048;
+    j.trainable_state = full_training_state_bytes(Optimizer::adamw, false);
+    const Cluster c = cluster_of("h100-sxm", 16384);
+    const LayoutSearch pinned = search_layouts(j, c, typical(), {.tensor_parallel = 8, .pipeline_parallel = 16, .micro_batch = 1});
+    ASSERT_TRUE(pinned.found) << pinned.explanation;
+    const LayoutResult& l = pinned.layouts.front();
+    EXPECT_EQ(l.layout.data_parallel, 128);
+    EXPECT_EQ(l.layout.micro_batches, 16);
+    // Tolerance 20 % of 41 %: the model counts the tensor-parallel collectives as exposed (Megatron-LM 2021)
+    // and needs full recomputation to hold 16 micro-batches in flight at 8k tokens, where Llama 3 overlapped
+    // and balanced more; it comes out near 34 %.
+    EXPECT_NEAR(l.mfu, 0.41, 0.20 * 0.41) << pinned.explanation;
+    // The free search does at least as well, inside the published band widened by the same 20 %.
+    const LayoutSearch free = search_layouts(j, c, typical());
+    ASSERT_TRUE(free.found);
+    EXPECT_GE(free.layouts.front().mfu, l.mfu);
+    EXPECT_GE(free.layouts.front().mfu, 0.38 * 0.8);
+    EXPECT_LE(free.layouts.front().mfu, 0.43 * 1.2);
+    EXPECT_LE(free.layouts.front().layout.tensor_parallel, 8); // inside one 8-GPU NVLink domain
+}
+
+TEST(Layouts, SeventyBFullFineTuneNeedsShardingQloraFitsOneCard) {
+    // Lesson 001: mixed-precision AdamW holds 16 bytes per parameter, 1.1 TB for a 70B model: more than one
+    // 80 GB card and more than one 8 x 80 GB node, so its state must be sharded (ZeRO-3/FSDP) over 16 H100.
+    const Assumptions a = typical();
+    TrainingJob full;
+    full.arch = test::llama31_70b();
+    full.params = full.active_params = full.trainable_params = 70.6e9;
+    full.seq_len = 4096;
+    full.global_batch = 64;
+    full.trainable_state = full_training_state_bytes(Optimizer::adamw, false);
+    const LayoutSearch one = search_layouts(full, cluster_of("h100-sxm", 1), a);
+    EXPECT_FALSE(one.found);
+    ASSERT_FALSE(one.layouts.empty()); // never empty: the nearest answer
+    EXPECT_GT(one.devices, 8) << one.explanation;
+    EXPECT_NE(one.explanation.find("the fewest that fit"), std::string::npos) << one.explanation;
+    const LayoutSearch node = fewest_devices(full, cluster_of("h100-sxm", 1), a);
+    ASSERT_TRUE(node.found);
+    EXPECT_EQ(node.devices, 16);
+    const TrainingLayout& best = node.layouts.front().layout;
+    EXPECT_TRUE(best.zero_stage == 3 || best.tensor_parallel * best.pipeline_parallel > 1) << node.explanation;
+
+    // QLoRA (Dettmers et al. 2023): 4-bit NF4 base (~0.5 byte per weight) and rank-16 adapters trained in
+    // 16-bit with AdamW: fits on one 80 GB card.
+    TrainingJob q = full;
+    q.method = TrainMethod::qlora;
+    q.trainable_params = lora_params(q.arch, 16);
+    q.trainable_state = {2, 2, optimizer_moment_bytes_per_param(Optimizer::adamw, 2)};
+    q.frozen_bytes_per_param = 4.127 / 8;
+    q.global_batch = 8;
+    const LayoutSearch qs = search_layouts(q, cluster_of("h100-sxm", 1), a);
+    ASSERT_TRUE(qs.found) << qs.explanation;
+    EXPECT_LT(qs.layouts.front().memory_bytes, 80e9);
+}
+
+// [SECTION] Impossible requests ---------------------------------------------------------------------------
+
+TEST(Layouts, ZeroDevicesExplainsAndGivesTheFewest) {
+    const TrainingJob job = megatron_job(24, 2304, 24, 512); // 1.7B of Table 1
+    const LayoutSearch s = search_layouts(job, cluster_of("a100-80gb", 0), typical());
+    EXPECT_FALSE(s.found);
+    ASSERT_FALSE(s.layouts.empty());
+    EXPECT_EQ(s.explanation.rfind("cluster.devices must be at least 1, got 0", 0), 0u) << s.explanation;
+    EXPECT_EQ(s.devices, 1); // 1.7B x 16 bytes = 27 GB fits one 80 GB card
+}
+
+TEST(Layouts, NothingDividesGivesTheNearestBatch) {
+    // One block cannot be pipelined and 24 heads split at most 8 ways inside a DGX A100, so 16 devices need at
+    // least 2 data-parallel ranks, and 5 sequences do not split over 2, 4, 8 or 16 ranks. The nearest layout
+    // rounds the global batch up to 16 sequences.
+    const TrainingJob job = megatron_job(1, 2304, 24, 5);
+    const LayoutSearch s = search_layouts(job, cluster_of("a100-80gb", 16), typical());
+    EXPECT_FALSE(s.found);
+    ASSERT_FALSE(s.layouts.empty());
+    EXPECT_EQ(s.global_batch, 16);
+    EXPECT_NE(s.explanation.find("no layout on 16 devices divides the global batch of 5 sequences"), std::string::npos) << s.explanation;
+    EXPECT_NE(s.explanation.find("nearest: a global batch of 16 sequences"), std::string::npos) << s.explanation;
+}
+
+TEST(Layouts, NothingFitsOnADesktopGivesTheClosest) {
+    // A 405B model on RTX 4090s: no network joins machines, and a machine of 4090s would need hundreds.
+    TrainingJob j;
+    j.arch = test::dense(126, 16384, 128, 8, 53248, 128256);
+    j.params = j.active_params = j.trainable_params = 405e9;
+    j.seq_len = 4096;
+    j.global_batch = 8;
+    j.trainable_state = full_training_state_bytes(Optimizer::adamw, false);
+    const LayoutSearch s = search_layouts(j, cluster_of("rtx-4090", 8), typical());
+    EXPECT_FALSE(s.found);
+    ASSERT_FALSE(s.layouts.empty()) << s.explanation;
+    EXPECT_NE(s.explanation.find("none of"), std::string::npos) << s.explanation;
+}
+
+TEST(Layouts, BadInputNamesTheField) {
+    TrainingJob job = megatron_job(24, 2304, 24, 512);
+    job.seq_len = NAN;
+    const LayoutSearch s = search_layouts(job, cluster_of("a100-80gb", 8), typical());
+    EXPECT_FALSE(s.found);
+    EXPECT_EQ(s.explanation, "job.seq_len must be a positive number of tokens");
+}
+
+TEST(Layouts, SearchIsExhaustive) {
+    // 8 devices, dense model, global batch 8, flash attention: t in {1,2,4,8} (24 heads: 1,2,4,8 divide), p
+    // splits 8/t over 24 layers, d = 8/(t p), micro-batches of 1..8/d, v for p > 1, ZeRO 0-3 when d > 1,
+    // two recomputation choices. Counted by hand in the loop below and compared with the search's count.
+    const TrainingJob job = megatron_job(24, 2304, 24, 8);
+    long expected = 0;
+    for (int t : {1, 2, 4, 8})
+        for (int p = 1; p <= 8 / t; ++p) {
+            if ((8 / t) % p) continue;
+            const int d = 8 / (t * p);
+            for (int b = 1; b <= 8 / d; b *= 2) {
+                if ((8 / d) % b) continue;
+                const int m = 8 / d / b, stage = (24 + p - 1) / p;
+                for (int v = 1; v <= (p > 1 ? stage : 1); ++v) {
+                    if (v > 1 && (stage % v || m % p)) continue;
+                    expected += (d > 1 ? 4 : 1) * 2;
+                }
+            }
+        }
+    const LayoutSearch s = search_layouts(job, cluster_of("a100-80gb", 8), typical());
+    EXPECT_EQ(s.searched, expected);
+    EXPECT_TRUE(s.found);
+}
+
+} // namespace hwplan
