@@ -8,6 +8,8 @@
 #include <cmath>
 
 #include "hwplan/catalog_embedded.h"
+#include "hwplan/json_api.h"
+#include "hwplan/plan.h"
 #include "test_archs.h"
 
 namespace hwplan {
@@ -281,6 +283,34 @@ TEST(Layouts, SearchIsExhaustive) {
     const LayoutSearch s = search_layouts(job, cluster_of("a100-80gb", 8), typical());
     EXPECT_EQ(s.searched, expected);
     EXPECT_TRUE(s.found);
+}
+
+// [SECTION] In the plan ----------------------------------------------------------------------------------
+
+TEST(Layouts, PlanCarriesTheSearchOnEachTrainingCandidate) {
+    const Plan p = plan_from_json(R"({"stage": "pretrain", "model": "Llama-3.1-70B",
+        "train": {"seq_len": 8192, "global_batch": 512, "tokens": 1e12},
+        "hardware": {"devices": ["h100-sxm", "b200"], "count": 64}})", catalog(), false);
+    ASSERT_TRUE(p.issues.empty());
+    ASSERT_EQ(p.candidates.size(), 2u);
+    for (const Candidate& c : p.candidates) {
+        SCOPED_TRACE(c.device);
+        ASSERT_TRUE(c.layouts.found) << c.layouts.explanation;
+        EXPECT_EQ(c.layouts.devices, c.count);
+        EXPECT_EQ(c.layouts.global_batch, 512);
+        for (const LayoutResult& r : c.layouts.layouts) {
+            EXPECT_TRUE(r.fits);
+            EXPECT_NEAR(r.compute_s + r.communication_s + r.bubble_s, r.step_s, 1e-9 * r.step_s); // the split adds up
+            EXPECT_NEAR(r.time_to_train_s, 1e12 / r.tokens_per_s, 1e-9 * r.time_to_train_s);
+            EXPECT_EQ(r.layout.tensor_parallel * r.layout.pipeline_parallel * r.layout.data_parallel, c.count);
+        }
+        for (size_t i = 1; i < c.layouts.layouts.size(); ++i) // ranked by time to train
+            EXPECT_LE(c.layouts.layouts[i - 1].time_to_train_s, c.layouts.layouts[i].time_to_train_s);
+    }
+    // Serving plans carry none.
+    const Plan serve = plan_from_json(R"({"stage": "serve", "model": "Llama-3.1-8B", "hardware": {"devices": ["h100-sxm"]}})", catalog(), false);
+    ASSERT_FALSE(serve.candidates.empty());
+    EXPECT_EQ(serve.candidates.front().layouts.searched, 0);
 }
 
 } // namespace hwplan

@@ -238,6 +238,28 @@ json figure_json(const Figure& f) {
 // JSON has no NaN or infinity: an unbounded figure (an unstable queue) becomes null with the reason kept.
 json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
+// A training layout (parallel.h) with its memory, step split and MFU; non-finite numbers become null.
+json layout_json(const LayoutResult& r) {
+    const TrainingLayout& l = r.layout;
+    return {{"tensor_parallel", l.tensor_parallel}, {"pipeline_parallel", l.pipeline_parallel}, {"data_parallel", l.data_parallel},
+            {"expert_parallel", l.expert_parallel}, {"virtual_stages", l.virtual_stages}, {"zero_stage", l.zero_stage},
+            {"micro_batch", l.micro_batch}, {"micro_batches", l.micro_batches}, {"recompute", std::string(name(l.recompute))},
+            {"describe", describe(l)}, {"fits", r.fits}, {"memory_bytes", finite_or_null(r.memory_bytes)},
+            {"capacity_bytes", r.capacity_bytes}, {"weights_bytes", r.weights_bytes}, {"gradients_bytes", r.gradients_bytes},
+            {"optimizer_bytes", r.optimizer_bytes}, {"activations_bytes", r.activations_bytes}, {"overhead_bytes", r.overhead_bytes},
+            {"step_s", finite_or_null(r.step_s)}, {"compute_s", finite_or_null(r.compute_s)},
+            {"communication_s", finite_or_null(r.communication_s)}, {"bubble_s", finite_or_null(r.bubble_s)},
+            {"tokens_per_s", r.tokens_per_s}, {"mfu", r.mfu}, {"time_to_train_s", r.time_to_train_s}};
+}
+
+json layouts_json(const LayoutSearch& s) {
+    json alternatives = json::array();
+    for (size_t i = 1; i < s.layouts.size(); ++i) alternatives.push_back(layout_json(s.layouts[i]));
+    return {{"found", s.found}, {"devices", s.devices}, {"global_batch", s.global_batch}, {"searched", s.searched},
+            {"fitting", s.fitting}, {"explanation", s.explanation},
+            {"best", s.layouts.empty() ? json(nullptr) : layout_json(s.layouts.front())}, {"alternatives", alternatives}};
+}
+
 json figure_json_checked(const Figure& f) {
     json j = figure_json(f);
     for (const char* k : {"value", "low", "high"}) j[k] = finite_or_null(j[k].get<double>());
@@ -276,6 +298,7 @@ std::string to_json(const Plan& p) {
                {"fits", c.fits}, {"regime", std::string(name(c.regime))}, {"regime_why", c.regime_why},
                {"memory", memory}, {"phases", phases}, {"notes", c.notes}};
         for (const auto& [k, f] : figures.items()) j[k] = f; // figures at the top level under their own names
+        if (c.layouts.searched > 0 || !c.layouts.explanation.empty()) j["layouts"] = layouts_json(c.layouts);
         cands.push_back(j);
     }
     auto option_json = [](const Option& o) {

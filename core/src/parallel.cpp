@@ -3,6 +3,7 @@
 #include "hwplan/parallel.h"
 
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <cmath>
 
@@ -27,8 +28,14 @@ Network network_of(const Device& d, double interconnect_efficiency) {
     n.scale_out.hop_latency_s = hop_latency_s(d.scale_out_allreduce_s, d.scale_out_allreduce_ranks);
     n.multi_node = n.scale_out.bytes_per_s > 0;
     // A desktop card (scale_out kind "none") shares the machine's PCIe with its neighbours: every card of
-    // the machine is in one domain whose link is PCIe, and nothing spans machines.
-    if (d.scale_out_kind == "none" && n.scale_up.bytes_per_s > 0) n.domain_size = INT_MAX;
+    // the machine is in one domain whose link is PCIe, and nothing spans machines. A device whose network
+    // is not recorded is planned as the rest of the planner plans it: all n devices on its scale-up link.
+    if ((d.scale_out_kind == "none" || d.scale_out_kind.empty()) && n.scale_up.bytes_per_s > 0) n.domain_size = INT_MAX;
+    // A domain whose link speed is not published (MI300X's Infinity Fabric here): the NICs carry everything.
+    if (n.scale_up.bytes_per_s <= 0 && n.multi_node) {
+        n.domain_size = 1;
+        n.scale_up = n.scale_out;
+    }
     return n;
 }
 
@@ -140,7 +147,41 @@ ParamSplit split_params(const TrainingJob& job) {
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 // Evaluation with the parameter split precomputed (the search calls this in its inner loop).
-LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluster& cl, const Assumptions& a, const TrainingLayout& l) {
+// Activation bytes for one (t, b, recomputation): per block, the block rebuilt under full recomputation,
+// and the logits (memory.cpp). The search fills it once per (t, b) and reuses it across p, v, ZeRO.
+struct ActivationBytes {
+    double per_layer = 0, working = 0, logits = 0;
+};
+
+ActivationBytes activation_bytes(const TrainingJob& job, int t, double b, Checkpointing rc) {
+    ActivationSettings as;
+    as.seq_len = job.seq_len;
+    as.micro_batch = b;
+    as.tensor_parallel = t;
+    as.sequence_parallel = t > 1;
+    as.checkpointing = rc;
+    as.flash_attention = job.flash_attention;
+    as.bytes_per_value = job.activation_bytes_per_value;
+    as.logits_kept_bytes_per_value = job.logits_kept_bytes_per_value;
+    as.loss_fp32_bytes_per_value = job.loss_fp32_bytes_per_value;
+    as.loss_chunks = job.loss_chunks;
+    ActivationBytes out;
+    out.per_layer = training_activation_bytes_per_layer(job.arch, as);
+    if (rc == Checkpointing::full) { // full recomputation rebuilds one block at a time
+        ActivationSettings w = as;
+        w.checkpointing = Checkpointing::none;
+        out.working = training_activation_bytes_per_layer(job.arch, w);
+    }
+    out.logits = training_activation_bytes(job.arch, as, 0).logits_bytes;
+    return out;
+}
+
+// `bound`: the search's current cut-off in seconds per token. A layout that does not fit, or whose compute
+// and bubble alone already reach the bound, returns after its memory (time fields 0, `complete` false):
+// it cannot enter the ranking, so its communication is not priced. INFINITY evaluates everything.
+LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluster& cl, const Assumptions& a, const TrainingLayout& l,
+                      const ActivationBytes& act, double bound, bool& complete) {
+    complete = false;
     LayoutResult r;
     r.layout = l;
     const ModelArch& arch = job.arch;
@@ -178,25 +219,7 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     // Activations (memory.h, Korthikanti et al. 2022): sequence parallelism whenever t > 1. Under 1F1B the
     // first stage holds min(m, p) micro-batches in flight; interleaving multiplies that by 1 + (p-1)/(p v)
     // (Korthikanti et al. 2022, section 4.2.3). The last stage holds one micro-batch and the logits.
-    ActivationSettings as;
-    as.seq_len = s;
-    as.micro_batch = b;
-    as.tensor_parallel = t;
-    as.sequence_parallel = t > 1;
-    as.checkpointing = l.recompute;
-    as.flash_attention = job.flash_attention;
-    as.bytes_per_value = job.activation_bytes_per_value;
-    as.logits_kept_bytes_per_value = job.logits_kept_bytes_per_value;
-    as.loss_fp32_bytes_per_value = job.loss_fp32_bytes_per_value;
-    as.loss_chunks = job.loss_chunks;
-    const double per_layer = training_activation_bytes_per_layer(arch, as);
-    double working = 0; // full recomputation rebuilds one block at a time
-    if (l.recompute == Checkpointing::full) {
-        ActivationSettings w = as;
-        w.checkpointing = Checkpointing::none;
-        working = training_activation_bytes_per_layer(arch, w);
-    }
-    const double logits = training_activation_bytes(arch, as, 0).logits_bytes;
+    const double per_layer = act.per_layer, working = act.working, logits = act.logits;
     double in_flight = p == 1 ? 1.0 : std::min(m, p);
     if (v > 1) in_flight *= 1.0 + double(p - 1) / (double(p) * v);
     const double first = in_flight * stage_layers * per_layer + working + (p == 1 ? logits : 0.0);
@@ -206,6 +229,7 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     r.memory_bytes = r.weights_bytes + r.gradients_bytes + r.optimizer_bytes + r.activations_bytes + r.overhead_bytes;
     r.capacity_bytes = cl.capacity_bytes;
     r.fits = r.memory_bytes <= r.capacity_bytes;
+    if (!r.fits && std::isfinite(bound)) return r;
 
     // Time of one micro-batch on the slowest stage: its share of the FLOPs at the large-GEMM efficiency,
     // plus the traffic that waits on it (Megatron-LM's tensor-parallel collectives and the MoE all-to-all
@@ -214,6 +238,8 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     const double flops_per_token = training_flops_per_token(arch, job.active_params, s, job.method, l.recompute);
     const double achieved = cl.peak_flop_per_s * a.prefill_compute_efficiency;
     const double compute_mb = flops_per_token * tokens_mb * frac / t / achieved;
+    const double tokens_step = double(m) * b * d * s;
+    if ((m + double(p - 1) / v) * compute_mb / tokens_step >= bound) return r; // cannot rank
     const double act_bytes = tokens_mb * h * job.activation_bytes_per_value; // one s x b x h tensor
     const int passes = l.recompute == Checkpointing::full ? 3 : 2;            // forward, backward (+ recomputed forward)
     const int domain = net.domain_size;
@@ -261,7 +287,7 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     r.compute_s = m * compute_mb;
     r.bubble_s = bubble_slots * t_mb;
     r.communication_s = m * comm_mb + exposed_dp;
-    const double tokens_step = double(m) * b * d * s;
+    complete = true;
     const double n = cl.devices;
     if (r.step_s > 0 && std::isfinite(r.step_s)) {
         r.tokens_per_s = tokens_step / r.step_s;
@@ -312,9 +338,16 @@ struct Searcher {
     bool have_nearest = false;
     long valid = 0;
 
-    void consider(const LayoutResult& r) {
+    // Seconds per token a layout must beat to enter the ranking (the last kept one, once the list is full).
+    double bound() const {
+        const size_t keep = size_t(std::max(1, lim.keep));
+        return out.layouts.size() == keep ? key(out.layouts.back()) : INFINITY;
+    }
+
+    void consider(const LayoutResult& r, bool complete) {
         ++out.searched;
-        if (!std::isfinite(r.step_s)) return; // a collective over a link that is not published
+        if (r.fits && !complete) return;       // pruned: its compute and bubble alone are too slow to rank
+        if (r.fits && !std::isfinite(r.step_s)) return; // a collective over a link that is not published
         if (r.fits) {
             ++out.fitting;
             auto& v = out.layouts;
@@ -323,8 +356,7 @@ struct Searcher {
             auto at = std::upper_bound(v.begin(), v.end(), r, [](const LayoutResult& x, const LayoutResult& y) { return key(x) < key(y); });
             v.insert(at, r);
             if (v.size() > keep) v.pop_back();
-        } else if (!have_nearest || r.memory_bytes < nearest.memory_bytes ||
-                   (r.memory_bytes == nearest.memory_bytes && key(r) < key(nearest))) {
+        } else if (!have_nearest || r.memory_bytes < nearest.memory_bytes) {
             nearest = r;
             have_nearest = true;
         }
@@ -341,6 +373,8 @@ struct Searcher {
             if (n % t || arch.heads % t) continue;
             if (arch.kv_heads > 0 && arch.kv_heads % t && t % arch.kv_heads) continue;
             if (lim.tensor_parallel && t != lim.tensor_parallel) continue;
+            ActivationBytes acts_by_b[32][3];
+            bool act_ready[32] = {};
             for (int p = 1; p <= std::min(L, n / t); ++p) {
                 if ((n / t) % p) continue;
                 if (lim.pipeline_parallel && p != lim.pipeline_parallel) continue;
@@ -358,6 +392,12 @@ struct Searcher {
                         if (mm != std::floor(mm)) continue;
                         const int m = int(mm);
                         const int stage_layers = ceil_div(L, p);
+                        const int lb = std::countr_zero(unsigned(b)); // b = 2^lb
+                        if (!act_ready[lb]) { // depends on (t, b, recomputation) only: once per t and b
+                            for (Checkpointing rc : recomputes) acts_by_b[lb][int(rc)] = activation_bytes(job, t, b, rc);
+                            act_ready[lb] = true;
+                        }
+                        const ActivationBytes* acts = acts_by_b[lb];
                         for (int v = 1; v <= (p > 1 ? stage_layers : 1); ++v) {
                             // Interleaving needs whole chunks per stage and m a multiple of p (Megatron-LM); the
                             // stages may hold one block fewer at the ends (Llama 3, section 3.3.2).
@@ -368,9 +408,12 @@ struct Searcher {
                                 for (Checkpointing rc : recomputes) {
                                     if (lim.recompute >= 0 && int(rc) != lim.recompute) continue;
                                     ++valid;
-                                    consider(evaluate(job, ps, cl, a, {.tensor_parallel = t, .pipeline_parallel = p, .data_parallel = d,
-                                                                        .expert_parallel = e, .virtual_stages = v, .zero_stage = z,
-                                                                        .micro_batch = b, .micro_batches = m, .recompute = rc}));
+                                    bool complete = false;
+                                    const LayoutResult r = evaluate(job, ps, cl, a, {.tensor_parallel = t, .pipeline_parallel = p, .data_parallel = d,
+                                                                                     .expert_parallel = e, .virtual_stages = v, .zero_stage = z,
+                                                                                     .micro_batch = b, .micro_batches = m, .recompute = rc},
+                                                                    acts[int(rc)], bound(), complete);
+                                    consider(r, complete);
                                 }
                             }
                         }
@@ -384,7 +427,8 @@ struct Searcher {
 } // namespace
 
 LayoutResult evaluate_layout(const TrainingJob& job, const Cluster& cluster, const Assumptions& a, const TrainingLayout& l) {
-    return evaluate(job, split_params(job), cluster, a, l);
+    bool complete = false;
+    return evaluate(job, split_params(job), cluster, a, l, activation_bytes(job, l.tensor_parallel, l.micro_batch, l.recompute), INFINITY, complete);
 }
 
 std::string describe(const TrainingLayout& l) {
@@ -409,7 +453,7 @@ LayoutSearch search_once(const TrainingJob& job, const Cluster& cluster, const A
     s.out.global_batch = batch;
     s.run(n, batch);
     valid = s.valid;
-    if (nearest && s.have_nearest) *nearest = s.nearest;
+    if (nearest && s.have_nearest) *nearest = evaluate_layout(job, cluster, a, s.nearest.layout); // its time too
     LayoutSearch out = std::move(s.out);
     if (!out.layouts.empty()) {
         out.found = true;
@@ -480,7 +524,13 @@ LayoutSearch search_layouts(const TrainingJob& job, const Cluster& cluster, cons
 LayoutSearch fewest_devices(const TrainingJob& job, const Cluster& cluster, const Assumptions& a, int max_devices, const LayoutLimits& limits) {
     LayoutSearch last;
     const int domain = std::min(cluster.network.domain_size, max_devices);
+    // Model state spread evenly over n devices (ZeRO-3 with everything sharded) is a floor on the memory of
+    // any layout on n devices: below it, no search is needed.
+    const ModelStateBytes& st = job.trainable_state;
+    const double state_bytes = job.trainable_params * (st.weights + st.gradients + st.optimizer) +
+                               (job.method == TrainMethod::full ? 0.0 : job.params * job.frozen_bytes_per_param);
     auto try_n = [&](int n) {
+        if (state_bytes / n > cluster.capacity_bytes) return false;
         Cluster c = cluster;
         c.devices = n;
         long valid = 0;
@@ -497,6 +547,34 @@ LayoutSearch fewest_devices(const TrainingJob& job, const Cluster& cluster, cons
     last.explanation = "nothing fits on up to " + std::to_string(cluster.network.multi_node ? max_devices : domain) + " devices of this kind; " +
                        last.explanation;
     return last;
+}
+
+// [SECTION] From a workload -------------------------------------------------------------------------------
+
+TrainingJob training_job(const Workload& w, double trainable_params, const ModelStateBytes& state, double frozen_bytes_per_param,
+                         const ActivationSettings& as) {
+    TrainingJob j;
+    j.arch = w.model.model.arch;
+    j.params = w.model.params;
+    j.active_params = w.model.active_params;
+    j.method = w.train.method;
+    j.trainable_params = trainable_params;
+    j.trainable_state = state;
+    j.frozen_bytes_per_param = frozen_bytes_per_param;
+    j.seq_len = w.train.seq_len;
+    j.global_batch = w.train.global_batch;
+    j.micro_batch = w.train.micro_batch;
+    j.tokens = w.train.tokens;
+    j.flash_attention = as.flash_attention;
+    j.activation_bytes_per_value = as.bytes_per_value;
+    j.logits_kept_bytes_per_value = as.logits_kept_bytes_per_value;
+    j.loss_fp32_bytes_per_value = as.loss_fp32_bytes_per_value;
+    j.loss_chunks = as.loss_chunks;
+    return j;
+}
+
+Cluster cluster_of(const Device& d, int n, double peak_flop_per_s, double capacity_bytes, const Assumptions& a) {
+    return {.devices = n, .peak_flop_per_s = peak_flop_per_s, .capacity_bytes = capacity_bytes, .network = network_of(d, a.interconnect_efficiency)};
 }
 
 } // namespace hwplan

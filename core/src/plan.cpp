@@ -439,7 +439,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
 
     MemoryUse& m = c.memory;
     m.capacity_bytes = usable_bytes(d, a, false);
-    double weights = 0, grad_per = 0, opt_per = 0;
+    double weights = 0, grad_per = 0, opt_per = 0, frozen_per = 0; // frozen_per, st_per: for the layout search
+    ModelStateBytes st_per;
     std::string wwhy;
     if (full) {
         // Mixed precision keeps FP32 master weights (lesson 001's 16 bytes per parameter with AdamW); a pure-bf16
@@ -448,6 +449,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                        ? full_training_state_bytes(t.optimizer, fp32)
                                        : ModelStateBytes{2.0, 2.0, optimizer_moment_bytes_per_param(t.optimizer, rt.optimizer_state_bytes_per_value)};
         weights = w.model.params * st.weights;
+        st_per = st;
         grad_per = st.gradients;
         opt_per = st.optimizer;
         if (e.explain) wwhy = format_count(w.model.params) + " params x " + format_sig(st.weights, 2) + " bytes" + (fp32 ? " (fp32)" : "");
@@ -458,6 +460,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         weights = wb.total + trainable * adapter;
         grad_per = fp32 ? 4.0 : rt.adapter_gradient_bytes_per_param;
         opt_per = optimizer_moment_bytes_per_param(t.optimizer, fp32 ? 4.0 : rt.optimizer_state_bytes_per_value);
+        st_per = {adapter, grad_per, opt_per};
+        frozen_per = wb.total / w.model.params;
         if (e.explain) wwhy = "frozen base: " + wb.why + "; adapters " + format_count(trainable) + " x " + format_sig(adapter, 2) +
                               " bytes (rank " + format_sig(t.lora_rank, 4) + ", " + rt.id + ")";
     }
@@ -551,6 +555,9 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         c.regime = Regime::compute;
         if (e.explain) c.regime_why = "training at MFU " + format_sig(mfu, 2) + " of the " + peak.precision + " peak";
     }
+    // [scale-out] The layouts of these n devices (core/src/parallel.cpp); additive, the figures above stay.
+    if (e.explain && w.stage != Stage::rl && peak.flop_per_s > 0)
+        c.layouts = search_layouts(training_job(w, trainable, st_per, frozen_per, as), cluster_of(d, n, peak.flop_per_s, m.capacity_bytes, a), a);
 }
 
 void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e) {

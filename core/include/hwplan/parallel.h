@@ -175,6 +175,15 @@ LayoutSearch search_layouts(const TrainingJob& job, const Cluster& cluster, cons
 LayoutSearch fewest_devices(const TrainingJob& job, const Cluster& cluster, const Assumptions& a, int max_devices = 1 << 20,
                             const LayoutLimits& limits = {});
 
-std::string describe(const TrainingLayout& l); // "TP 8 x PP 16 x DP 128, ZeRO-1, micro-batch 1 x 16, no recomputation"
+std::string describe(const TrainingLayout& l);
+
+// [SECTION] From a workload -------------------------------------------------------------------------------
+
+// The job of a training workload with the storage the plan's runtime profile decided (plan.cpp): bytes per
+// trainable parameter, stored bytes per frozen weight (LoRA/QLoRA) and the activation settings.
+TrainingJob training_job(const Workload& w, double trainable_params, const ModelStateBytes& state, double frozen_bytes_per_param,
+                         const ActivationSettings& activations);
+// n devices of one kind at the compute precision's peak, `capacity_bytes` usable each.
+Cluster cluster_of(const Device& d, int n, double peak_flop_per_s, double capacity_bytes, const Assumptions& a); // "TP 8 x PP 16 x DP 128, ZeRO-1, micro-batch 1 x 16, no recomputation"
 
 } // namespace hwplan

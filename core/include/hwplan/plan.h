@@ -9,6 +9,7 @@
 
 #include "hwplan/assumptions.h"
 #include "hwplan/catalog.h"
+#include "hwplan/parallel.h"
 #include "hwplan/performance.h"
 #include "hwplan/workload.h"
 
@@ -83,6 +84,7 @@ struct Candidate {
     std::map<std::string, Figure> figures; // "ttft_s", "decode_tokens_per_s_per_user", "step_time_s", ...
     std::vector<Phase> phases;
     std::vector<std::string> notes; // precision fallbacks, missing figures, how far off a misfit is
+    LayoutSearch layouts;        // pretrain/finetune: the best training layouts on `count` devices (parallel.h); empty otherwise
     bool operator==(const Candidate&) const = default;
 };
 
