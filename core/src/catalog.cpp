@@ -681,32 +681,56 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
 
 // [SECTION] Efficiencies per device family (efficiencies.json) ----------------------------------------
 
+EfficiencyRule read_efficiency_rule(const std::string& key, Reader& e, SourceBook& b);
+
+// The file holds two groups of rules over one sources object (read_named_entries reads one group).
 void read_efficiencies(const json& doc, const Context& ctx, Catalog& catalog) {
     SourceBook book;
-    read_named_entries(
-        doc, ctx, "decode_bandwidth_efficiency", book,
-        [](const std::string& key, Reader& e, SourceBook& b) {
-            const size_t before = e.ctx().issues.size();
-            EfficiencyRule r;
-            r.id = key;
-            r.meaning = e.string("meaning", true).value_or("");
-            r.kinds = e.strings("kinds", true);
-            r.vendors = e.strings("vendors", false);
-            r.memory_type_prefix = e.string("memory_type_prefix", false).value_or("");
-            r.frameworks = e.strings("frameworks", true);
-            r.value = e.number("value", true, 1e-3, 1).value_or(0);
-            r.low = e.number("low", true, 1e-3, 1).value_or(0);
-            r.high = e.number("high", true, 1e-3, 1).value_or(0);
-            r.measurements = e.integer("measurements", true, 1, 100000).value_or(0);
-            if (e.ctx().issues.size() == before && !(r.low <= r.value && r.value <= r.high))
-                e.error("value", "must lie within low..high (" + format_sig(r.low, 6) + ".." + format_sig(r.high, 6) + ")");
-            e.string("note", false);
-            attach_source(e, b, {"value", "low", "high"});
-            r.source = b.source_of.count(e.at("value")) ? b.source_of[e.at("value")] : "";
-            return r;
-        },
-        [&](EfficiencyRule r) { catalog.decode_bandwidth_rules.push_back(std::move(r)); });
+    Reader r(ctx, "", doc);
+    read_sources(r, book);
+    auto group = [&](const char* name, std::vector<EfficiencyRule>& out) {
+        r.object(name, false, [&](Reader& entries) {
+            for (const auto& [key, value] : entries.json_value().items()) {
+                entries.raw(key);
+                if (!value.is_object()) {
+                    entries.error(key, "expected an object, got " + type_name(value));
+                    continue;
+                }
+                const size_t before = ctx.issues.size();
+                Reader entry(ctx, entries.at(key), value);
+                EfficiencyRule rule = read_efficiency_rule(key, entry, book);
+                entry.finish();
+                if (ctx.issues.size() == before) out.push_back(std::move(rule));
+            }
+        });
+    };
+    group("decode_bandwidth_efficiency", catalog.decode_bandwidth_rules);
+    group("training_mfu", catalog.training_mfu_rules);
+    check_sources_used(r, book);
+    r.finish();
     catalog.efficiency_sources = std::move(book.sources);
+}
+
+EfficiencyRule read_efficiency_rule(const std::string& key, Reader& e, SourceBook& b) {
+    const size_t before = e.ctx().issues.size();
+    EfficiencyRule r;
+    r.id = key;
+    r.meaning = e.string("meaning", true).value_or("");
+    r.kinds = e.strings("kinds", true);
+    r.vendors = e.strings("vendors", false);
+    r.memory_type_prefix = e.string("memory_type_prefix", false).value_or("");
+    r.frameworks = e.strings("frameworks", false);
+    r.devices = e.strings("devices", false);
+    r.value = e.number("value", true, 1e-3, 1).value_or(0);
+    r.low = e.number("low", true, 1e-3, 1).value_or(0);
+    r.high = e.number("high", true, 1e-3, 1).value_or(0);
+    r.measurements = e.integer("measurements", true, 1, 100000).value_or(0);
+    if (e.ctx().issues.size() == before && !(r.low <= r.value && r.value <= r.high))
+        e.error("value", "must lie within low..high (" + format_sig(r.low, 6) + ".." + format_sig(r.high, 6) + ")");
+    e.string("note", false);
+    attach_source(e, b, {"value", "low", "high"});
+    r.source = b.source_of.count(e.at("value")) ? b.source_of[e.at("value")] : "";
+    return r;
 }
 
 // [SECTION] Scenarios (their workloads are checked once the rest of the catalog is loaded) --------

@@ -713,29 +713,39 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
     return 1;
 }
 
-// The decode bandwidth efficiency measured for the device's family and runtime (catalog/efficiencies.json)
-// replaces the catalog-wide one, unless the workload pinned it.
-AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, const Workload& w, const Device& d, const EfficiencyRule*& used) {
-    used = nullptr;
-    const auto src = as.source.find("decode_bandwidth_efficiency");
-    if (src != as.source.end() && src->second == "workload") return as;
+// The first rule of `rules` that matches the device and its runtime (the workload's framework, else
+// llama.cpp-style on SoCs, CPUs and NPUs and a serving engine or trainer on discrete accelerators).
+const EfficiencyRule* matching_rule(const std::vector<EfficiencyRule>& rules, const Workload& w, const Device& d) {
     auto has = [](const std::vector<std::string>& list, const std::string& x) { return list.empty() || std::find(list.begin(), list.end(), x) != list.end(); };
-    for (const auto& r : cat.decode_bandwidth_rules) {
-        if (!has(r.kinds, std::string(name(d.kind))) || !has(r.vendors, d.vendor)) continue;
+    const std::string runtime = !w.framework.empty() ? w.framework : local_runtime(d) ? "llama.cpp" : "serving-engine";
+    for (const auto& r : rules) {
+        if (!has(r.kinds, std::string(name(d.kind))) || !has(r.vendors, d.vendor) || !has(r.devices, d.id)) continue;
         if (!r.memory_type_prefix.empty() && d.memory_type.rfind(r.memory_type_prefix, 0) != 0) continue;
-        // The runtime: the workload's, else the one the planner assumes for the device (llama.cpp-style on
-        // SoCs, CPUs and NPUs; a serving engine on discrete accelerators).
-        const std::string runtime = !w.framework.empty() ? w.framework : local_runtime(d) ? "llama.cpp" : "serving-engine";
         if (!has(r.frameworks, runtime)) continue;
-        AssumptionSet out = as;
-        out.typical.decode_bandwidth_efficiency = r.value;
-        out.low.decode_bandwidth_efficiency = r.low;
-        out.high.decode_bandwidth_efficiency = r.high;
-        out.source["decode_bandwidth_efficiency"] = r.source;
-        used = &r;
-        return out;
+        return &r;
     }
-    return as;
+    return nullptr;
+}
+
+// Efficiencies measured for the device's family and runtime (catalog/efficiencies.json) replace the
+// catalog-wide ones, unless the workload pinned them: decode bandwidth efficiency and pretraining MFU.
+AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, const Workload& w, const Device& d,
+                                 const EfficiencyRule*& decode_rule, const EfficiencyRule*& mfu_rule) {
+    AssumptionSet out = as;
+    auto apply = [&](const std::vector<EfficiencyRule>& rules, const char* key, double Assumptions::*field) -> const EfficiencyRule* {
+        const auto src = as.source.find(key);
+        if (src != as.source.end() && src->second == "workload") return nullptr;
+        const EfficiencyRule* r = matching_rule(rules, w, d);
+        if (!r) return nullptr;
+        out.typical.*field = r->value;
+        out.low.*field = r->low;
+        out.high.*field = r->high;
+        out.source[key] = r->source;
+        return r;
+    };
+    decode_rule = apply(cat.decode_bandwidth_rules, "decode_bandwidth_efficiency", &Assumptions::decode_bandwidth_efficiency);
+    mfu_rule = apply(cat.training_mfu_rules, "training_mfu", &Assumptions::training_mfu);
+    return out;
 }
 
 void missing(const Workload& w, Plan& p) {
@@ -863,8 +873,8 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
     }
     std::vector<std::pair<double, Candidate>> ranked;
     for (const Device* d : devices) {
-        const EfficiencyRule* rule = nullptr;
-        const AssumptionSet das = device_assumptions(as, cat, w, *d, rule);
+        const EfficiencyRule *rule = nullptr, *mfu_rule = nullptr;
+        const AssumptionSet das = device_assumptions(as, cat, w, *d, rule, mfu_rule);
         const int n = choose_count(w, cat, *d, das.typical);
         Eval e = evaluate(w, cat, *d, n, das.typical);
         e.c.memory.total_low_bytes = e.c.memory.total_high_bytes = e.c.memory.total_bytes;
@@ -874,6 +884,9 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
             e.c.notes.push_back("decode bandwidth efficiency " + format_sig(rule->value, 3) + " (" + format_sig(rule->low, 3) + ".." +
                                 format_sig(rule->high, 3) + ") for this device family [" + rule->id + ", " + std::to_string(rule->measurements) +
                                 " measurements]: " + rule->meaning);
+        if (mfu_rule && w.stage == Stage::pretrain)
+            e.c.notes.push_back("training MFU " + format_sig(mfu_rule->value, 3) + " (" + format_sig(mfu_rule->low, 3) + ".." +
+                                format_sig(mfu_rule->high, 3) + ") for this device family [" + mfu_rule->id + "]: " + mfu_rule->meaning);
         if (!e.c.fits) {
             const double over = e.c.memory.total_bytes / e.c.memory.capacity_bytes;
             e.c.notes.push_back("does not fit: needs " + format_sig(over, 3) + "x the usable memory of " + std::to_string(n) +

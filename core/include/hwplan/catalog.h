@@ -91,6 +91,7 @@ struct Catalog {
     std::vector<TrainingRuntime> training_runtimes; // catalog/runtimes.json
     std::vector<Source> runtime_sources;
     std::vector<EfficiencyRule> decode_bandwidth_rules; // catalog/efficiencies.json
+    std::vector<EfficiencyRule> training_mfu_rules;
     std::vector<Source> efficiency_sources;
 
     const TrainingRuntime* find_runtime(const std::string& id) const; // exact id

@@ -32,16 +32,18 @@ struct TrainingRuntime {
 
 namespace hwplan {
 
-// A measured decode bandwidth efficiency for a device family (catalog/efficiencies.json): devices whose
-// kind, vendor and memory type match take `value` (low..high as the band) instead of the catalog-wide
-// decode_bandwidth_efficiency, when the workload names one of `frameworks` or no framework at all.
+// A measured efficiency for a device family (catalog/efficiencies.json): devices whose kind, vendor, memory
+// type (and id, when listed) match take `value` (low..high as the band) instead of the catalog-wide
+// assumption (decode_bandwidth_efficiency or training_mfu), when planned with one of `frameworks` (empty:
+// any runtime).
 struct EfficiencyRule {
     std::string id;                         // "hbm-gpu-llama.cpp"
     std::string meaning;
     std::vector<std::string> kinds;         // device kinds ("gpu")
     std::vector<std::string> vendors;       // "NVIDIA", "AMD"
     std::string memory_type_prefix;         // "HBM", "GDDR"
-    std::vector<std::string> frameworks;    // runtimes the measurements used ("llama.cpp")
+    std::vector<std::string> devices;       // catalog device ids (empty: any that matches the rest)
+    std::vector<std::string> frameworks;    // runtimes the measurements used ("llama.cpp"); empty: any
     double value = 0, low = 0, high = 0;    // ratio in (0, 1]
     int measurements = 0;                   // how many measurements the figures come from
     std::string source;                     // source id in Catalog::efficiency_sources
