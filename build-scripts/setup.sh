@@ -17,6 +17,7 @@ packages=(
   make                  # CMake's generator
   g++                   # native compiler
   clang                 # sanitizers and fuzzing
+  libclang-rt-14-dev    # libFuzzer and the sanitizer runtimes for clang 14 (the fuzz preset)
   pkg-config            # used by CMake's find modules
   emscripten            # WebAssembly compiler (emcc 3.1.6 on Debian 12)
   node-acorn            # emcc's link step needs the acorn module
