@@ -1,6 +1,13 @@
 // core_bench.cpp: speed of the core's entry points (Google Benchmark). Results go to BENCHMARKS.md.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/json_api.h"
 #include "hwplan/memory.h"
@@ -59,6 +66,32 @@ static void BM_PlanJsonOneDevice(benchmark::State& state) {
     for (auto _ : state) benchmark::DoNotOptimize(hwplan::plan_json(catalog(), w));
 }
 BENCHMARK(BM_PlanJsonOneDevice)->Unit(benchmark::kMicrosecond);
+
+// [SECTION] Like for like with the WebAssembly module (bench/budgets.mjs) ------------------------
+// Each lesson workload in tests/data/workloads through plan_json (JSON in, JSON out, sensitivity on), the
+// exact call the JavaScript API makes; bench/budgets.mjs times the same files in WebAssembly and divides.
+namespace {
+
+const int kRegistered = [] {
+    const auto dir = std::filesystem::path(HWPLAN_SOURCE_DIR) / "tests/data/workloads";
+    std::vector<std::filesystem::path> files;
+    for (const auto& f : std::filesystem::directory_iterator(dir))
+        if (f.path().extension() == ".json") files.push_back(f.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+        std::ifstream in(f, std::ios::binary);
+        std::stringstream s;
+        s << in.rdbuf();
+        benchmark::RegisterBenchmark(("BM_PlanJsonWorkload/" + f.stem().string()).c_str(),
+                                     [text = s.str()](benchmark::State& state) {
+                                         for (auto _ : state) benchmark::DoNotOptimize(hwplan::plan_json(catalog(), text));
+                                     })
+            ->Unit(benchmark::kMicrosecond);
+    }
+    return 0;
+}();
+
+} // namespace
 
 // [SECTION] Training layout search (core/src/parallel.cpp) -------------------------------------------------
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Sets everything up if needed and runs every test: native unit and CLI tests (ctest), the same under
-# AddressSanitizer + UndefinedBehaviorSanitizer, the WebAssembly build, the JavaScript API under Node,
-# and the browser end-to-end test in headless Chromium. Incremental on a second run.
+# AddressSanitizer + UndefinedBehaviorSanitizer, the libFuzzer targets (build-scripts/fuzz.sh, briefly),
+# the WebAssembly build, the JavaScript API under Node, and the browser end-to-end test in headless Chromium. Incremental on a second run.
 # Ends with one line "N passed, M failed"; exits non-zero on any failure.
-# Usage: build-scripts/test.sh        (HWPLAN_SKIP_ASAN=1 skips the sanitizer pass for a quick local run)
+# Usage: build-scripts/test.sh        (HWPLAN_SKIP_ASAN=1 skips the sanitizer pass and the fuzzing for a quick local run)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs
@@ -55,11 +55,17 @@ ctest_preset native
 # level recorded in tests/validation/baseline.json (ACCURACY.md shows the table).
 if step "validate: published measurements against the recorded accuracy" "$log_dir/validate.log" \
      build/native/core/hwplan validate --check tests/validation/baseline.json; then
-  passed=$((passed + 1)); tail -1 "$log_dir/validate.log"
+  passed=$((passed + 1)); grep "^hwplan: validate:" "$log_dir/validate.log" | tail -1
 else
   note_fail "validate (accuracy below tests/validation/baseline.json)"
 fi
 if [ "${HWPLAN_SKIP_ASAN:-0}" != 1 ]; then ctest_preset native-asan; fi
+# libFuzzer (clang, ASan + UBSan; also skipped by HWPLAN_SKIP_ASAN=1): replay every kept input, then 5 s per target.
+if [ "${HWPLAN_SKIP_ASAN:-0}" != 1 ]; then
+  if step "fuzz: replay the kept inputs, then fuzz each target for 5 s" "$log_dir/fuzz.log" bash build-scripts/fuzz.sh 5; then
+    passed=$((passed + 1)); grep '^fuzz:' "$log_dir/fuzz.log" | sed 's/^/      /'
+  else note_fail "fuzz"; fi
+fi
 if step "wasm: build the web planner into dist/" "$log_dir/wasm.log" bash build-scripts/build-web.sh; then
   node_tests "node: JavaScript API (hwplan_js)" tests/js
   node_tests "browser: end-to-end in headless Chromium" tests/e2e

@@ -83,8 +83,9 @@ std::string to_json(const WeightsEstimate& e) {
         .dump();
 }
 
-std::string weights_json(const std::string& request) {
-    return guarded([&]() -> std::string {
+namespace {
+
+std::string weights_json_unguarded(const std::string& request) {
     json doc;
     if (auto bad = parse_object(request, doc)) return errors_json({*bad});
     Issues issues;
@@ -107,7 +108,12 @@ std::string weights_json(const std::string& request) {
         if (key != "params" && key != "precision") issues.push_back({key, "unknown field"});
     if (!issues.empty()) return errors_json(issues);
     return to_json(estimate_weights(in));
-    });
+}
+
+} // namespace
+
+std::string weights_json(const std::string& request) {
+    return guarded([&] { return weights_json_unguarded(request); });
 }
 
 std::string issues_json(const Issues& issues) { return errors_json(issues); }

@@ -509,7 +509,8 @@ Issues check_baseline(const ValidationReport& r, const std::string& baseline_tex
     constexpr double kSlack = 1e-4; // the baseline keeps four decimals
     for (const auto& [sp, kinds] : base["summary"].items()) {
         if (!kinds.is_object()) continue;
-        for (const auto& [k, b] : kinds.items()) {
+        for (const auto& [k, b_] : kinds.items()) {
+            const json& b = b_; // clang 14 (the fuzz preset) cannot capture a structured binding in a lambda
             const std::string path = "summary." + sp + "." + k;
             auto si = r.summary.find(sp);
             if (si == r.summary.end() || !si->second.count(k)) {

@@ -1,0 +1,89 @@
+// budgets.mjs: the budgets of issue 12, measured in one run and checked. Native and WebAssembly plan the
+// same workloads (tests/data/workloads, JSON in and out, sensitivity on: plan_json natively, hw.plan in the
+// module, which is what the page and the JavaScript API call), reported per workload and as a ratio; the
+// single file's and the served page's gzip sizes. Exits 1 when a budget is exceeded.
+// Usage: node bench/budgets.mjs NATIVE_RESULTS.json   (build-scripts/bench.sh runs it; see BENCHMARKS.md)
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const hw = await require(path.join(root, 'build/wasm/wasm/hwplan_js.js'))();
+
+// The budgets (issue 12).
+const kSingleFileGzipBytes = 1e6;  // dist/hwplan.html, gzip -9: at most 1 MB
+const kWasmOverNative = 2;         // WebAssembly within 2x of native, for every workload
+const kWholeCatalogPlanMs = 16;    // a whole-catalog plan per edit fits one 60 Hz frame in WebAssembly
+
+// Times are CPU time on both sides (the machine is shared; wall time counts other people's work):
+// native from Google Benchmark's JSON (BM_PlanJsonWorkload/<file stem>, cpu_time in microseconds), the
+// module from process.cpuUsage() around the calls.
+const native = new Map();
+for (const b of JSON.parse(fs.readFileSync(process.argv[2], 'utf8')).benchmarks) {
+  const m = /^BM_PlanJsonWorkload\/(.+)$/.exec(b.name);
+  if (m && (b.aggregate_name ?? 'median') === 'median') native.set(m[1], b.cpu_time * 1e-6);
+}
+
+// CPU seconds of this process (user + system).
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) * 1e-6; };
+
+// Median CPU seconds per call over 5 rounds of at least 0.2 s each, after a warm-up.
+function wasmTime(fn) {
+  for (let i = 0; i < 5; i++) fn();
+  let n = 1;
+  for (let t = 0; t < 0.05; n *= 2) { const s = cpu(); for (let i = 0; i < n; i++) fn(); t = cpu() - s; }
+  const per = [];
+  for (let r = 0; r < 5; r++) {
+    const s = cpu();
+    for (let i = 0; i < n * 4; i++) fn();
+    per.push((cpu() - s) / (n * 4));
+  }
+  return per.sort((a, b) => a - b)[2];
+}
+
+const dir = path.join(root, 'tests/data/workloads');
+const rows = [];
+for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
+  const stem = f.replace(/\.json$/, '');
+  const text = fs.readFileSync(path.join(dir, f), 'utf8');
+  if (!JSON.parse(hw.plan(text)).plan) throw new Error(`${f}: the module did not plan it`);
+  const wholeCatalog = !JSON.parse(text).hardware?.devices;
+  rows.push({ stem, wholeCatalog, wasm: wasmTime(() => hw.plan(text)), native: native.get(stem) });
+}
+
+const ms = (s) => (s * 1e3).toFixed(3).padStart(9);
+console.log('workload (JSON in and out)                 devices   native ms    wasm ms   ratio');
+let logSum = 0;
+for (const r of rows) {
+  if (r.native === undefined) throw new Error(`no native time for ${r.stem}`);
+  r.ratio = r.wasm / r.native;
+  logSum += Math.log(r.ratio);
+  console.log(`${r.stem.padEnd(42)} ${(r.wholeCatalog ? 'all' : 'given').padStart(7)} ${ms(r.native)}  ${ms(r.wasm)}  ${r.ratio.toFixed(2).padStart(6)}`);
+}
+const geomean = Math.exp(logSum / rows.length);
+const worst = rows.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+const whole = rows.filter((r) => r.wholeCatalog);
+const slowestWhole = whole.reduce((a, b) => (b.wasm > a.wasm ? b : a));
+
+const gz = (files) => files.reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(root, 'dist', f)), { level: 9 }).length, 0);
+const raw = (files) => files.reduce((n, f) => n + fs.statSync(path.join(root, 'dist', f)).size, 0);
+const served = ['index.html', 'hwplan_web.js'];
+console.log(`\nsizes (gzip -9): dist/hwplan.html ${gz(['hwplan.html'])} bytes (${raw(['hwplan.html'])} raw); served page ` +
+  `${served.join(' + ')} ${gz(served)} bytes (${raw(served)} raw); dist/hwplan_js.js ${gz(['hwplan_js.js'])} bytes`);
+
+const budgets = [
+  ['single file dist/hwplan.html <= 1 MB gzip', gz(['hwplan.html']), kSingleFileGzipBytes, 'bytes'],
+  [`WebAssembly within ${kWasmOverNative}x of native (worst: ${worst.stem}; geometric mean ${geomean.toFixed(2)}x)`, worst.ratio, kWasmOverNative, 'x'],
+  [`whole-catalog plan per edit in WebAssembly <= ${kWholeCatalogPlanMs} ms (slowest: ${slowestWhole.stem})`, slowestWhole.wasm * 1e3, kWholeCatalogPlanMs, 'ms'],
+];
+let exceeded = 0;
+console.log('');
+for (const [name, value, limit, unit] of budgets) {
+  const held = value <= limit;
+  exceeded += held ? 0 : 1;
+  console.log(`budget: ${held ? 'held    ' : 'EXCEEDED'} ${name}: ${unit === 'bytes' ? value : value.toFixed(2)} ${unit} (limit ${limit} ${unit})`);
+}
+process.exit(exceeded ? 1 : 0);

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (preset fuzz: clang, AddressSanitizer + UndefinedBehaviorSanitizer), replays
+# every kept input (tests/fuzz/corpus/<target>/ and tests/fuzz/regressions/<target>/), then fuzzes each
+# target for SECONDS with the schema dictionary. New inputs go to build/fuzz/corpus/<target>/ (not into the
+# repository); a crash is written to build/fuzz/crashes/<target>/ and fails the run: copy it into
+# tests/fuzz/regressions/<target>/ with the fix. Safe to rerun; recovers from a half-finished configure.
+# Usage: build-scripts/fuzz.sh [SECONDS per target, default 600] [TARGET ...]   (test.sh runs it with 5)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-600}; shift || true
+targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(fuzz_workload fuzz_catalog fuzz_json_api)
+[ -f build/fuzz/Makefile ] || cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz --target "${targets[@]}" >/dev/null
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+status=0
+for t in "${targets[@]}"; do
+  bin=build/fuzz/tests/fuzz/$t work=build/fuzz/corpus/$t crashes=build/fuzz/crashes/$t/
+  mkdir -p "$work" "$crashes" "tests/fuzz/regressions/$t"
+  kept=$(find "tests/fuzz/corpus/$t" "tests/fuzz/regressions/$t" -type f | wc -l)
+  # Replay: every kept input once (libFuzzer's -runs=0 executes the given corpus without mutating it).
+  if ! "$bin" -runs=0 "tests/fuzz/corpus/$t" "tests/fuzz/regressions/$t" >"build/fuzz/$t.replay.log" 2>&1; then
+    tail -30 "build/fuzz/$t.replay.log"; echo "fuzz: $t: a kept input fails"; status=1; continue
+  fi
+  if "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -dict=tests/fuzz/hwplan.dict \
+       -artifact_prefix="$crashes" -print_final_stats=1 "$work" "tests/fuzz/corpus/$t" >"build/fuzz/$t.log" 2>&1; then
+    runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "build/fuzz/$t.log" | grep -oE '[0-9]+$' || echo "?")
+    echo "fuzz: $t: ${seconds}s, $runs runs, $kept kept inputs replayed, no crash ($(ls "$work" | wc -l) inputs in $work)"
+  else
+    tail -40 "build/fuzz/$t.log"; echo "fuzz: $t: CRASH, input saved in $crashes"; status=1
+  fi
+done
+exit $status

@@ -1,0 +1,28 @@
+// fuzz_check.h: what every fuzz target asserts about an answer, beyond "no crash, no sanitizer report":
+// a JSON answer parses as JSON and is a result or {"errors"}; no entry point leaks an internal error.
+#pragma once
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace hwplan::fuzz {
+
+[[noreturn]] inline void fail(const char* what, const std::string& detail) {
+    std::fprintf(stderr, "fuzz check failed: %s: %.500s\n", what, detail.c_str());
+    std::abort();
+}
+
+// `text` must be valid JSON holding `key` or "errors", and never an "internal error" (an escaped throw).
+inline void check_answer(const std::string& text, const char* key) {
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded()) fail("answer is not valid JSON", text);
+    if (!j.is_object() || (!j.contains(key) && !j.contains("errors"))) fail("answer is neither a result nor errors", text);
+    if (j.contains("errors") && j["errors"].is_array())
+        for (const auto& e : j["errors"])
+            if (e.is_object() && e.value("path", "") == "" && e.value("message", "").rfind("internal error: ", 0) == 0)
+                fail("an exception escaped the core", text);
+}
+
+} // namespace hwplan::fuzz
