@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything hwplan needs on Debian 12, and is quick and quiet when all is there:
 # Debian packages (compilers, Emscripten, GoogleTest, Google Benchmark, nlohmann_json, Chromium),
-# Dear ImGui's source from Debian's source archive into third_party/ (ignored), npm dev dependencies.
+# Dear ImGui 1.92's source from Debian's sid source archive into third_party/ (ignored), npm dev dependencies.
 # Usage: build-scripts/setup.sh        Safe to run twice. Exits non-zero and says what to do on failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +27,8 @@ packages=(
   libbenchmark-dev      # Google Benchmark
   chromium              # the browser the end-to-end tests drive (never a downloaded one)
   xz-utils              # unpacks the Dear ImGui source tarball
+  fonts-dejavu-core     # DejaVu Sans, the page's embedded font
+  fonttools             # pyftsubset: cuts the embedded font down to the glyphs the page uses
   ca-certificates       # https for apt and npm
 )
 missing=()
@@ -46,12 +48,16 @@ if [ ${#missing[@]} -gt 0 ]; then
     || { tail -20 /tmp/hwplan-apt.log >&2; fail "apt-get install ${missing[*]}" "read /tmp/hwplan-apt.log; fix apt, then run build-scripts/setup.sh again"; }
 fi
 
-# [SECTION] Dear ImGui source (1.86, from Debian's source archive) ---------------------------
+# [SECTION] Dear ImGui source (1.92.2b, from Debian's sid source archive) -----------------------
 # libimgui-dev ships no sources, so fetch the source package without touching the machine's apt
-# configuration: a temporary deb-src list and a temporary lists folder.
+# configuration: a temporary deb-src list and a temporary lists folder. 1.92 (not bookworm's 1.86) for
+# its input queue (fast clicks), dynamic font scaling (crisp HiDPI text) and sane wheel handling.
+# A checkout that holds another version (1.86 from an earlier setup) gets 1.92 in its place.
 imgui_dir="$root/third_party/imgui"
-if [ ! -f "$imgui_dir/imgui.cpp" ] || [ ! -f "$imgui_dir/backends/imgui_impl_glfw.cpp" ]; then
-  say "fetching Dear ImGui 1.86 source from Debian's source archive"
+imgui_want="1.92.2b"
+imgui_have=$(sed -nE 's/^#define IMGUI_VERSION +"([^"]+)".*/\1/p' "$imgui_dir/imgui.h" 2>/dev/null || true)
+if [ "$imgui_have" != "$imgui_want" ] || [ ! -f "$imgui_dir/imgui.cpp" ] || [ ! -f "$imgui_dir/backends/imgui_impl_glfw.cpp" ]; then
+  say "fetching Dear ImGui $imgui_want source from Debian's source archive (found: ${imgui_have:-none})"
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
   # The machine's Debian mirror and keyring: deb822 sources (Debian 12 images) or a classic sources.list
@@ -64,20 +70,21 @@ if [ ! -f "$imgui_dir/imgui.cpp" ] || [ ! -f "$imgui_dir/backends/imgui_impl_glf
   fi
   [ -n "$key" ] && [ -f "$key" ] || key=/usr/share/keyrings/debian-archive-keyring.gpg
   [ -n "$src" ] || fail "no Debian mirror found in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list" \
-    "add a Debian bookworm 'deb' entry, then run setup again"
-  echo "deb-src [signed-by=$key] $src bookworm main" > "$tmp/src.list"
+    "add a Debian 'deb' entry, then run setup again"
+  echo "deb-src [signed-by=$key] $src sid main" > "$tmp/src.list"
   mkdir -p "$tmp/lists/partial"
   aptsrc=(-o Dir::Etc::SourceList="$tmp/src.list" -o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$tmp/lists")
-  apt-get "${aptsrc[@]}" update -qq >/dev/null 2>&1 || fail "apt-get update of the temporary deb-src list ($src)" "check the network"
-  (cd "$tmp" && apt-get "${aptsrc[@]}" source --download-only imgui=1.86+ds-1 >/dev/null 2>&1 \
-     || apt-get "${aptsrc[@]}" source --download-only imgui >/dev/null 2>&1) \
-    || fail "apt-get source --download-only imgui" "check the network; Debian bookworm's source archive must be reachable"
-  tarball=$(ls "$tmp"/imgui_*.orig.tar.* 2>/dev/null | head -1 || true)
+  apt-get "${aptsrc[@]}" update -qq >/dev/null 2>&1 || fail "apt-get update of the temporary deb-src list ($src sid)" "check the network"
+  (cd "$tmp" && apt-get "${aptsrc[@]}" source --download-only "imgui=$imgui_want+ds-1" >/dev/null 2>&1) \
+    || fail "apt-get source --download-only imgui=$imgui_want+ds-1" "check the network; Debian sid's source archive must be reachable"
+  tarball=$(ls "$tmp"/imgui_"$imgui_want"*.orig.tar.* 2>/dev/null | head -1 || true)
   [ -n "$tarball" ] || fail "the imgui source package has no orig tarball" "report this; the Debian source package changed"
   rm -rf "$imgui_dir" && mkdir -p "$imgui_dir"
   tar -xf "$tarball" -C "$imgui_dir" --strip-components=1 || fail "unpacking $tarball"
   [ -f "$imgui_dir/backends/imgui_impl_glfw.cpp" ] || fail "ImGui source lacks backends/imgui_impl_glfw.cpp" "report this"
   rm -rf "$tmp"; trap - EXIT
+  # A wasm build tree configured against the old sources must rebuild ImGui.
+  rm -rf "$root/build/wasm/wasm/CMakeFiles/imgui.dir"
 fi
 
 # [SECTION] npm dev dependencies (exact versions from package-lock.json) ----------------------
@@ -91,5 +98,7 @@ fi
 
 # [SECTION] checks ----------------------------------------------------------------------------
 command -v emcc >/dev/null || fail "emcc not on PATH after installing emscripten"
+command -v pyftsubset >/dev/null || fail "pyftsubset missing after installing fonttools"
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || fail "DejaVuSans.ttf missing after installing fonts-dejavu-core"
 [ -x /usr/bin/chromium ] || fail "/usr/bin/chromium missing after installing chromium"
 exit 0

@@ -55,7 +55,7 @@ ctest_preset native
 # level recorded in tests/validation/baseline.json (ACCURACY.md shows the table).
 if step "validate: published measurements against the recorded accuracy" "$log_dir/validate.log" \
      build/native/core/hwplan validate --check tests/validation/baseline.json; then
-  passed=$((passed + 1)); tail -1 "$log_dir/validate.log"
+  passed=$((passed + 1)); grep -o "hwplan: validate: .*" "$log_dir/validate.log" | tail -1
 else
   note_fail "validate (accuracy below tests/validation/baseline.json)"
 fi

@@ -1,7 +1,9 @@
-// main.cpp: the web planner's platform loop: GLFW (Emscripten's JS implementation) + WebGL2 + Dear ImGui.
-// Each frame: size the canvas to the page, run the panels over AppState (the core plans only when the
-// workload changed), render, and publish the visible result and widget positions to the page (live
-// region for screen readers, window.hwplanUi for tests).
+// main.cpp: the web planner's platform loop: GLFW (Emscripten 3.1.6's JS implementation) + WebGL2 + Dear
+// ImGui 1.92. The app does three things itself (DESIGN.md, "Dear ImGui 1.92 on Emscripten 3.1.6"): it sizes
+// the canvas itself (never glfwSetWindowSize, which asks for full screen when the size equals the screen),
+// takes the wheel from the DOM (about 100 pixels a step), and renders at devicePixelRatio with layout in CSS
+// pixels. It draws only after input or a change (idle pages cost nothing), and talks to the page through
+// bridge.h (link, messages, clipboard, paste and drop, the live region).
 #include <GLES3/gl3.h>
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
@@ -9,173 +11,209 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include <imgui_internal.h>
 
-#include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <cstdio>
-#include <cstdlib>
+#include <deque>
 #include <string>
 
 #include "app_state.h"
-#include "hwplan/card.h"
+#include "bridge.h"
 #include "hwplan/catalog_embedded.h"
-#include "hwplan/plan.h"
 #include "panels.h"
-
-// [SECTION] page bridge ---------------------------------------------------------------------------
-// Writes the one-line summary into #hwplan-status (aria-live) and the widget layout into window.hwplanUi.
-EM_JS(void, hwplan_publish, (const char* summary, const char* layout_json), {
-    const el = document.getElementById('hwplan-status');
-    if (el) el.textContent = UTF8ToString(summary);
-    window.hwplanUi = JSON.parse(UTF8ToString(layout_json));
-});
-
-// The page's "#scenario=ID" (how course pages link or embed a worked example), or "".
-EM_JS(char*, hwplan_url_scenario, (), {
-    const m = /[#&]scenario=([a-z0-9.-]+)/.exec(window.location.hash || "");
-    const s = m ? m[1] : "";
-    const n = lengthBytesUTF8(s) + 1;
-    const p = _malloc(n);
-    stringToUTF8(s, p, n);
-    return p;
-});
-
-// CSS size of the canvas's container, so the ImGui window follows the page layout.
-EM_JS(int, hwplan_canvas_css_width, (), { return Module.canvas.clientWidth | 0; });
-EM_JS(int, hwplan_canvas_css_height, (), { return Module.canvas.clientHeight | 0; });
+#include "theme.h"
+#include "workload_doc.h"
 
 namespace {
+
+// [SECTION] app ------------------------------------------------------------------------------------
+struct Command {
+    std::string kind; // "fragment", "scenario", "import", "paste", "undo"
+    std::string text;
+};
 
 struct App {
     GLFWwindow* window = nullptr;
     hwplan::ui::AppState state;
-    std::string published_summary;
-    std::string published_layout;
+    float css_w = 1280, css_h = 800, dpr = 1; // canvas size in CSS pixels and the device pixel ratio
+    int frames_left = 4;                      // frames still to draw after the last input or change
+    long frames_drawn = 0;                    // published for the idle-redraw test
+    std::deque<Command> commands;             // from the page, applied at the start of the next frame
+    struct Button { int button, action, mods; };
+    std::deque<Button> buttons;               // presses held back one frame after a move (see on_button)
+    bool moved = false;                       // the cursor moved since the last frame began
+    int buttons_waited = 0;                   // frames the held-back presses have waited
+    std::string published_summary, published_layout, published_layout_only, published_fragment, published_plan_key;
 };
 
-std::string rect_json(const hwplan::ui::Rect& r) {
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "{\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f}", r.x, r.y, r.w, r.h);
-    return buf;
+App& app() {
+    static App a;
+    return a;
 }
 
-// The whole page: the form on the left (with the weight calculator in a second tab), the plan on the right.
-std::string draw(hwplan::ui::AppState& state, const hwplan::Catalog& catalog, float width, float height) {
-    ImGui::SetNextWindowPos(ImVec2(0, 0));
-    ImGui::SetNextWindowSize(ImVec2(width, height));
-    ImGui::Begin("hwplan: AI hardware planner (runs entirely in this page)##main", nullptr,
-                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
-    std::string summary;
-    const float left = std::min(430.0f, width * 0.4f);
-    ImGui::BeginChild("left##left", ImVec2(left, 0), true);
-    if (ImGui::BeginTabBar("tabs##tabs")) {
-        const bool plan_tab = ImGui::BeginTabItem("Workload##tab_workload");
-        state.widgets["tab_workload"] = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
-                                         ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y};
-        if (plan_tab) {
-            hwplan::ui::panel_workload(state, catalog);
-            ImGui::EndTabItem();
-        }
-        const bool weights_tab = ImGui::BeginTabItem("Weight check##tab_weights");
-        state.widgets["tab_weights"] = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
-                                        ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y};
-        if (weights_tab) {
-            summary = hwplan::ui::panel_weights(state);
-            ImGui::EndTabItem();
-        }
-        ImGui::EndTabBar();
-    }
-    ImGui::EndChild();
-    ImGui::SameLine();
-    ImGui::BeginChild("right##right", ImVec2(0, 0), true);
-    // The core runs only when the workload changed (memoized on its JSON form).
-    state.workload_json = hwplan::ui::workload_json(state.form, catalog);
-    if (state.workload_json != state.planned_json) {
-        state.plan = hwplan::plan_from_json(state.workload_json, catalog);
-        state.planned_json = state.workload_json;
-        state.card_markdown.clear();
-        if (state.plan.issues.empty())
-            state.card_markdown = hwplan::render_card(state.plan, hwplan::parse_workload(state.workload_json, catalog).workload, catalog);
-        state.selected = 0; // show the recommended device's detail first
-        for (int i = 0; i < static_cast<int>(state.plan.candidates.size()); ++i)
-            if (state.plan.recommendation.found && state.plan.candidates[i].device == state.plan.recommendation.option.device) state.selected = i;
-    }
-    const std::string plan_summary = hwplan::ui::panel_plan(state);
-    if (summary.empty()) summary = plan_summary;
-    ImGui::EndChild();
-    ImGui::End();
-    // A team scenario's plan: its own window over the page until closed.
-    if (!state.team_markdown.empty()) {
-        bool open = true;
-        ImGui::SetNextWindowPos(ImVec2(width * 0.2f, height * 0.08f), ImGuiCond_Appearing);
-        ImGui::SetNextWindowSize(ImVec2(width * 0.75f, height * 0.85f), ImGuiCond_Appearing);
-        ImGui::Begin(("Team plan: " + state.team_name + "##team").c_str(), &open);
-        ImGui::TextWrapped("The fleet for the team's workloads, then one card per workload (Markdown: select and copy).");
-        ImGui::InputTextMultiline("##team_text", state.team_markdown.data(), state.team_markdown.size() + 1, ImVec2(-1, -1),
-                                  ImGuiInputTextFlags_ReadOnly);
-        ImGui::End();
-        if (!open) state.team_markdown.clear();
-        const auto fleet = state.team_markdown.find("Fleet cost: ");
-        summary = "Team plan: " + state.team_name +
-                  (fleet == std::string::npos ? "" : "; " + state.team_markdown.substr(fleet, state.team_markdown.find('*', fleet) - fleet));
-    }
-    return summary;
+void wake(int frames = 4) { app().frames_left = std::max(app().frames_left, frames); }
+
+// [SECTION] input: GLFW callbacks forwarded to ImGui with positions in CSS pixels ---------------------
+void on_cursor(GLFWwindow* w, double x, double y) {
+    ImGui_ImplGlfw_CursorPosCallback(w, x / app().dpr, y / app().dpr);
+    app().moved = true;
+    wake();
+}
+// A press that follows a move within one frame waits a frame: ImGui hovers an item (tabs, overlapping
+// items) from the previous frame's hover, so a pointer that jumps and clicks at once (a fast click, a
+// touch, a test driver) would otherwise press nothing.
+void on_button(GLFWwindow* w, int button, int action, int mods) {
+    App& a = app();
+    if (a.moved || !a.buttons.empty()) a.buttons.push_back({button, action, mods});
+    else ImGui_ImplGlfw_MouseButtonCallback(w, button, action, mods);
+    wake();
+}
+void release_buttons(App& a) {
+    const bool moved = a.moved;
+    a.moved = false;
+    if (a.buttons.empty()) return;
+    if (moved && ++a.buttons_waited < 3) return;
+    for (const auto& b : a.buttons) ImGui_ImplGlfw_MouseButtonCallback(a.window, b.button, b.action, b.mods);
+    a.buttons.clear();
+    a.buttons_waited = 0;
+}
+void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) { ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods); wake(); }
+void on_char(GLFWwindow* w, unsigned int c) { ImGui_ImplGlfw_CharCallback(w, c); wake(); }
+void on_focus(GLFWwindow* w, int focused) { ImGui_ImplGlfw_WindowFocusCallback(w, focused); wake(); }
+void on_enter(GLFWwindow*, int entered) {
+    // Leaving: no hover. (Not forwarded: the backend would then poll the raw, unscaled cursor position.)
+    if (!entered) ImGui::GetIO().AddMousePosEvent(-FLT_MAX, -FLT_MAX);
+    wake();
 }
 
-void frame(void* arg) {
-    App& app = *static_cast<App*>(arg);
-    int css_w = hwplan_canvas_css_width(), css_h = hwplan_canvas_css_height();
-    if (css_w <= 0) css_w = 1280;
-    if (css_h <= 0) css_h = 800;
-    int win_w = 0, win_h = 0;
-    glfwGetWindowSize(app.window, &win_w, &win_h);
-    if (win_w != css_w || win_h != css_h) glfwSetWindowSize(app.window, css_w, css_h);
+// Could the window under the mouse scroll further this way? If not, the page around the planner (a course
+// page embedding it) scrolls instead of the wheel being swallowed.
+bool can_scroll(float wheel_y) {
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    if (g.OpenPopupStack.Size > 0) return true;
+    for (ImGuiWindow* w = g.HoveredWindow; w; w = w->ParentWindow) {
+        if (w->Flags & ImGuiWindowFlags_NoScrollWithMouse) continue;
+        if (w->ScrollMax.y <= 0) continue;
+        if (wheel_y < 0 ? w->Scroll.y < w->ScrollMax.y - 0.5f : w->Scroll.y > 0.5f) return true;
+    }
+    return false;
+}
 
-    glfwPollEvents();
+EM_BOOL on_wheel(int, const EmscriptenWheelEvent* ev, void*) {
+    // About 100 DOM pixels (or 3 lines) make one step; DOM deltaY > 0 scrolls down, ImGui's wheel_y < 0 does.
+    float step = 1.0f / 100.0f;
+    if (ev->deltaMode == DOM_DELTA_LINE) step = 1.0f / 3.0f;
+    else if (ev->deltaMode == DOM_DELTA_PAGE) step = 10.0f;
+    const float wx = static_cast<float>(-ev->deltaX) * step, wy = static_cast<float>(-ev->deltaY) * step;
+    if (wy != 0 && !can_scroll(wy)) return EM_FALSE; // let the page scroll
+    ImGui::GetIO().AddMouseWheelEvent(wx, wy);
+    wake();
+    return EM_TRUE;
+}
+
+// [SECTION] commands from the page --------------------------------------------------------------
+void apply(App& a, const Command& c, const hwplan::Catalog& catalog) {
+    auto& s = a.state;
+    if (c.kind == "fragment") {
+        hwplan::ui::remember(s);
+        hwplan::ui::apply_fragment(s, c.text, catalog);
+    } else if (c.kind == "scenario") {
+        hwplan::ui::remember(s);
+        s.notice.clear();
+        if (!hwplan::ui::load_scenario(s, c.text, catalog))
+            s.notice = "Unknown scenario \"" + hwplan::ui::clip_for_message(c.text) + "\".";
+    } else if (c.kind == "import") {
+        hwplan::ui::import_json(s, c.text, catalog);
+    } else if (c.kind == "paste") {
+        ImGui::GetIO().AddInputCharactersUTF8(c.text.c_str());
+    } else if (c.kind == "undo") {
+        hwplan::ui::undo(s);
+    }
+    s.planned_json.clear();
+}
+
+void frame(void*) {
+    App& a = app();
+    const auto& catalog = hwplan::embedded_catalog().catalog;
+    float css_w = 0, css_h = 0, dpr = 1;
+    hwplan_canvas_fit(&css_w, &css_h, &dpr);
+    if (css_w != a.css_w || css_h != a.css_h || dpr != a.dpr) {
+        a.css_w = css_w, a.css_h = css_h, a.dpr = dpr;
+        wake();
+    }
+    if (!a.commands.empty()) wake(6);
+    if (a.frames_left <= 0) return; // idle: nothing changed, nothing to draw
+    --a.frames_left;
+    ++a.frames_drawn;
+    release_buttons(a);
+    if (!a.buttons.empty()) wake(2);
+
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(a.css_w, a.css_h);
+    io.DisplayFramebufferScale = ImVec2(a.dpr, a.dpr);
     ImGui::NewFrame();
-    app.state.active_widget.clear();
-    const std::string summary = draw(app.state, hwplan::embedded_catalog().catalog, static_cast<float>(css_w), static_cast<float>(css_h));
+    while (!a.commands.empty()) {
+        apply(a, a.commands.front(), catalog);
+        a.commands.pop_front();
+    }
+    a.state.active_widget.clear();
+    a.state.widgets.clear();
+    const std::string summary = hwplan::ui::draw_page(a.state, catalog, a.css_w, a.css_h);
     ImGui::Render();
 
-    int fb_w = 0, fb_h = 0;
-    glfwGetFramebufferSize(app.window, &fb_w, &fb_h);
+    const int fb_w = static_cast<int>(std::lround(a.css_w * a.dpr)), fb_h = static_cast<int>(std::lround(a.css_h * a.dpr));
     glViewport(0, 0, fb_w, fb_h);
-    glClearColor(0.09f, 0.10f, 0.12f, 1.0f);
+    const ImVec4 bg = hwplan::ui::background(a.state.light_theme);
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
-    std::string layout = "{\"active\":\"" + app.state.active_widget + "\"";
-    for (const auto& [name, rect] : app.state.widgets) layout += ",\"" + name + "\":" + rect_json(rect);
+    // A changed plan or document: keep drawing a few frames (layout settles), and tell the page.
+    if (a.state.planned_json != a.published_plan_key) {
+        a.published_plan_key = a.state.planned_json;
+        hwplan_publish_plan(a.state.workload.dump().c_str(), a.state.plan_json.c_str(), a.state.card_markdown.c_str(),
+                            a.state.team_markdown.c_str());
+        wake();
+    }
+    const std::string fragment = hwplan::ui::fragment_of(a.state);
+    if (fragment != a.published_fragment) {
+        hwplan_set_fragment(fragment.c_str());
+        a.published_fragment = fragment;
+    }
+    std::string layout = "{\"active\":\"" + a.state.active_widget + "\",\"frames\":" + std::to_string(a.frames_drawn) +
+                         ",\"wantText\":" + (io.WantTextInput ? "true" : "false");
+    layout += ",\"order\":\"" + a.state.table_order + "\",\"view\":\"" + std::string(hwplan::ui::name(a.state.view)) + "\"";
+    for (const auto& [name, r] : a.state.widgets) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "{\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f}", r.x, r.y, r.w, r.h);
+        layout += ",\"" + name + "\":" + buf; // names are ids and labels we chose: no quotes or backslashes
+    }
     layout += "}";
-    if (summary != app.published_summary || layout != app.published_layout) {
-        hwplan_publish(summary.c_str(), layout.c_str());
-        app.published_summary = summary;
-        app.published_layout = layout;
+    // Keep drawing while anything moved or input is still queued (ImGui applies a tab switch, a popup or a
+    // trickled click over several frames); a frame identical to the last lets the page go idle.
+    if (!ImGui::GetCurrentContext()->InputEventsQueue.empty()) wake(2);
+    const std::string layout_only = layout.substr(layout.find(",\"wantText\""));
+    if (summary != a.published_summary || layout_only != a.published_layout_only) wake(3);
+    a.published_layout_only = layout_only;
+    if (summary != a.published_summary || layout != a.published_layout) {
+        hwplan_publish(summary.c_str(), layout.c_str(), a.state.notice.c_str());
+        a.published_summary = summary;
+        a.published_layout = layout;
     }
-}
-
-// Start on the scenario the URL names (#scenario=ID), else on the lesson's live-chat card (Mistral 7B,
-// 20 users, 8k context), so the first view is a plan.
-void initial_form(hwplan::ui::AppState& state, const hwplan::Catalog& catalog) {
-    char* requested = hwplan_url_scenario();
-    const std::string id = requested;
-    std::free(requested);
-    if (const hwplan::Scenario* sc = hwplan::find_scenario(catalog, id); sc && !sc->workload_json.empty()) {
-        const auto parsed = hwplan::parse_workload(sc->workload_json, catalog);
-        if (parsed.issues.empty()) {
-            hwplan::ui::form_from_workload(state.form, parsed.workload, catalog);
-            return;
-        }
-    } else if (!id.empty()) {
-        std::fprintf(stderr, "hwplan: unknown scenario \"%s\" in the page address; showing the default\n", id.c_str());
-    }
-    if (auto m = hwplan::resolve_model(catalog, "Mistral-7B-Instruct"); m.item) state.form.model = static_cast<int>(m.item - catalog.models.data());
-    for (int i = 0; i < static_cast<int>(catalog.formats.size()); ++i)
-        if (catalog.formats[i].name == "bf16") state.form.weights_format = i;
 }
 
 } // namespace
+
+// [SECTION] the page's entry point --------------------------------------------------------------
+// Called by bridge.js glue (web/hwplan page API): kind is "fragment", "scenario", "import", "paste", "undo".
+extern "C" EMSCRIPTEN_KEEPALIVE void hwplan_command(const char* kind, const char* text) {
+    app().commands.push_back({kind ? kind : "", text ? text : ""});
+    wake(6);
+}
 
 int main() {
     if (!glfwInit()) {
@@ -185,26 +223,39 @@ int main() {
     glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-    static App app;
-    app.window = glfwCreateWindow(1280, 800, "hwplan", nullptr, nullptr);
-    if (!app.window) {
+    App& a = app();
+    a.window = glfwCreateWindow(1280, 800, "hwplan", nullptr, nullptr);
+    if (!a.window) {
         std::fprintf(stderr, "hwplan: this browser could not create a WebGL2 context\n");
         return 1;
     }
-    glfwMakeContextCurrent(app.window);
+    glfwMakeContextCurrent(a.window);
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr; // layout is code, not a saved file
-    ImGui::StyleColorsDark();
-    ImGui::GetStyle().WindowRounding = 0;
-    ImGui_ImplGlfw_InitForOpenGL(app.window, true);
+    io.IniFilename = nullptr;               // layout is code, not a saved file
+    io.ConfigInputTextCursorBlink = false;  // a blinking cursor would need frames while idle
+    hwplan::ui::load_fonts();
+    ImGui_ImplGlfw_InitForOpenGL(a.window, false); // our callbacks below scale positions to CSS pixels
+    glfwSetCursorPosCallback(a.window, on_cursor);
+    glfwSetMouseButtonCallback(a.window, on_button);
+    glfwSetKeyCallback(a.window, on_key);
+    glfwSetCharCallback(a.window, on_char);
+    glfwSetWindowFocusCallback(a.window, on_focus);
+    glfwSetCursorEnterCallback(a.window, on_enter);
+    ImGui_ImplGlfw_CursorEnterCallback(a.window, 1); // the backend then never polls the unscaled position
+    io.AddMousePosEvent(-FLT_MAX, -FLT_MAX);
+    emscripten_set_wheel_callback("#canvas", nullptr, false, on_wheel);
     ImGui_ImplOpenGL3_Init("#version 300 es");
+    hwplan::ui::install_clipboard();
 
     const auto& load = hwplan::embedded_catalog();
     for (const auto& issue : load.issues) std::fprintf(stderr, "hwplan: catalog: %s\n", hwplan::to_string(issue).c_str());
-    initial_form(app.state, load.catalog);
-    emscripten_set_main_loop_arg(frame, &app, 0, true);
+    a.state.light_theme = hwplan_prefers_light() != 0;
+    hwplan::ui::apply_theme(a.state.light_theme);
+    hwplan::ui::load_default(a.state, load.catalog);
+    hwplan_install_page(); // reads the address's fragment into the first command, listens for more
+    emscripten_set_main_loop_arg(frame, nullptr, 0, true);
     return 0;
 }

@@ -1,17 +1,22 @@
-// panel_plan.cpp: the plan: every candidate in a table (fit, regime, memory, the stage's headline figures
-// with their bands), and the selected candidate's memory terms, figures, phases and notes.
+// panel_plan.cpp: the plan side of the page. The recommendation card first (the decision in one sentence,
+// reasons, lever, runner-up, cost), then the views: devices (a sortable, filterable table with the
+// recommended row highlighted, and the selected device's memory, roofline and figures), costs (cost per
+// useful result across the options), assumptions, the workload card and the team.
 #include <imgui.h>
+
+#include <algorithm>
+#include <cctype>
+#include <numeric>
 
 #include "charts.h"
 #include "format.h"
 #include "panels.h"
+#include "theme.h"
+#include "workload_doc.h"
 
 namespace hwplan::ui {
 
 namespace {
-
-const ImVec4 kError{1.0f, 0.45f, 0.40f, 1.0f};
-const ImVec4 kGood{0.55f, 0.85f, 0.55f, 1.0f};
 
 std::string summary_of(const Plan& p) {
     size_t fit = 0;
@@ -32,10 +37,59 @@ std::string summary_of(const Plan& p) {
     return s;
 }
 
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+void heading(const char* text, float size = 0.0f) {
+    ImGui::PushFont(bold_font(), size);
+    ImGui::TextUnformatted(text);
+    ImGui::PopFont();
+}
+
+// [SECTION] recommendation card ------------------------------------------------------------------
+void recommendation_card(AppState& state) {
+    const Plan& p = state.shown;
+    const auto& r = p.recommendation;
+    ImGui::BeginChild("card##reco", ImVec2(0, 0), ImGuiChildFlags_Borders | ImGuiChildFlags_AutoResizeY);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s: %s, %s parameters (%s active), weights %s, KV cache %s, compute %s", std::string(name(p.stage)).c_str(),
+                       p.model_name.c_str(), format_count(p.params).c_str(), format_count(p.active_params).c_str(),
+                       p.precision.weights.c_str(), p.precision.kv_cache.c_str(), p.precision.compute.c_str());
+    ImGui::PopStyleColor();
+    ImGui::PushStyleColor(ImGuiCol_Text, r.found ? good_color() : bad_color());
+    heading(r.found ? "Recommendation" : "No feasible option", 19.0f);
+    ImGui::PopStyleColor();
+    publish(state, "recommendation");
+    ImGui::PushFont(bold_font(), 0.0f);
+    ImGui::TextWrapped("%s", r.summary.c_str());
+    ImGui::PopFont();
+    if (r.found) {
+        const Option& o = r.option;
+        ImGui::Text("Cost: %s %s", o.cost.value > 0 ? show_figure(o.unit, o.cost.value).c_str() : "-", unit_label(o.unit).c_str());
+        if (o.cost.low != o.cost.high)
+            ImGui::SameLine(), ImGui::TextDisabled("(range %s .. %s)", show_figure(o.unit, o.cost.low).c_str(), show_figure(o.unit, o.cost.high).c_str());
+        if (o.usd_per_month >= 0) ImGui::SameLine(0, 20), ImGui::Text("%s a month", show_figure("usd_per_month", o.usd_per_month).c_str());
+    }
+    for (const auto& reason : r.reasons) {
+        ImGui::Bullet();
+        ImGui::TextWrapped("%s", reason.c_str());
+    }
+    if (!r.lever.empty()) {
+        ImGui::Bullet();
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().accent), "What would change it:");
+        ImGui::SameLine();
+        ImGui::TextWrapped("%s", r.lever.c_str());
+    }
+    ImGui::EndChild();
+}
+
+// [SECTION] devices view ---------------------------------------------------------------------------
 void detail(const Candidate& c) {
-    ImGui::Text("%s x%d", c.device_name.c_str(), c.count);
+    heading((c.device_name + " x" + std::to_string(c.count)).c_str());
     ImGui::SameLine();
-    ImGui::TextColored(c.fits ? kGood : kError, "%s", c.fits ? "fits" : "does not fit");
+    ImGui::TextColored(c.fits ? good_color() : bad_color(), "%s", c.fits ? "fits" : "does not fit");
     ImGui::SameLine();
     ImGui::Text("| %s", std::string(name(c.regime)).c_str());
     ImGui::TextWrapped("%s", c.regime_why.c_str());
@@ -43,10 +97,11 @@ void detail(const Candidate& c) {
         ImGui::TextDisabled("layout: tensor %d x pipeline %d x data %d%s", c.layout.tensor_parallel, c.layout.pipeline_parallel,
                             c.layout.data_parallel, c.layout.zero_stage ? (", ZeRO-" + std::to_string(c.layout.zero_stage)).c_str() : "");
     ImGui::Spacing();
-    memory_bar(c.memory, ImGui::GetContentRegionAvail().x - 10, 18);
+    heading("Memory per device");
+    memory_bar(c.memory, ImGui::GetContentRegionAvail().x - 10, 20);
     if (ImGui::BeginTable("terms##terms", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-        ImGui::TableSetupColumn("memory per device", ImGuiTableColumnFlags_WidthFixed, 130);
-        ImGui::TableSetupColumn("bytes", ImGuiTableColumnFlags_WidthFixed, 80);
+        ImGui::TableSetupColumn("term", ImGuiTableColumnFlags_WidthFixed, 140);
+        ImGui::TableSetupColumn("memory", ImGuiTableColumnFlags_WidthFixed, 90);
         ImGui::TableSetupColumn("what was counted");
         ImGui::TableHeadersRow();
         for (const auto& t : c.memory.terms) {
@@ -64,25 +119,31 @@ void detail(const Candidate& c) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(show_bytes(c.memory.total_bytes).c_str());
         ImGui::TableNextColumn();
-        ImGui::Text("of %s usable (range %s .. %s over the overhead assumptions)", show_bytes(c.memory.capacity_bytes).c_str(),
-                    show_bytes(c.memory.total_low_bytes).c_str(), show_bytes(c.memory.total_high_bytes).c_str());
+        ImGui::TextWrapped("of %s usable (range %s .. %s over the overhead assumptions)", show_bytes(c.memory.capacity_bytes).c_str(),
+                           show_bytes(c.memory.total_low_bytes).c_str(), show_bytes(c.memory.total_high_bytes).c_str());
         ImGui::EndTable();
     }
+    if (!c.phases.empty()) {
+        ImGui::Spacing();
+        heading("Roofline: where each phase sits against the device's ceilings");
+        roofline_chart(c, ImGui::GetContentRegionAvail().x - 10, 220);
+    }
     ImGui::Spacing();
+    heading("Figures (typical, with the low .. high band over the assumptions)");
     if (ImGui::BeginTable("figures##figures", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-        ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthFixed, 210);
+        ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthFixed, 200);
         ImGui::TableSetupColumn("typical (low .. high)", ImGuiTableColumnFlags_WidthFixed, 260);
-        ImGui::TableSetupColumn("how");
+        ImGui::TableSetupColumn("how it was obtained");
         ImGui::TableHeadersRow();
         for (const auto& [k, f] : c.figures) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(k.c_str());
+            ImGui::TextUnformatted(figure_label(k).c_str());
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", k.c_str());
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(show_band(k, f).c_str());
             ImGui::TableNextColumn();
-            ImGui::TextDisabled("%s", std::string(name(f.label)).c_str());
-            if (ImGui::IsItemHovered() && !f.why.empty()) ImGui::SetTooltip("%s", f.why.c_str());
+            ImGui::TextDisabled("%s:", std::string(name(f.label)).c_str());
             ImGui::SameLine();
             ImGui::TextWrapped("%s", f.why.c_str());
         }
@@ -91,82 +152,91 @@ void detail(const Candidate& c) {
     for (const auto& n : c.notes) ImGui::TextWrapped("Note: %s", n.c_str());
 }
 
-} // namespace
+double headline_of(const Candidate& c, const std::string& key) {
+    auto it = c.figures.find(key);
+    return it == c.figures.end() ? -1 : it->second.value;
+}
 
-std::string panel_plan(AppState& state) {
-    const Plan& p = state.plan;
-    if (!p.issues.empty()) {
-        ImGui::TextColored(kError, "The workload cannot be planned yet:");
-        for (const auto& i : p.issues) ImGui::TextColored(kError, "  %s", to_string(i).c_str());
-        return "Error: " + to_string(p.issues.front());
-    }
-    ImGui::Text("%s: %s, %s parameters (%s active), weights %s", std::string(name(p.stage)).c_str(), p.model_name.c_str(),
-                format_count(p.params).c_str(), format_count(p.active_params).c_str(), p.precision.weights.c_str());
-    // The decision first: the recommended option, why, and what would move it.
-    const auto& r = p.recommendation;
-    ImGui::TextColored(r.found ? kGood : kError, "%s", r.found ? "Recommendation" : "No feasible option");
-    ImGui::SameLine();
-    ImGui::TextWrapped("%s", r.summary.c_str());
-    for (const auto& reason : r.reasons) ImGui::BulletText("%s", reason.c_str());
-    if (!r.lever.empty()) ImGui::BulletText("lever: %s", r.lever.c_str());
-    if (!p.options.empty() && ImGui::TreeNode("options##options", "All options by cost per useful result (%zu)", p.options.size())) {
-        if (ImGui::BeginTable("options##table", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp,
-                              ImVec2(0, 180))) {
-            ImGui::TableSetupScrollFreeze(0, 1);
-            ImGui::TableSetupColumn("option", ImGuiTableColumnFlags_WidthFixed, 300);
-            ImGui::TableSetupColumn("cost", ImGuiTableColumnFlags_WidthFixed, 220);
-            ImGui::TableSetupColumn("per month", ImGuiTableColumnFlags_WidthFixed, 90);
-            ImGui::TableSetupColumn("why");
-            ImGui::TableHeadersRow();
-            for (const auto& o : p.options) {
-                ImGui::TableNextRow();
-                ImGui::TableNextColumn();
-                ImGui::TextColored(o.feasible ? kGood : ImVec4(0.6f, 0.6f, 0.6f, 1), "%s", o.name.c_str());
-                ImGui::TableNextColumn();
-                ImGui::TextUnformatted(o.cost.value > 0 ? (show_figure(o.unit, o.cost.value) + " " + unit_label(o.unit)).c_str() : "-");
-                ImGui::TableNextColumn();
-                ImGui::TextUnformatted(o.usd_per_month >= 0 ? show_figure("usd_per_month", o.usd_per_month).c_str() : "-");
-                ImGui::TableNextColumn();
-                ImGui::TextWrapped("%s", o.reasons.empty() ? "" : o.reasons.front().c_str());
-            }
-            ImGui::EndTable();
-        }
-        ImGui::TreePop();
-    }
-    if (!p.missing_assumptions.empty() && ImGui::TreeNode("assumed##missing", "Assumed because not given (%zu)", p.missing_assumptions.size())) {
-        for (const auto& m : p.missing_assumptions) ImGui::BulletText("%s", m.c_str());
-        for (const auto& m : p.sensitivity) ImGui::BulletText("moves the answer: %s", m.c_str());
-        ImGui::TreePop();
-    }
-    if (!state.card_markdown.empty() && ImGui::TreeNode("card##card", "Workload card (Markdown: select and copy)")) {
-        ImGui::InputTextMultiline("##card_text", state.card_markdown.data(), state.card_markdown.size() + 1,
-                                  ImVec2(-1, 220), ImGuiInputTextFlags_ReadOnly);
-        ImGui::TreePop();
-    }
+void devices_view(AppState& state) {
+    const Plan& p = state.shown;
     auto keys = headline_keys(p.stage);
     if (keys.size() > 3) keys.resize(3); // the table stays readable; the detail below lists every figure
-    const float table_h = std::min(ImGui::GetContentRegionAvail().y * 0.42f, 24.0f * (static_cast<float>(p.candidates.size()) + 1.5f));
-    if (ImGui::BeginTable("candidates##table", 5 + static_cast<int>(keys.size()),
-                          ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable,
+    ImGui::SetNextItemWidth(240);
+    ImGui::InputTextWithHint("##filter", "filter devices (name or id)", state.filter.data(), state.filter.size());
+    publish(state, "filter");
+    if (ImGui::IsItemActive()) state.active_widget = "filter";
+    ImGui::SameLine();
+    ImGui::TextDisabled("click a column to sort, a row for its detail");
+
+    // Rows: indices into the candidates, filtered, then ordered by the table's sort column.
+    const std::string needle = lower(state.filter.data());
+    std::vector<int> rows;
+    for (int i = 0; i < static_cast<int>(p.candidates.size()); ++i) {
+        const auto& c = p.candidates[i];
+        if (needle.empty() || lower(c.device).find(needle) != std::string::npos || lower(c.device_name).find(needle) != std::string::npos)
+            rows.push_back(i);
+    }
+    const float table_h = std::max(160.0f, std::min(ImGui::GetContentRegionAvail().y * 0.45f,
+                                                    ImGui::GetFrameHeightWithSpacing() * (static_cast<float>(rows.size()) + 1.6f)));
+    const int columns = 6 + static_cast<int>(keys.size());
+    if (ImGui::BeginTable("candidates##table", columns,
+                          ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                              ImGuiTableFlags_Resizable | ImGuiTableFlags_Sortable | ImGuiTableFlags_SizingFixedFit,
                           ImVec2(0, table_h))) {
         ImGui::TableSetupScrollFreeze(0, 1);
+        // Fixed widths fitted to the contents (headers included): nothing is cut; a narrow window scrolls sideways.
+        ImGui::TableSetupColumn("rank", ImGuiTableColumnFlags_DefaultSort);
         ImGui::TableSetupColumn("device");
         ImGui::TableSetupColumn("count");
         ImGui::TableSetupColumn("fits");
-        ImGui::TableSetupColumn("regime");
-        ImGui::TableSetupColumn("memory / usable");
-        for (const auto& k : keys) ImGui::TableSetupColumn(k.c_str());
-        ImGui::TableHeadersRow();
-        for (int i = 0; i < static_cast<int>(p.candidates.size()); ++i) {
+        ImGui::TableSetupColumn("limited by");
+        ImGui::TableSetupColumn("memory per device / usable");
+        for (const auto& k : keys) ImGui::TableSetupColumn(figure_label(k).c_str());
+        ImGui::TableNextRow(ImGuiTableRowFlags_Headers); // TableHeadersRow(), with each header's rectangle published
+        for (int col = 0; col < columns; ++col) {
+            ImGui::TableSetColumnIndex(col);
+            ImGui::TableHeader(ImGui::TableGetColumnName(col));
+            publish(state, std::string("header:") + ImGui::TableGetColumnName(col));
+        }
+        if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsCount > 0) {
+            const int col = specs->Specs[0].ColumnIndex;
+            const bool desc = specs->Specs[0].SortDirection == ImGuiSortDirection_Descending;
+            std::stable_sort(rows.begin(), rows.end(), [&](int x, int y) {
+                const auto &a = p.candidates[x], &b = p.candidates[y];
+                bool less = false, greater = false;
+                auto cmp = [&](auto u, auto v) { less = u < v; greater = v < u; };
+                switch (col) {
+                case 0: cmp(x, y); break;
+                case 1: cmp(a.device_name, b.device_name); break;
+                case 2: cmp(a.count, b.count); break;
+                case 3: cmp(a.fits, b.fits); break;
+                case 4: cmp(std::string(name(a.regime)), std::string(name(b.regime))); break;
+                case 5: cmp(a.memory.total_bytes, b.memory.total_bytes); break;
+                default: cmp(headline_of(a, keys[col - 6]), headline_of(b, keys[col - 6])); break;
+                }
+                return desc ? greater : less;
+            });
+            state.sort = static_cast<SortKey>(std::min(col, 4));
+            state.sort_descending = desc;
+        }
+        const std::string recommended = p.recommendation.found ? p.recommendation.option.device : std::string();
+        for (int i : rows) {
             const auto& c = p.candidates[i];
             ImGui::TableNextRow();
+            if (c.device == recommended && c.count == p.recommendation.option.count)
+                ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, palette().highlight_row);
             ImGui::TableNextColumn();
-            if (ImGui::Selectable((c.device + "##row" + std::to_string(i)).c_str(), state.selected == i, ImGuiSelectableFlags_SpanAllColumns))
+            if (ImGui::Selectable((std::to_string(i + 1) + "##row" + std::to_string(i)).c_str(), state.selected == i,
+                                  ImGuiSelectableFlags_SpanAllColumns))
                 state.selected = i;
+            publish(state, "row:" + c.device);
+            if (state.scroll_to_selected && state.selected == i) ImGui::SetScrollHereY(0.3f);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(c.device_name.c_str());
             ImGui::TableNextColumn();
             ImGui::Text("%d", c.count);
             ImGui::TableNextColumn();
-            ImGui::TextColored(c.fits ? kGood : kError, "%s", c.fits ? "yes" : "no");
+            ImGui::TextColored(c.fits ? good_color() : bad_color(), "%s", c.fits ? "yes" : "no");
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(std::string(name(c.regime)).c_str());
             ImGui::TableNextColumn();
@@ -177,16 +247,173 @@ std::string panel_plan(AppState& state) {
                 ImGui::TextUnformatted(it == c.figures.end() ? "-" : show_figure(k, it->second.value).c_str());
             }
         }
+        state.scroll_to_selected = false;
         ImGui::EndTable();
     }
-    if (state.selected >= static_cast<int>(p.candidates.size())) state.selected = 0;
-    if (!p.candidates.empty()) {
+    // The sorted order, published for tests and assistive tech (device ids, top to bottom).
+    std::string order;
+    for (int i : rows) order += (order.empty() ? "" : ",") + p.candidates[i].device;
+    state.table_order = order;
+    if (state.selected >= 0 && state.selected < static_cast<int>(p.candidates.size())) {
         ImGui::Separator();
         ImGui::BeginChild("detail##detail");
         detail(p.candidates[state.selected]);
         ImGui::EndChild();
     }
-    return summary_of(p);
+}
+
+// [SECTION] costs, assumptions, card, team --------------------------------------------------------
+void costs_view(AppState& state) {
+    const Plan& p = state.shown;
+    heading("Cost per useful result across the options");
+    cost_bars(p, ImGui::GetContentRegionAvail().x - 10);
+    if (!p.breakeven_curve.empty()) {
+        ImGui::Spacing();
+        heading(("Buy or rent: months to break even against hours used a month (" + p.breakeven_device + ")").c_str());
+        breakeven_chart(p, ImGui::GetContentRegionAvail().x - 10, 200);
+    }
+    ImGui::Spacing();
+    if (ImGui::BeginTable("options##table", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerV)) {
+        ImGui::TableSetupColumn("option", ImGuiTableColumnFlags_WidthStretch, 1.5f);
+        ImGui::TableSetupColumn("cost per useful result", ImGuiTableColumnFlags_WidthStretch, 1.5f);
+        ImGui::TableSetupColumn("a month", ImGuiTableColumnFlags_WidthFixed, 90);
+        ImGui::TableSetupColumn("why", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+        ImGui::TableHeadersRow();
+        for (const auto& o : p.options) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextColored(o.feasible ? good_color() : ImGui::ColorConvertU32ToFloat4(palette().muted), "%s", o.name.c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextWrapped("%s", o.cost.value > 0 ? (show_figure(o.unit, o.cost.value) + " " + unit_label(o.unit)).c_str() : "-");
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(o.usd_per_month >= 0 ? show_figure("usd_per_month", o.usd_per_month).c_str() : "-");
+            ImGui::TableNextColumn();
+            ImGui::TextWrapped("%s", o.reasons.empty() ? "" : o.reasons.front().c_str());
+        }
+        ImGui::EndTable();
+    }
+}
+
+void assumptions_view(AppState& state) {
+    const Plan& p = state.shown;
+    heading("Assumed because not given");
+    if (p.missing_assumptions.empty()) ImGui::TextDisabled("Nothing: every input that changes the answer was given.");
+    for (const auto& m : p.missing_assumptions) ImGui::Bullet(), ImGui::TextWrapped("%s", m.c_str());
+    if (!p.sensitivity.empty()) {
+        ImGui::Spacing();
+        heading("How the answer moves across those inputs");
+        for (const auto& m : p.sensitivity) ImGui::Bullet(), ImGui::TextWrapped("%s", m.c_str());
+    }
+    if (!p.notes.empty()) {
+        ImGui::Spacing();
+        heading("Notes");
+        for (const auto& n : p.notes) ImGui::Bullet(), ImGui::TextWrapped("%s", n.c_str());
+    }
+}
+
+void markdown_view(const std::string& md) {
+    // Markdown as a person reads it: headings bold, table pipes turned into aligned columns of text.
+    for (size_t at = 0; at < md.size();) {
+        size_t end = md.find('\n', at);
+        if (end == std::string::npos) end = md.size();
+        std::string line = md.substr(at, end - at);
+        at = end + 1;
+        if (line.rfind("#", 0) == 0) {
+            const size_t text = line.find_first_not_of("# ");
+            ImGui::Spacing();
+            heading(text == std::string::npos ? "" : line.substr(text).c_str(), line.rfind("##", 0) == 0 ? 0.0f : 18.0f);
+        } else if (line.rfind("|", 0) == 0) {
+            if (line.find("---") != std::string::npos) continue;
+            std::vector<std::string> cells;
+            size_t c = 1;
+            while (c < line.size()) {
+                size_t bar = line.find('|', c);
+                if (bar == std::string::npos) break;
+                std::string cell = line.substr(c, bar - c);
+                const size_t a = cell.find_first_not_of(' '), b = cell.find_last_not_of(' ');
+                cells.push_back(a == std::string::npos ? "" : cell.substr(a, b - a + 1));
+                c = bar + 1;
+            }
+            const float w = ImGui::GetContentRegionAvail().x / static_cast<float>(std::max<size_t>(1, cells.size()));
+            const float x0 = ImGui::GetCursorPosX();
+            for (size_t i = 0; i < cells.size(); ++i) {
+                if (i) ImGui::SameLine(x0 + w * static_cast<float>(i));
+                ImGui::PushTextWrapPos(x0 + w * static_cast<float>(i + 1) - 8);
+                ImGui::TextWrapped("%s", cells[i].c_str());
+                ImGui::PopTextWrapPos();
+            }
+        } else if (line.empty()) {
+            ImGui::Spacing();
+        } else {
+            std::string text = line;
+            for (size_t s; (s = text.find("**")) != std::string::npos;) text.erase(s, 2);
+            if (text.rfind("- ", 0) == 0) ImGui::Bullet(), ImGui::TextWrapped("%s", text.substr(2).c_str());
+            else ImGui::TextWrapped("%s", text.c_str());
+        }
+    }
+}
+
+} // namespace
+
+std::string panel_plan(AppState& state, const Catalog& catalog) {
+    (void)catalog;
+    const Plan& p = state.shown;
+    std::string summary;
+    if (!state.plan.issues.empty()) {
+        summary = "Error: " + to_string(state.plan.issues.front());
+        ImGui::PushStyleColor(ImGuiCol_Text, bad_color());
+        ImGui::TextWrapped("A field needs fixing (%s); the plan below is the last valid one.", to_string(state.plan.issues.front()).c_str());
+        ImGui::PopStyleColor();
+        publish(state, "stale");
+    }
+    if (p.candidates.empty() && p.options.empty()) {
+        ImGui::TextDisabled("No plan yet.");
+        return summary;
+    }
+    if (summary.empty()) summary = summary_of(p);
+    recommendation_card(state);
+    if (ImGui::BeginTabBar("views##views")) {
+        const struct { const char* label; View v; const char* name; bool shown; } tabs[] = {
+            {"Devices##v_devices", View::candidates, "view:devices", true},
+            {"Costs##v_costs", View::costs, "view:costs", true},
+            {"Assumptions##v_assumptions", View::assumptions, "view:assumptions", true},
+            {"Workload card##v_card", View::card, "view:card", true},
+            {"Team##v_team", View::team, "view:team", !state.team_id.empty()},
+        };
+        if (state.view == View::team && state.team_id.empty()) state.view = View::candidates;
+        const bool pending = state.view != state.tab_shown; // a view set by code (a link, a team) not yet shown
+        for (const auto& t : tabs) {
+            if (!t.shown) continue;
+            const ImGuiTabItemFlags flags = (pending && state.view == t.v) ? ImGuiTabItemFlags_SetSelected : 0;
+            const bool open = ImGui::BeginTabItem(t.label, nullptr, flags);
+            publish(state, t.name);
+            if (!open) continue;
+            if (!pending) state.view = t.v;
+            if (state.view == t.v) state.tab_shown = t.v;
+            ImGui::BeginChild((std::string("view##") + t.name).c_str());
+            switch (t.v) {
+            case View::candidates: devices_view(state); break;
+            case View::costs: costs_view(state); break;
+            case View::assumptions: assumptions_view(state); break;
+            case View::card: markdown_view(state.card_markdown); break;
+            case View::team: {
+                heading(("Team plan: " + state.team_name).c_str(), 18.0f);
+                ImGui::TextDisabled("The fleet for the team's workloads, then one card per workload. Escape returns to the devices.");
+                markdown_view(state.team_markdown);
+                break;
+            }
+            }
+            ImGui::EndChild();
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+    if (state.view == View::team && !state.team_markdown.empty() && state.plan.issues.empty()) {
+        const auto fleet = state.team_markdown.find("Fleet cost: ");
+        summary = "Team plan: " + state.team_name +
+                  (fleet == std::string::npos ? "" : "; " + state.team_markdown.substr(fleet, state.team_markdown.find('*', fleet) - fleet));
+    }
+    return summary;
 }
 
 } // namespace hwplan::ui

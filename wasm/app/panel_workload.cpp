@@ -1,48 +1,139 @@
-// panel_workload.cpp: the workload form (stage, model, precision, the stage's sizes, hardware) and its
-// JSON form. The form holds text as typed; the core validates it, so a bad value is reported by path.
+// panel_workload.cpp: the workload form. It edits the workload document (state.workload) in place, one
+// field at a time, so whatever the document holds beyond the form (a scenario's device list, speed target,
+// usage, traffic classes) is kept. Numbers are held as typed; the core validates them and a problem is shown
+// at its field while the last valid plan stays on screen.
 #include <imgui.h>
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 
+#include "fields.h"
 #include "format.h"
-#include "hwplan/card.h"
 #include "hwplan/parse.h"
 #include "hwplan/precision.h"
 #include "panels.h"
+#include "theme.h"
+#include "workload_doc.h"
 
 namespace hwplan::ui {
 
 namespace {
 
 constexpr const char* kStages[] = {"serve", "batch", "embed", "finetune", "pretrain", "rl", "edge"};
-constexpr const char* kStageHelp[] = {"interactive serving", "offline batch generation", "embedding job (encoder)",
-                                      "fine-tuning", "pretraining", "RL post-training (trainer + rollouts)",
-                                      "one user on a local device"};
+constexpr const char* kStageHelp[] = {"interactive serving: users wait for each answer", "offline batch generation",
+                                      "an embedding job (encoder model)", "fine-tuning", "pretraining",
+                                      "RL post-training: a trainer and a rollout pool", "one user on a local device"};
 constexpr const char* kMethods[] = {"full", "lora", "qlora"};
 constexpr const char* kOptimizers[] = {"adamw", "adamw_fp32", "adamw_8bit", "sgd", "adafactor"};
 constexpr const char* kCheckpointing[] = {"none", "selective", "full"};
+constexpr float kNumberWidth = 118.0f; // CSS pixels for a number input (labels get the rest)
+constexpr float kChoiceShare = 0.55f;  // share of the row for a choice (model and device names are long)
+
+int stage_index(const nlohmann::json& w) {
+    const std::string s = w.value("stage", std::string("serve"));
+    for (int i = 0; i < 7; ++i)
+        if (s == kStages[i]) return i;
+    return 0;
+}
+
+// The problems of the current document at `path` (or below it).
+std::vector<const Issue*> issues_at(const AppState& state, const std::string& path) {
+    std::vector<const Issue*> out;
+    for (const auto& i : state.plan.issues)
+        if (i.path == path || i.path.rfind(path + ".", 0) == 0 || i.path.rfind(path + "[", 0) == 0) out.push_back(&i);
+    return out;
+}
+
+void show_issues(const AppState& state, const std::string& path, std::set<const Issue*>& shown) {
+    for (const Issue* i : issues_at(state, path)) {
+        if (shown.count(i)) continue;
+        shown.insert(i);
+        ImGui::PushStyleColor(ImGuiCol_Text, bad_color());
+        ImGui::TextWrapped("%s", i->message.c_str());
+        ImGui::PopStyleColor();
+    }
+}
+
+// A labelled row: label on the left (with help), the widget right of it; `input_width` < 0: a share of the row.
+void row_label(const char* label, const char* help, float input_width = -1) {
+    const float row = ImGui::GetContentRegionAvail().x;
+    const float input = input_width > 0 ? input_width : row * kChoiceShare;
+    const float x0 = ImGui::GetCursorPosX();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(label);
+    if (help) {
+        ImGui::SameLine();
+        help_marker(help);
+    }
+    ImGui::SameLine(x0 + row - input);
+    ImGui::SetNextItemWidth(input);
+}
+
+void number_field(AppState& state, const FieldSpec& f, std::set<const Issue*>& shown) {
+    row_label(f.label, f.help, kNumberWidth);
+    auto& buf = state.text[f.path];
+    const std::string id = std::string("##") + f.path;
+    const bool bad = !issues_at(state, f.path).empty();
+    if (bad) {
+        ImVec4 c = bad_color();
+        c.w = 0.35f;
+        ImGui::PushStyleColor(ImGuiCol_FrameBg, c);
+    }
+    ImGui::InputTextWithHint(id.c_str(), "default", buf.data(), buf.size(), ImGuiInputTextFlags_AutoSelectAll);
+    if (bad) ImGui::PopStyleColor();
+    if (ImGui::IsItemActivated()) remember(state);
+    if (ImGui::IsItemEdited()) set_field(state, f.path, buf.data());
+    const std::string path = f.path;
+    const std::string name = path == "model.params" ? "custom_params" : path.substr(path.find('.') + 1);
+    publish(state, name);
+    if (ImGui::IsItemActive()) state.active_widget = name;
+    show_issues(state, f.path, shown);
+}
+
+template <size_t N> void choice_field(AppState& state, const char* label, const char* help, const char* path, const char* const (&items)[N],
+                                      const char* fallback) {
+    row_label(label, help);
+    const std::string current = field_text(state.workload, path);
+    const std::string shown_text = current.empty() ? std::string(fallback) + " (default)" : current;
+    if (ImGui::BeginCombo((std::string("##") + path).c_str(), shown_text.c_str())) {
+        for (const char* item : items)
+            if (ImGui::Selectable(item, current == item)) {
+                remember(state);
+                set_value(state, path, item);
+            }
+        ImGui::EndCombo();
+    }
+    publish(state, path);
+}
+
+void section_heading(const char* title) {
+    ImGui::Spacing();
+    ImGui::PushFont(bold_font(), 0.0f);
+    ImGui::TextUnformatted(title);
+    ImGui::PopFont();
+    ImGui::Separator();
+}
+
+} // namespace
 
 Rect item_rect() {
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     return {a.x, a.y, b.x - a.x, b.y - a.y};
 }
 
-// A number as typed: a JSON number when it parses, the raw text otherwise (the core names the field).
-void put(nlohmann::json& obj, const char* key, const char* text) {
-    const std::string s = text;
-    if (s.find_first_not_of(" \t") == std::string::npos) return; // empty: not given
-    if (auto v = parse_number(s); v && std::isfinite(*v)) obj[key] = *v;
-    else obj[key] = s;
-}
+void publish(AppState& state, const std::string& name) { state.widgets[name] = item_rect(); }
 
-template <size_t N> bool combo(const char* label, int& index, const char* const (&items)[N]) {
-    return ImGui::Combo(label, &index, items, static_cast<int>(N));
+void help_marker(const char* text) {
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+        ImGui::TextUnformatted(text);
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
 }
-
-} // namespace
 
 bool text_field(AppState& state, const char* label, const char* name, char* buf, size_t size, float width) {
     ImGui::SetNextItemWidth(width);
@@ -52,245 +143,175 @@ bool text_field(AppState& state, const char* label, const char* name, char* buf,
     return changed;
 }
 
-std::string workload_json(const WorkloadForm& f, const Catalog& cat) {
-    nlohmann::json w;
-    w["name"] = "Planner page workload";
-    w["stage"] = kStages[f.stage];
-    if (f.model >= 0 && f.model < static_cast<int>(cat.models.size())) {
-        w["model"] = cat.models[f.model].id;
-    } else {
-        nlohmann::json m = nlohmann::json::object();
-        put(m, "params", f.custom_params.data());
-        w["model"] = m;
-    }
-    const auto numeric = all_precisions();
-    w["precision"] = {{"weights", f.weights_format >= 0 && f.weights_format < static_cast<int>(cat.formats.size())
-                                      ? cat.formats[f.weights_format].name : "bf16"},
-                      {"kv_cache", std::string(name(numeric[f.kv_precision]))},
-                      {"compute", std::string(name(numeric[f.compute_precision]))}};
-    const std::string stage = kStages[f.stage];
-    if (stage == "serve" || stage == "batch" || stage == "edge" || stage == "rl") {
-        nlohmann::json s = nlohmann::json::object();
-        put(s, "context_tokens", f.context_tokens.data());
-        put(s, "prompt_tokens", f.prompt_tokens.data());
-        put(s, "output_tokens", f.output_tokens.data());
-        if (stage != "edge") put(s, "concurrent_users", f.concurrent_users.data());
-        if (stage == "serve") {
-            put(s, "requests_per_s", f.requests_per_s.data());
-            put(s, "ttft_target_s", f.ttft_target_s.data());
-            if (!f.traffic.empty()) {
-                nlohmann::json t = nlohmann::json::array();
-                for (const auto& c : f.traffic)
-                    t.push_back({{"name", c.name}, {"requests_per_s", c.requests_per_s}, {"prompt_tokens", c.prompt_tokens},
-                                 {"output_tokens", c.output_tokens}});
-                s["traffic"] = t;
-            }
-        }
-        w["serve"] = s;
-    }
-    if (stage == "finetune" || stage == "pretrain" || stage == "rl") {
-        nlohmann::json t = nlohmann::json::object();
-        t["method"] = kMethods[f.method];
-        t["optimizer"] = kOptimizers[f.optimizer];
-        t["checkpointing"] = kCheckpointing[f.checkpointing];
-        put(t, "seq_len", f.seq_len.data());
-        put(t, "micro_batch", f.micro_batch.data());
-        if (f.method != 0) put(t, "lora_rank", f.lora_rank.data());
-        put(t, "tokens", f.train_tokens.data());
-        w["train"] = t;
-    }
-    if (stage == "embed") {
-        nlohmann::json e = nlohmann::json::object();
-        put(e, "items", f.items.data());
-        put(e, "tokens_per_item", f.tokens_per_item.data());
-        put(e, "window_s", f.window_s.data());
-        w["embed"] = e;
-    }
-    nlohmann::json h = nlohmann::json::object();
-    if (f.device >= 0 && f.device < static_cast<int>(cat.devices.size())) h["devices"] = {cat.devices[f.device].id};
-    put(h, "count", f.count.data());
-    if (!h.empty()) w["hardware"] = h;
-    return w.dump(2);
-}
-
-namespace {
-
-template <size_t N> void set_text(std::array<char, N>& buf, double v, bool given) {
-    const std::string s = given ? format_sig(v, 10) : std::string();
-    std::snprintf(buf.data(), N, "%s", s.c_str());
-}
-
-template <size_t N> int index_in(const char* const (&items)[N], std::string_view value) {
-    for (size_t i = 0; i < N; ++i)
-        if (value == items[i]) return static_cast<int>(i);
-    return 0;
-}
-
-} // namespace
-
-void form_from_workload(WorkloadForm& f, const Workload& w, const Catalog& cat) {
-    auto given = [&](const std::string& k) { return std::find(w.given.begin(), w.given.end(), k) != w.given.end(); };
-    f = WorkloadForm{};
-    f.stage = index_in(kStages, name(w.stage));
-    f.model = -1;
-    for (int i = 0; i < static_cast<int>(cat.models.size()); ++i)
-        if (w.model.from_catalog && cat.models[i].id == w.model.model.id) f.model = i;
-    set_text(f.custom_params, w.model.params, true);
-    for (int i = 0; i < static_cast<int>(cat.formats.size()); ++i)
-        if (cat.formats[i].name == w.precision.weights) f.weights_format = i;
-    const auto numeric = all_precisions();
-    for (int i = 0; i < static_cast<int>(numeric.size()); ++i) {
-        if (name(numeric[i]) == w.precision.kv_cache) f.kv_precision = i;
-        if (name(numeric[i]) == w.precision.compute) f.compute_precision = i;
-    }
-    set_text(f.context_tokens, w.serve.context_tokens, given("serve.context_tokens"));
-    set_text(f.prompt_tokens, w.serve.prompt_tokens, given("serve.prompt_tokens"));
-    set_text(f.output_tokens, w.serve.output_tokens, given("serve.output_tokens"));
-    set_text(f.concurrent_users, w.serve.concurrent_users, given("serve.concurrent_users"));
-    double rate = w.serve.requests_per_s;
-    f.traffic = w.serve.traffic; // kept whole: the form shows how many classes there are
-    set_text(f.requests_per_s, rate, given("serve.requests_per_s"));
-    set_text(f.ttft_target_s, w.serve.ttft_target_s, given("serve.ttft_target_s"));
-    f.method = index_in(kMethods, name(w.train.method));
-    f.optimizer = index_in(kOptimizers, name(w.train.optimizer));
-    f.checkpointing = index_in(kCheckpointing, name(w.train.checkpointing));
-    set_text(f.seq_len, w.train.seq_len, given("train.seq_len"));
-    set_text(f.micro_batch, w.train.micro_batch, given("train.micro_batch"));
-    set_text(f.lora_rank, w.train.lora_rank, given("train.lora_rank"));
-    set_text(f.train_tokens, w.train.tokens, given("train.tokens"));
-    set_text(f.items, w.embed.items, given("embed.items"));
-    set_text(f.tokens_per_item, w.embed.tokens_per_item, given("embed.tokens_per_item"));
-    set_text(f.window_s, w.embed.window_s, given("embed.window_s"));
-    f.device = -1;
-    if (w.hardware.devices.size() == 1)
-        for (int i = 0; i < static_cast<int>(cat.devices.size()); ++i)
-            if (cat.devices[i].id == w.hardware.devices[0]) f.device = i;
-    set_text(f.count, w.hardware.count, w.hardware.count > 0);
-}
-
 void panel_workload(AppState& state, const Catalog& cat) {
-    WorkloadForm& f = state.form;
-    // The lessons' worked examples, loadable into the form.
-    ImGui::SetNextItemWidth(300);
-    if (ImGui::BeginCombo("Scenario##scenario", "load a worked example from the lessons...", ImGuiComboFlags_HeightLargest)) {
-        for (const auto& sc : cat.scenarios) {
-            if (sc.workload_json.empty()) { // a team of workloads: its team plan opens beside the form
-                if (ImGui::Selectable((sc.name + "  [team]").c_str())) {
-                    state.team_name = sc.name;
-                    state.team_markdown = render_team(team_plan(sc.team_json, cat), cat);
-                }
-                state.widgets["scenario:" + sc.id] = item_rect();
-                continue;
-            }
-            if (ImGui::Selectable(sc.name.c_str())) {
-                const auto parsed = parse_workload(sc.workload_json, cat);
-                if (parsed.issues.empty()) form_from_workload(f, parsed.workload, cat);
-            }
-            state.widgets["scenario:" + sc.id] = item_rect();
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n(%s: %s)", sc.question.c_str(), sc.lesson.title.c_str(), sc.lesson.locator.c_str());
+    nlohmann::json& w = state.workload;
+    std::set<const Issue*> shown;
+    const Plan& resolved = state.plan.issues.empty() ? state.plan : state.shown; // resolved names and precisions
+
+    section_heading("The job");
+    {
+        int stage = stage_index(w);
+        row_label("Stage", "What the hardware is for. Serving and batch generation share the token fields; fine-tuning, "
+                           "pretraining and RL add a trainer; embedding jobs count items (docs/workload.md).");
+        if (ImGui::Combo("##stage", &stage, kStages, 7)) {
+            remember(state);
+            set_value(state, "stage", kStages[stage]);
         }
-        ImGui::EndCombo();
+        publish(state, "stage");
+        ImGui::TextDisabled("%s", kStageHelp[stage_index(w)]);
+        show_issues(state, "stage", shown);
     }
-    state.widgets["scenario"] = item_rect();
-    ImGui::TextDisabled("Describe the job; the plan on the right updates as you type.");
-    ImGui::SetNextItemWidth(200);
-    combo("Stage##stage", f.stage, kStages);
-    state.widgets["stage"] = item_rect();
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", kStageHelp[f.stage]);
-
-    // Model: a catalog preset, or a size only.
-    const char* model_label = f.model >= 0 ? cat.models[f.model].name.c_str() : "custom size";
-    ImGui::SetNextItemWidth(260);
-    if (ImGui::BeginCombo("Model##model", model_label)) {
-        if (ImGui::Selectable("custom size (parameter count only)", f.model < 0)) f.model = -1;
-        for (int i = 0; i < static_cast<int>(cat.models.size()); ++i)
-            if (ImGui::Selectable(cat.models[i].name.c_str(), f.model == i)) f.model = i;
-        ImGui::EndCombo();
-    }
-    state.widgets["model"] = item_rect();
-    if (f.model < 0) text_field(state, "Parameters##custom_params", "custom_params", f.custom_params.data(), f.custom_params.size());
-
-    // Precision: weight storage format, KV cache and compute.
-    if (ImGui::TreeNodeEx("Precision", ImGuiTreeNodeFlags_DefaultOpen)) {
-        ImGui::SetNextItemWidth(140);
-        const char* wf = f.weights_format < static_cast<int>(cat.formats.size()) ? cat.formats[f.weights_format].name.c_str() : "bf16";
-        if (ImGui::BeginCombo("Weights##weights", wf)) {
-            for (int i = 0; i < static_cast<int>(cat.formats.size()); ++i)
-                if (ImGui::Selectable((cat.formats[i].name + "  (" + format_sig(cat.formats[i].bits_per_weight, 4) + " bits)").c_str(),
-                                      f.weights_format == i))
-                    f.weights_format = i;
+    {
+        const nlohmann::json* m = field(w, "model");
+        const bool custom = m && m->is_object();
+        std::string label = "custom size";
+        if (custom) label = m->size() > 1 ? "custom architecture" : "custom size";
+        else if (m && m->is_string()) {
+            label = m->get<std::string>();
+            if (auto r = resolve_model(cat, label); r.item) label = r.item->name;
+        }
+        row_label("Model", "A catalog model (its architecture sets the KV cache and activations), or a custom size: "
+                           "the parameter count only.");
+        if (ImGui::BeginCombo("##model", label.c_str(), ImGuiComboFlags_HeightLarge)) {
+            if (ImGui::Selectable("custom size (parameter count only)", custom)) {
+                remember(state);
+                set_value(state, "model", nlohmann::json{{"params", resolved.params > 0 ? resolved.params : 7e9}});
+                sync_text(state);
+            }
+            for (const auto& model : cat.models)
+                if (ImGui::Selectable(model.name.c_str(), !custom && resolved.model_id == model.id)) {
+                    remember(state);
+                    set_value(state, "model", model.id);
+                }
             ImGui::EndCombo();
         }
+        publish(state, "model");
+        if (custom) number_field(state, kFields[0], shown);
+        show_issues(state, "model", shown);
+    }
+
+    section_heading("Precision");
+    {
         const auto numeric = all_precisions();
-        auto precision_combo = [&](const char* label, int& idx) {
-            ImGui::SetNextItemWidth(140);
-            if (ImGui::BeginCombo(label, std::string(name(numeric[idx])).c_str())) {
-                for (int i = 0; i < static_cast<int>(numeric.size()); ++i)
-                    if (ImGui::Selectable(std::string(name(numeric[i])).c_str(), idx == i)) idx = i;
+        auto set_precision = [&](const std::string& key, const std::string& value) {
+            remember(state);
+            nlohmann::json p = {{"weights", resolved.precision.weights}, {"kv_cache", resolved.precision.kv_cache},
+                                {"compute", resolved.precision.compute}};
+            p[key] = value;
+            set_value(state, "precision", p);
+        };
+        row_label("Weights", "How the weights are stored (catalog/formats.json: bits per weight including scales). Default bf16.");
+        if (ImGui::BeginCombo("##weights", resolved.precision.weights.c_str(), ImGuiComboFlags_HeightLarge)) {
+            for (const auto& f : cat.formats)
+                if (ImGui::Selectable((f.name + "  (" + format_sig(f.bits_per_weight, 4) + " bits)").c_str(), f.name == resolved.precision.weights))
+                    set_precision("weights", f.name);
+            ImGui::EndCombo();
+        }
+        publish(state, "weights");
+        auto numeric_combo = [&](const char* label, const char* help, const char* key, const std::string& current) {
+            row_label(label, help);
+            if (ImGui::BeginCombo((std::string("##") + key).c_str(), current.c_str())) {
+                for (auto p : numeric)
+                    if (ImGui::Selectable(std::string(name(p)).c_str(), current == name(p))) set_precision(key, std::string(name(p)));
                 ImGui::EndCombo();
             }
+            publish(state, key);
         };
-        precision_combo("KV cache##kv", f.kv_precision);
-        precision_combo("Compute##compute", f.compute_precision);
-        ImGui::TreePop();
+        numeric_combo("KV cache", "Precision of the cached keys and values. Default: bf16, or the weights' format when that is numeric.",
+                      "kv_cache", resolved.precision.kv_cache);
+        numeric_combo("Compute", "Precision the matrix units run at; picks the device's peak. Default as the KV cache.", "compute",
+                      resolved.precision.compute);
+        show_issues(state, "precision", shown);
     }
 
-    const std::string stage = kStages[f.stage];
-    if ((stage == "serve" || stage == "batch" || stage == "edge" || stage == "rl") &&
-        ImGui::TreeNodeEx(stage == "rl" ? "Rollouts" : "Serving", ImGuiTreeNodeFlags_DefaultOpen)) {
-        text_field(state, "Context tokens##context", "context_tokens", f.context_tokens.data(), f.context_tokens.size());
-        text_field(state, "Prompt tokens##prompt", "prompt_tokens", f.prompt_tokens.data(), f.prompt_tokens.size());
-        text_field(state, "Output tokens##output", "output_tokens", f.output_tokens.data(), f.output_tokens.size());
-        if (stage != "edge") text_field(state, stage == "rl" ? "Parallel rollouts##users" : "Concurrent users##users", "concurrent_users", f.concurrent_users.data(), f.concurrent_users.size());
-        if (stage == "serve") {
-            text_field(state, "Requests/s##rps", "requests_per_s", f.requests_per_s.data(), f.requests_per_s.size());
-            text_field(state, "TTFT target (s)##ttft", "ttft_target_s", f.ttft_target_s.data(), f.ttft_target_s.size());
-            if (!f.traffic.empty()) {
-                std::string classes;
-                for (const auto& c : f.traffic) classes += (classes.empty() ? "" : ", ") + c.name + " " + format_sig(c.requests_per_s, 3) + "/s";
-                ImGui::TextWrapped("Traffic classes from the scenario: %s", classes.c_str());
-                if (ImGui::SmallButton("Drop the traffic classes##drop_traffic")) f.traffic.clear();
+    const unsigned stage_bit = 1u << stage_index(w);
+    const char* section = nullptr;
+    for (size_t i = 1; i < std::size(kFields); ++i) {
+        const FieldSpec& f = kFields[i];
+        if (!(f.stages & stage_bit)) continue;
+        if (!section || std::string(section) != f.section) {
+            section = f.section;
+            if (std::string(section) == "Usage and cost") {
+                // Usage and prices: open when the document holds any, else one click away.
+                ImGui::Spacing();
+                const bool has = field(w, "usage") || field(w, "cost");
+                ImGui::SetNextItemOpen(has, ImGuiCond_Once);
+                if (!ImGui::CollapsingHeader("Usage and cost##usage_cost")) break;
+                publish(state, "usage_cost");
+            } else {
+                section_heading(std::string(section) == "Serving" && stage_index(w) == 5 ? "Rollouts" : section);
+            }
+            if (std::string(section) == "Training") {
+                choice_field(state, "Method", "full: every weight trains; lora: small adapters on frozen weights; qlora: adapters on "
+                                              "4-bit frozen weights. Default full.", "train.method", kMethods, "full");
+                choice_field(state, "Optimizer", "adamw keeps two fp32 moments and a master copy per parameter (16 bytes); "
+                                                 "8-bit and factored optimizers keep less. Default adamw.", "train.optimizer", kOptimizers, "adamw");
+                choice_field(state, "Recompute", "Activation checkpointing: recompute activations in the backward pass to hold fewer. "
+                                                 "Default none.", "train.checkpointing", kCheckpointing, "none");
+            }
+            if (std::string(section) == "Hardware") {
+                const nlohmann::json* devs = field(w, "hardware.devices");
+                std::string label = "every catalog device";
+                if (devs && devs->is_array() && devs->size() == 1 && (*devs)[0].is_string()) {
+                    label = (*devs)[0].get<std::string>();
+                    for (const auto& d : cat.devices)
+                        if (d.id == label) label = d.name;
+                } else if (devs && devs->is_array() && devs->size() > 1) {
+                    label = std::to_string(devs->size()) + " devices from the workload";
+                }
+                row_label("Devices", "Which devices to consider. Empty: every catalog device is a candidate; a scenario may "
+                                     "name its own list (kept until you pick here).");
+                if (ImGui::BeginCombo("##device", label.c_str(), ImGuiComboFlags_HeightLarge)) {
+                    if (ImGui::Selectable("every catalog device", !devs)) {
+                        remember(state);
+                        erase_field(state, "hardware.devices");
+                    }
+                    for (const auto& d : cat.devices)
+                        if (ImGui::Selectable(d.name.c_str(), devs && devs->size() == 1 && (*devs)[0] == d.id)) {
+                            remember(state);
+                            set_value(state, "hardware.devices", nlohmann::json::array({d.id}));
+                        }
+                    ImGui::EndCombo();
+                }
+                publish(state, "device");
+                if (devs && devs->is_array() && devs->size() > 1) {
+                    std::string names;
+                    for (const auto& d : *devs) names += (names.empty() ? "" : ", ") + (d.is_string() ? d.get<std::string>() : d.dump());
+                    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+                    ImGui::TextWrapped("%s", names.c_str());
+                    ImGui::PopStyleColor();
+                }
+                show_issues(state, "hardware.devices", shown);
             }
         }
-        ImGui::TreePop();
-    }
-    if ((stage == "finetune" || stage == "pretrain" || stage == "rl") && ImGui::TreeNodeEx("Training", ImGuiTreeNodeFlags_DefaultOpen)) {
-        ImGui::SetNextItemWidth(140);
-        combo("Method##method", f.method, kMethods);
-        ImGui::SetNextItemWidth(140);
-        combo("Optimizer##optimizer", f.optimizer, kOptimizers);
-        ImGui::SetNextItemWidth(140);
-        combo("Recompute##ckpt", f.checkpointing, kCheckpointing);
-        text_field(state, "Sequence length##seq", "seq_len", f.seq_len.data(), f.seq_len.size());
-        text_field(state, "Micro-batch##mb", "micro_batch", f.micro_batch.data(), f.micro_batch.size());
-        if (f.method != 0) text_field(state, "LoRA rank##rank", "lora_rank", f.lora_rank.data(), f.lora_rank.size());
-        text_field(state, "Tokens to train##tokens", "train_tokens", f.train_tokens.data(), f.train_tokens.size());
-        ImGui::TreePop();
-    }
-    if (stage == "embed" && ImGui::TreeNodeEx("Embedding job", ImGuiTreeNodeFlags_DefaultOpen)) {
-        text_field(state, "Items##items", "items", f.items.data(), f.items.size());
-        text_field(state, "Tokens per item##tpi", "tokens_per_item", f.tokens_per_item.data(), f.tokens_per_item.size());
-        text_field(state, "Window (s)##window", "window_s", f.window_s.data(), f.window_s.size());
-        ImGui::TreePop();
-    }
-    if (ImGui::TreeNodeEx("Hardware", ImGuiTreeNodeFlags_DefaultOpen)) {
-        ImGui::SetNextItemWidth(260);
-        const char* dev = f.device >= 0 ? cat.devices[f.device].name.c_str() : "every catalog device";
-        if (ImGui::BeginCombo("Device##device", dev)) {
-            if (ImGui::Selectable("every catalog device", f.device < 0)) f.device = -1;
-            for (int i = 0; i < static_cast<int>(cat.devices.size()); ++i)
-                if (ImGui::Selectable(cat.devices[i].name.c_str(), f.device == i)) f.device = i;
-            ImGui::EndCombo();
+        number_field(state, f, shown);
+        if (std::string(f.path) == "serve.tokens_per_s_per_user_target") {
+            const nlohmann::json* t = field(w, "serve.traffic");
+            if (t && t->is_array() && !t->empty()) {
+                std::string classes;
+                for (const auto& c : *t)
+                    if (c.is_object())
+                        classes += (classes.empty() ? "" : ", ") + c.value("name", std::string("class")) + " " +
+                                   field_text(c, "requests_per_s") + "/s";
+                ImGui::TextWrapped("Traffic classes (from the workload): %s", classes.c_str());
+                if (ImGui::SmallButton("Drop the traffic classes##drop_traffic")) {
+                    remember(state);
+                    erase_field(state, "serve.traffic");
+                }
+                publish(state, "drop_traffic");
+                show_issues(state, "serve.traffic", shown);
+            }
         }
-        state.widgets["device"] = item_rect();
-        text_field(state, "Count (empty: fewest that fit)##count", "count", f.count.data(), f.count.size(), 60);
-        ImGui::TreePop();
     }
-    if (ImGui::TreeNode("Workload JSON (docs/workload.md)")) {
-        ImGui::TextDisabled("The same JSON the command line's `hwplan plan` takes:");
-        ImGui::TextUnformatted(state.workload_json.c_str());
-        ImGui::TreePop();
+    // Problems at fields the form does not show (an imported document's extra keys): listed at the end.
+    bool first = true;
+    for (const auto& i : state.plan.issues) {
+        if (shown.count(&i)) continue;
+        if (first) section_heading("Other problems");
+        first = false;
+        ImGui::PushStyleColor(ImGuiCol_Text, bad_color());
+        ImGui::TextWrapped("%s", to_string(i).c_str());
+        ImGui::PopStyleColor();
     }
 }
 

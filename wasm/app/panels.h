@@ -1,22 +1,23 @@
-// panels.h: one function per panel of the web planner. Panels draw from AppState; the plan panel returns
-// the one-line summary the page mirrors into its live region (so screen readers and tests read what the
-// canvas shows).
+// panels.h: the page and its panels. Panels draw from AppState; the page returns the one-line summary it
+// mirrors into its live region (so screen readers and tests read what the canvas shows).
 #pragma once
 #include <string>
 
 #include "app_state.h"
 #include "hwplan/catalog.h"
-#include "hwplan/workload.h"
 
 namespace hwplan::ui {
 
-void panel_workload(AppState& state, const Catalog& catalog);          // the workload form
-std::string panel_plan(AppState& state);                               // candidates and the selected one's detail
-std::string panel_weights(AppState& state);                            // the weight-memory calculator
-std::string workload_json(const WorkloadForm& form, const Catalog& catalog); // the form in docs/workload.md's form
-void form_from_workload(WorkloadForm& form, const Workload& workload, const Catalog& catalog); // load a scenario into the form
+std::string draw_page(AppState& state, const Catalog& catalog, float width, float height); // the whole page
+void panel_workload(AppState& state, const Catalog& catalog);   // the workload form (edits state.workload)
+std::string panel_plan(AppState& state, const Catalog& catalog); // the recommendation card and the views
+std::string panel_weights(AppState& state);                      // the weight-memory calculator
+void refresh_plan(AppState& state, const Catalog& catalog);      // plans the document when it changed
 
 // A labelled text input whose rectangle is published under `name` (for tests and assistive tech).
 bool text_field(AppState& state, const char* label, const char* name, char* buf, size_t size, float width = 140);
+void help_marker(const char* text);   // "(?)" with the text on hover
+Rect item_rect();                     // the last item's rectangle
+void publish(AppState& state, const std::string& name); // item_rect() under name
 
 } // namespace hwplan::ui

@@ -1,0 +1,100 @@
+// helpers.mjs: shared set-up for the browser tests: Debian's Chromium (headless, SwiftShader WebGL2),
+// the dist/ server, a page opener that records console errors, page errors and every request (a request
+// leaving the page's origin is a problem), and the gestures a person makes on the canvas (widget rectangles
+// come from window.hwplanUi, published by the app each frame it draws).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../build-scripts/serve.mjs';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const dist = path.join(root, 'dist');
+export const shots = path.join(root, 'build', 'e2e');
+fs.mkdirSync(shots, { recursive: true });
+
+// Generous limits: CI runs this on a loaded 2-core machine with software WebGL.
+export const T = { load: 60000, step: 30000 };
+
+export const chromiumArgs = ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--disable-quic', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+
+export async function startAll() {
+  const server = await startServer({ dir: dist, port: 0 });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+  return { server, browser };
+}
+
+// Records problems on a page: console errors, page errors, requests outside `origin` ("null": file://, where
+// only the page itself may be read). Returns {problems, requests}.
+export function watch(page, origin, pageUrl) {
+  const problems = [], requests = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    requests.push(r.url().slice(0, 120));
+    const own = u.protocol === 'data:' || u.protocol === 'blob:' ||
+                (origin === 'null' ? u.href.split('#')[0] === pageUrl.split('#')[0] : u.origin === origin);
+    if (!own) problems.push(`request outside the page's origin: ${r.url()}`);
+  });
+  return { problems, requests };
+}
+
+// Opens `url` in a new page (options: viewport, deviceScaleFactor, screen, permissions) and waits for the
+// first plan in the live region.
+export async function open(browser, url, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  const page = await context.newPage();
+  const origin = new URL(url).origin;
+  const watched = watch(page, origin, url);
+  await page.goto(url);
+  await page.waitForFunction(() => /^(Plan|Team plan): /.test(document.getElementById('hwplan-status')?.textContent || ''),
+                             null, { timeout: T.load });
+  return { page, context, ...watched };
+}
+
+export const status = (page) => page.evaluate(() => document.getElementById('hwplan-status').textContent);
+export const notice = (page) => page.evaluate(() => document.getElementById('hwplan-notice').textContent);
+export const workload = (page) => page.evaluate(() => window.hwplanPage.workload());
+export const planOf = (page) => page.evaluate(() => window.hwplanPage.plan());
+
+export const waitStatus = (page, re) =>
+  page.waitForFunction((src) => new RegExp(src).test(document.getElementById('hwplan-status').textContent), re.source, { timeout: T.step });
+
+export async function widget(page, name) {
+  await page.waitForFunction((w) => window.hwplanUi && window.hwplanUi[w], name, { timeout: T.step });
+  return page.evaluate((w) => window.hwplanUi[w], name);
+}
+
+export async function click(page, name) {
+  const r = await widget(page, name);
+  await page.mouse.click(r.x + Math.min(r.w / 2, 40), r.y + r.h / 2);
+}
+
+// Clicks a field (which selects its text), types, presses Enter and waits until the field lets go.
+export async function typeInto(page, name, text) {
+  await click(page, name);
+  await page.waitForFunction((w) => window.hwplanUi.active === w, name, { timeout: T.step });
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((w) => window.hwplanUi.active !== w, name, { timeout: T.step });
+}
+
+// Picks a scenario from the picker (opens the combo, clicks the entry).
+export async function pickScenario(page, id) {
+  await click(page, 'scenario');
+  await click(page, `scenario:${id}`);
+}
+
+export function shot(page, name) {
+  return page.screenshot({ path: path.join(shots, `${name}.png`) });
+}
+
+// The native CLI (built by the native preset, which test.sh builds first): the reference answer.
+export function cli(...args) {
+  const exe = path.join(root, 'build', 'native', 'core', 'hwplan');
+  if (!fs.existsSync(exe)) throw new Error(`${exe} is missing: build the native preset first (cmake --build --preset native)`);
+  return execFileSync(exe, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+}

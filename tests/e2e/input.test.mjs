@@ -1,0 +1,82 @@
+// input.test.mjs: the platform fixes, each as a person meets it: copy and paste through the browser's
+// clipboard, one wheel notch scrolls the table one step the right way, text is rendered at the screen's
+// pixel density (deviceScaleFactor 2) with clicks landing where they are aimed, and the page follows window
+// sizes from 1024x700 to 2560x1440, including a window exactly the screen's size (which used to request
+// full screen, fail with page errors and leave the canvas stretched).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startAll, open, status, workload, waitStatus, click, typeInto, widget, shot, T } from './helpers.mjs';
+
+let browser, server;
+before(async () => ({ browser, server } = await startAll()));
+after(async () => { await browser?.close(); await server?.close(); });
+
+test('copy and paste use the browser clipboard', async () => {
+  const { page, context, problems } = await open(browser, server.url, { permissions: ['clipboard-read', 'clipboard-write'] });
+  // Copy: click the users field (selects its text), Ctrl+C.
+  await click(page, 'concurrent_users');
+  await page.waitForFunction(() => window.hwplanUi.active === 'concurrent_users', null, { timeout: T.step });
+  await page.keyboard.press('Control+C');
+  await page.waitForFunction(() => window.hwplanPage.lastCopied === '20', null, { timeout: T.step });
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), '20');
+  await page.keyboard.press('Escape');
+  // Paste: the clipboard holds 64; click the field, Ctrl+V replaces the selection, Enter.
+  await page.evaluate(() => navigator.clipboard.writeText('64'));
+  await click(page, 'concurrent_users');
+  await page.waitForFunction(() => window.hwplanUi.active === 'concurrent_users', null, { timeout: T.step });
+  await page.keyboard.press('Control+V');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.hwplanPage.workload().serve.concurrent_users === 64, null, { timeout: T.step });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('one wheel notch scrolls the candidate table one step, downwards', async () => {
+  const { page, context, problems } = await open(browser, server.url);
+  const ids = (await page.evaluate(() => window.hwplanUi.order)).split(',');
+  const probe = `row:${ids[ids.length - 1]}`; // the last row: its y moves up as the table scrolls down
+  const before = await widget(page, probe);
+  const table = await widget(page, `row:${ids[0]}`);
+  await page.mouse.move(table.x + 200, (await widget(page, 'header:device')).y + 60);
+  await page.waitForTimeout(200);
+  await page.mouse.wheel(0, 100); // one notch down (Chromium: 100 px)
+  await page.waitForFunction(([p, y]) => window.hwplanUi[p].y !== y, [probe, before.y], { timeout: T.step });
+  const after = await widget(page, probe);
+  const moved = before.y - after.y;
+  // One step is about five lines of text (Dear ImGui's wheel step), not the whole table (50 rows, ~1000 px).
+  assert.ok(moved > 0, `the table scrolled down (rows moved up by ${moved} px)`);
+  assert.ok(moved < 160, `one notch is one step, not a jump to the end (${moved} px)`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('HiDPI: the canvas renders at devicePixelRatio 2 and clicks land where aimed', async () => {
+  const { page, context, problems } = await open(browser, server.url, { deviceScaleFactor: 2 });
+  const size = await page.evaluate(() => { const c = document.getElementById('canvas'); return [c.width, c.height, c.clientWidth, c.clientHeight]; });
+  assert.deepEqual(size, [2560, 1600, 1280, 800], 'backing store = CSS size x 2');
+  await shot(page, 'hidpi-2x');
+  await click(page, 'tab_weights');
+  await waitStatus(page, /^Weights: 14 GB/);
+  await typeInto(page, 'params', '70e9');
+  await waitStatus(page, /^Weights: 140 GB/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('window sizes from 1024x700 to 2560x1440, including the screen\'s own size', async () => {
+  const { page, context, problems } = await open(browser, server.url,
+    { viewport: { width: 1920, height: 1080 }, screen: { width: 1920, height: 1080 } });
+  for (const [w, h] of [[1920, 1080], [1024, 700], [2560, 1440], [1280, 800]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.waitForFunction(([cw, ch]) => { const c = document.getElementById('canvas'); return c.width === cw && c.height === ch; },
+                               [w, h], { timeout: T.step });
+    // The page's layout follows: the plan side ends at the window's right edge.
+    await page.mouse.move(w / 2, h / 2);
+    await page.waitForFunction((cw) => { const r = window.hwplanUi.recommendation; return r && r.x + r.w <= cw; }, w, { timeout: T.step });
+    assert.equal(await page.evaluate(() => !!document.fullscreenElement), false, 'no full-screen request');
+    await shot(page, `size-${w}x${h}`);
+  }
+  assert.match(await status(page), /^Plan: /);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

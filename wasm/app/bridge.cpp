@@ -1,0 +1,166 @@
+// bridge.cpp: the JavaScript glue of the web planner (see bridge.h). The page API it installs is
+// documented in README.md ("Embedding"): window.hwplanPage and the postMessage protocol.
+#include "bridge.h"
+
+#include <emscripten.h>
+#include <imgui.h>
+
+// [SECTION] canvas ------------------------------------------------------------------------------------
+// The canvas's CSS size comes from the stylesheet; its backing store is that times devicePixelRatio, so
+// text is rasterized at the screen's density (DESIGN.md: never glfwSetWindowSize on 3.1.6).
+EM_JS(void, hwplan_canvas_fit, (float* css_w, float* css_h, float* dpr), {
+    const c = Module.canvas;
+    const r = window.devicePixelRatio || 1;
+    const w = c.clientWidth || 1280, h = c.clientHeight || 800;
+    const bw = Math.max(1, Math.round(w * r)), bh = Math.max(1, Math.round(h * r));
+    if (c.width !== bw) c.width = bw;
+    if (c.height !== bh) c.height = bh;
+    HEAPF32[css_w >> 2] = w;
+    HEAPF32[css_h >> 2] = h;
+    HEAPF32[dpr >> 2] = r;
+});
+
+// [SECTION] live region and layout ---------------------------------------------------------------
+EM_JS(void, hwplan_publish, (const char* summary, const char* layout_json, const char* notice), {
+    const el = document.getElementById("hwplan-status");
+    if (el) el.textContent = UTF8ToString(summary);
+    const n = document.getElementById("hwplan-notice");
+    if (n) n.textContent = UTF8ToString(notice);
+    window.hwplanUi = JSON.parse(UTF8ToString(layout_json));
+    if (window.hwplanPage) window.hwplanPage._wantText = window.hwplanUi.wantText;
+    // While a field is being edited, a hidden textarea holds the keyboard focus: the browser then delivers
+    // paste (Ctrl+V, the context menu) and on-screen keyboards to the page. Keys still reach GLFW on window.
+    const input = document.getElementById("hwplan-input");
+    if (input) {
+        if (window.hwplanUi.wantText && document.activeElement !== input) input.focus({ preventScroll: true });
+        else if (!window.hwplanUi.wantText && document.activeElement === input) Module.canvas.focus({ preventScroll: true });
+    }
+});
+
+// [SECTION] plan, fragment --------------------------------------------------------------------------
+EM_JS(void, hwplan_publish_plan, (const char* workload, const char* plan, const char* card, const char* team), {
+    const page = window.hwplanPage;
+    if (!page) return;
+    page._workload = UTF8ToString(workload);
+    page._plan = UTF8ToString(plan);
+    page._card = UTF8ToString(card);
+    page._team = UTF8ToString(team);
+    setTimeout(page._notify, 0); // after this frame has also updated the live region
+});
+
+EM_JS(void, hwplan_set_fragment, (const char* fragment), {
+    const raw = UTF8ToString(fragment);
+    const f = raw ? "#" + raw : "";
+    if (window.location.hash === f) return;
+    try { history.replaceState(history.state, "", f || (window.location.pathname + window.location.search)); } catch (e) { /* a sandboxed frame may refuse: the plan still shows */ }
+    if (window.hwplanPage) window.hwplanPage._lastHash = window.location.hash;
+});
+
+// [SECTION] clipboard and downloads ------------------------------------------------------------------
+EM_JS(void, hwplan_clipboard_write, (const char* text), {
+    const s = UTF8ToString(text);
+    const fallback = () => {
+        const ta = document.createElement("textarea");
+        ta.value = s;
+        ta.setAttribute("readonly", "");
+        ta.style.position = "fixed";
+        ta.style.opacity = "0";
+        document.body.appendChild(ta);
+        ta.select();
+        try { document.execCommand("copy"); } catch (e) { /* nothing more to try */ }
+        ta.remove();
+        Module.canvas.focus();
+    };
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(s).catch(fallback);
+    else fallback();
+    if (window.hwplanPage) window.hwplanPage.lastCopied = s;
+});
+
+EM_JS(void, hwplan_download, (const char* file_name, const char* mime, const char* text), {
+    const blob = new Blob([UTF8ToString(text)], { type: UTF8ToString(mime) });
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = UTF8ToString(file_name);
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+});
+
+EM_JS(int, hwplan_prefers_light, (), {
+    return (window.matchMedia && window.matchMedia("(prefers-color-scheme: light)").matches) ? 1 : 0;
+});
+
+// [SECTION] page API and listeners -------------------------------------------------------------------
+// window.hwplanPage: load(scenarioId), loadWorkload(objectOrJson), workload(), plan(), card(), team(),
+// undo(). postMessage from a parent frame: {hwplan: 'scenario', id} | {hwplan: 'workload', workload} |
+// {hwplan: 'get'}; the planner answers {hwplan: 'plan', summary, workload, plan} to that frame, and again
+// after every change.
+EM_JS(void, hwplan_install_page, (), {
+    const cmd = (kind, text) => {
+        const put = (s) => { const n = lengthBytesUTF8(s) + 1; const p = _malloc(n); stringToUTF8(s, p, n); return p; };
+        const k = put(String(kind)), t = put(String(text));
+        _hwplan_command(k, t);
+        _free(k);
+        _free(t);
+    };
+    const page = window.hwplanPage = {
+        _workload: "", _plan: "", _card: "", _team: "", _lastHash: "", _wantText: false, _peers: [], lastCopied: "",
+        load: (id) => cmd("scenario", id),
+        loadWorkload: (w) => cmd("import", typeof w === "string" ? w : JSON.stringify(w)),
+        undo: () => cmd("undo", ""),
+        workload: () => page._workload ? JSON.parse(page._workload) : null,
+        plan: () => page._plan ? JSON.parse(page._plan) : null,
+        card: () => page._card,
+        team: () => page._team,
+        _notify: () => {
+            const status = document.getElementById("hwplan-status");
+            const msg = { hwplan: "plan", summary: status ? status.textContent : "", workload: page.workload(), plan: page.plan() };
+            for (const p of page._peers) {
+                try { p.source.postMessage(msg, p.origin === "null" ? "*" : p.origin); } catch (e) { /* the frame went away */ }
+            }
+        },
+    };
+    const fragment = () => window.location.hash.replace(/^#/, "");
+    if (fragment()) cmd("fragment", fragment());
+    window.addEventListener("hashchange", () => {
+        if (window.location.hash === page._lastHash) return; // our own replaceState
+        cmd("fragment", fragment());
+    });
+    window.addEventListener("message", (e) => {
+        const d = e.data;
+        if (!d || typeof d !== "object" || typeof d.hwplan !== "string" || !e.source) return;
+        if (!page._peers.some((p) => p.source === e.source)) page._peers.push({ source: e.source, origin: e.origin });
+        if (d.hwplan === "scenario" && typeof d.id === "string") cmd("scenario", d.id.slice(0, 200));
+        else if (d.hwplan === "workload" && d.workload) cmd("import", typeof d.workload === "string" ? d.workload : JSON.stringify(d.workload));
+        else if (d.hwplan === "get") setTimeout(page._notify, 0);
+    });
+    window.addEventListener("paste", (e) => {
+        const text = e.clipboardData ? e.clipboardData.getData("text/plain") : "";
+        if (!text) return;
+        e.preventDefault();
+        if (page._wantText) cmd("paste", text);
+        else if (text.trim().startsWith("{")) cmd("import", text);
+    });
+    const input = document.getElementById("hwplan-input");
+    if (input) input.addEventListener("input", () => { input.value = ""; });
+    window.addEventListener("dragover", (e) => { e.preventDefault(); });
+    window.addEventListener("drop", (e) => {
+        e.preventDefault();
+        const f = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+        if (f) f.text().then((t) => cmd("import", t));
+        else if (e.dataTransfer) cmd("import", e.dataTransfer.getData("text/plain"));
+    });
+});
+
+namespace hwplan::ui {
+
+void install_clipboard() {
+    ImGuiPlatformIO& pio = ImGui::GetPlatformIO();
+    pio.Platform_SetClipboardTextFn = [](ImGuiContext*, const char* text) { hwplan_clipboard_write(text ? text : ""); };
+    // The browser hands pasted text over only in its paste event (bridge's listener feeds it to the active
+    // field); Ctrl+V itself must not insert anything else.
+    pio.Platform_GetClipboardTextFn = [](ImGuiContext*) -> const char* { return ""; };
+}
+
+} // namespace hwplan::ui

@@ -1,0 +1,181 @@
+// page.cpp: the whole page: a top bar (title, scenarios, undo, reset, export, theme), a notice line for bad
+// links and imports, the form on the left (with the weight calculator as a second tab), the plan on the
+// right. Also plans the document when it changed, keeping the last valid plan on screen.
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "bridge.h"
+#include "format.h"
+#include "hwplan/card.h"
+#include "hwplan/json_api.h"
+#include "hwplan/parse.h"
+#include "panels.h"
+#include "theme.h"
+#include "workload_doc.h"
+
+namespace hwplan::ui {
+
+namespace {
+
+void scenario_picker(AppState& state, const Catalog& cat) {
+    std::string current = "Worked examples from the lessons...";
+    for (const auto& sc : cat.scenarios)
+        if (sc.id == (state.team_id.empty() ? state.scenario_id : state.team_id)) current = sc.name;
+    ImGui::SetNextItemWidth(std::min(460.0f, ImGui::GetContentRegionAvail().x * 0.4f));
+    if (ImGui::BeginCombo("##scenario", current.c_str(), ImGuiComboFlags_HeightLargest)) {
+        for (const auto& sc : cat.scenarios) {
+            const std::string label = sc.name + (sc.workload_json.empty() ? "  [team]" : "");
+            if (ImGui::Selectable((label + "##" + sc.id).c_str(), sc.id == state.scenario_id || sc.id == state.team_id)) {
+                remember(state);
+                state.notice.clear();
+                load_scenario(state, sc.id, cat);
+            }
+            publish(state, "scenario:" + sc.id);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s\n(%s: %s)", sc.question.c_str(), sc.lesson.title.c_str(), sc.lesson.locator.c_str());
+        }
+        ImGui::EndCombo();
+    }
+    publish(state, "scenario");
+}
+
+void export_menu(AppState& state) {
+    if (ImGui::Button("Export / import"))
+        ImGui::OpenPopup("export_popup");
+    publish(state, "export");
+    if (ImGui::BeginPopup("export_popup")) {
+        const std::string workload = state.workload.dump(2);
+        const std::string base = state.scenario_id.empty() ? "hwplan" : state.scenario_id;
+        auto item = [&](const char* label, const char* name, bool enabled, auto&& action) {
+            if (ImGui::MenuItem(label, nullptr, false, enabled)) action();
+            publish(state, name);
+        };
+        ImGui::TextDisabled("Workload (docs/workload.md)");
+        item("Copy the workload JSON", "export:workload-copy", true, [&] { hwplan_clipboard_write(workload.c_str()); });
+        item("Download the workload JSON", "export:workload-download", true,
+             [&] { hwplan_download((base + ".workload.json").c_str(), "application/json", workload.c_str()); });
+        ImGui::TextDisabled("Plan (docs/plan.md)");
+        item("Copy the plan JSON", "export:plan-copy", !state.plan_json.empty(), [&] { hwplan_clipboard_write(state.plan_json.c_str()); });
+        item("Download the plan JSON", "export:plan-download", !state.plan_json.empty(),
+             [&] { hwplan_download((base + ".plan.json").c_str(), "application/json", state.plan_json.c_str()); });
+        item("Copy the workload card (Markdown)", "export:card-copy", !state.card_markdown.empty(),
+             [&] { hwplan_clipboard_write(state.card_markdown.c_str()); });
+        item("Download the workload card (Markdown)", "export:card-download", !state.card_markdown.empty(),
+             [&] { hwplan_download((base + ".card.md").c_str(), "text/markdown", state.card_markdown.c_str()); });
+        item("Copy the team plan (Markdown)", "export:team-copy", !state.team_markdown.empty(),
+             [&] { hwplan_clipboard_write(state.team_markdown.c_str()); });
+        ImGui::Separator();
+        ImGui::TextDisabled("Import: paste a workload JSON (Ctrl+V) or drop a .json file on the page.");
+        ImGui::EndPopup();
+    }
+}
+
+void top_bar(AppState& state, const Catalog& cat) {
+    ImGui::PushFont(bold_font(), 20.0f);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("hwplan");
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("AI hardware planner, running in this page");
+    ImGui::SameLine(0, 24);
+    scenario_picker(state, cat);
+    ImGui::SameLine();
+    ImGui::BeginDisabled(state.undo.empty());
+    if (ImGui::Button("Undo")) undo(state);
+    ImGui::EndDisabled();
+    publish(state, "undo");
+    ImGui::SameLine();
+    if (ImGui::Button("Reset")) {
+        remember(state);
+        state.notice.clear();
+        load_default(state, cat);
+    }
+    publish(state, "reset");
+    ImGui::SameLine();
+    export_menu(state);
+    ImGui::SameLine();
+    if (ImGui::Button(state.light_theme ? "Dark theme" : "Light theme")) {
+        state.light_theme = !state.light_theme;
+        apply_theme(state.light_theme);
+    }
+    publish(state, "theme");
+    if (!state.notice.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, bad_color());
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextWrapped("%s", state.notice.c_str());
+        ImGui::PopStyleColor();
+        publish(state, "notice");
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Dismiss")) state.notice.clear();
+    }
+}
+
+} // namespace
+
+void refresh_plan(AppState& state, const Catalog& catalog) {
+    const std::string doc = state.workload.dump();
+    if (doc == state.planned_json) return;
+    state.plan = plan_from_json(doc, catalog);
+    state.planned_json = doc;
+    if (!state.plan.issues.empty()) return; // the last valid plan stays on screen
+    state.shown = state.plan;
+    state.shown_workload = parse_workload(doc, catalog).workload;
+    state.card_markdown = render_card(state.shown, state.shown_workload, catalog);
+    state.plan_json = to_json(state.shown);
+    // Show the recommended device (or the one a link asked for) and scroll the table to it.
+    std::string want = state.wanted_device;
+    state.wanted_device.clear();
+    if (want.empty() && state.plan.recommendation.found) want = state.plan.recommendation.option.device;
+    state.selected = 0;
+    for (int i = 0; i < static_cast<int>(state.shown.candidates.size()); ++i)
+        if (state.shown.candidates[i].device == want) state.selected = i;
+    state.scroll_to_selected = true;
+}
+
+std::string draw_page(AppState& state, const Catalog& catalog, float width, float height) {
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(width, height));
+    ImGui::Begin("hwplan##main", nullptr,
+                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoTitleBar |
+                     ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    top_bar(state, catalog);
+    // Escape leaves the team view (when no field is being edited).
+    if (!state.team_id.empty() && state.view == View::team && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGuiKey_Escape))
+        state.view = View::candidates;
+
+    std::string summary;
+    const float left = std::clamp(width * 0.32f, 340.0f, 470.0f);
+    ImGui::BeginChild("left##left", ImVec2(left, 0), ImGuiChildFlags_Borders);
+    if (ImGui::BeginTabBar("tabs##tabs")) {
+        const bool plan_tab = ImGui::BeginTabItem("Workload##tab_workload");
+        publish(state, "tab_workload");
+        if (plan_tab) {
+            state.weights_tab = false;
+            ImGui::BeginChild("form##form", ImVec2(0, 0), ImGuiChildFlags_None);
+            panel_workload(state, catalog);
+            ImGui::EndChild();
+            ImGui::EndTabItem();
+        }
+        const bool weights_tab = ImGui::BeginTabItem("Weight check##tab_weights");
+        publish(state, "tab_weights");
+        if (weights_tab) {
+            state.weights_tab = true;
+            summary = panel_weights(state);
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+    ImGui::EndChild();
+    ImGui::SameLine();
+    refresh_plan(state, catalog);
+    ImGui::BeginChild("right##right", ImVec2(0, 0), ImGuiChildFlags_Borders);
+    const std::string plan_summary = panel_plan(state, catalog);
+    if (summary.empty()) summary = plan_summary;
+    ImGui::EndChild();
+    ImGui::End();
+    return summary;
+}
+
+} // namespace hwplan::ui

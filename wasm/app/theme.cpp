@@ -1,0 +1,66 @@
+// theme.cpp: fonts and colours (see theme.h). The fonts come from Debian's fonts-dejavu-core, cut by
+// pyftsubset to the glyphs the page uses (wasm/CMakeLists.txt) and embedded as byte arrays.
+#include "theme.h"
+
+#include "hwplan_fonts.inc" // kDejaVuSans, kDejaVuSansBold (generated at build time)
+
+namespace hwplan::ui {
+
+namespace {
+
+constexpr float kFontSizePx = 15.0f;   // CSS pixels; 1.92 rasterizes at DisplayFramebufferScale
+ImFont* g_bold = nullptr;
+bool g_light = false;
+
+constexpr Palette kDark = {
+    IM_COL32(120, 210, 120, 255), IM_COL32(255, 115, 100, 255), IM_COL32(150, 155, 165, 255), IM_COL32(110, 170, 255, 255),
+    IM_COL32(70, 74, 84, 255), IM_COL32(220, 223, 230, 255), IM_COL32(60, 95, 60, 160), IM_COL32(30, 32, 38, 255),
+    {IM_COL32(90, 140, 220, 255), IM_COL32(230, 160, 60, 255), IM_COL32(120, 190, 110, 255), IM_COL32(200, 100, 160, 255),
+     IM_COL32(150, 120, 220, 255), IM_COL32(150, 150, 150, 255)}};
+constexpr Palette kLight = {
+    IM_COL32(20, 130, 40, 255), IM_COL32(200, 40, 30, 255), IM_COL32(100, 104, 112, 255), IM_COL32(20, 90, 200, 255),
+    IM_COL32(200, 203, 210, 255), IM_COL32(25, 28, 35, 255), IM_COL32(170, 225, 170, 200), IM_COL32(246, 247, 250, 255),
+    {IM_COL32(50, 100, 200, 255), IM_COL32(220, 130, 20, 255), IM_COL32(60, 150, 60, 255), IM_COL32(190, 60, 140, 255),
+     IM_COL32(120, 90, 200, 255), IM_COL32(120, 120, 120, 255)}};
+
+} // namespace
+
+void load_fonts() {
+    ImGuiIO& io = ImGui::GetIO();
+    ImFontConfig cfg;
+    cfg.FontDataOwnedByAtlas = false; // static arrays
+    io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(kDejaVuSans), static_cast<int>(sizeof kDejaVuSans), kFontSizePx, &cfg);
+    g_bold = io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(kDejaVuSansBold), static_cast<int>(sizeof kDejaVuSansBold),
+                                            kFontSizePx, &cfg);
+    ImGui::GetStyle().FontSizeBase = kFontSizePx;
+}
+
+ImFont* bold_font() { return g_bold; }
+
+void apply_theme(bool light) {
+    g_light = light;
+    ImGuiStyle& style = ImGui::GetStyle();
+    if (light) ImGui::StyleColorsLight(&style);
+    else ImGui::StyleColorsDark(&style);
+    style.WindowRounding = 0;
+    style.ChildRounding = 4;
+    style.FrameRounding = 3;
+    style.FramePadding = ImVec2(6, 4);
+    style.ItemSpacing = ImVec2(8, 6);
+    style.CellPadding = ImVec2(6, 3);
+    style.ScrollbarSize = 14;
+    if (!light) {
+        style.Colors[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.10f, 0.12f, 1.0f);
+        style.Colors[ImGuiCol_ChildBg] = ImVec4(0.11f, 0.12f, 0.14f, 1.0f);
+    } else {
+        style.Colors[ImGuiCol_WindowBg] = ImVec4(0.97f, 0.97f, 0.98f, 1.0f);
+        style.Colors[ImGuiCol_ChildBg] = ImVec4(1.0f, 1.0f, 1.0f, 1.0f);
+    }
+}
+
+ImVec4 background(bool light) { return light ? ImVec4(0.97f, 0.97f, 0.98f, 1) : ImVec4(0.09f, 0.10f, 0.12f, 1); }
+const Palette& palette() { return g_light ? kLight : kDark; }
+ImVec4 good_color() { return ImGui::ColorConvertU32ToFloat4(palette().good); }
+ImVec4 bad_color() { return ImGui::ColorConvertU32ToFloat4(palette().bad); }
+
+} // namespace hwplan::ui

@@ -1,0 +1,21 @@
+// theme.h: the page's look: the embedded DejaVu Sans (subset at build time, rasterized by Dear ImGui 1.92 at
+// the screen's pixel density), light and dark colour sets, and the chart palette that goes with each.
+#pragma once
+#include <imgui.h>
+
+namespace hwplan::ui {
+
+struct Palette {
+    ImU32 good, bad, muted, accent, grid, text, highlight_row, chart_bg;
+    ImU32 series[6]; // memory terms, chart series
+};
+
+void load_fonts();               // DejaVu Sans regular and bold from the embedded subset
+ImFont* bold_font();             // headings (PushFont(bold_font(), size))
+void apply_theme(bool light);    // ImGui style colours
+ImVec4 background(bool light);   // the clear colour behind the windows
+const Palette& palette();        // for the current theme
+ImVec4 good_color();
+ImVec4 bad_color();
+
+} // namespace hwplan::ui

@@ -1,0 +1,338 @@
+// workload_doc.cpp: the workload document as the page's state (see workload_doc.h): field edits by path,
+// loading, undo, and the page-address fragment that restores it.
+#include "workload_doc.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+#include "fields.h"
+#include "hwplan/format.h"
+#include "hwplan/parse.h"
+
+namespace hwplan::ui {
+
+namespace {
+
+constexpr size_t kUndoDepth = 50;            // documents kept for undo
+constexpr size_t kMaxFragmentBytes = 16384;  // a longer link is refused, not parsed
+
+std::vector<std::string> split_path(const std::string& path) {
+    std::vector<std::string> parts;
+    size_t at = 0;
+    while (at <= path.size()) {
+        const size_t dot = path.find('.', at);
+        parts.push_back(path.substr(at, dot == std::string::npos ? std::string::npos : dot - at));
+        if (dot == std::string::npos) break;
+        at = dot + 1;
+    }
+    return parts;
+}
+
+std::string number_text(const nlohmann::json& v) {
+    if (v.is_number_integer()) return std::to_string(v.get<long long>());
+    if (v.is_number_unsigned()) return std::to_string(v.get<unsigned long long>());
+    if (v.is_number()) return format_sig(v.get<double>(), 10);
+    if (v.is_string()) return v.get<std::string>();
+    return v.dump();
+}
+
+// Percent-encoding for a fragment value: JSON's braces, colons and commas stay readable; '&', '=', '%',
+// '#', quotes, spaces and everything outside printable ASCII are encoded.
+std::string pct_encode(const std::string& s) {
+    static const std::string keep = "-._~:,{}[]!*()/?@'+$;";
+    std::string out;
+    for (unsigned char c : s) {
+        if (std::isalnum(c) || keep.find(static_cast<char>(c)) != std::string::npos) out += static_cast<char>(c);
+        else {
+            char buf[4];
+            std::snprintf(buf, sizeof buf, "%%%02X", c);
+            out += buf;
+        }
+    }
+    return out;
+}
+
+std::string pct_decode(const std::string& s) {
+    std::string out;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+            std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+            out += static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16));
+            i += 2;
+        } else {
+            out += s[i];
+        }
+    }
+    return out;
+}
+
+// Finds "key=value" in an '&'-separated fragment; the value comes back percent-decoded.
+std::string fragment_value(const std::string& fragment, const std::string& key) {
+    size_t at = 0;
+    while (at <= fragment.size()) {
+        const size_t amp = fragment.find('&', at);
+        const std::string part = fragment.substr(at, amp == std::string::npos ? std::string::npos : amp - at);
+        if (part.rfind(key + "=", 0) == 0) return pct_decode(part.substr(key.size() + 1));
+        if (amp == std::string::npos) break;
+        at = amp + 1;
+    }
+    return {};
+}
+
+} // namespace
+
+const nlohmann::json* field(const nlohmann::json& doc, const std::string& path) {
+    const nlohmann::json* at = &doc;
+    for (const auto& key : split_path(path)) {
+        if (!at->is_object()) return nullptr;
+        auto it = at->find(key);
+        if (it == at->end()) return nullptr;
+        at = &*it;
+    }
+    return at;
+}
+
+std::string field_text(const nlohmann::json& doc, const std::string& path) {
+    const nlohmann::json* v = field(doc, path);
+    return v ? number_text(*v) : std::string();
+}
+
+void set_value(AppState& state, const std::string& path, const nlohmann::json& value) {
+    nlohmann::json* at = &state.workload;
+    const auto parts = split_path(path);
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+        nlohmann::json& next = (*at)[parts[i]];
+        if (!next.is_object()) next = nlohmann::json::object();
+        at = &next;
+    }
+    (*at)[parts.back()] = value;
+}
+
+void erase_field(AppState& state, const std::string& path) {
+    const auto parts = split_path(path);
+    nlohmann::json* at = &state.workload;
+    std::vector<nlohmann::json*> chain{at};
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+        if (!at->is_object() || !at->contains(parts[i])) return;
+        at = &(*at)[parts[i]];
+        chain.push_back(at);
+    }
+    if (!at->is_object()) return;
+    at->erase(parts.back());
+    // An emptied section goes too ("hardware": {} would say nothing anyway).
+    for (size_t i = chain.size() - 1; i > 0; --i)
+        if (chain[i]->is_object() && chain[i]->empty()) chain[i - 1]->erase(parts[i - 1]);
+}
+
+bool set_field(AppState& state, const std::string& path, const std::string& text) {
+    const std::string before = state.workload.dump();
+    const auto first = text.find_first_not_of(" \t");
+    if (first == std::string::npos) {
+        erase_field(state, path);
+    } else if (auto v = parse_number(text); v && std::isfinite(*v)) {
+        // Whole numbers are JSON integers: the core reads counts (hardware.count, zero_stage) as integers.
+        if (std::floor(*v) == *v && std::fabs(*v) < 9.0e15) set_value(state, path, static_cast<long long>(*v));
+        else set_value(state, path, *v);
+    } else {
+        set_value(state, path, text.substr(first)); // the core names the field and says what it expected
+    }
+    return state.workload.dump() != before;
+}
+
+void sync_text(AppState& state) {
+    state.text.clear();
+    for (const auto& f : kFields) {
+        std::array<char, 48> buf{};
+        std::snprintf(buf.data(), buf.size(), "%s", field_text(state.workload, f.path).c_str());
+        state.text[f.path] = buf;
+    }
+}
+
+void load_workload(AppState& state, const nlohmann::json& doc, const std::string& scenario_id) {
+    state.workload = doc;
+    state.scenario_id = scenario_id;
+    state.scenario_json = scenario_id.empty() ? std::string() : doc.dump();
+    state.team_id.clear();
+    state.team_name.clear();
+    state.team_markdown.clear();
+    state.team = TeamPlan{};
+    if (state.view == View::team) state.view = View::candidates;
+    sync_text(state);
+}
+
+bool load_scenario(AppState& state, const std::string& id, const Catalog& catalog) {
+    const Scenario* sc = find_scenario(catalog, id);
+    if (!sc) return false;
+    if (!sc->workload_json.empty()) {
+        load_workload(state, nlohmann::json::parse(sc->workload_json, nullptr, false), sc->id);
+        return true;
+    }
+    // A team of workloads: its team view opens; the form keeps the team's first card.
+    TeamPlan team = team_plan(sc->team_json, catalog);
+    const auto doc = nlohmann::json::parse(sc->team_json, nullptr, false);
+    if (doc.is_object() && doc.contains("cards") && doc["cards"].is_array() && !doc["cards"].empty())
+        load_workload(state, doc["cards"][0], "");
+    state.team_id = sc->id;
+    state.team_name = sc->name;
+    state.team_markdown = render_team(team, catalog);
+    state.team = std::move(team);
+    state.view = View::team;
+    return true;
+}
+
+void load_default(AppState& state, const Catalog& catalog) {
+    (void)catalog;
+    state.default_json.clear();
+    // Lesson 003's live chat card: Mistral 7B, 20 users, 8k context, a 2 s first-token target.
+    load_workload(state, nlohmann::json{{"name", "Live chat (lesson 003)"}, {"stage", "serve"}, {"model", "mistral-7b"},
+                                        {"precision", "bf16"},
+                                        {"serve", {{"context_tokens", 8192}, {"prompt_tokens", 1500}, {"output_tokens", 400},
+                                                   {"concurrent_users", 20}, {"ttft_target_s", 2}}}},
+                  "");
+    state.default_json = state.workload.dump();
+}
+
+void remember(AppState& state) {
+    std::string now = state.workload.dump();
+    if (!state.undo.empty() && state.undo.back() == now) return;
+    state.undo.push_back(std::move(now));
+    if (state.undo.size() > kUndoDepth) state.undo.erase(state.undo.begin());
+}
+
+bool undo(AppState& state) {
+    const std::string now = state.workload.dump();
+    while (!state.undo.empty()) {
+        std::string prev = std::move(state.undo.back());
+        state.undo.pop_back();
+        if (prev == now) continue;
+        const std::string keep_scenario = state.scenario_json;
+        const std::string keep_id = state.scenario_id;
+        load_workload(state, nlohmann::json::parse(prev, nullptr, false), "");
+        if (prev == keep_scenario) { state.scenario_id = keep_id; state.scenario_json = keep_scenario; }
+        return true;
+    }
+    return false;
+}
+
+std::string_view name(View v) {
+    switch (v) {
+    case View::candidates: return "devices";
+    case View::costs: return "costs";
+    case View::assumptions: return "assumptions";
+    case View::card: return "card";
+    case View::team: return "team";
+    }
+    return "devices";
+}
+
+std::string fragment_of(const AppState& state) {
+    std::string f;
+    if (!state.team_id.empty()) f = "scenario=" + state.team_id;
+    else if (!state.scenario_id.empty() && state.workload.dump() == state.scenario_json) f = "scenario=" + state.scenario_id;
+    else if (state.workload.dump() != state.default_json) f = "w=" + pct_encode(state.workload.dump());
+    std::string extra;
+    if (state.view != View::candidates) extra += "&view=" + std::string(name(state.view));
+    const auto& cs = state.shown.candidates;
+    const bool recommended = state.shown.recommendation.found && state.selected >= 0 && state.selected < static_cast<int>(cs.size()) &&
+                             cs[state.selected].device == state.shown.recommendation.option.device;
+    if (state.selected >= 0 && state.selected < static_cast<int>(cs.size()) && !recommended)
+        extra += "&device=" + pct_encode(cs[state.selected].device);
+    if (f.empty() && !extra.empty()) f = "w=" + pct_encode(state.workload.dump());
+    return f + extra;
+}
+
+std::string clip_for_message(const std::string& input, size_t max_chars) {
+    std::string out;
+    for (char c : input) {
+        if (out.size() >= max_chars) { out += "..."; break; }
+        out += (c >= 0x20 && c < 0x7f && c != '"' && c != '<' && c != '>') ? c : '?';
+    }
+    return out;
+}
+
+void apply_fragment(AppState& state, const std::string& fragment, const Catalog& catalog) {
+    state.notice.clear();
+    if (fragment.empty()) return;
+    if (fragment.size() > kMaxFragmentBytes) {
+        load_default(state, catalog);
+        state.notice = "The link is too long to be a plan (" + std::to_string(fragment.size()) + " characters); showing the default plan.";
+        return;
+    }
+    const std::string id = fragment_value(fragment, "scenario");
+    const std::string w = fragment_value(fragment, "w");
+    if (!id.empty()) {
+        if (!load_scenario(state, id, catalog)) {
+            load_default(state, catalog);
+            state.notice = "The link names an unknown scenario (\"" + clip_for_message(id) + "\"); showing the default plan.";
+            return;
+        }
+    } else if (!w.empty()) {
+        auto doc = nlohmann::json::parse(w, nullptr, false);
+        Issues issues;
+        if (doc.is_discarded() || !doc.is_object()) {
+            load_default(state, catalog);
+            state.notice = "The link's workload is not valid JSON; showing the default plan.";
+            return;
+        }
+        const auto parsed = parse_workload(doc.dump(), catalog);
+        if (!parsed.issues.empty()) {
+            load_default(state, catalog);
+            state.notice = "The link's workload has a problem at " + clip_for_message(parsed.issues.front().path, 48) +
+                           "; showing the default plan.";
+            return;
+        }
+        load_workload(state, doc, "");
+    } else {
+        // A fragment that is not ours (an anchor, garbage): say so only when it looks like an attempt.
+        if (fragment.find('=') != std::string::npos) {
+            load_default(state, catalog);
+            state.notice = "The link's fragment is not a plan (expected #scenario=ID or #w=...); showing the default plan.";
+        }
+        return;
+    }
+    const std::string view = fragment_value(fragment, "view");
+    for (View v : {View::candidates, View::costs, View::assumptions, View::card, View::team})
+        if (view == name(v) && (v != View::team || !state.team_id.empty())) state.view = v;
+    state.planned_json.clear();
+    const std::string device = fragment_value(fragment, "device");
+    state.selected = -1;
+    if (!device.empty()) state.wanted_device = device;
+}
+
+bool import_json(AppState& state, const std::string& text, const Catalog& catalog) {
+    auto doc = nlohmann::json::parse(text, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) {
+        state.notice = "That is not a workload: it is not a JSON object (docs/workload.md describes the form).";
+        return false;
+    }
+    if (doc.contains("workload") && doc["workload"].is_object()) doc = doc["workload"]; // a scenario file
+    if (doc.contains("cards")) {
+        TeamPlan team = team_plan(doc.dump(), catalog);
+        if (!team.issues.empty()) {
+            state.notice = "The team has a problem: " + clip_for_message(to_string(team.issues.front()), 120);
+            return false;
+        }
+        remember(state);
+        load_workload(state, doc["cards"][0], "");
+        state.team_id = "imported";
+        state.team_name = doc.value("name", std::string("imported team"));
+        state.team_markdown = render_team(team, catalog);
+        state.team = std::move(team);
+        state.view = View::team;
+        state.notice.clear();
+        return true;
+    }
+    const auto parsed = parse_workload(doc.dump(), catalog);
+    if (!parsed.issues.empty()) {
+        state.notice = "The workload has a problem: " + clip_for_message(to_string(parsed.issues.front()), 120);
+        return false;
+    }
+    remember(state);
+    load_workload(state, doc, "");
+    state.notice.clear();
+    return true;
+}
+
+} // namespace hwplan::ui
