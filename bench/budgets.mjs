@@ -23,7 +23,7 @@ const kWholeCatalogPlanMs = 16;    // a whole-catalog plan per edit fits one 60 
 // module from process.cpuUsage() around the calls.
 const native = new Map();
 for (const b of JSON.parse(fs.readFileSync(process.argv[2], 'utf8')).benchmarks) {
-  const m = /^BM_PlanJsonWorkload\/(.+)$/.exec(b.name);
+  const m = /^BM_PlanJsonWorkload\/(.+)$/.exec(b.run_name ?? b.name); // aggregates: run_name + aggregate_name
   if (m && (b.aggregate_name ?? 'median') === 'median') native.set(m[1], b.cpu_time * 1e-6);
 }
 

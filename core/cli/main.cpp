@@ -368,6 +368,7 @@ int cmd_validate(const std::vector<std::string>& args) {
     if (fmt == "json") std::printf("%s\n", hwplan::validation_json(rep).c_str());
     else if (fmt == "markdown") std::printf("%s", hwplan::render_validation_markdown(rep).c_str());
     else std::printf("%s", hwplan::render_validation_table(rep).c_str());
+    std::fflush(stdout); // the report, then the verdicts on stderr, in that order in a shared log
     for (const auto& i : rep.issues) std::fprintf(stderr, "hwplan: validate: %s\n", hwplan::to_string(i).c_str());
     int rc = rep.issues.empty() ? kExitOk : 1;
     if (opt.count("--record")) {

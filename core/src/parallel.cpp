@@ -510,7 +510,8 @@ LayoutSearch search_layouts(const TrainingJob& job, const Cluster& cluster, cons
     // Layouts exist but none fits: the fewest devices that fit, else the layout closest to fitting.
     std::string why = "none of " + std::to_string(out.searched) + " layouts fits on " + std::to_string(n) + " devices";
     if (nearest.memory_bytes >= 0) why += " (the closest needs " + gb(nearest.memory_bytes) + " of " + gb(nearest.capacity_bytes) + " per device)";
-    LayoutSearch more = fewest_devices(job, cluster, a, 1 << 20, limits);
+    LayoutSearch more;
+    if (limits.find_fewest) more = fewest_devices(job, cluster, a, 1 << 20, limits);
     if (more.found && more.devices > n) {
         more.found = false;
         more.explanation = why + "; the fewest that fit: " + std::to_string(more.devices) + " devices, " + summary(more.layouts.front());

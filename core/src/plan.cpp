@@ -556,8 +556,10 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         if (e.explain) c.regime_why = "training at MFU " + format_sig(mfu, 2) + " of the " + peak.precision + " peak";
     }
     // [scale-out] The layouts of these n devices (core/src/parallel.cpp); additive, the figures above stay.
+    // Per edit the page cannot afford a fewest-devices search for every candidate: a misfit gets its nearest.
     if (e.explain && w.stage != Stage::rl && peak.flop_per_s > 0)
-        c.layouts = search_layouts(training_job(w, trainable, st_per, frozen_per, as), cluster_of(d, n, peak.flop_per_s, m.capacity_bytes, a), a);
+        c.layouts = search_layouts(training_job(w, trainable, st_per, frozen_per, as), cluster_of(d, n, peak.flop_per_s, m.capacity_bytes, a), a,
+                                   {.find_fewest = false});
 }
 
 void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e) {

@@ -115,6 +115,7 @@ struct LayoutLimits {
     int virtual_stages = 0;             // 0: any; 1: plain 1F1B
     int recompute = -1;                 // -1: any; else int(Checkpointing)
     int keep = 4;                       // layouts returned: the best and the next ones
+    bool find_fewest = true;            // when nothing fits: also search for the fewest devices that fit
 };
 
 struct TrainingLayout {
