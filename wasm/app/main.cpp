@@ -44,6 +44,7 @@ struct App {
     struct Button { int button, action, mods; };
     std::deque<Button> buttons;               // presses held back one frame after a move (see on_button)
     bool moved = false;                       // the cursor moved since the last frame began
+    bool drawn_light_theme = false;           // the theme of the last frame drawn
     int buttons_waited = 0;                   // frames the held-back presses have waited
     std::string published_summary, published_layout, published_layout_only, published_fragment, published_plan_key;
 };
@@ -194,6 +195,8 @@ void frame(void*) {
     // Keep drawing while anything moved or input is still queued (ImGui applies a tab switch, a popup or a
     // trickled click over several frames); a frame identical to the last lets the page go idle.
     if (!ImGui::GetCurrentContext()->InputEventsQueue.empty()) wake(2);
+    if (a.state.light_theme != a.drawn_light_theme) wake(3); // colours changed mid-frame: draw it whole
+    a.drawn_light_theme = a.state.light_theme;
     const std::string layout_only = layout.substr(layout.find(",\"wantText\""));
     if (summary != a.published_summary || layout_only != a.published_layout_only) wake(3);
     a.published_layout_only = layout_only;
