@@ -570,13 +570,11 @@ std::optional<CostDefaults> read_defaults(const json& doc, const Context& ctx) {
 const std::vector<std::string> kFormatKinds{"float", "int", "blockquant", "gguf"};
 const std::vector<std::string> kAssumptionUnits{"ratio", "bytes", "s", "tokens", "count"};
 
-// A file holding one object of named entries ("formats": {name: {...}}, "assumptions": {name: {...}})
-// and its sources. `read(name, reader, book)` reads one entry; `keep(entry)` takes it when it had no issue.
+// One group of named entries ({name: {...}, ...}) under `group` of reader `r`: `read(name, reader, book)`
+// reads one entry; `keep(entry)` takes it when it had no issue.
 template <class Read, class Keep>
-void read_named_entries(const json& doc, const Context& ctx, const char* group, SourceBook& book, Read read, Keep keep) {
-    Reader r(ctx, "", doc);
-    read_sources(r, book);
-    r.object(group, true, [&](Reader& entries) {
+void read_entry_group(Reader& r, const Context& ctx, const char* group, bool required, SourceBook& book, Read read, Keep keep) {
+    r.object(group, required, [&](Reader& entries) {
         for (const auto& [key, value] : entries.json_value().items()) {
             entries.raw(key);
             if (!value.is_object()) {
@@ -590,6 +588,15 @@ void read_named_entries(const json& doc, const Context& ctx, const char* group, 
             if (ctx.issues.size() == before) keep(std::move(e));
         }
     });
+}
+
+// A file holding one object of named entries ("formats": {name: {...}}, "assumptions": {name: {...}})
+// and its sources.
+template <class Read, class Keep>
+void read_named_entries(const json& doc, const Context& ctx, const char* group, SourceBook& book, Read read, Keep keep) {
+    Reader r(ctx, "", doc);
+    read_sources(r, book);
+    read_entry_group(r, ctx, group, true, book, read, keep);
     check_sources_used(r, book);
     r.finish();
 }
@@ -689,20 +696,8 @@ void read_efficiencies(const json& doc, const Context& ctx, Catalog& catalog) {
     Reader r(ctx, "", doc);
     read_sources(r, book);
     auto group = [&](const char* name, std::vector<EfficiencyRule>& out) {
-        r.object(name, false, [&](Reader& entries) {
-            for (const auto& [key, value] : entries.json_value().items()) {
-                entries.raw(key);
-                if (!value.is_object()) {
-                    entries.error(key, "expected an object, got " + type_name(value));
-                    continue;
-                }
-                const size_t before = ctx.issues.size();
-                Reader entry(ctx, entries.at(key), value);
-                EfficiencyRule rule = read_efficiency_rule(key, entry, book);
-                entry.finish();
-                if (ctx.issues.size() == before) out.push_back(std::move(rule));
-            }
-        });
+        read_entry_group(r, ctx, name, false, book, read_efficiency_rule,
+                         [&](EfficiencyRule rule) { out.push_back(std::move(rule)); });
     };
     group("decode_bandwidth_efficiency", catalog.decode_bandwidth_rules);
     group("training_mfu", catalog.training_mfu_rules);
