@@ -73,7 +73,10 @@ if [ "$imgui_have" != "$imgui_want" ] || [ ! -f "$imgui_dir/imgui.cpp" ] || [ ! 
     "add a Debian 'deb' entry, then run setup again"
   echo "deb-src [signed-by=$key] $src sid main" > "$tmp/src.list"
   mkdir -p "$tmp/lists/partial"
-  aptsrc=(-o Dir::Etc::SourceList="$tmp/src.list" -o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$tmp/lists")
+  # Check-Valid-Until=false: a mirror's copy of sid's Release file can be past its Valid-Until date (seen on a
+  # fresh Debian 12: "Release file ... is expired"); the signature and the pinned version are still checked.
+  aptsrc=(-o Dir::Etc::SourceList="$tmp/src.list" -o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$tmp/lists"
+          -o Acquire::Check-Valid-Until=false)
   apt-get "${aptsrc[@]}" update -qq >/dev/null 2>&1 || fail "apt-get update of the temporary deb-src list ($src sid)" "check the network"
   (cd "$tmp" && apt-get "${aptsrc[@]}" source --download-only "imgui=$imgui_want+ds-1" >/dev/null 2>&1) \
     || fail "apt-get source --download-only imgui=$imgui_want+ds-1" "check the network; Debian sid's source archive must be reachable"

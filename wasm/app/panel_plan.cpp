@@ -82,6 +82,19 @@ void recommendation_card(AppState& state) {
         ImGui::SameLine();
         ImGui::TextWrapped("%s", r.lever.c_str());
     }
+    // Lesson 004's first-cut guide beside the computed answer, and the three checks before buying.
+    const Decision& d = p.decision;
+    if (!d.guide.empty()) {
+        ImGui::Bullet();
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().accent), "Lesson 004's first cut:");
+        ImGui::SameLine();
+        ImGui::TextWrapped("%s (%s)%s", d.guide.c_str(), d.guide_why.c_str(),
+                           d.guide_agrees ? "; the computed answer agrees" : d.guide_note.empty() ? "" : ("; " + d.guide_note).c_str());
+    }
+    if (!d.checks.empty() && ImGui::TreeNode("checks##reco", "The three checks before buying")) {
+        for (size_t i = 0; i < d.checks.size(); ++i) ImGui::TextWrapped("%zu. %s", i + 1, d.checks[i].c_str());
+        ImGui::TreePop();
+    }
     ImGui::EndChild();
 }
 
