@@ -11,6 +11,7 @@
 
 #include "hwplan/format.h"
 #include "hwplan/memory.h"
+#include "hwplan/parallel.h"
 #include "hwplan/precision.h"
 #include "hwplan/render.h"
 #include "plan_internal.h"
@@ -280,13 +281,14 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
 
     const Peak peak = peak_for(d, w.precision.compute);
     if (peak.fell_back() && e.explain) c.notes.push_back(peak.note());
-    const double link = d.interconnect_bytes_per_s;
-    auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM), each
-        if (tp <= 1) return 0.0;       // paying its latency (nccl-tests) besides its bytes over the link
-        return 2.0 * arch.layers * (allreduce_latency_s(tp, a.allreduce_base_latency_s, a.allreduce_hop_latency_s) +
-                                    allreduce_s(tokens * arch.hidden * 2.0, tp, link, a.interconnect_efficiency));
+    const Network net = network_of(d, a);
+    const bool link = d.interconnect_bytes_per_s > 0; // the scale-up link's own rate, not a NIC standing in for it
+    auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM) inside
+        if (tp <= 1) return 0.0;       // the domain, each paying its latency and its bytes (parallel.h)
+        const Group g{tp, tp};
+        return 2.0 * arch.layers * (link ? allreduce_time_s(tokens * arch.hidden * 2.0, g, net) : allreduce_latency_s(g, net));
     };
-    if (tp > 1 && link <= 0) c.notes.push_back("no published link bandwidth on " + d.id + ": tensor-parallel communication is not counted");
+    if (tp > 1 && !link) c.notes.push_back("no published link bandwidth on " + d.id + ": tensor-parallel communication counts its latency only");
 
     // Decode: one step advances every running sequence by one token; `ctx` is the sequences' average history.
     const double batch = c.fits ? std::max(1.0, std::min(sh.batch, max_users)) : sh.batch;
@@ -532,7 +534,12 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // the measured MFU of the runs that recompute.
     const double model_flops_per_token = training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, Checkpointing::none);
     step.roofline = roofline(tokens_per_step * model_flops_per_token / n, 0, peak.flop_per_s * mfu, d.bandwidth_bytes_per_s);
-    step.communication_s = allreduce_s(trainable * 2.0, n, d.interconnect_bytes_per_s, a.interconnect_efficiency);
+    // Gradient all-reduce of the n devices over the scale-up link (parallel.h), a floor for slow links (PCIe):
+    // the MFU above is measured end to end on runs whose network traffic it already includes, so the
+    // scale-out network is priced by the layout search (c.layouts), not added here. Not counted when the
+    // device publishes no link.
+    const Network net = network_of(d, a);
+    step.communication_s = d.interconnect_bytes_per_s > 0 ? allreduce_time_s(trainable * 2.0, {n, n}, net) : 0.0;
     step.time_s = std::max(step.roofline.time_s, step.communication_s); // gradient all-reduce overlaps the backward pass
     c.phases.push_back(step);
     auto why = [&] { return format_sig(flops_per_token / w.model.active_params, 3) + "N FLOPs per token (with attention) x " +
