@@ -654,6 +654,55 @@ void keep_bandwidth_figures(Eval& e, const std::string& precision) {
                                    " is not published, so prefill, time to first token and throughput at large batches are not modelled";
 }
 
+// [SECTION] RL pools ---------------------------------------------------------------------------------------
+// The trainer is this candidate's n devices (the fewest the training step fits on); the rollout pool is
+// sized with rl.h from the serving model: a replica is the fewest devices (powers of two) that hold the
+// weights and one rollout, and it generates its share of the step's rollouts in as many waves as its KV
+// cache needs, each wave a prefill per rollout and `output` decode steps at the wave's batch.
+RlPools rl_pools(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, const Candidate& trainer) {
+    const ServeShape sh = serve_shape(w);
+    Workload one = w;
+    one.stage = Stage::serve;
+    one.serve.concurrent_users = 1;
+    one.serve.batch_size = 0;
+    one.serve.requests_per_s = 0;
+    auto serve_on = [&](int k, double users) {
+        Workload x = one;
+        x.serve.concurrent_users = users;
+        Eval r;
+        r.explain = false;
+        r.search_batch = false;
+        eval_serve(x, cat, d, k, a, r);
+        return r.c;
+    };
+    RlJob job;
+    job.rollouts = std::max(1.0, std::ceil(sh.users));
+    job.trainer_devices = n;
+    job.weight_bytes = weight_bytes(w, cat, w.precision.weights, w.model.params, false).total;
+    job.max_devices = 1 << 16;
+    job.replica_devices = 0;
+    double most_users = 0;
+    for (int k = 1; k <= 4096; k *= 2) {
+        const Candidate c = serve_on(k, 1);
+        if (c.fits && c.figures.count("max_concurrent_users")) {
+            job.replica_devices = k;
+            most_users = std::floor(c.figures.at("max_concurrent_users").value);
+            break;
+        }
+    }
+    // The trainer learns from this step's rollouts: their prompt and output tokens at its tokens per second.
+    const double trained_tokens = job.rollouts * (sh.prompt + sh.output);
+    const double train_s = trainer.figures.count("train_tokens_per_s") ? trained_tokens / trainer.figures.at("train_tokens_per_s").value : 0;
+    auto generation = [&](double per) {
+        const double batch = std::max(1.0, std::min(per, most_users));
+        const Candidate c = serve_on(job.replica_devices, batch);
+        if (!c.fits || !c.figures.count("decode_step_s") || !c.figures.count("ttft_s")) return double(INFINITY);
+        const double waves = std::ceil(per / batch);
+        return waves * (batch * c.figures.at("ttft_s").value + sh.output * c.figures.at("decode_step_s").value);
+    };
+    return size_rl_pools(job, train_s, network_of(d, a), generation);
+}
+
 Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true) {
     Eval e;
     e.explain = explain;
@@ -674,8 +723,10 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
         eval_serve(w, cat, d, n, a, rollout);
         for (const char* k : {"decode_tokens_per_s_per_user", "throughput_tokens_per_s"})
             if (rollout.c.figures.count(k)) e.c.figures[std::string("rollout_") + k] = rollout.c.figures[k];
-        if (e.explain) e.c.notes.push_back("rollout pool: decode of " + format_sig(serve_shape(w).users, 6) +
-                            " parallel rollouts on the same device type; size the pools separately");
+        if (e.explain && e.c.fits) {
+            e.c.rl = rl_pools(w, cat, d, n, a, e.c);
+            e.c.notes.push_back("RL pools: " + e.c.rl.explanation);
+        }
         break;
     }
     case Stage::embed: eval_embed(w, cat, d, n, a, e); break;
