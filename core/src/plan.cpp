@@ -11,6 +11,7 @@
 
 #include "hwplan/format.h"
 #include "hwplan/memory.h"
+#include "hwplan/parallel.h"
 #include "hwplan/precision.h"
 #include "hwplan/render.h"
 #include "plan_internal.h"
@@ -284,13 +285,14 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
 
     const Peak peak = peak_for(d, w.precision.compute);
     if (peak.fell_back() && e.explain) c.notes.push_back(peak.note());
-    const double link = d.interconnect_bytes_per_s;
-    auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM), each
-        if (tp <= 1) return 0.0;       // paying its latency (nccl-tests) besides its bytes over the link
-        return 2.0 * arch.layers * (allreduce_latency_s(tp, a.allreduce_base_latency_s, a.allreduce_hop_latency_s) +
-                                    allreduce_s(tokens * arch.hidden * 2.0, tp, link, a.interconnect_efficiency));
+    const Network net = network_of(d, a);
+    const bool link = d.interconnect_bytes_per_s > 0; // the scale-up link's own rate, not a NIC standing in for it
+    auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM) inside
+        if (tp <= 1) return 0.0;       // the domain, each paying its latency and its bytes (parallel.h)
+        const Group g{tp, tp};
+        return 2.0 * arch.layers * (link ? allreduce_time_s(tokens * arch.hidden * 2.0, g, net) : allreduce_latency_s(g, net));
     };
-    if (tp > 1 && link <= 0) c.notes.push_back("no published link bandwidth on " + d.id + ": tensor-parallel communication is not counted");
+    if (tp > 1 && !link) c.notes.push_back("no published link bandwidth on " + d.id + ": tensor-parallel communication counts its latency only");
 
     // Decode: one step advances every running sequence by one token; `ctx` is the sequences' average history.
     const double batch = c.fits ? std::max(1.0, std::min(sh.batch, max_users)) : sh.batch;
@@ -561,7 +563,12 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // the measured MFU of the runs that recompute.
     const double model_flops_per_token = training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, Checkpointing::none);
     step.roofline = roofline(tokens_per_step * model_flops_per_token / n, 0, peak.flop_per_s * mfu, d.bandwidth_bytes_per_s);
-    step.communication_s = allreduce_s(trainable * 2.0, n, d.interconnect_bytes_per_s, a.interconnect_efficiency);
+    // Gradient all-reduce of the n devices over the scale-up link (parallel.h), a floor for slow links (PCIe):
+    // the MFU above is measured end to end on runs whose network traffic it already includes, so the
+    // scale-out network is priced by the layout search (c.layouts), not added here. Not counted when the
+    // device publishes no link.
+    const Network net = network_of(d, a);
+    step.communication_s = d.interconnect_bytes_per_s > 0 ? allreduce_time_s(trainable * 2.0, {n, n}, net) : 0.0;
     step.time_s = std::max(step.roofline.time_s, step.communication_s); // gradient all-reduce overlaps the backward pass
     c.phases.push_back(step);
     auto why = [&] { return format_sig(flops_per_token / w.model.active_params, 3) + "N FLOPs per token (with attention) x " +
@@ -672,6 +679,55 @@ void keep_bandwidth_figures(Eval& e, const std::string& precision) {
                                    " is not published, so prefill, time to first token and throughput at large batches are not modelled";
 }
 
+// [SECTION] RL pools ---------------------------------------------------------------------------------------
+// The trainer is this candidate's n devices (the fewest the training step fits on); the rollout pool is
+// sized with rl.h from the serving model: a replica is the fewest devices (powers of two) that hold the
+// weights and one rollout, and it generates its share of the step's rollouts in as many waves as its KV
+// cache needs, each wave a prefill per rollout and `output` decode steps at the wave's batch.
+RlPools rl_pools(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, const Candidate& trainer) {
+    const ServeShape sh = serve_shape(w);
+    Workload one = w;
+    one.stage = Stage::serve;
+    one.serve.concurrent_users = 1;
+    one.serve.batch_size = 0;
+    one.serve.requests_per_s = 0;
+    auto serve_on = [&](int k, double users) {
+        Workload x = one;
+        x.serve.concurrent_users = users;
+        Eval r;
+        r.explain = false;
+        r.search_batch = false;
+        eval_serve(x, cat, d, k, a, r);
+        return r.c;
+    };
+    RlJob job;
+    job.rollouts = std::max(1.0, std::ceil(sh.users));
+    job.trainer_devices = n;
+    job.weight_bytes = weight_bytes(w, cat, w.precision.weights, w.model.params, false).total;
+    job.max_devices = 1 << 16;
+    job.replica_devices = 0;
+    double most_users = 0;
+    for (int k = 1; k <= 4096; k *= 2) {
+        const Candidate c = serve_on(k, 1);
+        if (c.fits && c.figures.count("max_concurrent_users")) {
+            job.replica_devices = k;
+            most_users = std::floor(c.figures.at("max_concurrent_users").value);
+            break;
+        }
+    }
+    // The trainer learns from this step's rollouts: their prompt and output tokens at its tokens per second.
+    const double trained_tokens = job.rollouts * (sh.prompt + sh.output);
+    const double train_s = trainer.figures.count("train_tokens_per_s") ? trained_tokens / trainer.figures.at("train_tokens_per_s").value : 0;
+    auto generation = [&](double per) {
+        const double batch = std::max(1.0, std::min(per, most_users));
+        const Candidate c = serve_on(job.replica_devices, batch);
+        if (!c.fits || !c.figures.count("decode_step_s") || !c.figures.count("ttft_s")) return double(INFINITY);
+        const double waves = std::ceil(per / batch);
+        return waves * (batch * c.figures.at("ttft_s").value + sh.output * c.figures.at("decode_step_s").value);
+    };
+    return size_rl_pools(job, train_s, network_of(d, a), generation);
+}
+
 Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true) {
     Eval e;
     e.explain = explain;
@@ -692,8 +748,10 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
         eval_serve(w, cat, d, n, a, rollout);
         for (const char* k : {"decode_tokens_per_s_per_user", "throughput_tokens_per_s"})
             if (rollout.c.figures.count(k)) e.c.figures[std::string("rollout_") + k] = rollout.c.figures[k];
-        if (e.explain) e.c.notes.push_back("rollout pool: decode of " + format_sig(serve_shape(w).users, 6) +
-                            " parallel rollouts on the same device type; size the pools separately");
+        if (e.explain && e.c.fits) {
+            e.c.rl = rl_pools(w, cat, d, n, a, e.c);
+            e.c.notes.push_back("RL pools: " + e.c.rl.explanation);
+        }
         break;
     }
     case Stage::embed: eval_embed(w, cat, d, n, a, e); break;
