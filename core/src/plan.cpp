@@ -293,6 +293,20 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
         return 2.0 * arch.layers * (link ? allreduce_time_s(tokens * arch.hidden * 2.0, g, net) : allreduce_latency_s(g, net));
     };
     if (tp > 1 && !link) c.notes.push_back("no published link bandwidth on " + d.id + ": tensor-parallel communication counts its latency only");
+    // Pipeline stages hand the hidden state of every token on to the next stage, one after another: pp - 1
+    // sends per step (parallel.h send_time_s), over the scale-up link while the stages share a domain (PCIe
+    // on a desktop of consumer cards) and across the scale-out network once tp x stages fill it.
+    auto pp_comm = [&](double tokens) {
+        if (pp <= 1) return 0.0;
+        const int per_domain = std::max(1, net.domain_size / std::max(1, tp));
+        const int across = net.multi_node ? (pp - 1) / per_domain : 0;
+        const double bytes = tokens * arch.hidden * 2.0;
+        auto send = [&](bool out) { // an unpublished link: the latency alone
+            const Link& l = out ? net.scale_out : net.scale_up;
+            return l.bytes_per_s > 0 ? send_time_s(bytes, out, net) : net.launch_latency_s + l.hop_latency_s;
+        };
+        return (pp - 1 - across) * send(false) + across * send(true);
+    };
 
     // Decode: one step advances every running sequence by one token; `ctx` is the sequences' average history.
     const double batch = c.fits ? std::max(1.0, std::min(sh.batch, max_users)) : sh.batch;
@@ -310,7 +324,7 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
         const double flops = batch * decode_flops_per_token(arch, w.model.active_params, ctx) / (tp * pp);
         ph.roofline = roofline(flops, bytes, peak.flop_per_s * a.decode_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
         ph.overhead_s = a.decode_step_overhead_s;
-        ph.communication_s = tp_comm(batch);
+        ph.communication_s = tp_comm(batch) + pp_comm(batch);
         ph.time_s = pp * ph.roofline.time_s + ph.overhead_s + ph.communication_s;
         return ph;
     };
@@ -325,7 +339,7 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     pre.roofline = roofline(prefill_flops(arch, w.model.active_params, sh.prompt) / (tp * pp),
                             (chunks * wb.total + sh.prompt * kv_bytes_per_token(arch, kvb)) / (tp * pp),
                             peak.flop_per_s * a.prefill_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
-    pre.communication_s = tp_comm(sh.prompt);
+    pre.communication_s = tp_comm(sh.prompt) + pp_comm(sh.prompt);
     pre.time_s = pp * pre.roofline.time_s + pre.communication_s;
     c.phases.push_back(pre);
 
