@@ -388,7 +388,7 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // Latency under load: the replica as an M/G/1 server of GPU time per request.
     std::vector<TrafficClass> classes = w.serve.traffic;
     if (classes.empty() && w.serve.requests_per_s > 0) classes.push_back({"requests", w.serve.requests_per_s, sh.prompt, sh.output});
-    if (!classes.empty()) {
+    if (!classes.empty() && e.search_batch) { // a batch search's trials need no queue
         double lambda = 0, m1 = 0, m2 = 0;
         std::vector<double> prefill_s;
         for (const auto& tc : classes) {
@@ -411,7 +411,8 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
         auto wait_at = [&](int k) { return mg1_wait(lambda / k, m1 / lambda, m2 / lambda); };
         if (w.hardware.count <= 0) {
             const int start = std::max(1, int(std::ceil(m1 * (1 + 1e-9))));
-            const int stop = 4 * start + 16;
+            // More replicas shorten the wait, never the prefill itself: past the target no count helps.
+            const int stop = ttft_target > 0 && prefill_s[0] > ttft_target ? start + 1 : 4 * start + 16;
             for (replicas = start; replicas < stop; ++replicas) {
                 const QueueWait t = wait_at(replicas);
                 if (t.stable && (ttft_target <= 0 || t.p95_s + prefill_s[0] <= ttft_target)) break;
@@ -772,9 +773,13 @@ double layout_score(const Workload& w, const Eval& e) {
     return it == e.c.figures.end() ? 0 : it->second.value;
 }
 
-Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain) {
+// With the count left to the planner the replica size is the choice itself (choose_count: the fewest devices
+// that fit, or at a rate the size whose fleet has the fewest devices), so only a given count is split.
+// `fixed_replicas` > 0 skips the search (the bands of a layout already chosen).
+Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas) {
+    if (fixed_replicas > 0 && n % fixed_replicas == 0) return eval_serve_replicas(w, cat, d, n, fixed_replicas, a, explain);
     Eval best = eval_serve_replicas(w, cat, d, n, 1, a, explain);
-    if (n <= 1 || !(offline_batch(w) || rate_batch(w))) return best;
+    if (n <= 1 || w.hardware.count <= 0 || !(offline_batch(w) || rate_batch(w))) return best;
     double best_score = layout_score(w, best);
     std::string tried = explain ? "1 x " + std::to_string(n) + ": " + (best_score >= 0 ? format_sig(best_score, 4) : std::string("does not fit")) : "";
     for (int r = 2; r <= n; r *= 2) {
@@ -843,7 +848,7 @@ RlPools rl_pools(const Workload& w, const Catalog& cat, const Device& d, int n, 
     return size_rl_pools(job, train_s, network_of(d, a), generation);
 }
 
-Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true) {
+Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true, int replicas = 0) {
     Eval e;
     e.explain = explain;
     e.c.device = d.id;
@@ -852,7 +857,7 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
     switch (w.stage) {
     case Stage::serve:
     case Stage::batch:
-    case Stage::edge: e = best_serving_layout(w, cat, d, n, a, explain); break;
+    case Stage::edge: e = best_serving_layout(w, cat, d, n, a, explain, replicas); break;
     case Stage::finetune:
     case Stage::pretrain: eval_train(w, cat, d, n, a, e); break;
     case Stage::rl: {
@@ -1109,8 +1114,8 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
         const int n = choose_count(w, cat, *d, das.typical);
         Eval e = evaluate(w, cat, *d, n, das.typical);
         e.c.memory.total_low_bytes = e.c.memory.total_high_bytes = e.c.memory.total_bytes;
-        widen(e.c, evaluate(w, cat, *d, n, das.low, false).c);
-        widen(e.c, evaluate(w, cat, *d, n, das.high, false).c);
+        widen(e.c, evaluate(w, cat, *d, n, das.low, false, e.c.layout.data_parallel).c); // the bands of the layout chosen
+        widen(e.c, evaluate(w, cat, *d, n, das.high, false, e.c.layout.data_parallel).c);
         if (rule && w.stage != Stage::finetune && w.stage != Stage::pretrain)
             e.c.notes.push_back("decode bandwidth efficiency " + format_sig(rule->value, 3) + " (" + format_sig(rule->low, 3) + ".." +
                                 format_sig(rule->high, 3) + ") for this device family [" + rule->id + ", " + std::to_string(rule->measurements) +
