@@ -312,6 +312,26 @@ TEST(ServingLayout, ArrivalRateFleetUsesTheFewestDevices) {
     for (int n : {1, 2, 4, 8}) EXPECT_LE(chosen, fleet(n)) << n << " devices per replica";
 }
 
+// The largest arrival rate the workload accepts (1e6 requests/s) sizes fleets of many replicas without an
+// overflowed count: every priced option has a positive device count, a finite cost, and a queue that holds.
+TEST(ServingLayout, LargestArrivalRateGivesFiniteFleets) {
+    const Plan p = run(R"({"stage": "serve", "model": "Llama-3.1-8B", "serve": {"requests_per_s": 1e6, "ttft_target_s": 2},
+        "hardware": {"devices": ["H100 SXM", "L4", "AMD EPYC 9654"]}})");
+    ASSERT_TRUE(p.recommendation.found);
+    for (const auto& o : p.options) {
+        if (o.kind == "api") continue;
+        EXPECT_GT(o.count, 0) << o.name;
+        if (o.feasible && o.cost.value > 0) {
+            EXPECT_TRUE(std::isfinite(o.cost.value)) << o.name;
+            EXPECT_TRUE(std::isfinite(o.usd_per_month)) << o.name;
+        }
+    }
+    const Candidate* h100 = find(p, "h100-sxm");
+    ASSERT_NE(h100, nullptr);
+    EXPECT_LT(h100->figures.at("utilization_ratio").value, 1.0);
+    EXPECT_GT(h100->figures.at("replicas_for_rate").value, 1000);
+}
+
 // [SECTION] decode bandwidth efficiency per device family and runtime (issue 9) ---------------------------
 
 // catalog/efficiencies.json from XiongjieDai/GPU-Benchmarks-on-LLM-Inference (llama.cpp, LLaMA 2 7B F16):

@@ -410,13 +410,29 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
         int replicas = 1;
         auto wait_at = [&](int k) { return mg1_wait(lambda / k, m1 / lambda, m2 / lambda); };
         if (w.hardware.count <= 0) {
-            const int start = std::max(1, int(std::ceil(m1 * (1 + 1e-9))));
-            // More replicas shorten the wait, never the prefill itself: past the target no count helps.
-            const int stop = ttft_target > 0 && prefill_s[0] > ttft_target ? start + 1 : 4 * start + 16;
-            for (replicas = start; replicas < stop; ++replicas) {
-                const QueueWait t = wait_at(replicas);
-                if (t.stable && (ttft_target <= 0 || t.p95_s + prefill_s[0] <= ttft_target)) break;
+            // The wait falls as the replicas grow (each gets lambda / k), so the fewest that meet it are found
+            // by doubling from the fewest with a stable queue, then bisecting. The prefill itself no count
+            // shortens: past the target, the fewest stable replicas are reported (and the target is missed).
+            constexpr int kMostReplicas = 1 << 30;
+            auto ok = [&](int k) {
+                const QueueWait t = wait_at(k);
+                return t.stable && (ttft_target <= 0 || t.p95_s + prefill_s[0] <= ttft_target);
+            };
+            double fewest = std::ceil(m1 * (1 + 1e-9));
+            if (std::isnan(fewest)) fewest = kMostReplicas;
+            int lo = int(std::clamp(fewest, 1.0, double(kMostReplicas))), hi = lo;
+            if (!(ttft_target > 0 && prefill_s[0] > ttft_target)) {
+                while (!ok(hi) && hi < kMostReplicas) {
+                    lo = hi + 1;
+                    hi = hi > kMostReplicas / 2 ? kMostReplicas : 2 * hi;
+                }
+                while (lo < hi) {
+                    const int mid = lo + (hi - lo) / 2;
+                    if (ok(mid)) hi = mid;
+                    else lo = mid + 1;
+                }
             }
+            replicas = hi;
             c.figures["replicas_for_rate"] = e.figure(replicas, Label::modelled, [&] {
                 return "the fewest replicas whose M/G/1 queue is stable" + std::string(ttft_target > 0 ? " and whose p95 time to first token meets the target" : "") +
                        " with " + format_sig(lambda, 4) + " requests/s split evenly over them"; });
