@@ -161,6 +161,8 @@ double run_seconds(const Candidate& c, const Workload& w) {
 // interactive serving, a number of concurrent users who each read the streamed answer at a fixed pace.
 // A faster device does not create more useful tokens: users read at their own rate (lesson 003's "cost per
 // useful result"), so a fixed demand is priced as the monthly cost of the fleet that meets it.
+constexpr int kMostReplicas = 1000000; // replicas of one option the pricing counts; more is reported as out of scale
+
 struct Demand {
     double tokens_per_s = 0;          // output tokens a second demanded; 0: the demand is not fixed
     double low_tokens_per_s = 0;      // across the reading pace's range (users); equal to tokens_per_s for a rate
@@ -290,9 +292,9 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         const double demand_rate = demand.from_users ? 0 : demand.tokens_per_s;
         // The queue's own count (plan.cpp: the fewest replicas whose p95 time to first token meets the target) when larger.
         const int queue_replicas = fig(c, "replicas_for_rate") ? int(fig(c, "replicas_for_rate")->value) : 1;
-        auto replicas_for = [&](double cap) {
-            return demand_rate > 0 && cap > 0 ? std::max({1, queue_replicas, int(std::ceil(demand_rate / cap))}) : 1;
-        };
+        // Counted in double: a tiny capacity against a large rate is reported, not overflowed (see kMostReplicas).
+        auto replicas_needed = [&](double cap) { return demand_rate > 0 && cap > 0 ? std::max({1.0, double(queue_replicas), std::ceil(demand_rate / cap)}) : 1.0; };
+        auto replicas_for = [&](double cap) { return int(std::min(replicas_needed(cap), double(kMostReplicas))); };
         for (const HourlyCost* hc : ways) {
             Option o;
             o.kind = hc == &own ? "own" : hc == &spot ? "rent_spot" : hc == &reserved ? "rent_reserved" : "rent";
@@ -331,6 +333,9 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                 out.push_back("does not run " + w.framework + " (catalog software list)");
             if (!seconds) notes.push_back("speed not modelled: no published peak for the compute precision (unit cost unknown)");
             for (auto& m : missed_targets(c, w)) out.push_back(m);
+            if (replicas_needed(capacity) > kMostReplicas)
+                out.push_back("scale: the demand needs " + format_sig(replicas_needed(capacity), 3) + " replicas of " + std::to_string(c.count) +
+                              " device(s); more than " + format_sig(kMostReplicas, 3) + " are not planned");
             // A fixed demand is met in full only by a fleet that keeps pace with its readers, runs the compute
             // precision asked for, and batches its users in a serving engine. One that falls short on any of
             // these stays an option (lesson 004: "If budget is tight, RTX PRO 6000 ... are an option, at lower
