@@ -568,7 +568,7 @@ std::optional<CostDefaults> read_defaults(const json& doc, const Context& ctx) {
 // [SECTION] Formats and assumptions -------------------------------------------------------------
 
 const std::vector<std::string> kFormatKinds{"float", "int", "blockquant", "gguf"};
-const std::vector<std::string> kAssumptionUnits{"ratio", "bytes", "s", "tokens", "count"};
+const std::vector<std::string> kAssumptionUnits{"ratio", "bytes", "s", "tokens", "count", "tokens_per_s"};
 
 // One group of named entries ({name: {...}, ...}) under `group` of reader `r`: `read(name, reader, book)`
 // reads one entry; `keep(entry)` takes it when it had no issue.

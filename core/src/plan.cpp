@@ -137,6 +137,7 @@ struct Eval {
     double headline = 0; // the stage's ranking figure, larger is better
     bool explain = true;
     bool search_batch = true; // false inside a batch search's own trials
+    bool mixed_prefill = false; // a batch search's trials at an arrival rate: prefill mixed into the decode steps
 
     template <class Why> Figure figure(double value, Label label, Why&& why) const {
         Figure f;
@@ -196,7 +197,7 @@ struct BatchChoice {
 // of two up to the most sequences whose KV cache fits, and that most itself. Each trial is one plain
 // evaluation at that many concurrent sequences.
 template <class Ok>
-BatchChoice best_batch(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Ok ok) {
+BatchChoice best_batch(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Ok ok, bool mixed_prefill = false) {
     Workload probe = w;
     probe.given.push_back("serve.concurrent_users");
     probe.serve.batch_size = 0;
@@ -205,6 +206,7 @@ BatchChoice best_batch(const Workload& w, const Catalog& cat, const Device& d, i
         Eval t;
         t.explain = false;
         t.search_batch = false;
+        t.mixed_prefill = mixed_prefill;
         eval_serve(probe, cat, d, n, a, t);
         return t.c;
     };
@@ -233,10 +235,19 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     Candidate& c = e.c;
     const auto& arch = w.model.model.arch;
     ServeShape sh = serve_shape(w);
-    BatchChoice offline;
+    // Latency targets: each user's decode speed (1 / TPOT) and the first token's time.
+    const double tps_target = w.serve.tokens_per_s_per_user_target, ttft_target = w.serve.ttft_target_s;
+    auto meets_targets = [&](const Candidate& t) {
+        return (tps_target <= 0 || t.figures.at("decode_tokens_per_s_per_user").value >= tps_target) &&
+               (ttft_target <= 0 || t.figures.at("ttft_s").value <= ttft_target);
+    };
+    BatchChoice offline, at_rate;
     if (e.search_batch && offline_batch(w)) {
         offline = best_batch(w, cat, d, n, a, [](const Candidate&) { return true; });
         if (offline.found) sh.users = sh.batch = offline.batch;
+    } else if (e.search_batch && rate_batch(w) && peak_for(d, w.precision.compute).flop_per_s > 0) {
+        at_rate = best_batch(w, cat, d, n, a, meets_targets, true);
+        if (at_rate.found) sh.users = sh.batch = at_rate.batch;
     }
     // Tensor parallelism inside the fast domain, at most 8 ways (one HGX/UBB board, where serving engines
     // put it; past that the all-reduces and KV-head replication cost more than they give); the rest of the
@@ -343,10 +354,18 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     pre.time_s = pp * pre.roofline.time_s + pre.communication_s;
     c.phases.push_back(pre);
 
+    // Serving under a steady arrival rate (continuous batching, chunked prefill): each step, batch / output
+    // sequences finish and as many arrive, and their prefill shares the step (Sarathi-Serve's stall-free
+    // batching, Agrawal et al. 2024): step = decode step + batch x prefill / output. Its inverse is each
+    // user's speed (1 / TPOT) and batch / step the replica's output tokens/s, prefill counted.
+    const bool mixed = e.mixed_prefill || rate_batch(w);
+    const double step_s = mixed ? dec.time_s + batch * pre.time_s / std::max(1.0, sh.output) : dec.time_s;
     auto step_why = [&] { return format_sig(batch, 6) + " sequences per step; " + gb(dec.roofline.bytes) + " read and " +
-                                 format_sig(dec.roofline.flops / 1e9, 4) + " GFLOP per device per step"; };
-    c.figures["decode_step_s"] = e.figure(dec.time_s, Label::modelled, step_why);
-    c.figures["decode_tokens_per_s_per_user"] = e.figure(1.0 / dec.time_s, Label::modelled, [&] { return std::string("1 / decode step time; " + step_why()); });
+                                 format_sig(dec.roofline.flops / 1e9, 4) + " GFLOP per device per step" +
+                                 (mixed ? "; plus the prefill of the " + format_sig(batch / std::max(1.0, sh.output), 3) +
+                                              " requests that arrive per step at a steady rate (" + format_sig(pre.time_s * 1e3, 3) + " ms each)" : std::string()); };
+    c.figures["decode_step_s"] = e.figure(step_s, Label::modelled, step_why);
+    c.figures["decode_tokens_per_s_per_user"] = e.figure(1.0 / step_s, Label::modelled, [&] { return std::string("1 / decode step time; " + step_why()); });
     if (w.stage == Stage::batch) {
         // Offline: every sequence is prefilled once and decoded `output` steps in a batch of `batch`, so the
         // device time per sequence is prefill + output x step / batch (continuous batching, chunked prefill).
@@ -358,14 +377,18 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
         if (offline.found)
             c.figures["batch_sequences"] = e.figure(batch, Label::arithmetic, [&] { return std::string("sequences per step that maximize output tokens/s within memory (powers of two up to the most whose KV cache fits)"); });
     } else {
-        c.figures["throughput_tokens_per_s"] = e.figure(batch / dec.time_s, Label::modelled, [&] { return std::string("batch / decode step time; " + step_why()); });
+        c.figures["throughput_tokens_per_s"] = e.figure(batch / step_s, Label::modelled, [&] {
+            return std::string("batch / decode step time; " + step_why()) +
+                   (at_rate.found ? "; at an arrival rate the engine batches up to the largest output tokens/s that meets the latency targets" : ""); });
+        if (at_rate.found)
+            c.figures["batch_sequences"] = e.figure(batch, Label::arithmetic, [&] { return std::string("sequences per step: the batch with the most output tokens/s whose per-user speed and first-token time still meet the targets (powers of two up to the most whose KV cache fits)"); });
     }
     c.figures["ttft_s"] = e.figure(pre.time_s, Label::modelled, [&] { return std::string("prefill of " + format_sig(sh.prompt, 6) + " prompt tokens, no queue"); });
 
     // Latency under load: the replica as an M/G/1 server of GPU time per request.
     std::vector<TrafficClass> classes = w.serve.traffic;
     if (classes.empty() && w.serve.requests_per_s > 0) classes.push_back({"requests", w.serve.requests_per_s, sh.prompt, sh.output});
-    if (!classes.empty()) {
+    if (!classes.empty() && e.search_batch) { // a batch search's trials need no queue
         double lambda = 0, m1 = 0, m2 = 0;
         std::vector<double> prefill_s;
         for (const auto& tc : classes) {
@@ -381,8 +404,41 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
             m1 += tc.requests_per_s * service;
             m2 += tc.requests_per_s * service * service;
         }
-        const QueueWait q = mg1_wait(lambda, m1 / lambda, m2 / lambda);
-        auto qwhy = [&] { return format_sig(lambda, 4) + " requests/s over " + std::to_string(classes.size()) +
+        // When the workload leaves the count to the planner, the arrivals are split evenly over the fewest
+        // replicas whose queue is stable and whose p95 time to first token meets the target (the fleet that
+        // meets the rate; decide.cpp prices that many); a fixed count takes the whole rate.
+        int replicas = 1;
+        auto wait_at = [&](int k) { return mg1_wait(lambda / k, m1 / lambda, m2 / lambda); };
+        if (w.hardware.count <= 0) {
+            // The wait falls as the replicas grow (each gets lambda / k), so the fewest that meet it are found
+            // by doubling from the fewest with a stable queue, then bisecting. The prefill itself no count
+            // shortens: past the target, the fewest stable replicas are reported (and the target is missed).
+            constexpr int kMostReplicas = 1 << 30;
+            auto ok = [&](int k) {
+                const QueueWait t = wait_at(k);
+                return t.stable && (ttft_target <= 0 || t.p95_s + prefill_s[0] <= ttft_target);
+            };
+            double fewest = std::ceil(m1 * (1 + 1e-9));
+            if (std::isnan(fewest)) fewest = kMostReplicas;
+            int lo = int(std::clamp(fewest, 1.0, double(kMostReplicas))), hi = lo;
+            if (!(ttft_target > 0 && prefill_s[0] > ttft_target)) {
+                while (!ok(hi) && hi < kMostReplicas) {
+                    lo = hi + 1;
+                    hi = hi > kMostReplicas / 2 ? kMostReplicas : 2 * hi;
+                }
+                while (lo < hi) {
+                    const int mid = lo + (hi - lo) / 2;
+                    if (ok(mid)) hi = mid;
+                    else lo = mid + 1;
+                }
+            }
+            replicas = hi;
+            c.figures["replicas_for_rate"] = e.figure(replicas, Label::modelled, [&] {
+                return "the fewest replicas whose M/G/1 queue is stable" + std::string(ttft_target > 0 ? " and whose p95 time to first token meets the target" : "") +
+                       " with " + format_sig(lambda, 4) + " requests/s split evenly over them"; });
+        }
+        const QueueWait q = wait_at(replicas);
+        auto qwhy = [&] { return format_sig(lambda / replicas, 4) + " requests/s per replica (" + std::to_string(replicas) + ") over " + std::to_string(classes.size()) +
                                  " traffic class(es); utilization " + format_sig(100 * q.utilization, 3) + " %; first class's prefill " +
                                  format_sig(prefill_s[0], 3) + " s plus the M/G/1 wait"; };
         c.figures["utilization_ratio"] = e.figure(q.utilization, Label::modelled, [&] { return std::string("arrival rate x mean GPU time per request"); });
@@ -409,16 +465,12 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
         if (e.explain) c.regime_why = "decode: " + format_sig(dec.roofline.intensity_flop_per_byte, 3) + " FLOP/byte against a ridge of " +
                        format_sig(dec.roofline.ridge_flop_per_byte, 3) + " FLOP/byte";
     }
-    e.headline = w.stage == Stage::batch ? c.figures.at("throughput_tokens_per_s").value : 1.0 / dec.time_s;
+    e.headline = w.stage == Stage::batch ? c.figures.at("throughput_tokens_per_s").value : 1.0 / step_s;
 
     // Interactive serving with latency targets: the most output tokens/s any batch reaches while every user
-    // still gets the target speed and first-token time.
-    const double tps_target = w.serve.tokens_per_s_per_user_target, ttft_target = w.serve.ttft_target_s;
+    // still gets the target speed and first-token time (at an arrival rate, the batch searched above).
     if (e.search_batch && w.stage == Stage::serve && (tps_target > 0 || ttft_target > 0) && c.fits && peak.flop_per_s > 0) {
-        const BatchChoice within = best_batch(w, cat, d, n, a, [&](const Candidate& t) {
-            return (tps_target <= 0 || t.figures.at("decode_tokens_per_s_per_user").value >= tps_target) &&
-                   (ttft_target <= 0 || t.figures.at("ttft_s").value <= ttft_target);
-        });
+        const BatchChoice within = at_rate.found ? at_rate : best_batch(w, cat, d, n, a, meets_targets);
         if (within.found) {
             auto why = [&] { return "batch " + format_sig(within.batch, 6) + ": the largest output tokens/s at which each user still gets " +
                                     (tps_target > 0 ? format_sig(tps_target, 4) + " tokens/s" : std::string("any speed")) +
@@ -668,6 +720,76 @@ void keep_bandwidth_figures(Eval& e, const std::string& precision) {
                                    " is not published, so prefill, time to first token and throughput at large batches are not modelled";
 }
 
+// [SECTION] serving layouts (issue 11) ---------------------------------------------------------------
+
+// The n devices as `replicas` data-parallel copies of n / replicas devices each (tensor parallel inside the
+// fast domain, pipeline stages past it, as eval_serve lays out one replica): one replica is evaluated at its
+// share of the arrival rate, and its throughput and user capacity are multiplied by the replicas.
+Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d, int n, int replicas, const Assumptions& a, bool explain) {
+    Workload share = w;
+    if (replicas > 1) {
+        share.serve.requests_per_s /= replicas;
+        for (auto& t : share.serve.traffic) t.requests_per_s /= replicas;
+    }
+    Eval e;
+    e.explain = explain;
+    e.c.device = d.id;
+    e.c.device_name = d.name;
+    e.c.count = n;
+    eval_serve(share, cat, d, n / replicas, a, e);
+    if (replicas <= 1) return e;
+    e.c.layout.data_parallel = replicas;
+    for (const char* k : {"throughput_tokens_per_s", "max_concurrent_users", "max_throughput_within_targets_tokens_per_s"}) {
+        auto it = e.c.figures.find(k);
+        if (it == e.c.figures.end()) continue;
+        it->second.value *= replicas;
+        it->second.low *= replicas;
+        it->second.high *= replicas;
+        if (explain) it->second.why += "; x " + std::to_string(replicas) + " replicas of " + std::to_string(n / replicas) + " device(s)";
+    }
+    if (w.stage == Stage::batch) e.headline = e.c.figures.at("throughput_tokens_per_s").value;
+    return e;
+}
+
+// Offline jobs and serving at an arrival rate leave the batch to the engine (offline_batch, rate_batch), and
+// on n devices the layout too: every split of n into replicas x devices per replica (powers of two) is
+// evaluated, exhaustively, and the one with the most output tokens/s kept (at an arrival rate, the most that
+// still meets the latency targets). A tie keeps fewer, larger replicas (a shorter time to first token).
+// A given batch or user count is a fixed engine configuration: one replica of n, as the benchmark ran it.
+double layout_score(const Workload& w, const Eval& e) {
+    if (!e.c.fits) return -1;
+    const bool targets = w.serve.ttft_target_s > 0 || w.serve.tokens_per_s_per_user_target > 0;
+    const char* key = rate_batch(w) && targets ? "max_throughput_within_targets_tokens_per_s" : "throughput_tokens_per_s";
+    auto it = e.c.figures.find(key);
+    return it == e.c.figures.end() ? 0 : it->second.value;
+}
+
+// With the count left to the planner the replica size is the choice itself (choose_count: the fewest devices
+// that fit, or at a rate the size whose fleet has the fewest devices), so only a given count is split.
+// `fixed_replicas` > 0 skips the search (the bands of a layout already chosen).
+Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas) {
+    if (fixed_replicas > 0 && n % fixed_replicas == 0) return eval_serve_replicas(w, cat, d, n, fixed_replicas, a, explain);
+    Eval best = eval_serve_replicas(w, cat, d, n, 1, a, explain);
+    if (n <= 1 || w.hardware.count <= 0 || !(offline_batch(w) || rate_batch(w))) return best;
+    double best_score = layout_score(w, best);
+    std::string tried = explain ? "1 x " + std::to_string(n) + ": " + (best_score >= 0 ? format_sig(best_score, 4) : std::string("does not fit")) : "";
+    for (int r = 2; r <= n; r *= 2) {
+        if (n % r != 0) continue;
+        Eval t = eval_serve_replicas(w, cat, d, n, r, a, explain);
+        const double score = layout_score(w, t);
+        if (explain) tried += ", " + std::to_string(r) + " x " + std::to_string(n / r) + ": " + (score >= 0 ? format_sig(score, 4) : std::string("does not fit"));
+        if (score > best_score * (1 + 1e-9)) {
+            best = std::move(t);
+            best_score = score;
+        }
+    }
+    if (explain)
+        best.c.notes.push_back("layout: " + std::to_string(best.c.layout.data_parallel) + " replica(s) x " + std::to_string(n / best.c.layout.data_parallel) +
+                               " device(s) (tensor parallel " + std::to_string(best.c.layout.tensor_parallel) + "), the most output tokens/s" +
+                               (rate_batch(w) ? " within the latency targets" : "") + " of every split tried (replicas x devices: output tokens/s): " + tried);
+    return best;
+}
+
 // [SECTION] RL pools ---------------------------------------------------------------------------------------
 // The trainer is this candidate's n devices (the fewest the training step fits on); the rollout pool is
 // sized with rl.h from the serving model: a replica is the fewest devices (powers of two) that hold the
@@ -717,7 +839,7 @@ RlPools rl_pools(const Workload& w, const Catalog& cat, const Device& d, int n, 
     return size_rl_pools(job, train_s, network_of(d, a), generation);
 }
 
-Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true) {
+Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true, int replicas = 0) {
     Eval e;
     e.explain = explain;
     e.c.device = d.id;
@@ -726,7 +848,7 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
     switch (w.stage) {
     case Stage::serve:
     case Stage::batch:
-    case Stage::edge: eval_serve(w, cat, d, n, a, e); break;
+    case Stage::edge: e = best_serving_layout(w, cat, d, n, a, explain, replicas); break;
     case Stage::finetune:
     case Stage::pretrain: eval_train(w, cat, d, n, a, e); break;
     case Stage::rl: {
@@ -786,9 +908,36 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
         const double usable = usable_bytes(d, a, true);
         while (n0 < 4096 && weights / n0 > usable) n0 *= 2;
     }
-    for (int n = n0; n <= 4096; n *= 2)
-        if (evaluate(w, cat, d, n, a, false).c.fits) return n;
-    return 1;
+    int first = 0;
+    for (int n = n0; n <= 4096 && !first; n *= 2)
+        if (evaluate(w, cat, d, n, a, false).c.fits) first = n;
+    if (!first) return 1;
+    if (!rate_batch(w)) return first;
+    // At an arrival rate the fleet is ceil(demand / capacity) copies of the n devices planned here: among the
+    // sizes from the fewest that fit up to the fast domain (8 at most), keep the one whose fleet has the fewest
+    // devices (issue 11: replicas x tensor parallelism at least cost). At a rate the throughput counts each
+    // request's prefill already (eval_serve), as the pricing does (decide.cpp).
+    double demand = w.serve.requests_per_s * serve_shape(w).output;
+    if (!w.serve.traffic.empty()) {
+        demand = 0;
+        for (const auto& t : w.serve.traffic) demand += t.requests_per_s * t.output_tokens;
+    }
+    auto fleet = [&](int n) {
+        const Eval e = evaluate(w, cat, d, n, a, false);
+        const auto tp = e.c.figures.find("throughput_tokens_per_s");
+        const auto q = e.c.figures.find("replicas_for_rate");
+        if (!e.c.fits || tp == e.c.figures.end() || tp->second.value <= 0) return 1e300;
+        const double replicas = std::max(std::ceil(demand / tp->second.value), q == e.c.figures.end() ? 1.0 : q->second.value);
+        return replicas * n;
+    };
+    int best = first;
+    double best_devices = fleet(first);
+    for (int n = first * 2; n <= std::min(std::max(1, d.domain_size), kMaxTensorParallel); n *= 2)
+        if (const double devices = fleet(n); devices < best_devices) {
+            best = n;
+            best_devices = devices;
+        }
+    return best;
 }
 
 // The first rule of `rules` that matches the device and its runtime (the workload's framework, else
@@ -956,8 +1105,8 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
         const int n = choose_count(w, cat, *d, das.typical);
         Eval e = evaluate(w, cat, *d, n, das.typical);
         e.c.memory.total_low_bytes = e.c.memory.total_high_bytes = e.c.memory.total_bytes;
-        widen(e.c, evaluate(w, cat, *d, n, das.low, false).c);
-        widen(e.c, evaluate(w, cat, *d, n, das.high, false).c);
+        widen(e.c, evaluate(w, cat, *d, n, das.low, false, e.c.layout.data_parallel).c); // the bands of the layout chosen
+        widen(e.c, evaluate(w, cat, *d, n, das.high, false, e.c.layout.data_parallel).c);
         if (rule && w.stage != Stage::finetune && w.stage != Stage::pretrain)
             e.c.notes.push_back("decode bandwidth efficiency " + format_sig(rule->value, 3) + " (" + format_sig(rule->low, 3) + ".." +
                                 format_sig(rule->high, 3) + ") for this device family [" + rule->id + ", " + std::to_string(rule->measurements) +
@@ -977,7 +1126,7 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
         return x.first > y.first; // the stage's headline figure: faster first
     });
     for (auto& r : ranked) p.candidates.push_back(std::move(r.second));
-    decide(p, w, cat);
+    decide(p, w, cat, as);
     if (sensitivity) add_sensitivity(p, w, cat, as);
     return p;
 }
