@@ -262,6 +262,15 @@ json layouts_json(const LayoutSearch& s) {
             {"best", s.layouts.empty() ? json(nullptr) : layout_json(s.layouts.front())}, {"alternatives", std::move(alternatives)}};
 }
 
+json rl_json(const RlPools& r) {
+    return {{"sized", r.sized}, {"trainer_devices", r.trainer_devices}, {"rollout_devices", r.rollout_devices},
+            {"rollout_replicas", r.rollout_replicas}, {"replica_devices", r.replica_devices}, {"rollout_share", r.rollout_share},
+            {"rollouts_per_replica", r.rollouts_per_replica}, {"generation_s", finite_or_null(r.generation_s)},
+            {"train_s", finite_or_null(r.train_s)}, {"sync_s", finite_or_null(r.sync_s)}, {"step_s", finite_or_null(r.step_s)},
+            {"sync_bytes_per_device", r.sync_bytes_per_device}, {"sync_over_scale_out", r.sync_over_scale_out},
+            {"splits_searched", r.splits_searched}, {"reasons", r.reasons}, {"explanation", r.explanation}};
+}
+
 json figure_json_checked(const Figure& f) {
     return json{{"value", finite_or_null(f.value)}, {"low", finite_or_null(f.low)}, {"high", finite_or_null(f.high)},
                 {"label", std::string(name(f.label))}, {"why", f.why}};
@@ -298,6 +307,7 @@ std::string to_json(const Plan& p) {
                {"memory", std::move(memory)}, {"phases", std::move(phases)}, {"notes", c.notes}};
         for (const auto& [k, f] : c.figures) j[k] = figure_json_checked(f); // figures at the top level under their own names
         if (c.layouts.searched > 0 || !c.layouts.explanation.empty()) j["layouts"] = layouts_json(c.layouts);
+        if (!c.rl.explanation.empty()) j["rl"] = rl_json(c.rl);
         cands.push_back(std::move(j));
     }
     auto option_json = [](const Option& o) {
