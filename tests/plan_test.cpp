@@ -184,8 +184,10 @@ TEST(Precision, Fp32TrainingStoresFourByteWeightsGradientsAndActivations) {
     EXPECT_DOUBLE_EQ(f32.gradients_bytes, 3.4e8 * 4);
     EXPECT_DOUBLE_EQ(f32.optimizer_bytes, 3.4e8 * 8);
     EXPECT_DOUBLE_EQ(b16.weights_bytes, 3.4e8 * 2);
-    const double logits = 512.0 * 8 * 30522; // hf-peft: the returned logits (4 bytes in fp32, 2 in bf16) + the FP32 copy and gradient (8)
-    EXPECT_NEAR((f32.activations_bytes - logits * (4 + 8)) / (b16.activations_bytes - logits * (2 + 8)), 2.0, 1e-9); // the blocks double
+    // hf-peft: the returned logits (4 bytes in fp32, 2 in bf16), the FP32 copy (none in fp32: logits.float() returns
+    // the same tensor) and its FP32 gradient (4).
+    const double logits = 512.0 * 8 * 30522;
+    EXPECT_NEAR((f32.activations_bytes - logits * (4 + 4)) / (b16.activations_bytes - logits * (2 + 8)), 2.0, 1e-9); // the blocks double
 }
 
 // Eager attention (transformers attn_implementation="eager", older stacks) keeps the softmax output,
@@ -879,6 +881,47 @@ TEST(Peaks, Int8ComputeUsesTheInt8PeakNotTheFp16One) {
         return p.candidates.at(0).figures.at("items_per_s").value;
     };
     EXPECT_NEAR(items("int8") / items("fp16"), 624.0 / 312.0, 1e-6); // compute-bound at this batch: the peaks' ratio
+}
+
+} // namespace hwplan
+
+namespace hwplan {
+
+// [SECTION] training runtime profiles ----------------------------------------------------------------
+
+// DeepSpeed's memory.rst, "GPU RAM", per GPU for P parameters on N GPUs: ZeRO-2 4P + 16P/N (16-bit params and
+// gradients whole), 2P with optimizer offload; ZeRO-3 18P/N + 4L, 2P/N + 4L with optimizer offload, L the largest
+// layer's parameters. A 3e9-parameter model whose largest tensor is its 32,000 x 1,024 embedding, on 8 GPUs.
+TEST(Runtimes, DeepSpeedZeroModelStatesFollowMemoryRst) {
+    auto states = [](int stage, bool offload) {
+        const Plan p = run(std::string(R"({"stage": "finetune", "precision": "fp16",
+            "model": {"params": 3e9, "layers": 48, "hidden": 1024, "heads": 32, "head_dim": 128, "intermediate": 16384, "vocab": 32000},
+            "train": {"method": "full", "optimizer": "adamw", "runtime": "deepspeed", "seq_len": 512, "micro_batch": 1, "zero_stage": )") +
+                               std::to_string(stage) + R"(, "cpu_offload": )" + (offload ? "true" : "false") +
+                               R"(}, "hardware": {"devices": ["a100-80gb"], "count": 8}})");
+        const MemoryUse& m = p.candidates.at(0).memory;
+        return m.weights_bytes + m.gradients_bytes + m.optimizer_bytes;
+    };
+    const double P = 3e9, N = 8, L = 32000.0 * 1024;
+    EXPECT_NEAR(states(2, false), 4 * P + 16 * P / N, 1);
+    EXPECT_NEAR(states(2, true), 2 * P, 1);
+    EXPECT_NEAR(states(3, false), 18 * P / N + 4 * L, 1);
+    EXPECT_NEAR(states(3, true), 2 * P / N + 4 * L, 1);
+}
+
+// Unsloth's gradient checkpointing offloads the saved block inputs to host memory (its README): with full
+// recomputation the device keeps only the block being recomputed, so the activations shrink by exactly the
+// checkpoints the torchtune-like profiles keep, layers x 2 bytes x s x b x h (Korthikanti's 2sbh per block).
+TEST(Runtimes, UnslothOffloadsTheCheckpointedBlockInputs) {
+    auto blocks = [](const char* runtime) {
+        const Plan p = run(std::string(R"({"stage": "finetune", "model": "llama-2-7b", "train": {"method": "qlora", "lora_rank": 8,
+            "seq_len": 8192, "micro_batch": 1, "checkpointing": "full", "runtime": ")") + runtime +
+                           R"("}, "hardware": {"devices": ["a100-40gb"], "count": 1}})");
+        return p.candidates.at(0).memory.activations_bytes;
+    };
+    // Both keep bf16 logits (2 bytes each); hf-peft adds its FP32 copy and gradient (8 bytes per logit).
+    const double checkpoints = 32 * 2.0 * 8192 * 4096, fp32_loss = 8192 * 32000 * 8.0;
+    EXPECT_NEAR(blocks("hf-peft") - blocks("unsloth"), checkpoints + fp32_loss, 1);
 }
 
 } // namespace hwplan

@@ -667,13 +667,19 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
             t.full_master_weights = e.boolean("full_master_weights", true).value_or(true);
             t.optimizer_in_backward = e.boolean("optimizer_in_backward", true).value_or(false);
             t.eager_attention = e.choice("attention", true, {"sdpa", "eager"}).value_or("sdpa") == "eager";
+            t.offload_checkpoints = e.boolean("offload_checkpoints", false).value_or(false);
+            t.optimizer_fp32_gradient_bytes_per_param = e.number("optimizer_fp32_gradient_bytes_per_param", false, 0, 8).value_or(0);
+            t.zero2_shards_gradients = e.boolean("zero2_shards_gradients", false).value_or(true);
+            t.zero3_layer_gather_bytes_per_param = e.number("zero3_layer_gather_bytes_per_param", false, 0, 16).value_or(0);
+            t.offload_gradients = e.boolean("offload_gradients", false).value_or(false);
             t.default_for = e.strings("default_for", false);
             for (const auto& m : t.default_for)
                 if (m != "full" && m != "lora" && m != "qlora") e.error("default_for", "unknown method \"" + m + "\"; expected full, lora or qlora");
             e.string("note", false);
             attach_source(e, b, {"adapter_bytes_per_param", "adapter_gradient_bytes_per_param", "optimizer_state_bytes_per_value",
                                  "logits_kept_bytes_per_value", "loss_fp32_bytes_per_value", "loss_chunks", "paged_optimizer", "full_master_weights",
-                                 "optimizer_in_backward", "attention"});
+                                 "optimizer_in_backward", "attention", "offload_checkpoints", "optimizer_fp32_gradient_bytes_per_param",
+                                 "zero2_shards_gradients", "zero3_layer_gather_bytes_per_param", "offload_gradients"});
             t.source = b.source_of.count(e.at("adapter_bytes_per_param")) ? b.source_of[e.at("adapter_bytes_per_param")] : "";
             return t;
         },

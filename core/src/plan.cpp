@@ -578,17 +578,36 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     }
     // With the optimizer step fused into backward only the tensor being updated holds a gradient.
     const double grad_params = rt.optimizer_in_backward ? std::min(trainable, full ? largest_tensor_params(arch) : trainable) : trainable;
-    double grads = grad_params * grad_per, opt = trainable * opt_per;
+    // A mixed-precision optimizer step that converts the gradients to FP32 holds that copy beside its state
+    // (DeepSpeed's memory.rst: "16b for fp32: 4b params, 4b grads, 4b momentum and 4b variance").
+    const double fp32_grad_per = full && !fp32 && rt.full_master_weights ? rt.optimizer_fp32_gradient_bytes_per_param : 0;
+    double grads = grad_params * grad_per, opt = trainable * (opt_per + fp32_grad_per);
     if (zero >= 1) opt /= n;
-    if (zero >= 2) grads /= n;
+    const bool grads_sharded = zero >= 3 || (zero == 2 && rt.zero2_shards_gradients);
+    if (grads_sharded) grads /= n;
     if (zero >= 3) weights /= n;
+    // ZeRO-3 as DeepSpeed runs it gathers one layer at a time: its 16-bit parameters and the 16-bit gradients
+    // computed for it (memory.rst: largest_layer_memory = 4 x largest_layer_params); the rest are partitions.
+    const double gather_params = zero >= 3 && full && rt.zero3_layer_gather_bytes_per_param > 0 ? largest_tensor_params(arch) : 0;
+    if (gather_params > 0) {
+        weights += gather_params * rt.zero3_layer_gather_bytes_per_param / 2;
+        grads = gather_params * rt.zero3_layer_gather_bytes_per_param / 2;
+    }
     const double host_opt = t.cpu_offload ? opt : 0;
     if (t.cpu_offload) opt = 0;
+    // Optimizer offload that reduces the gradients into host buffers (DeepSpeed ZeRO-2: "offload_optimizer": 2 * params).
+    const bool grads_offloaded = t.cpu_offload && rt.offload_gradients && gather_params == 0;
+    if (grads_offloaded) grads = 0;
     m.weights_bytes = weights;
-    e.term(m, "weights", weights, [&] { return std::string(wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : "")); });
+    e.term(m, "weights", weights, [&] { return std::string(wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : "") +
+                                                           (gather_params > 0 ? " + the largest layer gathered (" + format_count(gather_params) + " params x 2 bytes)" : "")); });
     m.gradients_bytes = grads;
-    e.term(m, "gradients", grads, [&] { return std::string(format_count(grad_params) + (grad_params < trainable ? " (the largest tensor; optimizer step in backward)" : " trainable") +
-                                                           " x " + format_sig(grad_per, 2) + " bytes" + (zero >= 2 ? ", sharded" : "")); });
+    e.term(m, "gradients", grads, [&] {
+        if (grads_offloaded) return std::string("reduced into host memory with the offloaded optimizer (" + rt.id + ")");
+        if (gather_params > 0) return std::string("16-bit gradients of the largest layer only (" + format_count(gather_params) + " params x 2 bytes; ZeRO-3, " + rt.id + ")");
+        return std::string(format_count(grad_params) + (grad_params < trainable ? " (the largest tensor; optimizer step in backward)" : " trainable") +
+                           " x " + format_sig(grad_per, 2) + " bytes" + (grads_sharded ? ", sharded" : zero == 2 ? ", whole on each device (" + rt.id + ")" : ""));
+    });
     ActivationSettings as;
     as.seq_len = t.seq_len;
     as.micro_batch = t.micro_batch;
@@ -596,8 +615,11 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     as.bytes_per_value = fp32 ? 4.0 : 2.0;
     as.flash_attention = t.attention.empty() ? !rt.eager_attention : t.attention != "eager";
     as.logits_kept_bytes_per_value = fp32 && rt.logits_kept_bytes_per_value > 0 ? 4.0 : rt.logits_kept_bytes_per_value; // fp32 logits
-    as.loss_fp32_bytes_per_value = rt.loss_fp32_bytes_per_value;
+    // In an fp32 run the logits are already FP32: the loss's upcast (logits.float()) returns the same tensor,
+    // so of the profile's FP32 bytes per logit (copy 4 + gradient 4, hf-loss-utils) only the gradient is new.
+    as.loss_fp32_bytes_per_value = fp32 ? std::max(0.0, rt.loss_fp32_bytes_per_value - 4.0) : rt.loss_fp32_bytes_per_value;
     as.loss_chunks = rt.loss_chunks;
+    as.offload_checkpoints = rt.offload_checkpoints;
     const auto act = training_activation_bytes(arch, as, arch.layers);
     m.activations_bytes = act.total_bytes;
     // The caching allocator fragments what is allocated and freed every step (activations, the loss's
@@ -617,12 +639,15 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     }
     m.optimizer_bytes = opt;
     e.term(m, "optimizer", opt, [&] { return std::string(std::string(name(t.optimizer)) + ": " + format_sig(opt_per, 3) + " bytes per trainable parameter" +
+                                      (fp32_grad_per > 0 ? " + " + format_sig(fp32_grad_per, 2) + " for the FP32 gradient copy (" + rt.id + ")" : "") +
                                       (zero >= 1 ? ", sharded (ZeRO-" + std::to_string(zero) + ")" : "") +
                                       (t.cpu_offload ? "; offloaded: " + gb(host_opt) + " in host memory" : "") +
                                       (paged > 0 ? "; paged optimizer: " + gb(paged) + " paged out to host memory" : "")); });
     e.term(m, "activations", act.total_bytes, [&] { return std::string("blocks " + gb(act.blocks_bytes) + " (" + std::string(name(t.checkpointing)) +
                                                     " recomputation, " + (as.flash_attention ? "fused attention" : "eager attention: score matrices stored") +
-                                                    (fp32 ? ", fp32" : "") + ") + logits and the loss " + gb(act.logits_bytes) + " (" + rt.id +
+                                                    (fp32 ? ", fp32" : "") +
+                                                    (as.offload_checkpoints && t.checkpointing == Checkpointing::full ? ", checkpoints offloaded to host memory" : "") +
+                                                    ") + logits and the loss " + gb(act.logits_bytes) + " (" + rt.id +
                                                     (rt.loss_chunks > 1 ? ": " + format_sig(rt.loss_chunks, 3) + " chunks" : ": whole FP32 logits") + ")"); });
     e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context " + gb(a.runtime_context_bytes) + " + allocator fragmentation " +
                                                   format_sig(100 * a.allocator_fragmentation_ratio, 3) + " % of the per-step tensors (" + gb(transient) + ")"); });
