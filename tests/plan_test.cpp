@@ -925,3 +925,46 @@ TEST(Runtimes, UnslothOffloadsTheCheckpointedBlockInputs) {
 }
 
 } // namespace hwplan
+
+namespace hwplan {
+
+// [SECTION] calibrated labels ------------------------------------------------------------------------
+
+// Issue #9: a figure whose efficiencies were all set from calibration measurements is labelled `calibrated`
+// and names them; one resting on an uncalibrated efficiency, or on a value the workload pinned, stays
+// `modelled`. A BERT-Base batch of 128 x 128 tokens on an A100 is compute-bound, so items/s rests on
+// encoder_compute_efficiency alone.
+TEST(Labels, CalibratedWhenEveryEfficiencyNamesItsMeasurements) {
+    const std::string job = R"({"stage": "embed", "model": "bert-base-uncased", "embed": {"tokens_per_item": 128, "batch_size": 128},
+        "hardware": {"devices": ["a100-40gb"], "count": 1}})";
+    Catalog cat = catalog();
+    cat.assumptions["encoder_compute_efficiency"].calibrated_by = {"fit-a", "fit-b"};
+    const Figure f = plan_from_json(job, cat).candidates.at(0).figures.at("items_per_s");
+    EXPECT_EQ(f.label, Label::calibrated);
+    EXPECT_NE(f.why.find("[calibrated: encoder_compute_efficiency from fit-a, fit-b]"), std::string::npos) << f.why;
+
+    cat.assumptions["encoder_compute_efficiency"].calibrated_by.clear();
+    EXPECT_EQ(plan_from_json(job, cat).candidates.at(0).figures.at("items_per_s").label, Label::modelled);
+
+    cat.assumptions["encoder_compute_efficiency"].calibrated_by = {"fit-a"};
+    const std::string pinned = R"({"stage": "embed", "model": "bert-base-uncased", "embed": {"tokens_per_item": 128, "batch_size": 128},
+        "assumptions": {"encoder_compute_efficiency": 0.5}, "hardware": {"devices": ["a100-40gb"], "count": 1}})";
+    EXPECT_EQ(plan_from_json(pinned, cat).candidates.at(0).figures.at("items_per_s").label, Label::modelled);
+}
+
+// Decode rests on the bandwidth share and the fixed step overhead: a calibrated bandwidth rule alone does not
+// make it calibrated while decode_step_overhead_s names no measurement.
+TEST(Labels, DecodeNeedsItsStepOverheadCalibratedToo) {
+    const std::string job = R"({"stage": "serve", "model": "llama-2-7b", "framework": "llama.cpp", "precision": {"weights": "q4_0"},
+        "serve": {"concurrent_users": 1, "context_tokens": 1024}, "hardware": {"devices": ["rtx-4090"], "count": 1}})";
+    Catalog cat = catalog();
+    cat.assumptions["decode_step_overhead_s"].calibrated_by.clear();
+    EXPECT_EQ(plan_from_json(job, cat).candidates.at(0).figures.at("decode_tokens_per_s_per_user").label, Label::modelled);
+    cat.assumptions["decode_step_overhead_s"].calibrated_by = {"fit-c"};
+    const Figure f = plan_from_json(job, cat).candidates.at(0).figures.at("decode_tokens_per_s_per_user");
+    EXPECT_EQ(f.label, Label::calibrated);
+    EXPECT_NE(f.why.find("decode_bandwidth_efficiency [gddr-gpu-llama.cpp] from xiongjiedai-llama2-"), std::string::npos) << f.why;
+    EXPECT_NE(f.why.find("decode_step_overhead_s from fit-c"), std::string::npos) << f.why;
+}
+
+} // namespace hwplan

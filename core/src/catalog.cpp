@@ -726,6 +726,7 @@ EfficiencyRule read_efficiency_rule(const std::string& key, Reader& e, SourceBoo
     r.low = e.number("low", true, 1e-3, 1).value_or(0);
     r.high = e.number("high", true, 1e-3, 1).value_or(0);
     r.measurements = e.integer("measurements", true, 1, 100000).value_or(0);
+    r.calibrated_by = e.strings("calibrated_by", false);
     if (e.ctx().issues.size() == before && !(r.low <= r.value && r.value <= r.high))
         e.error("value", "must lie within low..high (" + format_sig(r.low, 6) + ".." + format_sig(r.high, 6) + ")");
     e.string("note", false);

@@ -1039,6 +1039,60 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
     return out;
 }
 
+// [SECTION] calibrated labels ------------------------------------------------------------------------
+// A figure is `calibrated` when every efficiency it rests on was set from measurements of the suite's
+// calibration split (assumptions.json or efficiencies.json "calibrated_by"; issue #9); its why names them.
+// The efficiencies are those of the bound the candidate ran into: a compute-bound training step rests on its
+// MFU alone, a bandwidth- or communication-bound one on more than that; an encoder batch on the side of the
+// roofline that bound it; decode on the bandwidth share and the fixed step overhead. A value the workload
+// pinned is the user's, not calibrated.
+void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const AssumptionSet& das, const EfficiencyRule* decode_rule,
+                      const EfficiencyRule* mfu_rule) {
+    std::vector<std::string> keys, figures;
+    switch (w.stage) {
+    case Stage::finetune:
+    case Stage::pretrain:
+        if (c.regime != Regime::compute) return;
+        keys = {w.stage == Stage::pretrain ? "training_mfu" : "finetune_mfu"};
+        figures = {"step_time_s", "train_tokens_per_s", "train_time_s"};
+        break;
+    case Stage::embed:
+        if (c.phases.empty()) return;
+        keys = {c.phases.back().roofline.compute_bound ? "encoder_compute_efficiency" : "decode_bandwidth_efficiency"};
+        figures = {"items_per_s", "embed_time_s", "window_used_ratio"};
+        break;
+    case Stage::serve:
+    case Stage::batch:
+    case Stage::edge:
+        keys = {"decode_bandwidth_efficiency", "decode_step_overhead_s"};
+        figures = {"decode_step_s", "decode_tokens_per_s_per_user"};
+        break;
+    case Stage::rl: return;
+    }
+    std::vector<std::string> named; // "key: id, id"
+    for (const auto& key : keys) {
+        const auto src = das.source.find(key);
+        if (src != das.source.end() && src->second == "workload") return;
+        const std::vector<std::string>* ids = nullptr;
+        if (key == "decode_bandwidth_efficiency" && decode_rule) ids = &decode_rule->calibrated_by;
+        else if (key == "training_mfu" && mfu_rule) ids = &mfu_rule->calibrated_by;
+        else if (auto it = cat.assumptions.find(key); it != cat.assumptions.end()) ids = &it->second.calibrated_by;
+        if (!ids || ids->empty()) return;
+        std::string list;
+        for (const auto& id : *ids) list += (list.empty() ? "" : ", ") + id;
+        const EfficiencyRule* rule = key == "decode_bandwidth_efficiency" ? decode_rule : key == "training_mfu" ? mfu_rule : nullptr;
+        named.push_back(key + (rule ? " [" + rule->id + "]" : "") + " from " + list);
+    }
+    std::string note;
+    for (const auto& n : named) note += (note.empty() ? "" : "; ") + n;
+    for (const auto& f : figures) {
+        auto it = c.figures.find(f);
+        if (it == c.figures.end() || it->second.label != Label::modelled) continue;
+        it->second.label = Label::calibrated;
+        it->second.why += " [calibrated: " + note + "]";
+    }
+}
+
 void missing(const Workload& w, Plan& p) {
     auto given = [&](const std::string& k) { return std::find(w.given.begin(), w.given.end(), k) != w.given.end(); };
     auto note = [&](const std::string& key, const std::string& text) {
@@ -1171,6 +1225,7 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
         e.c.memory.total_low_bytes = e.c.memory.total_high_bytes = e.c.memory.total_bytes;
         widen(e.c, evaluate(w, cat, *d, n, das.low, false, e.c.layout.data_parallel).c); // the bands of the layout chosen
         widen(e.c, evaluate(w, cat, *d, n, das.high, false, e.c.layout.data_parallel).c);
+        label_calibrated(e.c, w, cat, das, rule, mfu_rule);
         if (rule && w.stage != Stage::finetune && w.stage != Stage::pretrain)
             e.c.notes.push_back("decode bandwidth efficiency " + format_sig(rule->value, 3) + " (" + format_sig(rule->low, 3) + ".." +
                                 format_sig(rule->high, 3) + ") for this device family [" + rule->id + ", " + std::to_string(rule->measurements) +

@@ -52,6 +52,7 @@ struct EfficiencyRule {
     std::vector<std::string> frameworks;    // runtimes the measurements used ("llama.cpp"); empty: any
     double value = 0, low = 0, high = 0;    // ratio in (0, 1]
     int measurements = 0;                   // how many measurements the figures come from
+    std::vector<std::string> calibrated_by; // ids of the calibration-split measurements (tests/validation/) that set it
     std::string source;                     // source id in Catalog::efficiency_sources
     bool operator==(const EfficiencyRule&) const = default;
 };
