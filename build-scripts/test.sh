@@ -48,6 +48,8 @@ node_tests() {
   if [ -z "$p" ]; then note_fail "$name (no summary)"; return; fi
   passed=$((passed + p)); [ "$f" -gt 0 ] && note_fail "$name" "$f"
   echo "      $p passed, $f failed"
+  # Name what failed where the summary is read (CI shows only the end of the output).
+  grep -E '^ *not ok ' "$log" | sed -E 's/^ *not ok [0-9]+ - /      not ok: /' || true
 }
 
 ctest_preset native

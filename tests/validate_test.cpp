@@ -20,6 +20,19 @@ namespace {
 
 const Catalog& catalog() { return embedded_catalog().catalog; }
 
+// The catalog with no "calibrated_by" ids: the small suites built below do not hold the real cases those
+// ids name (the repository's own suite is checked against the real catalog, below).
+const Catalog& uncalibrated_catalog() {
+    static const Catalog cat = [] {
+        Catalog c = catalog();
+        for (auto& [name, d] : c.assumptions) d.calibrated_by.clear();
+        for (auto& r : c.decode_bandwidth_rules) r.calibrated_by.clear();
+        for (auto& r : c.training_mfu_rules) r.calibrated_by.clear();
+        return c;
+    }();
+    return cat;
+}
+
 // A complete, valid measurement; tests change one field at a time.
 nlohmann::json base_case() {
     return nlohmann::json::parse(R"json({
@@ -256,7 +269,7 @@ ValidationReport three_cases() {
     auto c = base_case();
     c["id"] = "c";
     c["not_modelled"] = "not in the catalog";
-    return run_validation({file(a, "memory/a.json"), file(b, "memory/b.json"), file(c, "memory/c.json")}, catalog());
+    return run_validation({file(a, "memory/a.json"), file(b, "memory/b.json"), file(c, "memory/c.json")}, uncalibrated_catalog());
 }
 
 TEST(ValidateSuite, SummaryPerKind) {
@@ -273,7 +286,7 @@ TEST(ValidateSuite, SummaryPerKind) {
 
 TEST(ValidateSuite, DuplicateIdIsAProblem) {
     const auto a = base_case();
-    const ValidationReport r = run_validation({file(a, "memory/a.json"), file(a, "memory/b.json")}, catalog());
+    const ValidationReport r = run_validation({file(a, "memory/a.json"), file(a, "memory/b.json")}, uncalibrated_catalog());
     ASSERT_EQ(r.issues.size(), 1u);
     EXPECT_EQ(r.issues[0].message, "duplicate id \"test-7b-model-states\" (also in memory/a.json)");
 }
@@ -281,7 +294,7 @@ TEST(ValidateSuite, DuplicateIdIsAProblem) {
 // assumptions.json may name the measurements that set an assumption ("calibrated_by"); naming a
 // validation case or an unknown id is a problem the suite reports (validation is never used for fitting).
 TEST(ValidateSuite, CalibratedByMustNameCalibrationCases) {
-    Catalog cat = catalog();
+    Catalog cat = uncalibrated_catalog();
     auto a = base_case();
     a["id"] = "fit-me";
     a["split"] = "calibration";
@@ -295,6 +308,19 @@ TEST(ValidateSuite, CalibratedByMustNameCalibrationCases) {
     EXPECT_EQ(r.issues[0].path, "assumptions.training_mfu.calibrated_by[1]");
     EXPECT_EQ(r.issues[0].message, "names \"hold-out\", a validation case: only calibration cases may set an assumption");
     EXPECT_EQ(r.issues[1].message, "names \"nowhere\", which is not a measurement in the suite");
+}
+
+// efficiencies.json's rules follow the same rule.
+TEST(ValidateSuite, RuleCalibratedByMustNameCalibrationCases) {
+    Catalog cat = uncalibrated_catalog();
+    ASSERT_FALSE(cat.decode_bandwidth_rules.empty());
+    auto b = base_case();
+    b["id"] = "hold-out";
+    cat.decode_bandwidth_rules[0].calibrated_by = {"hold-out"};
+    const ValidationReport r = run_validation({file(b, "memory/b.json")}, cat);
+    ASSERT_EQ(r.issues.size(), 1u);
+    EXPECT_EQ(r.issues[0].path, "decode_bandwidth_efficiency." + cat.decode_bandwidth_rules[0].id + ".calibrated_by[0]");
+    EXPECT_EQ(r.issues[0].file, "efficiencies.json");
 }
 
 TEST(ValidateGate, HoldsAtTheRecordedLevelAndFailsBelowIt) {

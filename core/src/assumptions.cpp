@@ -33,6 +33,7 @@ const std::vector<Field>& fields() {
         {"macos_gpu_wired_ratio", &Assumptions::macos_gpu_wired_ratio},
         {"allreduce_base_latency_s", &Assumptions::allreduce_base_latency_s},
         {"allreduce_hop_latency_s", &Assumptions::allreduce_hop_latency_s},
+        {"user_read_tokens_per_s", &Assumptions::user_read_tokens_per_s},
     };
     return kFields;
 }

@@ -568,7 +568,7 @@ std::optional<CostDefaults> read_defaults(const json& doc, const Context& ctx) {
 // [SECTION] Formats and assumptions -------------------------------------------------------------
 
 const std::vector<std::string> kFormatKinds{"float", "int", "blockquant", "gguf"};
-const std::vector<std::string> kAssumptionUnits{"ratio", "bytes", "s", "tokens", "count"};
+const std::vector<std::string> kAssumptionUnits{"ratio", "bytes", "s", "tokens", "count", "tokens_per_s"};
 
 // One group of named entries ({name: {...}, ...}) under `group` of reader `r`: `read(name, reader, book)`
 // reads one entry; `keep(entry)` takes it when it had no issue.
@@ -667,13 +667,19 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
             t.full_master_weights = e.boolean("full_master_weights", true).value_or(true);
             t.optimizer_in_backward = e.boolean("optimizer_in_backward", true).value_or(false);
             t.eager_attention = e.choice("attention", true, {"sdpa", "eager"}).value_or("sdpa") == "eager";
+            t.offload_checkpoints = e.boolean("offload_checkpoints", false).value_or(false);
+            t.optimizer_fp32_gradient_bytes_per_param = e.number("optimizer_fp32_gradient_bytes_per_param", false, 0, 8).value_or(0);
+            t.zero2_shards_gradients = e.boolean("zero2_shards_gradients", false).value_or(true);
+            t.zero3_layer_gather_bytes_per_param = e.number("zero3_layer_gather_bytes_per_param", false, 0, 16).value_or(0);
+            t.offload_gradients = e.boolean("offload_gradients", false).value_or(false);
             t.default_for = e.strings("default_for", false);
             for (const auto& m : t.default_for)
                 if (m != "full" && m != "lora" && m != "qlora") e.error("default_for", "unknown method \"" + m + "\"; expected full, lora or qlora");
             e.string("note", false);
             attach_source(e, b, {"adapter_bytes_per_param", "adapter_gradient_bytes_per_param", "optimizer_state_bytes_per_value",
                                  "logits_kept_bytes_per_value", "loss_fp32_bytes_per_value", "loss_chunks", "paged_optimizer", "full_master_weights",
-                                 "optimizer_in_backward", "attention"});
+                                 "optimizer_in_backward", "attention", "offload_checkpoints", "optimizer_fp32_gradient_bytes_per_param",
+                                 "zero2_shards_gradients", "zero3_layer_gather_bytes_per_param", "offload_gradients"});
             t.source = b.source_of.count(e.at("adapter_bytes_per_param")) ? b.source_of[e.at("adapter_bytes_per_param")] : "";
             return t;
         },
@@ -720,6 +726,7 @@ EfficiencyRule read_efficiency_rule(const std::string& key, Reader& e, SourceBoo
     r.low = e.number("low", true, 1e-3, 1).value_or(0);
     r.high = e.number("high", true, 1e-3, 1).value_or(0);
     r.measurements = e.integer("measurements", true, 1, 100000).value_or(0);
+    r.calibrated_by = e.strings("calibrated_by", false);
     if (e.ctx().issues.size() == before && !(r.low <= r.value && r.value <= r.high))
         e.error("value", "must lie within low..high (" + format_sig(r.low, 6) + ".." + format_sig(r.high, 6) + ")");
     e.string("note", false);

@@ -5,6 +5,7 @@
 // first cut beside it (guide.cpp); and the three checks (regime and lever, run it, unit cost).
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "hwplan/cost.h"
 #include "hwplan/feasibility.h"
@@ -50,7 +51,8 @@ std::optional<Figure> seconds_per_unit(const Candidate& c, const Workload& w, do
         if (!step || !tput || !ttft) return std::nullopt;
         Figure per_token = inv(*tput, 1.0);
         Figure out = per_token;
-        const double prefill_share = 1.0 / output_tokens_per_request;
+        // Offline batches and serving at an arrival rate count prefill in their throughput already (plan.cpp).
+        const double prefill_share = w.stage == Stage::batch || rate_batch(w) ? 0.0 : 1.0 / output_tokens_per_request;
         out.value = per_token.value + ttft->value * prefill_share;
         out.low = per_token.low + ttft->low * prefill_share;
         out.high = per_token.high + ttft->high * prefill_share;
@@ -153,15 +155,68 @@ double run_seconds(const Candidate& c, const Workload& w) {
     return f ? f->value : 0;
 }
 
-// Output tokens a second the workload asks for (arrival rate x output tokens); 0 when no rate is given.
-double demanded_tokens_per_s(const Workload& w, double output_tokens) {
-    if (!w.serve.traffic.empty()) {
-        double t = 0;
-        for (const auto& c : w.serve.traffic) t += c.requests_per_s * c.output_tokens;
-        return t;
-    }
-    return w.serve.requests_per_s * output_tokens;
+// [SECTION] fixed demand ----------------------------------------------------------------------------
+
+// What a serving workload asks for, when it fixes it: an arrival rate (any serving stage), or, for
+// interactive serving, a number of concurrent users who each read the streamed answer at a fixed pace.
+// A faster device does not create more useful tokens: users read at their own rate (lesson 003's "cost per
+// useful result"), so a fixed demand is priced as the monthly cost of the fleet that meets it.
+constexpr int kMostReplicas = 1000000; // replicas of one option the pricing counts; more is reported as out of scale
+
+struct Demand {
+    double tokens_per_s = 0;          // output tokens a second demanded; 0: the demand is not fixed
+    double low_tokens_per_s = 0;      // across the reading pace's range (users); equal to tokens_per_s for a rate
+    double high_tokens_per_s = 0;
+    double per_user_tokens_per_s = 0; // users: the speed each must get (their target, else the reading pace); 0 for a rate
+    bool from_users = false;
+    std::string why;
+};
+
+// FP8 compute asked for on a device with no published FP8 peak: plan.cpp times it at a 16-bit peak, i.e.
+// a different numeric path (FP8 weights dequantized to 16 bits); "" otherwise. A bf16/fp16 swap is not
+// counted: serving engines treat the two as equivalent.
+std::string compute_fallback(const Device& d, const std::string& compute) {
+    if (compute != "fp8" || d.fp8.supported) return "";
+    return "no FP8 compute path published for " + d.id + " (it would run the FP8 weights at 16-bit compute)";
 }
+
+// SoCs, CPUs and NPUs are planned with a llama.cpp-style local runtime (plan.cpp), not a batching serving engine.
+bool local_device(const Device& d) { return d.kind == DeviceKind::soc || d.kind == DeviceKind::cpu || d.kind == DeviceKind::npu; }
+
+bool is_given(const Workload& w, const std::string& key) { return std::find(w.given.begin(), w.given.end(), key) != w.given.end(); }
+
+// Arrival rate x output tokens (every traffic class), else concurrent users x the pace each consumes: the
+// per-user speed target when given, else the reading pace (assumption user_read_tokens_per_s: Brysbaert
+// 2019, 238 words a minute, x 100/70 tokens a word from Google's Gemini token guide).
+Demand fixed_demand(const Workload& w, const AssumptionSet& as, double output_tokens) {
+    Demand d;
+    if (!serving(w.stage)) return d;
+    if (!w.serve.traffic.empty() || w.serve.requests_per_s > 0) {
+        if (!w.serve.traffic.empty()) {
+            for (const auto& c : w.serve.traffic) d.tokens_per_s += c.requests_per_s * c.output_tokens;
+            d.why = format_sig(d.tokens_per_s, 4) + " output tokens/s over " + std::to_string(w.serve.traffic.size()) + " traffic class(es)";
+        } else {
+            d.tokens_per_s = w.serve.requests_per_s * output_tokens;
+            d.why = format_sig(w.serve.requests_per_s, 4) + " requests/s x " + format_sig(output_tokens, 6) + " output tokens = " +
+                    format_sig(d.tokens_per_s, 4) + " output tokens/s";
+        }
+        d.low_tokens_per_s = d.high_tokens_per_s = d.tokens_per_s;
+        return d;
+    }
+    if (w.stage != Stage::serve || !is_given(w, "serve.concurrent_users") || w.serve.concurrent_users <= 0) return d;
+    d.from_users = true;
+    const double users = w.serve.concurrent_users;
+    const bool target = w.serve.tokens_per_s_per_user_target > 0;
+    d.per_user_tokens_per_s = target ? w.serve.tokens_per_s_per_user_target : as.typical.user_read_tokens_per_s;
+    d.tokens_per_s = users * d.per_user_tokens_per_s;
+    d.low_tokens_per_s = target ? d.tokens_per_s : users * as.low.user_read_tokens_per_s;
+    d.high_tokens_per_s = target ? d.tokens_per_s : users * as.high.user_read_tokens_per_s;
+    d.why = format_sig(users, 6) + " users x " + format_sig(d.per_user_tokens_per_s, 3) + " tokens/s each (" +
+            (target ? std::string("their speed target") : "a reader's pace, assumption user_read_tokens_per_s") + ") = " +
+            format_sig(d.tokens_per_s, 4) + " output tokens/s";
+    return d;
+}
+
 
 // Owned GPUs and accelerators with a fast domain of 2-8 come as servers of that many (an 8-GPU HGX board:
 // MLPerf's H200 system lists accelerators_per_node 8); the devices one replica occupies.
@@ -173,15 +228,17 @@ int replica_devices(const Device& d, int count, bool own) {
 
 } // namespace
 
-void decide(Plan& p, const Workload& w, const Catalog& cat) {
+void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
     const std::string unit = unit_of(w);
     const double output_tokens = w.serve.output_tokens > 0 ? w.serve.output_tokens : std::round(w.serve.context_tokens / 4);
+    const Demand demand = fixed_demand(w, as, output_tokens);
     const double workload_hours = hours_used_per_month(w.usage) > 0 ? hours_used_per_month(w.usage) : serving(w.stage) ? kHoursPerMonth : 0;
     const double runs_per_month = w.usage.jobs_per_week > 0 ? w.usage.jobs_per_week * 52.0 / 12.0 : 0;
     const int spares = std::max(0, w.decision.spares);
     const ScaleLevel level = scale_level(w, cat);
     const std::string site = w.decision.site;
     std::vector<Option> options;
+    std::set<std::string> compromised; // feasible options short of a fixed demand in full (by name)
     {   // The decision's inputs the user left out, with the default used (docs/workload.md, "decision").
         auto given = [&](const std::string& k) { return std::find(w.given.begin(), w.given.end(), k) != w.given.end(); };
         auto note = [&](const std::string& key, const std::string& text) {
@@ -195,7 +252,10 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
         if (w.stage == Stage::serve)
             note("decision.redundancy", "not given; no spare replica (production serving wants N+1: lesson 004, 'two give redundancy')");
         note("decision.budget_usd_per_month", "not given; no budget ceiling");
-        if (serving(w.stage) && w.serve.requests_per_s <= 0 && w.serve.traffic.empty())
+        if (demand.from_users && w.serve.tokens_per_s_per_user_target <= 0)
+            p.missing_assumptions.push_back("serve.requests_per_s: not given; demand is " + demand.why +
+                                            " (give the arrival rate, or a per-user speed target, to price what your users really ask for)");
+        else if (serving(w.stage) && demand.tokens_per_s <= 0)
             p.missing_assumptions.push_back("cost at full load: no serve.requests_per_s, so each replica's unit cost assumes its concurrent "
                                             "users keep it busy all month (give the arrival rate to price the idle time)");
     }
@@ -224,14 +284,24 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
         if (spot.available) ways.push_back(&spot);        // interruptible: for retryable batch work
         if (reserved.available) ways.push_back(&reserved); // a 1-3 year commitment
         const double tput = fig(c, "throughput_tokens_per_s") ? fig(c, "throughput_tokens_per_s")->value : 0;
-        const double demand = serving(w.stage) ? demanded_tokens_per_s(w, output_tokens) : 0;
+        // Output tokens/s one replica sustains with each request's prefill counted (and its band), for an
+        // arrival rate; users held at once are one replica (the count was chosen to fit them).
+        const double capacity = seconds && seconds->value > 0 ? 1e6 / seconds->value : tput;
+        const double capacity_fast = seconds && seconds->low > 0 ? 1e6 / seconds->low : capacity;
+        const double capacity_slow = seconds && seconds->high > 0 ? 1e6 / seconds->high : capacity;
+        const double demand_rate = demand.from_users ? 0 : demand.tokens_per_s;
+        // The queue's own count (plan.cpp: the fewest replicas whose p95 time to first token meets the target) when larger.
+        const int queue_replicas = fig(c, "replicas_for_rate") ? int(fig(c, "replicas_for_rate")->value) : 1;
+        // Counted in double: a tiny capacity against a large rate is reported, not overflowed (see kMostReplicas).
+        auto replicas_needed = [&](double cap) { return demand_rate > 0 && cap > 0 ? std::max({1.0, double(queue_replicas), std::ceil(demand_rate / cap)}) : 1.0; };
+        auto replicas_for = [&](double cap) { return int(std::min(replicas_needed(cap), double(kMostReplicas))); };
         for (const HourlyCost* hc : ways) {
             Option o;
             o.kind = hc == &own ? "own" : hc == &spot ? "rent_spot" : hc == &reserved ? "rent_reserved" : "rent";
             const bool owning = hc == &own;
             o.device = c.device;
             // Replicas: enough for the load (when an arrival rate is given) plus the spares for redundancy.
-            const int load_replicas = demand > 0 && tput > 0 ? std::max(1, int(std::ceil(demand / tput))) : 1;
+            const int load_replicas = replicas_for(capacity);
             const int replicas = load_replicas + spares;
             const int per_replica = c.count;
             const int server = replica_devices(*d, c.count, owning); // devices of the server(s) one replica occupies
@@ -263,6 +333,28 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
                 out.push_back("does not run " + w.framework + " (catalog software list)");
             if (!seconds) notes.push_back("speed not modelled: no published peak for the compute precision (unit cost unknown)");
             for (auto& m : missed_targets(c, w)) out.push_back(m);
+            if (replicas_needed(capacity) > kMostReplicas)
+                out.push_back("scale: the demand needs " + format_sig(replicas_needed(capacity), 3) + " replicas of " + std::to_string(c.count) +
+                              " device(s); more than " + format_sig(kMostReplicas, 3) + " are not planned");
+            // A fixed demand is met in full only by a fleet that keeps pace with its readers, runs the compute
+            // precision asked for, and batches its users in a serving engine. One that falls short on any of
+            // these stays an option (lesson 004: "If budget is tight, RTX PRO 6000 ... are an option, at lower
+            // decode speed") but ranks after every fleet that meets the demand in full, whatever its price.
+            std::vector<std::string> short_of;
+            if (demand.tokens_per_s > 0 && w.stage == Stage::serve) {
+                if (demand.from_users && w.serve.tokens_per_s_per_user_target <= 0 && o.speed > 0 && o.speed < demand.per_user_tokens_per_s)
+                    short_of.push_back("compromise: streams " + format_sig(o.speed, 3) + " tokens/s per user, slower than the " +
+                                       format_sig(demand.per_user_tokens_per_s, 3) + " tokens/s a user reads (assumption user_read_tokens_per_s)");
+                const std::string fallback = compute_fallback(*d, w.precision.compute);
+                if (!fallback.empty())
+                    short_of.push_back("compromise: " + fallback + " (lesson 003: lower precision 'must be tested for quality and supported kernels')");
+                if (local_device(*d) && demand.from_users && w.serve.concurrent_users > 1)
+                    short_of.push_back("compromise: planned with a llama.cpp-style local runtime, not a serving engine that batches " +
+                                       format_sig(w.serve.concurrent_users, 6) + " users (lesson 003: 'one GPU endpoint for chat')");
+                if (c.count > std::max(1, d->domain_size))
+                    short_of.push_back("compromise: tensor parallel over " + std::to_string(c.count) + " devices outside a fast scale-up domain: "
+                                       "every decode step pays its all-reduces over the slow link (issue 11: 'six cards can decode slower than one')");
+            }
             if (server != c.count)
                 notes.push_back("servers: " + std::to_string(replicas) + " x " + std::to_string(d->domain_size) + "-device server" +
                                 (replicas > 1 ? "s, one per replica so a server can fail" : "") + " (" + std::to_string(c.count) +
@@ -270,16 +362,35 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
             if (!hc->available && out.empty())
                 notes.push_back(owning ? "price: no public purchase price in the catalog (unit cost unknown)"
                                        : "price: no public rental price in the catalog (unit cost unknown)");
-            if (hc->available && seconds) {
+            if (hc->available && seconds && demand.tokens_per_s > 0) {
+                // Fixed demand: the fleet that meets it, paid every hour, over the output tokens demanded (not
+                // over what the devices could produce at full load).
+                auto per_million = [&](int replicas_n, double tokens_per_s) { return hc->usd_per_hour * per_replica * replicas_n / (tokens_per_s * 3600) * 1e6; };
+                o.cost.value = per_million(replicas, demand.tokens_per_s);
+                o.cost.low = per_million(replicas_for(capacity_fast) + spares, demand.high_tokens_per_s);
+                o.cost.high = per_million(replicas_for(capacity_slow) + spares, demand.low_tokens_per_s);
+                o.cost.label = Label::modelled;
+                o.cost.why = hc->basis + " x " + std::to_string(o.count) + " device(s)" +
+                             (replicas > 1 ? " (" + std::to_string(replicas) + " replicas of " + std::to_string(per_replica) +
+                                                 (spares > 0 ? ", N+" + std::to_string(spares) : "") + ")" : std::string()) +
+                             ", every hour, over the tokens demanded: " + demand.why;
+                if (demand_rate > 0 && capacity > 0)
+                    o.cost.why += "; busy " + format_sig(100 * demand_rate / (capacity * load_replicas), 3) + " % of " +
+                                  format_sig(capacity, 4) + " output tokens/s per replica";
+                o.usd_per_month = hc->usd_per_hour * o.count * hours;
+                notes.push_back("cost: " + o.cost.why);
+                notes.push_back("fleet: $" + format_sig(o.usd_per_month, 4) + " a month for " + format_sig(demand.tokens_per_s * hours * 3600 / 1e6, 4) +
+                                " M output tokens demanded (" + format_sig(hours, 4) + " hours)");
+                const std::string prefix = o.kind + "_";
+                c.figures[prefix + "usd_per_hour"] =
+                    Figure{hc->usd_per_hour * c.count, hc->usd_per_hour * c.count, hc->usd_per_hour * c.count, Label::arithmetic, hc->basis};
+                c.figures[prefix + unit] = o.cost;
+                c.figures[prefix + "usd_per_month"] = Figure{o.usd_per_month, o.usd_per_month, o.usd_per_month, Label::arithmetic,
+                    format_sig(hours, 4) + " hours a month x " + format_sig(hc->usd_per_hour * o.count, 4) + " $/h (" + std::to_string(o.count) + " devices)"};
+            } else if (hc->available && seconds) {
                 double factor = double(replicas) / load_replicas; // spares are paid and idle
                 std::string why = hc->basis + " x " + std::to_string(c.count) + " device(s)";
                 if (spares > 0) why += "; x " + format_sig(factor, 3) + " for " + std::to_string(spares) + " spare replica(s) (N+" + std::to_string(spares) + ")";
-                // Serving at a given arrival rate: the replicas are paid while idle.
-                if (demand > 0 && tput > 0) {
-                    const double busy = demand / (tput * load_replicas);
-                    factor /= busy;
-                    why += "; busy " + format_sig(100 * busy, 3) + " % at " + format_sig(demand, 4) + " output tokens/s demanded: idle time is paid";
-                }
                 // A rented batch or training run is billed from start-up to the end of its last increment.
                 double billed_s = 0;
                 const double run_s = run_seconds(c, w);
@@ -331,8 +442,11 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
             }
             o.feasible = out.empty();
             if (o.feasible) {
-                o.reasons.push_back(std::string("fits and meets the targets; ") + (hc->available ? hc->basis : "no public price"));
+                o.reasons.push_back(std::string(short_of.empty() ? "fits and meets the targets; " : "fits and meets the targets, short of the demand in full; ") +
+                                    (hc->available ? hc->basis : "no public price"));
+                for (auto& n : short_of) o.reasons.push_back(n);
                 for (auto& n : notes) o.reasons.push_back(n);
+                if (!short_of.empty()) compromised.insert(o.name);
             } else {
                 o.reasons = std::move(out);
             }
@@ -376,8 +490,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
                 o.cost = Figure{v, v, v, Label::arithmetic, format_sig(prompt, 6) + " prompt tokens x $" + format_sig(api.input_usd_per_token * 1e6, 3) +
                                                               "/M + " + format_sig(output_tokens, 6) + " output tokens x $" +
                                                               format_sig(api.output_usd_per_token * 1e6, 3) + "/M per request"};
-                const double demand = demanded_tokens_per_s(w, output_tokens);
-                if (demand > 0) o.usd_per_month = v / 1e6 * demand * kHoursPerMonth * 3600;
+                if (demand.tokens_per_s > 0) o.usd_per_month = v / 1e6 * demand.tokens_per_s * workload_hours * 3600;
             }
             std::vector<std::string> out = api_eliminations(w);
             if (api.context_tokens > 0 && serving(w.stage) && w.serve.context_tokens > api.context_tokens)
@@ -409,6 +522,8 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
             if (c.device == o.device) return c.count <= std::max(1, d->domain_size);
         return true;
     };
+    // With a fixed demand every option's cost per token is its monthly cost over the same demanded tokens,
+    // so this order is also the order of the fleets' monthly costs.
     auto cheaper = [](const Option& a, const Option& b) {
         const bool ac = a.cost.value > 0, bc = b.cost.value > 0;
         if (ac != bc) return ac;
@@ -432,6 +547,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
     };
     std::stable_sort(options.begin(), options.end(), [&](const Option& a, const Option& b) {
         if (a.feasible != b.feasible) return a.feasible;
+        if (prio == Priority::unit_cost && compromised.count(a.name) != compromised.count(b.name)) return compromised.count(a.name) == 0;
         if (home(a) != home(b)) return home(a);
         if (largest_domain && domain_of(a) != domain_of(b)) return domain_of(a) > domain_of(b);
         switch (prio) {
@@ -509,6 +625,9 @@ void decide(Plan& p, const Workload& w, const Catalog& cat) {
                                              " options eliminated (stack " + dec.stack + (site.empty() ? "" : ", site " + site) +
                                              (w.decision.budget_usd_per_month > 0 ? ", budget" : "") + ")",
                                          "ranked by " + dec.priority + (site == "gcp" || site == "aws" || site == "azure" ? ", " + site + "'s own accelerators first" : "")});
+    if (demand.tokens_per_s > 0)
+        r.reasons.insert(r.reasons.begin() + 4, "demand: " + demand.why + "; each option is priced as the monthly cost of the fleet that "
+                                                "meets it, over the tokens demanded (a faster device does not create more useful tokens), not at full load");
     const Candidate* rc = nullptr;
     if (r.found && r.option.kind != "api") {
         for (const auto& c : p.candidates)

@@ -266,6 +266,15 @@ json layouts_json(const LayoutSearch& s) {
             {"best", s.layouts.empty() ? json(nullptr) : layout_json(s.layouts.front())}, {"alternatives", alternatives}};
 }
 
+json rl_json(const RlPools& r) {
+    return {{"sized", r.sized}, {"trainer_devices", r.trainer_devices}, {"rollout_devices", r.rollout_devices},
+            {"rollout_replicas", r.rollout_replicas}, {"replica_devices", r.replica_devices}, {"rollout_share", r.rollout_share},
+            {"rollouts_per_replica", r.rollouts_per_replica}, {"generation_s", finite_or_null(r.generation_s)},
+            {"train_s", finite_or_null(r.train_s)}, {"sync_s", finite_or_null(r.sync_s)}, {"step_s", finite_or_null(r.step_s)},
+            {"sync_bytes_per_device", r.sync_bytes_per_device}, {"sync_over_scale_out", r.sync_over_scale_out},
+            {"splits_searched", r.splits_searched}, {"reasons", r.reasons}, {"explanation", r.explanation}};
+}
+
 json figure_json_checked(const Figure& f) {
     json j = figure_json(f);
     for (const char* k : {"value", "low", "high"}) j[k] = finite_or_null(j[k].get<double>());
@@ -305,6 +314,7 @@ std::string to_json(const Plan& p) {
                {"memory", memory}, {"phases", phases}, {"notes", c.notes}};
         for (const auto& [k, f] : figures.items()) j[k] = f; // figures at the top level under their own names
         if (c.layouts.searched > 0 || !c.layouts.explanation.empty()) j["layouts"] = layouts_json(c.layouts);
+        if (!c.rl.explanation.empty()) j["rl"] = rl_json(c.rl);
         cands.push_back(j);
     }
     auto option_json = [](const Option& o) {

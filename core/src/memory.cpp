@@ -160,7 +160,8 @@ double training_activation_bytes_per_layer(const ModelArch& arch, const Activati
 TrainingActivations training_activation_bytes(const ModelArch& arch, const ActivationSettings& s, int layers_on_device) {
     TrainingActivations out;
     const double per_layer = training_activation_bytes_per_layer(arch, s);
-    out.blocks_bytes = layers_on_device * per_layer;
+    const bool offloaded = s.offload_checkpoints && s.checkpointing == Checkpointing::full;
+    out.blocks_bytes = offloaded ? 0 : layers_on_device * per_layer;
     if (s.checkpointing == Checkpointing::full) { // one block is rematerialized at a time during backward
         ActivationSettings working = s;
         working.checkpointing = Checkpointing::none;

@@ -14,27 +14,36 @@ namespace hwplan {
 
 // [SECTION] Network ------------------------------------------------------------------------------------
 
-double hop_latency_s(double small_allreduce_s, int ranks) {
-    if (small_allreduce_s <= 0 || ranks < 2) return 0;
-    return small_allreduce_s / (2.0 * std::ceil(std::log2(double(ranks))));
+double hop_latency_s(double small_allreduce_s, int ranks, double launch_s, bool across_domains) {
+    if (!(small_allreduce_s > 0) || ranks < 2) return 0;
+    // NCCL picks the faster algorithm for a small message: inside one domain ring and chain both take
+    // 2(n-1) steps; one rank per domain, the tree takes 2 ceil(log2 n) (tuning.cc, ncclTopoTuneModel).
+    const double steps = across_domains ? 2.0 * std::ceil(std::log2(double(ranks))) : 2.0 * (ranks - 1);
+    return std::max(0.0, small_allreduce_s - launch_s) / steps;
 }
 
-Network network_of(const Device& d, double interconnect_efficiency) {
+Network network_of(const Device& d, const Assumptions& a) {
     Network n;
+    const double eff = a.interconnect_efficiency;
+    n.launch_latency_s = a.allreduce_base_latency_s;
     n.domain_size = std::max(1, d.domain_size);
-    n.scale_up.bytes_per_s = 0.5 * d.interconnect_bytes_per_s * interconnect_efficiency;
-    n.scale_up.hop_latency_s = hop_latency_s(d.scale_up_allreduce_s, d.scale_up_allreduce_ranks);
-    n.scale_out.bytes_per_s = d.scale_out_bytes_per_s * interconnect_efficiency;
-    n.scale_out.hop_latency_s = hop_latency_s(d.scale_out_allreduce_s, d.scale_out_allreduce_ranks);
+    n.scale_up.bytes_per_s = 0.5 * d.interconnect_bytes_per_s * eff;
+    // The device's own measurement when one is recorded, else the catalog's step latency (a ring fit on
+    // DGX A100 NVLink, nccl-tests issue #123).
+    n.scale_up.hop_latency_s = d.scale_up_allreduce_s > 0 ? hop_latency_s(d.scale_up_allreduce_s, d.scale_up_allreduce_ranks, n.launch_latency_s)
+                                                          : a.allreduce_hop_latency_s;
+    n.scale_out.bytes_per_s = d.scale_out_bytes_per_s * eff;
+    n.scale_out.hop_latency_s = hop_latency_s(d.scale_out_allreduce_s, d.scale_out_allreduce_ranks, n.launch_latency_s, true);
     n.multi_node = n.scale_out.bytes_per_s > 0;
     // A desktop card (scale_out kind "none") shares the machine's PCIe with its neighbours: every card of
     // the machine is in one domain whose link is PCIe, and nothing spans machines. A device whose network
     // is not recorded is planned as the rest of the planner plans it: all n devices on its scale-up link.
     if ((d.scale_out_kind == "none" || d.scale_out_kind.empty()) && n.scale_up.bytes_per_s > 0) n.domain_size = INT_MAX;
-    // A domain whose link speed is not published (MI300X's Infinity Fabric here): the NICs carry everything.
+    // A domain whose link speed is not published (MI300X's Infinity Fabric here): the NICs carry the bytes,
+    // while a collective among the devices of one server keeps the scale-up step latency.
     if (n.scale_up.bytes_per_s <= 0 && n.multi_node) {
         n.domain_size = 1;
-        n.scale_up = n.scale_out;
+        n.scale_up.bytes_per_s = n.scale_out.bytes_per_s;
     }
     return n;
 }
@@ -43,35 +52,35 @@ Network network_of(const Device& d, double interconnect_efficiency) {
 
 namespace {
 
-double beta_s(double bytes, const Link& l) { return l.bytes_per_s > 0 ? bytes / l.bytes_per_s : INFINITY; }
+// Seconds to move `bytes` at the link's rate; nothing to move costs nothing even on an unpublished link.
+double beta_s(double bytes, const Link& l) {
+    if (bytes <= 0) return 0;
+    return l.bytes_per_s > 0 ? bytes / l.bytes_per_s : INFINITY;
+}
 
 } // namespace
 
 double ring_allreduce_s(double bytes, int n, const Link& l) {
-    if (n <= 1 || bytes <= 0) return 0;
+    if (n <= 1) return 0;
     return 2.0 * (n - 1) * l.hop_latency_s + beta_s(2.0 * (n - 1) / n * bytes, l);
 }
 
 double tree_allreduce_s(double bytes, int n, const Link& l) {
-    if (n <= 1 || bytes <= 0) return 0;
+    if (n <= 1) return 0;
     return 2.0 * std::ceil(std::log2(double(n))) * l.hop_latency_s + beta_s(2.0 * (n - 1) / n * bytes, l);
 }
 
 double ring_allgather_s(double bytes, int n, const Link& l) {
-    if (n <= 1 || bytes <= 0) return 0;
+    if (n <= 1) return 0;
     return (n - 1) * l.hop_latency_s + beta_s(double(n - 1) / n * bytes, l);
 }
 
 double alltoall_s(double bytes, int n, const Link& l) {
-    if (n <= 1 || bytes <= 0) return 0;
+    if (n <= 1) return 0;
     return (n - 1) * l.hop_latency_s + beta_s(double(n - 1) / n * bytes, l);
 }
 
 namespace {
-
-double best_allreduce_s(double bytes, int n, const Link& l) {
-    return std::min(ring_allreduce_s(bytes, n, l), tree_allreduce_s(bytes, n, l));
-}
 
 // Ranks of the group per domain and domains spanned, clamped to what the sizes allow.
 void split(const Group& g, int& inside, int& across) {
@@ -81,22 +90,35 @@ void split(const Group& g, int& inside, int& across) {
 
 } // namespace
 
+double allreduce_latency_s(const Group& g, const Network& net) {
+    if (g.size <= 1) return 0;
+    int inside = 1, across = 1;
+    split(g, inside, across);
+    const double n = double(inside) * across, intra = net.scale_up.hop_latency_s, inter = across > 1 ? net.scale_out.hop_latency_s : 0;
+    const double ring = 2.0 * (n - across) * intra + 2.0 * (across - 1) * inter;
+    const double tree = 2.0 * ((inside - 1) * intra + std::ceil(std::log2(double(across))) * inter);
+    return net.launch_latency_s + std::min(ring, tree);
+}
+
 double allreduce_time_s(double bytes, const Group& g, const Network& net) {
     if (g.size <= 1 || bytes <= 0) return 0;
     int inside = 1, across = 1;
     split(g, inside, across);
-    if (across == 1) return best_allreduce_s(bytes, inside, net.scale_up);
-    if (inside == 1) return best_allreduce_s(bytes, across, net.scale_out);
-    return 2.0 * ring_allgather_s(bytes, inside, net.scale_up) + best_allreduce_s(bytes / inside, across, net.scale_out);
+    // Bytes: a reduce-scatter and an all-gather inside (2(k-1)/k), an all-reduce of 1/k across.
+    const double up = inside > 1 ? beta_s(2.0 * (inside - 1) / inside * bytes, net.scale_up) : 0;
+    const double out = across > 1 ? beta_s(2.0 * (across - 1) / across * bytes / inside, net.scale_out) : 0;
+    return allreduce_latency_s(g, net) + up + out;
 }
 
 double allgather_time_s(double bytes, const Group& g, const Network& net) {
     if (g.size <= 1 || bytes <= 0) return 0;
     int inside = 1, across = 1;
     split(g, inside, across);
-    if (across == 1) return ring_allgather_s(bytes, inside, net.scale_up);
-    if (inside == 1) return ring_allgather_s(bytes, across, net.scale_out);
-    return ring_allgather_s(bytes, inside, net.scale_up) + ring_allgather_s(bytes / inside, across, net.scale_out);
+    const double n = double(inside) * across;
+    const double steps = (n - across) * net.scale_up.hop_latency_s + (across - 1) * (across > 1 ? net.scale_out.hop_latency_s : 0);
+    const double up = inside > 1 ? beta_s(double(inside - 1) / inside * bytes, net.scale_up) : 0;
+    const double out = across > 1 ? beta_s(double(across - 1) / across * bytes / inside, net.scale_out) : 0;
+    return net.launch_latency_s + steps + up + out;
 }
 
 double alltoall_time_s(double bytes, const Group& g, const Network& net) {
@@ -106,13 +128,24 @@ double alltoall_time_s(double bytes, const Group& g, const Network& net) {
     const double n = g.size;
     const double in = inside > 1 ? (inside - 1) * net.scale_up.hop_latency_s + beta_s(bytes * (inside - 1) / n, net.scale_up) : 0;
     const double out = across > 1 ? (n - inside) * net.scale_out.hop_latency_s + beta_s(bytes * (n - inside) / n, net.scale_out) : 0;
-    return std::max(in, out);
+    return net.launch_latency_s + std::max(in, out);
 }
 
 double send_time_s(double bytes, bool across_domains, const Network& net) {
     if (bytes <= 0) return 0;
     const Link& l = across_domains ? net.scale_out : net.scale_up;
-    return l.hop_latency_s + beta_s(bytes, l);
+    return net.launch_latency_s + l.hop_latency_s + beta_s(bytes, l);
+}
+
+double broadcast_time_s(double bytes, const Group& g, const Network& net) {
+    if (g.size <= 1 || bytes <= 0) return 0;
+    int inside = 1, across = 1;
+    split(g, inside, across);
+    const double steps = (double(inside) * across - across) * net.scale_up.hop_latency_s + (across - 1) * (across > 1 ? net.scale_out.hop_latency_s : 0);
+    // Pipelined along the chain, every link carries the whole buffer once; the slowest link sets the pace.
+    const double up = inside > 1 ? beta_s(bytes, net.scale_up) : 0;
+    const double out = across > 1 ? beta_s(bytes, net.scale_out) : 0;
+    return net.launch_latency_s + steps + std::max(up, out);
 }
 
 // [SECTION] Layout arithmetic ------------------------------------------------------------------------------
@@ -575,7 +608,7 @@ TrainingJob training_job(const Workload& w, double trainable_params, const Model
 }
 
 Cluster cluster_of(const Device& d, int n, double peak_flop_per_s, double capacity_bytes, const Assumptions& a) {
-    return {.devices = n, .peak_flop_per_s = peak_flop_per_s, .capacity_bytes = capacity_bytes, .network = network_of(d, a.interconnect_efficiency)};
+    return {.devices = n, .peak_flop_per_s = peak_flop_per_s, .capacity_bytes = capacity_bytes, .network = network_of(d, a)};
 }
 
 } // namespace hwplan

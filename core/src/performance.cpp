@@ -80,18 +80,6 @@ double encoder_flops_per_item(const ModelArch& arch, double params, double token
     return 2.0 * body * tokens + 4.0 * width * tokens * tokens;
 }
 
-double allreduce_s(double bytes, int n, double link_bidirectional_bytes_per_s, double efficiency) {
-    if (n <= 1 || bytes <= 0) return 0;
-    const double per_direction = 0.5 * link_bidirectional_bytes_per_s * efficiency;
-    if (per_direction <= 0) return 0;
-    return 2.0 * (n - 1) / n * bytes / per_direction;
-}
-
-double allreduce_latency_s(int n, double base_s, double hop_s) {
-    if (n <= 1) return 0;
-    return base_s + hop_s * 2.0 * (n - 1);
-}
-
 QueueWait mg1_wait(double arrival_per_s, double mean_service_s, double second_moment_service_s2) {
     QueueWait w;
     w.utilization = arrival_per_s * mean_service_s;

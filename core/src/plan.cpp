@@ -11,6 +11,7 @@
 
 #include "hwplan/format.h"
 #include "hwplan/memory.h"
+#include "hwplan/parallel.h"
 #include "hwplan/precision.h"
 #include "hwplan/render.h"
 #include "plan_internal.h"
@@ -38,7 +39,9 @@ struct Peak {
 };
 
 // The dense peak for the requested compute precision, falling back to the nearest wider path the
-// device has (FP8 -> BF16 -> FP16 -> FP32), with a note saying so.
+// device has (FP8 -> BF16 -> FP16 -> FP32; INT8 -> FP16 -> BF16 -> FP32), with a note saying so. INT8
+// compute (TensorRT's INT8 engines, W8A8 kernels) runs on the integer tensor-core path, whose dense OP/s the
+// datasheet gives beside the FLOP/s (int8_dense_TOPS; A100: 624 TOPS vs 312 TFLOPS at FP16).
 Peak peak_for(const Device& d, const std::string& compute) {
     struct Path {
         const char* name;
@@ -48,7 +51,9 @@ Peak peak_for(const Device& d, const std::string& compute) {
     static constexpr Path kBf16[] = {{"bf16", &Device::bf16}, {"fp16", &Device::fp16}, {"fp32", &Device::fp32}};
     static constexpr Path kFp16[] = {{"fp16", &Device::fp16}, {"bf16", &Device::bf16}, {"fp32", &Device::fp32}};
     static constexpr Path kFp32[] = {{"fp32", &Device::fp32}};
+    static constexpr Path kInt8[] = {{"int8", &Device::int8}, {"fp16", &Device::fp16}, {"bf16", &Device::bf16}, {"fp32", &Device::fp32}};
     const std::span<const Path> order = compute == "fp8" ? std::span<const Path>(kFp8)
+                                        : compute == "int8" ? std::span<const Path>(kInt8)
                                         : compute == "fp16" ? std::span<const Path>(kFp16)
                                         : compute == "fp32" ? std::span<const Path>(kFp32)
                                                             : std::span<const Path>(kBf16);
@@ -132,6 +137,7 @@ struct Eval {
     double headline = 0; // the stage's ranking figure, larger is better
     bool explain = true;
     bool search_batch = true; // false inside a batch search's own trials
+    bool mixed_prefill = false; // a batch search's trials at an arrival rate: prefill mixed into the decode steps
 
     template <class Why> Figure figure(double value, Label label, Why&& why) const {
         Figure f;
@@ -191,7 +197,7 @@ struct BatchChoice {
 // of two up to the most sequences whose KV cache fits, and that most itself. Each trial is one plain
 // evaluation at that many concurrent sequences.
 template <class Ok>
-BatchChoice best_batch(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Ok ok) {
+BatchChoice best_batch(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Ok ok, bool mixed_prefill = false) {
     Workload probe = w;
     probe.given.push_back("serve.concurrent_users");
     probe.serve.batch_size = 0;
@@ -200,6 +206,7 @@ BatchChoice best_batch(const Workload& w, const Catalog& cat, const Device& d, i
         Eval t;
         t.explain = false;
         t.search_batch = false;
+        t.mixed_prefill = mixed_prefill;
         eval_serve(probe, cat, d, n, a, t);
         return t.c;
     };
@@ -228,10 +235,19 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     Candidate& c = e.c;
     const auto& arch = w.model.model.arch;
     ServeShape sh = serve_shape(w);
-    BatchChoice offline;
+    // Latency targets: each user's decode speed (1 / TPOT) and the first token's time.
+    const double tps_target = w.serve.tokens_per_s_per_user_target, ttft_target = w.serve.ttft_target_s;
+    auto meets_targets = [&](const Candidate& t) {
+        return (tps_target <= 0 || t.figures.at("decode_tokens_per_s_per_user").value >= tps_target) &&
+               (ttft_target <= 0 || t.figures.at("ttft_s").value <= ttft_target);
+    };
+    BatchChoice offline, at_rate;
     if (e.search_batch && offline_batch(w)) {
         offline = best_batch(w, cat, d, n, a, [](const Candidate&) { return true; });
         if (offline.found) sh.users = sh.batch = offline.batch;
+    } else if (e.search_batch && rate_batch(w) && peak_for(d, w.precision.compute).flop_per_s > 0) {
+        at_rate = best_batch(w, cat, d, n, a, meets_targets, true);
+        if (at_rate.found) sh.users = sh.batch = at_rate.batch;
     }
     // Tensor parallelism inside the fast domain, at most 8 ways (one HGX/UBB board, where serving engines
     // put it; past that the all-reduces and KV-head replication cost more than they give); the rest of the
@@ -280,13 +296,28 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
 
     const Peak peak = peak_for(d, w.precision.compute);
     if (peak.fell_back() && e.explain) c.notes.push_back(peak.note());
-    const double link = d.interconnect_bytes_per_s;
-    auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM), each
-        if (tp <= 1) return 0.0;       // paying its latency (nccl-tests) besides its bytes over the link
-        return 2.0 * arch.layers * (allreduce_latency_s(tp, a.allreduce_base_latency_s, a.allreduce_hop_latency_s) +
-                                    allreduce_s(tokens * arch.hidden * 2.0, tp, link, a.interconnect_efficiency));
+    const Network net = network_of(d, a);
+    const bool link = d.interconnect_bytes_per_s > 0; // the scale-up link's own rate, not a NIC standing in for it
+    auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM) inside
+        if (tp <= 1) return 0.0;       // the domain, each paying its latency and its bytes (parallel.h)
+        const Group g{tp, tp};
+        return 2.0 * arch.layers * (link ? allreduce_time_s(tokens * arch.hidden * 2.0, g, net) : allreduce_latency_s(g, net));
     };
-    if (tp > 1 && link <= 0) c.notes.push_back("no published link bandwidth on " + d.id + ": tensor-parallel communication is not counted");
+    if (tp > 1 && !link) c.notes.push_back("no published link bandwidth on " + d.id + ": tensor-parallel communication counts its latency only");
+    // Pipeline stages hand the hidden state of every token on to the next stage, one after another: pp - 1
+    // sends per step (parallel.h send_time_s), over the scale-up link while the stages share a domain (PCIe
+    // on a desktop of consumer cards) and across the scale-out network once tp x stages fill it.
+    auto pp_comm = [&](double tokens) {
+        if (pp <= 1) return 0.0;
+        const int per_domain = std::max(1, net.domain_size / std::max(1, tp));
+        const int across = net.multi_node ? (pp - 1) / per_domain : 0;
+        const double bytes = tokens * arch.hidden * 2.0;
+        auto send = [&](bool out) { // an unpublished link: the latency alone
+            const Link& l = out ? net.scale_out : net.scale_up;
+            return l.bytes_per_s > 0 ? send_time_s(bytes, out, net) : net.launch_latency_s + l.hop_latency_s;
+        };
+        return (pp - 1 - across) * send(false) + across * send(true);
+    };
 
     // Decode: one step advances every running sequence by one token; `ctx` is the sequences' average history.
     const double batch = c.fits ? std::max(1.0, std::min(sh.batch, max_users)) : sh.batch;
@@ -304,7 +335,7 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
         const double flops = batch * decode_flops_per_token(arch, w.model.active_params, ctx) / (tp * pp);
         ph.roofline = roofline(flops, bytes, peak.flop_per_s * a.decode_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
         ph.overhead_s = a.decode_step_overhead_s;
-        ph.communication_s = tp_comm(batch);
+        ph.communication_s = tp_comm(batch) + pp_comm(batch);
         ph.time_s = pp * ph.roofline.time_s + ph.overhead_s + ph.communication_s;
         return ph;
     };
@@ -319,14 +350,22 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     pre.roofline = roofline(prefill_flops(arch, w.model.active_params, sh.prompt) / (tp * pp),
                             (chunks * wb.total + sh.prompt * kv_bytes_per_token(arch, kvb)) / (tp * pp),
                             peak.flop_per_s * a.prefill_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
-    pre.communication_s = tp_comm(sh.prompt);
+    pre.communication_s = tp_comm(sh.prompt) + pp_comm(sh.prompt);
     pre.time_s = pp * pre.roofline.time_s + pre.communication_s;
     c.phases.push_back(pre);
 
+    // Serving under a steady arrival rate (continuous batching, chunked prefill): each step, batch / output
+    // sequences finish and as many arrive, and their prefill shares the step (Sarathi-Serve's stall-free
+    // batching, Agrawal et al. 2024): step = decode step + batch x prefill / output. Its inverse is each
+    // user's speed (1 / TPOT) and batch / step the replica's output tokens/s, prefill counted.
+    const bool mixed = e.mixed_prefill || rate_batch(w);
+    const double step_s = mixed ? dec.time_s + batch * pre.time_s / std::max(1.0, sh.output) : dec.time_s;
     auto step_why = [&] { return format_sig(batch, 6) + " sequences per step; " + gb(dec.roofline.bytes) + " read and " +
-                                 format_sig(dec.roofline.flops / 1e9, 4) + " GFLOP per device per step"; };
-    c.figures["decode_step_s"] = e.figure(dec.time_s, Label::modelled, step_why);
-    c.figures["decode_tokens_per_s_per_user"] = e.figure(1.0 / dec.time_s, Label::modelled, [&] { return std::string("1 / decode step time; " + step_why()); });
+                                 format_sig(dec.roofline.flops / 1e9, 4) + " GFLOP per device per step" +
+                                 (mixed ? "; plus the prefill of the " + format_sig(batch / std::max(1.0, sh.output), 3) +
+                                              " requests that arrive per step at a steady rate (" + format_sig(pre.time_s * 1e3, 3) + " ms each)" : std::string()); };
+    c.figures["decode_step_s"] = e.figure(step_s, Label::modelled, step_why);
+    c.figures["decode_tokens_per_s_per_user"] = e.figure(1.0 / step_s, Label::modelled, [&] { return std::string("1 / decode step time; " + step_why()); });
     if (w.stage == Stage::batch) {
         // Offline: every sequence is prefilled once and decoded `output` steps in a batch of `batch`, so the
         // device time per sequence is prefill + output x step / batch (continuous batching, chunked prefill).
@@ -338,14 +377,18 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
         if (offline.found)
             c.figures["batch_sequences"] = e.figure(batch, Label::arithmetic, [&] { return std::string("sequences per step that maximize output tokens/s within memory (powers of two up to the most whose KV cache fits)"); });
     } else {
-        c.figures["throughput_tokens_per_s"] = e.figure(batch / dec.time_s, Label::modelled, [&] { return std::string("batch / decode step time; " + step_why()); });
+        c.figures["throughput_tokens_per_s"] = e.figure(batch / step_s, Label::modelled, [&] {
+            return std::string("batch / decode step time; " + step_why()) +
+                   (at_rate.found ? "; at an arrival rate the engine batches up to the largest output tokens/s that meets the latency targets" : ""); });
+        if (at_rate.found)
+            c.figures["batch_sequences"] = e.figure(batch, Label::arithmetic, [&] { return std::string("sequences per step: the batch with the most output tokens/s whose per-user speed and first-token time still meet the targets (powers of two up to the most whose KV cache fits)"); });
     }
     c.figures["ttft_s"] = e.figure(pre.time_s, Label::modelled, [&] { return std::string("prefill of " + format_sig(sh.prompt, 6) + " prompt tokens, no queue"); });
 
     // Latency under load: the replica as an M/G/1 server of GPU time per request.
     std::vector<TrafficClass> classes = w.serve.traffic;
     if (classes.empty() && w.serve.requests_per_s > 0) classes.push_back({"requests", w.serve.requests_per_s, sh.prompt, sh.output});
-    if (!classes.empty()) {
+    if (!classes.empty() && e.search_batch) { // a batch search's trials need no queue
         double lambda = 0, m1 = 0, m2 = 0;
         std::vector<double> prefill_s;
         for (const auto& tc : classes) {
@@ -361,8 +404,41 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
             m1 += tc.requests_per_s * service;
             m2 += tc.requests_per_s * service * service;
         }
-        const QueueWait q = mg1_wait(lambda, m1 / lambda, m2 / lambda);
-        auto qwhy = [&] { return format_sig(lambda, 4) + " requests/s over " + std::to_string(classes.size()) +
+        // When the workload leaves the count to the planner, the arrivals are split evenly over the fewest
+        // replicas whose queue is stable and whose p95 time to first token meets the target (the fleet that
+        // meets the rate; decide.cpp prices that many); a fixed count takes the whole rate.
+        int replicas = 1;
+        auto wait_at = [&](int k) { return mg1_wait(lambda / k, m1 / lambda, m2 / lambda); };
+        if (w.hardware.count <= 0) {
+            // The wait falls as the replicas grow (each gets lambda / k), so the fewest that meet it are found
+            // by doubling from the fewest with a stable queue, then bisecting. The prefill itself no count
+            // shortens: past the target, the fewest stable replicas are reported (and the target is missed).
+            constexpr int kMostReplicas = 1 << 30;
+            auto ok = [&](int k) {
+                const QueueWait t = wait_at(k);
+                return t.stable && (ttft_target <= 0 || t.p95_s + prefill_s[0] <= ttft_target);
+            };
+            double fewest = std::ceil(m1 * (1 + 1e-9));
+            if (std::isnan(fewest)) fewest = kMostReplicas;
+            int lo = int(std::clamp(fewest, 1.0, double(kMostReplicas))), hi = lo;
+            if (!(ttft_target > 0 && prefill_s[0] > ttft_target)) {
+                while (!ok(hi) && hi < kMostReplicas) {
+                    lo = hi + 1;
+                    hi = hi > kMostReplicas / 2 ? kMostReplicas : 2 * hi;
+                }
+                while (lo < hi) {
+                    const int mid = lo + (hi - lo) / 2;
+                    if (ok(mid)) hi = mid;
+                    else lo = mid + 1;
+                }
+            }
+            replicas = hi;
+            c.figures["replicas_for_rate"] = e.figure(replicas, Label::modelled, [&] {
+                return "the fewest replicas whose M/G/1 queue is stable" + std::string(ttft_target > 0 ? " and whose p95 time to first token meets the target" : "") +
+                       " with " + format_sig(lambda, 4) + " requests/s split evenly over them"; });
+        }
+        const QueueWait q = wait_at(replicas);
+        auto qwhy = [&] { return format_sig(lambda / replicas, 4) + " requests/s per replica (" + std::to_string(replicas) + ") over " + std::to_string(classes.size()) +
                                  " traffic class(es); utilization " + format_sig(100 * q.utilization, 3) + " %; first class's prefill " +
                                  format_sig(prefill_s[0], 3) + " s plus the M/G/1 wait"; };
         c.figures["utilization_ratio"] = e.figure(q.utilization, Label::modelled, [&] { return std::string("arrival rate x mean GPU time per request"); });
@@ -389,16 +465,12 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
         if (e.explain) c.regime_why = "decode: " + format_sig(dec.roofline.intensity_flop_per_byte, 3) + " FLOP/byte against a ridge of " +
                        format_sig(dec.roofline.ridge_flop_per_byte, 3) + " FLOP/byte";
     }
-    e.headline = w.stage == Stage::batch ? c.figures.at("throughput_tokens_per_s").value : 1.0 / dec.time_s;
+    e.headline = w.stage == Stage::batch ? c.figures.at("throughput_tokens_per_s").value : 1.0 / step_s;
 
     // Interactive serving with latency targets: the most output tokens/s any batch reaches while every user
-    // still gets the target speed and first-token time.
-    const double tps_target = w.serve.tokens_per_s_per_user_target, ttft_target = w.serve.ttft_target_s;
+    // still gets the target speed and first-token time (at an arrival rate, the batch searched above).
     if (e.search_batch && w.stage == Stage::serve && (tps_target > 0 || ttft_target > 0) && c.fits && peak.flop_per_s > 0) {
-        const BatchChoice within = best_batch(w, cat, d, n, a, [&](const Candidate& t) {
-            return (tps_target <= 0 || t.figures.at("decode_tokens_per_s_per_user").value >= tps_target) &&
-                   (ttft_target <= 0 || t.figures.at("ttft_s").value <= ttft_target);
-        });
+        const BatchChoice within = at_rate.found ? at_rate : best_batch(w, cat, d, n, a, meets_targets);
         if (within.found) {
             auto why = [&] { return "batch " + format_sig(within.batch, 6) + ": the largest output tokens/s at which each user still gets " +
                                     (tps_target > 0 ? format_sig(tps_target, 4) + " tokens/s" : std::string("any speed")) +
@@ -467,17 +539,36 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     }
     // With the optimizer step fused into backward only the tensor being updated holds a gradient.
     const double grad_params = rt.optimizer_in_backward ? std::min(trainable, full ? largest_tensor_params(arch) : trainable) : trainable;
-    double grads = grad_params * grad_per, opt = trainable * opt_per;
+    // A mixed-precision optimizer step that converts the gradients to FP32 holds that copy beside its state
+    // (DeepSpeed's memory.rst: "16b for fp32: 4b params, 4b grads, 4b momentum and 4b variance").
+    const double fp32_grad_per = full && !fp32 && rt.full_master_weights ? rt.optimizer_fp32_gradient_bytes_per_param : 0;
+    double grads = grad_params * grad_per, opt = trainable * (opt_per + fp32_grad_per);
     if (zero >= 1) opt /= n;
-    if (zero >= 2) grads /= n;
+    const bool grads_sharded = zero >= 3 || (zero == 2 && rt.zero2_shards_gradients);
+    if (grads_sharded) grads /= n;
     if (zero >= 3) weights /= n;
+    // ZeRO-3 as DeepSpeed runs it gathers one layer at a time: its 16-bit parameters and the 16-bit gradients
+    // computed for it (memory.rst: largest_layer_memory = 4 x largest_layer_params); the rest are partitions.
+    const double gather_params = zero >= 3 && full && rt.zero3_layer_gather_bytes_per_param > 0 ? largest_tensor_params(arch) : 0;
+    if (gather_params > 0) {
+        weights += gather_params * rt.zero3_layer_gather_bytes_per_param / 2;
+        grads = gather_params * rt.zero3_layer_gather_bytes_per_param / 2;
+    }
     const double host_opt = t.cpu_offload ? opt : 0;
     if (t.cpu_offload) opt = 0;
+    // Optimizer offload that reduces the gradients into host buffers (DeepSpeed ZeRO-2: "offload_optimizer": 2 * params).
+    const bool grads_offloaded = t.cpu_offload && rt.offload_gradients && gather_params == 0;
+    if (grads_offloaded) grads = 0;
     m.weights_bytes = weights;
-    e.term(m, "weights", weights, [&] { return std::string(wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : "")); });
+    e.term(m, "weights", weights, [&] { return std::string(wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : "") +
+                                                           (gather_params > 0 ? " + the largest layer gathered (" + format_count(gather_params) + " params x 2 bytes)" : "")); });
     m.gradients_bytes = grads;
-    e.term(m, "gradients", grads, [&] { return std::string(format_count(grad_params) + (grad_params < trainable ? " (the largest tensor; optimizer step in backward)" : " trainable") +
-                                                           " x " + format_sig(grad_per, 2) + " bytes" + (zero >= 2 ? ", sharded" : "")); });
+    e.term(m, "gradients", grads, [&] {
+        if (grads_offloaded) return std::string("reduced into host memory with the offloaded optimizer (" + rt.id + ")");
+        if (gather_params > 0) return std::string("16-bit gradients of the largest layer only (" + format_count(gather_params) + " params x 2 bytes; ZeRO-3, " + rt.id + ")");
+        return std::string(format_count(grad_params) + (grad_params < trainable ? " (the largest tensor; optimizer step in backward)" : " trainable") +
+                           " x " + format_sig(grad_per, 2) + " bytes" + (grads_sharded ? ", sharded" : zero == 2 ? ", whole on each device (" + rt.id + ")" : ""));
+    });
     ActivationSettings as;
     as.seq_len = t.seq_len;
     as.micro_batch = t.micro_batch;
@@ -485,8 +576,11 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     as.bytes_per_value = fp32 ? 4.0 : 2.0;
     as.flash_attention = t.attention.empty() ? !rt.eager_attention : t.attention != "eager";
     as.logits_kept_bytes_per_value = fp32 && rt.logits_kept_bytes_per_value > 0 ? 4.0 : rt.logits_kept_bytes_per_value; // fp32 logits
-    as.loss_fp32_bytes_per_value = rt.loss_fp32_bytes_per_value;
+    // In an fp32 run the logits are already FP32: the loss's upcast (logits.float()) returns the same tensor,
+    // so of the profile's FP32 bytes per logit (copy 4 + gradient 4, hf-loss-utils) only the gradient is new.
+    as.loss_fp32_bytes_per_value = fp32 ? std::max(0.0, rt.loss_fp32_bytes_per_value - 4.0) : rt.loss_fp32_bytes_per_value;
     as.loss_chunks = rt.loss_chunks;
+    as.offload_checkpoints = rt.offload_checkpoints;
     const auto act = training_activation_bytes(arch, as, arch.layers);
     m.activations_bytes = act.total_bytes;
     // The caching allocator fragments what is allocated and freed every step (activations, the loss's
@@ -506,12 +600,15 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     }
     m.optimizer_bytes = opt;
     e.term(m, "optimizer", opt, [&] { return std::string(std::string(name(t.optimizer)) + ": " + format_sig(opt_per, 3) + " bytes per trainable parameter" +
+                                      (fp32_grad_per > 0 ? " + " + format_sig(fp32_grad_per, 2) + " for the FP32 gradient copy (" + rt.id + ")" : "") +
                                       (zero >= 1 ? ", sharded (ZeRO-" + std::to_string(zero) + ")" : "") +
                                       (t.cpu_offload ? "; offloaded: " + gb(host_opt) + " in host memory" : "") +
                                       (paged > 0 ? "; paged optimizer: " + gb(paged) + " paged out to host memory" : "")); });
     e.term(m, "activations", act.total_bytes, [&] { return std::string("blocks " + gb(act.blocks_bytes) + " (" + std::string(name(t.checkpointing)) +
                                                     " recomputation, " + (as.flash_attention ? "fused attention" : "eager attention: score matrices stored") +
-                                                    (fp32 ? ", fp32" : "") + ") + logits and the loss " + gb(act.logits_bytes) + " (" + rt.id +
+                                                    (fp32 ? ", fp32" : "") +
+                                                    (as.offload_checkpoints && t.checkpointing == Checkpointing::full ? ", checkpoints offloaded to host memory" : "") +
+                                                    ") + logits and the loss " + gb(act.logits_bytes) + " (" + rt.id +
                                                     (rt.loss_chunks > 1 ? ": " + format_sig(rt.loss_chunks, 3) + " chunks" : ": whole FP32 logits") + ")"); });
     e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context " + gb(a.runtime_context_bytes) + " + allocator fragmentation " +
                                                   format_sig(100 * a.allocator_fragmentation_ratio, 3) + " % of the per-step tensors (" + gb(transient) + ")"); });
@@ -532,7 +629,12 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // the measured MFU of the runs that recompute.
     const double model_flops_per_token = training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, Checkpointing::none);
     step.roofline = roofline(tokens_per_step * model_flops_per_token / n, 0, peak.flop_per_s * mfu, d.bandwidth_bytes_per_s);
-    step.communication_s = allreduce_s(trainable * 2.0, n, d.interconnect_bytes_per_s, a.interconnect_efficiency);
+    // Gradient all-reduce of the n devices over the scale-up link (parallel.h), a floor for slow links (PCIe):
+    // the MFU above is measured end to end on runs whose network traffic it already includes, so the
+    // scale-out network is priced by the layout search (c.layouts), not added here. Not counted when the
+    // device publishes no link.
+    const Network net = network_of(d, a);
+    step.communication_s = d.interconnect_bytes_per_s > 0 ? allreduce_time_s(trainable * 2.0, {n, n}, net) : 0.0;
     step.time_s = std::max(step.roofline.time_s, step.communication_s); // gradient all-reduce overlaps the backward pass
     c.phases.push_back(step);
     auto why = [&] { return format_sig(flops_per_token / w.model.active_params, 3) + "N FLOPs per token (with attention) x " +
@@ -643,7 +745,126 @@ void keep_bandwidth_figures(Eval& e, const std::string& precision) {
                                    " is not published, so prefill, time to first token and throughput at large batches are not modelled";
 }
 
-Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true) {
+// [SECTION] serving layouts (issue 11) ---------------------------------------------------------------
+
+// The n devices as `replicas` data-parallel copies of n / replicas devices each (tensor parallel inside the
+// fast domain, pipeline stages past it, as eval_serve lays out one replica): one replica is evaluated at its
+// share of the arrival rate, and its throughput and user capacity are multiplied by the replicas.
+Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d, int n, int replicas, const Assumptions& a, bool explain) {
+    Workload share = w;
+    if (replicas > 1) {
+        share.serve.requests_per_s /= replicas;
+        for (auto& t : share.serve.traffic) t.requests_per_s /= replicas;
+    }
+    Eval e;
+    e.explain = explain;
+    e.c.device = d.id;
+    e.c.device_name = d.name;
+    e.c.count = n;
+    eval_serve(share, cat, d, n / replicas, a, e);
+    if (replicas <= 1) return e;
+    e.c.layout.data_parallel = replicas;
+    for (const char* k : {"throughput_tokens_per_s", "max_concurrent_users", "max_throughput_within_targets_tokens_per_s"}) {
+        auto it = e.c.figures.find(k);
+        if (it == e.c.figures.end()) continue;
+        it->second.value *= replicas;
+        it->second.low *= replicas;
+        it->second.high *= replicas;
+        if (explain) it->second.why += "; x " + std::to_string(replicas) + " replicas of " + std::to_string(n / replicas) + " device(s)";
+    }
+    if (w.stage == Stage::batch) e.headline = e.c.figures.at("throughput_tokens_per_s").value;
+    return e;
+}
+
+// Offline jobs and serving at an arrival rate leave the batch to the engine (offline_batch, rate_batch), and
+// on n devices the layout too: every split of n into replicas x devices per replica (powers of two) is
+// evaluated, exhaustively, and the one with the most output tokens/s kept (at an arrival rate, the most that
+// still meets the latency targets). A tie keeps fewer, larger replicas (a shorter time to first token).
+// A given batch or user count is a fixed engine configuration: one replica of n, as the benchmark ran it.
+double layout_score(const Workload& w, const Eval& e) {
+    if (!e.c.fits) return -1;
+    const bool targets = w.serve.ttft_target_s > 0 || w.serve.tokens_per_s_per_user_target > 0;
+    const char* key = rate_batch(w) && targets ? "max_throughput_within_targets_tokens_per_s" : "throughput_tokens_per_s";
+    auto it = e.c.figures.find(key);
+    return it == e.c.figures.end() ? 0 : it->second.value;
+}
+
+// With the count left to the planner the replica size is the choice itself (choose_count: the fewest devices
+// that fit, or at a rate the size whose fleet has the fewest devices), so only a given count is split.
+// `fixed_replicas` > 0 skips the search (the bands of a layout already chosen).
+Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas) {
+    if (fixed_replicas > 0 && n % fixed_replicas == 0) return eval_serve_replicas(w, cat, d, n, fixed_replicas, a, explain);
+    Eval best = eval_serve_replicas(w, cat, d, n, 1, a, explain);
+    if (n <= 1 || w.hardware.count <= 0 || !(offline_batch(w) || rate_batch(w))) return best;
+    double best_score = layout_score(w, best);
+    std::string tried = explain ? "1 x " + std::to_string(n) + ": " + (best_score >= 0 ? format_sig(best_score, 4) : std::string("does not fit")) : "";
+    for (int r = 2; r <= n; r *= 2) {
+        if (n % r != 0) continue;
+        Eval t = eval_serve_replicas(w, cat, d, n, r, a, explain);
+        const double score = layout_score(w, t);
+        if (explain) tried += ", " + std::to_string(r) + " x " + std::to_string(n / r) + ": " + (score >= 0 ? format_sig(score, 4) : std::string("does not fit"));
+        if (score > best_score * (1 + 1e-9)) {
+            best = std::move(t);
+            best_score = score;
+        }
+    }
+    if (explain)
+        best.c.notes.push_back("layout: " + std::to_string(best.c.layout.data_parallel) + " replica(s) x " + std::to_string(n / best.c.layout.data_parallel) +
+                               " device(s) (tensor parallel " + std::to_string(best.c.layout.tensor_parallel) + "), the most output tokens/s" +
+                               (rate_batch(w) ? " within the latency targets" : "") + " of every split tried (replicas x devices: output tokens/s): " + tried);
+    return best;
+}
+
+// [SECTION] RL pools ---------------------------------------------------------------------------------------
+// The trainer is this candidate's n devices (the fewest the training step fits on); the rollout pool is
+// sized with rl.h from the serving model: a replica is the fewest devices (powers of two) that hold the
+// weights and one rollout, and it generates its share of the step's rollouts in as many waves as its KV
+// cache needs, each wave a prefill per rollout and `output` decode steps at the wave's batch.
+RlPools rl_pools(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, const Candidate& trainer) {
+    const ServeShape sh = serve_shape(w);
+    Workload one = w;
+    one.stage = Stage::serve;
+    one.serve.concurrent_users = 1;
+    one.serve.batch_size = 0;
+    one.serve.requests_per_s = 0;
+    auto serve_on = [&](int k, double users) {
+        Workload x = one;
+        x.serve.concurrent_users = users;
+        Eval r;
+        r.explain = false;
+        r.search_batch = false;
+        eval_serve(x, cat, d, k, a, r);
+        return r.c;
+    };
+    RlJob job;
+    job.rollouts = std::max(1.0, std::ceil(sh.users));
+    job.trainer_devices = n;
+    job.weight_bytes = weight_bytes(w, cat, w.precision.weights, w.model.params, false).total;
+    job.max_devices = 1 << 16;
+    job.replica_devices = 0;
+    double most_users = 0;
+    for (int k = 1; k <= 4096; k *= 2) {
+        const Candidate c = serve_on(k, 1);
+        if (c.fits && c.figures.count("max_concurrent_users")) {
+            job.replica_devices = k;
+            most_users = std::floor(c.figures.at("max_concurrent_users").value);
+            break;
+        }
+    }
+    // The trainer learns from this step's rollouts: their prompt and output tokens at its tokens per second.
+    const double trained_tokens = job.rollouts * (sh.prompt + sh.output);
+    const double train_s = trainer.figures.count("train_tokens_per_s") ? trained_tokens / trainer.figures.at("train_tokens_per_s").value : 0;
+    auto generation = [&](double per) {
+        const double batch = std::max(1.0, std::min(per, most_users));
+        const Candidate c = serve_on(job.replica_devices, batch);
+        if (!c.fits || !c.figures.count("decode_step_s") || !c.figures.count("ttft_s")) return double(INFINITY);
+        const double waves = std::ceil(per / batch);
+        return waves * (batch * c.figures.at("ttft_s").value + sh.output * c.figures.at("decode_step_s").value);
+    };
+    return size_rl_pools(job, train_s, network_of(d, a), generation);
+}
+
+Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true, int replicas = 0) {
     Eval e;
     e.explain = explain;
     e.c.device = d.id;
@@ -652,7 +873,7 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
     switch (w.stage) {
     case Stage::serve:
     case Stage::batch:
-    case Stage::edge: eval_serve(w, cat, d, n, a, e); break;
+    case Stage::edge: e = best_serving_layout(w, cat, d, n, a, explain, replicas); break;
     case Stage::finetune:
     case Stage::pretrain: eval_train(w, cat, d, n, a, e); break;
     case Stage::rl: {
@@ -663,8 +884,10 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
         eval_serve(w, cat, d, n, a, rollout);
         for (const char* k : {"decode_tokens_per_s_per_user", "throughput_tokens_per_s"})
             if (rollout.c.figures.count(k)) e.c.figures[std::string("rollout_") + k] = rollout.c.figures[k];
-        if (e.explain) e.c.notes.push_back("rollout pool: decode of " + format_sig(serve_shape(w).users, 6) +
-                            " parallel rollouts on the same device type; size the pools separately");
+        if (e.explain && e.c.fits) {
+            e.c.rl = rl_pools(w, cat, d, n, a, e.c);
+            e.c.notes.push_back("RL pools: " + e.c.rl.explanation);
+        }
         break;
     }
     case Stage::embed: eval_embed(w, cat, d, n, a, e); break;
@@ -710,9 +933,36 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
         const double usable = usable_bytes(d, a, true);
         while (n0 < 4096 && weights / n0 > usable) n0 *= 2;
     }
-    for (int n = n0; n <= 4096; n *= 2)
-        if (evaluate(w, cat, d, n, a, false).c.fits) return n;
-    return 1;
+    int first = 0;
+    for (int n = n0; n <= 4096 && !first; n *= 2)
+        if (evaluate(w, cat, d, n, a, false).c.fits) first = n;
+    if (!first) return 1;
+    if (!rate_batch(w)) return first;
+    // At an arrival rate the fleet is ceil(demand / capacity) copies of the n devices planned here: among the
+    // sizes from the fewest that fit up to the fast domain (8 at most), keep the one whose fleet has the fewest
+    // devices (issue 11: replicas x tensor parallelism at least cost). At a rate the throughput counts each
+    // request's prefill already (eval_serve), as the pricing does (decide.cpp).
+    double demand = w.serve.requests_per_s * serve_shape(w).output;
+    if (!w.serve.traffic.empty()) {
+        demand = 0;
+        for (const auto& t : w.serve.traffic) demand += t.requests_per_s * t.output_tokens;
+    }
+    auto fleet = [&](int n) {
+        const Eval e = evaluate(w, cat, d, n, a, false);
+        const auto tp = e.c.figures.find("throughput_tokens_per_s");
+        const auto q = e.c.figures.find("replicas_for_rate");
+        if (!e.c.fits || tp == e.c.figures.end() || tp->second.value <= 0) return 1e300;
+        const double replicas = std::max(std::ceil(demand / tp->second.value), q == e.c.figures.end() ? 1.0 : q->second.value);
+        return replicas * n;
+    };
+    int best = first;
+    double best_devices = fleet(first);
+    for (int n = first * 2; n <= std::min(std::max(1, d.domain_size), kMaxTensorParallel); n *= 2)
+        if (const double devices = fleet(n); devices < best_devices) {
+            best = n;
+            best_devices = devices;
+        }
+    return best;
 }
 
 // The first rule of `rules` that matches the device and its runtime (the workload's framework, else
@@ -748,6 +998,60 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
     decode_rule = apply(cat.decode_bandwidth_rules, "decode_bandwidth_efficiency", &Assumptions::decode_bandwidth_efficiency);
     mfu_rule = apply(cat.training_mfu_rules, "training_mfu", &Assumptions::training_mfu);
     return out;
+}
+
+// [SECTION] calibrated labels ------------------------------------------------------------------------
+// A figure is `calibrated` when every efficiency it rests on was set from measurements of the suite's
+// calibration split (assumptions.json or efficiencies.json "calibrated_by"; issue #9); its why names them.
+// The efficiencies are those of the bound the candidate ran into: a compute-bound training step rests on its
+// MFU alone, a bandwidth- or communication-bound one on more than that; an encoder batch on the side of the
+// roofline that bound it; decode on the bandwidth share and the fixed step overhead. A value the workload
+// pinned is the user's, not calibrated.
+void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const AssumptionSet& das, const EfficiencyRule* decode_rule,
+                      const EfficiencyRule* mfu_rule) {
+    std::vector<std::string> keys, figures;
+    switch (w.stage) {
+    case Stage::finetune:
+    case Stage::pretrain:
+        if (c.regime != Regime::compute) return;
+        keys = {w.stage == Stage::pretrain ? "training_mfu" : "finetune_mfu"};
+        figures = {"step_time_s", "train_tokens_per_s", "train_time_s"};
+        break;
+    case Stage::embed:
+        if (c.phases.empty()) return;
+        keys = {c.phases.back().roofline.compute_bound ? "encoder_compute_efficiency" : "decode_bandwidth_efficiency"};
+        figures = {"items_per_s", "embed_time_s", "window_used_ratio"};
+        break;
+    case Stage::serve:
+    case Stage::batch:
+    case Stage::edge:
+        keys = {"decode_bandwidth_efficiency", "decode_step_overhead_s"};
+        figures = {"decode_step_s", "decode_tokens_per_s_per_user"};
+        break;
+    case Stage::rl: return;
+    }
+    std::vector<std::string> named; // "key: id, id"
+    for (const auto& key : keys) {
+        const auto src = das.source.find(key);
+        if (src != das.source.end() && src->second == "workload") return;
+        const std::vector<std::string>* ids = nullptr;
+        if (key == "decode_bandwidth_efficiency" && decode_rule) ids = &decode_rule->calibrated_by;
+        else if (key == "training_mfu" && mfu_rule) ids = &mfu_rule->calibrated_by;
+        else if (auto it = cat.assumptions.find(key); it != cat.assumptions.end()) ids = &it->second.calibrated_by;
+        if (!ids || ids->empty()) return;
+        std::string list;
+        for (const auto& id : *ids) list += (list.empty() ? "" : ", ") + id;
+        const EfficiencyRule* rule = key == "decode_bandwidth_efficiency" ? decode_rule : key == "training_mfu" ? mfu_rule : nullptr;
+        named.push_back(key + (rule ? " [" + rule->id + "]" : "") + " from " + list);
+    }
+    std::string note;
+    for (const auto& n : named) note += (note.empty() ? "" : "; ") + n;
+    for (const auto& f : figures) {
+        auto it = c.figures.find(f);
+        if (it == c.figures.end() || it->second.label != Label::modelled) continue;
+        it->second.label = Label::calibrated;
+        it->second.why += " [calibrated: " + note + "]";
+    }
 }
 
 void missing(const Workload& w, Plan& p) {
@@ -880,8 +1184,9 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
         const int n = choose_count(w, cat, *d, das.typical);
         Eval e = evaluate(w, cat, *d, n, das.typical);
         e.c.memory.total_low_bytes = e.c.memory.total_high_bytes = e.c.memory.total_bytes;
-        widen(e.c, evaluate(w, cat, *d, n, das.low, false).c);
-        widen(e.c, evaluate(w, cat, *d, n, das.high, false).c);
+        widen(e.c, evaluate(w, cat, *d, n, das.low, false, e.c.layout.data_parallel).c); // the bands of the layout chosen
+        widen(e.c, evaluate(w, cat, *d, n, das.high, false, e.c.layout.data_parallel).c);
+        label_calibrated(e.c, w, cat, das, rule, mfu_rule);
         if (rule && w.stage != Stage::finetune && w.stage != Stage::pretrain)
             e.c.notes.push_back("decode bandwidth efficiency " + format_sig(rule->value, 3) + " (" + format_sig(rule->low, 3) + ".." +
                                 format_sig(rule->high, 3) + ") for this device family [" + rule->id + ", " + std::to_string(rule->measurements) +
@@ -901,7 +1206,7 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
         return x.first > y.first; // the stage's headline figure: faster first
     });
     for (auto& r : ranked) p.candidates.push_back(std::move(r.second));
-    decide(p, w, cat);
+    decide(p, w, cat, as);
     if (sensitivity) add_sensitivity(p, w, cat, as);
     return p;
 }

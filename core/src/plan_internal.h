@@ -1,14 +1,27 @@
 // plan_internal.h (private to the core): the pieces of planning shared between plan.cpp and decide.cpp.
 #pragma once
+#include <algorithm>
+
 #include "hwplan/plan.h"
 
 namespace hwplan {
 
 inline bool is_training_stage(Stage s) { return s == Stage::finetune || s == Stage::pretrain || s == Stage::rl; }
 
+// Interactive serving at an arrival rate without a number of concurrent users (MLPerf's Server scenario:
+// Poisson arrivals, TTFT and TPOT limits, the batch left to the engine): a replica runs the batch with the
+// most output tokens/s that still meets the latency targets (issue 9), each step also carrying the prefill
+// of the requests that arrive, so its throughput counts prefill (plan.cpp).
+inline bool rate_batch(const Workload& w) {
+    auto given = [&](const char* k) { return std::find(w.given.begin(), w.given.end(), k) != w.given.end(); };
+    return w.stage == Stage::serve && (w.serve.requests_per_s > 0 || !w.serve.traffic.empty()) && !given("serve.concurrent_users") &&
+           !given("serve.batch_size");
+}
+
 // Prices every candidate (rented, owned), adds hosted APIs, ranks by cost per useful result and
-// writes the recommendation (decide.cpp).
-void decide(Plan& plan, const Workload& workload, const Catalog& catalog);
+// writes the recommendation (decide.cpp). A fixed demand (an arrival rate, or concurrent users reading at
+// assumption user_read_tokens_per_s) is priced as the fleet that meets it over the tokens demanded.
+void decide(Plan& plan, const Workload& workload, const Catalog& catalog, const AssumptionSet& assumptions);
 void isolation_reason(Plan& plan, const Workload& workload); // mixed traffic: the split that fixes the tail
 
 } // namespace hwplan

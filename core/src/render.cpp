@@ -130,6 +130,8 @@ std::string render_table(const Plan& p, size_t max_candidates) {
         out += line;
         out += "Regime: " + std::string(name(c.regime)) + ": " + c.regime_why + "\n";
         for (const auto& n : c.notes) out += "Note: " + n + "\n";
+        if (c.rl.sized)
+            for (const auto& r : c.rl.reasons) out += "RL pools: " + r + "\n";
     }
     if (!p.missing_assumptions.empty()) {
         out += "\nAssumed because not given:\n";

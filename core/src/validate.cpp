@@ -331,17 +331,21 @@ ValidationReport run_validation(const std::vector<CatalogFile>& files, const Cat
     }
     // An assumption may name the measurements that set it (assumptions.json "calibrated_by"): each must be
     // in the suite and in the calibration split; a validation case is never used for fitting.
-    for (const auto& [name, d] : catalog.assumptions)
-        for (size_t i = 0; i < d.calibrated_by.size(); ++i) {
-            const std::string& id = d.calibrated_by[i];
-            const std::string path = "assumptions." + name + ".calibrated_by[" + std::to_string(i) + "]";
+    // Efficiency rules (efficiencies.json) likewise.
+    auto check_calibrated_by = [&](const std::vector<std::string>& list, const std::string& prefix, const std::string& file) {
+        for (size_t i = 0; i < list.size(); ++i) {
+            const std::string& id = list[i];
+            const std::string path = prefix + ".calibrated_by[" + std::to_string(i) + "]";
             auto hit = std::find_if(rep.results.begin(), rep.results.end(), [&](const CaseResult& c) { return c.m.id == id; });
             if (hit == rep.results.end())
-                rep.issues.push_back({path, "names \"" + id + "\", which is not a measurement in the suite", "assumptions.json"});
+                rep.issues.push_back({path, "names \"" + id + "\", which is not a measurement in the suite", file});
             else if (hit->m.split != "calibration")
-                rep.issues.push_back({path, "names \"" + id + "\", a validation case: only calibration cases may set an assumption",
-                                      "assumptions.json"});
+                rep.issues.push_back({path, "names \"" + id + "\", a validation case: only calibration cases may set an assumption", file});
         }
+    };
+    for (const auto& [name, d] : catalog.assumptions) check_calibrated_by(d.calibrated_by, "assumptions." + name, "assumptions.json");
+    for (const auto& r : catalog.decode_bandwidth_rules) check_calibrated_by(r.calibrated_by, "decode_bandwidth_efficiency." + r.id, "efficiencies.json");
+    for (const auto& r : catalog.training_mfu_rules) check_calibrated_by(r.calibrated_by, "training_mfu." + r.id, "efficiencies.json");
     auto order = [](const std::string& kind) { return std::find(kKinds.begin(), kKinds.end(), kind) - kKinds.begin(); };
     std::sort(rep.results.begin(), rep.results.end(), [&](const CaseResult& a, const CaseResult& b) {
         if (a.m.split != b.m.split) return a.m.split < b.m.split;

@@ -137,13 +137,33 @@ EM_JS(void, hwplan_install_page, (), {
         else if (d.hwplan === "workload" && d.workload) cmd("import", typeof d.workload === "string" ? d.workload : JSON.stringify(d.workload));
         else if (d.hwplan === "get") setTimeout(page._notify, 0);
     });
+    // Paste has one path into the page: the browser's paste event (Ctrl+V, Shift+Insert, the context menu)
+    // hands the text to the app, which types it into the active field. Some Chromium builds (150, headless)
+    // never fire that event for a synthesized Ctrl+V; there the keydown starts a clipboard read instead,
+    // used only if no paste event came first (one keydown, one paste).
+    let pending = 0, seq = 0;
+    const deliver = (text) => {
+        if (!text) return;
+        if (page._wantText) cmd("paste", text);
+        else if (text.trim().startsWith("{")) cmd("import", text);
+    };
     window.addEventListener("paste", (e) => {
+        pending = 0;
         const text = e.clipboardData ? e.clipboardData.getData("text/plain") : "";
         if (!text) return;
         e.preventDefault();
-        if (page._wantText) cmd("paste", text);
-        else if (text.trim().startsWith("{")) cmd("import", text);
+        deliver(text);
     });
+    window.addEventListener("keydown", (e) => {
+        if (!(e.ctrlKey || e.metaKey) || e.altKey || (e.key !== "v" && e.key !== "V") || e.repeat) return;
+        if (!navigator.clipboard || !navigator.clipboard.readText) return;
+        const mine = pending = ++seq;
+        setTimeout(() => {
+            if (pending !== mine) return; // the paste event came
+            pending = 0;
+            navigator.clipboard.readText().then(deliver, () => { /* no permission: nothing to paste */ });
+        }, 250);
+    }, true);
     const input = document.getElementById("hwplan-input");
     if (input) input.addEventListener("input", () => { input.value = ""; });
     window.addEventListener("dragover", (e) => { e.preventDefault(); });
@@ -158,10 +178,14 @@ EM_JS(void, hwplan_install_page, (), {
 namespace hwplan::ui {
 
 namespace {
-std::string g_clipboard; // the last text copied in the page or pasted into it
+std::string g_clipboard; // the last text copied in the page
 }
 
-void set_pasted_text(const char* text) { g_clipboard = text; }
+void paste_text(const char* text) {
+    // Typed into the active field as if keyed in: it replaces the selection and passes the field's own
+    // character filter (decimal fields drop letters; single-line fields drop line breaks), as ImGui's paste does.
+    if (text && *text) ImGui::GetIO().AddInputCharactersUTF8(text);
+}
 
 void install_clipboard() {
     ImGuiPlatformIO& pio = ImGui::GetPlatformIO();
@@ -169,9 +193,10 @@ void install_clipboard() {
         g_clipboard = text ? text : "";
         hwplan_clipboard_write(g_clipboard.c_str());
     };
-    // The browser hands over the clipboard only in its paste event, which follows the Ctrl+V keydown that
-    // ImGui has queued; bridge's listener stores the text before ImGui's next frame asks for it here.
-    pio.Platform_GetClipboardTextFn = [](ImGuiContext*) -> const char* { return g_clipboard.c_str(); };
+    // ImGui's own paste (Ctrl+V, Shift+Insert in a field) finds nothing: the browser hands its clipboard
+    // over only in a paste event, which the page's listener turns into typed text (paste_text below).
+    // One path, so text is never pasted twice or from a stale copy.
+    pio.Platform_GetClipboardTextFn = [](ImGuiContext*) -> const char* { return nullptr; };
 }
 
 } // namespace hwplan::ui

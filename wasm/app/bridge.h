@@ -16,5 +16,5 @@ void hwplan_install_page();                                            // listen
 
 namespace hwplan::ui {
 void install_clipboard(); // ImGui's copy goes to the browser clipboard; paste arrives from the DOM paste event
-void set_pasted_text(const char* text); // what the next Ctrl+V in a field inserts (from the DOM paste event)
+void paste_text(const char* text);      // types pasted text into the active field (from the DOM paste event)
 }

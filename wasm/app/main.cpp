@@ -41,6 +41,7 @@ struct App {
     int frames_left = 4;                      // frames still to draw after the last input or change
     long frames_drawn = 0;                    // published for the idle-redraw test
     std::deque<Command> commands;             // from the page, applied at the start of the next frame
+    std::string pending_paste;                // pasted text waiting for Ctrl/Cmd to be released (see frame)
     struct Button { int button, action, mods; };
     std::deque<Button> buttons;               // presses held back one frame after a move (see on_button)
     bool moved = false;                       // the cursor moved since the last frame began
@@ -156,6 +157,13 @@ void frame(void*) {
     io.DisplaySize = ImVec2(a.css_w, a.css_h);
     io.DisplayFramebufferScale = ImVec2(a.dpr, a.dpr);
     ImGui::NewFrame();
+    // Pasted text is typed into the active field once Ctrl/Cmd is up: a text field ignores characters
+    // while Ctrl is held, and the browser's paste event comes while the Ctrl+V chord is still down.
+    if (!a.pending_paste.empty() && !io.KeyCtrl && !io.KeySuper) {
+        hwplan::ui::paste_text(a.pending_paste.c_str());
+        a.pending_paste.clear();
+        wake(3);
+    }
     while (!a.commands.empty()) {
         apply(a, a.commands.front(), catalog);
         a.commands.pop_front();
@@ -216,9 +224,9 @@ void frame(void*) {
 // [SECTION] the page's entry point --------------------------------------------------------------
 // Called by bridge.js glue (web/hwplan page API): kind is "fragment", "scenario", "import", "paste", "undo".
 extern "C" EMSCRIPTEN_KEEPALIVE void hwplan_command(const char* kind, const char* text) {
-    // Pasted text: the browser's paste event comes right after the Ctrl+V keydown that ImGui has queued;
-    // ImGui's paste then asks for the clipboard and gets this text (bridge.cpp, install_clipboard).
-    if (kind && std::string(kind) == "paste") hwplan::ui::set_pasted_text(text ? text : "");
+    // Pasted text goes into ImGui's input queue as typed characters for the active field (bridge.cpp),
+    // at the first frame without Ctrl held.
+    if (kind && std::string(kind) == "paste") app().pending_paste += text ? text : "";
     else app().commands.push_back({kind ? kind : "", text ? text : ""});
     wake(6);
 }

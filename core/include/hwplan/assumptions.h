@@ -32,6 +32,7 @@ struct Assumptions {
     double macos_gpu_wired_ratio = 0;        // share of unified memory macOS lets the GPU wire by default
     double allreduce_base_latency_s = 0;     // fixed latency of one small all-reduce (launch, synchronization)
     double allreduce_hop_latency_s = 0;      // latency per ring step; a ring all-reduce over n takes 2(n-1) steps
+    double user_read_tokens_per_s = 0;       // output tokens a second one chat user reads (fixed-demand serving)
 };
 
 enum class Case { typical, low, high }; // which end of each range

@@ -72,6 +72,10 @@ struct ActivationSettings {
     double logits_kept_bytes_per_value = 0;
     double loss_fp32_bytes_per_value = 8;
     double loss_chunks = 1;
+    // With full recomputation the saved block inputs go to host memory as they are made and come back for
+    // backward (Unsloth's gradient checkpointing: "offloads intermediate activations to system RAM
+    // asynchronously"): only the block being recomputed is on the device.
+    bool offload_checkpoints = false;
 };
 
 // Activation memory one transformer block keeps for the backward pass. Korthikanti et al. 2022,

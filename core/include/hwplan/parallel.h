@@ -2,7 +2,7 @@
 // that join domains), the cost of collectives over it (alpha-beta), and an exhaustive search over training
 // layouts: data x tensor (inside the fast domain) x pipeline (1F1B, optionally interleaved) x expert
 // parallelism, ZeRO stage, micro-batch and recomputation, at a fixed global batch. Pure functions.
-// Usage: Network net = network_of(device, assumptions.interconnect_efficiency);
+// Usage: Network net = network_of(device, assumptions);
 //        double t = allreduce_time_s(bytes, {.size = 64, .inside = 8}, net);
 //        LayoutSearch s = search_layouts(job, cluster, assumptions);  s.layouts.front() is the fastest that fits
 #pragma once
@@ -18,6 +18,11 @@
 namespace hwplan {
 
 // [SECTION] Network ------------------------------------------------------------------------------------
+// One alpha-beta model for every collective in the planner: tensor-parallel all-reduces of a decode step
+// (plan.cpp), the training layouts' tensor, expert, pipeline and data-parallel traffic (below), RL weight
+// synchronisation (rl.h). Its latency terms are NCCL's own tuning model (src/graph/tuning.cc,
+// ncclTopoTuneModel): a fixed launch latency per collective (baseLat), a per-step latency inside the
+// scale-up domain (intraLat) and one per step across it (interLat).
 
 // One link class as collectives see it: achieved bytes per second per device per direction, and the
 // latency of one step of a collective (alpha).
@@ -31,25 +36,31 @@ struct Network {
     Link scale_out;           // InfiniBand, RoCE, EFA, the TPU data-centre network
     int domain_size = 1;      // devices joined by the scale-up link
     bool multi_node = false;  // a scale-out network is recorded (else layouts stay inside one domain)
+    double launch_latency_s = 0; // fixed latency of one collective (kernel launch, synchronisation): NCCL's baseLat
 };
 
-// Per-step latency from a measured small-message all-reduce of `ranks` ranks: the tree that NCCL picks for
-// tiny messages takes 2 x ceil(log2 ranks) steps (Sanders, Speck & Traff 2009, double binary trees).
-double hop_latency_s(double small_allreduce_s, int ranks);
+// Per-step latency from a measured small-message all-reduce of `ranks` ranks on `nodes` domains (one rank
+// per domain when nodes = ranks): (measured - launch) / the steps NCCL's ring takes there,
+// 2(ranks - nodes) inside the domains and 2(nodes - 1) across (tuning.cc; inside one domain the tree is a
+// chain and takes the same steps). Returns the step latency of the level the measurement exercises.
+double hop_latency_s(double small_allreduce_s, int ranks, double launch_s, bool across_domains = false);
 
-// The device's network: scale-up = half the quoted bidirectional interconnect bandwidth x efficiency (the
-// same convention as allreduce_s in performance.h); scale-out = NICs x line rate / 8 x efficiency.
-Network network_of(const Device& d, double interconnect_efficiency);
+// The device's network: scale-up = half the quoted bidirectional interconnect bandwidth x efficiency;
+// scale-out = NICs x line rate / 8 x efficiency; step latencies from the device's measured small
+// all-reduces, else (scale-up only) the catalog's allreduce_hop_latency_s; launch = allreduce_base_latency_s.
+Network network_of(const Device& d, const Assumptions& a);
 
 // [SECTION] Collectives ---------------------------------------------------------------------------------
 // Alpha-beta costs (Hockney 1994; Thakur, Rabenseifner & Gropp 2005, "Optimization of Collective
 // Communication Operations in MPICH"). `bytes` is the full buffer of one rank (all-reduce: the gradient;
 // all-gather / reduce-scatter: the gathered tensor; all-to-all: everything one rank sends).
+// The single-link forms below count steps and bytes only; the group forms further down add the launch
+// latency once per collective.
 
 // Ring all-reduce: 2(n-1) alpha + 2(n-1)/n x bytes / beta (Patarasuk & Yuan 2009).
 double ring_allreduce_s(double bytes, int n, const Link& l);
-// Double binary tree all-reduce: 2 ceil(log2 n) alpha + 2(n-1)/n x bytes / beta (NCCL 2.4; the two trees
-// together move what a ring moves, in logarithmic rather than linear latency).
+// Binary tree all-reduce on a flat network: 2 ceil(log2 n) alpha + 2(n-1)/n x bytes / beta (NCCL 2.4's
+// double binary trees move what a ring moves, in logarithmic rather than linear latency).
 double tree_allreduce_s(double bytes, int n, const Link& l);
 // Ring all-gather or reduce-scatter: (n-1) alpha + (n-1)/n x bytes / beta.
 double ring_allgather_s(double bytes, int n, const Link& l);
@@ -63,16 +74,26 @@ struct Group {
     int inside = 1;
 };
 
+// Latency of one all-reduce over the group, the faster of NCCL's ring and tree (tuning.cc):
+//   ring: launch + 2(n - nodes) intra + 2(nodes - 1) inter
+//   tree: launch + 2((n/nodes - 1) intra + ceil(log2 nodes) inter)      (a chain inside, a tree across)
+double allreduce_latency_s(const Group& g, const Network& net);
 // Hierarchical collectives over a group (NCCL's intra-node then inter-node scheme): reduce-scatter inside
-// the domain, all-reduce of 1/inside of the data across domains, all-gather inside. The faster of ring and
-// tree on each level.
+// the domain, all-reduce of 1/inside of the data across domains, all-gather inside; the latency above.
+// No bytes, no collective (0 s). A link without a published bandwidth makes the time infinite.
 double allreduce_time_s(double bytes, const Group& g, const Network& net);
+// Ring all-gather or reduce-scatter: launch + (n - nodes) intra + (nodes - 1) inter steps, and the bytes
+// inside and across as for the all-reduce's halves.
 double allgather_time_s(double bytes, const Group& g, const Network& net); // also reduce-scatter
 // All-to-all: the share for ranks inside the domain goes over the scale-up link while the rest crosses the
-// scale-out network at the same time; the slower of the two.
+// scale-out network at the same time; the slower of the two, plus the launch.
 double alltoall_time_s(double bytes, const Group& g, const Network& net);
-// One point-to-point send (pipeline stages): alpha + bytes / beta.
+// One point-to-point send (pipeline stages, weight transfers): launch + alpha + bytes / beta.
 double send_time_s(double bytes, bool across_domains, const Network& net);
+// One broadcast of `bytes` from one rank to the group, pipelined along a ring or chain (NCCL's broadcast):
+// launch + (n - 1) steps + bytes / beta of the slowest link crossed (Thakur et al. 2005, pipelined
+// broadcast, large-message limit).
+double broadcast_time_s(double bytes, const Group& g, const Network& net);
 
 // [SECTION] Training layouts -----------------------------------------------------------------------------
 
@@ -176,7 +197,7 @@ LayoutSearch search_layouts(const TrainingJob& job, const Cluster& cluster, cons
 LayoutSearch fewest_devices(const TrainingJob& job, const Cluster& cluster, const Assumptions& a, int max_devices = 1 << 20,
                             const LayoutLimits& limits = {});
 
-std::string describe(const TrainingLayout& l);
+std::string describe(const TrainingLayout& l); // "TP 8 x PP 16 x DP 128, ZeRO-1, micro-batch 1 x 16, no recomputation"
 
 // [SECTION] From a workload -------------------------------------------------------------------------------
 
@@ -185,6 +206,6 @@ std::string describe(const TrainingLayout& l);
 TrainingJob training_job(const Workload& w, double trainable_params, const ModelStateBytes& state, double frozen_bytes_per_param,
                          const ActivationSettings& activations);
 // n devices of one kind at the compute precision's peak, `capacity_bytes` usable each.
-Cluster cluster_of(const Device& d, int n, double peak_flop_per_s, double capacity_bytes, const Assumptions& a); // "TP 8 x PP 16 x DP 128, ZeRO-1, micro-batch 1 x 16, no recomputation"
+Cluster cluster_of(const Device& d, int n, double peak_flop_per_s, double capacity_bytes, const Assumptions& a);
 
 } // namespace hwplan

@@ -49,14 +49,7 @@ double training_flops_per_token(const ModelArch& arch, double active_params, dou
 // attention 4 x q-width x tokens^2 per layer.
 double encoder_flops_per_item(const ModelArch& arch, double params, double tokens);
 
-// Ring all-reduce of `bytes` over `n` devices: each sends and receives 2(n-1)/n x bytes (Patarasuk &
-// Yuan 2009); a link quoted as bidirectional aggregate carries half of it each way.
-double allreduce_s(double bytes, int n, double link_bidirectional_bytes_per_s, double efficiency);
-
-// Latency of one ring all-reduce over `n` devices, independent of its size: base + hop x 2(n-1)
-// (NCCL maintainer, nccl-tests issue #123: the ring's latency is 2(n-1) x the largest step latency). At one
-// sequence per step the messages are a few kB, so this, not bandwidth, sets tensor parallelism's cost.
-double allreduce_latency_s(int n, double base_s, double hop_s);
+// Collectives (all-reduce, all-gather, all-to-all, their latency) have one model, in parallel.h.
 
 // M/G/1 waiting time (Poisson arrivals, one server, any service-time distribution).
 // Pollaczek-Khinchine: mean wait W = lambda x E[S^2] / (2 (1 - rho)). For quantiles, the wait is 0 with

@@ -10,6 +10,7 @@
 #include "hwplan/assumptions.h"
 #include "hwplan/catalog.h"
 #include "hwplan/parallel.h"
+#include "hwplan/rl.h"
 #include "hwplan/performance.h"
 #include "hwplan/workload.h"
 
@@ -85,6 +86,7 @@ struct Candidate {
     std::vector<Phase> phases;
     std::vector<std::string> notes; // precision fallbacks, missing figures, how far off a misfit is
     LayoutSearch layouts;        // pretrain/finetune: the best training layouts on `count` devices (parallel.h); empty otherwise
+    RlPools rl;                  // rl: trainer pool (`count` devices) and the rollout pool beside it (rl.h); empty otherwise
     bool operator==(const Candidate&) const = default;
 };
 

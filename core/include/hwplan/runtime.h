@@ -23,6 +23,12 @@ struct TrainingRuntime {
     bool full_master_weights = true;             // full training keeps FP32 master weights (mixed precision, 16 bytes/param with AdamW)
     bool optimizer_in_backward = false;          // each gradient is applied and freed in backward: one tensor's gradient at a time
     bool eager_attention = false;                // attention stores its score matrices (no fused/SDPA kernel)
+    bool offload_checkpoints = false;            // full recomputation's saved block inputs live in host memory (Unsloth)
+    // ZeRO as the runtime implements it (DeepSpeed's memory.rst); the defaults shard every term at its stage.
+    double optimizer_fp32_gradient_bytes_per_param = 0; // FP32 gradient copy the optimizer step keeps, sharded like the optimizer
+    bool zero2_shards_gradients = true;          // ZeRO-2 partitions the 16-bit gradients (DeepSpeed's estimate keeps them whole)
+    double zero3_layer_gather_bytes_per_param = 0; // ZeRO-3 holds 16-bit gradients per layer: the largest layer's params + grads gathered
+    bool offload_gradients = false;              // optimizer offload moves the 16-bit gradients to host memory too
     std::vector<std::string> default_for;        // training methods this profile is the default for ("full", "lora", "qlora")
     std::string source;                          // source id in Catalog::runtime_sources
     bool operator==(const TrainingRuntime&) const = default;
@@ -46,6 +52,7 @@ struct EfficiencyRule {
     std::vector<std::string> frameworks;    // runtimes the measurements used ("llama.cpp"); empty: any
     double value = 0, low = 0, high = 0;    // ratio in (0, 1]
     int measurements = 0;                   // how many measurements the figures come from
+    std::vector<std::string> calibrated_by; // ids of the calibration-split measurements (tests/validation/) that set it
     std::string source;                     // source id in Catalog::efficiency_sources
     bool operator==(const EfficiencyRule&) const = default;
 };
