@@ -30,7 +30,7 @@ async function reveal(page, name) {
     const dy = r.y - (top + bottom) / 2; // toward the middle, in wheel steps (about 100 pixels each)
     await page.mouse.move(width * 0.75, height - 40);
     await page.mouse.wheel(0, Math.sign(dy) * Math.min(900, Math.max(100, Math.round(Math.abs(dy) / 100) * 100)));
-    const moved = await page.waitForFunction(([n, y]) => window.hwplanUi[n] && window.hwplanUi[n].y !== y, [name, r.y], { timeout: 3000 })
+    const moved = await page.waitForFunction(([n, y]) => window.hwplanUi[n] && window.hwplanUi[n].y !== y, [name, r.y], { timeout: 10000 })
       .then(() => true, () => false);
     if (!moved) break; // at the end of the view
   }

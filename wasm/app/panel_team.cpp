@@ -59,7 +59,7 @@ void team_view(AppState& state, const Catalog& catalog) {
 
     // [SECTION] the fleet and its monthly cost
     ImGui::PushFont(bold_font(), 18.0f);
-    ImGui::TextUnformatted(("Team plan: " + state.team_name).c_str());
+    ImGui::TextWrapped("Team plan: %s", state.team_name.c_str());
     ImGui::PopFont();
     if (!t.issues.empty()) {
         ImGui::TextColored(bad_color(), "A card needs fixing: %s", to_string(t.issues.front()).c_str());

@@ -155,7 +155,7 @@ void whatif_view(AppState& state, const Catalog& catalog) {
     const double today = today_of(w, axis);
     auto base = [&](const std::string& x_key) {
         CurveChart c;
-        c.x_label = ai.label;
+        c.x_label = std::string(ai.label) + (x_key == "ratio" ? " (% of the month)" : "");
         c.x_key = x_key;
         c.log_x = ai.log_x;
         c.today_x = today;
