@@ -3,15 +3,21 @@
 # programs (arguments go to them), then bench/budgets.mjs: native and WebAssembly plan times for the same
 # workloads as a ratio, the single file's and the served page's gzip sizes, each checked against its
 # budget (exit 1 when one is exceeded). Record results in BENCHMARKS.md with this command and the machine.
+# and the layout search natively and in WebAssembly (bench/layout_speed.cpp).
 # Usage: build-scripts/bench.sh [benchmark args...]     build-scripts/bench.sh --budgets   (budgets only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs
 bash build-scripts/setup.sh >/dev/null
 [ -f build/native/Makefile ] || cmake --preset native >/dev/null   # also recovers from a half-finished configure
-cmake --build --preset native --target hwplan_bench >/dev/null
+cmake --build --preset native --target hwplan_bench hwplan_layout_speed >/dev/null
 bash build-scripts/build-web.sh >/dev/null
-if [ "${1:-}" != --budgets ]; then build/native/bench/hwplan_bench "$@"; echo; fi
+if [ "${1:-}" != --budgets ]; then
+  build/native/bench/hwplan_bench "$@"; echo
+  # Layout search, like for like: the same program natively and in WebAssembly under Node.
+  echo "layout search, native:"; build/native/bench/hwplan_layout_speed
+  echo "layout search, WebAssembly (Node):"; node build/wasm/bench/hwplan_layout_speed.js; echo
+fi
 results=build/native/bench/plan_json_workloads.json
 build/native/bench/hwplan_bench --benchmark_filter='^BM_PlanJsonWorkload/' --benchmark_min_time=0.2 \
   --benchmark_repetitions=5 --benchmark_report_aggregates_only=true --benchmark_format=json >"$results" 2>/dev/null

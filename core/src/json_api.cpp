@@ -247,7 +247,7 @@ json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr
 // A training layout (parallel.h) with its memory, step split and MFU; non-finite numbers become null.
 json layout_json(const LayoutResult& r) {
     const TrainingLayout& l = r.layout;
-    return {{"tensor_parallel", l.tensor_parallel}, {"pipeline_parallel", l.pipeline_parallel}, {"data_parallel", l.data_parallel},
+    return {{"tensor_parallel", l.tensor_parallel}, {"context_parallel", l.context_parallel}, {"pipeline_parallel", l.pipeline_parallel}, {"data_parallel", l.data_parallel},
             {"expert_parallel", l.expert_parallel}, {"virtual_stages", l.virtual_stages}, {"zero_stage", l.zero_stage},
             {"micro_batch", l.micro_batch}, {"micro_batches", l.micro_batches}, {"recompute", std::string(name(l.recompute))},
             {"describe", describe(l)}, {"fits", r.fits}, {"memory_bytes", finite_or_null(r.memory_bytes)},
