@@ -96,6 +96,16 @@ TEST(Network, ReadsScaleUpAndScaleOutFromTheCatalog) {
     EXPECT_GT(r.domain_size, 8);
     // nccl #1530: NCCL_ALGO=TREE on eight RTX 4090 over PCIe, 42.56 us for 8 bytes = launch + 14 chain steps.
     EXPECT_NEAR(r.scale_up.hop_latency_s, (42.56e-6 - 6.05e-6) / 14, 1e-15);
+    // The other PCIe 4.0 x16 workstation cards: 64 GB/s bidirectional (NVIDIA's L40S table, "PCIe Gen4 x16:
+    // 64GB/s bidirectional") = 32 GB/s each way, and the same PCIe step latency (the 4090's measurement).
+    for (const char* id : {"rtx-3090", "rtx-6000-ada", "radeon-rx-7900-xtx"}) {
+        SCOPED_TRACE(id);
+        const Network pc = network_of(device(id), at_line_rate());
+        EXPECT_DOUBLE_EQ(pc.scale_up.bytes_per_s, 32e9);
+        EXPECT_FALSE(pc.multi_node);
+    }
+    EXPECT_NEAR(network_of(device("rtx-3090"), at_line_rate()).scale_up.hop_latency_s, (42.56e-6 - 6.05e-6) / 14, 1e-15);
+    EXPECT_NEAR(network_of(device("rtx-6000-ada"), at_line_rate()).scale_up.hop_latency_s, (42.56e-6 - 6.05e-6) / 14, 1e-15);
 }
 
 // [SECTION] Collectives ------------------------------------------------------------------------------------
