@@ -2,8 +2,9 @@
 # Benchmarks and budgets. Builds the native Release preset and the web build, runs the Google Benchmark
 # programs (arguments go to them), then bench/budgets.mjs: native and WebAssembly plan times for the same
 # workloads as a ratio, the single file's and the served page's gzip sizes, each checked against its
-# budget (exit 1 when one is exceeded). Record results in BENCHMARKS.md with this command and the machine.
-# and the layout search natively and in WebAssembly (bench/layout_speed.cpp).
+# budget (exit 1 when one is exceeded), then bench/load_time.mjs: the page's load time and CPU per frame in
+# headless Chromium, with the idle budget. Without --budgets it also times the layout search natively and in
+# WebAssembly (bench/layout_speed.cpp). Record results in BENCHMARKS.md with this command and the machine.
 # Usage: build-scripts/bench.sh [benchmark args...]     build-scripts/bench.sh --budgets   (budgets only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,4 +22,10 @@ fi
 results=build/native/bench/plan_json_workloads.json
 build/native/bench/hwplan_bench --benchmark_filter='^BM_PlanJsonWorkload/' --benchmark_min_time=0.2 \
   --benchmark_repetitions=5 --benchmark_report_aggregates_only=true --benchmark_format=json >"$results" 2>/dev/null
-node bench/budgets.mjs "$results"
+rc=0
+node bench/budgets.mjs "$results" || rc=1
+echo
+# Load time (navigation to first frame and first plan, split) and CPU per frame and when idle, in headless
+# Chromium, for the served page and the single file; checks the idle budget.
+node bench/load_time.mjs --runs 3 || rc=1
+exit $rc
