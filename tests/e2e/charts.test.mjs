@@ -52,9 +52,12 @@ const tmpFile = (name, text) => {
 };
 
 test('what-if view: hovering a point shows the CLI sweep value at that point, for each input', async () => {
-  const { page, context, problems } = await open(browser, server.url);
-  await view(page, 'whatif');
-  const device = await page.evaluate(() => window.hwplanPage.plan().plan.recommendation.option.device);
+  // Lesson 003's live chat on an H100 (a device the catalog both rents and sells: both cost curves and a
+  // break-even), opened by a link that names the device and the view.
+  const device = 'h100-sxm';
+  const { page, context, problems } = await open(browser, server.url + `#scenario=team-live-chat&view=whatif&device=${device}`);
+  await page.waitForFunction(() => window.hwplanUi.view === 'whatif' && !!window.hwplanUi['whatif:memory:0:0'], null, { timeout: T.step });
+  assert.match(await page.evaluate(() => window.hwplanUi['whatif:device'] && document.getElementById('hwplan-status').textContent), /^Plan: /);
   const file = tmpFile('w.json', JSON.stringify(await workload(page)));
   const rows = [
     // [axis radio, chart, curve key]

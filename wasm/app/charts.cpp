@@ -327,7 +327,8 @@ ChartHover curve_chart(const char* id, const CurveChart& chart, float width, flo
     }
     if (chart.limit_y > 0 && !limit_in_range) {
         const std::string t = chart.limit_label + ": above this range";
-        plot.dl->AddText(ImVec2(px1 - ImGui::CalcTextSize(t.c_str()).x - 4, py1), pal.bad, t.c_str());
+        // One line below the top, so it never sits on the "this workload" marker's label.
+        plot.dl->AddText(ImVec2(px1 - ImGui::CalcTextSize(t.c_str()).x - 4, py1 + ImGui::GetTextLineHeight() + 2), pal.bad, t.c_str());
     } else if (chart.limit_y > 0) {
         plot.dl->AddLine(ImVec2(px0, fy(chart.limit_y)), ImVec2(px1, fy(chart.limit_y)), pal.bad, 2.0f);
         const float w = ImGui::CalcTextSize(chart.limit_label.c_str()).x;
