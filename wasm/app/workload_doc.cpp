@@ -259,6 +259,17 @@ std::string clip_for_message(const std::string& input, size_t max_chars) {
     return out;
 }
 
+std::string core_message(const Issue& issue) {
+    // The core's messages quote input only as short escaped excerpts (issues.h, quote_input); cut at a
+    // UTF-8 character boundary so a long reason still fits the notice line.
+    std::string text = to_string(issue);
+    constexpr size_t kMaxChars = 240;
+    if (text.size() <= kMaxChars) return text;
+    size_t cut = kMaxChars;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    return text.substr(0, cut) + "...";
+}
+
 void apply_fragment(AppState& state, const std::string& fragment, const Catalog& catalog) {
     state.notice.clear();
     if (fragment.empty()) return;
@@ -323,16 +334,24 @@ void apply_fragment(AppState& state, const std::string& fragment, const Catalog&
 }
 
 bool import_json(AppState& state, const std::string& text, const Catalog& catalog) {
+    // The core reads the text exactly as pasted, so the page names the same path and reason as the CLI and
+    // the JavaScript API: malformed JSON, a number beyond a double, invalid UTF-8, deep nesting, duplicate
+    // keys (a re-serialised copy would have dropped the first silently). A scenario file's inner workload
+    // is re-serialised, which is the one place a duplicate key inside it goes unnoticed.
     auto doc = nlohmann::json::parse(text, nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) {
-        state.notice = "That is not a workload: it is not a JSON object (docs/workload.md describes the form).";
+        const auto parsed = parse_workload(text, catalog);
+        state.notice = parsed.issues.empty() ? "That is not a workload: it is not a JSON object (docs/workload.md describes the form)."
+                                             : "The workload has a problem: " + core_message(parsed.issues.front());
         return false;
     }
-    if (doc.contains("workload") && doc["workload"].is_object()) doc = doc["workload"]; // a scenario file
+    const bool wrapped = doc.contains("workload") && doc["workload"].is_object(); // a scenario file
+    if (wrapped) doc = doc["workload"];
+    const std::string as_given = wrapped ? doc.dump() : text;
     if (doc.contains("cards")) {
-        TeamPlan team = team_plan(doc.dump(), catalog);
+        TeamPlan team = team_plan(as_given, catalog);
         if (!team.issues.empty()) {
-            state.notice = "The team has a problem: " + clip_for_message(to_string(team.issues.front()), 120);
+            state.notice = "The team has a problem: " + core_message(team.issues.front());
             return false;
         }
         remember(state);
@@ -347,9 +366,16 @@ bool import_json(AppState& state, const std::string& text, const Catalog& catalo
         state.notice.clear();
         return true;
     }
-    const auto parsed = parse_workload(doc.dump(), catalog);
+    const auto parsed = parse_workload(as_given, catalog);
     if (!parsed.issues.empty()) {
-        state.notice = "The workload has a problem: " + clip_for_message(to_string(parsed.issues.front()), 120);
+        state.notice = "The workload has a problem: " + core_message(parsed.issues.front());
+        return false;
+    }
+    // Some checks need the catalog's assumptions (an override's unit and range) and run when planning:
+    // an imported workload the planner would refuse is refused here, with the planner's words.
+    const Plan check = plan_from_json(as_given, catalog, false);
+    if (!check.issues.empty()) {
+        state.notice = "The workload has a problem: " + core_message(check.issues.front());
         return false;
     }
     remember(state);

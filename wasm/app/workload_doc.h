@@ -38,5 +38,6 @@ bool import_json(AppState& state, const std::string& text, const Catalog& catalo
 
 std::string_view name(View v);
 std::string clip_for_message(const std::string& input, size_t max_chars = 24); // printable, shortened
+std::string core_message(const Issue& issue);                              // a core issue as "path: reason", cut at 240 bytes
 
 } // namespace hwplan::ui
