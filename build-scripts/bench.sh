@@ -2,17 +2,30 @@
 # Benchmarks and budgets. Builds the native Release preset and the web build, runs the Google Benchmark
 # programs (arguments go to them), then bench/budgets.mjs: native and WebAssembly plan times for the same
 # workloads as a ratio, the single file's and the served page's gzip sizes, each checked against its
-# budget (exit 1 when one is exceeded). Record results in BENCHMARKS.md with this command and the machine.
+# budget (exit 1 when one is exceeded), then bench/load_time.mjs: the page's load time and CPU per frame in
+# headless Chromium, with the idle budget. Without --budgets it also times the layout search natively and in
+# WebAssembly (bench/layout_speed.cpp). Record results in BENCHMARKS.md with this command and the machine.
 # Usage: build-scripts/bench.sh [benchmark args...]     build-scripts/bench.sh --budgets   (budgets only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs
 bash build-scripts/setup.sh >/dev/null
 [ -f build/native/Makefile ] || cmake --preset native >/dev/null   # also recovers from a half-finished configure
-cmake --build --preset native --target hwplan_bench >/dev/null
+cmake --build --preset native --target hwplan_bench hwplan_layout_speed >/dev/null
 bash build-scripts/build-web.sh >/dev/null
-if [ "${1:-}" != --budgets ]; then build/native/bench/hwplan_bench "$@"; echo; fi
+if [ "${1:-}" != --budgets ]; then
+  build/native/bench/hwplan_bench "$@"; echo
+  # Layout search, like for like: the same program natively and in WebAssembly under Node.
+  echo "layout search, native:"; build/native/bench/hwplan_layout_speed
+  echo "layout search, WebAssembly (Node):"; node build/wasm/bench/hwplan_layout_speed.js; echo
+fi
 results=build/native/bench/plan_json_workloads.json
 build/native/bench/hwplan_bench --benchmark_filter='^BM_PlanJsonWorkload/' --benchmark_min_time=0.2 \
   --benchmark_repetitions=5 --benchmark_report_aggregates_only=true --benchmark_format=json >"$results" 2>/dev/null
-node bench/budgets.mjs "$results"
+rc=0
+node bench/budgets.mjs "$results" || rc=1
+echo
+# Load time (navigation to first frame and first plan, split) and CPU per frame and when idle, in headless
+# Chromium, for the served page and the single file; checks the idle budget.
+node bench/load_time.mjs --runs 3 || rc=1
+exit $rc

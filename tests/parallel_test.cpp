@@ -96,6 +96,16 @@ TEST(Network, ReadsScaleUpAndScaleOutFromTheCatalog) {
     EXPECT_GT(r.domain_size, 8);
     // nccl #1530: NCCL_ALGO=TREE on eight RTX 4090 over PCIe, 42.56 us for 8 bytes = launch + 14 chain steps.
     EXPECT_NEAR(r.scale_up.hop_latency_s, (42.56e-6 - 6.05e-6) / 14, 1e-15);
+    // The other PCIe 4.0 x16 workstation cards: 64 GB/s bidirectional (NVIDIA's L40S table, "PCIe Gen4 x16:
+    // 64GB/s bidirectional") = 32 GB/s each way, and the same PCIe step latency (the 4090's measurement).
+    for (const char* id : {"rtx-3090", "rtx-6000-ada", "radeon-rx-7900-xtx"}) {
+        SCOPED_TRACE(id);
+        const Network pc = network_of(device(id), at_line_rate());
+        EXPECT_DOUBLE_EQ(pc.scale_up.bytes_per_s, 32e9);
+        EXPECT_FALSE(pc.multi_node);
+    }
+    EXPECT_NEAR(network_of(device("rtx-3090"), at_line_rate()).scale_up.hop_latency_s, (42.56e-6 - 6.05e-6) / 14, 1e-15);
+    EXPECT_NEAR(network_of(device("rtx-6000-ada"), at_line_rate()).scale_up.hop_latency_s, (42.56e-6 - 6.05e-6) / 14, 1e-15);
 }
 
 // [SECTION] Collectives ------------------------------------------------------------------------------------
@@ -219,7 +229,7 @@ TEST(Layouts, Llama3_405B) {
     j.global_batch = 2048;
     j.trainable_state = full_training_state_bytes(Optimizer::adamw, false);
     const Cluster c = cluster_of("h100-sxm", 16384);
-    const LayoutSearch pinned = search_layouts(j, c, typical(), {.tensor_parallel = 8, .pipeline_parallel = 16, .micro_batch = 1});
+    const LayoutSearch pinned = search_layouts(j, c, typical(), {.tensor_parallel = 8, .pipeline_parallel = 16, .context_parallel = 1, .micro_batch = 1});
     ASSERT_TRUE(pinned.found) << pinned.explanation;
     const LayoutResult& l = pinned.layouts.front();
     EXPECT_EQ(l.layout.data_parallel, 128);
@@ -235,6 +245,38 @@ TEST(Layouts, Llama3_405B) {
     EXPECT_GE(free.layouts.front().mfu, 0.38 * 0.8);
     EXPECT_LE(free.layouts.front().mfu, 0.43 * 1.2);
     EXPECT_LE(free.layouts.front().layout.tensor_parallel, 8); // inside one 8-GPU NVLink domain
+}
+
+TEST(Layouts, Llama3_405BLongContextUsesContextParallelism) {
+    // Llama 3 paper (arXiv 2407.21783), Table 4, third row: the 128K-context stage of the 405B run on 16,384
+    // H100 ran TP 8, CP 16, PP 16, DP 8 at sequence 131,072 with 16M tokens per batch (16 sequences per
+    // data-parallel rank, 128 in all), 380 TFLOP/s per GPU, 38 % BF16 MFU; CP all-gathers K and V (section 3.3.2).
+    TrainingJob j;
+    j.arch = test::dense(126, 16384, 128, 8, 53248, 128256);
+    j.params = j.active_params = j.trainable_params = 405e9;
+    j.seq_len = 131072;
+    j.global_batch = 128;
+    j.trainable_state = full_training_state_bytes(Optimizer::adamw, false);
+    const Cluster c = cluster_of("h100-sxm", 16384);
+    const LayoutSearch pinned = search_layouts(j, c, typical(), {.tensor_parallel = 8, .pipeline_parallel = 16, .context_parallel = 16});
+    ASSERT_TRUE(pinned.found) << pinned.explanation;
+    const LayoutResult& l = pinned.layouts.front();
+    EXPECT_EQ(l.layout.data_parallel, 8);
+    EXPECT_EQ(l.layout.micro_batches * l.layout.micro_batch, 16);
+    // Same 20 % tolerance as the 8K row above (exposed tensor-parallel and CP collectives, full recomputation);
+    // the model lands near 35 %.
+    EXPECT_NEAR(l.mfu, 0.38, 0.20 * 0.38) << pinned.explanation;
+    // Without context parallelism the same TP 8 x PP 16 needs DP 128: one sequence per data-parallel rank per
+    // step, so the 16-stage pipeline runs m = 1 micro-batch against 15 bubble slots (MFU a few %).
+    const LayoutSearch no_cp = search_layouts(j, c, typical(), {.tensor_parallel = 8, .pipeline_parallel = 16, .context_parallel = 1});
+    ASSERT_TRUE(no_cp.found) << no_cp.explanation;
+    EXPECT_EQ(no_cp.layouts.front().layout.micro_batches, 1);
+    EXPECT_LT(no_cp.layouts.front().mfu, 0.25 * l.mfu) << no_cp.explanation;
+    // The free search picks context parallelism too.
+    const LayoutSearch free = search_layouts(j, c, typical());
+    ASSERT_TRUE(free.found) << free.explanation;
+    EXPECT_GT(free.layouts.front().layout.context_parallel, 1) << free.explanation;
+    EXPECT_GE(free.layouts.front().mfu, l.mfu);
 }
 
 TEST(Layouts, DeepSeekV3PipelineAndExpertParallelism) {
@@ -388,7 +430,7 @@ TEST(Layouts, PlanCarriesTheSearchOnEachTrainingCandidate) {
             EXPECT_TRUE(r.fits);
             EXPECT_NEAR(r.compute_s + r.communication_s + r.bubble_s, r.step_s, 1e-9 * r.step_s); // the split adds up
             EXPECT_NEAR(r.time_to_train_s, 1e12 / r.tokens_per_s, 1e-9 * r.time_to_train_s);
-            EXPECT_EQ(r.layout.tensor_parallel * r.layout.pipeline_parallel * r.layout.data_parallel, c.count);
+            EXPECT_EQ(r.layout.tensor_parallel * r.layout.context_parallel * r.layout.pipeline_parallel * r.layout.data_parallel, c.count);
         }
         for (size_t i = 1; i < c.layouts.layouts.size(); ++i) // ranked by time to train
             EXPECT_LE(c.layouts.layouts[i - 1].time_to_train_s, c.layouts.layouts[i].time_to_train_s);

@@ -332,6 +332,23 @@ TEST(ServingLayout, LargestArrivalRateGivesFiniteFleets) {
     EXPECT_GT(h100->figures.at("replicas_for_rate").value, 1000);
 }
 
+// Prefill/decode disaggregation (DistServe, OSDI 2024) is reported beside an arrival-rate plan: the colocated
+// count is the plan's own (demand / throughput, at least the queue's replicas), and the split needs a stable
+// prefill pool, more than lambda x prefill time replicas (M/G/1: utilization below one), plus at least one
+// decode replica. 20 requests/s x 500 output tokens on H200.
+TEST(ServingLayout, DisaggregationIsReportedBesideTheColocatedFleet) {
+    const Plan p = run(R"({"stage": "serve", "model": "Llama-3.1-70B", "precision": "fp8", "serve": {"context_tokens": 4096,
+        "prompt_tokens": 2000, "output_tokens": 500, "requests_per_s": 20, "ttft_target_s": 2, "tokens_per_s_per_user_target": 10},
+        "hardware": {"devices": ["H200"]}})");
+    const Candidate& c = p.candidates.at(0);
+    ASSERT_TRUE(c.figures.count("disaggregated_replicas"));
+    const double colocated = c.figures.at("colocated_replicas").value;
+    EXPECT_GE(colocated, std::ceil(20.0 * 500 / c.figures.at("throughput_tokens_per_s").value));
+    EXPECT_GE(colocated, c.figures.at("replicas_for_rate").value);
+    EXPECT_GE(c.figures.at("disaggregated_replicas").value, std::floor(20.0 * c.figures.at("ttft_s").value) + 1 + 1);
+    EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) { return n.rfind("prefill/decode disaggregation: ", 0) == 0; }));
+}
+
 // [SECTION] decode bandwidth efficiency per device family and runtime (issue 9) ---------------------------
 
 // catalog/efficiencies.json from XiongjieDai/GPU-Benchmarks-on-LLM-Inference (llama.cpp, LLaMA 2 7B F16):

@@ -8,6 +8,7 @@
 //        hwplan version
 // Exit codes: 0 ok, 2 bad input (the message names the option and the reason).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -44,6 +45,9 @@ Usage:
   hwplan plan FILE|-|--scenario ID [--format table|json|markdown] [--catalog DIR] [--extend FILE]
         Plans a workload (docs/workload.md) over its candidate devices. Exit 2 on bad input,
         with the JSON path and the reason.
+  hwplan layouts FILE|-|--scenario ID [--devices N] [--format table|json] [--catalog DIR]
+        The fewest devices of each kind for the job, with the fastest training layout there; with
+        --devices N, the fastest layout on N devices of each kind (or why none fits, and the nearest).
   hwplan card FILE|-|--scenario ID [--format markdown|json] [--catalog DIR]
         Lesson 003's one-page workload card (markdown), or the workload's canonical JSON.
   hwplan team FILE|-|--scenario ID [--format markdown|json] [--catalog DIR]
@@ -349,6 +353,72 @@ int cmd_weights(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
+// One candidate's answer in a line: its count, whether it fits, and the layout (the training layout search's
+// best, or its explanation when none fits; the serving split otherwise).
+void print_layout_row(const hwplan::Candidate& c) {
+    std::string layout;
+    if (c.layouts.searched > 0 || !c.layouts.explanation.empty())
+        layout = c.layouts.explanation;
+    else
+        layout = "TP " + std::to_string(c.layout.tensor_parallel) + " x PP " + std::to_string(c.layout.pipeline_parallel) +
+                 (c.figures.count("decode_tokens_per_s_per_user")
+                      ? ", " + hwplan::format_sig(c.figures.at("decode_tokens_per_s_per_user").value, 3) + " tokens/s per user"
+                      : std::string());
+    std::printf("%-24s %6d  %-4s %s\n", c.device.c_str(), c.count, c.fits ? "yes" : "no", layout.c_str());
+}
+
+// "The fewest devices of each kind for this job" (the plan's own count, ignoring a fixed count), and with
+// --devices N "the fastest layout on N devices" of each kind; an impossible N says why and lists the fewest.
+int cmd_layouts(const std::vector<std::string>& args) {
+    std::map<std::string, std::string> opt;
+    hwplan::CatalogLoad cat;
+    std::string text, label;
+    if (!read_workload_arg(args, opt, cat, text, label, {"--format", "--catalog", "--scenario", "--devices"})) return kExitBadInput;
+    const std::string fmt = format_option(opt, {"table", "json"});
+    if (fmt.empty()) return kExitBadInput;
+    auto parsed = hwplan::parse_workload(text, cat.catalog);
+    hwplan::Issues issues = parsed.issues;
+    const hwplan::AssumptionSet as = hwplan::assumptions_for(cat.catalog, parsed.workload.assumptions, issues);
+    if (!issues.empty()) {
+        for (const auto& i : issues) bad_input(label + ": " + hwplan::to_string(i));
+        return kExitBadInput;
+    }
+    int n = 0;
+    std::string why;
+    if (opt.count("--devices")) {
+        const auto v = hwplan::parse_number(opt["--devices"]);
+        if (!v) return bad_input("--devices: expected a whole number of devices, got " + hwplan::quote_input(opt["--devices"]));
+        if (*v < 1 || *v != std::floor(*v) || *v > 1e6)
+            why = "--devices: must be a whole number of devices from 1 to 1000000, got " + hwplan::quote_input(opt["--devices"]) +
+                  "; nearest: the fewest devices of each kind that fit, below";
+        else
+            n = int(*v);
+    }
+    hwplan::Workload fewest = parsed.workload;
+    fewest.hardware.count = 0;
+    const hwplan::Plan least = hwplan::plan(fewest, cat.catalog, as, false);
+    hwplan::Plan on_n;
+    if (n > 0) {
+        hwplan::Workload w = parsed.workload;
+        w.hardware.count = n;
+        on_n = hwplan::plan(w, cat.catalog, as, false);
+    }
+    if (fmt == "json") {
+        std::printf("{\"fewest\": %s, \"on_devices\": %s", hwplan::to_json(least).c_str(), n > 0 ? hwplan::to_json(on_n).c_str() : "null");
+        std::printf(", \"devices\": %d, \"error\": %s}\n", n, why.empty() ? "null" : ("\"" + why + "\"").c_str());
+    } else {
+        if (!why.empty()) std::fprintf(stderr, "hwplan: error: %s\n", why.c_str());
+        std::printf("The fewest devices of each kind for this job (%s):\n%-24s %6s  %-4s %s\n", label.c_str(), "device", "count", "fits",
+                    "layout");
+        for (const auto& c : least.candidates) print_layout_row(c);
+        if (n > 0) {
+            std::printf("\nThe fastest layout on %d devices of each kind:\n%-24s %6s  %-4s %s\n", n, "device", "count", "fits", "layout");
+            for (const auto& c : on_n.candidates) print_layout_row(c);
+        }
+    }
+    return why.empty() ? kExitOk : kExitBadInput;
+}
+
 #ifndef HWPLAN_VALIDATION_DIR
 #error "HWPLAN_VALIDATION_DIR must be defined by the build"
 #endif
@@ -407,6 +477,7 @@ int main(int argc, char** argv) {
     if (cmd == "models") return cmd_models(args);
     if (cmd == "check-catalog") return cmd_check_catalog(args);
     if (cmd == "plan") return cmd_plan(args);
+    if (cmd == "layouts") return cmd_layouts(args);
     if (cmd == "scenarios") return cmd_scenarios(args);
     if (cmd == "card") return cmd_card(args);
     if (cmd == "team") return cmd_team(args);

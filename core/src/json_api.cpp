@@ -237,17 +237,13 @@ std::string models_request_json(const Catalog& base, const std::string& request)
 
 namespace {
 
-json figure_json(const Figure& f) {
-    return json{{"value", f.value}, {"low", f.low}, {"high", f.high}, {"label", std::string(name(f.label))}, {"why", f.why}};
-}
-
 // JSON has no NaN or infinity: an unbounded figure (an unstable queue) becomes null with the reason kept.
 json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 // A training layout (parallel.h) with its memory, step split and MFU; non-finite numbers become null.
 json layout_json(const LayoutResult& r) {
     const TrainingLayout& l = r.layout;
-    return {{"tensor_parallel", l.tensor_parallel}, {"pipeline_parallel", l.pipeline_parallel}, {"data_parallel", l.data_parallel},
+    return {{"tensor_parallel", l.tensor_parallel}, {"context_parallel", l.context_parallel}, {"pipeline_parallel", l.pipeline_parallel}, {"data_parallel", l.data_parallel},
             {"expert_parallel", l.expert_parallel}, {"virtual_stages", l.virtual_stages}, {"zero_stage", l.zero_stage},
             {"micro_batch", l.micro_batch}, {"micro_batches", l.micro_batches}, {"recompute", std::string(name(l.recompute))},
             {"describe", describe(l)}, {"fits", r.fits}, {"memory_bytes", finite_or_null(r.memory_bytes)},
@@ -263,7 +259,7 @@ json layouts_json(const LayoutSearch& s) {
     for (size_t i = 1; i < s.layouts.size(); ++i) alternatives.push_back(layout_json(s.layouts[i]));
     return {{"found", s.found}, {"devices", s.devices}, {"global_batch", s.global_batch}, {"searched", s.searched},
             {"fitting", s.fitting}, {"explanation", s.explanation},
-            {"best", s.layouts.empty() ? json(nullptr) : layout_json(s.layouts.front())}, {"alternatives", alternatives}};
+            {"best", s.layouts.empty() ? json(nullptr) : layout_json(s.layouts.front())}, {"alternatives", std::move(alternatives)}};
 }
 
 json rl_json(const RlPools& r) {
@@ -276,9 +272,8 @@ json rl_json(const RlPools& r) {
 }
 
 json figure_json_checked(const Figure& f) {
-    json j = figure_json(f);
-    for (const char* k : {"value", "low", "high"}) j[k] = finite_or_null(j[k].get<double>());
-    return j;
+    return json{{"value", finite_or_null(f.value)}, {"low", finite_or_null(f.low)}, {"high", finite_or_null(f.high)},
+                {"label", std::string(name(f.label))}, {"why", f.why}};
 }
 
 } // namespace
@@ -294,9 +289,7 @@ std::string to_json(const Plan& p) {
                     {"activations_bytes", m.activations_bytes}, {"gradients_bytes", m.gradients_bytes},
                     {"optimizer_bytes", m.optimizer_bytes}, {"overhead_bytes", m.overhead_bytes},
                     {"total_bytes", m.total_bytes}, {"total_low_bytes", m.total_low_bytes},
-                    {"total_high_bytes", m.total_high_bytes}, {"capacity_bytes", m.capacity_bytes}, {"terms", terms}};
-        json figures = json::object();
-        for (const auto& [k, f] : c.figures) figures[k] = figure_json_checked(f);
+                    {"total_high_bytes", m.total_high_bytes}, {"capacity_bytes", m.capacity_bytes}, {"terms", std::move(terms)}};
         json phases = json::array();
         for (const auto& ph : c.phases) {
             const auto& r = ph.roofline;
@@ -311,11 +304,11 @@ std::string to_json(const Plan& p) {
                {"layout", {{"tensor_parallel", c.layout.tensor_parallel}, {"pipeline_parallel", c.layout.pipeline_parallel},
                            {"data_parallel", c.layout.data_parallel}, {"zero_stage", c.layout.zero_stage}}},
                {"fits", c.fits}, {"regime", std::string(name(c.regime))}, {"regime_why", c.regime_why},
-               {"memory", memory}, {"phases", phases}, {"notes", c.notes}};
-        for (const auto& [k, f] : figures.items()) j[k] = f; // figures at the top level under their own names
+               {"memory", std::move(memory)}, {"phases", std::move(phases)}, {"notes", c.notes}};
+        for (const auto& [k, f] : c.figures) j[k] = figure_json_checked(f); // figures at the top level under their own names
         if (c.layouts.searched > 0 || !c.layouts.explanation.empty()) j["layouts"] = layouts_json(c.layouts);
         if (!c.rl.explanation.empty()) j["rl"] = rl_json(c.rl);
-        cands.push_back(j);
+        cands.push_back(std::move(j));
     }
     auto option_json = [](const Option& o) {
         json j{{"kind", o.kind}, {"name", o.name}, {"device", o.device}, {"count", o.count}, {"unit", o.unit},
@@ -336,17 +329,18 @@ std::string to_json(const Plan& p) {
     json decision{{"binding", d.binding}, {"scale", d.scale}, {"scale_why", d.scale_why}, {"priority", d.priority},
                   {"stack", d.stack}, {"site", d.site}, {"eliminated", d.eliminated}, {"guide", d.guide}, {"guide_why", d.guide_why},
                   {"guide_agrees", d.guide_agrees}, {"guide_note", d.guide_note}, {"runner_up", d.runner_up}, {"checks", d.checks}};
-    json plan{{"name", p.name}, {"stage", std::string(name(p.stage))}, {"recommendation", rec}, {"decision", decision}, {"options", options},
+    json plan{{"name", p.name}, {"stage", std::string(name(p.stage))}, {"recommendation", std::move(rec)}, {"decision", std::move(decision)},
+              {"options", std::move(options)},
               {"model", {{"id", p.model_id}, {"name", p.model_name}, {"params", p.params}, {"active_params", p.active_params}}},
               {"precision", {{"weights", p.precision.weights}, {"kv_cache", p.precision.kv_cache}, {"compute", p.precision.compute}}},
-              {"candidates", cands}, {"missing_assumptions", p.missing_assumptions}, {"sensitivity", p.sensitivity},
+              {"candidates", std::move(cands)}, {"missing_assumptions", p.missing_assumptions}, {"sensitivity", p.sensitivity},
               {"breakeven", [&] {
                    json points = json::array();
                    for (const auto& [h, m] : p.breakeven_curve)
                        points.push_back({{"hours_per_month", h}, {"months", finite_or_null(m)}});
-                   return json{{"device", p.breakeven_device}, {"curve", points}};
+                   return json{{"device", p.breakeven_device}, {"curve", std::move(points)}};
                }()}, {"notes", p.notes}};
-    return json{{"plan", plan}}.dump();
+    return json{{"plan", std::move(plan)}}.dump();
 }
 
 std::string scenarios_json(const Catalog& catalog) {

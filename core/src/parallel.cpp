@@ -220,6 +220,7 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     const ModelArch& arch = job.arch;
     const Network& net = cl.network;
     const int t = l.tensor_parallel, p = l.pipeline_parallel, d = l.data_parallel, e = l.expert_parallel, v = l.virtual_stages;
+    const int cp = std::max(1, l.context_parallel);
     const int m = l.micro_batches;
     const double s = job.seq_len, b = l.micro_batch, h = arch.hidden;
     const int L = std::max(1, arch.layers);
@@ -236,7 +237,9 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     const double trainable_dense = full ? dense : job.trainable_params * frac / t;
     const double trainable_routed = full ? routed : 0;
     const double frozen = full ? 0 : dense + routed;
-    const double dz = d, dze = std::max(1, d / e); // ZeRO shards the dense state over d, the experts' over d/e
+    // ZeRO shards the dense state over the d x c ranks that hold the same weights (Megatron-LM's distributed
+    // optimizer spans data and context parallelism), the experts' over d/e x c.
+    const double dz = double(d) * cp, dze = double(std::max(1, d / e)) * cp;
 
     // ZeRO (Rajbhandari et al. 2020, section 5): stage 1 shards the optimizer state, 2 also the gradients,
     // 3 also the weights, which are then gathered one layer ahead (the current and the prefetched one).
@@ -252,7 +255,8 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     // Activations (memory.h, Korthikanti et al. 2022): sequence parallelism whenever t > 1. Under 1F1B the
     // first stage holds min(m, p) micro-batches in flight; interleaving multiplies that by 1 + (p-1)/(p v)
     // (Korthikanti et al. 2022, section 4.2.3). The last stage holds one micro-batch and the logits.
-    const double per_layer = act.per_layer, working = act.working, logits = act.logits;
+    // Context parallelism keeps s/c tokens of every sequence on each rank: activations divide by c.
+    const double per_layer = act.per_layer / cp, working = act.working / cp, logits = act.logits / cp;
     double in_flight = p == 1 ? 1.0 : std::min(m, p);
     if (v > 1) in_flight *= 1.0 + double(p - 1) / (double(p) * v);
     const double first = in_flight * stage_layers * per_layer + working + (p == 1 ? logits : 0.0);
@@ -267,10 +271,10 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     // Time of one micro-batch on the slowest stage: its share of the FLOPs at the large-GEMM efficiency,
     // plus the traffic that waits on it (Megatron-LM's tensor-parallel collectives and the MoE all-to-all
     // sit on the critical path; pipeline sends too).
-    const double tokens_mb = s * b;
+    const double tokens_mb = s * b / cp; // tokens of one micro-batch on one rank
     const double flops_per_token = training_flops_per_token(arch, job.active_params, s, job.method, l.recompute);
     const double achieved = cl.peak_flop_per_s * a.prefill_compute_efficiency;
-    const double compute_mb = flops_per_token * tokens_mb * frac / t / achieved;
+    const double compute_mb = flops_per_token * tokens_mb * frac / t / achieved; // causal attention load-balanced over c
     const double tokens_step = double(m) * b * d * s;
     if ((m + double(p - 1) / v) * compute_mb / tokens_step >= bound) return r; // cannot rank
     const double act_bytes = tokens_mb * h * job.activation_bytes_per_value; // one s x b x h tensor
@@ -280,6 +284,14 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     // Tensor parallelism with sequence parallelism: per block and pass, two all-gathers and two
     // reduce-scatters of s x b x h (Korthikanti et al. 2022, section 4.2.2), i.e. two all-reduces' worth.
     if (t > 1) comm_mb += stage_layers * passes * 2.0 * allreduce_time_s(act_bytes, {t, t}, net);
+    // Context parallelism (Llama 3, section 3.3.2): per block, K and V of the whole sequence are all-gathered
+    // in the forward pass (again when recomputed) and their gradients reduce-scattered in the backward pass;
+    // each rank holds its t-th of the KV heads. The c ranks sit next to the t tensor ranks.
+    if (cp > 1) {
+        const double kv_width = double(std::max(1, arch.kv_heads)) * arch.head_dim;
+        const double kv_bytes = 2.0 * s * b * kv_width * job.activation_bytes_per_value / std::min(t, std::max(1, arch.kv_heads));
+        comm_mb += stage_layers * (passes + 1) * allgather_time_s(kv_bytes, {cp, std::max(1, std::min(cp, domain / t))}, net);
+    }
     // Expert parallelism: dispatch and combine all-to-alls per MoE block and pass; each rank sends its tokens'
     // k routed copies (split over the t ranks by sequence parallelism). The e ranks are data-parallel
     // neighbours t apart, so domain / t of them share a domain.
@@ -290,13 +302,13 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     // Pipeline: one activation forward and one gradient back per micro-batch and model chunk, across domains
     // once the t x d ranks of a stage fill a domain.
     if (p > 1) {
-        const bool across = double(t) * d * p > domain;
+        const bool across = double(t) * cp * d * p > domain;
         comm_mb += 2.0 * v * send_time_s(act_bytes / t, across, net);
     }
     // ZeRO-3 gathers each weight for the forward and again for the backward; prefetching hides it behind compute.
     if (l.zero_stage >= 3) {
-        const double gather = 2.0 * (allgather_time_s((ps.dense_blocks * frac / t) * 2.0, {d, std::max(1, domain / t)}, net) +
-                                     allgather_time_s(routed * 2.0, {d / e, std::max(1, domain / (t * e))}, net));
+        const double gather = 2.0 * (allgather_time_s((ps.dense_blocks * frac / t) * 2.0, {d * cp, std::max(1, domain / t)}, net) +
+                                     allgather_time_s(routed * 2.0, {d / e * cp, std::max(1, domain / (t * e))}, net));
         comm_mb += std::max(0.0, gather - compute_mb);
     }
     const double t_mb = compute_mb + comm_mb;
@@ -305,9 +317,9 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     // (about 2/3 of its compute: 4N of 6N); only the rest is exposed (PyTorch DDP, Li et al. 2020).
     const double grad_wire = st.gradients; // bytes per gradient on the wire
     double dp = 0;
-    if (d > 1) {
-        const Group dense_group{d, std::max(1, domain / t)};
-        const Group expert_group{std::max(1, d / e), std::max(1, domain / (t * e))};
+    if (d * cp > 1) {
+        const Group dense_group{d * cp, std::max(1, domain / t)};
+        const Group expert_group{std::max(1, d / e) * cp, std::max(1, domain / (t * e))};
         auto reduce = [&](double bytes, const Group& g) { return l.zero_stage >= 3 ? allgather_time_s(bytes, g, net) : allreduce_time_s(bytes, g, net); };
         dp = reduce(trainable_dense * grad_wire, dense_group) + reduce(trainable_routed * grad_wire, expert_group);
     }
@@ -408,11 +420,16 @@ struct Searcher {
             if (lim.tensor_parallel && t != lim.tensor_parallel) continue;
             ActivationBytes acts_by_b[32][3];
             bool act_ready[32] = {};
-            for (int p = 1; p <= std::min(L, n / t); ++p) {
-                if ((n / t) % p) continue;
+            // Context parallelism: powers of two that divide the devices left and split each sequence into 2c
+            // equal chunks (load-balanced causal attention), down to min_tokens_per_context_rank per rank.
+            for (int c = 1; c <= n / t; c *= 2) {
+            if ((n / t) % c || (c > 1 && (std::fmod(job.seq_len, 2.0 * c) != 0 || job.seq_len / c < lim.min_tokens_per_context_rank))) continue;
+            if (lim.context_parallel && c != lim.context_parallel) continue;
+            for (int p = 1; p <= std::min(L, n / (t * c)); ++p) {
+                if ((n / (t * c)) % p) continue;
                 if (lim.pipeline_parallel && p != lim.pipeline_parallel) continue;
-                const int d = n / (t * p);
-                if (!net.multi_node && double(t) * d * p > net.domain_size) continue; // no network joins the domains
+                const int d = n / (t * c * p);
+                if (!net.multi_node && double(t) * c * d * p > net.domain_size) continue; // no network joins the domains
                 const int max_e = arch.has_moe ? std::min(d, arch.moe.experts) : 1;
                 for (int e = 1; e <= max_e; ++e) {
                     if (d % e || (e > 1 && arch.moe.experts % e)) continue;
@@ -443,7 +460,7 @@ struct Searcher {
                                     ++valid;
                                     bool complete = false;
                                     const LayoutResult r = evaluate(job, ps, cl, a, {.tensor_parallel = t, .pipeline_parallel = p, .data_parallel = d,
-                                                                                     .expert_parallel = e, .virtual_stages = v, .zero_stage = z,
+                                                                                     .context_parallel = c, .expert_parallel = e, .virtual_stages = v, .zero_stage = z,
                                                                                      .micro_batch = b, .micro_batches = m, .recompute = rc},
                                                                     acts[int(rc)], bound(), complete);
                                     consider(r, complete);
@@ -452,6 +469,7 @@ struct Searcher {
                         }
                     }
                 }
+            }
             }
         }
     }
@@ -465,7 +483,9 @@ LayoutResult evaluate_layout(const TrainingJob& job, const Cluster& cluster, con
 }
 
 std::string describe(const TrainingLayout& l) {
-    std::string s = "TP " + std::to_string(l.tensor_parallel) + " x PP " + std::to_string(l.pipeline_parallel);
+    std::string s = "TP " + std::to_string(l.tensor_parallel);
+    if (l.context_parallel > 1) s += " x CP " + std::to_string(l.context_parallel);
+    s += " x PP " + std::to_string(l.pipeline_parallel);
     if (l.virtual_stages > 1) s += " (interleaved " + std::to_string(l.virtual_stages) + ")";
     s += " x DP " + std::to_string(l.data_parallel);
     if (l.expert_parallel > 1) s += " (EP " + std::to_string(l.expert_parallel) + ")";

@@ -238,6 +238,24 @@ BatchChoice best_batch(const Workload& w, const Catalog& cat, const Device& d, i
     return best;
 }
 
+// The fewest k >= lo (at most 2^30) for which ok(k) holds, ok being monotone in k (a queue's wait falls as the
+// arrivals are split over more replicas): doubling, then bisection. 2^30 when none does.
+template <class Ok>
+int fewest_replicas(double lo_value, Ok ok) {
+    constexpr int kMost = 1 << 30;
+    int lo = std::isnan(lo_value) ? kMost : int(std::clamp(std::ceil(lo_value), 1.0, double(kMost))), hi = lo;
+    while (!ok(hi) && hi < kMost) {
+        lo = hi + 1;
+        hi = hi > kMost / 2 ? kMost : 2 * hi;
+    }
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (ok(mid)) hi = mid;
+        else lo = mid + 1;
+    }
+    return hi;
+}
+
 // Serving-shaped stages: serve, batch, edge, and the rollout half of rl.
 void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e) {
     Candidate& c = e.c;
@@ -424,26 +442,12 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
             // The wait falls as the replicas grow (each gets lambda / k), so the fewest that meet it are found
             // by doubling from the fewest with a stable queue, then bisecting. The prefill itself no count
             // shortens: past the target, the fewest stable replicas are reported (and the target is missed).
-            constexpr int kMostReplicas = 1 << 30;
             auto ok = [&](int k) {
                 const QueueWait t = wait_at(k);
                 return t.stable && (ttft_target <= 0 || t.p95_s + prefill_s[0] <= ttft_target);
             };
-            double fewest = std::ceil(m1 * (1 + 1e-9));
-            if (std::isnan(fewest)) fewest = kMostReplicas;
-            int lo = int(std::clamp(fewest, 1.0, double(kMostReplicas))), hi = lo;
-            if (!(ttft_target > 0 && prefill_s[0] > ttft_target)) {
-                while (!ok(hi) && hi < kMostReplicas) {
-                    lo = hi + 1;
-                    hi = hi > kMostReplicas / 2 ? kMostReplicas : 2 * hi;
-                }
-                while (lo < hi) {
-                    const int mid = lo + (hi - lo) / 2;
-                    if (ok(mid)) hi = mid;
-                    else lo = mid + 1;
-                }
-            }
-            replicas = hi;
+            const bool hopeless = ttft_target > 0 && prefill_s[0] > ttft_target;
+            replicas = fewest_replicas(m1 * (1 + 1e-9), [&](int k) { return hopeless ? wait_at(k).stable : ok(k); });
             c.figures["replicas_for_rate"] = e.figure(replicas, Label::modelled, [&] {
                 return "the fewest replicas whose M/G/1 queue is stable" + std::string(ttft_target > 0 ? " and whose p95 time to first token meets the target" : "") +
                        " with " + format_sig(lambda, 4) + " requests/s split evenly over them"; });
@@ -465,6 +469,41 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
                 return "the \"" + tc.name + "\" class alone on its own replica (the other classes moved elsewhere): utilization " +
                        format_sig(100 * alone.utilization, 3) + " %";
             });
+        }
+        // Prefill/decode disaggregation (DistServe, Zhong et al., OSDI 2024: prefill and decode on separate
+        // devices, so no prefill stalls a decode step): a prefill pool sized as an M/G/1 queue of prompts whose
+        // p95 wait + prefill + the KV cache's hand-off over the scale-up link meets the first-token target, and a
+        // decode pool at the batch whose pure decode step meets the per-user speed, against this colocated
+        // replica at its mixed step. Reported beside the plan in replicas of this many devices; the pricing
+        // stays colocated.
+        const double link_bytes_per_s = d.interconnect_bytes_per_s * a.interconnect_efficiency;
+        if (at_rate.found && e.search_batch && link_bytes_per_s > 0) {
+            const BatchChoice pure = best_batch(w, cat, d, n, a, [&](const Candidate& t) {
+                return tps_target <= 0 || t.figures.at("decode_tokens_per_s_per_user").value >= tps_target; });
+            const double handoff_s = sh.prompt * kv_bytes_per_token(arch, kvb) / (tp * pp) / link_bytes_per_s;
+            const double demand_tokens_per_s = lambda * sh.output;
+            if (pure.found && pure.throughput > 0) {
+                const double p_s = prefill_s[0];
+                auto prefill_ok = [&](int k) {
+                    const QueueWait t = mg1_wait(lambda / k, p_s, p_s * p_s);
+                    return t.stable && (ttft_target <= 0 || t.p95_s + p_s + handoff_s <= ttft_target);
+                };
+                const bool hopeless = ttft_target > 0 && p_s + handoff_s > ttft_target;
+                const int k = fewest_replicas(lambda * p_s * (1 + 1e-9), [&](int x) { return hopeless ? mg1_wait(lambda / x, p_s, p_s * p_s).stable : prefill_ok(x); });
+                const double decode_replicas = std::ceil(demand_tokens_per_s / pure.throughput);
+                const double colocated = std::max(std::ceil(demand_tokens_per_s / c.figures.at("throughput_tokens_per_s").value), double(replicas));
+                auto dwhy = [&] {
+                    return std::to_string(k) + " prefill replica(s) (each prompt " + format_sig(p_s * 1e3, 3) + " ms + KV hand-off " +
+                           format_sig(handoff_s * 1e3, 3) + " ms) + " + format_sig(decode_replicas, 6) + " decode replica(s) at batch " +
+                           format_sig(pure.batch, 6) + " (" + format_sig(pure.throughput, 4) + " output tokens/s each, no prefill in its steps), of " +
+                           std::to_string(n) + " device(s) each, against " + format_sig(colocated, 6) + " colocated";
+                };
+                c.figures["disaggregated_replicas"] = e.figure(k + decode_replicas, Label::modelled, dwhy);
+                c.figures["colocated_replicas"] = e.figure(colocated, Label::modelled, dwhy);
+                if (e.explain)
+                    c.notes.push_back("prefill/decode disaggregation: " + dwhy() +
+                                      (k + decode_replicas < colocated ? ": fewer devices split" : ": no fewer devices split"));
+            }
         }
     }
 

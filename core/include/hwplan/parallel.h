@@ -1,6 +1,6 @@
 // hwplan/parallel.h: scale-out training. The network of a device (its fast scale-up domain and the NICs
 // that join domains), the cost of collectives over it (alpha-beta), and an exhaustive search over training
-// layouts: data x tensor (inside the fast domain) x pipeline (1F1B, optionally interleaved) x expert
+// layouts: data x tensor (inside the fast domain) x context x pipeline (1F1B, optionally interleaved) x expert
 // parallelism, ZeRO stage, micro-batch and recomputation, at a fixed global batch. Pure functions.
 // Usage: Network net = network_of(device, assumptions);
 //        double t = allreduce_time_s(bytes, {.size = 64, .inside = 8}, net);
@@ -131,18 +131,22 @@ struct LayoutLimits {
     int tensor_parallel = 0;
     int pipeline_parallel = 0;
     int expert_parallel = 0;
+    int context_parallel = 0;           // 0: any (the sequence split over c ranks); 1: none
     int zero_stage = -1;                // -1: any of 0-3
     int micro_batch = 0;
     int virtual_stages = 0;             // 0: any; 1: plain 1F1B
     int recompute = -1;                 // -1: any; else int(Checkpointing)
     int keep = 4;                       // layouts returned: the best and the next ones
+    double min_tokens_per_context_rank = 4096; // search bound: c > 1 only while each rank keeps this many tokens of a
+                                        // sequence (Llama 3 ran CP 16 at 131,072 tokens: 8,192 per rank; 8K sequences: CP 1)
     bool find_fewest = true;            // when nothing fits: also search for the fewest devices that fit
 };
 
 struct TrainingLayout {
     int tensor_parallel = 1;            // t, inside the fast domain
     int pipeline_parallel = 1;          // p stages
-    int data_parallel = 1;              // d = devices / (t x p)
+    int data_parallel = 1;              // d = devices / (t x c x p)
+    int context_parallel = 1;           // c: every sequence split over c ranks (Llama 3, section 3.3.2: all-gather of K and V)
     int expert_parallel = 1;            // e, drawn from the data-parallel ranks (MoE only)
     int virtual_stages = 1;             // v model chunks per stage (interleaved 1F1B); 1 = plain 1F1B
     int zero_stage = 0;                 // 0-3 (3 = FSDP full sharding)
