@@ -94,10 +94,11 @@ async function loadOnce(browser, url, withFrames) {
     const hoverFrames = (await count()) - f0;
     const hover = { frames: hoverFrames, cpu_ms_per_frame: hoverFrames ? ((await taskSeconds(cdp)) - c0) * 1e3 / hoverFrames : NaN };
     // An edit: a scenario through the link (a new workload, a whole-catalog plan, the frames that draw it).
+    const before = await page.evaluate(() => document.getElementById('hwplan-status').textContent);
     f0 = await count(); c0 = await taskSeconds(cdp);
     await page.evaluate(() => { location.hash = '#scenario=bank-70b-fp8'; });
-    await page.waitForFunction(() => /^Plan: /.test(document.getElementById('hwplan-status').textContent) &&
-                                      document.getElementById('hwplan-status').textContent.includes('70'), null, { timeout: 30000 });
+    await page.waitForFunction((b) => { const t = document.getElementById('hwplan-status').textContent; return t !== b && /^Plan: /.test(t); },
+                               before, { timeout: kLoadTimeoutMs });
     await page.waitForTimeout(300);
     const editFrames = (await count()) - f0;
     const edit = { frames: editFrames, cpu_ms: ((await taskSeconds(cdp)) - c0) * 1e3 };

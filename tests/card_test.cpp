@@ -53,6 +53,11 @@ TEST(Team, SmallTeamFleetAndMonthlyCost) {
     }
     EXPECT_GT(t.usd_per_month, 0);
     EXPECT_GE(t.usd_per_month, sum - 1e-9);
+    // Each card's monthly figure (the page's team view shows them) adds up to the fleet's.
+    ASSERT_EQ(t.card_usd_per_month.size(), 3u);
+    double cards = 0;
+    for (double m : t.card_usd_per_month) cards += m >= 0 ? m : 0;
+    EXPECT_DOUBLE_EQ(cards, t.usd_per_month);
     EXPECT_EQ(t.plans[0].recommendation.option.count, 1); // one GPU endpoint for chat
     const std::string md = render_team(t, catalog());
     EXPECT_NE(md.find("# Team plan"), std::string::npos);

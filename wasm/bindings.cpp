@@ -31,6 +31,7 @@ template <std::string (*Fn)()> val text_of() { return text(Fn()); }
 std::string devices(const std::string& request) { return hwplan::devices_request_json(hwplan::embedded_catalog().catalog, request); }
 std::string models(const std::string& request) { return hwplan::models_request_json(hwplan::embedded_catalog().catalog, request); }
 std::string plan(const std::string& workload) { return hwplan::plan_json(hwplan::embedded_catalog().catalog, workload); }
+std::string sweep(const std::string& request) { return hwplan::sweep_json(hwplan::embedded_catalog().catalog, request); }
 std::string scenarios() { return hwplan::scenarios_json(hwplan::embedded_catalog().catalog); }
 std::string catalog_issues() { return hwplan::issues_json(hwplan::embedded_catalog().issues); }
 
@@ -41,6 +42,7 @@ EMSCRIPTEN_BINDINGS(hwplan) {
     emscripten::function("devices", &text_call<&devices>);              // {"extension"?} -> {"devices": [... SI units ...]} | {"errors"}
     emscripten::function("models", &text_call<&models>);                // {"extension"?} -> {"models": [...]} | {"errors"}
     emscripten::function("plan", &text_call<&plan>);                    // workload JSON (docs/workload.md) -> {"plan": ...} | {"errors"}
+    emscripten::function("sweep", &text_call<&sweep>);                  // {"workload","device","axis","points"?,"count"?} -> {"sweep": ...} | {"errors"}
     emscripten::function("scenarios", &text_of<&scenarios>);          // -> {"scenarios": [{id, name, question, source, workload | team}]}
     emscripten::function("catalogIssues", &text_of<&catalog_issues>); // -> {"errors": [...]} (empty when the catalog is valid)
     emscripten::function("version", &text_of<&hwplan::version_json>); // -> {"name","version"}

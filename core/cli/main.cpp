@@ -3,6 +3,7 @@
 //        hwplan devices|models [--format table|json] [--catalog DIR]
 //        hwplan plan FILE|- [--format table|json|markdown] [--catalog DIR] [--extend FILE]
 //        hwplan plan --scenario ID ...;  hwplan scenarios [--format table|json]
+//        hwplan sweep FILE|--scenario ID --device ID --axis NAME [--points 1,2,4] [--count N] [--format table|json]
 //        hwplan check-catalog [--catalog DIR]
 //        hwplan validate [--suite DIR] [--format table|markdown|json] [--check FILE] [--record FILE]
 //        hwplan version
@@ -14,6 +15,8 @@
 #include <map>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "hwplan/card.h"
 #include "hwplan/catalog.h"
@@ -52,6 +55,10 @@ Usage:
         Lesson 003's one-page workload card (markdown), or the workload's canonical JSON.
   hwplan team FILE|-|--scenario ID [--format markdown|json] [--catalog DIR]
         A team plan over several cards ({"name", "cards": [workload, ...]}): the fleet and its monthly cost.
+  hwplan sweep FILE|-|--scenario ID --device ID --axis NAME [--points V,V,...] [--count N] [--format table|json]
+        What-if curves: the workload planned on one device with one input set to each value.
+        NAME: concurrent_users, context_tokens, batch_size or utilization. Without --points, a
+        range around the workload's value. The page's what-if view draws exactly these numbers.
   hwplan scenarios [--format table|json] [--catalog DIR]
         The lessons' worked examples, planned with: hwplan plan --scenario ID.
   hwplan check-catalog [--catalog DIR]
@@ -297,6 +304,66 @@ int cmd_team(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
+int cmd_sweep(const std::vector<std::string>& args) {
+    std::map<std::string, std::string> opt;
+    hwplan::CatalogLoad cat;
+    std::string text, label;
+    if (!read_workload_arg(args, opt, cat, text, label, {"--format", "--catalog", "--scenario", "--device", "--axis", "--points", "--count"}))
+        return kExitBadInput;
+    const std::string fmt = format_option(opt, {"table", "json"});
+    if (fmt.empty()) return kExitBadInput;
+    if (!opt.count("--device")) return bad_input("--device: required (a catalog device id; hwplan devices lists them)");
+    if (!opt.count("--axis")) return bad_input("--axis: required (concurrent_users, context_tokens, batch_size or utilization)");
+    // The request is the JSON API's: the CLI and the page's what-if view share sweep_json.
+    const auto workload = nlohmann::json::parse(text, nullptr, false);
+    if (workload.is_discarded()) return bad_input(label + ": not valid JSON");
+    nlohmann::json request{{"workload", workload}, {"device", opt["--device"]}, {"axis", opt["--axis"]}};
+    if (opt.count("--points")) {
+        nlohmann::json pts = nlohmann::json::array();
+        std::string list = opt["--points"];
+        for (size_t at = 0; at <= list.size();) {
+            size_t comma = list.find(',', at);
+            if (comma == std::string::npos) comma = list.size();
+            const std::string item = list.substr(at, comma - at);
+            char* end = nullptr;
+            const double v = std::strtod(item.c_str(), &end);
+            if (item.empty() || *end != '\0') return bad_input("--points: expected numbers separated by commas, got " + hwplan::quote_input(item));
+            pts.push_back(v);
+            at = comma + 1;
+        }
+        request["points"] = pts;
+    }
+    if (opt.count("--count")) {
+        char* end = nullptr;
+        const long n = std::strtol(opt["--count"].c_str(), &end, 10);
+        if (opt["--count"].empty() || *end != '\0') return bad_input("--count: expected a whole number of devices, got " + hwplan::quote_input(opt["--count"]));
+        request["count"] = n;
+    }
+    const std::string out = hwplan::sweep_json(cat.catalog, request.dump());
+    const auto j = nlohmann::json::parse(out);
+    if (j.contains("errors")) {
+        for (const auto& e : j["errors"]) bad_input(label + ": " + e.value("path", "") + ": " + e.value("message", ""));
+        return kExitBadInput;
+    }
+    if (fmt == "json") {
+        std::printf("%s\n", out.c_str());
+        return kExitOk;
+    }
+    const auto& s = j["sweep"];
+    std::printf("%s x%d, %s\n", s["device_name"].get<std::string>().c_str(), s["count"].get<int>(), s["axis"].get<std::string>().c_str());
+    for (const auto& pt : s["points"]) {
+        std::string line = hwplan::format_sig(pt["x"].get<double>(), 6) + (pt["fits"].get<bool>() ? "" : " (does not fit)") + ":";
+        for (const auto& [k, f] : pt["figures"].items())
+            if (f["value"].is_number())
+                line += " " + k + " " + hwplan::format_figure(k == "rent_cost" || k == "own_cost" ? s["unit"].get<std::string>() : k, f["value"].get<double>()) + ";";
+        std::printf("%s\n", line.c_str());
+    }
+    if (s["breakeven_utilization"].is_number())
+        std::printf("owning costs what renting costs per useful result at %s %% utilization\n",
+                    hwplan::format_sig(100 * s["breakeven_utilization"].get<double>(), 3).c_str());
+    return kExitOk;
+}
+
 int cmd_scenarios(const std::vector<std::string>& args) {
     std::map<std::string, std::string> opt;
     if (auto err = parse_options(args, {"--format", "--catalog"}, opt); !err.empty()) return bad_input(err);
@@ -481,6 +548,7 @@ int main(int argc, char** argv) {
     if (cmd == "scenarios") return cmd_scenarios(args);
     if (cmd == "card") return cmd_card(args);
     if (cmd == "team") return cmd_team(args);
+    if (cmd == "sweep") return cmd_sweep(args);
     if (cmd == "validate") return cmd_validate(args);
     if (cmd == "version") {
         std::printf("%s\n", hwplan::version_json().c_str());

@@ -174,6 +174,7 @@ TeamPlan team_plan(const std::string& text, const Catalog& cat) {
     }
     for (size_t i = 0; i < t.plans.size(); ++i) {
         const double m = monthly_usd(t.plans[i], t.workloads[i]);
+        t.card_usd_per_month.push_back(m);
         if (m >= 0) t.usd_per_month += m;
         else t.unpriced.push_back((t.workloads[i].name.empty() ? "card " + std::to_string(i + 1) : t.workloads[i].name) + ": " +
                                   (t.plans[i].recommendation.found ? "no usage given (jobs a week, hours a month)" : "no feasible option"));

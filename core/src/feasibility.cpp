@@ -70,7 +70,8 @@ ScaleLevel scale_level(const Workload& w, const Catalog& cat) {
                           w.serve.concurrent_users;
         s.need_bytes = weights + kv;
         const std::string need = format_bytes(weights) + " of weights + " + format_bytes(kv) + " of KV cache (" +
-                                 format_sig(w.serve.concurrent_users, 6) + " users x " + format_sig(w.serve.context_tokens, 6) + " tokens)";
+                                 format_sig(w.serve.concurrent_users, 6) + (w.serve.concurrent_users == 1 ? " user x " : " users x ") +
+                                 format_sig(w.serve.context_tokens, 6) + " tokens)";
         if (s.wide_moe || (w.stage == Stage::rl && params >= 400e9)) {
             s.level = Scale::rack;
             s.why = format_count(params) + "-parameter MoE: " + need + " and an all-to-all every layer";

@@ -356,6 +356,66 @@ std::string plan_json(const Catalog& catalog, const std::string& workload_json) 
     return guarded([&] { return to_json(plan_from_json(workload_json, catalog)); });
 }
 
+std::string to_json(const Sweep& s) {
+    if (!s.issues.empty()) return errors_json(s.issues);
+    json points = json::array();
+    for (const auto& pt : s.points) {
+        json figures = json::object();
+        for (const auto& [k, f] : pt.figures) figures[k] = figure_json_checked(f);
+        points.push_back({{"x", pt.x}, {"fits", pt.fits}, {"figures", figures}});
+    }
+    return json{{"sweep", {{"axis", std::string(name(s.axis))}, {"device", s.device}, {"device_name", s.device_name}, {"count", s.count},
+                           {"unit", s.unit}, {"breakeven_utilization", s.breakeven_utilization >= 0 ? json(s.breakeven_utilization) : json(nullptr)},
+                           {"points", points}}}}
+        .dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+namespace {
+
+std::string sweep_json_unguarded(const Catalog& catalog, const std::string& request) {
+    json doc;
+    if (auto bad = parse_object(request, doc)) return errors_json({*bad});
+    Issues issues;
+    for (const auto& [k, v] : doc.items())
+        if (k != "workload" && k != "device" && k != "axis" && k != "points" && k != "count")
+            issues.push_back({k, "unknown field (expected workload, device, axis, points, count)"});
+    if (!doc.contains("workload") || !doc["workload"].is_object()) issues.push_back({"workload", "expected the workload as a JSON object"});
+    if (!doc.contains("device") || !doc["device"].is_string()) issues.push_back({"device", "expected a catalog device id (a string)"});
+    std::optional<SweepAxis> axis;
+    if (!doc.contains("axis") || !doc["axis"].is_string() || !(axis = sweep_axis_from(doc["axis"].get<std::string>())))
+        issues.push_back({"axis", "expected concurrent_users, context_tokens, batch_size or utilization"});
+    std::vector<double> points;
+    if (doc.contains("points")) {
+        if (!doc["points"].is_array()) issues.push_back({"points", "expected an array of numbers"});
+        else
+            for (size_t i = 0; i < doc["points"].size(); ++i) {
+                if (doc["points"][i].is_number()) points.push_back(doc["points"][i].get<double>());
+                else issues.push_back({"points[" + std::to_string(i) + "]", "expected a number, got " + std::string(type_name(doc["points"][i]))});
+            }
+    }
+    int count = 0;
+    if (doc.contains("count")) {
+        if (!doc["count"].is_number_integer() || doc["count"].get<long long>() < 1 || doc["count"].get<long long>() > 100000)
+            issues.push_back({"count", "expected a whole number of devices from 1 to 100000"});
+        else count = doc["count"].get<int>();
+    }
+    if (!issues.empty()) return errors_json(issues);
+    const auto parsed = parse_workload(doc["workload"].dump(), catalog);
+    for (const auto& i : parsed.issues) issues.push_back({"workload" + (i.path.empty() ? "" : "." + i.path), i.message});
+    if (!issues.empty()) return errors_json(issues);
+    const AssumptionSet as = assumptions_for(catalog, parsed.workload.assumptions, issues);
+    for (auto& i : issues) i.path = "workload." + i.path;
+    if (!issues.empty()) return errors_json(issues);
+    if (!doc.contains("points")) points = default_sweep_points(parsed.workload, *axis);
+    return to_json(sweep(parsed.workload, catalog, as, doc["device"].get<std::string>(), *axis, points, count));
+}
+
+} // namespace
+
+std::string sweep_json(const Catalog& catalog, const std::string& request) {
+    return guarded([&] { return sweep_json_unguarded(catalog, request); });
+}
+
 std::string version_json() { return json{{"name", "hwplan"}, {"version", HWPLAN_VERSION}}.dump(); }
 
 } // namespace hwplan

@@ -78,7 +78,13 @@ for (const [label, where] of [['served', () => server.url], ['file', () => pathT
     await waitStatus(page, /^Team plan: /);
     await pickScenario(page, 'coding-agent-32b');
     await waitStatus(page, /^Plan: qwen/);
-    assert.equal(await page.evaluate(() => window.hwplanUi['view:team']), undefined, 'no team view lingers');
+    // No team lingers: the devices view shows, and the Team tab (always there) offers to start a new team.
+    assert.notEqual(await page.evaluate(() => window.hwplanUi.view), 'team');
+    await click(page, 'view:team');
+    await widget(page, 'team:start');
+    assert.equal(await page.evaluate(() => window.hwplanUi['team:card:0']), undefined, 'no team view lingers');
+    await click(page, 'view:devices');
+    await page.waitForFunction(() => window.hwplanUi.view === 'devices', null, { timeout: T.step });
 
     // The weight check tab: 7e9 at bf16 is 14 GB (lesson 001); 70e9 gives 140 GB.
     await click(page, 'tab_weights');

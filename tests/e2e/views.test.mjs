@@ -15,7 +15,7 @@ for (const [w, h] of [[1280, 800], [1920, 1080]]) {
   test(`screenshots of each view at ${w}x${h}`, async () => {
     const { page, context, problems } = await open(browser, server.url + '#scenario=bank-70b-fp8', { viewport: { width: w, height: h } });
     await shot(page, `view-devices-${w}x${h}`);
-    for (const v of ['costs', 'assumptions', 'card']) {
+    for (const v of ['costs', 'assumptions', 'card', 'whatif']) {
       await click(page, `view:${v}`);
       await page.waitForFunction((x) => window.hwplanUi.view === x, v, { timeout: T.step });
       await page.waitForTimeout(300);

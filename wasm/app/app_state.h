@@ -12,6 +12,7 @@
 
 #include "hwplan/card.h"
 #include "hwplan/plan.h"
+#include "hwplan/sweep.h"
 
 namespace hwplan::ui {
 
@@ -21,7 +22,7 @@ struct Rect {
     bool operator==(const Rect&) const = default;
 };
 
-enum class View { candidates, costs, assumptions, card, team };      // the tabs of the plan side
+enum class View { candidates, costs, assumptions, card, team, whatif }; // the tabs of the plan side
 enum class SortKey { rank, device, count, memory, headline };       // candidate table order
 
 struct AppState {
@@ -49,6 +50,19 @@ struct AppState {
     std::string team_name;
     TeamPlan team;
     std::string team_markdown;
+
+    // [SECTION] team view: the team as a document, edited card by card (panel_team.cpp) -----------------
+    nlohmann::json team_doc;           // {"name", "cards": [workload, ...]}; null = no team
+    std::string team_planned;          // team_doc.dump() that `team` was planned from (memo key)
+    int team_open_card = -1;           // the card the form was opened on (-1: none)
+
+    // [SECTION] what-if view: curves from the core's sweep(), for the selected device only, computed only
+    // while the view is open (panel_whatif.cpp) ---------------------------------------------------------
+    int whatif_axis = 0;               // index into sweep_axes(stage)
+    std::string sweep_key;             // what the curves were computed for (document, device, count, axis)
+    Sweep sweep;                       // the curves
+    double sweep_ms = 0;               // how long computing them took (published; the budget is bench/budgets.mjs's)
+    std::string hover;                 // the chart value under the pointer as JSON {chart, x, key, value, low, high}; "" = none
 
     // [SECTION] view ----------------------------------------------------------------------------
     View view = View::candidates;

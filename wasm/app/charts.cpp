@@ -167,7 +167,23 @@ void cost_bars(const Plan& p, float width) {
     }
     double hi = 0;
     for (const auto* o : rows) hi = std::max({hi, o->cost.high, o->cost.value});
-    const float row_h = ImGui::GetFrameHeight(), label_w = std::min(300.0f, width * 0.38f), value_w = 110;
+    // The name column is as wide as the longest name (at most 45 % of the chart); a longer name is shortened
+    // with "..." and shown whole on hover, so no name runs into the bars.
+    float names_w = 0, values_w = 0;
+    for (const auto* o : rows) {
+        names_w = std::max(names_w, ImGui::CalcTextSize(o->name.c_str()).x);
+        values_w = std::max(values_w, ImGui::CalcTextSize(show_figure(o->unit, o->cost.value).c_str()).x);
+    }
+    const float row_h = ImGui::GetFrameHeight(), label_w = std::min(names_w + 18, width * 0.45f), value_w = values_w + 16;
+    auto fit_text = [](std::string s, float w) {
+        if (ImGui::CalcTextSize(s.c_str()).x <= w) return s;
+        while (!s.empty() && ImGui::CalcTextSize((s + "...").c_str()).x > w) {
+            s.pop_back();
+            while (!s.empty() && (static_cast<unsigned char>(s.back()) & 0xC0) == 0x80) s.pop_back(); // a whole UTF-8 character
+            if (!s.empty() && static_cast<unsigned char>(s.back()) >= 0xC0) s.pop_back();
+        }
+        return s + "...";
+    };
     const float height = row_h * static_cast<float>(rows.size()) + 22;
     Plot plot = begin_plot(width, height);
     const Palette& pal = palette();
@@ -180,7 +196,7 @@ void cost_bars(const Plan& p, float width) {
         const Option& o = *rows[i];
         const float y = plot.min.y + 4 + row_h * static_cast<float>(i);
         const ImU32 col = o.name == best ? pal.good : o.feasible ? pal.series[0] : pal.muted;
-        plot.dl->AddText(ImVec2(plot.min.x + 6, y + 2), o.feasible ? pal.text : pal.muted, o.name.c_str());
+        plot.dl->AddText(ImVec2(plot.min.x + 6, y + 2), o.feasible ? pal.text : pal.muted, fit_text(o.name, label_w - 14).c_str());
         plot.dl->AddRectFilled(ImVec2(x0, y + 3), ImVec2(x_of(o.cost.value), y + row_h - 3), col, 2.0f);
         if (o.cost.low != o.cost.high) { // the band as a range
             const float ym = y + row_h * 0.5f;
@@ -237,6 +253,163 @@ void breakeven_chart(const Plan& p, float width, float height) {
     if (hovered && ImGui::IsItemHovered())
         ImGui::SetTooltip("%s hours used a month: buying %s pays back in %s months", format_sig(hovered->first, 3).c_str(),
                           p.breakeven_device.c_str(), format_sig(hovered->second, 3).c_str());
+}
+
+} // namespace hwplan::ui
+
+// [SECTION] what-if curves ----------------------------------------------------------------------------------
+namespace hwplan::ui {
+
+std::string show_axis_value(const std::string& x_key, double x) {
+    if (x_key == "ratio") return format_sig(100 * x, 3) + " %";
+    return format_sig(x, 6) + (x_key.empty() ? "" : " " + x_key);
+}
+
+ChartHover curve_chart(const char* id, const CurveChart& chart, float width, float height) {
+    ChartHover out;
+    const Palette& pal = palette();
+    if (chart.curves.empty() || chart.curves.front().x.empty()) {
+        ImGui::TextDisabled("Nothing to draw for this input.");
+        return out;
+    }
+    const std::vector<double>& xs = chart.curves.front().x;
+    // Data range: x over the points; y from 0 to the highest band end (and the limit line) plus headroom.
+    const double xlo = xs.front(), xhi = std::max(xs.back(), xs.front() * (chart.log_x ? 2 : 1) + (chart.log_x ? 0 : 1e-9));
+    double yhi = 0;
+    for (const auto& c : chart.curves)
+        for (const auto& f : c.y)
+            for (double v : {f.value, f.high})
+                if (std::isfinite(v)) yhi = std::max(yhi, v);
+    // A limit far above the data (a 2 s target over 30 ms answers) would flatten the curves: it is then named
+    // in a corner instead of drawn to scale.
+    const bool limit_in_range = chart.limit_y > 0 && chart.limit_y <= 3 * yhi;
+    if (limit_in_range) yhi = std::max(yhi, chart.limit_y);
+    if (yhi <= 0) yhi = 1;
+    yhi *= 1.12;
+    const std::string& ykey = chart.curves.front().unit();
+    float label_w = 0; // the y labels' column is as wide as its widest label
+    for (int k = 1; k <= 4; ++k) label_w = std::max(label_w, ImGui::CalcTextSize(show_figure(ykey, yhi / 1.12 * k / 4).c_str()).x);
+    const float pad_l = label_w + 14, pad_r = 14, pad_t = 10, pad_b = 38;
+    Plot plot = begin_plot(width, height);
+    const float px0 = plot.min.x + pad_l, px1 = plot.max.x - pad_r, py0 = plot.max.y - pad_b, py1 = plot.min.y + pad_t;
+    auto fx = [&](double x) {
+        const double t = chart.log_x ? (std::log(x) - std::log(xlo)) / (std::log(xhi) - std::log(xlo)) : (x - xlo) / (xhi - xlo);
+        return px0 + static_cast<float>(t) * (px1 - px0);
+    };
+    auto fy = [&](double y) { return py0 - static_cast<float>(std::clamp(y, 0.0, yhi) / yhi) * (py0 - py1); };
+    // Grid and tick labels: five y levels; each x point (every other one when crowded).
+    for (int k = 0; k <= 4; ++k) {
+        const double y = yhi / 1.12 * k / 4;
+        plot.dl->AddLine(ImVec2(px0, fy(y)), ImVec2(px1, fy(y)), pal.grid);
+        const std::string t = k == 0 ? std::string("0") : show_figure(ykey, y);
+        plot.dl->AddText(ImVec2(px0 - 6 - ImGui::CalcTextSize(t.c_str()).x, fy(y) - ImGui::GetTextLineHeight() * 0.5f), pal.muted, t.c_str());
+    }
+    const size_t every = xs.size() > 12 ? (xs.size() + 11) / 12 : 1;
+    float last_label_end = -1e9f;
+    for (size_t i = 0; i < xs.size(); ++i) {
+        const float x = fx(xs[i]);
+        plot.dl->AddLine(ImVec2(x, py1), ImVec2(x, py0), pal.grid);
+        const std::string t = format_sig(chart.x_key == "ratio" ? 100 * xs[i] : xs[i], 4);
+        const float w = ImGui::CalcTextSize(t.c_str()).x;
+        if (i % every != 0 || x - w * 0.5f < last_label_end + 6) continue;
+        plot.dl->AddText(ImVec2(x - w * 0.5f, py0 + 3), pal.muted, t.c_str());
+        last_label_end = x + w * 0.5f;
+    }
+    {
+        const std::string t = chart.x_label + (chart.log_x ? " (log scale)" : "");
+        plot.dl->AddText(ImVec2((px0 + px1) * 0.5f - ImGui::CalcTextSize(t.c_str()).x * 0.5f, py0 + 3 + ImGui::GetTextLineHeight()), pal.text, t.c_str());
+    }
+    // Markers: the workload's value, the limit, the crossing.
+    if (chart.today_x > 0 && chart.today_x >= xlo && chart.today_x <= xhi) {
+        const float x = fx(chart.today_x);
+        for (float y = py1; y < py0; y += 8) plot.dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 4, py0)), pal.text, 1.0f);
+        plot.dl->AddText(ImVec2(x + 4, py1), pal.text, "this workload");
+    }
+    if (chart.limit_y > 0 && !limit_in_range) {
+        const std::string t = chart.limit_label + ": above this range";
+        // One line below the top, so it never sits on the "this workload" marker's label.
+        plot.dl->AddText(ImVec2(px1 - ImGui::CalcTextSize(t.c_str()).x - 4, py1 + ImGui::GetTextLineHeight() + 2), pal.bad, t.c_str());
+    } else if (chart.limit_y > 0) {
+        plot.dl->AddLine(ImVec2(px0, fy(chart.limit_y)), ImVec2(px1, fy(chart.limit_y)), pal.bad, 2.0f);
+        const float w = ImGui::CalcTextSize(chart.limit_label.c_str()).x;
+        plot.dl->AddText(ImVec2(px1 - w - 4, fy(chart.limit_y) - ImGui::GetTextLineHeight() - 1), pal.bad, chart.limit_label.c_str());
+    }
+    if (chart.cross_x > 0 && chart.cross_x >= xlo && chart.cross_x <= xhi) {
+        const float x = fx(chart.cross_x);
+        plot.dl->AddLine(ImVec2(x, py1), ImVec2(x, py0), pal.accent, 2.0f);
+        const float w = ImGui::CalcTextSize(chart.cross_label.c_str()).x;
+        plot.dl->AddText(ImVec2(x + w + 8 < px1 ? x + 4 : x - w - 4, py1 + ImGui::GetTextLineHeight()), pal.accent, chart.cross_label.c_str());
+    }
+    // Curves: the band as a shaded range, then the typical line and its points.
+    out.at.resize(chart.curves.size());
+    for (size_t ci = 0; ci < chart.curves.size(); ++ci) {
+        const Curve& c = chart.curves[ci];
+        const ImU32 col = pal.series[ci % std::size(pal.series)];
+        const ImU32 band = (col & ~IM_COL32_A_MASK) | (60u << IM_COL32_A_SHIFT);
+        std::vector<ImVec2> line;
+        for (size_t i = 0; i < c.x.size() && i < c.y.size(); ++i) {
+            const Figure& f = c.y[i];
+            const bool ok = std::isfinite(f.value) && f.value >= 0;
+            out.at[ci].push_back(ok ? ImVec2(fx(c.x[i]), fy(f.value)) : ImVec2(-1, -1));
+            if (i + 1 < c.x.size() && i + 1 < c.y.size()) {
+                const Figure& g = c.y[i + 1];
+                if (std::isfinite(f.low) && std::isfinite(f.high) && std::isfinite(g.low) && std::isfinite(g.high) && (f.low != f.high || g.low != g.high)) {
+                    const ImVec2 quad[4] = {ImVec2(fx(c.x[i]), fy(f.low)), ImVec2(fx(c.x[i]), fy(f.high)), ImVec2(fx(c.x[i + 1]), fy(g.high)),
+                                            ImVec2(fx(c.x[i + 1]), fy(g.low))};
+                    plot.dl->AddConvexPolyFilled(quad, 4, band);
+                }
+            }
+            if (ok) line.push_back(out.at[ci].back());
+            if ((!ok || i + 1 == c.x.size()) && line.size() > 1) plot.dl->AddPolyline(line.data(), static_cast<int>(line.size()), col, ImDrawFlags_None, 2.0f);
+            if (!ok) line.clear();
+        }
+        for (const ImVec2& q : out.at[ci])
+            if (q.x >= 0) plot.dl->AddCircleFilled(q, 3.5f, col);
+    }
+    // Hover: the x column nearest the pointer.
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const bool inside = mouse.x >= plot.min.x && mouse.x < plot.max.x && mouse.y >= plot.min.y && mouse.y < plot.max.y;
+    if (inside) {
+        float best = 1e9f;
+        for (size_t i = 0; i < xs.size(); ++i)
+            if (std::fabs(fx(xs[i]) - mouse.x) < best) best = std::fabs(fx(xs[i]) - mouse.x), out.point = static_cast<int>(i);
+        const float x = fx(xs[out.point]);
+        plot.dl->AddLine(ImVec2(x, py1), ImVec2(x, py0), pal.text, 1.0f);
+        for (size_t ci = 0; ci < out.at.size(); ++ci)
+            if (static_cast<size_t>(out.point) < out.at[ci].size() && out.at[ci][out.point].x >= 0)
+                plot.dl->AddCircle(out.at[ci][out.point], 7, pal.text, 0, 2.0f);
+    }
+    end_plot(plot, id);
+    if (out.point >= 0 && !ImGui::IsItemHovered()) out.point = -1; // a popup or another window covers the chart
+    if (out.point >= 0) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34.0f);
+        ImGui::PushFont(bold_font(), 0.0f);
+        ImGui::Text("%s: %s", chart.x_label.c_str(), show_axis_value(chart.x_key, xs[out.point]).c_str());
+        ImGui::PopFont();
+        for (size_t ci = 0; ci < chart.curves.size(); ++ci) {
+            const Curve& c = chart.curves[ci];
+            if (static_cast<size_t>(out.point) >= c.y.size()) continue;
+            const Figure& f = c.y[out.point];
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.series[ci % std::size(pal.series)]), "%s: %s", c.label.c_str(), show_band(c.unit(), f).c_str());
+            if (!f.why.empty()) ImGui::TextDisabled("  %s: %s", std::string(name(f.label)).c_str(), f.why.c_str());
+        }
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+    // Legend: one swatch per curve, then the markers.
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float line_h = ImGui::GetTextLineHeight();
+    for (size_t ci = 0; ci < chart.curves.size(); ++ci) {
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        dl->AddRectFilled(ImVec2(p.x, p.y + line_h * 0.35f), ImVec2(p.x + line_h * 1.2f, p.y + line_h * 0.65f), pal.series[ci % std::size(pal.series)]);
+        ImGui::Dummy(ImVec2(line_h * 1.3f, line_h));
+        ImGui::SameLine();
+        ImGui::TextUnformatted(chart.curves[ci].label.c_str());
+        ImGui::SameLine(0, 18);
+    }
+    ImGui::TextDisabled("shaded: low .. high over the assumptions");
+    return out;
 }
 
 } // namespace hwplan::ui

@@ -48,6 +48,7 @@ struct App {
     bool drawn_light_theme = false;           // the theme of the last frame drawn
     int buttons_waited = 0;                   // frames the held-back presses have waited
     std::string published_summary, published_layout, published_layout_only, published_fragment, published_plan_key;
+    std::string published_team;               // the team plan last told to the page (a team edit changes only it)
 };
 
 App& app() {
@@ -169,6 +170,7 @@ void frame(void*) {
     }
     a.state.active_widget.clear();
     a.state.widgets.clear();
+    a.state.hover.clear();
     const std::string summary = hwplan::ui::draw_page(a.state, catalog, a.css_w, a.css_h);
     ImGui::Render();
 
@@ -180,8 +182,9 @@ void frame(void*) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
     // A changed plan or document: keep drawing a few frames (layout settles), and tell the page.
-    if (a.state.planned_json != a.published_plan_key) {
+    if (a.state.planned_json != a.published_plan_key || a.state.team_markdown != a.published_team) {
         a.published_plan_key = a.state.planned_json;
+        a.published_team = a.state.team_markdown;
         hwplan_publish_plan(a.state.workload.dump().c_str(), a.state.plan_json.c_str(), a.state.card_markdown.c_str(),
                             a.state.team_markdown.c_str());
         wake();
@@ -194,6 +197,7 @@ void frame(void*) {
     std::string layout = "{\"active\":\"" + a.state.active_widget + "\",\"frames\":" + std::to_string(a.frames_drawn) +
                          ",\"wantText\":" + (io.WantTextInput ? "true" : "false");
     layout += ",\"order\":\"" + a.state.table_order + "\",\"view\":\"" + std::string(hwplan::ui::name(a.state.view)) + "\"";
+    layout += ",\"hover\":" + (a.state.hover.empty() ? std::string("null") : a.state.hover) + ",\"sweepMs\":" + std::to_string(a.state.sweep_ms);
     for (const auto& [name, r] : a.state.widgets) {
         char buf[96];
         std::snprintf(buf, sizeof buf, "{\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f}", r.x, r.y, r.w, r.h);

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cctype>
 #include <numeric>
 
@@ -52,6 +53,8 @@ void heading(const char* text, float size = 0.0f) {
 void recommendation_card(AppState& state) {
     const Plan& p = state.shown;
     const auto& r = p.recommendation;
+    // At most 40 % of the plan side's height (it scrolls inside beyond that), so the views below keep room at 1024x700.
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(FLT_MAX, std::max(140.0f, ImGui::GetContentRegionAvail().y * 0.4f)));
     ImGui::BeginChild("card##reco", ImVec2(0, 0), ImGuiChildFlags_Borders | ImGuiChildFlags_AutoResizeY);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s: %s, %s parameters (%s active), weights %s, KV cache %s, compute %s", std::string(name(p.stage)).c_str(),
@@ -369,7 +372,6 @@ void markdown_view(const std::string& md) {
 } // namespace
 
 std::string panel_plan(AppState& state, const Catalog& catalog) {
-    (void)catalog;
     const Plan& p = state.shown;
     std::string summary;
     if (!state.plan.issues.empty()) {
@@ -391,9 +393,9 @@ std::string panel_plan(AppState& state, const Catalog& catalog) {
             {"Costs##v_costs", View::costs, "view:costs", true},
             {"Assumptions##v_assumptions", View::assumptions, "view:assumptions", true},
             {"Workload card##v_card", View::card, "view:card", true},
-            {"Team##v_team", View::team, "view:team", !state.team_id.empty()},
+            {"What if##v_whatif", View::whatif, "view:whatif", true},
+            {"Team##v_team", View::team, "view:team", true},
         };
-        if (state.view == View::team && state.team_id.empty()) state.view = View::candidates;
         const bool pending = state.view != state.tab_shown; // a view set by code (a link, a team) not yet shown
         for (const auto& t : tabs) {
             if (!t.shown) continue;
@@ -409,12 +411,8 @@ std::string panel_plan(AppState& state, const Catalog& catalog) {
             case View::costs: costs_view(state); break;
             case View::assumptions: assumptions_view(state); break;
             case View::card: markdown_view(state.card_markdown); break;
-            case View::team: {
-                heading(("Team plan: " + state.team_name).c_str(), 18.0f);
-                ImGui::TextDisabled("The fleet for the team's workloads, then one card per workload. Escape returns to the devices.");
-                markdown_view(state.team_markdown);
-                break;
-            }
+            case View::whatif: whatif_view(state, catalog); break;
+            case View::team: team_view(state, catalog); break;
             }
             ImGui::EndChild();
             ImGui::EndTabItem();

@@ -13,6 +13,9 @@ void panel_workload(AppState& state, const Catalog& catalog);   // the workload 
 std::string panel_plan(AppState& state, const Catalog& catalog); // the recommendation card and the views
 std::string panel_weights(AppState& state);                      // the weight-memory calculator
 void refresh_plan(AppState& state, const Catalog& catalog);      // plans the document when it changed
+void whatif_view(AppState& state, const Catalog& catalog);       // what-if curves and the roofline (panel_whatif.cpp)
+void team_view(AppState& state, const Catalog& catalog);         // the team's cards and fleet (panel_team.cpp)
+void refresh_team(AppState& state, const Catalog& catalog);      // plans the team document when it changed
 
 // A labelled text input whose rectangle is published under `name` (for tests and assistive tech).
 bool text_field(AppState& state, const char* label, const char* name, char* buf, size_t size, float width = 140);

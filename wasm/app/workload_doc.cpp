@@ -158,6 +158,9 @@ void load_workload(AppState& state, const nlohmann::json& doc, const std::string
     state.team_name.clear();
     state.team_markdown.clear();
     state.team = TeamPlan{};
+    state.team_doc = nullptr;
+    state.team_planned.clear();
+    state.team_open_card = -1;
     if (state.view == View::team) state.view = View::candidates;
     sync_text(state);
 }
@@ -178,6 +181,8 @@ bool load_scenario(AppState& state, const std::string& id, const Catalog& catalo
     state.team_name = sc->name;
     state.team_markdown = render_team(team, catalog);
     state.team = std::move(team);
+    state.team_doc = doc;
+    state.team_planned = doc.dump();
     state.view = View::team;
     return true;
 }
@@ -223,13 +228,15 @@ std::string_view name(View v) {
     case View::assumptions: return "assumptions";
     case View::card: return "card";
     case View::team: return "team";
+    case View::whatif: return "whatif";
     }
     return "devices";
 }
 
 std::string fragment_of(const AppState& state) {
     std::string f;
-    if (!state.team_id.empty()) f = "scenario=" + state.team_id;
+    if (!state.team_id.empty() && state.team_id != "edited" && state.team_id != "imported") f = "scenario=" + state.team_id;
+    else if (!state.team_doc.is_null()) f = "team=" + pct_encode(state.team_doc.dump()); // an edited or imported team travels whole
     else if (!state.scenario_id.empty() && state.workload.dump() == state.scenario_json) f = "scenario=" + state.scenario_id;
     else if (state.workload.dump() != state.default_json) f = "w=" + pct_encode(state.workload.dump());
     std::string extra;
@@ -262,7 +269,21 @@ void apply_fragment(AppState& state, const std::string& fragment, const Catalog&
     }
     const std::string id = fragment_value(fragment, "scenario");
     const std::string w = fragment_value(fragment, "w");
-    if (!id.empty()) {
+    const std::string team = fragment_value(fragment, "team");
+    if (id.empty() && w.empty() && !team.empty()) {
+        const auto doc = nlohmann::json::parse(team, nullptr, false);
+        if (doc.is_discarded() || !doc.is_object() || !doc.contains("cards")) {
+            load_default(state, catalog);
+            state.notice = "The link's team is not a team (expected {\"name\", \"cards\": [...]}); showing the default plan.";
+            return;
+        }
+        if (!import_json(state, team, catalog)) {
+            load_default(state, catalog);
+            state.notice = "The link's team has a problem; showing the default plan.";
+            return;
+        }
+        state.team_id = "edited";
+    } else if (!id.empty()) {
         if (!load_scenario(state, id, catalog)) {
             load_default(state, catalog);
             state.notice = "The link names an unknown scenario (\"" + clip_for_message(id) + "\"); showing the default plan.";
@@ -293,8 +314,8 @@ void apply_fragment(AppState& state, const std::string& fragment, const Catalog&
         return;
     }
     const std::string view = fragment_value(fragment, "view");
-    for (View v : {View::candidates, View::costs, View::assumptions, View::card, View::team})
-        if (view == name(v) && (v != View::team || !state.team_id.empty())) state.view = v;
+    for (View v : {View::candidates, View::costs, View::assumptions, View::card, View::team, View::whatif})
+        if (view == name(v)) state.view = v;
     state.planned_json.clear();
     const std::string device = fragment_value(fragment, "device");
     state.selected = -1;
@@ -320,6 +341,8 @@ bool import_json(AppState& state, const std::string& text, const Catalog& catalo
         state.team_name = doc.value("name", std::string("imported team"));
         state.team_markdown = render_team(team, catalog);
         state.team = std::move(team);
+        state.team_doc = doc;
+        state.team_planned = doc.dump();
         state.view = View::team;
         state.notice.clear();
         return true;

@@ -24,6 +24,7 @@ struct TeamPlan {
     std::string name;
     std::vector<Workload> workloads;
     std::vector<Plan> plans;
+    std::vector<double> card_usd_per_month; // each card's monthly cost (< 0: unknown, listed in unpriced)
     double usd_per_month = 0;            // sum over cards whose monthly cost is known
     std::vector<std::string> unpriced;   // cards without a monthly figure (and why)
     Issues issues;                       // "cards[1].serve.context_tokens: ..." when a card is invalid

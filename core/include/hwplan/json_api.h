@@ -9,6 +9,7 @@
 #include "hwplan/catalog.h"
 #include "hwplan/memory.h"
 #include "hwplan/plan.h"
+#include "hwplan/sweep.h"
 
 namespace hwplan {
 
@@ -29,5 +30,12 @@ std::string scenarios_json(const Catalog& catalog);      // {"scenarios": [{id, 
 // The plan's JSON form (docs/plan.md): {"plan": {...}} or {"errors": [...]}.
 std::string to_json(const Plan& plan);
 std::string plan_json(const Catalog& catalog, const std::string& workload_json); // parse + plan + to_json
+
+// What-if curves (sweep.h): {"workload": {...}, "device": "h100-sxm", "axis": "concurrent_users",
+// "points": [1, 2, 4] (optional: default_sweep_points), "count": 2 (optional: the planner's)}
+// -> {"sweep": {"axis", "device", "device_name", "count", "unit", "breakeven_utilization" (null: none),
+//     "points": [{"x", "fits", "figures": {key: {value, low, high, label, why}}}]}} | {"errors": [...]}.
+std::string to_json(const Sweep& sweep);
+std::string sweep_json(const Catalog& catalog, const std::string& request);
 
 } // namespace hwplan
