@@ -6,12 +6,15 @@
 //        hwplan sweep FILE|--scenario ID --device ID --axis NAME [--points 1,2,4] [--count N] [--format table|json]
 //        hwplan check-catalog [--catalog DIR]
 //        hwplan validate [--suite DIR] [--format table|markdown|json] [--check FILE] [--record FILE]
+//        hwplan import-config FILE|- [--id ID] [--name NAME] [--read-on DATE]    (writes an --extend file)
+//        hwplan calibrate FILE|- --workload FILE --device ID [--read-on DATE] [--extend FILE]
 //        hwplan version
 // Exit codes: 0 ok, 2 bad input (the message names the option and the reason).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,7 +25,9 @@
 #include "hwplan/catalog.h"
 #include "hwplan/catalog_files.h"
 #include "hwplan/format.h"
+#include "hwplan/hf_config.h"
 #include "hwplan/json_api.h"
+#include "hwplan/measurement.h"
 #include "hwplan/memory.h"
 #include "hwplan/parse.h"
 #include "hwplan/plan.h"
@@ -67,6 +72,12 @@ Usage:
         Plans every published measurement in the validation suite (tests/validation/cases/) and prints
         predicted against measured, the error, the band, and a summary per kind. --check fails (exit 1)
         when accuracy fell below the level recorded in FILE; --record writes the current level to FILE.
+  hwplan import-config FILE|- [--id ID] [--name NAME] [--read-on YYYY-MM-DD]
+        Reads a Hugging Face config.json into a model entry; prints {"models": [...]} for --extend.
+  hwplan calibrate FILE|- --workload FILE --device ID [--read-on YYYY-MM-DD] [--catalog DIR] [--extend FILE]
+        Reads pasted benchmark output (llama-bench's table, vLLM benchmark_serving / benchmark_throughput,
+        "step time: 1.25 s", "peak memory: 21.3 GB") and calibrates the device's assumption so the plan of
+        the workload reproduces it; prints {"calibrations": [...]} for --extend (add it to your extension).
   hwplan version
   hwplan --help
 
@@ -529,6 +540,67 @@ int cmd_validate(const std::vector<std::string>& args) {
     return rc;
 }
 
+// Today's date (UTC) for a source's read_on: the CLI is the edge that may read the clock.
+std::string today() {
+    const std::time_t now = std::time(nullptr);
+    char buf[16];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
+    return buf;
+}
+
+bool read_text_arg(const std::string& path, std::string& text) {
+    std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+    if (!f) return false;
+    text = read_all(f);
+    if (f != stdin) std::fclose(f);
+    return true;
+}
+
+int cmd_import_config(const std::vector<std::string>& args) {
+    if (args.empty()) return bad_input("import-config: expected a config.json file (or - for standard input)");
+    std::map<std::string, std::string> opt;
+    if (auto err = parse_options({args.begin() + 1, args.end()}, {"--id", "--name", "--read-on"}, opt); !err.empty()) return bad_input(err);
+    std::string text;
+    if (!read_text_arg(args[0], text)) return bad_input("cannot read config file \"" + args[0] + "\"");
+    const hwplan::HfConfigOptions o{.id = opt.count("--id") ? opt["--id"] : "", .name = opt.count("--name") ? opt["--name"] : "",
+                                    .read_on = opt.count("--read-on") ? opt["--read-on"] : today()};
+    const hwplan::HfConfigRead r = hwplan::read_hf_config(text, o);
+    if (!r.issues.empty()) {
+        for (const auto& i : r.issues) bad_input(args[0] + ": " + hwplan::to_string(i));
+        return kExitBadInput;
+    }
+    for (const auto& n : r.notes) std::fprintf(stderr, "hwplan: note: %s\n", n.c_str());
+    std::printf("%s\n", r.extension_json.c_str());
+    return kExitOk;
+}
+
+int cmd_calibrate(const std::vector<std::string>& args) {
+    if (args.empty()) return bad_input("calibrate: expected a file of benchmark output (or - for standard input)");
+    std::map<std::string, std::string> opt;
+    if (auto err = parse_options({args.begin() + 1, args.end()}, {"--workload", "--device", "--read-on", "--catalog", "--extend"}, opt); !err.empty())
+        return bad_input(err);
+    if (!opt.count("--workload")) return bad_input("--workload: required option is missing (the workload the measurement belongs to)");
+    if (!opt.count("--device")) return bad_input("--device: required option is missing (the catalog id of the measured device)");
+    hwplan::CatalogLoad cat;
+    if (!load(opt, cat, true)) return kExitBadInput;
+    std::string text, workload;
+    if (!read_text_arg(args[0], text)) return bad_input("cannot read \"" + args[0] + "\"");
+    if (!read_text_arg(opt["--workload"], workload)) return bad_input("--workload: cannot read \"" + opt["--workload"] + "\"");
+    const hwplan::MeasurementParse parsed = hwplan::parse_measurements(text);
+    for (const auto& i : parsed.issues) std::fprintf(stderr, "hwplan: %s: %s\n", parsed.measurements.empty() ? "error" : "note", hwplan::to_string(i).c_str());
+    if (parsed.measurements.empty()) return kExitBadInput;
+    const auto c = hwplan::calibrate(cat.catalog, workload, opt["--device"], parsed.measurements.back(),
+                                     opt.count("--read-on") ? opt["--read-on"] : today());
+    if (!c.issues.empty()) {
+        for (const auto& i : c.issues) bad_input(hwplan::to_string(i));
+        return kExitBadInput;
+    }
+    std::fprintf(stderr, "hwplan: %s = %s from %s (measured / modelled: %s)\n", c.calibration.assumption.c_str(),
+                 hwplan::format_sig(c.calibration.value, 4).c_str(), c.calibration.measurement.c_str(), hwplan::format_sig(c.ratio, 3).c_str());
+    std::printf("%s\n", c.extension_json.c_str());
+    return kExitOk;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -550,6 +622,8 @@ int main(int argc, char** argv) {
     if (cmd == "team") return cmd_team(args);
     if (cmd == "sweep") return cmd_sweep(args);
     if (cmd == "validate") return cmd_validate(args);
+    if (cmd == "import-config") return cmd_import_config(args);
+    if (cmd == "calibrate") return cmd_calibrate(args);
     if (cmd == "version") {
         std::printf("%s\n", hwplan::version_json().c_str());
         return kExitOk;

@@ -49,6 +49,12 @@ const std::vector<std::string>& assumption_names() {
     return kNames;
 }
 
+double Assumptions::*assumption_member(const std::string& name) {
+    for (const auto& f : fields())
+        if (name == f.name) return f.member;
+    return nullptr;
+}
+
 AssumptionSet assumptions_for(const Catalog& catalog, const std::map<std::string, double>& overrides, Issues& issues) {
     AssumptionSet set;
     for (const auto& f : fields()) {

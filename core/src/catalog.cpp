@@ -1,6 +1,7 @@
 // catalog.cpp: loads and validates the catalog's JSON files and converts every figure to SI, once.
 // Every problem becomes an Issue naming the file, the dotted path and the reason (see json_reader.h).
 #include "hwplan/catalog.h"
+#include "hwplan/assumptions.h"
 
 #include <algorithm>
 #include <cmath>
@@ -897,13 +898,44 @@ CatalogLoad load_catalog(const std::vector<CatalogFile>& files) {
     return out;
 }
 
+namespace {
+
+// One calibration of an extension: a known device and assumption, a value in the assumption's range.
+std::optional<Calibration> read_calibration(const json& doc, const Context& ctx, const Catalog& catalog) {
+    const size_t before = ctx.issues.size();
+    Reader r(ctx, "", doc);
+    Calibration k;
+    k.device = r.string("device", true).value_or("");
+    if (!k.device.empty() && !catalog.device_by_id(k.device))
+        r.error("device", "unknown device id " + quote_input(k.device) + " (a catalog id, or a device of this extension listed before)");
+    k.assumption = r.string("assumption", true).value_or("");
+    if (!k.assumption.empty() && !assumption_member(k.assumption)) r.error("assumption", "unknown assumption " + quote_input(k.assumption));
+    const auto def = catalog.assumptions.find(k.assumption);
+    const bool ratio = def != catalog.assumptions.end() && def->second.unit == "ratio";
+    k.value = r.number("value", true, ratio ? 1e-3 : 0.0, ratio ? 1.0 : 1e15).value_or(0);
+    k.figure = r.string("figure", true).value_or("");
+    k.measured = r.number("measured", true, 0.0, 1e18).value_or(0);
+    k.modelled = r.number("modelled", true, 0.0, 1e18).value_or(0);
+    k.measurement = r.string("measurement", true).value_or("");
+    k.model = r.string("model", false).value_or("");
+    k.precision = r.string("precision", false).value_or("");
+    k.read_on = r.string("read_on", true).value_or("");
+    if (!k.read_on.empty() && !is_iso_date(k.read_on)) r.error("read_on", "expected an ISO date YYYY-MM-DD, got " + quote_input(k.read_on));
+    r.finish();
+    if (ctx.issues.size() != before) return std::nullopt;
+    return k;
+}
+
+} // namespace
+
 Issues extend_catalog(Catalog& catalog, const std::string& json_text, const std::string& label) {
     Issues issues;
     Context ctx{label, issues};
     auto doc = parse_object(json_text, ctx);
     if (!doc) return issues;
     for (const auto& [key, value] : doc->items())
-        if (key != "devices" && key != "models") ctx.add(key, "unknown key (expected devices and models)");
+        if (key != "devices" && key != "models" && key != "calibrations")
+            ctx.add(key, "unknown key (expected devices, models and calibrations)");
     auto each = [&](const char* key, auto&& fn) {
         if (!doc->contains(key)) return;
         const json& arr = (*doc)[key];
@@ -946,6 +978,14 @@ Issues extend_catalog(Catalog& catalog, const std::string& json_text, const std:
     });
     each("models", [&](const json& v, Context& c) {
         if (auto m = read_model(v, c, ""); m && !clashes(catalog.models, *m, c)) catalog.models.push_back(std::move(*m));
+    });
+    each("calibrations", [&](const json& v, Context& c) {
+        if (auto k = read_calibration(v, c, catalog)) {
+            auto& list = catalog.calibrations;
+            list.erase(std::remove_if(list.begin(), list.end(), [&](const Calibration& x) { return x.device == k->device && x.assumption == k->assumption; }),
+                       list.end());
+            list.push_back(std::move(*k));
+        }
     });
     return issues;
 }

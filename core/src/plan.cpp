@@ -1069,6 +1069,56 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
     return out;
 }
 
+// [SECTION] the user's calibrations (catalog.h, Calibration) --------------------------------------
+
+// The figures each calibrated assumption drives: they become "calibrated (your measurement)".
+const std::vector<std::string>& figures_driven_by(const std::string& assumption) {
+    static const std::map<std::string, std::vector<std::string>> kDriven{
+        {"decode_bandwidth_efficiency", {"decode_step_s", "decode_tokens_per_s_per_user", "throughput_tokens_per_s",
+                                         "max_throughput_within_targets_tokens_per_s", "rollout_decode_tokens_per_s_per_user",
+                                         "rollout_throughput_tokens_per_s"}},
+        {"prefill_compute_efficiency", {"ttft_s", "p50_ttft_s", "p95_ttft_s", "isolated_p95_ttft_s"}},
+        {"training_mfu", {"step_time_s", "train_tokens_per_s", "train_time_s"}},
+        {"finetune_mfu", {"step_time_s", "train_tokens_per_s", "train_time_s"}},
+    };
+    static const std::vector<std::string> kNone;
+    auto it = kDriven.find(assumption);
+    return it == kDriven.end() ? kNone : it->second;
+}
+
+// Pins each calibrated assumption of device `d` (all three cases: a measurement, not a range) unless the
+// workload pinned it; returns the calibrations applied.
+std::vector<const Calibration*> apply_calibrations(AssumptionSet& das, const Catalog& cat, const Device& d) {
+    std::vector<const Calibration*> applied;
+    for (const auto& k : cat.calibrations) {
+        if (k.device != d.id) continue;
+        double Assumptions::*field = assumption_member(k.assumption);
+        const auto src = das.source.find(k.assumption);
+        if (!field || (src != das.source.end() && src->second == "workload")) continue;
+        das.typical.*field = das.low.*field = das.high.*field = k.value;
+        das.source[k.assumption] = "calibration";
+        applied.push_back(&k);
+    }
+    return applied;
+}
+
+void label_user_calibrated(Candidate& c, const std::vector<const Calibration*>& applied) {
+    for (const Calibration* k : applied) {
+        const std::string tag = "calibrated (your measurement: " + k->measurement + ", " + k->read_on + ")";
+        for (const auto& name : figures_driven_by(k->assumption)) {
+            auto it = c.figures.find(name);
+            if (it == c.figures.end()) continue;
+            it->second.label = Label::calibrated;
+            it->second.why = tag + "; " + it->second.why;
+        }
+        const bool time_like = k->figure.size() > 2 && k->figure.substr(k->figure.size() - 2) == "_s";
+        const double ratio = k->modelled > 0 && k->measured > 0 ? (time_like ? k->modelled / k->measured : k->measured / k->modelled) : 0;
+        c.notes.push_back("calibrated (your measurement): " + k->assumption + " = " + format_sig(k->value, 4) + " from " + k->measurement +
+                          (k->model.empty() ? "" : " with " + k->model + (k->precision.empty() ? "" : " " + k->precision)) +
+                          " (measured / modelled before: " + format_sig(ratio, 3) + "), " + k->read_on);
+    }
+}
+
 // [SECTION] calibrated labels ------------------------------------------------------------------------
 // A figure is `calibrated` when every efficiency it rests on was set from measurements of the suite's
 // calibration split (assumptions.json or efficiencies.json "calibrated_by"; issue #9); its why names them.
@@ -1102,7 +1152,7 @@ void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const
     std::vector<std::string> named; // "key: id, id"
     for (const auto& key : keys) {
         const auto src = das.source.find(key);
-        if (src != das.source.end() && src->second == "workload") return;
+        if (src != das.source.end() && (src->second == "workload" || src->second == "calibration")) return; // the user's value, labelled by label_user_calibrated
         const std::vector<std::string>* ids = nullptr;
         if (key == "decode_bandwidth_efficiency" && decode_rule) ids = &decode_rule->calibrated_by;
         else if (key == "decode_step_overhead_s" && decode_rule && decode_rule->step_overhead_s > 0) ids = &decode_rule->calibrated_by;
@@ -1251,7 +1301,12 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
     std::vector<std::pair<double, Candidate>> ranked;
     for (const Device* d : devices) {
         const EfficiencyRule *rule = nullptr, *mfu_rule = nullptr;
-        const AssumptionSet das = device_assumptions(as, cat, w, *d, rule, mfu_rule);
+        AssumptionSet das = device_assumptions(as, cat, w, *d, rule, mfu_rule);
+        const auto calibrated = apply_calibrations(das, cat, *d);
+        for (const Calibration* k : calibrated) {
+            if (k->assumption == "decode_bandwidth_efficiency") rule = nullptr;
+            if (k->assumption == "training_mfu") mfu_rule = nullptr;
+        }
         const int n = choose_count(w, cat, *d, das.typical);
         Eval e = evaluate(w, cat, *d, n, das.typical);
         e.c.memory.total_low_bytes = e.c.memory.total_high_bytes = e.c.memory.total_bytes;
@@ -1265,6 +1320,7 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
         if (mfu_rule && w.stage == Stage::pretrain)
             e.c.notes.push_back("training MFU " + format_sig(mfu_rule->value, 3) + " (" + format_sig(mfu_rule->low, 3) + ".." +
                                 format_sig(mfu_rule->high, 3) + ") for this device family [" + mfu_rule->id + "]: " + mfu_rule->meaning);
+        label_user_calibrated(e.c, calibrated);
         if (!e.c.fits) {
             const double over = e.c.memory.total_bytes / e.c.memory.capacity_bytes;
             e.c.notes.push_back("does not fit: needs " + format_sig(over, 3) + "x the usable memory of " + std::to_string(n) +

@@ -47,6 +47,7 @@ struct AssumptionSet {
 
 // Names in the order of the struct; each maps to one field.
 const std::vector<std::string>& assumption_names();
+double Assumptions::*assumption_member(const std::string& name); // the field of that name; nullptr when unknown
 
 // Builds the set from the catalog's defaults and the workload's overrides (an override pins all three
 // cases to the user's value). Unknown names and out-of-range values become issues under "assumptions.<name>".

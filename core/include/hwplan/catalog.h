@@ -77,6 +77,24 @@ struct Scenario {
     bool operator==(const Scenario&) const = default;
 };
 
+// A user's own measurement on one device, turned into the value of one assumption (core/src/measurement.cpp):
+// the value that makes the planner reproduce the measured figure. Plans on that device use it (unless the
+// workload pins the assumption) and label the figures it drives "calibrated (your measurement)". Extensions
+// carry it as {"calibrations": [...]} (catalog/README.md), so a page link and `hwplan plan --extend` agree.
+struct Calibration {
+    std::string device;        // catalog device id
+    std::string assumption;    // assumptions.h name: "decode_bandwidth_efficiency", "prefill_compute_efficiency", ...
+    double value = 0;          // the calibrated value, in the assumption's unit (SI)
+    std::string figure;        // the plan figure it reproduces: "decode_tokens_per_s_per_user", "step_time_s", "memory_total_bytes"
+    double measured = 0;       // the measurement, SI (tokens/s, s, bytes)
+    double modelled = 0;       // the planner's figure before calibration, same unit
+    std::string measurement;   // what was measured, in words ("llama-bench tg 128: 132.19 t/s")
+    std::string model;         // the model it was measured with (catalog id)
+    std::string precision;     // the weight format it was measured with
+    std::string read_on;       // ISO date
+    bool operator==(const Calibration&) const = default;
+};
+
 struct Catalog {
     std::vector<Device> devices;
     std::vector<Model> models;
@@ -93,6 +111,7 @@ struct Catalog {
     std::vector<EfficiencyRule> decode_bandwidth_rules; // catalog/efficiencies.json
     std::vector<EfficiencyRule> training_mfu_rules;
     std::vector<Source> efficiency_sources;
+    std::vector<Calibration> calibrations;              // the user's measurements (extensions only)
 
     const TrainingRuntime* find_runtime(const std::string& id) const; // exact id
     const WeightFormat* find_format(const std::string& name) const; // case-insensitive
@@ -112,8 +131,10 @@ struct CatalogLoad {
 
 CatalogLoad load_catalog(const std::vector<CatalogFile>& files);
 
-// Adds a user's own entries (JSON text {"devices": [...], "models": [...]}) through the same validator.
-// Entries with issues are left out; an id that already exists is an issue, never a silent replacement.
+// Adds a user's own entries (JSON text {"devices": [...], "models": [...], "calibrations": [...]}) through the
+// same validator. Entries with issues are left out; an id that already exists is an issue, never a silent
+// replacement. A calibration names a device of the catalog (or of the same extension) and a known assumption;
+// a later calibration of the same device and assumption replaces the earlier one (a new measurement).
 Issues extend_catalog(Catalog& catalog, const std::string& json_text, const std::string& label = "extension");
 
 // Name lookup: id, name or alias, case-insensitive, ignoring spaces, '-', '_' and '.'.

@@ -1,0 +1,71 @@
+// hwplan/measurement.h: pasted benchmark output read into measurements, and a measurement turned into a
+// calibration of the device it was taken on: the value of the planner's assumption (decode bandwidth
+// efficiency, prefill compute efficiency, MFU, runtime memory) that makes the plan reproduce what was
+// measured. The ratio measured / modelled is kept beside it. Understood text:
+//   - llama-bench's Markdown table rows (test "pp 512" / "pp512" -> prompt tokens/s, "tg 128" -> generated tokens/s);
+//   - vLLM benchmark_serving's result block ("Mean TPOT (ms)", "Maximum request concurrency", throughputs);
+//   - vLLM benchmark_throughput's line ("Throughput: 4.2 requests/s, 2150 total tokens/s, 1075 output tokens/s");
+//   - a training step time ("step time: 1.25 s", "step_time_s = 1.25", "1250 ms/step");
+//   - a peak memory ("peak memory: 21.3 GB", "max_memory_allocated: 19.8 GiB").
+// Usage: MeasurementParse m = parse_measurements(text);
+//        CalibrationResult c = calibrate(catalog, workload_json, "rtx-4090", m.measurements[0], "2026-11-30");
+#pragma once
+#include <string>
+#include <vector>
+
+#include "hwplan/catalog.h"
+#include "hwplan/issues.h"
+
+namespace hwplan {
+
+enum class MeasurementKind {
+    decode_tokens_per_s,   // llama-bench tg N: generated tokens/s of one sequence
+    prefill_tokens_per_s,  // llama-bench pp N: prompt tokens/s of one sequence
+    serving_tpot_s,        // vLLM benchmark_serving: mean time per output token at a concurrency
+    output_tokens_per_s,   // vLLM benchmark_throughput (or serving without TPOT): output tokens/s of the batch
+    step_time_s,           // one training step
+    peak_memory_bytes      // peak device memory of one device
+};
+
+struct BenchMeasurement {
+    MeasurementKind kind = MeasurementKind::decode_tokens_per_s;
+    double value = 0;            // SI: tokens/s, s, bytes
+    std::string what;            // in words: "llama-bench tg 128: 132.19 t/s"
+    int line = 0;                // 1-based line of the text it came from
+    int prompt_tokens = 0;       // llama-bench pp N; vLLM: mean input tokens per request (0: not given)
+    int output_tokens = 0;       // llama-bench tg N; vLLM: mean output tokens per request (0: not given)
+    int concurrency = 0;         // vLLM: maximum request concurrency (0: not given)
+    std::string weight_format;   // llama-bench's type column ("q4_0"), lower case; "" when not given
+    double model_params = 0;     // llama-bench's params column (6.74e9); 0 when not given
+    bool operator==(const BenchMeasurement&) const = default;
+};
+
+struct MeasurementParse {
+    std::vector<BenchMeasurement> measurements; // in the order of the text
+    Issues issues;                         // "line N.column": reason; one issue when nothing was recognised
+};
+
+MeasurementParse parse_measurements(const std::string& text);
+
+struct CalibrationResult {
+    Calibration calibration;   // ready for Catalog::calibrations / an extension's "calibrations"
+    double ratio = 0;          // measured / modelled (for times: modelled / measured), > 1: faster than modelled
+    std::string extension_json;// {"calibrations": [<calibration>]}
+    Issues issues;             // empty when calibrated
+};
+
+// Calibrates `device_id` from one measurement, planning `workload_json` (the workload the measurement belongs
+// to: model, precision, and for step time and peak memory the training or serving shape) reshaped to the
+// measured setup (llama-bench: one sequence of the measured prompt and generation lengths; vLLM: the measured
+// concurrency). The value is found by bisection over the assumption's range (the figure is monotonic in it).
+CalibrationResult calibrate(const Catalog& catalog, const std::string& workload_json, const std::string& device_id,
+                            const BenchMeasurement& measurement, const std::string& read_on);
+
+// JSON form for the JavaScript API and the page: {"workload": {...}, "device": "id", "text": "<pasted>",
+// "read_on": "YYYY-MM-DD", "index"?: n} -> {"calibration": {...}, "ratio", "extension": {...}, "measurements": [...]}
+// or {"errors": [...]}. `index` picks one measurement of several (default: the last one recognised).
+std::string calibrate_json(const Catalog& catalog, const std::string& request);
+
+std::string_view name(MeasurementKind k);
+
+} // namespace hwplan

@@ -1,0 +1,645 @@
+// measurement.cpp: pasted benchmark output -> measurements -> a calibration of one device (measurement.h).
+// Formats as the tools print them: llama-bench's Markdown table (llama.cpp examples/llama-bench/README.md,
+// "Output formats: Markdown"), vLLM's benchmark_serving result block and benchmark_throughput line.
+#include "hwplan/measurement.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "hwplan/assumptions.h"
+#include "hwplan/format.h"
+#include "hwplan/plan.h"
+#include "hwplan/workload.h"
+#include "json_reader.h"
+
+namespace hwplan {
+
+namespace {
+
+using namespace detail;
+
+// [SECTION] text helpers ---------------------------------------------------------------------------
+
+std::string trim(const std::string& s) {
+    size_t a = 0, b = s.size();
+    while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+    while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+    return s.substr(a, b - a);
+}
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// The first number in `s` from `from` on (digits, '.', exponent); false when none. Finite only.
+bool number_at(const std::string& s, size_t from, double& out, size_t* end = nullptr) {
+    for (size_t i = from; i < s.size(); ++i) {
+        const char c = s[i];
+        if (!(std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))))
+            continue;
+        size_t j = i;
+        while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == '.' || s[j] == 'e' || s[j] == 'E' ||
+                                ((s[j] == '+' || s[j] == '-') && j > i && (s[j - 1] == 'e' || s[j - 1] == 'E'))))
+            ++j;
+        const std::string token = s.substr(i, std::min<size_t>(j - i, 64));
+        char* stop = nullptr;
+        const double v = std::strtod(token.c_str(), &stop);
+        if (stop == token.c_str() || !std::isfinite(v)) return false;
+        out = v;
+        if (end) *end = i + static_cast<size_t>(stop - token.c_str());
+        return true;
+    }
+    return false;
+}
+
+std::vector<std::string> cells_of(const std::string& line) {
+    std::vector<std::string> cells;
+    std::string t = trim(line);
+    if (t.empty() || t.front() != '|') return cells;
+    t = t.substr(1);
+    if (!t.empty() && t.back() == '|') t.pop_back();
+    std::stringstream ss(t);
+    std::string cell;
+    while (std::getline(ss, cell, '|')) cells.push_back(trim(cell));
+    return cells;
+}
+
+bool is_separator(const std::vector<std::string>& cells) {
+    return !cells.empty() && std::all_of(cells.begin(), cells.end(), [](const std::string& c) {
+        return !c.empty() && c.find_first_not_of("-: ") == std::string::npos;
+    });
+}
+
+std::string line_path(int line, const std::string& what) { return "line " + std::to_string(line) + (what.empty() ? "" : "." + what); }
+
+// [SECTION] llama-bench ----------------------------------------------------------------------------
+
+struct BenchHeader {
+    int model = -1, params = -1, test = -1, ts = -1;
+    size_t cells = 0;
+};
+
+// "pp 512", "pp512", "tg128", "pp512 @ d1024" -> kind and token count; false for other tests.
+bool read_test(const std::string& cell, bool& prompt, int& tokens, std::string& problem) {
+    const std::string c = lower(cell);
+    if (c.find('+') != std::string::npos) {
+        problem = "combined prompt and generation tests (" + quote_input(cell) + ") are not calibrated; use the pp and tg rows";
+        return false;
+    }
+    if (c.rfind("pp", 0) != 0 && c.rfind("tg", 0) != 0) {
+        problem = "unknown test " + quote_input(cell) + " (expected pp N or tg N)";
+        return false;
+    }
+    prompt = c[0] == 'p';
+    double n = 0;
+    size_t end = 0;
+    if (!number_at(c, 2, n, &end) || n < 1 || n > 1e7 || n != std::floor(n)) {
+        problem = "expected a token count after " + std::string(prompt ? "pp" : "tg") + ", got " + quote_input(cell);
+        return false;
+    }
+    if (c.find("@") != std::string::npos) {
+        problem = "tests at a depth (" + quote_input(cell) + ") are not calibrated; use the rows without @ d";
+        return false;
+    }
+    tokens = static_cast<int>(n);
+    return true;
+}
+
+// "llama 7B mostly Q4_0" -> "q4_0": the last word, when it looks like a GGUF type or a float width.
+std::string weight_format_of(const std::string& model_cell) {
+    const auto pos = model_cell.find_last_of(' ');
+    const std::string last = lower(pos == std::string::npos ? model_cell : model_cell.substr(pos + 1));
+    if (last.size() >= 2 && (last[0] == 'q' || last[0] == 'f' || last[0] == 'b' || last[0] == 'i') &&
+        std::any_of(last.begin(), last.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+        return last;
+    return "";
+}
+
+void read_bench_row(const BenchHeader& h, const std::vector<std::string>& cells, int line, MeasurementParse& out) {
+    if (cells.size() != h.cells) {
+        out.issues.push_back({line_path(line, ""), "has " + std::to_string(cells.size()) + " cells, the header " + std::to_string(h.cells)});
+        return;
+    }
+    BenchMeasurement m;
+    m.line = line;
+    bool prompt = false;
+    int tokens = 0;
+    std::string problem;
+    if (!read_test(cells[h.test], prompt, tokens, problem)) {
+        out.issues.push_back({line_path(line, "test"), problem});
+        return;
+    }
+    double ts = 0;
+    if (!number_at(cells[h.ts], 0, ts) || !(ts > 0) || ts > 1e9) {
+        out.issues.push_back({line_path(line, "t/s"), "expected tokens per second such as 132.19 \u00b1 0.55, got " + quote_input(cells[h.ts])});
+        return;
+    }
+    m.kind = prompt ? MeasurementKind::prefill_tokens_per_s : MeasurementKind::decode_tokens_per_s;
+    m.value = ts;
+    (prompt ? m.prompt_tokens : m.output_tokens) = tokens;
+    if (h.model >= 0) m.weight_format = weight_format_of(cells[h.model]);
+    if (h.params >= 0) {
+        double p = 0;
+        size_t end = 0;
+        if (number_at(cells[h.params], 0, p, &end)) {
+            const std::string unit = lower(trim(cells[h.params].substr(end)));
+            const double scale = unit.rfind("b", 0) == 0 ? 1e9 : unit.rfind("m", 0) == 0 ? 1e6 : unit.rfind("t", 0) == 0 ? 1e12 : 1;
+            m.model_params = p * scale;
+        }
+    }
+    m.what = "llama-bench " + std::string(prompt ? "pp " : "tg ") + std::to_string(tokens) + ": " + format_sig(ts, 5) + " t/s" +
+             (h.model >= 0 ? " (" + cells[h.model].substr(0, 60) + ")" : "");
+    out.measurements.push_back(m);
+}
+
+// [SECTION] vLLM -----------------------------------------------------------------------------------
+
+struct ServingBlock {
+    int first_line = 0;
+    double tpot_s = 0, output_tps = 0, requests = 0, input_tokens = 0, output_tokens = 0;
+    int concurrency = 0;
+    bool any = false;
+};
+
+void finish_serving(ServingBlock& b, MeasurementParse& out) {
+    if (!b.any) return;
+    BenchMeasurement m;
+    m.line = b.first_line;
+    if (b.requests > 0) {
+        m.prompt_tokens = static_cast<int>(std::lround(b.input_tokens / b.requests));
+        m.output_tokens = static_cast<int>(std::lround(b.output_tokens / b.requests));
+    }
+    m.concurrency = b.concurrency;
+    if (b.tpot_s > 0 && b.concurrency > 0) {
+        m.kind = MeasurementKind::serving_tpot_s;
+        m.value = b.tpot_s;
+        m.what = "vLLM benchmark_serving: mean TPOT " + format_sig(b.tpot_s * 1e3, 4) + " ms at concurrency " + std::to_string(b.concurrency);
+        out.measurements.push_back(m);
+    } else if (b.output_tps > 0) {
+        m.kind = MeasurementKind::output_tokens_per_s;
+        m.value = b.output_tps;
+        m.what = "vLLM benchmark_serving: output " + format_sig(b.output_tps, 5) + " tok/s";
+        out.measurements.push_back(m);
+    } else {
+        out.issues.push_back({line_path(b.first_line, ""), "a benchmark_serving block without \"Mean TPOT (ms)\" and "
+                                                           "\"Maximum request concurrency\" or \"Output token throughput (tok/s)\""});
+    }
+    b = ServingBlock{};
+}
+
+// "Key:   value" lines of benchmark_serving's block; true when the line was one of them.
+bool read_serving_line(const std::string& line, int number, ServingBlock& b, MeasurementParse& out) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) return false;
+    std::string key = trim(line.substr(0, colon));
+    if (!key.empty() && key.front() == '#') key = trim(key.substr(1)); // quoted in a shell script or a log
+    double v = 0;
+    const bool has_number = number_at(line, colon + 1, v);
+    struct Key {
+        const char* name;
+        double ServingBlock::*field;
+        double scale;
+    };
+    static const Key kKeys[] = {{"Mean TPOT (ms)", &ServingBlock::tpot_s, 1e-3},
+                                {"Output token throughput (tok/s)", &ServingBlock::output_tps, 1},
+                                {"Successful requests", &ServingBlock::requests, 1},
+                                {"Total input tokens", &ServingBlock::input_tokens, 1},
+                                {"Total generated tokens", &ServingBlock::output_tokens, 1}};
+    for (const auto& k : kKeys)
+        if (key == k.name) {
+            if (!has_number || !(v > 0)) {
+                out.issues.push_back({line_path(number, key), "expected a positive number"});
+                return true;
+            }
+            if (!b.any) b.first_line = number;
+            b.any = true;
+            b.*k.field = v * k.scale;
+            return true;
+        }
+    if (key == "Maximum request concurrency") {
+        if (!has_number || v < 1 || v > 1e6 || v != std::floor(v)) out.issues.push_back({line_path(number, key), "expected a whole number of requests"});
+        else b.concurrency = static_cast<int>(v);
+        if (!b.any) b.first_line = number;
+        b.any = true;
+        return true;
+    }
+    return false;
+}
+
+// benchmark_throughput: "Throughput: 4.20 requests/s, 2150.35 total tokens/s, 1075.18 output tokens/s".
+bool read_throughput_line(const std::string& line, int number, MeasurementParse& out) {
+    const std::string l = lower(line);
+    const auto at = l.find("throughput:");
+    if (at == std::string::npos || l.find("requests/s") == std::string::npos) return false;
+    const auto out_at = l.find("output tokens/s");
+    if (out_at == std::string::npos) {
+        out.issues.push_back({line_path(number, "Throughput"), "no output tokens/s in the line (vLLM's newer benchmark_throughput prints it)"});
+        return true;
+    }
+    // the number right before "output tokens/s"
+    size_t start = l.rfind(',', out_at);
+    start = start == std::string::npos ? at : start;
+    double v = 0;
+    if (!number_at(l, start, v) || !(v > 0)) {
+        out.issues.push_back({line_path(number, "Throughput"), "expected a number before \"output tokens/s\""});
+        return true;
+    }
+    BenchMeasurement m;
+    m.kind = MeasurementKind::output_tokens_per_s;
+    m.value = v;
+    m.line = number;
+    m.what = "vLLM benchmark_throughput: " + format_sig(v, 5) + " output tokens/s";
+    out.measurements.push_back(m);
+    return true;
+}
+
+// [SECTION] step time and peak memory --------------------------------------------------------------
+
+bool read_step_time(const std::string& line, int number, MeasurementParse& out) {
+    const std::string l = lower(line);
+    size_t key = std::string::npos;
+    for (const char* k : {"step time", "step_time", "time per step", "time/step"})
+        if ((key = l.find(k)) != std::string::npos) break;
+    const size_t per_step = l.find("/step");
+    if (key == std::string::npos && per_step == std::string::npos) return false;
+    double v = 0;
+    size_t end = 0;
+    size_t from = key;
+    if (key == std::string::npos) { // "1250 ms/step": the number right before the unit
+        size_t i = per_step;
+        while (i > 0 && (std::isalpha(static_cast<unsigned char>(l[i - 1])) || l[i - 1] == ' ')) --i;
+        while (i > 0 && (std::isdigit(static_cast<unsigned char>(l[i - 1])) || l[i - 1] == '.')) --i;
+        from = i;
+    }
+    if (!number_at(l, from, v, &end) || !(v > 0)) {
+        out.issues.push_back({line_path(number, "step time"), "expected a positive time such as 1.25 s"});
+        return true;
+    }
+    const std::string rest = trim(l.substr(end));
+    const std::string keytext = key != std::string::npos ? l.substr(key, end - key) : "";
+    const bool ms = rest.rfind("ms", 0) == 0 || keytext.find("_ms") != std::string::npos;
+    const bool s = rest.rfind("s", 0) == 0 || rest.rfind("sec", 0) == 0 || keytext.find("_s") != std::string::npos;
+    if (!ms && !s) {
+        out.issues.push_back({line_path(number, "step time"), "needs a unit: s or ms (\"step time: 1.25 s\")"});
+        return true;
+    }
+    BenchMeasurement m;
+    m.kind = MeasurementKind::step_time_s;
+    m.value = ms ? v * 1e-3 : v;
+    m.line = number;
+    m.what = "step time " + format_sig(m.value, 4) + " s";
+    if (!(m.value < 1e7)) {
+        out.issues.push_back({line_path(number, "step time"), "implausible step time " + format_sig(m.value, 4) + " s"});
+        return true;
+    }
+    out.measurements.push_back(m);
+    return true;
+}
+
+bool read_peak_memory(const std::string& line, int number, MeasurementParse& out) {
+    const std::string l = lower(line);
+    size_t key = std::string::npos;
+    for (const char* k : {"peak memory", "peak_memory", "peak mem", "max memory allocated", "max_memory_allocated", "max memory reserved",
+                          "max_memory_reserved", "memory peak"})
+        if ((key = l.find(k)) != std::string::npos) break;
+    if (key == std::string::npos) return false;
+    double v = 0;
+    size_t end = 0;
+    if (!number_at(l, key, v, &end) || !(v > 0)) {
+        out.issues.push_back({line_path(number, "peak memory"), "expected a positive size such as 21.3 GB"});
+        return true;
+    }
+    const std::string rest = trim(l.substr(end));
+    const std::string keytext = l.substr(key, end - key);
+    struct Unit {
+        const char* name;
+        double bytes;
+    };
+    static const Unit kUnits[] = {{"gib", 1073741824.0}, {"mib", 1048576.0}, {"kib", 1024.0}, {"tb", 1e12}, {"gb", 1e9},
+                                  {"mb", 1e6},           {"kb", 1e3},        {"bytes", 1},     {"b", 1}};
+    double scale = 0;
+    for (const auto& u : kUnits)
+        if (rest.rfind(u.name, 0) == 0 || keytext.find(std::string("_") + u.name) != std::string::npos) {
+            scale = u.bytes;
+            break;
+        }
+    if (scale == 0) {
+        out.issues.push_back({line_path(number, "peak memory"), "needs a unit: GB, GiB, MB, MiB or bytes (\"peak memory: 21.3 GB\")"});
+        return true;
+    }
+    BenchMeasurement m;
+    m.kind = MeasurementKind::peak_memory_bytes;
+    m.value = v * scale;
+    m.line = number;
+    m.what = "peak memory " + format_bytes(m.value);
+    if (!(m.value >= 1e6 && m.value < 1e15)) {
+        out.issues.push_back({line_path(number, "peak memory"), "implausible peak memory " + format_bytes(m.value)});
+        return true;
+    }
+    out.measurements.push_back(m);
+    return true;
+}
+
+} // namespace
+
+// [SECTION] parsing --------------------------------------------------------------------------------
+
+MeasurementParse parse_measurements(const std::string& text) {
+    MeasurementParse out;
+    if (text.size() > kMaxInputBytes) {
+        out.issues.push_back({"", "input is " + std::to_string(text.size()) + " bytes; the limit is " + std::to_string(kMaxInputBytes) + " bytes (1 MiB)"});
+        return out;
+    }
+    std::stringstream ss(text);
+    std::string line;
+    int number = 0;
+    BenchHeader header;
+    ServingBlock serving;
+    while (std::getline(ss, line)) {
+        ++number;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        const auto cells = cells_of(line);
+        if (!cells.empty()) {
+            if (is_separator(cells)) continue;
+            BenchHeader h;
+            h.cells = cells.size();
+            for (size_t i = 0; i < cells.size(); ++i) {
+                const std::string c = lower(cells[i]);
+                if (c == "model") h.model = int(i);
+                else if (c == "params") h.params = int(i);
+                else if (c == "test") h.test = int(i);
+                else if (c == "t/s") h.ts = int(i);
+            }
+            if (h.test >= 0 && h.ts >= 0) header = h;
+            else if (header.test >= 0) read_bench_row(header, cells, number, out);
+            else out.issues.push_back({line_path(number, ""), "a table row before a header with \"test\" and \"t/s\" columns"});
+            continue;
+        }
+        if (read_serving_line(line, number, serving, out)) continue;
+        if (trim(line).find("==========") != std::string::npos && serving.any && serving.tpot_s + serving.output_tps > 0) {
+            finish_serving(serving, out);
+            continue;
+        }
+        if (read_throughput_line(line, number, out)) continue;
+        if (read_peak_memory(line, number, out)) continue;
+        if (read_step_time(line, number, out)) continue;
+    }
+    finish_serving(serving, out);
+    if (out.measurements.empty() && out.issues.empty())
+        out.issues.push_back({"", "no measurement found: paste llama-bench's table, vLLM benchmark_serving's result block or "
+                                  "benchmark_throughput's line, a step time (\"step time: 1.25 s\") or a peak memory (\"peak memory: 21.3 GB\")"});
+    return out;
+}
+
+// [SECTION] calibration ----------------------------------------------------------------------------
+
+namespace {
+
+struct Target {
+    std::string assumption;
+    std::string figure;   // plan figure name, or "memory_total_bytes"
+    double measured = 0;  // in the figure's unit
+};
+
+// The figure of the candidate on `device` in the plan of `doc` with the assumption pinned to `x` (x < 0: not pinned).
+bool figure_at(const Catalog& cat, json doc, const std::string& device, const Target& t, double x, double& value, Issues& issues) {
+    if (x >= 0) doc["assumptions"][t.assumption] = x;
+    const Plan p = plan_from_json(doc.dump(), cat, false);
+    if (!p.issues.empty()) {
+        for (const auto& is : p.issues) issues.push_back({"workload" + (is.path.empty() ? "" : "." + is.path), is.message});
+        return false;
+    }
+    for (const auto& c : p.candidates) {
+        if (c.device != device) continue;
+        if (t.figure == "memory_total_bytes") {
+            value = c.memory.total_bytes;
+            return true;
+        }
+        auto it = c.figures.find(t.figure);
+        if (it == c.figures.end() || !std::isfinite(it->second.value) || !(it->second.value > 0)) {
+            issues.push_back({"device", "the plan on " + device + " has no " + t.figure + " (no published peak for the compute precision?)"});
+            return false;
+        }
+        value = it->second.value;
+        return true;
+    }
+    issues.push_back({"device", "the plan has no candidate on " + device});
+    return false;
+}
+
+} // namespace
+
+CalibrationResult calibrate(const Catalog& catalog, const std::string& workload_json, const std::string& device_id,
+                            const BenchMeasurement& m, const std::string& read_on) {
+    CalibrationResult out;
+    Context ctx{"", out.issues};
+    auto base = parse_object(workload_json, ctx);
+    if (!base) {
+        for (auto& is : out.issues) is.path = "workload" + (is.path.empty() ? "" : "." + is.path);
+        return out;
+    }
+    const Device* dev = catalog.device_by_id(device_id);
+    if (!dev) {
+        out.issues.push_back({"device", "unknown device id " + quote_input(device_id)});
+        return out;
+    }
+    if (read_on.empty() || read_on.size() != 10) out.issues.push_back({"read_on", "expected an ISO date YYYY-MM-DD"});
+    const json model = base->contains("model") ? (*base)["model"] : json();
+    if (model.is_null()) out.issues.push_back({"workload.model", "required field is missing (the model the measurement was taken with)"});
+    if (!out.issues.empty()) return out;
+
+    const std::string stage = base->contains("stage") && (*base)["stage"].is_string() ? (*base)["stage"].get<std::string>() : "serve";
+    json doc;
+    Target t;
+    auto one_sequence = [&](int prompt, int output) {
+        doc = {{"stage", "serve"}, {"model", model}};
+        if (base->contains("precision")) doc["precision"] = (*base)["precision"];
+        if (!m.weight_format.empty() && catalog.find_format(m.weight_format)) doc["precision"]["weights"] = m.weight_format;
+        doc["serve"] = {{"context_tokens", prompt + output}, {"prompt_tokens", prompt}, {"output_tokens", output}, {"concurrent_users", 1}};
+        doc["framework"] = "llama.cpp";
+    };
+    switch (m.kind) {
+    case MeasurementKind::decode_tokens_per_s:
+        one_sequence(1, std::max(1, m.output_tokens));
+        t = {"decode_bandwidth_efficiency", "decode_tokens_per_s_per_user", m.value};
+        break;
+    case MeasurementKind::prefill_tokens_per_s:
+        one_sequence(std::max(1, m.prompt_tokens), 1);
+        t = {"prefill_compute_efficiency", "ttft_s", m.prompt_tokens / m.value};
+        break;
+    case MeasurementKind::serving_tpot_s: {
+        doc = {{"stage", "serve"}, {"model", model}};
+        if (base->contains("precision")) doc["precision"] = (*base)["precision"];
+        json serve = base->contains("serve") && (*base)["serve"].is_object() ? (*base)["serve"] : json::object();
+        json s = json::object();
+        if (m.prompt_tokens > 0 && m.output_tokens > 0) {
+            s["prompt_tokens"] = m.prompt_tokens;
+            s["output_tokens"] = m.output_tokens;
+            s["context_tokens"] = m.prompt_tokens + m.output_tokens;
+        } else if (serve.contains("context_tokens")) {
+            for (const char* k : {"context_tokens", "prompt_tokens", "output_tokens"})
+                if (serve.contains(k)) s[k] = serve[k];
+        }
+        s["concurrent_users"] = m.concurrency;
+        doc["serve"] = s;
+        doc["framework"] = "vllm";
+        t = {"decode_bandwidth_efficiency", "decode_step_s", m.value};
+        break;
+    }
+    case MeasurementKind::output_tokens_per_s:
+        if (stage != "serve" && stage != "batch") {
+            out.issues.push_back({"workload.stage", "an output throughput calibrates a serve or batch workload, got " + quote_input(stage)});
+            return out;
+        }
+        doc = *base;
+        t = {"decode_bandwidth_efficiency", "throughput_tokens_per_s", m.value};
+        break;
+    case MeasurementKind::step_time_s:
+        if (stage != "finetune" && stage != "pretrain") {
+            out.issues.push_back({"workload.stage", "a step time calibrates a finetune or pretrain workload, got " + quote_input(stage)});
+            return out;
+        }
+        doc = *base;
+        t = {stage == "finetune" ? "finetune_mfu" : "training_mfu", "step_time_s", m.value};
+        break;
+    case MeasurementKind::peak_memory_bytes:
+        doc = *base;
+        t = {"runtime_context_bytes", "memory_total_bytes", m.value};
+        break;
+    }
+    // The measured device alone (its count as the workload gives it), the assumption free.
+    json hw = doc.contains("hardware") && doc["hardware"].is_object() ? doc["hardware"] : json::object();
+    hw["devices"] = json::array({device_id});
+    if (m.kind == MeasurementKind::decode_tokens_per_s || m.kind == MeasurementKind::prefill_tokens_per_s) hw["count"] = 1;
+    doc["hardware"] = hw;
+    if (doc.contains("assumptions") && doc["assumptions"].is_object()) doc["assumptions"].erase(t.assumption);
+    if (doc.contains("decision")) doc.erase("decision"); // feasibility does not change a candidate's figures
+
+    // Before: the plan as the catalog stands, without an earlier calibration of the same kind on this device.
+    Catalog cat = catalog;
+    auto& list = cat.calibrations;
+    list.erase(std::remove_if(list.begin(), list.end(), [&](const Calibration& c) { return c.device == device_id && c.assumption == t.assumption; }),
+               list.end());
+    double modelled = 0;
+    if (!figure_at(cat, doc, device_id, t, -1, modelled, out.issues)) return out;
+    if (m.model_params > 0) { // llama-bench names the model's size: it must be the workload's model
+        const auto parsed = parse_workload(doc.dump(), cat);
+        const double p = parsed.workload.model.params;
+        if (p > 0 && std::abs(m.model_params / p - 1) > 0.10)
+            out.issues.push_back({"workload.model", "the measurement's model has " + format_count(m.model_params) + " parameters, the workload's " +
+                                                        format_count(p) + ": pick the model that was measured"});
+        if (!out.issues.empty()) return out;
+    }
+
+    // Bisection over the assumption's range: the figure is monotonic in it (faster or larger with the value).
+    const auto def = cat.assumptions.find(t.assumption);
+    const bool ratio = def != cat.assumptions.end() && def->second.unit == "ratio";
+    double lo = ratio ? 1e-3 : 0, hi = ratio ? 1.0 : std::max(dev->memory_bytes, 1e9);
+    double f_lo = 0, f_hi = 0;
+    if (!figure_at(cat, doc, device_id, t, lo, f_lo, out.issues) || !figure_at(cat, doc, device_id, t, hi, f_hi, out.issues)) return out;
+    const bool increasing = f_hi > f_lo;
+    const double reach_lo = std::min(f_lo, f_hi), reach_hi = std::max(f_lo, f_hi);
+    auto show = [&](double v) {
+        if (t.figure == "memory_total_bytes") return format_bytes(v);
+        if (t.figure.size() > 2 && t.figure.substr(t.figure.size() - 2) == "_s") return format_sig(v, 4) + " s";
+        return format_sig(v, 4) + " tokens/s";
+    };
+    if (t.measured < reach_lo * (1 - 1e-9) || t.measured > reach_hi * (1 + 1e-9)) {
+        const bool beyond_best = increasing ? t.measured > reach_hi : t.measured < reach_lo;
+        const std::string best = show(f_hi), worst = show(f_lo);
+        out.issues.push_back({"measurement", "measured " + show(t.measured) + " is outside what " + t.assumption + " can reach on " + device_id + " (" +
+                                                 (beyond_best ? "best " + best + " at " + format_sig(hi, 4) : "worst " + worst + " at " + format_sig(lo, 4)) +
+                                                 "): check the device, the model, its precision and the count"});
+        return out;
+    }
+    for (int i = 0; i < 60 && hi - lo > (ratio ? 1e-6 : 1e3); ++i) {
+        const double mid = 0.5 * (lo + hi);
+        double f = 0;
+        if (!figure_at(cat, doc, device_id, t, mid, f, out.issues)) return out;
+        ((f < t.measured) == increasing ? lo : hi) = mid;
+    }
+    const double value = 0.5 * (lo + hi);
+
+    Calibration& k = out.calibration;
+    k.device = device_id;
+    k.assumption = t.assumption;
+    k.value = ratio ? std::round(value * 1e4) / 1e4 : std::round(value / 1e6) * 1e6;
+    k.figure = t.figure;
+    k.measured = t.measured;
+    k.modelled = modelled;
+    k.measurement = m.what;
+    k.model = model.is_string() ? model.get<std::string>() : "";
+    k.precision = doc.contains("precision") && doc["precision"].contains("weights") ? doc["precision"]["weights"].get<std::string>() : "bf16";
+    k.read_on = read_on;
+    const bool time_like = t.figure.size() > 2 && t.figure.substr(t.figure.size() - 2) == "_s";
+    out.ratio = time_like ? modelled / t.measured : t.measured / modelled;
+    json entry = {{"device", k.device},     {"assumption", k.assumption}, {"value", k.value},       {"figure", k.figure},
+                  {"measured", k.measured}, {"modelled", k.modelled},     {"measurement", k.measurement}, {"read_on", k.read_on}};
+    if (!k.model.empty()) entry["model"] = k.model;
+    if (!k.precision.empty()) entry["precision"] = k.precision;
+    out.extension_json = json{{"calibrations", json::array({entry})}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    return out;
+}
+
+std::string calibrate_json(const Catalog& catalog, const std::string& request) {
+    Issues issues;
+    Context ctx{"", issues};
+    json errors = json::array();
+    auto fail = [&](const Issues& list) {
+        for (const auto& is : list) errors.push_back({{"path", is.path}, {"message", is.message}});
+        return json{{"errors", errors}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    };
+    auto doc = parse_object(request, ctx);
+    if (!doc) return fail(issues);
+    Reader r(ctx, "", *doc);
+    const json* workload = r.raw("workload");
+    const std::string device = r.string("device", true).value_or("");
+    const std::string text = r.string("text", true).value_or("");
+    const std::string read_on = r.string("read_on", true).value_or("");
+    const auto index = r.integer("index", false, 0, 100000);
+    r.finish();
+    if (!workload) ctx.add("workload", "required field is missing (the workload the measurement belongs to)");
+    else if (!workload->is_object()) ctx.add("workload", "expected an object, got " + type_name(*workload));
+    if (!issues.empty()) return fail(issues);
+    MeasurementParse parsed = parse_measurements(text);
+    if (parsed.measurements.empty()) {
+        for (auto& is : parsed.issues) is.path = "text" + (is.path.empty() ? "" : "." + is.path);
+        return fail(parsed.issues);
+    }
+    const size_t pick = index ? size_t(*index) : parsed.measurements.size() - 1;
+    if (pick >= parsed.measurements.size())
+        return fail({{"index", "the text has " + std::to_string(parsed.measurements.size()) + " measurements (0 to " +
+                                   std::to_string(parsed.measurements.size() - 1) + ")"}});
+    CalibrationResult c = calibrate(catalog, workload->dump(), device, parsed.measurements[pick], read_on);
+    if (!c.issues.empty()) return fail(c.issues);
+    json list = json::array();
+    for (const auto& m : parsed.measurements)
+        list.push_back({{"kind", name(m.kind)}, {"value", m.value}, {"what", m.what}, {"line", m.line}});
+    json warnings = json::array();
+    for (const auto& is : parsed.issues) warnings.push_back({{"path", "text." + is.path}, {"message", is.message}});
+    json out = {{"calibration", json::parse(c.extension_json)["calibrations"][0]},
+                {"ratio", c.ratio},
+                {"extension", json::parse(c.extension_json)},
+                {"measurements", list},
+                {"used", pick},
+                {"warnings", warnings}};
+    return out.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string_view name(MeasurementKind k) {
+    switch (k) {
+    case MeasurementKind::decode_tokens_per_s: return "decode_tokens_per_s";
+    case MeasurementKind::prefill_tokens_per_s: return "prefill_tokens_per_s";
+    case MeasurementKind::serving_tpot_s: return "serving_tpot_s";
+    case MeasurementKind::output_tokens_per_s: return "output_tokens_per_s";
+    case MeasurementKind::step_time_s: return "step_time_s";
+    case MeasurementKind::peak_memory_bytes: return "peak_memory_bytes";
+    }
+    return "";
+}
+
+} // namespace hwplan

@@ -1,0 +1,239 @@
+// measurement_test.cpp: pasted benchmark output -> measurements -> a calibration (measurement.h). The pasted
+// texts are real tool output (tests/data/measurements/README.md). A calibration is checked three ways: the
+// plan with it reproduces the measurement; its value matches the roofline worked by hand; and the figures it
+// drives are labelled "calibrated (your measurement)" on every surface that plans with the extension.
+#include "hwplan/measurement.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "hwplan/catalog_files.h"
+#include "hwplan/plan.h"
+
+namespace hwplan {
+
+namespace {
+
+std::string data_text(const std::string& name) {
+    std::ifstream f(std::string(HWPLAN_SOURCE_DIR) + "/tests/data/measurements/" + name);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+const Catalog& files_catalog() {
+    static const CatalogLoad load = [] {
+        std::string error;
+        return load_catalog(read_catalog_dir(HWPLAN_CATALOG_DIR, error));
+    }();
+    return load.catalog;
+}
+
+const Candidate& on(const Plan& p, const std::string& device) {
+    for (const auto& c : p.candidates)
+        if (c.device == device) return c;
+    throw std::runtime_error("no candidate " + device);
+}
+
+} // namespace
+
+// [SECTION] parsing ----------------------------------------------------------------------------------
+
+// llama-bench README's Markdown example: pp 512 at 2368.80 t/s and tg 128 at 131.42 t/s, llama 7B Q4_0, 6.74 B.
+TEST(Measurements, LlamaBenchMarkdownTable) {
+    const auto p = parse_measurements(data_text("llama-bench-readme.md"));
+    ASSERT_TRUE(p.issues.empty()) << to_string(p.issues.front());
+    ASSERT_EQ(p.measurements.size(), 2u);
+    const auto& pp = p.measurements[0];
+    EXPECT_EQ(pp.kind, MeasurementKind::prefill_tokens_per_s);
+    EXPECT_DOUBLE_EQ(pp.value, 2368.80);
+    EXPECT_EQ(pp.prompt_tokens, 512);
+    const auto& tg = p.measurements[1];
+    EXPECT_EQ(tg.kind, MeasurementKind::decode_tokens_per_s);
+    EXPECT_DOUBLE_EQ(tg.value, 131.42);
+    EXPECT_EQ(tg.output_tokens, 128);
+    EXPECT_EQ(tg.weight_format, "q4_0");
+    EXPECT_DOUBLE_EQ(tg.model_params, 6.74e9);
+    EXPECT_EQ(tg.line, 4);
+}
+
+// Newer llama-bench prints "pp512" / "tg128" without the space and no ngl column.
+TEST(Measurements, LlamaBenchCompactTestNames) {
+    const auto p = parse_measurements("| model | size | params | backend | threads | test | t/s |\n"
+                                      "| --- | ---: | ---: | --- | ---: | ---: | ---: |\n"
+                                      "| llama 8B Q4_K_M | 4.58 GiB | 8.03 B | Metal | 4 | tg128 | 28.12 ± 0.05 |\n");
+    ASSERT_EQ(p.measurements.size(), 1u);
+    EXPECT_EQ(p.measurements[0].output_tokens, 128);
+    EXPECT_EQ(p.measurements[0].weight_format, "q4_k_m");
+    EXPECT_DOUBLE_EQ(p.measurements[0].model_params, 8.03e9);
+}
+
+// vLLM benchmark_serving's block: mean TPOT 70.14 ms at concurrency 32, 65536 / 32 = 2048 tokens in and out per request.
+TEST(Measurements, VllmServingBlock) {
+    const auto p = parse_measurements(data_text("vllm-serving.txt"));
+    ASSERT_TRUE(p.issues.empty()) << to_string(p.issues.front());
+    ASSERT_EQ(p.measurements.size(), 1u);
+    const auto& m = p.measurements[0];
+    EXPECT_EQ(m.kind, MeasurementKind::serving_tpot_s);
+    EXPECT_DOUBLE_EQ(m.value, 0.07014);
+    EXPECT_EQ(m.concurrency, 32);
+    EXPECT_EQ(m.prompt_tokens, 2048);
+    EXPECT_EQ(m.output_tokens, 2048);
+}
+
+struct Row {
+    const char* text;
+    MeasurementKind kind;
+    double value;
+};
+
+TEST(Measurements, LinesOfOtherTools) {
+    const Row rows[] = {
+        {"Throughput: 4.20 requests/s, 2150.35 total tokens/s, 1075.18 output tokens/s", MeasurementKind::output_tokens_per_s, 1075.18},
+        {"step time: 1.25 s", MeasurementKind::step_time_s, 1.25},
+        {"step_time_ms = 830", MeasurementKind::step_time_s, 0.83},
+        {"iteration 20 | 1250 ms/step", MeasurementKind::step_time_s, 1.25},
+        {"peak memory: 21.3 GB", MeasurementKind::peak_memory_bytes, 21.3e9},
+        {"max_memory_allocated: 19.5 GiB", MeasurementKind::peak_memory_bytes, 19.5 * 1073741824.0},
+    };
+    for (const auto& row : rows) {
+        const auto p = parse_measurements(row.text);
+        ASSERT_EQ(p.measurements.size(), 1u) << row.text;
+        EXPECT_EQ(p.measurements[0].kind, row.kind) << row.text;
+        EXPECT_NEAR(p.measurements[0].value / row.value, 1.0, 1e-12) << row.text;
+    }
+}
+
+struct BadRow {
+    const char* text;
+    const char* path;
+    const char* message;
+};
+
+TEST(Measurements, BadTextNamesTheLineAndColumn) {
+    const BadRow rows[] = {
+        {"hello", "", "no measurement found: paste llama-bench's table, vLLM benchmark_serving's result block or benchmark_throughput's line, "
+                      "a step time (\"step time: 1.25 s\") or a peak memory (\"peak memory: 21.3 GB\")"},
+        {"| test | t/s |\n| --- | --- |\n| tg 128 | fast |", "line 3.t/s", "expected tokens per second such as 132.19 \u00b1 0.55, got \"fast\""},
+        {"| test | t/s |\n| pp512+tg128 | 50 |", "line 2.test", "combined prompt and generation tests (\"pp512+tg128\") are not calibrated; use the pp and tg rows"},
+        {"| test | t/s |\n| tg 128 | 0 |", "line 2.t/s", "expected tokens per second such as 132.19 \u00b1 0.55, got \"0\""},
+        {"step time: 1.25", "line 1.step time", "needs a unit: s or ms (\"step time: 1.25 s\")"},
+        {"peak memory: 21.3", "line 1.peak memory", "needs a unit: GB, GiB, MB, MiB or bytes (\"peak memory: 21.3 GB\")"},
+        {"| a | b |\n", "line 1", "a table row before a header with \"test\" and \"t/s\" columns"},
+    };
+    for (const auto& row : rows) {
+        const auto p = parse_measurements(row.text);
+        ASSERT_FALSE(p.issues.empty()) << row.text;
+        EXPECT_EQ(p.issues[0].path, row.path) << row.text;
+        EXPECT_EQ(p.issues[0].message, row.message) << row.text;
+    }
+}
+
+// [SECTION] calibration ------------------------------------------------------------------------------
+
+// llama-bench tg 128 = 131.42 t/s with a 7B Q4_0 model, calibrated on the catalog's RTX 3090 with Llama 2 7B at q4_0.
+// By hand (lesson 001's roofline): one generated token reads the weights once, so
+//   efficiency = weights_bytes / (bandwidth x (1 / measured - step overhead)),
+// with the plan's own weight bytes and the catalog's decode_step_overhead_s (0.87 ms). The KV cache of 128
+// tokens adds 64 MB at most, under 2 % of 3.9 GB: the tolerance.
+TEST(Calibration, LlamaBenchDecodeOnRtx3090) {
+    const auto parsed = parse_measurements(data_text("llama-bench-readme.md"));
+    const std::string workload = R"({"stage": "serve", "model": "llama-2-7b"})";
+    const auto c = calibrate(files_catalog(), workload, "rtx-3090", parsed.measurements[1], "2026-11-30");
+    ASSERT_TRUE(c.issues.empty()) << to_string(c.issues.front());
+    const Calibration& k = c.calibration;
+    EXPECT_EQ(k.assumption, "decode_bandwidth_efficiency");
+    EXPECT_EQ(k.figure, "decode_tokens_per_s_per_user");
+    EXPECT_EQ(k.precision, "q4_0");
+    EXPECT_DOUBLE_EQ(k.measured, 131.42);
+    EXPECT_NEAR(c.ratio, k.measured / k.modelled, 1e-12);
+
+    Catalog cat = files_catalog();
+    ASSERT_TRUE(extend_catalog(cat, c.extension_json, "calibration").empty());
+    const Plan p = plan_from_json(R"({"stage": "serve", "model": "llama-2-7b", "precision": {"weights": "q4_0"},
+        "serve": {"context_tokens": 129, "prompt_tokens": 1, "output_tokens": 128, "concurrent_users": 1},
+        "hardware": {"devices": ["rtx-3090"], "count": 1}, "framework": "llama.cpp"})", cat, false);
+    ASSERT_TRUE(p.issues.empty());
+    const Candidate& cand = on(p, "rtx-3090");
+    const Figure& f = cand.figures.at("decode_tokens_per_s_per_user");
+    EXPECT_NEAR(f.value / 131.42, 1.0, 1e-3); // the plan reproduces the measurement
+    EXPECT_EQ(f.label, Label::calibrated);
+    EXPECT_EQ(f.why.rfind("calibrated (your measurement: llama-bench tg 128: 131.42 t/s", 0), 0u) << f.why;
+
+    const Device* d = cat.device_by_id("rtx-3090");
+    const double overhead_s = cat.assumptions.at("decode_step_overhead_s").value;
+    const double by_hand = cand.memory.weights_bytes / (d->bandwidth_bytes_per_s * (1 / 131.42 - overhead_s));
+    EXPECT_NEAR(k.value / by_hand, 1.0, 0.02);
+}
+
+// A calibration reaches only its own device; the workload's own override still wins over it.
+TEST(Calibration, OnlyItsDeviceAndNotOverAWorkloadOverride) {
+    const auto parsed = parse_measurements(data_text("llama-bench-readme.md"));
+    const auto c = calibrate(files_catalog(), R"({"stage": "serve", "model": "llama-2-7b"})", "rtx-3090", parsed.measurements[1], "2026-11-30");
+    ASSERT_TRUE(c.issues.empty());
+    Catalog cat = files_catalog();
+    ASSERT_TRUE(extend_catalog(cat, c.extension_json, "calibration").empty());
+    const Plan p = plan_from_json(R"({"stage": "serve", "model": "llama-2-7b", "hardware": {"devices": ["rtx-3090", "rtx-4090"]}})", cat, false);
+    EXPECT_EQ(on(p, "rtx-3090").figures.at("decode_tokens_per_s_per_user").label, Label::calibrated);
+    EXPECT_EQ(on(p, "rtx-4090").figures.at("decode_tokens_per_s_per_user").label, Label::modelled);
+    const Plan pinned = plan_from_json(R"({"stage": "serve", "model": "llama-2-7b", "hardware": {"devices": ["rtx-3090"]},
+        "assumptions": {"decode_bandwidth_efficiency": 0.5}})", cat, false);
+    EXPECT_EQ(on(pinned, "rtx-3090").figures.at("decode_tokens_per_s_per_user").label, Label::modelled);
+}
+
+// Prompt processing calibrates the prefill compute efficiency from time to first token = 512 / 2368.80 s.
+TEST(Calibration, LlamaBenchPromptProcessing) {
+    const auto parsed = parse_measurements(data_text("llama-bench-readme.md"));
+    const auto c = calibrate(files_catalog(), R"({"stage": "serve", "model": "llama-2-7b"})", "rtx-3090", parsed.measurements[0], "2026-11-30");
+    ASSERT_TRUE(c.issues.empty()) << to_string(c.issues.front());
+    EXPECT_EQ(c.calibration.assumption, "prefill_compute_efficiency");
+    EXPECT_DOUBLE_EQ(c.calibration.measured, 512 / 2368.80);
+    EXPECT_GT(c.calibration.value, 0.001);
+    EXPECT_LE(c.calibration.value, 1.0);
+}
+
+TEST(Calibration, ImpossibleMeasurementsAreNamed) {
+    // 5000 t/s of a 3.9 GB model would need 19 TB/s from a 936 GB/s card.
+    const auto fast = parse_measurements("| test | t/s |\n| tg 128 | 5000 |");
+    const auto c = calibrate(files_catalog(), R"({"stage": "serve", "model": "llama-2-7b"})", "rtx-3090", fast.measurements[0], "2026-11-30");
+    ASSERT_EQ(c.issues.size(), 1u);
+    EXPECT_EQ(c.issues[0].path, "measurement");
+    EXPECT_EQ(c.issues[0].message.rfind("measured 5000 tokens/s is outside what decode_bandwidth_efficiency can reach on rtx-3090 (best ", 0), 0u)
+        << c.issues[0].message;
+    // The llama-bench row names a 6.74 B model; the workload's is 70B.
+    const auto parsed = parse_measurements(data_text("llama-bench-readme.md"));
+    const auto wrong = calibrate(files_catalog(), R"({"stage": "serve", "model": "llama-2-70b"})", "h100-sxm", parsed.measurements[1], "2026-11-30");
+    ASSERT_FALSE(wrong.issues.empty());
+    EXPECT_EQ(wrong.issues[0].path, "workload.model");
+    const auto step = parse_measurements("step time: 1.2 s");
+    const auto serve = calibrate(files_catalog(), R"({"stage": "serve", "model": "llama-2-7b"})", "h100-sxm", step.measurements[0], "2026-11-30");
+    ASSERT_FALSE(serve.issues.empty());
+    EXPECT_EQ(serve.issues[0].path, "workload.stage");
+    const auto unknown = calibrate(files_catalog(), R"({"stage": "serve", "model": "llama-2-7b"})", "h999", parsed.measurements[1], "2026-11-30");
+    EXPECT_EQ(unknown.issues.at(0).message, "unknown device id \"h999\"");
+}
+
+// The extension's calibrations are validated like the rest of the catalog.
+TEST(Calibration, ExtensionEntriesAreValidated) {
+    Catalog cat = files_catalog();
+    const Issues issues = extend_catalog(cat, R"({"calibrations": [{"device": "nope", "assumption": "decode_bandwidth_efficiency", "value": 1.5,
+        "figure": "decode_tokens_per_s_per_user", "measured": 100, "modelled": 90, "measurement": "x", "read_on": "2026-11-30"}]})", "ext");
+    ASSERT_EQ(issues.size(), 2u);
+    EXPECT_EQ(issues[0].path, "calibrations[0].device");
+    EXPECT_EQ(issues[0].message, "unknown device id \"nope\" (a catalog id, or a device of this extension listed before)");
+    EXPECT_EQ(issues[1].path, "calibrations[0].value");
+    EXPECT_EQ(issues[1].message, "implausible value 1.5; expected 0.001 to 1");
+    EXPECT_TRUE(cat.calibrations.empty());
+}
+
+TEST(Calibration, JsonRequest) {
+    const std::string ok = calibrate_json(files_catalog(), R"({"workload": {"stage": "serve", "model": "llama-2-7b"}, "device": "rtx-3090",
+        "text": "| test | t/s |\n| tg 128 | 50 |", "read_on": "2026-11-30"})");
+    EXPECT_NE(ok.find("\"assumption\":\"decode_bandwidth_efficiency\""), std::string::npos) << ok;
+    EXPECT_EQ(calibrate_json(files_catalog(), R"({"workload": {"stage": "serve", "model": "llama-2-7b"}, "device": "rtx-3090", "text": "hi", "read_on": "2026-11-30"})")
+                  .rfind(R"({"errors":[{"message":"no measurement found)", 0), 0u);
+}
+
+} // namespace hwplan
