@@ -1097,6 +1097,17 @@ std::vector<const Calibration*> apply_calibrations(AssumptionSet& das, const Cat
         if (!field || (src != das.source.end() && src->second == "workload")) continue;
         das.typical.*field = das.low.*field = das.high.*field = k.value;
         das.source[k.assumption] = "calibration";
+        // The measurement was solved with the share pinned, so without a device rule's own step time: the
+        // catalog-wide step goes with it (efficiencies.json step_overhead_s).
+        const auto step = cat.assumptions.find("decode_step_overhead_s");
+        const auto step_src = das.source.find("decode_step_overhead_s");
+        if (k.assumption == "decode_bandwidth_efficiency" && step != cat.assumptions.end() &&
+            !(step_src != das.source.end() && step_src->second == "workload")) {
+            das.typical.decode_step_overhead_s = step->second.value;
+            das.low.decode_step_overhead_s = step->second.low;
+            das.high.decode_step_overhead_s = step->second.high;
+            das.source["decode_step_overhead_s"] = step->second.source;
+        }
         applied.push_back(&k);
     }
     return applied;
