@@ -57,7 +57,17 @@ App& app() {
     return a;
 }
 
-void wake(int frames = 4) { app().frames_left = std::max(app().frames_left, frames); }
+// Idle costs nothing: when no frame is left to draw, the main loop itself is paused (no animation-frame
+// ticks), and every source of change (GLFW input, the wheel, page commands, a resize) resumes it here.
+bool g_loop_paused = false;
+
+void wake(int frames = 4) {
+    app().frames_left = std::max(app().frames_left, frames);
+    if (g_loop_paused) {
+        g_loop_paused = false;
+        emscripten_resume_main_loop();
+    }
+}
 
 // [SECTION] input: GLFW callbacks forwarded to ImGui with positions in CSS pixels ---------------------
 void on_cursor(GLFWwindow* w, double x, double y) {
@@ -150,7 +160,11 @@ void frame(void*) {
         wake();
     }
     if (!a.commands.empty()) wake(6);
-    if (a.frames_left <= 0) return; // idle: nothing changed, nothing to draw
+    if (a.frames_left <= 0) { // idle: nothing changed, nothing to draw; sleep until wake()
+        g_loop_paused = true;
+        emscripten_pause_main_loop();
+        return;
+    }
     --a.frames_left;
     ++a.frames_drawn;
     release_buttons(a);
@@ -228,6 +242,9 @@ void frame(void*) {
 } // namespace
 
 // [SECTION] the page's entry point --------------------------------------------------------------
+// Called by the page's resize listener (bridge.cpp): the canvas size is read at the start of each frame.
+extern "C" EMSCRIPTEN_KEEPALIVE void hwplan_wake() { wake(); }
+
 // Called by bridge.js glue (web/hwplan page API): kind is "fragment", "scenario", "import", "paste", "undo".
 extern "C" EMSCRIPTEN_KEEPALIVE void hwplan_command(const char* kind, const char* text) {
     // Pasted text goes into ImGui's input queue as typed characters for the active field (bridge.cpp),
