@@ -123,6 +123,9 @@ EM_JS(void, hwplan_install_page, (), {
             }
         },
     };
+    // The main loop sleeps while idle (main.cpp): a new window size or pixel ratio wakes it.
+    window.addEventListener("resize", () => _hwplan_wake());
+    if (window.visualViewport) window.visualViewport.addEventListener("resize", () => _hwplan_wake());
     const fragment = () => window.location.hash.replace(/^#/, "");
     if (fragment()) cmd("fragment", fragment());
     window.addEventListener("hashchange", () => {

@@ -21,6 +21,7 @@
 
 #include "app_state.h"
 #include "bridge.h"
+#include "custom.h"
 #include "hwplan/catalog_embedded.h"
 #include "panels.h"
 #include "theme.h"
@@ -56,7 +57,17 @@ App& app() {
     return a;
 }
 
-void wake(int frames = 4) { app().frames_left = std::max(app().frames_left, frames); }
+// Idle costs nothing: when no frame is left to draw, the main loop itself is paused (no animation-frame
+// ticks), and every source of change (GLFW input, the wheel, page commands, a resize) resumes it here.
+bool g_loop_paused = false;
+
+void wake(int frames = 4) {
+    app().frames_left = std::max(app().frames_left, frames);
+    if (g_loop_paused) {
+        g_loop_paused = false;
+        emscripten_resume_main_loop();
+    }
+}
 
 // [SECTION] input: GLFW callbacks forwarded to ImGui with positions in CSS pixels ---------------------
 void on_cursor(GLFWwindow* w, double x, double y) {
@@ -117,11 +128,13 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* ev, void*) {
 }
 
 // [SECTION] commands from the page --------------------------------------------------------------
-void apply(App& a, const Command& c, const hwplan::Catalog& catalog) {
+void apply(App& a, const Command& c, const hwplan::Catalog&) {
     auto& s = a.state;
+    const hwplan::Catalog& catalog = hwplan::ui::page_catalog(s);
     if (c.kind == "fragment") {
         hwplan::ui::remember(s);
-        hwplan::ui::apply_fragment(s, c.text, catalog);
+        hwplan::ui::apply_extension_fragment(s, c.text); // the link's own models and devices first
+        hwplan::ui::apply_fragment(s, c.text, hwplan::ui::page_catalog(s));
     } else if (c.kind == "scenario") {
         hwplan::ui::remember(s);
         s.notice.clear();
@@ -131,13 +144,15 @@ void apply(App& a, const Command& c, const hwplan::Catalog& catalog) {
         hwplan::ui::import_json(s, c.text, catalog);
     } else if (c.kind == "undo") {
         hwplan::ui::undo(s);
+    } else {
+        hwplan::ui::custom_command(s, c.kind, c.text);
     }
     s.planned_json.clear();
 }
 
 void frame(void*) {
     App& a = app();
-    const auto& catalog = hwplan::embedded_catalog().catalog;
+    const auto& catalog = hwplan::ui::page_catalog(a.state);
     float css_w = 0, css_h = 0, dpr = 1;
     hwplan_canvas_fit(&css_w, &css_h, &dpr);
     if (css_w != a.css_w || css_h != a.css_h || dpr != a.dpr) {
@@ -145,7 +160,11 @@ void frame(void*) {
         wake();
     }
     if (!a.commands.empty()) wake(6);
-    if (a.frames_left <= 0) return; // idle: nothing changed, nothing to draw
+    if (a.frames_left <= 0) { // idle: nothing changed, nothing to draw; sleep until wake()
+        g_loop_paused = true;
+        emscripten_pause_main_loop();
+        return;
+    }
     --a.frames_left;
     ++a.frames_drawn;
     release_buttons(a);
@@ -171,7 +190,7 @@ void frame(void*) {
     a.state.active_widget.clear();
     a.state.widgets.clear();
     a.state.hover.clear();
-    const std::string summary = hwplan::ui::draw_page(a.state, catalog, a.css_w, a.css_h);
+    const std::string summary = hwplan::ui::draw_page(a.state, hwplan::ui::page_catalog(a.state), a.css_w, a.css_h);
     ImGui::Render();
 
     const int fb_w = static_cast<int>(std::lround(a.css_w * a.dpr)), fb_h = static_cast<int>(std::lround(a.css_h * a.dpr));
@@ -182,14 +201,15 @@ void frame(void*) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
     // A changed plan or document: keep drawing a few frames (layout settles), and tell the page.
-    if (a.state.planned_json != a.published_plan_key || a.state.team_markdown != a.published_team) {
-        a.published_plan_key = a.state.planned_json;
+    const std::string plan_key = a.state.planned_json + hwplan::ui::extension_fragment(a.state); // a new extension re-plans the same document
+    if (plan_key != a.published_plan_key || a.state.team_markdown != a.published_team) {
+        a.published_plan_key = plan_key;
         a.published_team = a.state.team_markdown;
         hwplan_publish_plan(a.state.workload.dump().c_str(), a.state.plan_json.c_str(), a.state.card_markdown.c_str(),
                             a.state.team_markdown.c_str());
         wake();
     }
-    const std::string fragment = hwplan::ui::fragment_of(a.state);
+    const std::string fragment = hwplan::ui::fragment_of(a.state) + hwplan::ui::extension_fragment(a.state);
     if (fragment != a.published_fragment) {
         hwplan_set_fragment(fragment.c_str());
         a.published_fragment = fragment;
@@ -222,6 +242,9 @@ void frame(void*) {
 } // namespace
 
 // [SECTION] the page's entry point --------------------------------------------------------------
+// Called by the page's resize listener (bridge.cpp): the canvas size is read at the start of each frame.
+extern "C" EMSCRIPTEN_KEEPALIVE void hwplan_wake() { wake(); }
+
 // Called by bridge.js glue (web/hwplan page API): kind is "fragment", "scenario", "import", "paste", "undo".
 extern "C" EMSCRIPTEN_KEEPALIVE void hwplan_command(const char* kind, const char* text) {
     // Pasted text goes into ImGui's input queue as typed characters for the active field (bridge.cpp),
@@ -270,8 +293,10 @@ int main() {
     for (const auto& issue : load.issues) std::fprintf(stderr, "hwplan: catalog: %s\n", hwplan::to_string(issue).c_str());
     a.state.light_theme = hwplan_prefers_light() != 0;
     hwplan::ui::apply_theme(a.state.light_theme);
+    hwplan::ui::load_stored_extension(a.state); // the user's own models and devices, before any link names them
     hwplan::ui::load_default(a.state, load.catalog);
     hwplan_install_page(); // reads the address's fragment into the first command, listens for more
+    hwplan_install_custom_api();
     emscripten_set_main_loop_arg(frame, nullptr, 0, true);
     return 0;
 }
