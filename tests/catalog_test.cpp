@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -203,6 +204,34 @@ TEST(LoaderErrors, EachClassNamesFilePathAndReason) {
         ASSERT_FALSE(load.issues.empty()) << r.path << " " << r.message;
         EXPECT_EQ(load.issues[0], (Issue{r.path, r.message, f})) << to_string(load.issues[0]);
         EXPECT_TRUE(load.catalog.devices.empty()) << "a bad entry is left out";
+    }
+}
+
+// efficiencies.json: a rule's weight-format kinds must be formats.json kinds, and a fitted step time comes
+// with its band (all three fields or none, the value inside low..high).
+TEST(LoaderErrors, EfficiencyRuleFormatKindsAndStepTime) {
+    const std::string rule = R"({"decode_bandwidth_efficiency": {"r": {"meaning": "m", "kinds": ["gpu"], "frameworks": ["llama.cpp"],
+      "weight_format_kinds": ["gguf"], "value": 0.5, "low": 0.4, "high": 0.6, "step_overhead_s": 0.003, "step_overhead_low_s": 0.002,
+      "step_overhead_high_s": 0.004, "measurements": 2, "source": "s"}}, "training_mfu": {},
+      "sources": {"s": {"title": "t", "locator": "l", "read_on": "2026-12-01"}}})";
+    struct Row { std::string text; std::string path; std::string message; };
+    const Row rows[] = {
+        {replace(rule, R"(["gguf"])", R"(["ggml"])"), "decode_bandwidth_efficiency.r.weight_format_kinds",
+         "unknown format kind \"ggml\"; expected float, int, blockquant or gguf"},
+        {replace(rule, R"("step_overhead_low_s": 0.002,)", ""), "decode_bandwidth_efficiency.r.step_overhead_s",
+         "give step_overhead_s, step_overhead_low_s and step_overhead_high_s together"},
+        {replace(rule, R"("step_overhead_s": 0.003)", R"("step_overhead_s": 0.005)"), "decode_bandwidth_efficiency.r.step_overhead_s",
+         "must lie within step_overhead_low_s..step_overhead_high_s (0.002..0.004)"},
+    };
+    const auto good = load_catalog({{"efficiencies.json", rule}});
+    EXPECT_TRUE(std::none_of(good.issues.begin(), good.issues.end(), [](const Issue& i) { return i.file == "efficiencies.json"; }));
+    ASSERT_EQ(good.catalog.decode_bandwidth_rules.size(), 1u);
+    EXPECT_EQ(good.catalog.decode_bandwidth_rules[0].step_overhead_s, 0.003);
+    for (const auto& r : rows) {
+        const auto load = load_catalog({{"efficiencies.json", r.text}});
+        const auto it = std::find_if(load.issues.begin(), load.issues.end(), [](const Issue& i) { return i.file == "efficiencies.json"; });
+        ASSERT_NE(it, load.issues.end()) << r.message;
+        EXPECT_EQ(*it, (Issue{r.path, r.message, "efficiencies.json"})) << to_string(*it);
     }
 }
 

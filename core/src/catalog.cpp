@@ -723,6 +723,10 @@ EfficiencyRule read_efficiency_rule(const std::string& key, Reader& e, SourceBoo
     r.memory_type_prefix = e.string("memory_type_prefix", false).value_or("");
     r.frameworks = e.strings("frameworks", false);
     r.devices = e.strings("devices", false);
+    r.weight_format_kinds = e.strings("weight_format_kinds", false);
+    for (const auto& k : r.weight_format_kinds)
+        if (std::find(kFormatKinds.begin(), kFormatKinds.end(), k) == kFormatKinds.end())
+            e.error("weight_format_kinds", "unknown format kind \"" + k + "\"; expected float, int, blockquant or gguf");
     r.value = e.number("value", true, 1e-3, 1).value_or(0);
     r.low = e.number("low", true, 1e-3, 1).value_or(0);
     r.high = e.number("high", true, 1e-3, 1).value_or(0);
@@ -730,6 +734,16 @@ EfficiencyRule read_efficiency_rule(const std::string& key, Reader& e, SourceBoo
     r.calibrated_by = e.strings("calibrated_by", false);
     if (e.ctx().issues.size() == before && !(r.low <= r.value && r.value <= r.high))
         e.error("value", "must lie within low..high (" + format_sig(r.low, 6) + ".." + format_sig(r.high, 6) + ")");
+    // An optional fixed time per decode step fitted with the share: all three or none.
+    const size_t before_overhead = e.ctx().issues.size();
+    const auto so = e.number("step_overhead_s", false, 0, 1), sl = e.number("step_overhead_low_s", false, 0, 1),
+               sh = e.number("step_overhead_high_s", false, 0, 1);
+    if (so || sl || sh) {
+        if (!(so && sl && sh)) e.error("step_overhead_s", "give step_overhead_s, step_overhead_low_s and step_overhead_high_s together");
+        else if (e.ctx().issues.size() == before_overhead && !(*sl <= *so && *so <= *sh))
+            e.error("step_overhead_s", "must lie within step_overhead_low_s..step_overhead_high_s (" + format_sig(*sl, 6) + ".." + format_sig(*sh, 6) + ")");
+        else { r.step_overhead_s = *so; r.step_overhead_low_s = *sl; r.step_overhead_high_s = *sh; }
+    }
     e.string("note", false);
     attach_source(e, b, {"value", "low", "high"});
     r.source = b.source_of.count(e.at("value")) ? b.source_of[e.at("value")] : "";

@@ -94,6 +94,8 @@ double runtime_overhead_bytes(const Device& d, const Assumptions& a) {
 struct WeightBytes {
     double total = 0;     // whole model
     double experts = 0;   // the routed-expert share of `total` (MoE)
+    double input_embedding = 0;           // the untied input token table's share of `total`
+    double input_embedding_row_bytes = 0; // one token's row of it
     std::string why;
 };
 
@@ -107,6 +109,12 @@ WeightBytes weight_bytes(const Workload& w, const Catalog& cat, const std::strin
     const bool low_float = f && f->kind == "float" && bits < 16 && !w.model.size_only; // fp8 engines too
     const double embed = (keep_embeddings || low_float) ? std::min(params, embedding_and_head_params(arch)) : 0;
     out.total = (params - embed) * bits / 8 + embed * 2;
+    // An untied input table is a lookup: a step reads only its tokens' rows (a tied one is also the head,
+    // read whole). Stored at 16 bits where the embeddings are kept, else at the format's bits.
+    if (!arch.tied_embeddings && !w.model.size_only && arch.vocab > 0 && embedding_and_head_params(arch) <= params) {
+        out.input_embedding_row_bytes = double(arch.hidden) * (embed > 0 ? 2.0 : bits / 8);
+        out.input_embedding = double(arch.vocab) * out.input_embedding_row_bytes;
+    }
     if (explain) {
         out.why = format_count(params) + " params x " + format_sig(bits, 4) + " bits (" + format_name + ")";
         if (embed > 0) out.why += ", embeddings and head (" + format_count(embed) + ") kept at 16 bits";
@@ -339,11 +347,14 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
 
     // Decode: one step advances every running sequence by one token; `ctx` is the sequences' average history.
     const double batch = c.fits ? std::max(1.0, std::min(sh.batch, max_users)) : sh.batch;
-    double weights_read = wb.total;
+    // A step reads the weights once, but of the untied input embedding table only the batch's rows (OpenAI's
+    // gpt-oss model card leaves the table out of the active parameters for that reason), and of the routed
+    // experts only those the batch's tokens touch.
+    double weights_read = wb.total - wb.input_embedding + std::min(wb.input_embedding, batch * wb.input_embedding_row_bytes);
     if (wb.experts > 0) {
         const auto& ex = arch.moe;
         const double touched = expected_experts_touched(ex.experts, ex.active_experts, batch);
-        weights_read = wb.total - wb.experts + wb.experts * touched / ex.experts;
+        weights_read -= wb.experts - wb.experts * touched / ex.experts;
     }
     auto decode_phase = [&](double ctx) {
         Phase ph;
@@ -1004,17 +1015,26 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
     return best;
 }
 
-// The first rule of `rules` that matches the device and its runtime (the workload's framework, else
-// llama.cpp-style on SoCs, CPUs and NPUs and a serving engine or trainer on discrete accelerators).
-const EfficiencyRule* matching_rule(const std::vector<EfficiencyRule>& rules, const Workload& w, const Device& d) {
+// The first rule of `rules` that matches the device, its runtime (the workload's framework, else
+// llama.cpp-style on SoCs, CPUs and NPUs and a serving engine or trainer on discrete accelerators) and the
+// kind of the weight format (llama.cpp's block-quantized GGUF kernels dequantize as they read and reach a
+// smaller share of bandwidth than its F16 ones: efficiencies.json).
+const EfficiencyRule* matching_rule(const std::vector<EfficiencyRule>& rules, const Workload& w, const Catalog& cat, const Device& d) {
     auto has = [](const std::vector<std::string>& list, const std::string& x) { return list.empty() || std::find(list.begin(), list.end(), x) != list.end(); };
     const std::string runtime = !w.framework.empty() ? w.framework : local_runtime(d) ? "llama.cpp" : "serving-engine";
-    for (const auto& r : rules) {
-        if (!has(r.kinds, std::string(name(d.kind))) || !has(r.vendors, d.vendor) || !has(r.devices, d.id)) continue;
-        if (!r.memory_type_prefix.empty() && d.memory_type.rfind(r.memory_type_prefix, 0) != 0) continue;
-        if (!has(r.frameworks, runtime)) continue;
-        return &r;
-    }
+    const WeightFormat* f = cat.find_format(w.precision.weights);
+    const std::string format_kind = f ? f->kind : "float";
+    // Rules that name weight formats are tried first (the catalog's rules are read in key order, so the
+    // more specific rule must win by what it says, not where it sits).
+    for (const bool by_format : {true, false})
+        for (const auto& r : rules) {
+            if (r.weight_format_kinds.empty() == by_format) continue;
+            if (!has(r.kinds, std::string(name(d.kind))) || !has(r.vendors, d.vendor) || !has(r.devices, d.id)) continue;
+            if (!r.memory_type_prefix.empty() && d.memory_type.rfind(r.memory_type_prefix, 0) != 0) continue;
+            if (!has(r.frameworks, runtime)) continue;
+            if (!has(r.weight_format_kinds, format_kind)) continue;
+            return &r;
+        }
     return nullptr;
 }
 
@@ -1026,7 +1046,7 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
     auto apply = [&](const std::vector<EfficiencyRule>& rules, const char* key, double Assumptions::*field) -> const EfficiencyRule* {
         const auto src = as.source.find(key);
         if (src != as.source.end() && src->second == "workload") return nullptr;
-        const EfficiencyRule* r = matching_rule(rules, w, d);
+        const EfficiencyRule* r = matching_rule(rules, w, cat, d);
         if (!r) return nullptr;
         out.typical.*field = r->value;
         out.low.*field = r->low;
@@ -1035,6 +1055,16 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
         return r;
     };
     decode_rule = apply(cat.decode_bandwidth_rules, "decode_bandwidth_efficiency", &Assumptions::decode_bandwidth_efficiency);
+    // A rule fitted with its own fixed step time (llama.cpp's quantized kernels) sets that too. Share and step
+    // were fitted together, so the slow case pairs the smaller share with the longer step (the low set) and
+    // the fast case the larger share with the shorter step: the band is the spread of the fit's cases.
+    const auto pinned = as.source.find("decode_step_overhead_s");
+    if (decode_rule && decode_rule->step_overhead_s > 0 && !(pinned != as.source.end() && pinned->second == "workload")) {
+        out.typical.decode_step_overhead_s = decode_rule->step_overhead_s;
+        out.low.decode_step_overhead_s = decode_rule->step_overhead_high_s;
+        out.high.decode_step_overhead_s = decode_rule->step_overhead_low_s;
+        out.source["decode_step_overhead_s"] = decode_rule->source;
+    }
     mfu_rule = apply(cat.training_mfu_rules, "training_mfu", &Assumptions::training_mfu);
     return out;
 }
@@ -1067,6 +1097,17 @@ std::vector<const Calibration*> apply_calibrations(AssumptionSet& das, const Cat
         if (!field || (src != das.source.end() && src->second == "workload")) continue;
         das.typical.*field = das.low.*field = das.high.*field = k.value;
         das.source[k.assumption] = "calibration";
+        // The measurement was solved with the share pinned, so without a device rule's own step time: the
+        // catalog-wide step goes with it (efficiencies.json step_overhead_s).
+        const auto step = cat.assumptions.find("decode_step_overhead_s");
+        const auto step_src = das.source.find("decode_step_overhead_s");
+        if (k.assumption == "decode_bandwidth_efficiency" && step != cat.assumptions.end() &&
+            !(step_src != das.source.end() && step_src->second == "workload")) {
+            das.typical.decode_step_overhead_s = step->second.value;
+            das.low.decode_step_overhead_s = step->second.low;
+            das.high.decode_step_overhead_s = step->second.high;
+            das.source["decode_step_overhead_s"] = step->second.source;
+        }
         applied.push_back(&k);
     }
     return applied;
@@ -1125,12 +1166,14 @@ void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const
         if (src != das.source.end() && (src->second == "workload" || src->second == "calibration")) return; // the user's value, labelled by label_user_calibrated
         const std::vector<std::string>* ids = nullptr;
         if (key == "decode_bandwidth_efficiency" && decode_rule) ids = &decode_rule->calibrated_by;
+        else if (key == "decode_step_overhead_s" && decode_rule && decode_rule->step_overhead_s > 0) ids = &decode_rule->calibrated_by;
         else if (key == "training_mfu" && mfu_rule) ids = &mfu_rule->calibrated_by;
         else if (auto it = cat.assumptions.find(key); it != cat.assumptions.end()) ids = &it->second.calibrated_by;
         if (!ids || ids->empty()) return;
         std::string list;
         for (const auto& id : *ids) list += (list.empty() ? "" : ", ") + id;
-        const EfficiencyRule* rule = key == "decode_bandwidth_efficiency" ? decode_rule : key == "training_mfu" ? mfu_rule : nullptr;
+        const EfficiencyRule* rule = key == "decode_bandwidth_efficiency" || (key == "decode_step_overhead_s" && decode_rule && decode_rule->step_overhead_s > 0)
+                                         ? decode_rule : key == "training_mfu" ? mfu_rule : nullptr;
         named.push_back(key + (rule ? " [" + rule->id + "]" : "") + " from " + list);
     }
     std::string note;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "custom.h"
 #include "hwplan/card.h"
 #include "hwplan/plan.h"
 #include "hwplan/sweep.h"
@@ -63,6 +64,9 @@ struct AppState {
     Sweep sweep;                       // the curves
     double sweep_ms = 0;               // how long computing them took (published; the budget is bench/budgets.mjs's)
     std::string hover;                 // the chart value under the pointer as JSON {chart, x, key, value, low, high}; "" = none
+
+    // [SECTION] your own models, devices and measurements (custom.h) ------------------------------
+    CustomState custom;
 
     // [SECTION] view ----------------------------------------------------------------------------
     View view = View::candidates;

@@ -21,6 +21,7 @@
 
 #include "app_state.h"
 #include "bridge.h"
+#include "custom.h"
 #include "hwplan/catalog_embedded.h"
 #include "panels.h"
 #include "theme.h"
@@ -127,11 +128,13 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* ev, void*) {
 }
 
 // [SECTION] commands from the page --------------------------------------------------------------
-void apply(App& a, const Command& c, const hwplan::Catalog& catalog) {
+void apply(App& a, const Command& c, const hwplan::Catalog&) {
     auto& s = a.state;
+    const hwplan::Catalog& catalog = hwplan::ui::page_catalog(s);
     if (c.kind == "fragment") {
         hwplan::ui::remember(s);
-        hwplan::ui::apply_fragment(s, c.text, catalog);
+        hwplan::ui::apply_extension_fragment(s, c.text); // the link's own models and devices first
+        hwplan::ui::apply_fragment(s, c.text, hwplan::ui::page_catalog(s));
     } else if (c.kind == "scenario") {
         hwplan::ui::remember(s);
         s.notice.clear();
@@ -141,13 +144,15 @@ void apply(App& a, const Command& c, const hwplan::Catalog& catalog) {
         hwplan::ui::import_json(s, c.text, catalog);
     } else if (c.kind == "undo") {
         hwplan::ui::undo(s);
+    } else {
+        hwplan::ui::custom_command(s, c.kind, c.text);
     }
     s.planned_json.clear();
 }
 
 void frame(void*) {
     App& a = app();
-    const auto& catalog = hwplan::embedded_catalog().catalog;
+    const auto& catalog = hwplan::ui::page_catalog(a.state);
     float css_w = 0, css_h = 0, dpr = 1;
     hwplan_canvas_fit(&css_w, &css_h, &dpr);
     if (css_w != a.css_w || css_h != a.css_h || dpr != a.dpr) {
@@ -185,7 +190,7 @@ void frame(void*) {
     a.state.active_widget.clear();
     a.state.widgets.clear();
     a.state.hover.clear();
-    const std::string summary = hwplan::ui::draw_page(a.state, catalog, a.css_w, a.css_h);
+    const std::string summary = hwplan::ui::draw_page(a.state, hwplan::ui::page_catalog(a.state), a.css_w, a.css_h);
     ImGui::Render();
 
     const int fb_w = static_cast<int>(std::lround(a.css_w * a.dpr)), fb_h = static_cast<int>(std::lround(a.css_h * a.dpr));
@@ -196,14 +201,15 @@ void frame(void*) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
     // A changed plan or document: keep drawing a few frames (layout settles), and tell the page.
-    if (a.state.planned_json != a.published_plan_key || a.state.team_markdown != a.published_team) {
-        a.published_plan_key = a.state.planned_json;
+    const std::string plan_key = a.state.planned_json + hwplan::ui::extension_fragment(a.state); // a new extension re-plans the same document
+    if (plan_key != a.published_plan_key || a.state.team_markdown != a.published_team) {
+        a.published_plan_key = plan_key;
         a.published_team = a.state.team_markdown;
         hwplan_publish_plan(a.state.workload.dump().c_str(), a.state.plan_json.c_str(), a.state.card_markdown.c_str(),
                             a.state.team_markdown.c_str());
         wake();
     }
-    const std::string fragment = hwplan::ui::fragment_of(a.state);
+    const std::string fragment = hwplan::ui::fragment_of(a.state) + hwplan::ui::extension_fragment(a.state);
     if (fragment != a.published_fragment) {
         hwplan_set_fragment(fragment.c_str());
         a.published_fragment = fragment;
@@ -287,8 +293,10 @@ int main() {
     for (const auto& issue : load.issues) std::fprintf(stderr, "hwplan: catalog: %s\n", hwplan::to_string(issue).c_str());
     a.state.light_theme = hwplan_prefers_light() != 0;
     hwplan::ui::apply_theme(a.state.light_theme);
+    hwplan::ui::load_stored_extension(a.state); // the user's own models and devices, before any link names them
     hwplan::ui::load_default(a.state, load.catalog);
     hwplan_install_page(); // reads the address's fragment into the first command, listens for more
+    hwplan_install_custom_api();
     emscripten_set_main_loop_arg(frame, nullptr, 0, true);
     return 0;
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "bridge.h"
+#include "custom.h"
 #include "format.h"
 #include "hwplan/card.h"
 #include "hwplan/json_api.h"
@@ -155,6 +156,14 @@ std::string draw_page(AppState& state, const Catalog& catalog, float width, floa
             state.weights_tab = false;
             ImGui::BeginChild("form##form", ImVec2(0, 0), ImGuiChildFlags_None);
             panel_workload(state, catalog);
+            ImGui::EndChild();
+            ImGui::EndTabItem();
+        }
+        const bool custom_tab = ImGui::BeginTabItem("Your hardware##tab_custom");
+        publish(state, "tab_custom");
+        if (custom_tab) {
+            ImGui::BeginChild("custom##custom", ImVec2(0, 0), ImGuiChildFlags_None);
+            panel_custom(state);
             ImGui::EndChild();
             ImGui::EndTabItem();
         }

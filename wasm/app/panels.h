@@ -12,6 +12,7 @@ std::string draw_page(AppState& state, const Catalog& catalog, float width, floa
 void panel_workload(AppState& state, const Catalog& catalog);   // the workload form (edits state.workload)
 std::string panel_plan(AppState& state, const Catalog& catalog); // the recommendation card and the views
 std::string panel_weights(AppState& state);                      // the weight-memory calculator
+void panel_custom(AppState& state);                              // your own models, devices and measurements (custom.h)
 void refresh_plan(AppState& state, const Catalog& catalog);      // plans the document when it changed
 void whatif_view(AppState& state, const Catalog& catalog);       // what-if curves and the roofline (panel_whatif.cpp)
 void team_view(AppState& state, const Catalog& catalog);         // the team's cards and fleet (panel_team.cpp)

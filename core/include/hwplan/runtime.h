@@ -50,7 +50,11 @@ struct EfficiencyRule {
     std::string memory_type_prefix;         // "HBM", "GDDR"
     std::vector<std::string> devices;       // catalog device ids (empty: any that matches the rest)
     std::vector<std::string> frameworks;    // runtimes the measurements used ("llama.cpp"); empty: any
+    std::vector<std::string> weight_format_kinds; // kinds of the workload's weight format ("gguf"; formats.json); empty: any
     double value = 0, low = 0, high = 0;    // ratio in (0, 1]
+    // Decode rules only: the fixed time per decode step the same fit gives (0: the catalog-wide
+    // decode_step_overhead_s), with its low..high
+    double step_overhead_s = 0, step_overhead_low_s = 0, step_overhead_high_s = 0;
     int measurements = 0;                   // how many measurements the figures come from
     std::vector<std::string> calibrated_by; // ids of the calibration-split measurements (tests/validation/) that set it
     std::string source;                     // source id in Catalog::efficiency_sources
