@@ -1,6 +1,9 @@
 // json_api_test.cpp: the JSON edge. Exact error texts and paths, like nlohmann/json's own tests.
 #include "hwplan/json_api.h"
 
+#include "hwplan/catalog.h"
+#include "hwplan/catalog_embedded.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -50,6 +53,45 @@ TEST(VersionJson, NamesTheProgram) {
     auto out = json::parse(version_json());
     EXPECT_EQ(out["name"], "hwplan");
     EXPECT_FALSE(out["version"].get<std::string>().empty());
+}
+
+// planWith in the JavaScript API: a plan over the catalog extended by the request's own entries is the plan
+// the extended catalog gives (what `hwplan plan W --extend E` prints), and the request's shape is checked.
+TEST(PlanRequestJson, ExtensionGivesTheExtendedCatalogsPlan) {
+    const std::string device = R"({"devices": [{"id": "my-lab-gpu", "name": "Lab GPU 48GB", "vendor": "Example", "kind": "gpu",
+        "memory": {"capacity_GB": 48, "type": "GDDR6", "bandwidth_GBps": 960, "source": "spec"},
+        "compute": {"fp32_dense_TFLOPS": 90, "bf16_dense_TFLOPS": 180, "source": "spec"},
+        "software": ["cuda", "pytorch"], "availability": {"buy": true, "rent": false, "cloud_only": null}, "prices": [],
+        "sources": {"spec": {"title": "test fixture", "locator": "table 1", "read_on": "2026-11-29"}}}]})";
+    const std::string workload = R"({"stage": "serve", "model": "llama-2-7b", "hardware": {"devices": ["my-lab-gpu"]}})";
+    Catalog extended = embedded_catalog().catalog;
+    ASSERT_TRUE(extend_catalog(extended, device).empty());
+    const json expected = json::parse(plan_json(extended, workload));
+    ASSERT_TRUE(expected.contains("plan")) << expected.dump().substr(0, 300);
+    const json got = json::parse(plan_request_json(embedded_catalog().catalog,
+                                                   R"({"workload": )" + workload + R"(, "extension": )" + device + "}"));
+    EXPECT_EQ(got, expected);
+    // Without the extension the device is unknown: the same error as a plain plan gives.
+    const json plain = json::parse(plan_request_json(embedded_catalog().catalog, R"({"workload": )" + workload + "}"));
+    EXPECT_EQ(plain, json::parse(plan_json(embedded_catalog().catalog, workload)));
+    ASSERT_TRUE(plain.contains("errors"));
+}
+
+TEST(PlanRequestJson, ErrorsNamePathAndReason) {
+    struct Row { const char* request; const char* path; const char* message; };
+    const Row rows[] = {
+        {R"({})", "workload", "required field is missing"},
+        {R"({"workload": "serve"})", "workload", "expected an object, got a string"},
+        {R"({"workload": {"stage": "serve", "model": "llama-2-7b"}, "extra": 1})", "extra", "unknown field"},
+        {R"({"workload": {"stage": "serve", "model": "llama-2-7b"}, "extension": []})", "extension", "expected an object, got an array"},
+        {R"(42)", "", "expected a JSON object, got a number"},
+    };
+    for (const auto& r : rows) {
+        const json out = json::parse(plan_request_json(embedded_catalog().catalog, r.request));
+        ASSERT_TRUE(out.contains("errors")) << r.request;
+        EXPECT_EQ(out["errors"][0]["path"], r.path) << r.request;
+        EXPECT_EQ(out["errors"][0]["message"], r.message) << r.request;
+    }
 }
 
 } // namespace hwplan

@@ -4,6 +4,7 @@
 #include <emscripten/bind.h>
 
 #include "hwplan/catalog_embedded.h"
+#include "hwplan/hf_config.h"
 #include "hwplan/json_api.h"
 
 namespace {
@@ -31,6 +32,8 @@ template <std::string (*Fn)()> val text_of() { return text(Fn()); }
 std::string devices(const std::string& request) { return hwplan::devices_request_json(hwplan::embedded_catalog().catalog, request); }
 std::string models(const std::string& request) { return hwplan::models_request_json(hwplan::embedded_catalog().catalog, request); }
 std::string plan(const std::string& workload) { return hwplan::plan_json(hwplan::embedded_catalog().catalog, workload); }
+std::string plan_with(const std::string& request) { return hwplan::plan_request_json(hwplan::embedded_catalog().catalog, request); }
+std::string calibrate(const std::string& request) { return hwplan::calibrate_request_json(hwplan::embedded_catalog().catalog, request); }
 std::string sweep(const std::string& request) { return hwplan::sweep_json(hwplan::embedded_catalog().catalog, request); }
 std::string scenarios() { return hwplan::scenarios_json(hwplan::embedded_catalog().catalog); }
 std::string catalog_issues() { return hwplan::issues_json(hwplan::embedded_catalog().issues); }
@@ -42,6 +45,9 @@ EMSCRIPTEN_BINDINGS(hwplan) {
     emscripten::function("devices", &text_call<&devices>);              // {"extension"?} -> {"devices": [... SI units ...]} | {"errors"}
     emscripten::function("models", &text_call<&models>);                // {"extension"?} -> {"models": [...]} | {"errors"}
     emscripten::function("plan", &text_call<&plan>);                    // workload JSON (docs/workload.md) -> {"plan": ...} | {"errors"}
+    emscripten::function("planWith", &text_call<&plan_with>);           // {"workload", "extension"?} -> {"plan": ...} | {"errors"} (= hwplan plan W --extend E)
+    emscripten::function("importConfig", &text_call<&hwplan::hf_config_json>); // {"config", "read_on", "id"?, ...} -> {"model_id", "extension", ...} | {"errors"}
+    emscripten::function("calibrate", &text_call<&calibrate>);          // {"workload", "device", "text", "read_on", "extension"?} -> {"calibration", "extension", ...} | {"errors"}
     emscripten::function("sweep", &text_call<&sweep>);                  // {"workload","device","axis","points"?,"count"?} -> {"sweep": ...} | {"errors"}
     emscripten::function("scenarios", &text_of<&scenarios>);          // -> {"scenarios": [{id, name, question, source, workload | team}]}
     emscripten::function("catalogIssues", &text_of<&catalog_issues>); // -> {"errors": [...]} (empty when the catalog is valid)

@@ -1,6 +1,7 @@
 // json_api.cpp: JSON text in, JSON text out. Every failure is returned as {"errors": [...]}; nothing
 // here throws to the caller (a throw across the WebAssembly boundary would abort the module).
 #include "hwplan/json_api.h"
+#include "hwplan/measurement.h"
 
 #include <cmath>
 
@@ -354,6 +355,39 @@ std::string scenarios_json(const Catalog& catalog) {
 
 std::string plan_json(const Catalog& catalog, const std::string& workload_json) {
     return guarded([&] { return to_json(plan_from_json(workload_json, catalog)); });
+}
+
+std::string plan_request_json(const Catalog& base, const std::string& request) {
+    return guarded([&] {
+        json doc;
+        if (auto bad = parse_object(request, doc)) return errors_json({*bad});
+        Issues issues;
+        for (const auto& [key, value] : doc.items())
+            if (key != "workload" && key != "extension") issues.push_back({key, "unknown field"});
+        if (!doc.contains("workload")) issues.push_back({"workload", "required field is missing"});
+        else if (!doc["workload"].is_object()) issues.push_back({"workload", "expected an object, got " + type_name(doc["workload"])});
+        if (!issues.empty()) return errors_json(issues);
+        Catalog catalog = base;
+        if (doc.contains("extension")) {
+            json ext = {{"extension", doc["extension"]}};
+            if (auto bad = apply_extension(ext.dump(), catalog); !bad.empty()) return errors_json(bad);
+        }
+        return to_json(plan_from_json(doc["workload"].dump(), catalog));
+    });
+}
+
+std::string calibrate_request_json(const Catalog& base, const std::string& request) {
+    return guarded([&] {
+        json doc;
+        if (auto bad = parse_object(request, doc)) return errors_json({*bad});
+        Catalog catalog = base;
+        if (doc.contains("extension")) {
+            json ext = {{"extension", doc["extension"]}};
+            if (auto bad = apply_extension(ext.dump(), catalog); !bad.empty()) return errors_json(bad);
+            doc.erase("extension");
+        }
+        return calibrate_json(catalog, doc.dump());
+    });
 }
 
 std::string to_json(const Sweep& s) {

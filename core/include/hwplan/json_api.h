@@ -30,6 +30,12 @@ std::string scenarios_json(const Catalog& catalog);      // {"scenarios": [{id, 
 // The plan's JSON form (docs/plan.md): {"plan": {...}} or {"errors": [...]}.
 std::string to_json(const Plan& plan);
 std::string plan_json(const Catalog& catalog, const std::string& workload_json); // parse + plan + to_json
+// {"workload": {...}, "extension"?: {...}} -> the plan over the catalog extended by the user's own models,
+// devices and calibrations (the same plan as `hwplan plan W --extend E`), or {"errors": [...]}.
+std::string plan_request_json(const Catalog& catalog, const std::string& request);
+// calibrate_json (measurement.h) over the catalog extended by the request's optional "extension" (a device of
+// the user's own can be calibrated): {"workload", "device", "text", "read_on", "index"?, "extension"?}.
+std::string calibrate_request_json(const Catalog& catalog, const std::string& request);
 
 // What-if curves (sweep.h): {"workload": {...}, "device": "h100-sxm", "axis": "concurrent_users",
 // "points": [1, 2, 4] (optional: default_sweep_points), "count": 2 (optional: the planner's)}
