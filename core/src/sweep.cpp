@@ -27,16 +27,6 @@ AxisRange range_of(SweepAxis axis) {
     return {0, 0, false};
 }
 
-double current_value(const Workload& w, SweepAxis axis) {
-    switch (axis) {
-    case SweepAxis::concurrent_users: return w.serve.concurrent_users;
-    case SweepAxis::context_tokens: return w.serve.context_tokens;
-    case SweepAxis::batch_size: return w.stage == Stage::embed ? w.embed.batch_size : w.serve.batch_size > 0 ? w.serve.batch_size : w.serve.concurrent_users;
-    case SweepAxis::utilization: return w.cost.utilization;
-    }
-    return 0;
-}
-
 // Powers of two from lo to hi, with `also` among them (when in range), sorted and unique.
 std::vector<double> powers_of_two(double lo, double hi, double also) {
     std::vector<double> out;
@@ -50,6 +40,16 @@ std::vector<double> powers_of_two(double lo, double hi, double also) {
 double next_power_of_two(double v) { return std::pow(2.0, std::ceil(std::log2(std::max(1.0, v)))); }
 
 } // namespace
+
+double sweep_current_value(const Workload& w, SweepAxis axis) {
+    switch (axis) {
+    case SweepAxis::concurrent_users: return w.serve.concurrent_users;
+    case SweepAxis::context_tokens: return w.serve.context_tokens;
+    case SweepAxis::batch_size: return w.stage == Stage::embed ? w.embed.batch_size : w.serve.batch_size > 0 ? w.serve.batch_size : w.serve.concurrent_users;
+    case SweepAxis::utilization: return w.cost.utilization;
+    }
+    return 0;
+}
 
 // [SECTION] axes and default points -----------------------------------------------------------------------
 std::vector<SweepAxis> sweep_axes(Stage stage) {
@@ -66,7 +66,7 @@ std::vector<SweepAxis> sweep_axes(Stage stage) {
 }
 
 std::vector<double> default_sweep_points(const Workload& w, SweepAxis axis) {
-    const double now = current_value(w, axis);
+    const double now = sweep_current_value(w, axis);
     switch (axis) {
     case SweepAxis::concurrent_users: return powers_of_two(1, std::max(64.0, next_power_of_two(4 * now)), now);
     case SweepAxis::context_tokens: {

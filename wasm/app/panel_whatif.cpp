@@ -37,16 +37,6 @@ AxisInfo info(SweepAxis a) {
     return {"", "", false, ""};
 }
 
-double today_of(const Workload& w, SweepAxis a) {
-    switch (a) {
-    case SweepAxis::concurrent_users: return w.serve.concurrent_users;
-    case SweepAxis::context_tokens: return w.serve.context_tokens;
-    case SweepAxis::batch_size: return w.stage == Stage::embed ? w.embed.batch_size : w.serve.batch_size > 0 ? w.serve.batch_size : w.serve.concurrent_users;
-    case SweepAxis::utilization: return w.cost.utilization;
-    }
-    return -1;
-}
-
 // A curve of one figure key across the sweep's points (points without it are left out of the line).
 Curve curve_of(const Sweep& s, const std::string& key, const std::string& label) {
     Curve c{label, key, "", {}, {}};
@@ -152,7 +142,7 @@ void whatif_view(AppState& state, const Catalog& catalog) {
         return;
     }
     const Workload& w = state.shown_workload;
-    const double today = today_of(w, axis);
+    const double today = sweep_current_value(w, axis);
     auto base = [&](const std::string& x_key) {
         CurveChart c;
         c.x_label = std::string(ai.label) + (x_key == "ratio" ? " (% of the month)" : "");

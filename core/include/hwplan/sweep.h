@@ -49,6 +49,8 @@ std::vector<SweepAxis> sweep_axes(Stage stage);
 // Values spread over a useful range around the workload's current value: powers of two for users,
 // context and batch (the current value included), 5 % steps for utilization.
 std::vector<double> default_sweep_points(const Workload& workload, SweepAxis axis);
+// The workload's own value of the axis (the batch of a serve job is its users when no batch is given).
+double sweep_current_value(const Workload& workload, SweepAxis axis);
 
 // Plans `workload` with the axis input set to each of `points`, on `device` alone at `count` devices
 // per replica (0: the count plan() picks for the workload as given).
