@@ -85,7 +85,20 @@ export async function typeInto(page, name, text) {
 // Picks a scenario from the picker (opens the combo, clicks the entry).
 export async function pickScenario(page, id) {
   await click(page, 'scenario');
+  await widget(page, `scenario:${id}`);
+  await settled(page); // a popup is measured, hidden, on its first frame: click its entry once it stays put
   await click(page, `scenario:${id}`);
+}
+
+// Waits until the page has drawn no new frame for 200 ms (the app draws only on input or change, so the
+// layout published in window.hwplanUi is then final).
+export async function settled(page) {
+  await page.waitForFunction(() => {
+    const now = performance.now(), f = window.hwplanUi && window.hwplanUi.frames;
+    const s = (window.__settle ||= { f: -1, t: now });
+    if (s.f !== f) { s.f = f; s.t = now; return false; }
+    return now - s.t >= 200;
+  }, null, { timeout: T.step, polling: 50 });
 }
 
 export function shot(page, name) {
