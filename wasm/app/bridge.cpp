@@ -108,6 +108,7 @@ EM_JS(void, hwplan_install_page, (), {
     };
     const page = window.hwplanPage = {
         _workload: "", _plan: "", _card: "", _team: "", _lastHash: "", _wantText: false, _peers: [], lastCopied: "",
+        _cmd: cmd, // hwplan_command(kind, text) for the page's other JavaScript (panel_custom.cpp)
         load: (id) => cmd("scenario", id),
         loadWorkload: (w) => cmd("import", typeof w === "string" ? w : JSON.stringify(w)),
         undo: () => cmd("undo", ""),

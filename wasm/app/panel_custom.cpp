@@ -50,13 +50,7 @@ EM_JS(char*, hwplan_today, (), {
 EM_JS(void, hwplan_install_custom_api, (), {
     const page = window.hwplanPage;
     if (!page) return;
-    const cmd = (kind, text) => {
-        const put = (s) => { const n = lengthBytesUTF8(s) + 1; const p = _malloc(n); stringToUTF8(s, p, n); return p; };
-        const k = put(String(kind)), t = put(String(text));
-        _hwplan_command(k, t);
-        _free(k);
-        _free(t);
-    };
+    const cmd = page._cmd; // bridge.cpp's hwplan_command wrapper
     const today = () => new Date().toISOString().slice(0, 10);
     page._extension = page._extension || window.hwplanExtension || "{}";
     page.importConfig = (text, o) => cmd("config", JSON.stringify({ config: typeof text === "string" ? text : JSON.stringify(text),
