@@ -49,7 +49,11 @@ node_tests() {
   passed=$((passed + p)); [ "$f" -gt 0 ] && note_fail "$name" "$f"
   echo "      $p passed, $f failed"
   # Name what failed where the summary is read (CI shows only the end of the output).
-  grep -E '^ *not ok ' "$log" | sed -E 's/^ *not ok [0-9]+ - /      not ok: /' || true
+  # Each failure with the first lines of its error (node's TAP block after "not ok").
+  awk '/^ *not ok [0-9]+ - /{sub(/^ *not ok [0-9]+ - /, "      not ok: "); print; n=8; next}
+       /^ *\.\.\.$/{n=0; e=0}
+       e>0 {sub(/^ */, "          "); print substr($0, 1, 300); e--; next}
+       n>0 && /^ *(error|location|expected|actual):/{e=(/\|-?$/ ? 3 : 0); sub(/^ */, "        "); print substr($0, 1, 300); n--}' "$log" || true
 }
 
 ctest_preset native

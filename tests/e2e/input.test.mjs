@@ -24,7 +24,11 @@ test('copy and paste use the browser clipboard', async () => {
   await page.evaluate(() => navigator.clipboard.writeText('64'));
   await click(page, 'concurrent_users');
   await page.waitForFunction(() => window.hwplanUi.active === 'concurrent_users', null, { timeout: T.step });
+  const pasted = await page.evaluate(() => window.hwplanUi.pasted);
   await chord(page, 'v');
+  // A person sees 64 in the field before pressing Enter. Where the browser fires no paste event for a
+  // synthesized Ctrl+V (Chromium 150), the text comes from a clipboard read 250 ms after the keydown.
+  await page.waitForFunction((n) => window.hwplanUi.pasted > n, pasted, { timeout: T.step });
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => window.hwplanPage.workload().serve.concurrent_users === 64, null, { timeout: T.step });
   assert.deepEqual(problems, []);

@@ -41,6 +41,7 @@ struct App {
     float css_w = 1280, css_h = 800, dpr = 1; // canvas size in CSS pixels and the device pixel ratio
     int frames_left = 4;                      // frames still to draw after the last input or change
     long frames_drawn = 0;                    // published for the idle-redraw test
+    long pastes_typed = 0;                    // published: a test presses Enter only once the paste is in the field
     std::deque<Command> commands;             // from the page, applied at the start of the next frame
     std::string pending_paste;                // pasted text waiting for Ctrl/Cmd to be released (see frame)
     struct Button { int button, action, mods; };
@@ -181,6 +182,7 @@ void frame(void*) {
     if (!a.pending_paste.empty() && !io.KeyCtrl && !io.KeySuper) {
         hwplan::ui::paste_text(a.pending_paste.c_str());
         a.pending_paste.clear();
+        ++a.pastes_typed;
         wake(3);
     }
     while (!a.commands.empty()) {
@@ -215,6 +217,7 @@ void frame(void*) {
         a.published_fragment = fragment;
     }
     std::string layout = "{\"active\":\"" + a.state.active_widget + "\",\"frames\":" + std::to_string(a.frames_drawn) +
+                         ",\"pasted\":" + std::to_string(a.pastes_typed) +
                          ",\"wantText\":" + (io.WantTextInput ? "true" : "false");
     layout += ",\"order\":\"" + a.state.table_order + "\",\"view\":\"" + std::string(hwplan::ui::name(a.state.view)) + "\"";
     layout += ",\"hover\":" + (a.state.hover.empty() ? std::string("null") : a.state.hover) + ",\"sweepMs\":" + std::to_string(a.state.sweep_ms);
