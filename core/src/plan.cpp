@@ -1195,7 +1195,8 @@ void missing(const Workload& w, Plan& p) {
     if (w.hardware.devices.empty()) p.missing_assumptions.push_back("hardware.devices: not given; every catalog device is a candidate");
     if (w.model.size_only)
         p.missing_assumptions.push_back("model architecture: only a size was given; KV cache and activations use " + w.model.shape_from +
-                                        "'s shape (the closest preset by size)");
+                                        "'s shape (the closest by size of the Llama 3.x dense presets, 1B to 405B, whose KV cache "
+                                        "per token and activations grow with size)");
     switch (w.stage) {
     case Stage::serve:
     case Stage::batch:
