@@ -593,4 +593,36 @@ TEST(ServingLayouts, TrillionParameterMoeWantsOneLargeDomainForItsAllToAll) {
     EXPECT_GE(device(p.recommendation.option.device).domain_size, 64) << p.recommendation.option.device;
 }
 
+// [SECTION] Serving layouts: MIG partitions -----------------------------------------------------------------------
+
+// Several small replicas on one large device (lesson 003: MIG "improves sharing and isolation, but it does not
+// remove memory limits or make one device equivalent to many full GPUs"). Llama 3.1 8B at FP8 for 14 users on one
+// H200: the catalog's profiles (nvidia/mig-parted) offer 7 x 1g.18gb, and 8 GB of weights plus two users' cache fit
+// 18 GB. The MIG user guide: a memory slice is "roughly one eighth of the total GPU memory resources, including both
+// capacity and bandwidth", so an instance reads at 18/141 of the H200's bandwidth. At two users a step is
+// bandwidth-bound, so by hand the instance's step = (whole device's step at two users - the fixed step overhead)
+// x 141/18 + the overhead.
+TEST(ServingLayouts, MigSplitsOneLargeDeviceIntoSmallReplicas) {
+    auto plan_with = [](int users) {
+        const Plan p = plan_from_json(R"({"stage": "serve", "model": "llama-3.1-8b", "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},
+            "serve": {"context_tokens": 8192, "concurrent_users": )" + std::to_string(users) + R"(}, "hardware": {"devices": ["h200"], "count": 1}})", catalog());
+        EXPECT_TRUE(p.issues.empty());
+        return p.candidates.at(0);
+    };
+    const Candidate fourteen = plan_with(14), two = plan_with(2);
+    ASSERT_TRUE(fourteen.figures.count("mig_instances"));
+    EXPECT_EQ(fourteen.figures.at("mig_instances").value, 7);
+    const double overhead = typical().decode_step_overhead_s;
+    const double by_hand = (two.figures.at("decode_step_s").value - overhead) * 141.0 / 18.0 + overhead;
+    EXPECT_NEAR(1.0 / fourteen.figures.at("mig_decode_tokens_per_s_per_user").value, by_hand, 1e-9 * by_hand);
+    EXPECT_NEAR(fourteen.figures.at("mig_throughput_tokens_per_s").value, 7 * 2 / by_hand, 1e-6 * 7 * 2 / by_hand);
+    // One device is not seven: the instances together stream less than the whole H200 batching all 14 users.
+    EXPECT_LT(fourteen.figures.at("mig_throughput_tokens_per_s").value, fourteen.figures.at("throughput_tokens_per_s").value);
+    // A 70B model at FP8 (70 GB) fits no partition smaller than the device (3g.71gb leaves 64 GB usable): no MIG figures.
+    const Plan big = plan_from_json(R"({"stage": "serve", "model": "llama-3.1-70b", "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},
+        "serve": {"context_tokens": 8192, "concurrent_users": 2}, "hardware": {"devices": ["h200"], "count": 1}})", catalog());
+    ASSERT_FALSE(big.candidates.empty());
+    EXPECT_FALSE(big.candidates.front().figures.count("mig_instances"));
+}
+
 } // namespace hwplan

@@ -956,6 +956,76 @@ Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d,
     return best;
 }
 
+// [SECTION] MIG partitions (issue 11) -------------------------------------------------------------------------
+// Several small replicas on one large device: NVIDIA's Multi-Instance GPU splits an A100/H100/H200/B200 into up to
+// seven instances (the catalog's partitioning profiles, from nvidia/mig-parted). The MIG user guide ("Concepts",
+// terminology): "A GPU memory slice is roughly one eighth of the total GPU memory resources, including both
+// capacity and bandwidth", and an SM slice "roughly one seventh of the total number of SMs". An instance is planned
+// as a device of its own: the profile's memory, the memory bandwidth in proportion to its memory, the compute in
+// proportion to its compute slices (the "Ng" of the profile's name, of the whole device's). The profile with the most
+// instances that holds the model for its share of the users is reported beside the plan (figures and a note); the
+// pricing stays whole-device. Lesson 003: MIG "improves sharing and isolation, but it does not remove memory limits
+// or make one device equivalent to many full GPUs": each instance reads the weights again, at its slice's bandwidth.
+
+int compute_slices(const std::string& profile) { // "3g.40gb" -> 3; 0 when the name does not say
+    const size_t g = profile.find('g');
+    if (g == 0 || g == std::string::npos) return 0;
+    int v = 0;
+    for (size_t i = 0; i < g; ++i) {
+        if (profile[i] < '0' || profile[i] > '9') return 0;
+        v = v * 10 + (profile[i] - '0');
+    }
+    return v;
+}
+
+void mig_partitions(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, Eval& e) {
+    Candidate& c = e.c;
+    if (d.partitions.size() < 2 || c.count != 1 || !c.fits || !c.figures.count("throughput_tokens_per_s")) return;
+    const MigProfile* whole = nullptr;
+    int most = 0;
+    for (const auto& p : d.partitions) {
+        if (!whole || p.memory_bytes > whole->memory_bytes) whole = &p;
+        most = std::max(most, compute_slices(p.name));
+    }
+    if (!whole || whole->memory_bytes <= 0 || most <= 0) return;
+    std::vector<const MigProfile*> order;
+    for (const auto& p : d.partitions)
+        if (p.max_instances > 1 && compute_slices(p.name) > 0) order.push_back(&p);
+    std::stable_sort(order.begin(), order.end(), [](const MigProfile* x, const MigProfile* y) {
+        return x->max_instances != y->max_instances ? x->max_instances > y->max_instances : x->memory_bytes < y->memory_bytes; });
+    for (const MigProfile* p : order) {
+        const int k = p->max_instances;
+        const double memory_share = p->memory_bytes / whole->memory_bytes, compute_share = double(compute_slices(p->name)) / most;
+        Device part = d;
+        part.memory_bytes = d.memory_bytes * memory_share;
+        part.bandwidth_bytes_per_s = d.bandwidth_bytes_per_s * memory_share;
+        for (PeakRate Device::*r : {&Device::fp64, &Device::fp32, &Device::tf32, &Device::bf16, &Device::fp16, &Device::fp8, &Device::int8, &Device::fp4})
+            (part.*r).flop_per_s *= compute_share;
+        part.partitions.clear();
+        Workload share = w;
+        if (share.serve.concurrent_users > 0) share.serve.concurrent_users = std::ceil(share.serve.concurrent_users / k);
+        if (share.serve.batch_size > 0) share.serve.batch_size = std::ceil(share.serve.batch_size / k);
+        share.serve.requests_per_s /= k;
+        for (auto& t : share.serve.traffic) t.requests_per_s /= k;
+        Eval t;
+        t.explain = false;
+        eval_serve(share, cat, part, 1, a, t);
+        if (!t.c.fits || !t.c.figures.count("throughput_tokens_per_s")) continue;
+        const double per_user = t.c.figures.at("decode_tokens_per_s_per_user").value, total = k * t.c.figures.at("throughput_tokens_per_s").value;
+        auto why = [&] {
+            return std::to_string(k) + " x MIG " + p->name + " (" + format_sig(100 * memory_share, 3) + " % of the memory and its bandwidth, " +
+                   std::to_string(compute_slices(p->name)) + "/" + std::to_string(most) + " of the compute each), the profile with the most instances that holds the model for its share of the load";
+        };
+        c.figures["mig_instances"] = e.figure(k, Label::arithmetic, why);
+        c.figures["mig_decode_tokens_per_s_per_user"] = e.figure(per_user, Label::modelled, why);
+        c.figures["mig_throughput_tokens_per_s"] = e.figure(total, Label::modelled, why);
+        c.notes.push_back("MIG: " + why() + ": " + format_sig(per_user, 3) + " tokens/s per user and " + format_sig(total, 4) +
+                          " output tokens/s together, against " + format_sig(c.figures.at("throughput_tokens_per_s").value, 4) +
+                          " on the whole device; instances isolate tenants but each reads the weights again (lesson 003)");
+        return;
+    }
+}
+
 // [SECTION] RL pools ---------------------------------------------------------------------------------------
 // The trainer is this candidate's n devices (the fewest the training step fits on); the rollout pool is
 // sized with rl.h from the serving model: a replica is the fewest devices (powers of two) that hold the
@@ -1014,7 +1084,10 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
     switch (w.stage) {
     case Stage::serve:
     case Stage::batch:
-    case Stage::edge: e = best_serving_layout(w, cat, d, n, a, explain, replicas); break;
+    case Stage::edge:
+        e = best_serving_layout(w, cat, d, n, a, explain, replicas);
+        if (explain && w.stage == Stage::serve) mig_partitions(w, cat, d, a, e);
+        break;
     case Stage::finetune:
     case Stage::pretrain: eval_train(w, cat, d, n, a, e); break;
     case Stage::rl: {
@@ -1286,7 +1359,8 @@ void missing(const Workload& w, Plan& p) {
     if (w.hardware.devices.empty()) p.missing_assumptions.push_back("hardware.devices: not given; every catalog device is a candidate");
     if (w.model.size_only)
         p.missing_assumptions.push_back("model architecture: only a size was given; KV cache and activations use " + w.model.shape_from +
-                                        "'s shape (the closest preset by size)");
+                                        "'s shape (the closest by size of the Llama 3.x dense presets, 1B to 405B, whose KV cache "
+                                        "per token and activations grow with size)");
     switch (w.stage) {
     case Stage::serve:
     case Stage::batch:
