@@ -34,6 +34,7 @@ const std::vector<Field>& fields() {
         {"allreduce_base_latency_s", &Assumptions::allreduce_base_latency_s},
         {"allreduce_hop_latency_s", &Assumptions::allreduce_hop_latency_s},
         {"user_read_tokens_per_s", &Assumptions::user_read_tokens_per_s},
+        {"pcie_handoff_s", &Assumptions::pcie_handoff_s},
     };
     return kFields;
 }

@@ -33,6 +33,7 @@ struct Assumptions {
     double allreduce_base_latency_s = 0;     // fixed latency of one small all-reduce (launch, synchronization)
     double allreduce_hop_latency_s = 0;      // latency per ring step; a ring all-reduce over n takes 2(n-1) steps
     double user_read_tokens_per_s = 0;       // output tokens a second one chat user reads (fixed-demand serving)
+    double pcie_handoff_s = 0;               // one pipeline-stage hand-off between cards joined only by PCIe, per step
 };
 
 enum class Case { typical, low, high }; // which end of each range
