@@ -149,7 +149,9 @@ std::string check_plan(const Plan& p, const json& w) {
         if (r.option.kind != "api") {
             const Candidate* c = nullptr;
             for (const auto& x : p.candidates)
-                if (x.device == r.option.device && x.count == r.option.count) c = &x;
+                if (x.device == r.option.device &&
+                    (x.count == r.option.count || (x.rl.sized && x.rl.trainer_devices + x.rl.rollout_devices == r.option.count)))
+                    c = &x; // an RL option rents or buys both pools (docs/plan.md, rl)
             if (!c) return "the recommendation names no candidate";
             if (!c->fits) return "the recommended candidate does not fit";
             const auto s = w.value("serve", json::object());

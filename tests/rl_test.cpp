@@ -1,12 +1,15 @@
 // rl_test.cpp: RL post-training pools: weight synchronisation by hand, the least-cost split on a made-up
-// generation curve by hand, and lesson 004's reasoning-RL example (a 1T MoE on NVL72 racks) planned.
+// generation curve by hand, lesson 004's reasoning-RL example (a 1T MoE on NVL72 racks) planned, and that
+// example's time to finish and price: every step's generation, training and weight sync, both pools paid.
 #include "hwplan/rl.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "hwplan/catalog_embedded.h"
+#include "hwplan/cost.h"
 #include "hwplan/plan.h"
 
 namespace hwplan {
@@ -125,6 +128,90 @@ TEST(RlPools, Lesson004ReasoningRlOnA1TMoe) {
     const double by_hand = 6.05e-6 + rl.rollout_replicas * (30.33e-6 - 6.05e-6) / 2 + shard / (400e9 / 8 * 0.82);
     EXPECT_NEAR(rl.sync_s, by_hand, 0.001 * by_hand); // 0.1 %: the parameter count above has 5 digits
     EXPECT_LT(rl.sync_s, 0.05 * rl.step_s); // the fast fabric keeps it a small share of the step
+}
+
+// [SECTION] The job's time and price: both pools, every step --------------------------------------------------
+
+namespace {
+
+// Lesson 004's example with a token budget (10 RL steps of 256 rollouts x (2,000 prompt + 16,000 output)
+// tokens = 46,080,000 tokens trained on) and a quoted price of $10 per device-hour (the catalog has no public
+// GB200 NVL72 rental price, so the user's own quote is what gets priced).
+constexpr double kUsdPerDeviceHour = 10;
+
+Plan reasoning_rl_plan(double tokens) {
+    const Scenario* s = find_scenario(catalog(), "reasoning-rl-1t-moe");
+    EXPECT_NE(s, nullptr);
+    nlohmann::json j = nlohmann::json::parse(s->workload_json);
+    if (tokens > 0) j["train"]["tokens"] = tokens;
+    j["cost"]["usd_per_device_hour"] = kUsdPerDeviceHour;
+    return plan_from_json(j.dump(), catalog(), false);
+}
+
+const Option* rent_option(const Plan& p, const std::string& device) {
+    for (const Option& o : p.options)
+        if (o.kind == "rent" && o.device == device) return &o;
+    return nullptr;
+}
+
+} // namespace
+
+TEST(RlJob, TimeToFinishIsStepsTimesGenerationTrainingAndSync) {
+    const double tokens_per_step = 256.0 * (2000 + 16000); // rollouts x (prompt + output): 4,608,000
+    const Plan p = reasoning_rl_plan(10 * tokens_per_step);
+    ASSERT_FALSE(p.candidates.empty());
+    const Candidate& c = p.candidates.front();
+    const RlPools& rl = c.rl;
+    ASSERT_TRUE(rl.sized) << rl.explanation;
+    // One synchronous on-policy step runs generation, then training, then the weight sync (no overlap).
+    EXPECT_NEAR(rl.step_s, rl.generation_s + rl.train_s + rl.sync_s, 1e-9 * rl.step_s);
+    // 46,080,000 tokens / 4,608,000 a step = 10 steps.
+    ASSERT_TRUE(c.figures.count("train_time_s"));
+    EXPECT_NEAR(c.figures.at("train_time_s").value, 10 * rl.step_s, 1e-9 * rl.step_s);
+    // The rollouts are most of it (lesson 004: "generation dominates RL time"): the trainer alone would
+    // finish the same tokens in 10 x train_s, a small part of the job's time.
+    EXPECT_GT(c.figures.at("train_time_s").value, 10 * (rl.train_s + rl.generation_s) - 1e-6);
+    ASSERT_TRUE(c.figures.count("rl_tokens_per_s"));
+    EXPECT_NEAR(c.figures.at("rl_tokens_per_s").value, tokens_per_step / rl.step_s, 1e-9 * tokens_per_step / rl.step_s);
+    // The band holds the typical value (each end sized its own pools).
+    EXPECT_LE(c.figures.at("train_time_s").low, c.figures.at("train_time_s").value);
+    EXPECT_GE(c.figures.at("train_time_s").high, c.figures.at("train_time_s").value);
+}
+
+TEST(RlJob, PriceCountsEveryDeviceOfBothPools) {
+    const double tokens_per_step = 256.0 * (2000 + 16000);
+    const Plan p = reasoning_rl_plan(10 * tokens_per_step);
+    ASSERT_FALSE(p.candidates.empty());
+    const Candidate& c = p.candidates.front();
+    const RlPools& rl = c.rl;
+    ASSERT_TRUE(rl.sized) << rl.explanation;
+    const int fleet = rl.trainer_devices + rl.rollout_devices;
+    EXPECT_EQ(c.figures.at("rl_devices").value, fleet);
+    const Option* o = rent_option(p, c.device);
+    ASSERT_NE(o, nullptr);
+    EXPECT_EQ(o->count, fleet); // the trainer and the rollout pool are rented, not the trainer alone
+    // Cost of the run = (trainer + rollout devices) x $10 a device-hour x the billed run (10 steps x step_s, plus
+    // the catalog's start-up, in its billing increments) / 3600.
+    const double billed = billed_seconds(10 * rl.step_s, catalog().defaults);
+    EXPECT_GE(billed, 10 * rl.step_s);
+    const double by_hand = fleet * kUsdPerDeviceHour * billed / 3600;
+    EXPECT_NEAR(o->cost.value, by_hand, 1e-9 * by_hand) << o->cost.why;
+    EXPECT_NEAR(c.figures.at("rent_usd_per_hour").value, fleet * kUsdPerDeviceHour, 1e-9);
+}
+
+TEST(RlJob, PricePerMillionTokensWithoutABudget) {
+    // No token budget: the unit is $ per million trained tokens = fleet x $/h / 3600 x step_s / tokens a step x 1e6.
+    const Plan p = reasoning_rl_plan(0);
+    ASSERT_FALSE(p.candidates.empty());
+    const Candidate& c = p.candidates.front();
+    const RlPools& rl = c.rl;
+    ASSERT_TRUE(rl.sized) << rl.explanation;
+    EXPECT_EQ(c.figures.count("train_time_s"), 0u); // no budget, no time to finish
+    const Option* o = rent_option(p, c.device);
+    ASSERT_NE(o, nullptr);
+    const double fleet = rl.trainer_devices + rl.rollout_devices;
+    const double by_hand = fleet * kUsdPerDeviceHour / 3600 * rl.step_s / (256.0 * 18000) * 1e6;
+    EXPECT_NEAR(o->cost.value, by_hand, 1e-9 * by_hand) << o->cost.why;
 }
 
 } // namespace hwplan

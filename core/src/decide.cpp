@@ -64,12 +64,14 @@ std::optional<Figure> seconds_per_unit(const Candidate& c, const Workload& w, do
         if (!ips) return std::nullopt;
         return inv(*ips, 1000.0);
     }
+    // RL: the whole job (both pools, every step: plan.cpp rl_job_figures); unknown without sized pools.
+    if (w.stage == Stage::rl && !fig(c, "rl_tokens_per_s")) return std::nullopt;
     if (w.train.tokens > 0) {
         const Figure* t = fig(c, "train_time_s");
         if (!t) return std::nullopt;
         return *t;
     }
-    const Figure* tps = fig(c, "train_tokens_per_s");
+    const Figure* tps = fig(c, w.stage == Stage::rl ? "rl_tokens_per_s" : "train_tokens_per_s");
     if (!tps) return std::nullopt;
     return inv(*tps, 1e6);
 }
@@ -140,7 +142,8 @@ namespace {
 // The figure the "per_user_speed" priority ranks by: per-user decode speed when serving, else the job's rate.
 double speed_of(const Candidate& c, const Workload& w) {
     const Figure* f = serving(w.stage) ? fig(c, "decode_tokens_per_s_per_user")
-                      : w.stage == Stage::embed ? fig(c, "items_per_s") : fig(c, "train_tokens_per_s");
+                      : w.stage == Stage::embed ? fig(c, "items_per_s")
+                      : fig(c, w.stage == Stage::rl ? "rl_tokens_per_s" : "train_tokens_per_s");
     return f ? f->value : 0;
 }
 
@@ -150,6 +153,13 @@ double latency_of(const Candidate& c) {
 }
 
 // Seconds of work in one run of a batch or training job (0 when not modelled): rentals are billed per run.
+// Devices one replica pays for: an RL job's trainer and rollout pools together (plan.cpp rl_job_figures),
+// else the candidate's count.
+int fleet_devices(const Candidate& c) {
+    const Figure* f = fig(c, "rl_devices");
+    return f ? int(f->value) : c.count;
+}
+
 double run_seconds(const Candidate& c, const Workload& w) {
     const Figure* f = w.stage == Stage::embed ? fig(c, "embed_time_s") : is_training_stage(w.stage) ? fig(c, "train_time_s") : nullptr;
     return f ? f->value : 0;
@@ -264,6 +274,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         const Device* d = cat.device_by_id(c.device);
         if (!d) continue;
         const auto seconds = seconds_per_unit(c, w, std::max(1.0, output_tokens));
+        const int fleet = fleet_devices(c); // the devices priced: both RL pools, else the candidate's count
         // Jobs a week without hours a job: each run lasts the modelled run time on this candidate.
         Workload wc = w;
         if (!serving(w.stage) && w.usage.jobs_per_week > 0 && w.usage.hours_per_job <= 0 && w.usage.hours_per_month <= 0 &&
@@ -303,8 +314,8 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
             // Replicas: enough for the load (when an arrival rate is given) plus the spares for redundancy.
             const int load_replicas = replicas_for(capacity);
             const int replicas = load_replicas + spares;
-            const int per_replica = c.count;
-            const int server = replica_devices(*d, c.count, owning); // devices of the server(s) one replica occupies
+            const int per_replica = fleet;
+            const int server = replica_devices(*d, fleet, owning); // devices of the server(s) one replica occupies
             o.count = per_replica * replicas;
             o.speed = speed_of(c, w);
             o.latency_s = latency_of(c);
@@ -315,7 +326,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                 o.name += " (" + std::to_string(replicas) + " replicas of " + std::to_string(per_replica) +
                           (spares > 0 ? ", N+" + std::to_string(spares) : "") + ")";
             o.unit = unit;
-            std::vector<std::string> out = eliminations(*d, w, owning ? "own" : o.kind, c.count, level);
+            std::vector<std::string> out = eliminations(*d, w, owning ? "own" : o.kind, fleet, level);
             std::vector<std::string> notes;
             if (!c.fits) out.push_back("does not fit: needs " + format_bytes(c.memory.total_bytes) + " per device, " +
                                        format_bytes(c.memory.capacity_bytes) + " usable");
@@ -355,9 +366,9 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                     short_of.push_back("compromise: tensor parallel over " + std::to_string(c.count) + " devices outside a fast scale-up domain: "
                                        "every decode step pays its all-reduces over the slow link (issue 11: 'six cards can decode slower than one')");
             }
-            if (server != c.count)
+            if (server != per_replica)
                 notes.push_back("servers: " + std::to_string(replicas) + " x " + std::to_string(d->domain_size) + "-device server" +
-                                (replicas > 1 ? "s, one per replica so a server can fail" : "") + " (" + std::to_string(c.count) +
+                                (replicas > 1 ? "s, one per replica so a server can fail" : "") + " (" + std::to_string(per_replica) +
                                 " of its " + std::to_string(server) + " devices used per replica; the rest is headroom)");
             if (!hc->available && out.empty())
                 notes.push_back(owning ? "price: no public purchase price in the catalog (unit cost unknown)"
@@ -383,13 +394,16 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                                 " M output tokens demanded (" + format_sig(hours, 4) + " hours)");
                 const std::string prefix = o.kind + "_";
                 c.figures[prefix + "usd_per_hour"] =
-                    Figure{hc->usd_per_hour * c.count, hc->usd_per_hour * c.count, hc->usd_per_hour * c.count, Label::arithmetic, hc->basis};
+                    Figure{hc->usd_per_hour * fleet, hc->usd_per_hour * fleet, hc->usd_per_hour * fleet, Label::arithmetic, hc->basis};
                 c.figures[prefix + unit] = o.cost;
                 c.figures[prefix + "usd_per_month"] = Figure{o.usd_per_month, o.usd_per_month, o.usd_per_month, Label::arithmetic,
                     format_sig(hours, 4) + " hours a month x " + format_sig(hc->usd_per_hour * o.count, 4) + " $/h (" + std::to_string(o.count) + " devices)"};
             } else if (hc->available && seconds) {
                 double factor = double(replicas) / load_replicas; // spares are paid and idle
-                std::string why = hc->basis + " x " + std::to_string(c.count) + " device(s)";
+                std::string why = hc->basis + " x " + std::to_string(fleet) + " device(s)";
+                if (c.rl.sized)
+                    why += " (" + std::to_string(c.rl.trainer_devices) + " trainer + " + std::to_string(c.rl.rollout_devices) +
+                           " rollout, each paid for the whole RL step)";
                 if (spares > 0) why += "; x " + format_sig(factor, 3) + " for " + std::to_string(spares) + " spare replica(s) (N+" + std::to_string(spares) + ")";
                 // A rented batch or training run is billed from start-up to the end of its last increment.
                 double billed_s = 0;
@@ -404,21 +418,21 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                 }
                 if (hc == &spot && is_training_stage(w.stage) && run_s > 3600)
                     notes.push_back("spot: a " + format_sig(run_s / 3600, 3) + " h run can be interrupted; checkpoint and resume (lesson 003: 'checkpointed')");
-                o.cost = scale(*seconds, hc->usd_per_hour * c.count / 3600.0 * factor);
+                o.cost = scale(*seconds, hc->usd_per_hour * fleet / 3600.0 * factor);
                 o.cost.why = why;
-                if (billed_s > 0 && runs_per_month > 0) o.usd_per_month = runs_per_month * billed_s / 3600 * hc->usd_per_hour * c.count;
+                if (billed_s > 0 && runs_per_month > 0) o.usd_per_month = runs_per_month * billed_s / 3600 * hc->usd_per_hour * fleet;
                 else if (hours > 0) o.usd_per_month = hc->usd_per_hour * o.count * hours;
                 notes.push_back("cost: " + why);
                 const std::string prefix = o.kind + "_";
                 c.figures[prefix + "usd_per_hour"] =
-                    Figure{hc->usd_per_hour * c.count, hc->usd_per_hour * c.count, hc->usd_per_hour * c.count, Label::arithmetic, hc->basis};
+                    Figure{hc->usd_per_hour * fleet, hc->usd_per_hour * fleet, hc->usd_per_hour * fleet, Label::arithmetic, hc->basis};
                 c.figures[prefix + unit] = o.cost;
                 // Serving: prompt and output tokens priced separately (prefill capacity vs decode capacity).
                 if (serving(w.stage)) {
                     const Figure* tp = fig(c, "throughput_tokens_per_s");
                     const Figure* ttft = fig(c, "ttft_s");
                     const double prompt = w.serve.prompt_tokens > 0 ? w.serve.prompt_tokens : std::round(w.serve.context_tokens / 2);
-                    const double per_s = hc->usd_per_hour * c.count / 3600.0;
+                    const double per_s = hc->usd_per_hour * fleet / 3600.0;
                     if (tp && tp->value > 0)
                         c.figures[prefix + "usd_per_million_decode_tokens"] = Figure{per_s / tp->value * 1e6, per_s / tp->high * 1e6,
                             per_s / tp->low * 1e6, Label::modelled, "device cost / decode throughput at the workload's batch"};
@@ -457,15 +471,15 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         if (rent.available && own.available && price > 0 && hours > 0) {
             const double running = d->tdp_w / 1000.0 * cat.defaults.pue_ratio *
                                    (w.cost.usd_per_kwh >= 0 ? w.cost.usd_per_kwh : cat.defaults.electricity_usd_per_j * 3.6e6);
-            const double months = breakeven_months(price * c.count, rent.usd_per_hour * c.count, running * c.count, hours);
+            const double months = breakeven_months(price * fleet, rent.usd_per_hour * fleet, running * fleet, hours);
             if (p.breakeven_curve.empty()) { // the curve over usage, for the first such candidate
                 p.breakeven_device = c.device;
                 for (double h : {10.0, 25.0, 50.0, 100.0, 200.0, 400.0, kHoursPerMonth})
-                    p.breakeven_curve.push_back({h, breakeven_months(price * c.count, rent.usd_per_hour * c.count, running * c.count, h)});
+                    p.breakeven_curve.push_back({h, breakeven_months(price * fleet, rent.usd_per_hour * fleet, running * fleet, h)});
             }
             if (std::isfinite(months))
                 c.figures["breakeven_months"] = Figure{months, months, months, Label::arithmetic,
-                    "purchase $" + format_sig(price * c.count, 6) + " / ((rent - power) x " + format_sig(hours, 4) + " h a month)"};
+                    "purchase $" + format_sig(price * fleet, 6) + " / ((rent - power) x " + format_sig(hours, 4) + " h a month)"};
         }
     }
 

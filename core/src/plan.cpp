@@ -1092,6 +1092,30 @@ RlPools rl_pools(const Workload& w, const Catalog& cat, const Device& d, int n, 
     return size_rl_pools(job, train_s, network_of(d, a), generation);
 }
 
+// The whole RL job's rate and time from its pools (rl.h: one synchronous step is generation, then
+// training, then weight sync, not overlapped): rl_tokens_per_s = the step's trained tokens (rollouts x
+// (prompt + output)) / step_s; train_time_s = train.tokens / that rate (steps x step_s), replacing the
+// trainer-only time; rl_devices = trainer + rollout devices, the fleet decide.cpp prices. Without sized
+// pools the job's time is unknown (evaluate drops the trainer-only time).
+void rl_job_figures(const Workload& w, const RlPools& rl, Eval& e) {
+    Candidate& c = e.c;
+    if (!rl.sized || !(rl.step_s > 0)) return;
+    const ServeShape sh = serve_shape(w);
+    const double tokens_per_step = std::max(1.0, std::ceil(sh.users)) * (sh.prompt + sh.output);
+    const double rate = tokens_per_step / rl.step_s;
+    auto step_why = [&] { return format_sig(tokens_per_step, 6) + " trained tokens per step / (generation " + format_sig(rl.generation_s, 3) +
+                                 " s + training " + format_sig(rl.train_s, 3) + " s + weight sync " + format_sig(rl.sync_s, 3) + " s)"; };
+    c.figures["rl_step_s"] = e.figure(rl.step_s, Label::modelled, [&] { return std::string("generation + training + weight sync, one after another (synchronous, on-policy)"); });
+    c.figures["rl_tokens_per_s"] = e.figure(rate, Label::modelled, step_why);
+    c.figures["rl_devices"] = e.figure(rl.trainer_devices + rl.rollout_devices, Label::arithmetic, [&] {
+        return std::to_string(rl.trainer_devices) + " trainer + " + std::to_string(rl.rollout_devices) + " rollout devices"; });
+    if (w.train.tokens > 0)
+        c.figures["train_time_s"] = e.figure(w.train.tokens / rate, Label::modelled, [&] {
+            return format_sig(w.train.tokens / tokens_per_step, 4) + " RL steps (" + format_sig(w.train.tokens, 4) + " tokens / " +
+                   format_sig(tokens_per_step, 6) + " a step) x " + format_sig(rl.step_s, 4) + " s a step"; });
+    e.headline = rate;
+}
+
 Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true, int replicas = 0) {
     Eval e;
     e.explain = explain;
@@ -1110,6 +1134,7 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
     case Stage::rl: {
         // The trainer decides what must fit; the rollout pool's decode speed is reported beside it.
         eval_train(w, cat, d, n, a, e);
+        e.c.figures.erase("train_time_s"); // the trainer's alone: the job's time needs its pools (rl_job_figures)
         Eval rollout;
         rollout.explain = e.explain;
         eval_serve(w, cat, d, n, a, rollout);
@@ -1118,6 +1143,7 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
         if (e.explain && e.c.fits) {
             e.c.rl = rl_pools(w, cat, d, n, a, e.c);
             e.c.notes.push_back("RL pools: " + e.c.rl.explanation);
+            rl_job_figures(w, e.c.rl, e);
         }
         break;
     }
@@ -1257,10 +1283,10 @@ const std::vector<std::string>& figures_driven_by(const std::string& assumption)
     static const std::map<std::string, std::vector<std::string>> kDriven{
         {"decode_bandwidth_efficiency", {"decode_step_s", "decode_tokens_per_s_per_user", "throughput_tokens_per_s",
                                          "max_throughput_within_targets_tokens_per_s", "rollout_decode_tokens_per_s_per_user",
-                                         "rollout_throughput_tokens_per_s"}},
+                                         "rollout_throughput_tokens_per_s", "rl_step_s", "rl_tokens_per_s", "train_time_s"}},
         {"prefill_compute_efficiency", {"ttft_s", "p50_ttft_s", "p95_ttft_s", "isolated_p95_ttft_s"}},
-        {"training_mfu", {"step_time_s", "train_tokens_per_s", "train_time_s"}},
-        {"finetune_mfu", {"step_time_s", "train_tokens_per_s", "train_time_s"}},
+        {"training_mfu", {"step_time_s", "train_tokens_per_s", "train_time_s", "rl_step_s", "rl_tokens_per_s"}},
+        {"finetune_mfu", {"step_time_s", "train_tokens_per_s", "train_time_s", "rl_step_s", "rl_tokens_per_s"}},
     };
     static const std::vector<std::string> kNone;
     auto it = kDriven.find(assumption);
@@ -1503,8 +1529,15 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
         const int n = choose_count(w, cat, *d, das.typical);
         Eval e = evaluate(w, cat, *d, n, das.typical);
         e.c.memory.total_low_bytes = e.c.memory.total_high_bytes = e.c.memory.total_bytes;
-        widen(e.c, evaluate(w, cat, *d, n, das.low, false, e.c.layout.data_parallel).c); // the bands of the layout chosen
-        widen(e.c, evaluate(w, cat, *d, n, das.high, false, e.c.layout.data_parallel).c);
+        // The bands of the layout chosen; an RL job's time also needs its pools sized at each end.
+        auto band = [&](const Assumptions& ba) {
+            Eval b = evaluate(w, cat, *d, n, ba, false, e.c.layout.data_parallel);
+            if (w.stage == Stage::rl && b.c.fits) rl_job_figures(w, rl_pools(w, cat, *d, n, ba, b.c), b);
+            b.c.figures.erase("rl_devices"); // the fleet priced is the typical split's, not a band
+            return b.c;
+        };
+        widen(e.c, band(das.low));
+        widen(e.c, band(das.high));
         label_calibrated(e.c, w, cat, das, rule, mfu_rule);
         if (rule && w.stage != Stage::finetune && w.stage != Stage::pretrain)
             e.c.notes.push_back("decode bandwidth efficiency " + format_sig(rule->value, 3) + " (" + format_sig(rule->low, 3) + ".." +

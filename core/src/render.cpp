@@ -45,7 +45,7 @@ std::vector<std::string> headline_keys(Stage s) {
         return {"ttft_s", "decode_tokens_per_s_per_user", "throughput_tokens_per_s", "max_concurrent_users", "p95_ttft_s"};
     case Stage::finetune:
     case Stage::pretrain: return {"step_time_s", "train_tokens_per_s", "train_time_s"};
-    case Stage::rl: return {"step_time_s", "train_tokens_per_s", "rollout_throughput_tokens_per_s"};
+    case Stage::rl: return {"rl_step_s", "rl_tokens_per_s", "train_time_s", "step_time_s", "rollout_throughput_tokens_per_s"};
     case Stage::embed: return {"items_per_s", "embed_time_s", "window_used_ratio"};
     }
     return {};

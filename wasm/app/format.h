@@ -26,6 +26,7 @@ inline std::string figure_label(const std::string& key) {
         {"max_concurrent_users", "max users at once"}, {"step_time_s", "step time"},
         {"train_tokens_per_s", "training tokens/s"}, {"train_time_s", "training time"},
         {"rollout_throughput_tokens_per_s", "rollout tokens/s"}, {"items_per_s", "items/s"},
+        {"rl_step_s", "RL step (generate + train + sync)"}, {"rl_tokens_per_s", "RL tokens/s (both pools)"},
         {"embed_time_s", "embedding time"}, {"window_used_ratio", "share of the window used"},
         {"prefill_s", "prefill time"}, {"decode_step_s", "decode step time"}, {"trainable_params", "trainable parameters"},
     };
