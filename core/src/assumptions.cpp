@@ -24,6 +24,7 @@ const std::vector<Field>& fields() {
         {"encoder_compute_efficiency", &Assumptions::encoder_compute_efficiency},
         {"interconnect_efficiency", &Assumptions::interconnect_efficiency},
         {"runtime_context_bytes", &Assumptions::runtime_context_bytes},
+        {"tensor_parallel_buffer_bytes", &Assumptions::tensor_parallel_buffer_bytes},
         {"allocator_fragmentation_ratio", &Assumptions::allocator_fragmentation_ratio},
         {"serving_memory_utilization", &Assumptions::serving_memory_utilization},
         {"kv_block_tokens", &Assumptions::kv_block_tokens},

@@ -329,8 +329,15 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     m.activations_bytes = inference_activation_bytes(arch, chunk, std::max(1.0, std::ceil(sh.batch / groups))) / tp;
     e.term(m, "activations", m.activations_bytes, [&] { return std::string("one block's working set for a " + format_sig(chunk, 6) +
                                                         "-token chunk + FP32 logits for " + format_sig(sh.batch, 6) + " sequences"); });
-    m.overhead_bytes = runtime_overhead_bytes(d, a);
-    e.term(m, "overhead", m.overhead_bytes, [&] { return std::string(local_runtime(d) ? "llama.cpp-style compute buffer" : "runtime context (CUDA/ROCm/XLA) and framework"); });
+    // A serving engine split over tensor-parallel ranks of a scale-up domain (NVLink, Infinity Fabric) also holds
+    // memory outside PyTorch's allocator on each device (NCCL and custom all-reduce buffers; vLLM's profile:
+    // 1.79 GiB at TP 1, 3.58 GiB at TP 2). Over PCIe vLLM turns its custom all-reduce off beyond two GPUs
+    // (custom_all_reduce.py: "not supported on more than two PCIe-only GPUs"), and a PCIe multi-GPU log shows
+    // no more than a single device's context (the assumption's low end): none is added there.
+    const double tp_buffers = tp > 1 && !local_runtime(d) && d.domain_size > 1 ? a.tensor_parallel_buffer_bytes : 0.0;
+    m.overhead_bytes = runtime_overhead_bytes(d, a) + tp_buffers;
+    e.term(m, "overhead", m.overhead_bytes, [&] { return std::string(local_runtime(d) ? "llama.cpp-style compute buffer" : "runtime context (CUDA/ROCm/XLA) and framework") +
+                                                  (tp_buffers > 0 ? " + tensor-parallel communication buffers " + gb(tp_buffers) : ""); });
     finish_memory(m);
     c.fits = m.total_bytes <= m.capacity_bytes;
 
