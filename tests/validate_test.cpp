@@ -11,6 +11,7 @@
 
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/catalog_files.h"
+#include "hwplan/plan.h"
 
 #include <nlohmann/json.hpp>
 
@@ -99,7 +100,7 @@ TEST(ValidateParse, NamesTheFieldAndReason) {
     const Row rows[] = {
         {"split", "training", "split", "unknown value \"training\"; expected one of calibration, validation"},
         {"kind", "latency", "kind", "unknown value \"latency\"; expected one of memory, decode, serving, training, embedding"},
-        {"quantity", "peak", "quantity", "unknown quantity \"peak\"; expected memory.total_bytes, memory.model_state_bytes, kv_cache_tokens, kv_cache_capacity_bytes, train_flop_per_s_per_device, train_mfu or figure.NAME"},
+        {"quantity", "peak", "quantity", "unknown quantity \"peak\"; expected memory.total_bytes, memory.model_state_bytes, memory.allocated_peak_bytes, kv_cache_tokens, kv_cache_capacity_bytes, train_flop_per_s_per_device, train_mfu or figure.NAME"},
         {"workload", "llama", "workload", "expected an object (a hwplan workload, docs/workload.md), got a string"},
     };
     for (const auto& r : rows) {
@@ -173,6 +174,47 @@ TEST(ValidateCase, ErrorAndToleranceAreTheKinds) {
     j["quantity"] = "memory.model_state_bytes";
     r = run_case(parsed(j), catalog());
     EXPECT_TRUE(r.within);
+}
+
+// A published value rounded to a step stands for the half step either side of it: 112 GB of model states
+// against "112.4 GB" printed to 1 GB is in band (|112 - 112.4| = 0.4 <= 0.5), against "112.6 GB" it is not
+// (0.6 > 0.5); the error stays the plain ratio to the printed value either way.
+TEST(ValidateCase, ARoundedMeasurementIsInBandWithinHalfItsStep) {
+    auto j = base_case();
+    j["measured"] = {{"value", 112.4}, {"unit", "GB"}, {"resolution", 1}};
+    CaseResult r = run_case(parsed(j), catalog());
+    ASSERT_TRUE(r.modelled) << r.reason;
+    EXPECT_NEAR(r.m.resolution_si, 1e9, 1e-3);
+    EXPECT_NEAR(r.error_ratio, (112.0 - 112.4) / 112.4, 1e-9);
+    EXPECT_TRUE(r.in_band);
+    j["measured"]["value"] = 112.6;
+    r = run_case(parsed(j), catalog());
+    EXPECT_FALSE(r.in_band);
+    j["measured"]["resolution"] = 0; // must be positive
+    Measurement m;
+    const Issues is = parse_measurement(file(j), m);
+    ASSERT_EQ(is.size(), 1u);
+    EXPECT_EQ(is[0].path, "measured.resolution");
+}
+
+// What torch.cuda.max_memory_allocated() reports leaves out the overhead term: the runtime context (0.4 GB,
+// catalog/assumptions.json runtime_context_bytes) and the caching allocator's fragmentation, 17.6 % of the
+// per-step tensors (allocator_fragmentation_ratio, GMLake). So total - allocated = 0.4 GB + 0.176 x (activations +
+// gradients), with the terms read from the same plan; the allocated figure has no range (its band is itself).
+TEST(ValidateCase, AllocatedPeakLeavesOutTheContextAndFragmentation) {
+    auto j = base_case();
+    j["quantity"] = "memory.total_bytes";
+    const CaseResult total = run_case(parsed(j), catalog());
+    j["quantity"] = "memory.allocated_peak_bytes";
+    const CaseResult alloc = run_case(parsed(j), catalog());
+    ASSERT_TRUE(total.modelled && alloc.modelled) << total.reason << alloc.reason;
+    const Plan p = plan_from_json(j["workload"].dump(), catalog(), false);
+    ASSERT_FALSE(p.candidates.empty());
+    const MemoryUse& m = p.candidates.front().memory;
+    EXPECT_NEAR(total.predicted - alloc.predicted, 0.4e9 + 0.176 * (m.activations_bytes + m.gradients_bytes), 1e3);
+    EXPECT_GE(alloc.predicted, 112e9); // lesson 001's 16 bytes per parameter are all allocated
+    EXPECT_EQ(alloc.low, alloc.predicted);
+    EXPECT_EQ(alloc.high, alloc.predicted);
 }
 
 // A 7B pretraining step on one H100 timed with an MFU pinned to 0.5 (an override pins the band too):

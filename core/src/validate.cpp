@@ -24,6 +24,9 @@ const std::vector<std::string> kSplits = {"calibration", "validation"};
 // What a measurement compares against, read from the plan's candidate for the workload's device:
 //   memory.total_bytes        peak memory per device (weights + KV/activations + gradients + optimizer + overhead)
 //   memory.model_state_bytes  weights + gradients + optimizer state per device (ZeRO's "model states")
+//   memory.allocated_peak_bytes  the peak without the runtime overhead term (CUDA context, the caching allocator's
+//                             cached blocks): what torch.cuda.max_memory_allocated() reports, which scripts such as
+//                             PEFT's examples (TorchTracemalloc) print
 //   kv_cache_tokens           max_concurrent_users x serve.context_tokens: with a context of one KV block,
 //                             the tokens of KV cache that fit (what vLLM prints as "# GPU blocks" x block size)
 //   kv_cache_capacity_bytes   the same capacity in bytes per device: max_concurrent_users x the KV bytes one
@@ -33,7 +36,7 @@ const std::vector<std::string> kSplits = {"calibration", "validation"};
 //                             recomputation), to compare with papers that publish achieved TFLOP/s per GPU
 //   train_mfu                 the same / the device's dense peak at the step's precision (model FLOPs utilization)
 //   figure.NAME               any figure of the candidate (figure.decode_tokens_per_s_per_user, ...)
-const std::vector<std::string> kQuantities = {"memory.total_bytes", "memory.model_state_bytes", "kv_cache_tokens", "kv_cache_capacity_bytes",
+const std::vector<std::string> kQuantities = {"memory.total_bytes", "memory.model_state_bytes", "memory.allocated_peak_bytes", "kv_cache_tokens", "kv_cache_capacity_bytes",
                                               "train_flop_per_s_per_device", "train_mfu"};
 
 struct Unit {
@@ -107,7 +110,7 @@ Issues parse_measurement(const CatalogFile& file, Measurement& out) {
     m.split = r.choice("split", true, kSplits).value_or("");
     if (auto q = r.string("quantity", true)) {
         const bool known = std::find(kQuantities.begin(), kQuantities.end(), *q) != kQuantities.end() || q->rfind("figure.", 0) == 0;
-        if (!known) r.error("quantity", "unknown quantity \"" + *q + "\"; expected memory.total_bytes, memory.model_state_bytes, kv_cache_tokens, kv_cache_capacity_bytes, train_flop_per_s_per_device, train_mfu or figure.NAME");
+        if (!known) r.error("quantity", "unknown quantity \"" + *q + "\"; expected memory.total_bytes, memory.model_state_bytes, memory.allocated_peak_bytes, kv_cache_tokens, kv_cache_capacity_bytes, train_flop_per_s_per_device, train_mfu or figure.NAME");
         else m.quantity = *q;
     }
     r.object("source", true, [&](detail::Reader& s) {
@@ -145,6 +148,7 @@ Issues parse_measurement(const CatalogFile& file, Measurement& out) {
         const auto block = s.number("block_tokens", false, 1, 1024);
         const auto batch_items = s.number("batch_items", false, 1, 1e7);
         const auto derived = s.string("derived", false);
+        const auto resolution = s.number("resolution", false, 1e-12, 1e18);
         if (!value || !unit) return;
         const Unit* u = find_unit(*unit);
         if (!u) {
@@ -169,8 +173,14 @@ Issues parse_measurement(const CatalogFile& file, Measurement& out) {
             m.measured_si = u->reciprocal ? 1.0 / (*value * factor) : *value * factor;
         }
         if (u->per_device) m.measured_si *= std::max(device_count, 1);
+        // The step the source rounds to, in the value's own unit (a linear unit only: bytes, tokens, ...).
+        if (resolution) {
+            if (u->reciprocal || factor <= 0 || std::string(u->name) == "ms/batch") s.error("resolution", "only for a value in a linear unit (bytes, tokens, tokens/s, ...), not " + *unit);
+            else m.resolution_si = *resolution * factor * (u->per_device ? std::max(device_count, 1) : 1);
+        }
         m.unit_si = u->si;
         m.measured_text = format_sig(*value, 6) + " " + *unit + (derived ? " (" + *derived + ")" : "");
+        if (m.resolution_si > 0) m.measured_text += ", published rounded to " + format_sig(*resolution, 6) + " " + *unit;
     });
     if (auto nm = r.string("not_modelled", false)) m.not_modelled = *nm;
     r.finish();
@@ -211,6 +221,11 @@ CaseResult run_case(const Measurement& m, const Catalog& catalog) {
         r.predicted = c.memory.total_bytes;
         r.low = c.memory.total_low_bytes > 0 ? c.memory.total_low_bytes : r.predicted;
         r.high = c.memory.total_high_bytes > 0 ? c.memory.total_high_bytes : r.predicted;
+        r.label = "modelled";
+    } else if (m.quantity == "memory.allocated_peak_bytes") {
+        // The tensors alone: the overhead term's context and fragmentation are what the allocated counter leaves
+        // out, and none of the other terms depends on an assumption's range, so the band is the figure itself.
+        r.predicted = r.low = r.high = c.memory.total_bytes - c.memory.overhead_bytes;
         r.label = "modelled";
     } else if (m.quantity == "memory.model_state_bytes") {
         r.predicted = r.low = r.high = c.memory.weights_bytes + c.memory.gradients_bytes + c.memory.optimizer_bytes;
@@ -278,7 +293,9 @@ CaseResult run_case(const Measurement& m, const Catalog& catalog) {
     r.modelled = true;
     r.error_ratio = (r.predicted - m.measured_si) / m.measured_si;
     r.within = std::abs(r.error_ratio) <= tolerance_ratio(m.kind) + 1e-12;
-    const double eps = 1e-9 * m.measured_si;
+    // A published value rounded to a step stands for the half step either side of it (DeepSpeed's estimator
+    // prints "6.10GB"): the band holds it when the two ranges meet.
+    const double eps = 1e-9 * m.measured_si + m.resolution_si / 2;
     r.in_band = r.low - eps <= m.measured_si && m.measured_si <= r.high + eps;
     if (!c.fits) r.label += ", plan says it does not fit";
     return r;

@@ -37,6 +37,7 @@ struct Measurement {
     double measured_si = 0;      // the measured value in SI (bytes, tokens, tokens/s, items/s, parameters)
     std::string measured_text;   // as published: "2,810 blocks", "21.4 GB"
     std::string unit_si;         // "bytes", "tokens", "tokens/s", ...
+    double resolution_si = 0;    // the published value's rounding step in SI (0.01 GiB for "6.10GB"); 0 = exact
     std::string not_modelled;    // declared by the file: why the planner leaves this figure out ("" = modelled)
 };
 
