@@ -1065,6 +1065,19 @@ const EfficiencyRule* matching_rule(const std::vector<EfficiencyRule>& rules, co
     return nullptr;
 }
 
+// An MFU the user measured (a workload override or a calibration) is end to end: it already holds the step's
+// attention and FP8 casts, so they are not priced apart as well (unless the user pinned them too).
+void end_to_end_mfu(AssumptionSet& das, const EfficiencyRule*& attention_rule) {
+    for (const char* key : {"training_attention_efficiency", "training_fp8_cast_bytes_per_element"}) {
+        const auto src = das.source.find(key);
+        if (src != das.source.end() && (src->second == "workload" || src->second == "calibration")) continue;
+        double Assumptions::*field = assumption_member(key);
+        das.typical.*field = das.low.*field = das.high.*field = 0;
+        das.source[key] = "training_mfu";
+        if (std::string(key) == "training_attention_efficiency") attention_rule = nullptr;
+    }
+}
+
 // Efficiencies measured for the device's family and runtime (catalog/efficiencies.json) replace the
 // catalog-wide ones, unless the workload pinned them: decode bandwidth efficiency and pretraining MFU.
 AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, const Workload& w, const Device& d,
@@ -1091,9 +1104,18 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
         out.low.decode_step_overhead_s = decode_rule->step_overhead_high_s;
         out.high.decode_step_overhead_s = decode_rule->step_overhead_low_s;
         out.source["decode_step_overhead_s"] = decode_rule->source;
+    } else if (!(pinned != as.source.end() && pinned->second == "workload")) {
+        // The catalog-wide step is a cost measured apart from the share: the slow case (the low set, with the
+        // smaller share) takes the longest step and the fast case the shortest, so the band spans both ranges.
+        std::swap(out.low.decode_step_overhead_s, out.high.decode_step_overhead_s);
     }
     mfu_rule = apply(cat.training_mfu_rules, "training_mfu", &Assumptions::training_mfu);
+    // FP8's cast bytes are a cost, not an efficiency: the slow case (the low set, with the smaller MFU) takes the
+    // most bytes and the fast case the fewest, so the band spans both ends of the fit (assumptions.json).
+    std::swap(out.low.training_fp8_cast_bytes_per_element, out.high.training_fp8_cast_bytes_per_element);
     attention_rule = apply(cat.training_attention_rules, "training_attention_efficiency", &Assumptions::training_attention_efficiency);
+    const auto mfu_src = as.source.find("training_mfu");
+    if (mfu_src != as.source.end() && mfu_src->second == "workload") end_to_end_mfu(out, attention_rule);
     return out;
 }
 
@@ -1132,8 +1154,8 @@ std::vector<const Calibration*> apply_calibrations(AssumptionSet& das, const Cat
         if (k.assumption == "decode_bandwidth_efficiency" && step != cat.assumptions.end() &&
             !(step_src != das.source.end() && step_src->second == "workload")) {
             das.typical.decode_step_overhead_s = step->second.value;
-            das.low.decode_step_overhead_s = step->second.low;
-            das.high.decode_step_overhead_s = step->second.high;
+            das.low.decode_step_overhead_s = step->second.high; // the slow case takes the longest step (device_assumptions)
+            das.high.decode_step_overhead_s = step->second.low;
             das.source["decode_step_overhead_s"] = step->second.source;
         }
         applied.push_back(&k);
@@ -1350,6 +1372,7 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
             if (k->assumption == "decode_bandwidth_efficiency") rule = nullptr;
             if (k->assumption == "training_mfu") mfu_rule = nullptr;
             if (k->assumption == "training_attention_efficiency") attention_rule = nullptr;
+            if (k->assumption == "training_mfu") end_to_end_mfu(das, attention_rule);
         }
         const int n = choose_count(w, cat, *d, das.typical);
         Eval e = evaluate(w, cat, *d, n, das.typical);
