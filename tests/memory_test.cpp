@@ -5,6 +5,8 @@
 
 #include <limits>
 
+#include "hwplan/catalog_embedded.h"
+#include "hwplan/plan.h"
 #include "test_archs.h"
 
 namespace hwplan {
@@ -249,6 +251,31 @@ TEST(Embeddings, UntiedModelsCountTableAndHead) {
     EXPECT_DOUBLE_EQ(embedding_and_head_params(a), 2.0 * 128256 * 8192);
     a.tied_embeddings = true;
     EXPECT_DOUBLE_EQ(embedding_and_head_params(a), 128256.0 * 8192);
+}
+
+} // namespace hwplan
+
+// [SECTION] serving overhead at tensor parallelism ------------------------------------------------------
+
+namespace hwplan {
+
+// vLLM's own memory profile of Meta-Llama-3-8B (PR #10511): non_torch_memory 1.79 GiB at TP 1 and 3.58 GiB at
+// -tp 2, so tensor parallelism adds 1.79 GiB = 1.922e9 bytes per device (tensor_parallel_buffer_bytes) on top of
+// the 0.4 GB runtime context (runtime_context_bytes). Llama 2 70B at fp16 on 4 x A100 80GB (PR #2031's setup)
+// runs TP 4 and carries both; the same engine on one device carries the context alone.
+TEST(ServingOverhead, TensorParallelAddsItsCommunicationBuffers) {
+    const Catalog& cat = embedded_catalog().catalog;
+    auto overhead = [&](const char* model, int count) {
+        const std::string w = std::string(R"({"stage": "serve", "model": ")") + model + R"(", "precision": "fp16",
+            "serve": {"context_tokens": 16, "prompt_tokens": 8, "output_tokens": 8, "concurrent_users": 1},
+            "hardware": {"devices": ["a100-80gb"], "count": )" + std::to_string(count) + "}}";
+        const Plan p = plan_from_json(w, cat);
+        EXPECT_TRUE(p.issues.empty());
+        EXPECT_FALSE(p.candidates.empty());
+        return p.candidates.empty() ? 0.0 : p.candidates.front().memory.overhead_bytes;
+    };
+    EXPECT_NEAR(overhead("llama-2-70b", 4), 0.4e9 + 1.922e9, 1e3);
+    EXPECT_NEAR(overhead("llama-2-7b", 1), 0.4e9, 1e3);
 }
 
 } // namespace hwplan

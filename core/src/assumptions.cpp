@@ -24,6 +24,7 @@ const std::vector<Field>& fields() {
         {"encoder_compute_efficiency", &Assumptions::encoder_compute_efficiency},
         {"interconnect_efficiency", &Assumptions::interconnect_efficiency},
         {"runtime_context_bytes", &Assumptions::runtime_context_bytes},
+        {"tensor_parallel_buffer_bytes", &Assumptions::tensor_parallel_buffer_bytes},
         {"allocator_fragmentation_ratio", &Assumptions::allocator_fragmentation_ratio},
         {"serving_memory_utilization", &Assumptions::serving_memory_utilization},
         {"kv_block_tokens", &Assumptions::kv_block_tokens},
@@ -36,6 +37,7 @@ const std::vector<Field>& fields() {
         {"user_read_tokens_per_s", &Assumptions::user_read_tokens_per_s},
         {"training_attention_efficiency", &Assumptions::training_attention_efficiency},
         {"training_fp8_cast_bytes_per_element", &Assumptions::training_fp8_cast_bytes_per_element},
+        {"pcie_handoff_s", &Assumptions::pcie_handoff_s},
     };
     return kFields;
 }

@@ -303,7 +303,8 @@ std::string to_json(const Plan& p) {
         }
         json j{{"device", c.device}, {"device_name", c.device_name}, {"count", c.count},
                {"layout", {{"tensor_parallel", c.layout.tensor_parallel}, {"pipeline_parallel", c.layout.pipeline_parallel},
-                           {"data_parallel", c.layout.data_parallel}, {"zero_stage", c.layout.zero_stage}}},
+                           {"data_parallel", c.layout.data_parallel}, {"zero_stage", c.layout.zero_stage},
+                           {"expert_parallel", c.layout.expert_parallel}}},
                {"fits", c.fits}, {"regime", std::string(name(c.regime))}, {"regime_why", c.regime_why},
                {"memory", std::move(memory)}, {"phases", std::move(phases)}, {"notes", c.notes}};
         for (const auto& [k, f] : c.figures) j[k] = figure_json_checked(f); // figures at the top level under their own names

@@ -39,6 +39,9 @@ Network network_of(const Device& d, const Assumptions& a) {
     // the machine is in one domain whose link is PCIe, and nothing spans machines. A device whose network
     // is not recorded is planned as the rest of the planner plans it: all n devices on its scale-up link.
     if ((d.scale_out_kind == "none" || d.scale_out_kind.empty()) && n.scale_up.bytes_per_s > 0) n.domain_size = INT_MAX;
+    // Cards joined only by PCIe hand a stage's hidden state on through the host: the serving runtimes'
+    // measured hand-off replaces NCCL's point-to-point latency there (catalog pcie_handoff_s).
+    if (d.interconnect_kind.rfind("pcie", 0) == 0) n.handoff_s = a.pcie_handoff_s;
     // A domain whose link speed is not published (MI300X's Infinity Fabric here): the NICs carry the bytes,
     // while a collective among the devices of one server keeps the scale-up step latency.
     if (n.scale_up.bytes_per_s <= 0 && n.multi_node) {
@@ -135,6 +138,13 @@ double send_time_s(double bytes, bool across_domains, const Network& net) {
     if (bytes <= 0) return 0;
     const Link& l = across_domains ? net.scale_out : net.scale_up;
     return net.launch_latency_s + l.hop_latency_s + beta_s(bytes, l);
+}
+
+double handoff_time_s(double bytes, bool across_domains, const Network& net) {
+    const Link& l = across_domains ? net.scale_out : net.scale_up;
+    if (l.bytes_per_s <= 0) return net.launch_latency_s + l.hop_latency_s; // an unpublished link: the latency alone
+    if (across_domains || net.handoff_s <= 0) return send_time_s(bytes, across_domains, net);
+    return net.handoff_s + beta_s(bytes, l);
 }
 
 double broadcast_time_s(double bytes, const Group& g, const Network& net) {

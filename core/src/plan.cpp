@@ -256,8 +256,21 @@ int fewest_replicas(double lo_value, Ok ok) {
     return hi;
 }
 
-// Serving-shaped stages: serve, batch, edge, and the rollout half of rl.
-void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e) {
+// The widest tensor-parallel split of n devices up to `most`: it must divide the devices (the rest are
+// pipeline stages of tp devices each) and the attention heads (vLLM's config.py: "Total number of attention
+// heads must be divisible by tensor parallel size").
+int serving_tensor_parallel(int n, int most, int heads) {
+    for (int t = std::min(n, most); t > 1; --t)
+        if (n % t == 0 && (heads <= 0 || heads % t == 0)) return t;
+    return 1;
+}
+
+// One serving replica of n devices laid out one way: `ep` = 1, tensor parallel x pipeline stages; `ep` = n
+// (MoE only), expert parallelism: the routed experts spread over all n devices, attention and the dense
+// layers tensor parallel over t devices and data parallel over the n / t groups, an all-to-all of the
+// tokens to their experts and back in every MoE block (DeepSeek-V3 technical report, section 3.4: decoding
+// with attention TP4 x DP80 and the MoE part on EP320; vLLM's --enable-expert-parallel, EP = TP x DP).
+void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, int ep, Eval& e) {
     Candidate& c = e.c;
     const auto& arch = w.model.model.arch;
     ServeShape sh = serve_shape(w);
@@ -277,33 +290,54 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     }
     // Tensor parallelism inside the fast domain, at most 8 ways (one HGX/UBB board, where serving engines
     // put it; past that the all-reduces and KV-head replication cost more than they give); the rest of the
-    // devices form pipeline stages.
-    const int tp = std::min({n, std::max(1, d.domain_size), kMaxTensorParallel});
-    const int pp = std::max(1, n / tp);
-    c.layout = {.tensor_parallel = tp, .pipeline_parallel = pp, .data_parallel = 1};
+    // devices form pipeline stages. Cards joined only by PCIe form one domain (parallel.h network_of): serving
+    // engines (vLLM, SGLang, TensorRT-LLM) split them by tensor parallelism over NCCL, as on a board (vLLM
+    // issue #6955: four RTX 3090 Ti over PCIe 4.0, Llama 3.1 70B AWQ, one client 30 -> 46 tokens/s from TP 2 to
+    // TP 4). llama.cpp splits by layers (its default --split-mode layer since PR #4606): one stage after another.
+    const Network net = network_of(d, a);
+    const bool layer_split = w.framework == "llama.cpp";
+    const int domain = layer_split ? 1 : std::max({1, d.domain_size, net.handoff_s > 0 ? net.domain_size : 1});
+    const bool wide = ep > 1;                     // expert parallel: no pipeline, attention data parallel over g groups
+    // Under expert parallelism a latent-attention model (one KV head) runs attention data parallel, one group per
+    // device: tensor parallelism would copy its whole KV cache onto every rank (SGLang's "DP, DPA and SGLang DP
+    // Router" guide: DP attention for MLA models such as DeepSeek and Kimi-K2).
+    const int tp = wide && arch.has_mla ? 1 : serving_tensor_parallel(n, std::min(domain, kMaxTensorParallel), arch.heads);
+    const int pp = wide ? 1 : std::max(1, n / tp);
+    const int groups = wide ? std::max(1, n / tp) : 1;
+    c.layout = {.tensor_parallel = tp, .pipeline_parallel = pp, .data_parallel = 1, .expert_parallel = std::max(1, ep)};
     const WeightBytes wb = weight_bytes(w, cat, w.precision.weights, w.model.params, e.explain);
     const double kvb = kv_value_bytes(w.precision.kv_cache);
     // KV heads split across tensor-parallel ranks (replicated when there are fewer heads than ranks;
     // latent caches are per token, not per head, and replicate); layers split across pipeline stages.
     const bool latent = arch.has_mla;
-    const double kv_div = (latent ? 1.0 : std::min<double>(tp, std::max(1, arch.kv_heads))) * pp;
+    const double kv_div = (latent ? 1.0 : std::min<double>(tp, std::max(1, arch.kv_heads))) * pp * groups;
     const double kv_seq = kv_bytes_per_sequence(arch, kvb, sh.context, a.kv_block_tokens);
 
     MemoryUse& m = c.memory;
     m.capacity_bytes = usable_bytes(d, a, true);
-    m.weights_bytes = wb.total / (tp * pp);
-    e.term(m, "weights", m.weights_bytes, [&] { return std::string(wb.why + (n > 1 ? ", split over " + std::to_string(n) + " devices" : "")); });
+    // Weights per device: everything split over tp x pp; under expert parallelism the dense part over tp and
+    // the routed experts over all ep devices.
+    m.weights_bytes = wide ? (wb.total - wb.experts) / tp + wb.experts / ep : wb.total / (tp * pp);
+    e.term(m, "weights", m.weights_bytes, [&] { return std::string(wb.why + (wide ? ", dense layers split over " + std::to_string(tp) + " and the routed experts over " + std::to_string(ep) + " devices"
+                                                                                  : n > 1 ? ", split over " + std::to_string(n) + " devices" : "")); });
     m.kv_cache_bytes = sh.users * kv_seq / kv_div;
     e.term(m, "kv_cache", m.kv_cache_bytes, [&] { return std::string(format_sig(sh.users, 6) + " sequences x " + format_sig(sh.context, 6) + " tokens x " +
                  gb(kv_bytes_per_token(arch, kvb)) + "/token (" + w.precision.kv_cache + ")" +
                  (kv_div > 1 ? " / " + format_sig(kv_div, 3) : "") + ", sliding layers capped at their window, " +
                  format_sig(a.kv_block_tokens, 3) + "-token blocks"); });
     const double chunk = std::min(a.prefill_chunk_tokens, std::max(sh.prompt, sh.batch));
-    m.activations_bytes = inference_activation_bytes(arch, chunk, sh.batch) / tp;
+    m.activations_bytes = inference_activation_bytes(arch, chunk, std::max(1.0, std::ceil(sh.batch / groups))) / tp;
     e.term(m, "activations", m.activations_bytes, [&] { return std::string("one block's working set for a " + format_sig(chunk, 6) +
                                                         "-token chunk + FP32 logits for " + format_sig(sh.batch, 6) + " sequences"); });
-    m.overhead_bytes = runtime_overhead_bytes(d, a);
-    e.term(m, "overhead", m.overhead_bytes, [&] { return std::string(local_runtime(d) ? "llama.cpp-style compute buffer" : "runtime context (CUDA/ROCm/XLA) and framework"); });
+    // A serving engine split over tensor-parallel ranks of a scale-up domain (NVLink, Infinity Fabric) also holds
+    // memory outside PyTorch's allocator on each device (NCCL and custom all-reduce buffers; vLLM's profile:
+    // 1.79 GiB at TP 1, 3.58 GiB at TP 2). Over PCIe vLLM turns its custom all-reduce off beyond two GPUs
+    // (custom_all_reduce.py: "not supported on more than two PCIe-only GPUs"), and a PCIe multi-GPU log shows
+    // no more than a single device's context (the assumption's low end): none is added there.
+    const double tp_buffers = tp > 1 && !local_runtime(d) && d.domain_size > 1 ? a.tensor_parallel_buffer_bytes : 0.0;
+    m.overhead_bytes = runtime_overhead_bytes(d, a) + tp_buffers;
+    e.term(m, "overhead", m.overhead_bytes, [&] { return std::string(local_runtime(d) ? "llama.cpp-style compute buffer" : "runtime context (CUDA/ROCm/XLA) and framework") +
+                                                  (tp_buffers > 0 ? " + tensor-parallel communication buffers " + gb(tp_buffers) : ""); });
     finish_memory(m);
     c.fits = m.total_bytes <= m.capacity_bytes;
 
@@ -322,7 +356,6 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
 
     const Peak peak = peak_for(d, w.precision.compute);
     if (peak.fell_back() && e.explain) c.notes.push_back(peak.note());
-    const Network net = network_of(d, a);
     const bool link = d.interconnect_bytes_per_s > 0; // the scale-up link's own rate, not a NIC standing in for it
     auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM) inside
         if (tp <= 1) return 0.0;       // the domain, each paying its latency and its bytes (parallel.h)
@@ -331,18 +364,15 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     };
     if (tp > 1 && !link) c.notes.push_back("no published link bandwidth on " + d.id + ": tensor-parallel communication counts its latency only");
     // Pipeline stages hand the hidden state of every token on to the next stage, one after another: pp - 1
-    // sends per step (parallel.h send_time_s), over the scale-up link while the stages share a domain (PCIe
-    // on a desktop of consumer cards) and across the scale-out network once tp x stages fill it.
+    // hand-offs per step (parallel.h handoff_time_s), over the scale-up link while the stages share a domain
+    // (PCIe on a desktop of consumer cards, at the measured hand-off) and across the scale-out network once
+    // tp x stages fill it.
     auto pp_comm = [&](double tokens) {
         if (pp <= 1) return 0.0;
         const int per_domain = std::max(1, net.domain_size / std::max(1, tp));
         const int across = net.multi_node ? (pp - 1) / per_domain : 0;
         const double bytes = tokens * arch.hidden * 2.0;
-        auto send = [&](bool out) { // an unpublished link: the latency alone
-            const Link& l = out ? net.scale_out : net.scale_up;
-            return l.bytes_per_s > 0 ? send_time_s(bytes, out, net) : net.launch_latency_s + l.hop_latency_s;
-        };
-        return (pp - 1 - across) * send(false) + across * send(true);
+        return (pp - 1 - across) * handoff_time_s(bytes, false, net) + across * handoff_time_s(bytes, true, net);
     };
 
     // Decode: one step advances every running sequence by one token; `ctx` is the sequences' average history.
@@ -351,36 +381,63 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // gpt-oss model card leaves the table out of the active parameters for that reason), and of the routed
     // experts only those the batch's tokens touch.
     double weights_read = wb.total - wb.input_embedding + std::min(wb.input_embedding, batch * wb.input_embedding_row_bytes);
+    double experts_read = 0; // the routed experts' share of weights_read
     if (wb.experts > 0) {
         const auto& ex = arch.moe;
         const double touched = expected_experts_touched(ex.experts, ex.active_experts, batch);
         weights_read -= wb.experts - wb.experts * touched / ex.experts;
+        experts_read = wb.experts * touched / ex.experts;
     }
+    // Bytes one device reads per step: the weights' share (under expert parallelism the dense part over tp and
+    // the experts the batch touches over ep) and the KV cache of the sequences it holds.
+    auto device_weights_read = [&](double total, double experts) { return wide ? (total - experts) / tp + experts / ep : total / (tp * pp); };
+    // Expert all-to-all (wide layouts only): each MoE block sends every token's hidden state to its k experts
+    // and their outputs back (dispatch and combine, BF16), over the scale-up link inside the domain and the
+    // scale-out network beyond it (parallel.h alltoall_time_s). `tokens` is the replica's whole batch, spread
+    // evenly over the n devices.
+    const int moe_layers = arch.has_moe ? std::max(0, arch.layers - arch.moe.dense_layers) : 0;
+    const Group a2a_group{n, std::clamp(net.domain_size, 1, n)};
+    auto a2a_comm = [&](double tokens) {
+        if (!wide || moe_layers == 0) return 0.0;
+        const double bytes = tokens / n * arch.moe.active_experts * arch.hidden * 2.0;
+        const double one = link ? alltoall_time_s(bytes, a2a_group, net)
+                                : net.launch_latency_s + (n - 1) * (a2a_group.inside < n ? net.scale_out.hop_latency_s : net.scale_up.hop_latency_s);
+        return 2.0 * moe_layers * one;
+    };
     auto decode_phase = [&](double ctx) {
         Phase ph;
         if (e.explain) ph.name = "decode step (batch " + format_sig(batch, 6) + ", " + format_sig(ctx, 6) + "-token history)";
         ph.precision = peak.precision;
-        const double bytes = (weights_read + batch * kv_bytes_per_sequence(arch, kvb, ctx, 0)) / (tp * pp);
-        const double flops = batch * decode_flops_per_token(arch, w.model.active_params, ctx) / (tp * pp);
+        const double bytes = device_weights_read(weights_read, experts_read) + batch * kv_bytes_per_sequence(arch, kvb, ctx, 0) / (tp * pp * groups);
+        const double flops = batch * decode_flops_per_token(arch, w.model.active_params, ctx) / (tp * pp * groups);
         ph.roofline = roofline(flops, bytes, peak.flop_per_s * a.decode_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
         ph.overhead_s = a.decode_step_overhead_s;
-        ph.communication_s = tp_comm(batch) + pp_comm(batch);
+        ph.communication_s = tp_comm(batch / groups) + pp_comm(batch) + a2a_comm(batch);
         ph.time_s = pp * ph.roofline.time_s + ph.overhead_s + ph.communication_s;
         return ph;
     };
     const Phase dec = decode_phase(sh.prompt + sh.output / 2);
     c.phases.push_back(dec);
 
-    // Prefill of one prompt, chunked.
-    const double chunks = std::ceil(sh.prompt / std::max(1.0, a.prefill_chunk_tokens));
-    Phase pre;
+    // Prefill of one prompt, chunked: each chunk reads the weights once. Under expert parallelism one attention
+    // group of tp devices runs the prompt's dense layers while its routed-expert work spreads over all n.
+    const double expert_flop_share = wide && w.model.active_params > 0
+        ? std::min(1.0, double(moe_layers) * arch.moe.active_experts * (arch.mlp == MlpKind::gated ? 3.0 : 2.0) * arch.hidden * arch.moe.expert_intermediate / w.model.active_params)
+        : 0.0;
+    auto prefill_phase = [&](double prompt) {
+        const double chunks = std::ceil(prompt / std::max(1.0, a.prefill_chunk_tokens));
+        const double f = prefill_flops(arch, w.model.active_params, prompt);
+        Phase ph;
+        ph.precision = peak.precision;
+        ph.roofline = roofline(wide ? f * (1 - expert_flop_share) / tp + f * expert_flop_share / n : f / (tp * pp),
+                               chunks * device_weights_read(wb.total, wb.experts) + prompt * kv_bytes_per_token(arch, kvb) / (tp * pp),
+                               peak.flop_per_s * a.prefill_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
+        ph.communication_s = tp_comm(prompt) + pp_comm(prompt) + a2a_comm(prompt);
+        ph.time_s = pp * ph.roofline.time_s + ph.communication_s;
+        return ph;
+    };
+    Phase pre = prefill_phase(sh.prompt);
     if (e.explain) pre.name = "prefill (" + format_sig(sh.prompt, 6) + " tokens)";
-    pre.precision = peak.precision;
-    pre.roofline = roofline(prefill_flops(arch, w.model.active_params, sh.prompt) / (tp * pp),
-                            (chunks * wb.total + sh.prompt * kv_bytes_per_token(arch, kvb)) / (tp * pp),
-                            peak.flop_per_s * a.prefill_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
-    pre.communication_s = tp_comm(sh.prompt) + pp_comm(sh.prompt);
-    pre.time_s = pp * pre.roofline.time_s + pre.communication_s;
     c.phases.push_back(pre);
 
     // Serving under a steady arrival rate (continuous batching, chunked prefill): each step, batch / output
@@ -421,11 +478,7 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
         double lambda = 0, m1 = 0, m2 = 0;
         std::vector<double> prefill_s;
         for (const auto& tc : classes) {
-            const double cpf = std::ceil(tc.prompt_tokens / std::max(1.0, a.prefill_chunk_tokens));
-            const Roofline r = roofline(prefill_flops(arch, w.model.active_params, tc.prompt_tokens) / (tp * pp),
-                                        (cpf * wb.total + tc.prompt_tokens * kv_bytes_per_token(arch, kvb)) / (tp * pp),
-                                        peak.flop_per_s * a.prefill_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
-            const double p_s = pp * r.time_s + tp_comm(tc.prompt_tokens);
+            const double p_s = prefill_phase(tc.prompt_tokens).time_s;
             // its share of the decode steps, at its own history length
             const double service = p_s + tc.output_tokens * decode_phase(tc.prompt_tokens + tc.output_tokens / 2).time_s / batch;
             prefill_s.push_back(p_s);
@@ -531,6 +584,44 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
             c.notes.push_back("no batch meets the latency targets on " + std::to_string(n) + " x " + d.id);
         }
     }
+}
+
+// A MoE model on several devices of a serving engine is laid out both ways, tensor x pipeline and expert
+// parallel (eval_serve_layout), and the one that fits with the most output tokens/s kept, the other named
+// in a note: wide expert parallelism pays when the all-to-all stays on a fast scale-up link (lesson 004:
+// "Large MoE models want wide expert parallelism: NVL72, Helios or a TPU slice"), and loses where it must
+// cross the scale-out network in every MoE block.
+void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e) {
+    const auto& arch = w.model.model.arch;
+    const bool moe = arch.has_moe && !w.model.size_only && arch.moe.experts > 1;
+    // Expert parallelism needs a link to carry its all-to-all: a published scale-up rate or a scale-out network.
+    const bool carried = d.interconnect_bytes_per_s > 0 || network_of(d, a).multi_node;
+    if (!moe || n <= 1 || !carried || w.framework == "llama.cpp") return eval_serve_layout(w, cat, d, n, a, 1, e);
+    Eval dense = e, wide = e;
+    eval_serve_layout(w, cat, d, n, a, 1, dense);
+    eval_serve_layout(w, cat, d, n, a, n, wide);
+    auto tokens_per_s = [](const Eval& x) {
+        auto it = x.c.figures.find("throughput_tokens_per_s");
+        return it == x.c.figures.end() ? 0.0 : it->second.value;
+    };
+    const bool take_wide = wide.c.fits != dense.c.fits ? wide.c.fits : tokens_per_s(wide) > tokens_per_s(dense);
+    Eval& kept = take_wide ? wide : dense;
+    const Eval& other = take_wide ? dense : wide;
+    if (e.explain) {
+        auto a2a = [&](const Eval& x) { return x.c.phases.empty() ? 0.0 : x.c.phases.front().communication_s; };
+        const Network net = network_of(d, a);
+        const bool spans = net.domain_size < n;
+        auto describe_one = [&](const Eval& x) {
+            return (x.c.layout.expert_parallel > 1 ? "expert parallel " + std::to_string(n) + " (attention tensor parallel " + std::to_string(x.c.layout.tensor_parallel) + ")"
+                                                   : "tensor parallel " + std::to_string(x.c.layout.tensor_parallel) + " x " + std::to_string(x.c.layout.pipeline_parallel) + " stage(s)") +
+                   (x.c.fits ? ": " + format_sig(tokens_per_s(x), 4) + " output tokens/s, " + format_sig(a2a(x) * 1e3, 3) + " ms of communication per decode step" : ": does not fit");
+        };
+        kept.c.notes.push_back("MoE layout: " + describe_one(kept) + ", kept over " + describe_one(other) + "; the expert all-to-all of every MoE block runs " +
+                               (spans ? "across the scale-out network (" + std::to_string(n) + " devices span " + std::to_string((n + net.domain_size - 1) / net.domain_size) +
+                                            " scale-up domains of " + std::to_string(net.domain_size) + ")"
+                                      : "inside one scale-up domain"));
+    }
+    e = std::move(kept);
 }
 
 // The training runtime profile (catalog/runtimes.json): the workload's, else the catalog's default for the
@@ -892,6 +983,76 @@ Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d,
     return best;
 }
 
+// [SECTION] MIG partitions (issue 11) -------------------------------------------------------------------------
+// Several small replicas on one large device: NVIDIA's Multi-Instance GPU splits an A100/H100/H200/B200 into up to
+// seven instances (the catalog's partitioning profiles, from nvidia/mig-parted). The MIG user guide ("Concepts",
+// terminology): "A GPU memory slice is roughly one eighth of the total GPU memory resources, including both
+// capacity and bandwidth", and an SM slice "roughly one seventh of the total number of SMs". An instance is planned
+// as a device of its own: the profile's memory, the memory bandwidth in proportion to its memory, the compute in
+// proportion to its compute slices (the "Ng" of the profile's name, of the whole device's). The profile with the most
+// instances that holds the model for its share of the users is reported beside the plan (figures and a note); the
+// pricing stays whole-device. Lesson 003: MIG "improves sharing and isolation, but it does not remove memory limits
+// or make one device equivalent to many full GPUs": each instance reads the weights again, at its slice's bandwidth.
+
+int compute_slices(const std::string& profile) { // "3g.40gb" -> 3; 0 when the name does not say
+    const size_t g = profile.find('g');
+    if (g == 0 || g == std::string::npos) return 0;
+    int v = 0;
+    for (size_t i = 0; i < g; ++i) {
+        if (profile[i] < '0' || profile[i] > '9') return 0;
+        v = v * 10 + (profile[i] - '0');
+    }
+    return v;
+}
+
+void mig_partitions(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, Eval& e) {
+    Candidate& c = e.c;
+    if (d.partitions.size() < 2 || c.count != 1 || !c.fits || !c.figures.count("throughput_tokens_per_s")) return;
+    const MigProfile* whole = nullptr;
+    int most = 0;
+    for (const auto& p : d.partitions) {
+        if (!whole || p.memory_bytes > whole->memory_bytes) whole = &p;
+        most = std::max(most, compute_slices(p.name));
+    }
+    if (!whole || whole->memory_bytes <= 0 || most <= 0) return;
+    std::vector<const MigProfile*> order;
+    for (const auto& p : d.partitions)
+        if (p.max_instances > 1 && compute_slices(p.name) > 0) order.push_back(&p);
+    std::stable_sort(order.begin(), order.end(), [](const MigProfile* x, const MigProfile* y) {
+        return x->max_instances != y->max_instances ? x->max_instances > y->max_instances : x->memory_bytes < y->memory_bytes; });
+    for (const MigProfile* p : order) {
+        const int k = p->max_instances;
+        const double memory_share = p->memory_bytes / whole->memory_bytes, compute_share = double(compute_slices(p->name)) / most;
+        Device part = d;
+        part.memory_bytes = d.memory_bytes * memory_share;
+        part.bandwidth_bytes_per_s = d.bandwidth_bytes_per_s * memory_share;
+        for (PeakRate Device::*r : {&Device::fp64, &Device::fp32, &Device::tf32, &Device::bf16, &Device::fp16, &Device::fp8, &Device::int8, &Device::fp4})
+            (part.*r).flop_per_s *= compute_share;
+        part.partitions.clear();
+        Workload share = w;
+        if (share.serve.concurrent_users > 0) share.serve.concurrent_users = std::ceil(share.serve.concurrent_users / k);
+        if (share.serve.batch_size > 0) share.serve.batch_size = std::ceil(share.serve.batch_size / k);
+        share.serve.requests_per_s /= k;
+        for (auto& t : share.serve.traffic) t.requests_per_s /= k;
+        Eval t;
+        t.explain = false;
+        eval_serve(share, cat, part, 1, a, t);
+        if (!t.c.fits || !t.c.figures.count("throughput_tokens_per_s")) continue;
+        const double per_user = t.c.figures.at("decode_tokens_per_s_per_user").value, total = k * t.c.figures.at("throughput_tokens_per_s").value;
+        auto why = [&] {
+            return std::to_string(k) + " x MIG " + p->name + " (" + format_sig(100 * memory_share, 3) + " % of the memory and its bandwidth, " +
+                   std::to_string(compute_slices(p->name)) + "/" + std::to_string(most) + " of the compute each), the profile with the most instances that holds the model for its share of the load";
+        };
+        c.figures["mig_instances"] = e.figure(k, Label::arithmetic, why);
+        c.figures["mig_decode_tokens_per_s_per_user"] = e.figure(per_user, Label::modelled, why);
+        c.figures["mig_throughput_tokens_per_s"] = e.figure(total, Label::modelled, why);
+        c.notes.push_back("MIG: " + why() + ": " + format_sig(per_user, 3) + " tokens/s per user and " + format_sig(total, 4) +
+                          " output tokens/s together, against " + format_sig(c.figures.at("throughput_tokens_per_s").value, 4) +
+                          " on the whole device; instances isolate tenants but each reads the weights again (lesson 003)");
+        return;
+    }
+}
+
 // [SECTION] RL pools ---------------------------------------------------------------------------------------
 // The trainer is this candidate's n devices (the fewest the training step fits on); the rollout pool is
 // sized with rl.h from the serving model: a replica is the fewest devices (powers of two) that hold the
@@ -950,7 +1111,10 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
     switch (w.stage) {
     case Stage::serve:
     case Stage::batch:
-    case Stage::edge: e = best_serving_layout(w, cat, d, n, a, explain, replicas); break;
+    case Stage::edge:
+        e = best_serving_layout(w, cat, d, n, a, explain, replicas);
+        if (explain && w.stage == Stage::serve) mig_partitions(w, cat, d, a, e);
+        break;
     case Stage::finetune:
     case Stage::pretrain: eval_train(w, cat, d, n, a, e); break;
     case Stage::rl: {
@@ -1249,7 +1413,8 @@ void missing(const Workload& w, Plan& p) {
     if (w.hardware.devices.empty()) p.missing_assumptions.push_back("hardware.devices: not given; every catalog device is a candidate");
     if (w.model.size_only)
         p.missing_assumptions.push_back("model architecture: only a size was given; KV cache and activations use " + w.model.shape_from +
-                                        "'s shape (the closest preset by size)");
+                                        "'s shape (the closest by size of the Llama 3.x dense presets, 1B to 405B, whose KV cache "
+                                        "per token and activations grow with size)");
     switch (w.stage) {
     case Stage::serve:
     case Stage::batch:

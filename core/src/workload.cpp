@@ -61,17 +61,31 @@ void opt_zero_or(Reader& r, const std::string& key, double lo, double hi, double
 // compares against every catalog name): this keeps one pasted mistake from costing seconds.
 constexpr size_t kMaxListEntries = 256;
 
-// The closest dense, full-attention decoder preset by parameter count (log distance): its shape stands
-// in for KV cache and activations when the user gives only a size.
+// [SECTION] A size-only model's shape ----------------------------------------------------------------------
+
+// The presets whose shapes stand in for a model given only by its size: one family, Meta's Llama 3.x dense
+// decoders, ordered by size. Along it every figure the shape feeds grows with the size (each file's
+// config.json, cited in catalog/models/): layers 16, 28, 32, 80, 126; hidden 2048, 3072, 4096, 8192, 16384;
+// intermediate 8192, 8192, 14336, 28672, 53248; KV cache per token 2 x layers x 8 KV heads x head_dim
+// (64, then 128) = 16,384, 57,344, 65,536, 163,840, 258,048 values; one vocabulary (128,256). So more
+// parameters never borrow a smaller KV cache or smaller activations (issue 12's invariant). Borrowing the
+// nearest preset of the whole catalog did not hold it: 5.05e9 parameters took a full multi-head shape and
+// 1.01e10 a grouped-query one, and the KV cache fell from 3.56 to 1.91 GB.
+// tests/invariants_test.cpp checks that the borrowed KV cache per token and sizes never fall as params grow.
+constexpr const char* kSizeOnlyShapeLadder[] = {"llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b"};
+
+// The ladder's preset closest to `params` (log distance; the nearest point of a sorted ladder, so the
+// choice never steps down as params grow). Null if the catalog lacks every preset of the ladder.
 const Model* closest_shape(const Catalog& catalog, double params) {
     const Model* best = nullptr;
     double best_d = 1e300;
-    for (const auto& m : catalog.models) {
-        if (m.kind != ModelKind::decoder || m.arch.has_moe || m.arch.has_mla) continue;
-        const double d = std::fabs(std::log(m.published_params / params));
+    for (const char* id : kSizeOnlyShapeLadder) {
+        const auto it = std::find_if(catalog.models.begin(), catalog.models.end(), [&](const Model& m) { return m.id == id; });
+        if (it == catalog.models.end()) continue;
+        const double d = std::fabs(std::log(it->published_params / params));
         if (d < best_d) {
             best_d = d;
-            best = &m;
+            best = &*it;
         }
     }
     return best;
@@ -111,7 +125,8 @@ void read_model(Reader& r, const Catalog& catalog, Workload& w) {
         spec.params = spec.active_params = *params;
         const Model* shape = closest_shape(catalog, *params);
         if (!shape) {
-            r.error("model", "only a size was given and the catalog has no dense decoder preset to borrow a shape from");
+            r.error("model", "only a size was given and the catalog has none of the Llama 3.x presets (llama-3.2-1b ... llama-3.1-405b) "
+                            "whose shape stands in for its KV cache and activations; give layers, hidden and heads too");
             return;
         }
         spec.model = *shape;

@@ -110,8 +110,9 @@ void detail(const Candidate& c) {
     ImGui::Text("| %s", std::string(name(c.regime)).c_str());
     ImGui::TextWrapped("%s", c.regime_why.c_str());
     if (c.count > 1)
-        ImGui::TextDisabled("layout: tensor %d x pipeline %d x data %d%s", c.layout.tensor_parallel, c.layout.pipeline_parallel,
-                            c.layout.data_parallel, c.layout.zero_stage ? (", ZeRO-" + std::to_string(c.layout.zero_stage)).c_str() : "");
+        ImGui::TextDisabled("layout: tensor %d x pipeline %d x data %d%s%s", c.layout.tensor_parallel, c.layout.pipeline_parallel,
+                            c.layout.data_parallel, c.layout.zero_stage ? (", ZeRO-" + std::to_string(c.layout.zero_stage)).c_str() : "",
+                            c.layout.expert_parallel > 1 ? (", experts over " + std::to_string(c.layout.expert_parallel)).c_str() : "");
     ImGui::Spacing();
     heading("Memory per device");
     memory_bar(c.memory, ImGui::GetContentRegionAvail().x - 10, 20);

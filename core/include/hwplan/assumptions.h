@@ -23,6 +23,7 @@ struct Assumptions {
     double encoder_compute_efficiency = 0;   // achieved / peak FLOP/s, encoder (embedding) inference
     double interconnect_efficiency = 0;      // achieved all-reduce bus bandwidth / peak link bandwidth
     double runtime_context_bytes = 0;        // CUDA/ROCm context + framework before any model
+    double tensor_parallel_buffer_bytes = 0; // per device, memory outside PyTorch a serving engine adds at TP > 1
     double allocator_fragmentation_ratio = 0;// extra memory from the caching allocator / allocated
     double serving_memory_utilization = 0;   // share of device memory a serving engine may use
     double kv_block_tokens = 0;              // paged KV cache block size
@@ -35,6 +36,7 @@ struct Assumptions {
     double user_read_tokens_per_s = 0;       // output tokens a second one chat user reads (fixed-demand serving)
     double training_attention_efficiency = 0; // achieved / BF16 peak of training's attention FLOPs; 0: at the MFU
     double training_fp8_cast_bytes_per_element = 0; // bytes FP8 training moves per GEMM operand element (casts)
+    double pcie_handoff_s = 0;               // one pipeline-stage hand-off between cards joined only by PCIe, per step
 };
 
 enum class Case { typical, low, high }; // which end of each range

@@ -37,6 +37,8 @@ struct Network {
     int domain_size = 1;      // devices joined by the scale-up link
     bool multi_node = false;  // a scale-out network is recorded (else layouts stay inside one domain)
     double launch_latency_s = 0; // fixed latency of one collective (kernel launch, synchronisation): NCCL's baseLat
+    double handoff_s = 0;     // a serving runtime's pipeline hand-off over a PCIe scale-up link, measured end to end
+                              // (catalog pcie_handoff_s); 0: the alpha-beta send below
 };
 
 // Per-step latency from a measured small-message all-reduce of `ranks` ranks on `nodes` domains (one rank
@@ -90,6 +92,11 @@ double allgather_time_s(double bytes, const Group& g, const Network& net); // al
 double alltoall_time_s(double bytes, const Group& g, const Network& net);
 // One point-to-point send (pipeline stages, weight transfers): launch + alpha + bytes / beta.
 double send_time_s(double bytes, bool across_domains, const Network& net);
+// One pipeline-stage hand-off of a serving runtime: across domains, or on a link without a measured
+// hand-off, the send above; over PCIe the measured hand-off (net.handoff_s: the host-staged copy and the
+// synchronisation around it, XiongjieDai's multi-GPU llama.cpp rows) + bytes / beta. Latency only on a link
+// whose bandwidth is not published.
+double handoff_time_s(double bytes, bool across_domains, const Network& net);
 // One broadcast of `bytes` from one rank to the group, pipelined along a ring or chain (NCCL's broadcast):
 // launch + (n - 1) steps + bytes / beta of the slowest link crossed (Thakur et al. 2005, pipelined
 // broadcast, large-message limit).

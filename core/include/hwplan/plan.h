@@ -68,6 +68,7 @@ struct Layout {
     int pipeline_parallel = 1;
     int data_parallel = 1;
     int zero_stage = 0;
+    int expert_parallel = 1;     // serving a MoE: routed experts spread over this many devices of a replica
     bool operator==(const Layout&) const = default;
 };
 
