@@ -278,4 +278,24 @@ TEST(ServingOverhead, TensorParallelAddsItsCommunicationBuffers) {
     EXPECT_NEAR(overhead("llama-2-7b", 1), 0.4e9, 1e3);
 }
 
+// FSDP's CPU offload under torchtune (PyTorch FSDP2 CPUOffloadPolicy: parameters, gradients and optimizer states
+// in host memory): Llama 3.1 70B full fine-tune on 8 x A100 keeps on each device the block being computed and the
+// next (2 x (P - R) / 80 parameters), the root unit R = 2 x 128,256 x 8,192 (untied embeddings and head, not
+// resharded after forward) at 2 bytes (bf16), and the gradients of one block and of the root at 2 bytes.
+TEST(FsdpCpuOffload, DeviceHoldsTwoBlocksAndTheRootUnit) {
+    const Catalog& cat = embedded_catalog().catalog;
+    const Plan p = plan_from_json(R"({"stage": "finetune", "model": "llama-3.1-70b", "precision": "bf16",
+        "train": {"method": "full", "seq_len": 2048, "micro_batch": 2, "checkpointing": "full", "zero_stage": 3,
+                  "cpu_offload": true, "runtime": "torchtune"},
+        "hardware": {"devices": ["a100-80gb"], "count": 8}})", cat);
+    ASSERT_TRUE(p.issues.empty());
+    ASSERT_FALSE(p.candidates.empty());
+    const double root = 2.0 * 128256 * 8192, block = (p.params - root) / 80;
+    const MemoryUse& m = p.candidates.front().memory;
+    EXPECT_NEAR(m.weights_bytes, (2 * block + root) * 2, 1e3);
+    EXPECT_NEAR(m.gradients_bytes, (block + root) * 2, 1e3);
+    EXPECT_EQ(m.optimizer_bytes, 0.0);
+    EXPECT_LT(m.weights_bytes, p.params * 2 / 8); // less than the ZeRO-3 shard it replaces
+}
+
 } // namespace hwplan

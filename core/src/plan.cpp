@@ -700,11 +700,28 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // Optimizer offload that reduces the gradients into host buffers (DeepSpeed ZeRO-2: "offload_optimizer": 2 * params).
     const bool grads_offloaded = t.cpu_offload && rt.offload_gradients && gather_params == 0;
     if (grads_offloaded) grads = 0;
+    // FSDP's CPU offload (PyTorch FSDP2 CPUOffloadPolicy: "offloads parameters, gradients, and optimizer states
+    // to CPU. Sharded parameters are copied host-to-device before all-gather"): the device holds only what is
+    // unsharded at the moment, the block being computed and the next one whose all-gather overlaps it, and
+    // the root unit (embeddings, final norm, head), which FSDP2 does not reshard after forward; in backward the
+    // current block's gradient until it is reduce-scattered and copied out, and the root's until backward ends.
+    const bool params_offloaded = t.cpu_offload && rt.offload_parameters && full && zero >= 3 && arch.layers > 0;
+    const double root_params = params_offloaded ? std::min(w.model.params, embedding_and_head_params(arch)) : 0;
+    const double block_params = params_offloaded ? (w.model.params - root_params) / arch.layers : 0;
+    if (params_offloaded) {
+        weights = (2 * block_params + root_params) * st_per.weights;
+        grads = (block_params + root_params) * grad_per;
+    }
     m.weights_bytes = weights;
-    e.term(m, "weights", weights, [&] { return std::string(wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : "") +
+    e.term(m, "weights", weights, [&] {
+        if (params_offloaded) return std::string(wwhy + "; offloaded with FSDP's CPU offload (" + rt.id + "): on the device two blocks in flight (" +
+                                                 format_count(2 * block_params) + " params) and the root unit, embeddings and head (" + format_count(root_params) + ")");
+        return std::string(wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : "") +
                                                            (gather_params > 0 ? " + the largest layer gathered (" + format_count(gather_params) + " params x 2 bytes)" : "")); });
     m.gradients_bytes = grads;
     e.term(m, "gradients", grads, [&] {
+        if (params_offloaded) return std::string("the current block's (" + format_count(block_params) + ") and the root unit's (" + format_count(root_params) + ") x " +
+                                                 format_sig(grad_per, 2) + " bytes; the rest are copied to host memory as they are reduce-scattered (" + rt.id + ")");
         if (grads_offloaded) return std::string("reduced into host memory with the offloaded optimizer (" + rt.id + ")");
         if (gather_params > 0) return std::string("16-bit gradients of the largest layer only (" + format_count(gather_params) + " params x 2 bytes; ZeRO-3, " + rt.id + ")");
         return std::string(format_count(grad_params) + (grad_params < trainable ? " (the largest tensor; optimizer step in backward)" : " trainable") +

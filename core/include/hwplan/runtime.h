@@ -29,6 +29,7 @@ struct TrainingRuntime {
     bool zero2_shards_gradients = true;          // ZeRO-2 partitions the 16-bit gradients (DeepSpeed's estimate keeps them whole)
     double zero3_layer_gather_bytes_per_param = 0; // ZeRO-3 holds 16-bit gradients per layer: the largest layer's params + grads gathered
     bool offload_gradients = false;              // optimizer offload moves the 16-bit gradients to host memory too
+    bool offload_parameters = false;             // CPU offload under ZeRO-3/FSDP moves the sharded parameters and gradients too (FSDP2 CPUOffloadPolicy)
     std::vector<std::string> default_for;        // training methods this profile is the default for ("full", "lora", "qlora")
     std::string source;                          // source id in Catalog::runtime_sources
     bool operator==(const TrainingRuntime&) const = default;
