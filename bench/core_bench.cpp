@@ -13,6 +13,7 @@
 #include "hwplan/memory.h"
 #include "hwplan/parallel.h"
 #include "hwplan/plan.h"
+#include "layout_jobs.h"
 
 namespace {
 
@@ -97,28 +98,11 @@ const int kRegistered = [] {
 
 namespace {
 
-// Llama 3.1 405B (config.json) pretraining at 8k tokens, global batch 2048, AdamW in mixed precision.
-hwplan::TrainingJob llama405b_job() {
-    hwplan::TrainingJob j;
-    auto& a = j.arch;
-    a.layers = 126, a.hidden = 16384, a.heads = 128, a.kv_heads = 8, a.head_dim = 128, a.intermediate = 53248, a.vocab = 128256;
-    a.attention_layers = {{hwplan::AttentionKind::full, 126, 0}};
-    j.params = j.active_params = j.trainable_params = 405e9;
-    j.seq_len = 8192;
-    j.global_batch = 2048;
-    j.tokens = 15.6e12;
-    j.trainable_state = hwplan::full_training_state_bytes(hwplan::Optimizer::adamw, false);
-    return j;
-}
-
 void layout_search_bench(benchmark::State& state, const hwplan::TrainingJob& job, const char* device, int n) {
-    hwplan::Issues issues;
-    const hwplan::Assumptions a = hwplan::assumptions_for(catalog(), {}, issues).typical;
-    const hwplan::Device& d = *catalog().device_by_id(device);
-    const hwplan::Cluster c = hwplan::cluster_of(d, n, d.bf16.flop_per_s, d.memory_bytes, a);
+    const auto setup = hwplan::bench::layout_setup(catalog(), device, n);
     long searched = 0;
     for (auto _ : state) {
-        const hwplan::LayoutSearch s = hwplan::search_layouts(job, c, a);
+        const hwplan::LayoutSearch s = hwplan::search_layouts(job, setup.cluster, setup.assumptions);
         searched = s.searched;
         benchmark::DoNotOptimize(s);
     }
@@ -129,21 +113,12 @@ void layout_search_bench(benchmark::State& state, const hwplan::TrainingJob& job
 } // namespace
 
 // The Llama 3 405B run's scale: 16,384 H100 (every layout that divides the batch, heads and layers).
-static void BM_LayoutSearch405BOn16kH100(benchmark::State& state) { layout_search_bench(state, llama405b_job(), "h100-sxm", 16384); }
+static void BM_LayoutSearch405BOn16kH100(benchmark::State& state) { layout_search_bench(state, hwplan::bench::llama405b_job(), "h100-sxm", 16384); }
 BENCHMARK(BM_LayoutSearch405BOn16kH100)->Unit(benchmark::kMicrosecond);
 
 // A 1T MoE (Kimi K2's shape from the catalog) on 4,608 GB200 in NVL72 racks: expert parallelism joins the space.
 static void BM_LayoutSearchMoEOnNvl72(benchmark::State& state) {
-    hwplan::TrainingJob j = llama405b_job();
-    for (const auto& m : catalog().models)
-        if (m.id == "kimi-k2") {
-            j.arch = m.arch;
-            j.params = j.trainable_params = m.published_params;
-            j.active_params = m.published_active_params;
-        }
-    j.seq_len = 4096;
-    j.global_batch = 4608;
-    layout_search_bench(state, j, "gb200-nvl72", 4608);
+    layout_search_bench(state, hwplan::bench::kimi_job(catalog()), "gb200-nvl72", 4608);
 }
 BENCHMARK(BM_LayoutSearchMoEOnNvl72)->Unit(benchmark::kMicrosecond);
 

@@ -6,31 +6,17 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "hwplan/catalog.h"
-#include "hwplan/catalog_files.h"
 #include "hwplan/json_api.h"
+#include "test_files.h"
 
 namespace hwplan {
 
 namespace {
 
-std::string config_text(const std::string& name) {
-    std::ifstream f(std::string(HWPLAN_SOURCE_DIR) + "/tests/data/hf_configs/" + name);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+std::string config_text(const std::string& name) { return test::data_file("hf_configs/" + name); }
 
-const Catalog& files_catalog() {
-    static const CatalogLoad load = [] {
-        std::string error;
-        return load_catalog(read_catalog_dir(HWPLAN_CATALOG_DIR, error));
-    }();
-    return load.catalog;
-}
+using test::files_catalog;
 
 const Model& preset(const std::string& id) {
     for (const auto& m : files_catalog().models)

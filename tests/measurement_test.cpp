@@ -6,30 +6,16 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
-#include "hwplan/catalog_files.h"
 #include "hwplan/plan.h"
+#include "test_files.h"
 
 namespace hwplan {
 
 namespace {
 
-std::string data_text(const std::string& name) {
-    std::ifstream f(std::string(HWPLAN_SOURCE_DIR) + "/tests/data/measurements/" + name);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+std::string data_text(const std::string& name) { return test::data_file("measurements/" + name); }
 
-const Catalog& files_catalog() {
-    static const CatalogLoad load = [] {
-        std::string error;
-        return load_catalog(read_catalog_dir(HWPLAN_CATALOG_DIR, error));
-    }();
-    return load.catalog;
-}
+using test::files_catalog;
 
 const Candidate& on(const Plan& p, const std::string& device) {
     for (const auto& c : p.candidates)

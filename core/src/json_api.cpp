@@ -200,7 +200,16 @@ std::string models_json(const Catalog& catalog) {
 
 namespace {
 
-// Applies the request's optional extension to a copy of `base`; returns the issues (empty on success).
+// Adds a request's "extension" value (models, devices, calibrations) to `catalog`; the issues name their path
+// under "extension" (empty on success).
+Issues extend_with(const json& extension, Catalog& catalog) {
+    if (!extension.is_object()) return {{"extension", "expected an object, got " + type_name(extension)}};
+    Issues issues = extend_catalog(catalog, extension.dump(), "extension");
+    for (auto& i : issues) i.path = "extension." + i.path;
+    return issues;
+}
+
+// A request that holds only an optional extension: applies it to `catalog` (a copy of the base).
 Issues apply_extension(const std::string& request, Catalog& catalog) {
     json doc;
     if (auto bad = parse_object(request, doc)) return {*bad};
@@ -208,14 +217,7 @@ Issues apply_extension(const std::string& request, Catalog& catalog) {
     for (const auto& [key, value] : doc.items())
         if (key != "extension") issues.push_back({key, "unknown field"});
     if (!issues.empty()) return issues;
-    if (doc.contains("extension")) {
-        if (!doc["extension"].is_object()) return {{"extension", "expected an object, got " + type_name(doc["extension"])}};
-        for (auto& i : extend_catalog(catalog, doc["extension"].dump(), "extension")) {
-            i.path = "extension." + i.path;
-            issues.push_back(i);
-        }
-    }
-    return issues;
+    return doc.contains("extension") ? extend_with(doc["extension"], catalog) : Issues{};
 }
 
 } // namespace
@@ -369,10 +371,8 @@ std::string plan_request_json(const Catalog& base, const std::string& request) {
         else if (!doc["workload"].is_object()) issues.push_back({"workload", "expected an object, got " + type_name(doc["workload"])});
         if (!issues.empty()) return errors_json(issues);
         Catalog catalog = base;
-        if (doc.contains("extension")) {
-            json ext = {{"extension", doc["extension"]}};
-            if (auto bad = apply_extension(ext.dump(), catalog); !bad.empty()) return errors_json(bad);
-        }
+        if (doc.contains("extension"))
+            if (auto bad = extend_with(doc["extension"], catalog); !bad.empty()) return errors_json(bad);
         return to_json(plan_from_json(doc["workload"].dump(), catalog));
     });
 }
@@ -383,8 +383,7 @@ std::string calibrate_request_json(const Catalog& base, const std::string& reque
         if (auto bad = parse_object(request, doc)) return errors_json({*bad});
         Catalog catalog = base;
         if (doc.contains("extension")) {
-            json ext = {{"extension", doc["extension"]}};
-            if (auto bad = apply_extension(ext.dump(), catalog); !bad.empty()) return errors_json(bad);
+            if (auto bad = extend_with(doc["extension"], catalog); !bad.empty()) return errors_json(bad);
             doc.erase("extension");
         }
         return calibrate_json(catalog, doc.dump());

@@ -186,3 +186,17 @@ for (const [w, h] of [[1280, 800], [1920, 1080], [1024, 700]]) {
     await context.close();
   });
 }
+
+test('export: the team plan downloads as Markdown, the same as `hwplan team` on its cards', async () => {
+  const { page, context, problems } = await open(browser, server.url + '#scenario=small-team-three-jobs', { acceptDownloads: true });
+  await waitStatus(page, /^Team plan: /);
+  await page.waitForFunction(() => !!window.hwplanUi['team:card:2'], null, { timeout: T.step });
+  const [teamFile] = await Promise.all([page.waitForEvent('download', { timeout: T.step }), click(page, 'team:download')]);
+  const md = cli('team', tmpFile('team-export.json', fs.readFileSync(await teamFile.path(), 'utf8'))).trim();
+  await click(page, 'export');
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: T.step }), click(page, 'export:team-download')]);
+  assert.equal(download.suggestedFilename(), 'small-team-three-jobs.team.md');
+  assert.equal(fs.readFileSync(await download.path(), 'utf8').trim(), md);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startAll, watch, dist, T, click, typeInto, waitStatus } from './helpers.mjs';
+import { startAll, watch, dist, T, waitStatus, workThrough } from './helpers.mjs';
 
 let browser, server;
 before(async () => ({ browser, server } = await startAll()));
@@ -54,12 +54,7 @@ for (const [label, where] of [['served page', () => server.url], ['single file',
     // Working through the page: a scenario link, a typed value, every view.
     await page.evaluate(() => { location.hash = '#scenario=coding-agent-32b'; });
     await waitStatus(page, /^Plan: qwen/);
-    await typeInto(page, 'concurrent_users', '12');
-    await page.waitForFunction(() => window.hwplanPage.workload().serve.concurrent_users === 12, null, { timeout: T.step });
-    for (const v of ['costs', 'assumptions', 'card', 'devices']) {
-      await click(page, `view:${v}`);
-      await page.waitForFunction((x) => window.hwplanUi.view === x, v, { timeout: T.step });
-    }
+    await workThrough(page);
     assert.deepEqual(await page.evaluate(() => window.hwplanCspViolations), [], 'no policy violation while working');
     assert.deepEqual(problems, [], 'no console error, page error or outside request while working');
 

@@ -120,3 +120,14 @@ export async function chord(page, key) {
   await page.waitForTimeout(80);
   await page.keyboard.up('Control');
 }
+
+// Works through the page as a person does once a plan is open: types 12 concurrent users (waits until the
+// workload holds them), then opens the costs, assumptions, card and devices views in turn.
+export async function workThrough(page) {
+  await typeInto(page, 'concurrent_users', '12');
+  await page.waitForFunction(() => window.hwplanPage.workload().serve.concurrent_users === 12, null, { timeout: T.step });
+  for (const v of ['costs', 'assumptions', 'card', 'devices']) {
+    await click(page, `view:${v}`);
+    await page.waitForFunction((x) => window.hwplanUi.view === x, v, { timeout: T.step });
+  }
+}

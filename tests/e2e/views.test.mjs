@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { chord, startAll, open, status, workload, planOf, waitStatus, click, typeInto, pickScenario, shot, T } from './helpers.mjs';
+import { chord, startAll, open, status, workload, planOf, waitStatus, click, pickScenario, shot, workThrough, T } from './helpers.mjs';
 
 let browser, server;
 before(async () => ({ browser, server } = await startAll()));
@@ -42,12 +42,7 @@ test('privacy: working through the page requests nothing outside its origin; exp
     { acceptDownloads: true, permissions: ['clipboard-read', 'clipboard-write'] });
   await pickScenario(page, 'coding-agent-32b');
   await waitStatus(page, /^Plan: qwen/);
-  await typeInto(page, 'concurrent_users', '12');
-  await page.waitForFunction(() => window.hwplanPage.workload().serve.concurrent_users === 12, null, { timeout: T.step });
-  for (const v of ['costs', 'assumptions', 'card', 'devices']) {
-    await click(page, `view:${v}`);
-    await page.waitForFunction((x) => window.hwplanUi.view === x, v, { timeout: T.step });
-  }
+  await workThrough(page);
   // Export: download the workload JSON; it is the page's workload.
   const exported = await workload(page);
   await click(page, 'export');

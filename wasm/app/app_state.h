@@ -32,7 +32,7 @@ struct AppState {
     std::string scenario_id;           // the scenario it was loaded from ("" = none / edited away)
     std::string scenario_json;         // that scenario's workload, compact (to tell "still the scenario")
     std::map<std::string, std::array<char, 48>> text; // field path -> text as typed (numbers)
-    std::vector<std::string> undo;     // earlier workload documents (compact JSON), newest last
+    std::vector<std::string> undo;     // earlier states: {workload, team} as compact JSON, newest last (workload_doc.cpp)
     std::string notice;                // a visible message (bad link, bad import); "" = none
 
     // [SECTION] the plan ---------------------------------------------------------------------

@@ -48,6 +48,8 @@ void export_menu(AppState& state) {
     if (ImGui::BeginPopup("export_popup")) {
         const std::string workload = state.workload.dump(2);
         const std::string base = state.scenario_id.empty() ? "hwplan" : state.scenario_id;
+        const bool team_scenario = !state.team_id.empty() && state.team_id != "edited" && state.team_id != "imported";
+        const std::string team_base = team_scenario ? state.team_id : "hwplan";
         auto item = [&](const char* label, const char* name, bool enabled, auto&& action) {
             if (ImGui::MenuItem(label, nullptr, false, enabled)) action();
             publish(state, name);
@@ -66,6 +68,8 @@ void export_menu(AppState& state) {
              [&] { hwplan_download((base + ".card.md").c_str(), "text/markdown", state.card_markdown.c_str()); });
         item("Copy the team plan (Markdown)", "export:team-copy", !state.team_markdown.empty(),
              [&] { hwplan_clipboard_write(state.team_markdown.c_str()); });
+        item("Download the team plan (Markdown)", "export:team-download", !state.team_markdown.empty(),
+             [&] { hwplan_download((team_base + ".team.md").c_str(), "text/markdown", state.team_markdown.c_str()); });
         ImGui::Separator();
         ImGui::TextDisabled("Import: paste a workload JSON (Ctrl+V) or drop a .json file on the page.");
         ImGui::EndPopup();
@@ -179,6 +183,7 @@ std::string draw_page(AppState& state, const Catalog& catalog, float width, floa
     ImGui::EndChild();
     ImGui::SameLine();
     refresh_plan(state, catalog);
+    refresh_team(state, catalog); // a team restored by Undo is planned even before its view draws
     ImGui::BeginChild("right##right", ImVec2(0, 0), ImGuiChildFlags_Borders);
     const std::string plan_summary = panel_plan(state, catalog);
     if (summary.empty()) summary = plan_summary;

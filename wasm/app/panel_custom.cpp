@@ -284,6 +284,14 @@ bool area(AppState& state, const char* label, const char* name, std::vector<char
     return changed;
 }
 
+// A dimmed line that wraps at the panel's edge (a plain TextDisabled line is cut at 1024 px wide).
+void hint(AppState& state, const char* name, const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
+    publish(state, name);
+}
+
 bool button(AppState& state, const char* label, const char* name) {
     const bool pressed = ImGui::Button(label);
     publish(state, name);
@@ -315,6 +323,7 @@ json device_from_form(const CustomState& c, std::string& problem) {
 void panel_custom(AppState& state) {
     CustomState& c = state.custom;
     const Catalog& cat = page_catalog(state);
+    publish_region(state, "custom:panel");
     ImGui::TextWrapped("Models, devices and measurements of your own. They are checked like the catalog, kept in this "
                        "browser and carried in the link; `hwplan plan --extend` plans the same with them.");
     if (!c.message.empty()) {
@@ -325,7 +334,7 @@ void panel_custom(AppState& state) {
     }
 
     ImGui::SeparatorText("A model from its config.json");
-    ImGui::TextDisabled("Paste a Hugging Face config.json (Llama, Mistral, Mixtral, Qwen, Gemma, Phi-3, DeepSeek).");
+    hint(state, "custom:hint-config", "Paste a Hugging Face config.json (Llama, Mistral, Mixtral, Qwen, Gemma, Phi-3, DeepSeek).");
     area(state, "##config_text", "custom:config-text", c.config_text, 6);
     ImGui::SetNextItemWidth(160);
     ImGui::InputTextWithHint("##model_id", "id (optional)", c.model_id.data(), c.model_id.size());
@@ -338,28 +347,34 @@ void panel_custom(AppState& state) {
     }
 
     ImGui::SeparatorText("A device the catalog lacks");
-    const float w = 120;
-    auto field = [&](const char* label, const char* name, std::array<char, 64>& b, const char* hint) {
-        ImGui::SetNextItemWidth(w);
-        ImGui::InputTextWithHint(label, hint, b.data(), b.size());
+    // One field a row, the label left of it (row_label narrows the field or moves it under a long label, so
+    // no label is cut at 1024 px wide); the help says the meaning, the default and where the figure goes.
+    auto field = [&](const char* label, const char* id, const char* name, std::array<char, 64>& b, const char* hint, const char* help) {
+        row_label(state, name, label, help);
+        ImGui::InputTextWithHint(id, hint, b.data(), b.size());
         publish(state, name);
+        if (ImGui::IsItemActive()) state.active_widget = name;
     };
-    field("id##dev_id", "custom:device-id", c.dev_id, "my-gpu");
-    ImGui::SameLine();
-    field("name##dev_name", "custom:device-name", c.dev_name, "My GPU 48GB");
-    field("memory GB##dev_mem", "custom:device-memory", c.dev_memory_gb, "48");
-    ImGui::SameLine();
-    field("GB/s##dev_bw", "custom:device-bandwidth", c.dev_bandwidth_gbps, "960");
-    field("BF16 TFLOPS##dev_tf", "custom:device-tflops", c.dev_bf16_tflops, "180");
-    ImGui::SameLine();
-    field("source##dev_src", "custom:device-source", c.dev_source, "datasheet URL");
+    field("Id", "##dev_id", "custom:device-id", c.dev_id, "my-gpu",
+          "A short id for the device; a workload names it in hardware.devices. Required.");
+    field("Name", "##dev_name", "custom:device-name", c.dev_name, "My GPU 48GB", "The name the plan shows. Default: the id.");
+    field("Memory (GB)", "##dev_mem", "custom:device-memory", c.dev_memory_gb, "48",
+          "Memory capacity in GB (10^9 bytes) from the datasheet (catalog key memory.capacity_GB). Required.");
+    field("Bandwidth (GB/s)", "##dev_bw", "custom:device-bandwidth", c.dev_bandwidth_gbps, "960",
+          "Memory bandwidth in GB/s from the datasheet (catalog key memory.bandwidth_GBps); decode speed is bound by it. Required.");
+    field("BF16 TFLOPS", "##dev_tf", "custom:device-tflops", c.dev_bf16_tflops, "180",
+          "Peak dense BF16 tensor throughput in TFLOPS, without sparsity (catalog key compute.bf16_dense_TFLOPS); prefill "
+          "and training are bound by it. Required.");
+    field("Source", "##dev_src", "custom:device-source", c.dev_source, "datasheet URL",
+          "Where the figures come from (a datasheet URL or document), kept as their source like every catalog figure. "
+          "Default: \"the user's own figures\".");
     if (button(state, "Add device##add_device_form", "custom:add-device-form")) {
         std::string problem;
         const json d = device_from_form(c, problem);
         if (!problem.empty()) say(state, "Not added: " + problem, true);
         else custom_command(state, "extension", json{{"devices", json::array({d})}}.dump());
     }
-    ImGui::TextDisabled("...or paste device JSON (catalog/README.md schema, or {\"devices\": [...]})");
+    hint(state, "custom:hint-device", "...or paste device JSON (catalog/README.md schema, or {\"devices\": [...]})");
     area(state, "##device_text", "custom:device-text", c.device_text, 4);
     if (button(state, "Add device JSON##add_device_json", "custom:add-device-json")) {
         json doc = json::parse(std::string(c.device_text.data()), nullptr, false);
@@ -369,7 +384,9 @@ void panel_custom(AppState& state) {
     }
 
     ImGui::SeparatorText("Calibrate with your measurement");
-    ImGui::TextDisabled("llama-bench's table, vLLM benchmark output, \"step time: 1.2 s\" or \"peak memory: 21 GB\",\nmeasured with this workload's model on:");
+    hint(state, "custom:hint-measurement",
+         "llama-bench's table, vLLM benchmark output, \"step time: 1.2 s\" or \"peak memory: 21 GB\", measured with this "
+         "workload's model on:");
     if (c.calibrate_device.empty() && !state.shown.candidates.empty()) c.calibrate_device = state.shown.candidates[static_cast<size_t>(state.selected)].device;
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##calibrate_device", c.calibrate_device.empty() ? "a device" : c.calibrate_device.c_str())) {

@@ -45,6 +45,7 @@ void team_view(AppState& state, const Catalog& catalog) {
         ImGui::TextWrapped("A team plan puts several workloads side by side (a chat endpoint, a nightly batch, a fine-tune) and adds up the "
                            "fleet and its monthly cost. Start one with the workload in the form, then add, duplicate or remove cards.");
         if (ImGui::Button("Start a team with this workload")) {
+            remember(state); // Undo brings the team back as it was
             state.team_doc = {{"name", "My team"}, {"cards", nlohmann::json::array({state.workload})}};
             state.team_open_card = 0;
             edited(state);
@@ -89,6 +90,7 @@ void team_view(AppState& state, const Catalog& catalog) {
         ImGui::TextWrapped("Fleet: %s.", line.empty() ? "nothing feasible yet" : line.c_str());
     }
     if (ImGui::Button("Add the form's workload")) {
+        remember(state); // Undo brings the team back as it was
         cards.push_back(state.workload);
         state.team_open_card = static_cast<int>(cards.size()) - 1;
         edited(state);
@@ -139,6 +141,7 @@ void team_view(AppState& state, const Catalog& catalog) {
         if (open && form_doc != cards[i].dump()) {
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().accent), "The form has changes for this card.");
             if (ImGui::SmallButton(("Save the form into this card##save" + id).c_str())) {
+                remember(state); // Undo brings the team back as it was
                 cards[i] = state.workload;
                 edited(state);
             }
@@ -171,12 +174,14 @@ void team_view(AppState& state, const Catalog& catalog) {
     }
     ImGui::EndChild();
     if (duplicate >= 0) {
+        remember(state); // Undo brings the team back as it was
         nlohmann::json copy = cards[duplicate];
         if (copy.is_object()) copy["name"] = card_name(copy, duplicate) + " (copy)";
         cards.insert(cards.begin() + duplicate + 1, copy);
         edited(state);
     }
     if (remove >= 0 && cards.size() > 1) {
+        remember(state); // Undo brings the team back as it was
         cards.erase(cards.begin() + remove);
         if (state.team_open_card == remove) state.team_open_card = -1;
         else if (state.team_open_card > remove) --state.team_open_card;

@@ -28,7 +28,6 @@ constexpr const char* kMethods[] = {"full", "lora", "qlora"};
 constexpr const char* kOptimizers[] = {"adamw", "adamw_fp32", "adamw_8bit", "sgd", "adafactor"};
 constexpr const char* kCheckpointing[] = {"none", "selective", "full"};
 constexpr float kNumberWidth = 118.0f; // CSS pixels for a number input (labels get the rest)
-constexpr float kChoiceShare = 0.55f;  // share of the row for a choice (model and device names are long)
 
 int stage_index(const nlohmann::json& w) {
     const std::string s = w.value("stage", std::string("serve"));
@@ -55,23 +54,10 @@ void show_issues(const AppState& state, const std::string& path, std::set<const 
     }
 }
 
-// A labelled row: label on the left (with help), the widget right of it; `input_width` < 0: a share of the row.
-void row_label(const char* label, const char* help, float input_width = -1) {
-    const float row = ImGui::GetContentRegionAvail().x;
-    const float input = input_width > 0 ? input_width : row * kChoiceShare;
-    const float x0 = ImGui::GetCursorPosX();
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(label);
-    if (help) {
-        ImGui::SameLine();
-        help_marker(help);
-    }
-    ImGui::SameLine(x0 + row - input);
-    ImGui::SetNextItemWidth(input);
-}
-
 void number_field(AppState& state, const FieldSpec& f, std::set<const Issue*>& shown) {
-    row_label(f.label, f.help, kNumberWidth);
+    const std::string path = f.path;
+    const std::string name = path == "model.params" ? "custom_params" : path.substr(path.find('.') + 1);
+    row_label(state, name, f.label, f.help, kNumberWidth);
     auto& buf = state.text[f.path];
     const std::string id = std::string("##") + f.path;
     const bool bad = !issues_at(state, f.path).empty();
@@ -84,8 +70,6 @@ void number_field(AppState& state, const FieldSpec& f, std::set<const Issue*>& s
     if (bad) ImGui::PopStyleColor();
     if (ImGui::IsItemActivated()) remember(state);
     if (ImGui::IsItemEdited()) set_field(state, f.path, buf.data());
-    const std::string path = f.path;
-    const std::string name = path == "model.params" ? "custom_params" : path.substr(path.find('.') + 1);
     publish(state, name);
     if (ImGui::IsItemActive()) state.active_widget = name;
     show_issues(state, f.path, shown);
@@ -93,7 +77,7 @@ void number_field(AppState& state, const FieldSpec& f, std::set<const Issue*>& s
 
 template <size_t N> void choice_field(AppState& state, const char* label, const char* help, const char* path, const char* const (&items)[N],
                                       const char* fallback) {
-    row_label(label, help);
+    row_label(state, path, label, help);
     const std::string current = field_text(state.workload, path);
     const std::string shown_text = current.empty() ? std::string(fallback) + " (default)" : current;
     if (ImGui::BeginCombo((std::string("##") + path).c_str(), shown_text.c_str())) {
@@ -124,6 +108,11 @@ Rect item_rect() {
 
 void publish(AppState& state, const std::string& name) { state.widgets[name] = item_rect(); }
 
+void publish_region(AppState& state, const std::string& name) {
+    const ImVec2 at = ImGui::GetCursorScreenPos(), pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    state.widgets[name] = {at.x, pos.y, ImGui::GetContentRegionAvail().x, size.y};
+}
+
 void help_marker(const char* text) {
     ImGui::TextDisabled("(?)");
     if (ImGui::IsItemHovered()) {
@@ -133,6 +122,31 @@ void help_marker(const char* text) {
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
     }
+}
+
+void row_label(AppState& state, const std::string& name, const char* label, const char* help, float input_width) {
+    constexpr float kChoiceShare = 0.55f;   // share of the row for a choice (model and device names are long)
+    constexpr float kMinInputWidth = 90.0f; // CSS pixels: narrower than this, the widget moves below its label
+    const float row = ImGui::GetContentRegionAvail().x;
+    float input = std::min(row, input_width > 0 ? input_width : row * kChoiceShare);
+    const float x0 = ImGui::GetCursorPosX();
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(label);
+    if (help) {
+        ImGui::SameLine();
+        help_marker(help);
+    }
+    const float label_w = ImGui::GetItemRectMax().x - start.x; // the label and its "(?)"
+    state.widgets[name + ":label"] = {start.x, start.y, label_w, ImGui::GetFrameHeight()};
+    const float room = row - label_w - ImGui::GetStyle().ItemSpacing.x;
+    if (room >= kMinInputWidth) {
+        input = std::min(input, room);
+        ImGui::SameLine(x0 + row - input);
+    } else {
+        ImGui::SetCursorPosX(x0 + row - input); // its own line, right-aligned under the label
+    }
+    ImGui::SetNextItemWidth(input);
 }
 
 bool text_field(AppState& state, const char* label, const char* name, char* buf, size_t size, float width) {
@@ -147,18 +161,21 @@ void panel_workload(AppState& state, const Catalog& cat) {
     nlohmann::json& w = state.workload;
     std::set<const Issue*> shown;
     const Plan& resolved = state.plan.issues.empty() ? state.plan : state.shown; // resolved names and precisions
+    publish_region(state, "workload:panel");
 
     section_heading("The job");
     {
         int stage = stage_index(w);
-        row_label("Stage", "What the hardware is for. Serving and batch generation share the token fields; fine-tuning, "
+        row_label(state, "stage", "Stage", "What the hardware is for. Serving and batch generation share the token fields; fine-tuning, "
                            "pretraining and RL add a trainer; embedding jobs count items (docs/workload.md).");
         if (ImGui::Combo("##stage", &stage, kStages, 7)) {
             remember(state);
             set_value(state, "stage", kStages[stage]);
         }
         publish(state, "stage");
-        ImGui::TextDisabled("%s", kStageHelp[stage_index(w)]);
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s", kStageHelp[stage_index(w)]);
+        ImGui::PopStyleColor();
         show_issues(state, "stage", shown);
     }
     {
@@ -170,7 +187,7 @@ void panel_workload(AppState& state, const Catalog& cat) {
             label = m->get<std::string>();
             if (auto r = resolve_model(cat, label); r.item) label = r.item->name;
         }
-        row_label("Model", "A catalog model (its architecture sets the KV cache and activations), or a custom size: "
+        row_label(state, "model", "Model", "A catalog model (its architecture sets the KV cache and activations), or a custom size: "
                            "the parameter count only.");
         if (ImGui::BeginCombo("##model", label.c_str(), ImGuiComboFlags_HeightLarge)) {
             if (ImGui::Selectable("custom size (parameter count only)", custom)) {
@@ -200,7 +217,7 @@ void panel_workload(AppState& state, const Catalog& cat) {
             p[key] = value;
             set_value(state, "precision", p);
         };
-        row_label("Weights", "How the weights are stored (catalog/formats.json: bits per weight including scales). Default bf16.");
+        row_label(state, "weights", "Weights", "How the weights are stored (catalog/formats.json: bits per weight including scales). Default bf16.");
         if (ImGui::BeginCombo("##weights", resolved.precision.weights.c_str(), ImGuiComboFlags_HeightLarge)) {
             for (const auto& f : cat.formats)
                 if (ImGui::Selectable((f.name + "  (" + format_sig(f.bits_per_weight, 4) + " bits)").c_str(), f.name == resolved.precision.weights))
@@ -209,7 +226,7 @@ void panel_workload(AppState& state, const Catalog& cat) {
         }
         publish(state, "weights");
         auto numeric_combo = [&](const char* label, const char* help, const char* key, const std::string& current) {
-            row_label(label, help);
+            row_label(state, key, label, help);
             if (ImGui::BeginCombo((std::string("##") + key).c_str(), current.c_str())) {
                 for (auto p : numeric)
                     if (ImGui::Selectable(std::string(name(p)).c_str(), current == name(p))) set_precision(key, std::string(name(p)));
@@ -259,7 +276,7 @@ void panel_workload(AppState& state, const Catalog& cat) {
                 } else if (devs && devs->is_array() && devs->size() > 1) {
                     label = std::to_string(devs->size()) + " devices from the workload";
                 }
-                row_label("Devices", "Which devices to consider. Empty: every catalog device is a candidate; a scenario may "
+                row_label(state, "device", "Devices", "Which devices to consider. Empty: every catalog device is a candidate; a scenario may "
                                      "name its own list (kept until you pick here).");
                 if (ImGui::BeginCombo("##device", label.c_str(), ImGuiComboFlags_HeightLarge)) {
                     if (ImGui::Selectable("every catalog device", !devs)) {

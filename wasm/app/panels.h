@@ -21,7 +21,12 @@ void refresh_team(AppState& state, const Catalog& catalog);      // plans the te
 // A labelled text input whose rectangle is published under `name` (for tests and assistive tech).
 bool text_field(AppState& state, const char* label, const char* name, char* buf, size_t size, float width = 140);
 void help_marker(const char* text);   // "(?)" with the text on hover
+// A form row's label (with its help) on the left; the next widget goes right of it, `input_width` wide (<= 0: a
+// share of the row), narrowed to fit or moved under the label when the label leaves too little room, so no
+// label is covered or cut at any width. Publishes the label's rectangle as NAME + ":label".
+void row_label(AppState& state, const std::string& name, const char* label, const char* help, float input_width = -1);
 Rect item_rect();                     // the last item's rectangle
 void publish(AppState& state, const std::string& name); // item_rect() under name
+void publish_region(AppState& state, const std::string& name); // the current window's content region (x, width) and height
 
 } // namespace hwplan::ui

@@ -15,7 +15,7 @@ namespace hwplan::ui {
 
 namespace {
 
-constexpr size_t kUndoDepth = 50;            // documents kept for undo
+constexpr size_t kUndoDepth = 50;            // states (document and team) kept for undo
 constexpr size_t kMaxFragmentBytes = 16384;  // a longer link is refused, not parsed
 
 std::vector<std::string> split_path(const std::string& path) {
@@ -199,23 +199,58 @@ void load_default(AppState& state, const Catalog& catalog) {
     state.default_json = state.workload.dump();
 }
 
+namespace {
+
+// What Undo restores: the form's document and the team (its cards, its name, the card open in the form), so
+// a team edit is undone like a field edit; and whether the team view was open (not a change of its own: two
+// states that differ only in it are the same step). Compact JSON.
+nlohmann::json snapshot(const AppState& state) {
+    nlohmann::json s = {{"workload", state.workload}};
+    if (!state.team_doc.is_null())
+        s["team"] = {{"doc", state.team_doc}, {"id", state.team_id}, {"name", state.team_name}, {"open_card", state.team_open_card}};
+    return s;
+}
+
+// An undo entry's state without the view, to compare with snapshot(state).
+std::string content_of(const std::string& entry) {
+    auto s = nlohmann::json::parse(entry, nullptr, false);
+    if (s.is_object()) s.erase("team_view");
+    return s.dump();
+}
+
+} // namespace
+
 void remember(AppState& state) {
-    std::string now = state.workload.dump();
-    if (!state.undo.empty() && state.undo.back() == now) return;
+    nlohmann::json s = snapshot(state);
+    const std::string content = s.dump();
+    if (!state.undo.empty() && content_of(state.undo.back()) == content) return;
+    s["team_view"] = state.view == View::team;
+    std::string now = s.dump();
     state.undo.push_back(std::move(now));
     if (state.undo.size() > kUndoDepth) state.undo.erase(state.undo.begin());
 }
 
 bool undo(AppState& state) {
-    const std::string now = state.workload.dump();
+    const std::string now = snapshot(state).dump();
     while (!state.undo.empty()) {
         std::string prev = std::move(state.undo.back());
         state.undo.pop_back();
-        if (prev == now) continue;
+        if (content_of(prev) == now) continue;
+        const auto s = nlohmann::json::parse(prev, nullptr, false);
+        if (s.is_discarded() || !s.is_object() || !s.contains("workload")) continue;
         const std::string keep_scenario = state.scenario_json;
         const std::string keep_id = state.scenario_id;
-        load_workload(state, nlohmann::json::parse(prev, nullptr, false), "");
-        if (prev == keep_scenario) { state.scenario_id = keep_id; state.scenario_json = keep_scenario; }
+        load_workload(state, s["workload"], ""); // leaves the team view; the state's own view is restored below
+        if (s["workload"].dump() == keep_scenario) { state.scenario_id = keep_id; state.scenario_json = keep_scenario; }
+        if (s.contains("team")) { // the team comes back as it was; refresh_team() plans it again
+            const auto& t = s["team"];
+            state.team_doc = t["doc"];
+            state.team_id = t.value("id", std::string("edited"));
+            state.team_name = t.value("name", std::string());
+            state.team_open_card = t.value("open_card", -1);
+            state.team_planned.clear();
+        }
+        if (s.value("team_view", false)) state.view = View::team;
         return true;
     }
     return false;

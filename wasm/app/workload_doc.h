@@ -23,8 +23,8 @@ void erase_field(AppState& state, const std::string& path);
 void load_workload(AppState& state, const nlohmann::json& doc, const std::string& scenario_id); // replaces the state
 bool load_scenario(AppState& state, const std::string& id, const Catalog& catalog);               // false: unknown id
 void load_default(AppState& state, const Catalog& catalog);                                        // lesson 003's live chat
-void remember(AppState& state);    // push the current document on the undo list (before a change)
-bool undo(AppState& state);        // back to the previous document; false when there is none
+void remember(AppState& state);    // push the current document and team on the undo list (before a change)
+bool undo(AppState& state);        // back to the previous document and team; false when there is none
 void sync_text(AppState& state);   // rebuild the text fields from the document
 
 // The page address fragment that restores the state, compactly: "scenario=ID" while the document is still

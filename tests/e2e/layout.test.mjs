@@ -1,0 +1,58 @@
+// layout.test.mjs: no form label is cut off or covered (issue 10: "nothing clipped from 1024 px wide up"). At
+// 1024x700, 1280x800 and 1920x1080, every labelled row of the Workload form and of the "Your hardware" tab keeps its label
+// clear of its field, and label, field and the tab's hint lines end inside their panel. Rectangles come from
+// window.hwplanUi (the app publishes NAME:label for a row's label, and WORKLOAD/CUSTOM:panel for the panel's
+// content region); screenshots of the device form go to build/e2e/ for people to look at.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startAll, open, click, settled, shot, widget, T } from './helpers.mjs';
+
+let browser, server;
+before(async () => ({ browser, server } = await startAll()));
+after(async () => { await browser?.close(); await server?.close(); });
+
+const EPS = 0.5; // CSS pixels: rectangles are published rounded to 0.1 px
+
+// Problems with the rows named `prefix*` inside the panel `panelName` ([] = none).
+async function clipped(page, panelName, prefix) {
+  const ui = await page.evaluate(() => window.hwplanUi);
+  const panel = ui[panelName];
+  assert.ok(panel && panel.w > 100, `${panelName} is published`);
+  const right = panel.x + panel.w + EPS;
+  const out = [];
+  const labels = Object.keys(ui).filter((k) => k.endsWith(':label') && k.startsWith(prefix));
+  for (const key of labels) {
+    const name = key.slice(0, -':label'.length), label = ui[key], field = ui[name];
+    if (!field) { out.push(`${name}: no field`); continue; }
+    if (label.x + label.w > right) out.push(`${name}: label ends at ${label.x + label.w}, past the panel (${right})`);
+    const sameRow = field.y < label.y + label.h - EPS;
+    if (sameRow && label.x + label.w > field.x + EPS) out.push(`${name}: the field (x ${field.x}) covers the label (ends ${label.x + label.w})`);
+    if (field.x + field.w > right) out.push(`${name}: field ends at ${field.x + field.w}, past the panel (${right})`);
+  }
+  // Every other widget of the panel (its hint lines, text areas, buttons), when its names have a prefix.
+  for (const name of Object.keys(ui).filter((k) => prefix && k.startsWith(prefix) && !k.endsWith(':label') && !k.endsWith(':panel')))
+    if (ui[name].x + ui[name].w > right) out.push(`${name}: ends at ${ui[name].x + ui[name].w}, past the panel (${right})`);
+  return { out, labels: labels.length };
+}
+
+for (const [w, h] of [[1024, 700], [1280, 800], [1920, 1080]]) {
+  test(`no label is cut off or covered in the forms at ${w}x${h}`, async () => {
+    const { page, context, problems } = await open(browser, server.url, { viewport: { width: w, height: h } });
+    await widget(page, 'workload:panel');
+    await settled(page);
+    // The workload form: names are field names (concurrent_users, stage, ...), no common prefix.
+    const form = await clipped(page, 'workload:panel', '');
+    assert.ok(form.labels >= 12, `the form's rows publish their labels (${form.labels})`);
+    assert.deepEqual(form.out, [], 'workload form');
+    // The "Your hardware" tab: the device form and its hint lines.
+    await click(page, 'tab_custom');
+    await widget(page, 'custom:device-source');
+    await settled(page);
+    const custom = await clipped(page, 'custom:panel', 'custom:');
+    assert.equal(custom.labels, 6, 'the device form has six labelled rows');
+    assert.deepEqual(custom.out, [], 'device form');
+    await shot(page, `custom-form-${w}x${h}`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
