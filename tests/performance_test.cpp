@@ -55,6 +55,24 @@ TEST(TrainingTime, Llama3_405BGpuHoursWithinTwentyPercent) {
     EXPECT_NEAR(gpu_hours / 30.84e6, 1.0, 0.20);
 }
 
+// FP8 training's casts (performance.h): GEMM operand elements per token, counted by hand. Llama 3.1 8B
+// (config.json: hidden 4096, 32 heads x 128, 8 KV heads, gated MLP 14336): attention 4096 in + (4096 + 2 x 1024)
+// out of QKV, 4096 in + 4096 out of the projection = 18,432; MLP 4096 in + 2 x 14336 out of gate/up, 14336 in +
+// 4096 out of down = 51,200; 69,632 a layer, x 32 layers.
+TEST(Fp8Casts, CountsEveryGemmOperandOfEveryLayer) {
+    EXPECT_DOUBLE_EQ(fp8_cast_elements_per_token(test::llama31_8b()), 32.0 * 69632);
+    // Mixtral 8x7B (config.json: the 8B's attention, 8 experts of 14336, 2 per token): attention 18,432 +
+    // 2 x 51,200 for the two experts a token runs = 120,832 a layer.
+    ModelArch moe = test::llama31_8b();
+    moe.has_moe = true;
+    moe.moe = {.experts = 8, .active_experts = 2, .expert_intermediate = 14336};
+    EXPECT_DOUBLE_EQ(fp8_cast_elements_per_token(moe), 32.0 * 120832);
+    // Time = tokens x elements x bytes / bandwidth: 1,000 tokens of the 8B at 18 bytes on 3.35 TB/s (H100 SXM)
+    // = 1000 x 2,228,224 x 18 / 3.35e12 = 11.97 ms.
+    EXPECT_NEAR(fp8_cast_time_s(test::llama31_8b(), 1000, 18, 3.35e12), 0.011972, 1e-6);
+    EXPECT_EQ(fp8_cast_time_s(test::llama31_8b(), 1000, 18, 0), 0); // no published bandwidth: not modelled
+}
+
 TEST(PrefillFlops, CausalAttentionCountsHalfThePairs) {
     const ModelArch a = dense(1, 4096, 32, 32, 11008, 32000);
     const double p = 1000;

@@ -29,6 +29,7 @@ const Catalog& uncalibrated_catalog() {
         for (auto& [name, d] : c.assumptions) d.calibrated_by.clear();
         for (auto& r : c.decode_bandwidth_rules) r.calibrated_by.clear();
         for (auto& r : c.training_mfu_rules) r.calibrated_by.clear();
+        for (auto& r : c.training_attention_rules) r.calibrated_by.clear();
         return c;
     }();
     return cat;

@@ -35,6 +35,8 @@ const std::vector<Field>& fields() {
         {"allreduce_base_latency_s", &Assumptions::allreduce_base_latency_s},
         {"allreduce_hop_latency_s", &Assumptions::allreduce_hop_latency_s},
         {"user_read_tokens_per_s", &Assumptions::user_read_tokens_per_s},
+        {"training_attention_efficiency", &Assumptions::training_attention_efficiency},
+        {"training_fp8_cast_bytes_per_element", &Assumptions::training_fp8_cast_bytes_per_element},
         {"pcie_handoff_s", &Assumptions::pcie_handoff_s},
     };
     return kFields;

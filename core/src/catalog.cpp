@@ -710,6 +710,7 @@ void read_efficiencies(const json& doc, const Context& ctx, Catalog& catalog) {
     };
     group("decode_bandwidth_efficiency", catalog.decode_bandwidth_rules);
     group("training_mfu", catalog.training_mfu_rules);
+    group("training_attention_efficiency", catalog.training_attention_rules);
     check_sources_used(r, book);
     r.finish();
     catalog.efficiency_sources = std::move(book.sources);

@@ -539,7 +539,9 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
     };
     // At rack scale the largest fast domain ranks first: pretraining and RL "Buy the largest fast domain you
     // can get"; large MoE serving wants "wide expert parallelism: NVL72, Helios or a TPU slice" (lesson 004).
-    // Expert-parallel speed is not modelled per layout, so this ordering stands in for it.
+    // The serving plan prices the expert all-to-all per layout (plan.cpp eval_serve: over the scale-up link inside
+    // one domain, across the scale-out network beyond it); this ordering keeps the guide's preference among
+    // options whose unit cost is unknown (rack-scale systems have no public price in the catalog).
     const bool largest_domain = level.level == Scale::rack;
     auto lower_known = [](double a, double b) { // 0 = unknown, last
         if ((a > 0) != (b > 0)) return a > 0;

@@ -73,6 +73,37 @@ double training_flops_per_token(const ModelArch& arch, double active_params, dou
     return per_token;
 }
 
+namespace {
+
+// One MLP's GEMM operands per token: FC1 (gate and up when gated) reads `hidden` and writes its width, FC2 reads
+// the width and writes `hidden`; forward inputs plus backward output gradients.
+double mlp_cast_elements(double hidden, double width, MlpKind mlp) {
+    const double fc1_out = (mlp == MlpKind::gated ? 2.0 : 1.0) * width;
+    return hidden + width + fc1_out + hidden;
+}
+
+} // namespace
+
+double fp8_cast_elements_per_token(const ModelArch& a) {
+    const double q = double(a.heads) * a.head_dim, kv = double(a.kv_heads > 0 ? a.kv_heads : a.heads) * a.head_dim;
+    // attention: QKV reads hidden, writes q + 2 kv; the output projection reads q, writes hidden
+    const double attention = a.hidden + (q + 2.0 * kv) + q + a.hidden;
+    double sum = 0;
+    for (int layer = 0; layer < a.layers; ++layer) {
+        double mlp = mlp_cast_elements(a.hidden, a.intermediate, a.mlp);
+        if (a.has_moe && layer >= a.moe.dense_layers)
+            mlp = a.moe.active_experts * mlp_cast_elements(a.hidden, a.moe.expert_intermediate, a.mlp) +
+                  a.moe.shared_experts * mlp_cast_elements(a.hidden, a.moe.shared_expert_intermediate, a.mlp);
+        sum += attention + mlp;
+    }
+    return sum;
+}
+
+double fp8_cast_time_s(const ModelArch& arch, double tokens, double bytes_per_element, double bandwidth_bytes_per_s) {
+    if (bandwidth_bytes_per_s <= 0 || tokens <= 0) return 0;
+    return tokens * fp8_cast_elements_per_token(arch) * bytes_per_element / bandwidth_bytes_per_s;
+}
+
 double encoder_flops_per_item(const ModelArch& arch, double params, double tokens) {
     const double body = std::max(0.0, params - embedding_and_head_params(arch));
     double width = 0;

@@ -786,18 +786,45 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // recomputation), so the step time divides the model FLOPs by it; what recomputation costs is already in
     // the measured MFU of the runs that recompute.
     const double model_flops_per_token = training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, Checkpointing::none);
-    step.roofline = roofline(tokens_per_step * model_flops_per_token / n, 0, peak.flop_per_s * mfu, d.bandwidth_bytes_per_s);
+    // Where the attention kernels' own share of peak was measured for the device family (efficiencies.json
+    // training_attention_efficiency), attention FLOPs run at that share of the 16-bit peak (FlashAttention runs
+    // in BF16 under FP8 recipes too) and the MFU prices the rest; elsewhere the MFU prices all of it.
+    const Peak attention_peak = peak_for(d, w.precision.compute == "fp8" ? "bf16" : w.precision.compute);
+    const bool attention_apart = a.training_attention_efficiency > 0 && attention_peak.flop_per_s > 0;
+    const double attention_flops_per_token =
+        attention_apart ? training_flops_per_token(arch, 0, t.seq_len, t.method, Checkpointing::none) : 0.0; // no parameters: attention alone
+    const double attention_s = attention_apart ? tokens_per_step * attention_flops_per_token / n /
+                                                     (attention_peak.flop_per_s * a.training_attention_efficiency)
+                                               : 0.0;
+    step.roofline = roofline(tokens_per_step * (model_flops_per_token - attention_flops_per_token) / n, 0, peak.flop_per_s * mfu,
+                             d.bandwidth_bytes_per_s);
+    // The step's compute is both parts, and its FLOPs the whole model's (what an MFU is read against).
+    step.roofline.flops = tokens_per_step * model_flops_per_token / n;
+    step.roofline.compute_s += attention_s;
+    step.roofline.time_s = std::max(step.roofline.compute_s, step.roofline.memory_s);
+    // FP8 GEMMs also pay for casting their operands (performance.h, fp8_cast_time_s), memory-bound work the
+    // MFU of the BF16 runs above does not contain; it runs between the GEMMs, so it adds to their time.
+    const double fp8_cast_s = peak.precision == "fp8" && peak.flop_per_s > 0
+                                  ? fp8_cast_time_s(arch, tokens_per_step / n, a.training_fp8_cast_bytes_per_element, d.bandwidth_bytes_per_s)
+                                  : 0.0;
     // Gradient all-reduce of the n devices over the scale-up link (parallel.h), a floor for slow links (PCIe):
     // the MFU above is measured end to end on runs whose network traffic it already includes, so the
     // scale-out network is priced by the layout search (c.layouts), not added here. Not counted when the
     // device publishes no link.
     const Network net = network_of(d, a);
     step.communication_s = d.interconnect_bytes_per_s > 0 ? allreduce_time_s(trainable * 2.0, {n, n}, net) : 0.0;
-    step.time_s = std::max(step.roofline.time_s, step.communication_s); // gradient all-reduce overlaps the backward pass
+    step.time_s = std::max(step.roofline.time_s + fp8_cast_s, step.communication_s); // gradient all-reduce overlaps the backward pass
     c.phases.push_back(step);
     auto why = [&] { return format_sig(flops_per_token / w.model.active_params, 3) + "N FLOPs per token (with attention) x " +
                             format_sig(tokens_per_step, 6) + " tokens / (" + std::to_string(n) + " x " + format_sig(peak.flop_per_s / 1e12, 4) +
-                            " TFLOPS x MFU " + format_sig(mfu, 2) + ")"; };
+                            " TFLOPS x MFU " + format_sig(mfu, 2) + ")" +
+                            (attention_s > 0 ? " + attention " + format_sig(attention_flops_per_token * tokens_per_step, 4) + " FLOPs at " +
+                                                   format_sig(a.training_attention_efficiency, 2) + " of the " + attention_peak.precision + " peak (" +
+                                                   format_sig(attention_s, 3) + " s)"
+                                             : "") +
+                            (fp8_cast_s > 0 ? " + FP8 casts " + format_sig(a.training_fp8_cast_bytes_per_element, 3) + " bytes per GEMM operand element (" +
+                                                  format_sig(fp8_cast_s, 3) + " s)"
+                                            : ""); };
     if (peak.flop_per_s > 0) {
         c.figures["step_time_s"] = e.figure(step.time_s, Label::modelled, why);
         c.figures["train_tokens_per_s"] = e.figure(tokens_per_step / step.time_s, Label::modelled, why);
@@ -808,7 +835,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     if (!c.fits) {
         c.regime = Regime::capacity;
         if (e.explain) c.regime_why = "needs " + gb(m.total_bytes) + " per device but " + gb(m.capacity_bytes) + " is usable";
-    } else if (step.communication_s > step.roofline.time_s) {
+    } else if (step.communication_s > step.roofline.time_s + fp8_cast_s) {
         c.regime = Regime::bandwidth;
         if (e.explain) c.regime_why = "the gradient all-reduce (" + format_sig(step.communication_s, 3) + " s) outlasts the compute";
     } else {
@@ -1219,10 +1246,23 @@ const EfficiencyRule* matching_rule(const std::vector<EfficiencyRule>& rules, co
     return nullptr;
 }
 
+// An MFU the user measured (a workload override or a calibration) is end to end: it already holds the step's
+// attention and FP8 casts, so they are not priced apart as well (unless the user pinned them too).
+void end_to_end_mfu(AssumptionSet& das, const EfficiencyRule*& attention_rule) {
+    for (const char* key : {"training_attention_efficiency", "training_fp8_cast_bytes_per_element"}) {
+        const auto src = das.source.find(key);
+        if (src != das.source.end() && (src->second == "workload" || src->second == "calibration")) continue;
+        double Assumptions::*field = assumption_member(key);
+        das.typical.*field = das.low.*field = das.high.*field = 0;
+        das.source[key] = "training_mfu";
+        if (std::string(key) == "training_attention_efficiency") attention_rule = nullptr;
+    }
+}
+
 // Efficiencies measured for the device's family and runtime (catalog/efficiencies.json) replace the
 // catalog-wide ones, unless the workload pinned them: decode bandwidth efficiency and pretraining MFU.
 AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, const Workload& w, const Device& d,
-                                 const EfficiencyRule*& decode_rule, const EfficiencyRule*& mfu_rule) {
+                                 const EfficiencyRule*& decode_rule, const EfficiencyRule*& mfu_rule, const EfficiencyRule*& attention_rule) {
     AssumptionSet out = as;
     auto apply = [&](const std::vector<EfficiencyRule>& rules, const char* key, double Assumptions::*field) -> const EfficiencyRule* {
         const auto src = as.source.find(key);
@@ -1245,8 +1285,18 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
         out.low.decode_step_overhead_s = decode_rule->step_overhead_high_s;
         out.high.decode_step_overhead_s = decode_rule->step_overhead_low_s;
         out.source["decode_step_overhead_s"] = decode_rule->source;
+    } else if (!(pinned != as.source.end() && pinned->second == "workload")) {
+        // The catalog-wide step is a cost measured apart from the share: the slow case (the low set, with the
+        // smaller share) takes the longest step and the fast case the shortest, so the band spans both ranges.
+        std::swap(out.low.decode_step_overhead_s, out.high.decode_step_overhead_s);
     }
     mfu_rule = apply(cat.training_mfu_rules, "training_mfu", &Assumptions::training_mfu);
+    // FP8's cast bytes are a cost, not an efficiency: the slow case (the low set, with the smaller MFU) takes the
+    // most bytes and the fast case the fewest, so the band spans both ends of the fit (assumptions.json).
+    std::swap(out.low.training_fp8_cast_bytes_per_element, out.high.training_fp8_cast_bytes_per_element);
+    attention_rule = apply(cat.training_attention_rules, "training_attention_efficiency", &Assumptions::training_attention_efficiency);
+    const auto mfu_src = as.source.find("training_mfu");
+    if (mfu_src != as.source.end() && mfu_src->second == "workload") end_to_end_mfu(out, attention_rule);
     return out;
 }
 
@@ -1285,8 +1335,8 @@ std::vector<const Calibration*> apply_calibrations(AssumptionSet& das, const Cat
         if (k.assumption == "decode_bandwidth_efficiency" && step != cat.assumptions.end() &&
             !(step_src != das.source.end() && step_src->second == "workload")) {
             das.typical.decode_step_overhead_s = step->second.value;
-            das.low.decode_step_overhead_s = step->second.low;
-            das.high.decode_step_overhead_s = step->second.high;
+            das.low.decode_step_overhead_s = step->second.high; // the slow case takes the longest step (device_assumptions)
+            das.high.decode_step_overhead_s = step->second.low;
             das.source["decode_step_overhead_s"] = step->second.source;
         }
         applied.push_back(&k);
@@ -1319,13 +1369,15 @@ void label_user_calibrated(Candidate& c, const std::vector<const Calibration*>& 
 // roofline that bound it; decode on the bandwidth share and the fixed step overhead. A value the workload
 // pinned is the user's, not calibrated.
 void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const AssumptionSet& das, const EfficiencyRule* decode_rule,
-                      const EfficiencyRule* mfu_rule) {
+                      const EfficiencyRule* mfu_rule, const EfficiencyRule* attention_rule) {
     std::vector<std::string> keys, figures;
     switch (w.stage) {
     case Stage::finetune:
     case Stage::pretrain:
         if (c.regime != Regime::compute) return;
         keys = {w.stage == Stage::pretrain ? "training_mfu" : "finetune_mfu"};
+        if (!c.phases.empty() && c.phases.back().precision == "fp8") keys.push_back("training_fp8_cast_bytes_per_element"); // its FP8 casts
+        if (das.typical.training_attention_efficiency > 0) keys.push_back("training_attention_efficiency");         // its attention
         figures = {"step_time_s", "train_tokens_per_s", "train_time_s"};
         break;
     case Stage::embed:
@@ -1349,12 +1401,14 @@ void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const
         if (key == "decode_bandwidth_efficiency" && decode_rule) ids = &decode_rule->calibrated_by;
         else if (key == "decode_step_overhead_s" && decode_rule && decode_rule->step_overhead_s > 0) ids = &decode_rule->calibrated_by;
         else if (key == "training_mfu" && mfu_rule) ids = &mfu_rule->calibrated_by;
+        else if (key == "training_attention_efficiency" && attention_rule) ids = &attention_rule->calibrated_by;
         else if (auto it = cat.assumptions.find(key); it != cat.assumptions.end()) ids = &it->second.calibrated_by;
         if (!ids || ids->empty()) return;
         std::string list;
         for (const auto& id : *ids) list += (list.empty() ? "" : ", ") + id;
         const EfficiencyRule* rule = key == "decode_bandwidth_efficiency" || (key == "decode_step_overhead_s" && decode_rule && decode_rule->step_overhead_s > 0)
-                                         ? decode_rule : key == "training_mfu" ? mfu_rule : nullptr;
+                                         ? decode_rule : key == "training_mfu" ? mfu_rule
+                                         : key == "training_attention_efficiency" ? attention_rule : nullptr;
         named.push_back(key + (rule ? " [" + rule->id + "]" : "") + " from " + list);
     }
     std::string note;
@@ -1493,19 +1547,21 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
     }
     std::vector<std::pair<double, Candidate>> ranked;
     for (const Device* d : devices) {
-        const EfficiencyRule *rule = nullptr, *mfu_rule = nullptr;
-        AssumptionSet das = device_assumptions(as, cat, w, *d, rule, mfu_rule);
+        const EfficiencyRule *rule = nullptr, *mfu_rule = nullptr, *attention_rule = nullptr;
+        AssumptionSet das = device_assumptions(as, cat, w, *d, rule, mfu_rule, attention_rule);
         const auto calibrated = apply_calibrations(das, cat, *d);
         for (const Calibration* k : calibrated) {
             if (k->assumption == "decode_bandwidth_efficiency") rule = nullptr;
             if (k->assumption == "training_mfu") mfu_rule = nullptr;
+            if (k->assumption == "training_attention_efficiency") attention_rule = nullptr;
+            if (k->assumption == "training_mfu") end_to_end_mfu(das, attention_rule);
         }
         const int n = choose_count(w, cat, *d, das.typical);
         Eval e = evaluate(w, cat, *d, n, das.typical);
         e.c.memory.total_low_bytes = e.c.memory.total_high_bytes = e.c.memory.total_bytes;
         widen(e.c, evaluate(w, cat, *d, n, das.low, false, e.c.layout.data_parallel).c); // the bands of the layout chosen
         widen(e.c, evaluate(w, cat, *d, n, das.high, false, e.c.layout.data_parallel).c);
-        label_calibrated(e.c, w, cat, das, rule, mfu_rule);
+        label_calibrated(e.c, w, cat, das, rule, mfu_rule, attention_rule);
         if (rule && w.stage != Stage::finetune && w.stage != Stage::pretrain)
             e.c.notes.push_back("decode bandwidth efficiency " + format_sig(rule->value, 3) + " (" + format_sig(rule->low, 3) + ".." +
                                 format_sig(rule->high, 3) + ") for this device family [" + rule->id + ", " + std::to_string(rule->measurements) +

@@ -363,6 +363,8 @@ ValidationReport run_validation(const std::vector<CatalogFile>& files, const Cat
     for (const auto& [name, d] : catalog.assumptions) check_calibrated_by(d.calibrated_by, "assumptions." + name, "assumptions.json");
     for (const auto& r : catalog.decode_bandwidth_rules) check_calibrated_by(r.calibrated_by, "decode_bandwidth_efficiency." + r.id, "efficiencies.json");
     for (const auto& r : catalog.training_mfu_rules) check_calibrated_by(r.calibrated_by, "training_mfu." + r.id, "efficiencies.json");
+    for (const auto& r : catalog.training_attention_rules)
+        check_calibrated_by(r.calibrated_by, "training_attention_efficiency." + r.id, "efficiencies.json");
     auto order = [](const std::string& kind) { return std::find(kKinds.begin(), kKinds.end(), kind) - kKinds.begin(); };
     std::sort(rep.results.begin(), rep.results.end(), [&](const CaseResult& a, const CaseResult& b) {
         if (a.m.split != b.m.split) return a.m.split < b.m.split;

@@ -34,6 +34,8 @@ struct Assumptions {
     double allreduce_base_latency_s = 0;     // fixed latency of one small all-reduce (launch, synchronization)
     double allreduce_hop_latency_s = 0;      // latency per ring step; a ring all-reduce over n takes 2(n-1) steps
     double user_read_tokens_per_s = 0;       // output tokens a second one chat user reads (fixed-demand serving)
+    double training_attention_efficiency = 0; // achieved / BF16 peak of training's attention FLOPs; 0: at the MFU
+    double training_fp8_cast_bytes_per_element = 0; // bytes FP8 training moves per GEMM operand element (casts)
     double pcie_handoff_s = 0;               // one pipeline-stage hand-off between cards joined only by PCIe, per step
 };
 

@@ -110,6 +110,7 @@ struct Catalog {
     std::vector<Source> runtime_sources;
     std::vector<EfficiencyRule> decode_bandwidth_rules; // catalog/efficiencies.json
     std::vector<EfficiencyRule> training_mfu_rules;
+    std::vector<EfficiencyRule> training_attention_rules; // FlashAttention's achieved share of peak in training
     std::vector<Source> efficiency_sources;
     std::vector<Calibration> calibrations;              // the user's measurements (extensions only)
 

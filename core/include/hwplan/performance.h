@@ -45,6 +45,18 @@ double prefill_flops(const ModelArch& arch, double active_params, double prompt)
 double training_flops_per_token(const ModelArch& arch, double active_params, double seq_len, TrainMethod method,
                                  Checkpointing checkpointing);
 
+// Time FP8 training spends outside the GEMMs on its operands, per device: tokens x GEMM operand elements per
+// token x bytes moved per element / memory bandwidth (one formula, fp8_cast_time_s). Transformer Engine casts
+// every GEMM input (forward) and every output gradient (backward) from BF16 to FP8, writing a row-wise and a
+// transposed copy (its cast-transpose kernels), and keeps their amax and scales; that work is memory-bound
+// and grows with the widths while the GEMMs grow with their products, which is why FP8 gains less over BF16
+// on small models. The bytes per element are fitted (catalog/assumptions.json
+// training_fp8_cast_bytes_per_element, on the suite's FP8 calibration cases).
+// Operand elements per token summed over the layers: attention hidden + (q + 2 kv) + q + hidden; each MLP
+// (dense, or every active routed and shared expert) hidden + width + FC1 output (2 x width gated) + hidden.
+double fp8_cast_elements_per_token(const ModelArch& arch);
+double fp8_cast_time_s(const ModelArch& arch, double tokens, double bytes_per_element, double bandwidth_bytes_per_s);
+
 // Encoder FLOPs per item of `tokens` tokens: 2 x (parameters - embeddings) x tokens plus bidirectional
 // attention 4 x q-width x tokens^2 per layer.
 double encoder_flops_per_item(const ModelArch& arch, double params, double tokens);
