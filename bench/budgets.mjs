@@ -93,7 +93,7 @@ const slowestWhole = whole.reduce((a, b) => (b.wasm > a.wasm ? b : a));
 
 const gz = (files) => files.reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(root, 'dist', f)), { level: 9 }).length, 0);
 const raw = (files) => files.reduce((n, f) => n + fs.statSync(path.join(root, 'dist', f)).size, 0);
-const served = ['index.html', 'hwplan_web.js'];
+const served = ['index.html', 'hwplan_web.js', 'hwplan_web.wasm'];
 console.log(`\nsizes (gzip -9): dist/hwplan.html ${gz(['hwplan.html'])} bytes (${raw(['hwplan.html'])} raw); served page ` +
   `${served.join(' + ')} ${gz(served)} bytes (${raw(served)} raw); dist/hwplan_js.js ${gz(['hwplan_js.js'])} bytes`);
 

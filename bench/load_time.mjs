@@ -1,11 +1,12 @@
 // load_time.mjs: the page's load time and CPU per frame in headless Chromium (Debian's, software WebGL),
-// for the served page (dist/index.html + hwplan_web.js over HTTP) and the single file (dist/hwplan.html
-// from file://). Each load runs in a fresh browser context (cold cache). Measured in the page from its own
+// for the served page (dist/index.html + hwplan_web.js + hwplan_web.wasm over HTTP) and the single file
+// (dist/hwplan.html from file://). Each load runs in a fresh browser context (cold cache). Measured in the page from its own
 // clock (performance.now(), 0 = navigation start):
 //   document     the HTML arrived (navigation timing responseEnd)
 //   script       the program was fetched, parsed and ran up to WebAssembly compilation (for the single file
-//                this includes decoding the base64 module)
-//   compile      WebAssembly.instantiate / instantiateStreaming: compile + instantiate
+//                this includes decoding the base64 module and unpacking its gzip)
+//   compile      WebAssembly.instantiate / instantiateStreaming: compile + instantiate (the served page
+//                compiles while the .wasm streams in, so its download counts here)
 //   first plan   #hwplan-status shows the first plan: the runtime started, main() ran (WebGL, fonts, the
 //                catalog parse, the default plan)
 //   first frame  the app published its first frame's layout (window.hwplanUi)
@@ -14,7 +15,8 @@
 // catalog, its first plan plans the page's default workload, both on freshly compiled code as at start-up.
 // CPU per frame: the renderer main thread's task time (Chrome DevTools Protocol Performance.getMetrics,
 // TaskDuration) over frames caused by moving the mouse and by an edit; idle: the same over 3 s without input.
-// Usage: node bench/load_time.mjs [--runs N] [--json FILE]    (build-scripts/bench.sh runs it)
+// Usage: node bench/load_time.mjs [--runs N] [--json FILE] [--dist DIR]    (build-scripts/bench.sh runs it;
+// --dist measures another build of the site, say a copy of dist/ from before a change, default dist/)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,9 +24,9 @@ import { chromium } from 'playwright-core';
 import { startServer } from '../build-scripts/serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dist = path.join(root, 'dist');
 const args = process.argv.slice(2);
 const opt = (name, fallback) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : fallback; };
+const dist = path.resolve(opt('--dist', path.join(root, 'dist')));
 const runs = Number(opt('--runs', 5));
 
 const chromiumArgs = ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
@@ -133,7 +135,7 @@ async function coreSplit(browser, origin, workload) {
 
 const server = await startServer({ dir: dist, port: 0 });
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
-const targets = [['served page (index.html + hwplan_web.js, HTTP)', server.url],
+const targets = [['served page (index.html + js + wasm, HTTP)', server.url],
                  ['single file (hwplan.html, file://)', pathToFileURL(path.join(dist, 'hwplan.html')).href]];
 const results = {};
 let defaultWorkload;

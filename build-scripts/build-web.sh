@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the web planner into dist/: index.html + hwplan_web.js (served), hwplan.html (one self-contained
+# Builds the web planner into dist/: index.html + hwplan_web.js + hwplan_web.wasm (served), hwplan.html (one self-contained
 # file that also works opened from disk) and hwplan_js.js (the JSON module). Incremental: ImGui and
 # unchanged sources are not recompiled. Usage: build-scripts/build-web.sh   (run setup.sh first, or run.sh)
 set -euo pipefail

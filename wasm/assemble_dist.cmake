@@ -1,10 +1,12 @@
 # Assembles the static site in DIST from the built scripts in BUILD and the shell in WEB:
-#   index.html + hwplan_web.js   the served page
-#   hwplan.html                  the same page as one self-contained file (script inlined), works from file://
+#   index.html + hwplan_web.js + hwplan_web.wasm   the served page (the .wasm is preloaded and compiled while
+#                                                  it streams in: WebAssembly.instantiateStreaming)
+#   hwplan.html                  the same page as one self-contained file, works from file://: the glue inlined,
+#                                the module embedded as base64 of its gzip (LOADER unpacks it)
 #   hwplan_js.js                 the JSON module for JavaScript callers
 # Both pages carry a Content-Security-Policy whose script-src allows no inline script but the page's own:
 # the shell's placeholder HWPLAN_INLINE_SCRIPT_HASHES becomes the SHA-256 of each inline script of that page.
-# Usage: cmake -DBUILD=... -DWEB=... -DDIST=... -P assemble_dist.cmake
+# Usage: cmake -DBUILD=... -DWEB=... -DDIST=... -DLOADER=.../single_file_loader.js -P assemble_dist.cmake
 cmake_minimum_required(VERSION 3.25) # script mode: today's policies (while(TRUE), numbers in conditions)
 file(MAKE_DIRECTORY "${DIST}")
 
@@ -86,11 +88,32 @@ endfunction()
 file(READ "${WEB}/shell.html" shell)
 write_with_script_hashes("${shell}" "${DIST}/index.html")
 file(COPY_FILE "${BUILD}/hwplan_web.js" "${DIST}/hwplan_web.js" ONLY_IF_DIFFERENT)
+file(COPY_FILE "${BUILD}/hwplan_web.wasm" "${DIST}/hwplan_web.wasm" ONLY_IF_DIFFERENT)
 file(COPY_FILE "${BUILD}/hwplan_js.js" "${DIST}/hwplan_js.js" ONLY_IF_DIFFERENT)
 file(MAKE_DIRECTORY "${DIST}/examples")
 foreach(f course-page.html course-page.js course-page-api.js)
     file(COPY_FILE "${WEB}/examples/${f}" "${DIST}/examples/${f}" ONLY_IF_DIFFERENT)
 endforeach()
+
+# [SECTION] The single file ------------------------------------------------------------------------------
+
+# The module, gzip-compressed (gzip -9, -n: no name or time stamp, so the file is reproducible) and base64-encoded
+# (coreutils), both from Debian's essential packages.
+execute_process(COMMAND gzip -9 -n -c "${BUILD}/hwplan_web.wasm" OUTPUT_FILE "${BUILD}/hwplan_web.wasm.gz"
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "gzip of ${BUILD}/hwplan_web.wasm failed (${rc})")
+endif()
+execute_process(COMMAND base64 -w 0 "${BUILD}/hwplan_web.wasm.gz" OUTPUT_VARIABLE packed RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "base64 of ${BUILD}/hwplan_web.wasm.gz failed (${rc})")
+endif()
+file(READ "${LOADER}" loader)
+string(FIND "${loader}" "'HWPLAN_WASM_GZIP_BASE64'" at)
+if(at EQUAL -1)
+    message(FATAL_ERROR "${LOADER} lacks the placeholder 'HWPLAN_WASM_GZIP_BASE64'")
+endif()
+string(REPLACE "'HWPLAN_WASM_GZIP_BASE64'" "'${packed}'" loader "${loader}")
 
 file(READ "${BUILD}/hwplan_web.js" script)
 # An inline script ends at the first "</script": make sure the generated code cannot contain one.
@@ -103,5 +126,12 @@ string(FIND "${shell}" "${tag}" at)
 if(at EQUAL -1)
     message(FATAL_ERROR "web/shell.html lacks the line ${tag}")
 endif()
-string(REPLACE "${tag}" "<script>\n${script}\n</script>" single "${shell}")
+# The served page's preload of the .wasm has nothing to fetch in the single file.
+set(preload "<link rel=\"preload\" href=\"hwplan_web.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin>\n")
+string(FIND "${shell}" "${preload}" at)
+if(at EQUAL -1)
+    message(FATAL_ERROR "web/shell.html lacks the line ${preload}")
+endif()
+string(REPLACE "${preload}" "" single "${shell}")
+string(REPLACE "${tag}" "<script>\n${loader}</script>\n<script>\n${script}\n</script>" single "${single}")
 write_with_script_hashes("${single}" "${DIST}/hwplan.html")
