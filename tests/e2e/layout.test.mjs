@@ -2,7 +2,8 @@
 // 1024x700, 1280x800 and 1920x1080, every labelled row of the Workload form and of the "Your hardware" tab keeps its label
 // clear of its field, and label, field and the tab's hint lines end inside their panel. Rectangles come from
 // window.hwplanUi (the app publishes NAME:label for a row's label, and WORKLOAD/CUSTOM:panel for the panel's
-// content region); screenshots of the device form go to build/e2e/ for people to look at.
+// content region); screenshots of the device form go to build/e2e/ for people to look at. The candidate table's
+// numbers are right-aligned ("numbers aligned"): each column's first rows end at the same x.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startAll, open, click, settled, shot, widget, T } from './helpers.mjs';
@@ -56,3 +57,21 @@ for (const [w, h] of [[1024, 700], [1280, 800], [1920, 1080]]) {
     await context.close();
   });
 }
+
+test('numbers in the candidate table are right-aligned, so figures line up down each column', async () => {
+  const { page, context, problems } = await open(browser, server.url);
+  await widget(page, 'num:4:memory');
+  await settled(page);
+  const ui = await page.evaluate(() => window.hwplanUi);
+  let uneven = 0; // columns whose texts differ in width (where alignment shows)
+  for (const col of ['count', 'memory', 'figure0', 'figure1', 'figure2']) {
+    const cells = [0, 1, 2, 3, 4].map((r) => ui[`num:${r}:${col}`]).filter(Boolean);
+    if (col !== 'figure2') assert.equal(cells.length, 5, `five rows of ${col}`);
+    const rights = cells.map((c) => c.x + c.w);
+    assert.ok(Math.max(...rights) - Math.min(...rights) <= 1, `${col}: right edges ${rights.join(', ')}`);
+    if (new Set(cells.map((c) => Math.round(c.w))).size > 1) uneven++;
+  }
+  assert.ok(uneven >= 1, 'some column has texts of different widths');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -4,7 +4,7 @@
 // published before the edit, planned again by the core; the scenario's link again).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAll, open, status, workload, waitStatus, click, typeInto, widget, T } from './helpers.mjs';
+import { startAll, open, status, workload, waitStatus, click, typeInto, widget, settled, T } from './helpers.mjs';
 
 let browser, server;
 before(async () => ({ browser, server } = await startAll()));
@@ -63,9 +63,13 @@ test('team edits are undone one step at a time, the team exactly as it was', asy
   await widget(page, 'concurrent_users');
   await typeInto(page, 'concurrent_users', '77');
   await page.waitForFunction(() => window.hwplanPage.workload().serve.concurrent_users === 77, null, { timeout: T.step });
+  await widget(page, 'team:save:0');
+  await settled(page);
   await click(page, 'team:save:0');
-  await page.waitForFunction((m) => window.hwplanPage.team() !== m, original, { timeout: T.step });
+  // Saved: the card is the form now, so the save button goes.
+  await page.waitForFunction(() => !window.hwplanUi['team:save:0'], null, { timeout: T.step });
   await undoTo(page, original, 3);
+  await widget(page, 'team:save:0'); // the card is as before the save again, and the form still differs from it
   assert.equal((await workload(page)).serve.concurrent_users, 77, 'Undo of the save keeps the form as it was just before it');
   assert.match(await status(page), /^Team plan: /);
   assert.deepEqual(problems, []);

@@ -169,6 +169,15 @@ void detail(const Candidate& c) {
     for (const auto& n : c.notes) ImGui::TextWrapped("Note: %s", n.c_str());
 }
 
+// A number right-aligned in its table cell, so figures line up down a column; the first rows' cells are
+// published as num:ROW:COLUMN (tests check the alignment).
+void number_cell(AppState& state, int row, const char* column, const std::string& text) {
+    const float w = ImGui::CalcTextSize(text.c_str()).x, avail = ImGui::GetContentRegionAvail().x;
+    if (avail > w) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + avail - w);
+    ImGui::TextUnformatted(text.c_str());
+    if (row < 5) publish(state, "num:" + std::to_string(row) + ":" + column);
+}
+
 double headline_of(const Candidate& c, const std::string& key) {
     auto it = c.figures.find(key);
     return it == c.figures.end() ? -1 : it->second.value;
@@ -237,6 +246,7 @@ void devices_view(AppState& state) {
             state.sort_descending = desc;
         }
         const std::string recommended = p.recommendation.found ? p.recommendation.option.device : std::string();
+        int shown_row = 0; // position in the table, top to bottom
         for (int i : rows) {
             const auto& c = p.candidates[i];
             ImGui::TableNextRow();
@@ -251,18 +261,19 @@ void devices_view(AppState& state) {
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(c.device_name.c_str());
             ImGui::TableNextColumn();
-            ImGui::Text("%d", c.count);
+            number_cell(state, shown_row, "count", std::to_string(c.count));
             ImGui::TableNextColumn();
             ImGui::TextColored(c.fits ? good_color() : bad_color(), "%s", c.fits ? "yes" : "no");
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(std::string(name(c.regime)).c_str());
             ImGui::TableNextColumn();
-            ImGui::Text("%s / %s", show_bytes(c.memory.total_bytes).c_str(), show_bytes(c.memory.capacity_bytes).c_str());
-            for (const auto& k : keys) {
+            number_cell(state, shown_row, "memory", show_bytes(c.memory.total_bytes) + " / " + show_bytes(c.memory.capacity_bytes));
+            for (size_t k = 0; k < keys.size(); ++k) {
                 ImGui::TableNextColumn();
-                auto it = c.figures.find(k);
-                ImGui::TextUnformatted(it == c.figures.end() ? "-" : show_figure(k, it->second.value).c_str());
+                auto it = c.figures.find(keys[k]);
+                number_cell(state, shown_row, ("figure" + std::to_string(k)).c_str(), it == c.figures.end() ? "-" : show_figure(keys[k], it->second.value));
             }
+            ++shown_row;
         }
         state.scroll_to_selected = false;
         ImGui::EndTable();
