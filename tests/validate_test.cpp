@@ -54,6 +54,12 @@ nlohmann::json base_case() {
 
 CatalogFile file(const nlohmann::json& j, const std::string& path = "memory/test.json") { return {path, j.dump()}; }
 
+// The issues reading a case gives (for the tests of bad cases).
+Issues issues_of(const nlohmann::json& j) {
+    Measurement m;
+    return parse_measurement(file(j), m);
+}
+
 Measurement parsed(const nlohmann::json& j) {
     Measurement m;
     const Issues is = parse_measurement(file(j), m);
@@ -106,8 +112,7 @@ TEST(ValidateParse, NamesTheFieldAndReason) {
     for (const auto& r : rows) {
         auto j = base_case();
         j[r.key] = r.value;
-        Measurement m;
-        const Issues is = parse_measurement(file(j), m);
+        const Issues is = issues_of(j);
         ASSERT_EQ(is.size(), 1u) << r.key;
         EXPECT_EQ(is[0].path, r.path);
         EXPECT_EQ(is[0].message, r.message);
@@ -119,8 +124,7 @@ TEST(ValidateParse, RequiresTheSourceQuoteAndDate) {
     auto j = base_case();
     j["source"].erase("quote");
     j["source"]["read_on"] = "30.11.2026";
-    Measurement m;
-    const Issues is = parse_measurement(file(j), m);
+    const Issues is = issues_of(j);
     ASSERT_EQ(is.size(), 2u);
     EXPECT_EQ(is[0].path, "source.quote");
     EXPECT_EQ(is[0].message, "required field is missing");
@@ -132,8 +136,7 @@ TEST(ValidateParse, BlocksNeedTheirSize) {
     auto j = base_case();
     j["quantity"] = "kv_cache_tokens";
     j["measured"] = {{"value", 7351}, {"unit", "blocks"}};
-    Measurement m;
-    const Issues is = parse_measurement(file(j), m);
+    const Issues is = issues_of(j);
     ASSERT_EQ(is.size(), 1u);
     EXPECT_EQ(is[0].path, "measured.block_tokens");
 }
@@ -141,8 +144,7 @@ TEST(ValidateParse, BlocksNeedTheirSize) {
 TEST(ValidateParse, UnitMustMatchTheQuantity) {
     auto j = base_case();
     j["measured"] = {{"value", 1650}, {"unit", "tokens/s"}};
-    Measurement m;
-    const Issues is = parse_measurement(file(j), m);
+    const Issues is = issues_of(j);
     ASSERT_EQ(is.size(), 1u);
     EXPECT_EQ(is[0].path, "measured.unit");
 }
@@ -191,8 +193,7 @@ TEST(ValidateCase, ARoundedMeasurementIsInBandWithinHalfItsStep) {
     r = run_case(parsed(j), catalog());
     EXPECT_FALSE(r.in_band);
     j["measured"]["resolution"] = 0; // must be positive
-    Measurement m;
-    const Issues is = parse_measurement(file(j), m);
+    const Issues is = issues_of(j);
     ASSERT_EQ(is.size(), 1u);
     EXPECT_EQ(is[0].path, "measured.resolution");
 }
