@@ -52,6 +52,9 @@ export async function open(browser, url, options = {}) {
   await page.goto(url);
   await page.waitForFunction(() => /^(Plan|Team plan): /.test(document.getElementById('hwplan-status')?.textContent || ''),
                              null, { timeout: T.load });
+  // The first plan changes the layout (the recommendation card above the views grows): a person clicks once the
+  // page has stopped moving, so the positions published in window.hwplanUi are the ones on screen.
+  await settled(page);
   return { page, context, ...watched };
 }
 
