@@ -87,7 +87,9 @@ TEST(Card, ShowsTheSameDecisionWithEliminatedOptions) {
     ASSERT_FALSE(p.decision.eliminated.empty());
     const auto parsed = parse_workload(s->workload_json, catalog());
     const std::string card = render_card(p, parsed.workload, catalog());
-    EXPECT_NE(card.find(p.recommendation.summary), std::string::npos);
+    // The headline sentence, then its cost breakdown as a term | value table (issue 10).
+    EXPECT_NE(card.find("**Recommendation:** " + p.recommendation.headline), std::string::npos);
+    for (const auto& t : p.recommendation.option.cost_terms) EXPECT_NE(card.find("| " + t.term + " | " + t.value + " |"), std::string::npos) << t.term;
     EXPECT_NE(card.find("eliminated before price (" + std::to_string(p.decision.eliminated.size()) + ")"), std::string::npos);
     EXPECT_NE(card.find(p.decision.eliminated.front()), std::string::npos);
     EXPECT_NE(card.find("first-cut guide (lesson 004, choose.go)"), std::string::npos);
@@ -99,7 +101,7 @@ TEST(Card, ShowsTheSameDecisionWithEliminatedOptions) {
     ASSERT_EQ(t.plans.size(), 3u);
     const std::string md = render_team(t, catalog());
     for (const auto& tp : t.plans) {
-        EXPECT_NE(md.find(tp.recommendation.summary), std::string::npos);
+        EXPECT_NE(md.find(tp.recommendation.headline), std::string::npos);
         if (!tp.decision.eliminated.empty()) {
             EXPECT_NE(md.find(tp.decision.eliminated.front()), std::string::npos);
         }

@@ -5,14 +5,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "hwplan/card.h"
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/cost.h"
 #include "hwplan/feasibility.h"
+#include "hwplan/format.h"
 #include "hwplan/guide.h"
 #include "hwplan/plan.h"
+#include "hwplan/render.h"
 
 namespace hwplan {
 namespace {
@@ -537,6 +540,99 @@ TEST(CandidateTable, OrderedByPriorityFeasibleFirst) {
         if (!o.feasible) seen_infeasible = true;
         else EXPECT_FALSE(seen_infeasible) << o.name;
     }
+}
+
+// [SECTION] the headline and its cost breakdown (issue 10: "the decision in one sentence, then reasons, lever,
+// runner-up, and the costs in a tidy breakdown") ---------------------------------------------------------
+
+const CostTerm* term(const Option& o, const std::string& name) {
+    for (const auto& t : o.cost_terms)
+        if (t.term == name) return &t;
+    return nullptr;
+}
+
+// On every scenario (and every card of every team), the short headline says what the long summary says: the
+// same action, devices and unit cost; it is short, and the derivation it leaves out is in the cost terms.
+TEST(Headline, SaysWhatTheSummarySaysOnEveryScenario) {
+    std::vector<std::pair<std::string, Plan>> plans;
+    for (const auto& s : catalog().scenarios) {
+        if (!s.workload_json.empty()) plans.push_back({s.id, run(json::parse(s.workload_json))});
+        if (!s.team_json.empty()) {
+            const TeamPlan t = team_plan(s.team_json, catalog());
+            for (size_t i = 0; i < t.plans.size(); ++i) plans.push_back({s.id + " card " + std::to_string(i), t.plans[i]});
+        }
+    }
+    ASSERT_GE(plans.size(), 16u);
+    for (const auto& [id, p] : plans) {
+        const Recommendation& r = p.recommendation;
+        ASSERT_FALSE(r.headline.empty()) << id;
+        EXPECT_EQ(r.headline.find('\n'), std::string::npos) << id;
+        if (!r.found) {
+            EXPECT_EQ(r.headline, r.summary) << id; // nothing to derive: the nearest miss, as the summary says it
+            continue;
+        }
+        const Option& o = r.option;
+        // The same action: buy an owned option, rent a rented one, call an API.
+        const std::string verb = o.kind == "own" ? "Buy " : o.kind == "api" ? "Call the " : o.kind == "rent_reserved" ? "Reserve " : "Rent ";
+        EXPECT_EQ(r.headline.rfind(verb, 0), 0u) << id << ": " << r.headline;
+        // The same devices: the option's name without its kind words ("4 x NVIDIA H200 SXM 141GB (2 replicas of 2)").
+        const size_t count_at = o.name.find_first_of("0123456789");
+        const std::string devices = o.kind == "api" || count_at == std::string::npos ? o.name : o.name.substr(count_at);
+        EXPECT_NE(r.headline.find(devices), std::string::npos) << id << ": " << r.headline;
+        EXPECT_NE(r.summary.find(o.name), std::string::npos) << id;
+        // The same unit cost, written the same way in both.
+        const std::string cost = o.cost.value > 0 ? format_figure(o.unit, o.cost.value) + " " + unit_label(o.unit) : "price not in the catalog";
+        EXPECT_NE(r.headline.find(cost), std::string::npos) << id << ": " << r.headline;
+        EXPECT_NE(r.summary.find(cost), std::string::npos) << id << ": " << r.summary;
+        if (o.usd_per_month >= 0) {
+            EXPECT_NE(r.headline.find("$" + format_sig(o.usd_per_month, 4) + " a month"), std::string::npos) << id;
+        }
+        // Short: a sentence a newcomer reads at once (the longest is a replicated fleet with its layout, ~170 characters).
+        EXPECT_LE(r.headline.size(), 200u) << id << ": " << r.headline;
+        // The derivation is in the breakdown, ending in the same unit cost.
+        if (o.cost.value > 0) {
+            const CostTerm* u = term(o, "unit cost");
+            ASSERT_NE(u, nullptr) << id;
+            EXPECT_EQ(u->value.rfind(cost, 0), 0u) << id << ": " << u->value;
+        }
+    }
+}
+
+// A served fleet's breakdown multiplies out: the unit cost is the month over the tokens demanded, and the
+// month is the hours times the devices' hourly price (the terms decide.cpp prints, recomputed here).
+TEST(Headline, ServedFleetBreakdownMultipliesOut) {
+    const Plan p = run(scenario_json("bank-70b-fp8"));
+    ASSERT_TRUE(p.recommendation.found);
+    const Option& o = p.recommendation.option;
+    ASSERT_GT(o.usd_per_month, 0);
+    ASSERT_NE(term(o, "a month"), nullptr);
+    ASSERT_NE(term(o, "demand"), nullptr);
+    ASSERT_NE(term(o, "devices"), nullptr);
+    EXPECT_EQ(term(o, "devices")->value.rfind(std::to_string(o.count), 0), 0u);
+    // "unit cost": $/M = month / (M tokens a month); the M tokens are printed in the term itself.
+    const std::string& u = term(o, "unit cost")->value;
+    const size_t at = u.find("a month / ");
+    ASSERT_NE(at, std::string::npos) << u;
+    const double million_tokens = std::stod(u.substr(at + 10));
+    EXPECT_NEAR(o.usd_per_month / million_tokens, o.cost.value, o.cost.value * 2e-3) << u; // 4 printed digits
+}
+
+// An owned device-hour, by hand from the catalog's figures: H200 $35,000 (catalog/devices/h200.json, street
+// price), 5 years (defaults.json amortization_years), 700 W TDP, PUE 1.58 (Uptime), $0.1351/kWh (EIA),
+// colocation $196/kW/month (Encor Advisors), busy every hour (no usage given):
+//   35000 / (5 x 8760) = 0.7991; 0.7 kW x 196 / 730.5 h = 0.1878; 0.7 x 1.58 x 0.1351 = 0.1494 -> $1.136 an hour.
+TEST(Headline, OwnedDeviceHourTermsByHand) {
+    Workload w;
+    const HourlyCost c = own_cost(device("h200"), w, catalog().defaults);
+    ASSERT_TRUE(c.available);
+    EXPECT_NEAR(c.usd_per_hour, 1.136, 0.002);
+    std::map<std::string, std::string> t;
+    for (const auto& x : c.terms) t[x.term] = x.value;
+    EXPECT_EQ(t["purchase"].rfind("$35000 per device over 5 years ($0.799 per device-hour used)", 0), 0u) << t["purchase"];
+    EXPECT_EQ(t["use"].rfind("100 % of the hours", 0), 0u) << t["use"];
+    EXPECT_EQ(t["power"].rfind("700 W x PUE 1.58 at $0.135/kWh ($0.149 per device-hour)", 0), 0u) << t["power"];
+    EXPECT_EQ(t["hosting"].rfind("colocation $137 a month per device", 0), 0u) << t["hosting"];
+    EXPECT_EQ(t["per device-hour"].rfind("$1.136", 0), 0u) << t["per device-hour"];
 }
 
 } // namespace hwplan

@@ -127,7 +127,7 @@ std::string render_card(const Plan& p, const Workload& w, const Catalog& cat) {
     row("cost per month", month >= 0 ? "$" + format_sig(month, 4) : "not known (give usage)");
     row("recommended path", recommended_path(p, cat) + (p.recommendation.found ? ": " + p.recommendation.option.name : ""));
     row("first load test", first_load_test(p, w));
-    out += "\n**Recommendation:** " + p.recommendation.summary + "\n\n";
+    out += "\n" + recommendation_markdown(p.recommendation);
     for (const auto& r : p.recommendation.reasons) out += "- " + r + "\n";
     if (!p.recommendation.lever.empty()) out += "- lever: " + p.recommendation.lever + "\n";
     for (const auto& l : decision_lines(p)) out += (l.rfind("  ", 0) == 0 ? "  - " + l.substr(2) : "- " + l) + "\n";

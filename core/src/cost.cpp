@@ -13,6 +13,7 @@ HourlyCost rent_cost(const Device& d, const CostSpec& cost, PriceKind kind) {
         out.available = true;
         out.usd_per_hour = cost.usd_per_device_hour;
         out.basis = "the workload's price, $" + format_sig(cost.usd_per_device_hour, 4) + " per device-hour";
+        out.terms = {{"price", "$" + format_sig(cost.usd_per_device_hour, 4) + " per device-hour (the workload's cost.usd_per_device_hour)"}};
         return out;
     }
     const Price* best = nullptr;
@@ -24,6 +25,7 @@ HourlyCost rent_cost(const Device& d, const CostSpec& cost, PriceKind kind) {
     const char* label = kind == PriceKind::cloud_spot ? "spot" : kind == PriceKind::cloud_reserved ? "reserved" : "on-demand";
     out.basis = std::string(label) + " $" + format_sig(best->usd_per_hour, 4) + " per device-hour (" + best->provider + ")";
     out.billing_increment_s = best->billing_increment_s;
+    out.terms = {{"price", std::string(label) + " $" + format_sig(best->usd_per_hour, 4) + " per device-hour"}, {"provider", best->provider}};
     return out;
 }
 
@@ -66,6 +68,24 @@ HourlyCost own_cost(const Device& d, const Workload& w, const CostDefaults& defa
                 (colo > 0 ? " + colocation $" + format_sig(d.tdp_w * defaults.colocation_usd_per_w_s * 365.25 / 12 * 86400, 3) + " a month (" + format_sig(d.tdp_w, 4) + " W at $" +
                                 format_sig(defaults.colocation_usd_per_w_s * 1000 * 365.25 / 12 * 86400, 3) + "/kW/month)"
                           : hosted ? std::string(" (hosting not counted: no TDP or colocation figure)") : std::string(" (no hosting: on site)"));
+    // The same derivation term by term, each with its share of the device-hour.
+    out.terms.push_back({"purchase", "$" + format_sig(price, 6) + " per device over " + format_sig(years, 3) + " years ($" +
+                                         format_sig(amortized / utilization, 3) + " per device-hour used)"});
+    out.terms.push_back({"use", format_sig(100 * utilization, 3) + " % of the hours" +
+                                    (w.cost.utilization > 0 ? " (cost.utilization)"
+                                     : used > 0             ? " (" + format_sig(used, 3) + " hours used a month of 730)"
+                                                            : " (no usage given: busy every hour)")});
+    out.terms.push_back({"power", d.tdp_w > 0 ? format_sig(d.tdp_w, 4) + " W x PUE " + format_sig(defaults.pue_ratio, 3) + " at $" +
+                                                     format_sig(usd_per_kwh, 3) + "/kWh ($" + format_sig(power, 3) + " per device-hour)"
+                                               : std::string("not counted (no TDP published)")});
+    out.terms.push_back({"hosting", (colo > 0 ? "colocation $" + format_sig(d.tdp_w * defaults.colocation_usd_per_w_s * 365.25 / 12 * 86400, 3) +
+                                                   " a month per device (" + format_sig(d.tdp_w, 4) + " W at $" +
+                                                   format_sig(defaults.colocation_usd_per_w_s * 1000 * 365.25 / 12 * 86400, 3) + "/kW/month)"
+                                             : hosted ? std::string("not counted (no TDP or colocation figure)") : std::string("none (on site)")) +
+                                   (defaults.hosting_usd_per_device_s > 0 ? " + $" + format_sig(defaults.hosting_usd_per_device_s * 365.25 / 12 * 86400, 3) +
+                                                                                " a month per device (hosting_usd_per_device_month)"
+                                                                          : std::string())});
+    out.terms.push_back({"per device-hour", "$" + format_sig(out.usd_per_hour, 4) + " = (purchase + hosting) / use + power"});
     return out;
 }
 

@@ -76,6 +76,36 @@ std::optional<Figure> seconds_per_unit(const Candidate& c, const Workload& w, do
     return inv(*tps, 1e6);
 }
 
+// The decision in one short sentence (issue 10: "the decision in one sentence"): what to do (buy, rent or
+// call an API), which devices in what layout, and the unit cost with the month; the derivation is the
+// option's cost_terms, shown line by line under it. Says the same as the summary (decide_test checks it).
+std::string headline(const Option& o, const Candidate* c, const std::string& unit) {
+    std::string s;
+    if (o.kind == "api") {
+        s = "Call the " + o.name + " API";
+    } else {
+        const char* verb = o.kind == "own" ? "Buy " : o.kind == "rent_spot" ? "Rent spot capacity: " : o.kind == "rent_reserved" ? "Reserve " : "Rent ";
+        const size_t count_at = o.name.find_first_of("0123456789"); // the name is "<kind words> <count> x <device>..."
+        s = verb + (count_at == std::string::npos ? o.name : o.name.substr(count_at));
+        if (c && c->rl.sized) { // two pools, each paid for the whole RL step
+            s += ", " + std::to_string(c->rl.trainer_devices) + " training + " + std::to_string(c->rl.rollout_devices) + " generating";
+        } else if (c && c->count > 1) {
+            std::string layout;
+            auto add = [&](int n, const char* what) {
+                if (n > 1) layout += (layout.empty() ? "" : " x ") + std::string(what) + " " + std::to_string(n);
+            };
+            add(c->layout.tensor_parallel, "tensor parallel");
+            add(c->layout.pipeline_parallel, "pipeline");
+            add(c->layout.data_parallel, "data parallel");
+            add(c->layout.expert_parallel, "experts over");
+            if (!layout.empty()) s += ", " + layout + (o.count > c->count ? " per replica" : "");
+        }
+    }
+    s += o.cost.value > 0 ? ": " + format_figure(unit, o.cost.value) + " " + unit_label(unit) : ": price not in the catalog";
+    if (o.usd_per_month >= 0) s += ", $" + format_sig(o.usd_per_month, 4) + " a month";
+    return s + ".";
+}
+
 Figure scale(Figure f, double usd_per_second) {
     f.value *= usd_per_second;
     f.low *= usd_per_second;
@@ -389,6 +419,19 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                     o.cost.why += "; busy " + format_sig(100 * demand_rate / (capacity * load_replicas), 3) + " % of " +
                                   format_sig(capacity, 4) + " output tokens/s per replica";
                 o.usd_per_month = hc->usd_per_hour * o.count * hours;
+                // The same derivation term by term (the recommendation card's cost breakdown).
+                o.cost_terms = hc->terms;
+                o.cost_terms.push_back({"devices", std::to_string(o.count) + (replicas > 1 ? " (" + std::to_string(replicas) + " replicas of " + std::to_string(per_replica) +
+                                                                                         (spares > 0 ? ", N+" + std::to_string(spares) : "") + ")"
+                                                                                   : std::string())});
+                o.cost_terms.push_back({"a month", "$" + format_sig(o.usd_per_month, 4) + " = " + format_sig(hours, 4) + " hours x $" +
+                                                       format_sig(hc->usd_per_hour * o.count, 4) + " per hour for the devices, paid every hour"});
+                o.cost_terms.push_back({"demand", demand.why});
+                if (demand_rate > 0 && capacity > 0)
+                    o.cost_terms.push_back({"busy", format_sig(100 * demand_rate / (capacity * load_replicas), 3) + " % of " + format_sig(capacity, 4) +
+                                                        " output tokens/s per replica"});
+                o.cost_terms.push_back({"unit cost", format_figure(unit, o.cost.value) + " " + unit_label(unit) + " = a month / " +
+                                                         format_sig(demand.tokens_per_s * hours * 3600 / 1e6, 4) + " M output tokens demanded"});
                 notes.push_back("cost: " + o.cost.why);
                 notes.push_back("fleet: $" + format_sig(o.usd_per_month, 4) + " a month for " + format_sig(demand.tokens_per_s * hours * 3600 / 1e6, 4) +
                                 " M output tokens demanded (" + format_sig(hours, 4) + " hours)");
@@ -422,6 +465,27 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                 o.cost.why = why;
                 if (billed_s > 0 && runs_per_month > 0) o.usd_per_month = runs_per_month * billed_s / 3600 * hc->usd_per_hour * fleet;
                 else if (hours > 0) o.usd_per_month = hc->usd_per_hour * o.count * hours;
+                // The same derivation term by term (the recommendation card's cost breakdown).
+                o.cost_terms = hc->terms;
+                o.cost_terms.push_back({"devices", std::to_string(fleet) +
+                                                       (c.rl.sized ? " (" + std::to_string(c.rl.trainer_devices) + " trainer + " + std::to_string(c.rl.rollout_devices) +
+                                                                         " rollout, each paid for the whole RL step)"
+                                                                   : std::string()) +
+                                                       (spares > 0 ? "; x " + format_sig(double(replicas) / load_replicas, 3) + " for " + std::to_string(spares) +
+                                                                         " spare replica(s) (N+" + std::to_string(spares) + ")"
+                                                                   : std::string())});
+                o.cost_terms.push_back({"time", format_sig(seconds->value, 4) + " s " + unit_label(unit) + " on them"});
+                if (billed_s > 0)
+                    o.cost_terms.push_back({"billed", format_sig(billed_s, 4) + " s a run for " + format_sig(run_s, 3) + " s of work (+ " +
+                                                          format_sig(cat.defaults.rental_startup_s, 3) + " s start-up, rounded up to " +
+                                                          (hc->billing_increment_s > 0 ? "the provider's" : "the catalog default's") + " increments)"});
+                o.cost_terms.push_back({"unit cost", format_figure(unit, o.cost.value) + " " + unit_label(unit) + " = price per device-hour x devices x time" +
+                                                         (billed_s > 0 ? " x billed / worked" : "")});
+                if (o.usd_per_month >= 0)
+                    o.cost_terms.push_back({"a month", "$" + format_sig(o.usd_per_month, 4) + " = " +
+                                                           (billed_s > 0 && runs_per_month > 0 ? format_sig(runs_per_month, 4) + " runs x " + format_sig(billed_s, 4) + " s billed"
+                                                                                               : format_sig(hours, 4) + " hours used") +
+                                                           " at $" + format_sig(hc->usd_per_hour * fleet, 4) + " an hour"});
                 notes.push_back("cost: " + why);
                 const std::string prefix = o.kind + "_";
                 c.figures[prefix + "usd_per_hour"] =
@@ -498,6 +562,12 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                 o.cost = Figure{v, v, v, Label::arithmetic, "1,000 items x " + format_sig(w.embed.tokens_per_item, 6) + " tokens x $" +
                                                           format_sig(api.input_usd_per_token * 1e6, 3) + "/M"};
                 if (runs_per_month > 0 && w.embed.items > 0) o.usd_per_month = v * w.embed.items / 1000 * runs_per_month;
+                o.cost_terms = {{"price", "$" + format_sig(api.input_usd_per_token * 1e6, 3) + " per million input tokens (" + api.provider + ")"},
+                                {"tokens", format_sig(w.embed.tokens_per_item, 6) + " per item"},
+                                {"unit cost", format_figure(unit, v) + " " + unit_label(unit) + " = 1,000 items x tokens x price"}};
+                if (o.usd_per_month >= 0)
+                    o.cost_terms.push_back({"a month", "$" + format_sig(o.usd_per_month, 4) + " = " + format_sig(w.embed.items, 6) + " items x " +
+                                                           format_sig(runs_per_month, 4) + " runs a month"});
             } else {
                 const double per_request = prompt * api.input_usd_per_token + output_tokens * api.output_usd_per_token;
                 const double v = per_request / output_tokens * 1e6;
@@ -505,6 +575,13 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                                                               "/M + " + format_sig(output_tokens, 6) + " output tokens x $" +
                                                               format_sig(api.output_usd_per_token * 1e6, 3) + "/M per request"};
                 if (demand.tokens_per_s > 0) o.usd_per_month = v / 1e6 * demand.tokens_per_s * workload_hours * 3600;
+                o.cost_terms = {{"price", "$" + format_sig(api.input_usd_per_token * 1e6, 3) + " per million input tokens, $" +
+                                              format_sig(api.output_usd_per_token * 1e6, 3) + " per million output tokens (" + api.provider + ")"},
+                                {"request", format_sig(prompt, 6) + " prompt + " + format_sig(output_tokens, 6) + " output tokens"},
+                                {"unit cost", format_figure(unit, v) + " " + unit_label(unit) + " = the request's price / its output tokens"}};
+                if (o.usd_per_month >= 0)
+                    o.cost_terms.push_back({"a month", "$" + format_sig(o.usd_per_month, 4) + " for " + format_sig(demand.tokens_per_s * workload_hours * 3600 / 1e6, 4) +
+                                                           " M output tokens demanded (" + demand.why + ")"});
             }
             std::vector<std::string> out = api_eliminations(w);
             if (api.context_tokens > 0 && serving(w.stage) && w.serve.context_tokens > api.context_tokens)
@@ -634,7 +711,12 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         const std::string cost = r.option.cost.value > 0 ? format_figure(unit, r.option.cost.value) + " " + unit_label(unit) + " (" + r.option.cost.why + ")"
                                                          : "price not in the catalog";
         r.summary = r.option.name + ": " + cost;
+        const Candidate* lc = nullptr;
+        for (const auto& c : p.candidates)
+            if (c.device == r.option.device) lc = &c;
+        r.headline = headline(r.option, lc, unit);
     }
+    if (!r.found) r.headline = r.summary; // already short: no cost to derive
     r.reasons.insert(r.reasons.begin(), {"stage: " + std::string(name(w.stage)) + "; binding resource: " + dec.binding,
                                          "size: " + dec.scale + " (" + dec.scale_why + ")",
                                          "feasibility: " + std::to_string(dec.eliminated.size()) + " of " + std::to_string(p.options.size()) +

@@ -317,6 +317,9 @@ std::string to_json(const Plan& p) {
     auto option_json = [](const Option& o) {
         json j{{"kind", o.kind}, {"name", o.name}, {"device", o.device}, {"count", o.count}, {"unit", o.unit},
                {"feasible", o.feasible}, {"reasons", o.reasons}};
+        json terms = json::array();
+        for (const auto& t : o.cost_terms) terms.push_back({{"term", t.term}, {"value", t.value}});
+        if (!terms.empty()) j["cost_terms"] = std::move(terms);
         if (o.speed > 0) j["speed"] = o.speed;
         if (o.latency_s > 0) j["latency_s"] = o.latency_s;
         if (o.power_w > 0) j["power_w"] = o.power_w;
@@ -326,7 +329,7 @@ std::string to_json(const Plan& p) {
     };
     json options = json::array();
     for (const auto& o : p.options) options.push_back(option_json(o));
-    json rec{{"found", p.recommendation.found}, {"summary", p.recommendation.summary},
+    json rec{{"found", p.recommendation.found}, {"headline", p.recommendation.headline}, {"summary", p.recommendation.summary},
              {"reasons", p.recommendation.reasons}, {"lever", p.recommendation.lever}};
     if (p.recommendation.found) rec["option"] = option_json(p.recommendation.option);
     const Decision& d = p.decision;

@@ -90,9 +90,32 @@ std::vector<std::string> decision_lines(const Plan& p, size_t max_eliminated) {
     return out;
 }
 
+std::string recommendation_text(const Recommendation& r) {
+    std::string out = "Recommendation: " + r.headline + "\n";
+    if (r.found && !r.option.cost_terms.empty()) {
+        out += "  cost breakdown:\n";
+        char line[64];
+        for (const auto& t : r.option.cost_terms) {
+            std::snprintf(line, sizeof line, "    %-16s ", t.term.c_str());
+            out += line + t.value + "\n";
+        }
+    }
+    return out;
+}
+
+std::string recommendation_markdown(const Recommendation& r) {
+    std::string out = "**Recommendation:** " + r.headline + "\n\n";
+    if (r.found && !r.option.cost_terms.empty()) {
+        out += "| cost term | value |\n|---|---|\n";
+        for (const auto& t : r.option.cost_terms) out += "| " + t.term + " | " + t.value + " |\n";
+        out += "\n";
+    }
+    return out;
+}
+
 std::string render_table(const Plan& p, size_t max_candidates) {
     std::string out = title_of(p) + "\n";
-    out += "Recommendation: " + p.recommendation.summary + "\n";
+    out += recommendation_text(p.recommendation);
     for (const auto& r : p.recommendation.reasons) out += "  - " + r + "\n";
     if (!p.recommendation.lever.empty()) out += "  lever: " + p.recommendation.lever + "\n";
     for (const auto& l : decision_lines(p)) out += "  " + l + "\n";
@@ -146,7 +169,7 @@ std::string render_table(const Plan& p, size_t max_candidates) {
 
 std::string render_markdown(const Plan& p, size_t max_candidates) {
     std::string out = "# " + title_of(p) + "\n\n";
-    out += "**Recommendation:** " + p.recommendation.summary + "\n\n";
+    out += recommendation_markdown(p.recommendation);
     for (const auto& r : p.recommendation.reasons) out += "- " + r + "\n";
     if (!p.recommendation.lever.empty()) out += "- lever: " + p.recommendation.lever + "\n";
     for (const auto& l : decision_lines(p)) out += (l.rfind("  ", 0) == 0 ? "  - " + l.substr(2) : "- " + l) + "\n";

@@ -5,6 +5,7 @@
 // Usage: HourlyCost r = rent_cost(device, workload.cost);  HourlyCost o = own_cost(device, workload, catalog);
 #pragma once
 #include <string>
+#include <vector>
 
 #include "hwplan/catalog.h"
 #include "hwplan/workload.h"
@@ -13,10 +14,18 @@ namespace hwplan {
 
 constexpr double kHoursPerMonth = 730.0; // 8,760 hours a year / 12
 
+// One term of a cost's derivation, as a buyer reads it: "purchase" -> "$35000 per device over 5 years".
+struct CostTerm {
+    std::string term;   // short name: "purchase", "power", "devices", "demand", "unit cost", ...
+    std::string value;  // its value with units and, where it helps, how it was made
+    bool operator==(const CostTerm&) const = default;
+};
+
 struct HourlyCost {
     bool available = false;   // false: no price known (then the other fields are 0/empty)
     double usd_per_hour = 0;  // per device-hour used
     std::string basis;        // how it was made, in words
+    std::vector<CostTerm> terms; // the same, term by term (the recommendation card's cost breakdown)
     double billing_increment_s = -1; // rentals: the provider's billing increment (< 0: the catalog default)
     bool operator==(const HourlyCost&) const = default;
 };

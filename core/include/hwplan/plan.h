@@ -9,6 +9,7 @@
 
 #include "hwplan/assumptions.h"
 #include "hwplan/catalog.h"
+#include "hwplan/cost.h"
 #include "hwplan/parallel.h"
 #include "hwplan/rl.h"
 #include "hwplan/performance.h"
@@ -102,6 +103,7 @@ struct Option {
     double usd_per_month = -1;   // at the workload's usage (< 0: usage not given)
     bool feasible = false;       // fits, meets the targets, and survives feasibility (stack, site, licence, stage, scale, budget)
     std::vector<std::string> reasons; // why it won or lost (an infeasible option: the reasons it was eliminated)
+    std::vector<CostTerm> cost_terms; // cost.why term by term: the price's parts, the devices, the demand, the month, the unit cost
     double speed = 0;            // the priority's speed figure: per-user tokens/s (serving), tokens or items/s (others); 0 unknown
     double latency_s = 0;        // time to first token (p95 under load where modelled); 0 unknown
     double power_w = 0;          // board power of all its devices (0: not published)
@@ -111,7 +113,8 @@ struct Option {
 struct Recommendation {
     bool found = false;
     Option option;
-    std::string summary;               // one sentence
+    std::string headline;              // the decision in one short sentence: what to do and its unit cost (decide.cpp)
+    std::string summary;               // the same decision with the cost's whole derivation (option.cost_terms, line by line)
     std::vector<std::string> reasons;  // binding resource, regime, the runner-up and why it lost
     std::string lever;                 // what would move the binding resource
     bool operator==(const Recommendation&) const = default;

@@ -16,6 +16,10 @@ std::string unit_label(const std::string& unit_key);
 // The decision's steps for people (lesson 004): choose.go's first cut and where the answer differs, what
 // feasibility eliminated (at most `max_eliminated` lines, then a count), and the three checks.
 std::vector<std::string> decision_lines(const Plan& plan, size_t max_eliminated = 8);
+// The recommendation as every surface opens it (CLI table, Markdown, card, page): the headline sentence,
+// then its cost breakdown, one term a line. Markdown: "**Recommendation:** ..." and a term | value table.
+std::string recommendation_markdown(const Recommendation& r);
+std::string recommendation_text(const Recommendation& r); // the CLI table's lines
 std::vector<std::string> headline_keys(Stage stage);             // the figures a stage leads with, in order             // "usd_per_million_output_tokens" -> "per million output tokens"
 
 } // namespace hwplan
