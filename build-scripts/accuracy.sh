@@ -5,10 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --preset native >/dev/null && cmake --build --preset native --target hwplan >/dev/null
-table=$(build/native/core/hwplan validate --format markdown)
-python3 - "$table" <<'PY'
+# The table goes through a file: it outgrew the argument-length limit as an argv string.
+table_file=$(mktemp)
+trap 'rm -f "$table_file"' EXIT
+build/native/core/hwplan validate --format markdown >"$table_file"
+python3 - "$table_file" <<'PY'
 import sys, re
-table = sys.argv[1]
+table = open(sys.argv[1]).read()
 text = open('ACCURACY.md').read()
 begin, end = '<!-- generated:begin (build-scripts/accuracy.sh) -->', '<!-- generated:end -->'
 i, j = text.index(begin) + len(begin), text.index(end)
