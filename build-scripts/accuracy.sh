@@ -5,11 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --preset native >/dev/null && cmake --build --preset native --target hwplan >/dev/null
-# The table goes through a file: it outgrew the argument-length limit as an argv string.
-table_file=$(mktemp)
-trap 'rm -f "$table_file"' EXIT
-build/native/core/hwplan validate --format markdown >"$table_file"
-python3 - "$table_file" <<'PY'
+# The table goes through a file: past 128 KiB one command-line argument is refused (MAX_ARG_STRLEN).
+table=$(mktemp)
+trap 'rm -f "$table"' EXIT
+build/native/core/hwplan validate --format markdown > "$table"
+python3 - "$table" <<'PY'
 import sys, re
 table = open(sys.argv[1]).read()
 text = open('ACCURACY.md').read()

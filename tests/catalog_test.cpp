@@ -320,6 +320,32 @@ TEST(Resolve, CommonNamesCaseAndPunctuationInsensitive) {
     EXPECT_EQ(resolve_model(c, "llama-3.1-70b").item->id, "llama-3.1-70b");
 }
 
+// The validation suite names devices as its sources print them (tests/validation/cases/decode: MLC's
+// llm-perf-bench "RTX 3090 Ti", XiongjieDai's "M1 Max 32-core GPU 64GB" and "M3 Max 40-core GPU 64GB"); each
+// resolves to its entry, whose bandwidth is the published one: 21 Gbps x 384 bit / 8 = 1,008 GB/s (TweakTown),
+// 400 GB/s for both Max chips (Apple via MyBroadband; Notebookcheck for the 40-core M3 Max).
+TEST(Resolve, TheValidationSuitesDeviceNames) {
+    const auto& c = real_catalog().catalog;
+    struct Row { const char* name; const char* id; double bandwidth_bytes_per_s; double memory_bytes; };
+    const Row rows[] = {
+        {"RTX 3090 Ti", "rtx-3090-ti", 21e9 * 384 / 8, 24e9},
+        {"M1 Max 32-core GPU 64GB", "apple-m1-max", 400e9, 64e9},
+        {"M3 Max 40-core GPU 64GB", "apple-m3-max-64gb", 400e9, 64e9},
+    };
+    for (const auto& r : rows) {
+        const auto hit = resolve_device(c, r.name);
+        ASSERT_TRUE(hit.item) << r.name << ": " << hit.issue.message;
+        EXPECT_EQ(hit.item->id, r.id);
+        EXPECT_DOUBLE_EQ(hit.item->bandwidth_bytes_per_s, r.bandwidth_bytes_per_s) << r.name;
+        EXPECT_DOUBLE_EQ(hit.item->memory_bytes, r.memory_bytes) << r.name;
+    }
+    // The 3090 Ti's tensor rate is derived, not read: the RTX 3090's 71 TFLOPS (GA102 whitepaper) per SM and
+    // boost clock (82 SMs, 1,695 MHz) on 84 SMs at 1,860 MHz is 79.8 TFLOPS, stored as 80.
+    const auto ti = resolve_device(c, "RTX 3090 Ti").item;
+    ASSERT_TRUE(ti);
+    EXPECT_NEAR(ti->fp16.flop_per_s / (71e12 / (82 * 1.695e9) * 84 * 1.860e9), 1.0, 0.005);
+}
+
 TEST(Resolve, UnknownNameListsCloseMatches) {
     const auto r = resolve_device(real_catalog().catalog, "H1000");
     EXPECT_EQ(r.item, nullptr);

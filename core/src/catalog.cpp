@@ -758,7 +758,7 @@ EfficiencyRule read_efficiency_rule(const std::string& key, Reader& e, SourceBoo
         else { r.step_overhead_s = *so; r.step_overhead_low_s = *sl; r.step_overhead_high_s = *sh; }
     }
     e.string("note", false);
-    attach_source(e, b, {"value", "low", "high"});
+    attach_source(e, b, {"value", "low", "high", "weight_format_kinds"}); // which formats a rule covers may rest on its own source
     r.source = b.source_of.count(e.at("value")) ? b.source_of[e.at("value")] : "";
     return r;
 }
