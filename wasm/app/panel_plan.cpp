@@ -50,31 +50,45 @@ void heading(const char* text, float size = 0.0f) {
 }
 
 // [SECTION] recommendation card ------------------------------------------------------------------
-void recommendation_card(AppState& state) {
+// The decision in one short sentence (the core's recommendation.headline, as the CLI and the card say it),
+// its cost breakdown term by term, then the reasons, lever, first-cut guide and the checks. In the Team
+// view the card answers for the team instead (team_card, panel_team.cpp), so nobody reads the form's
+// workload as the team's answer. Published: "reco:form:DEVICE" or "reco:team" (tests check which it is).
+void form_card(AppState& state) {
     const Plan& p = state.shown;
     const auto& r = p.recommendation;
-    // At most 40 % of the plan side's height (it scrolls inside beyond that), so the views below keep room at 1024x700.
-    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(FLT_MAX, std::max(140.0f, ImGui::GetContentRegionAvail().y * 0.4f)));
-    ImGui::BeginChild("card##reco", ImVec2(0, 0), ImGuiChildFlags_Borders | ImGuiChildFlags_AutoResizeY);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s: %s, %s parameters (%s active), weights %s, KV cache %s, compute %s", std::string(name(p.stage)).c_str(),
-                       p.model_name.c_str(), format_count(p.params).c_str(), format_count(p.active_params).c_str(),
-                       p.precision.weights.c_str(), p.precision.kv_cache.c_str(), p.precision.compute.c_str());
+    ImGui::TextWrapped("The form's workload: %s, %s, %s parameters (%s active), weights %s, KV cache %s, compute %s",
+                       std::string(name(p.stage)).c_str(), p.model_name.c_str(), format_count(p.params).c_str(),
+                       format_count(p.active_params).c_str(), p.precision.weights.c_str(), p.precision.kv_cache.c_str(),
+                       p.precision.compute.c_str());
     ImGui::PopStyleColor();
     ImGui::PushStyleColor(ImGuiCol_Text, r.found ? good_color() : bad_color());
     heading(r.found ? "Recommendation" : "No feasible option", 19.0f);
     ImGui::PopStyleColor();
     publish(state, "recommendation");
+    publish(state, "reco:form:" + published_id(r.found ? r.option.device : std::string("none")));
     ImGui::PushFont(bold_font(), 0.0f);
-    ImGui::TextWrapped("%s", r.summary.c_str());
+    ImGui::TextWrapped("%s", r.headline.c_str());
     ImGui::PopFont();
-    if (r.found) {
-        const Option& o = r.option;
-        ImGui::Text("Cost: %s %s", o.cost.value > 0 ? show_figure(o.unit, o.cost.value).c_str() : "-", unit_label(o.unit).c_str());
-        if (o.cost.low != o.cost.high)
-            ImGui::SameLine(), ImGui::TextDisabled("(range %s .. %s)", show_figure(o.unit, o.cost.low).c_str(), show_figure(o.unit, o.cost.high).c_str());
-        if (o.usd_per_month >= 0) ImGui::SameLine(0, 20), ImGui::Text("%s a month", show_figure("usd_per_month", o.usd_per_month).c_str());
+    publish(state, "reco:headline");
+    if (r.found && !r.option.cost_terms.empty() &&
+        ImGui::BeginTable("costs##reco", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+        ImGui::TableSetupColumn("term", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("per device-hour").x + 12);
+        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+        for (const auto& t : r.option.cost_terms) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextDisabled("%s", t.term.c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextWrapped("%s", t.value.c_str());
+        }
+        ImGui::EndTable();
+        publish(state, "reco:costs");
     }
+    if (r.found && r.option.cost.low != r.option.cost.high)
+        ImGui::TextDisabled("unit cost range over the assumptions: %s .. %s %s", show_figure(r.option.unit, r.option.cost.low).c_str(),
+                            show_figure(r.option.unit, r.option.cost.high).c_str(), unit_label(r.option.unit).c_str());
     for (const auto& reason : r.reasons) {
         ImGui::Bullet();
         ImGui::TextWrapped("%s", reason.c_str());
@@ -98,6 +112,14 @@ void recommendation_card(AppState& state) {
         for (size_t i = 0; i < d.checks.size(); ++i) ImGui::TextWrapped("%zu. %s", i + 1, d.checks[i].c_str());
         ImGui::TreePop();
     }
+}
+
+void recommendation_card(AppState& state, const Catalog& catalog) {
+    // At most 40 % of the plan side's height (it scrolls inside beyond that), so the views below keep room at 1024x700.
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(FLT_MAX, std::max(140.0f, ImGui::GetContentRegionAvail().y * 0.4f)));
+    ImGui::BeginChild("card##reco", ImVec2(0, 0), ImGuiChildFlags_Borders | ImGuiChildFlags_AutoResizeY);
+    if (state.view == View::team && !state.team_doc.is_null()) team_card(state, catalog);
+    else form_card(state);
     ImGui::EndChild();
 }
 
@@ -398,7 +420,7 @@ std::string panel_plan(AppState& state, const Catalog& catalog) {
         return summary;
     }
     if (summary.empty()) summary = summary_of(p);
-    recommendation_card(state);
+    recommendation_card(state, catalog);
     if (ImGui::BeginTabBar("views##views")) {
         const struct { const char* label; View v; const char* name; bool shown; } tabs[] = {
             {"Devices##v_devices", View::candidates, "view:devices", true},

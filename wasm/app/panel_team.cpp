@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "bridge.h"
@@ -23,6 +24,25 @@ std::string card_name(const nlohmann::json& card, size_t i) {
     return card.is_object() && card.contains("name") && card["name"].is_string() ? card["name"].get<std::string>() : "card " + std::to_string(i + 1);
 }
 
+// The fleet: the devices each card's recommendation uses, added up ("2 x NVIDIA L4, 1 managed API endpoint(s)").
+std::string fleet_line(const TeamPlan& t, const Catalog& catalog) {
+    std::map<std::string, int> fleet;
+    int apis = 0;
+    for (const auto& p : t.plans)
+        if (p.recommendation.found) {
+            const Option& o = p.recommendation.option;
+            if (o.kind == "api") ++apis;
+            else fleet[o.device] += o.count;
+        }
+    std::string line;
+    for (const auto& [id, n] : fleet) {
+        const Device* d = catalog.device_by_id(id);
+        line += (line.empty() ? "" : ", ") + std::to_string(n) + " x " + (d ? d->name : id);
+    }
+    if (apis) line += (line.empty() ? "" : ", ") + std::to_string(apis) + " managed API endpoint(s)";
+    return line;
+}
+
 // The team document was edited here: plan it again (a team scenario becomes "edited", so its link carries it).
 void edited(AppState& state) {
     if (state.team_id.empty() || state.team_id != "edited") state.team_id = "edited";
@@ -38,6 +58,58 @@ void refresh_team(AppState& state, const Catalog& catalog) {
     state.team_markdown = state.team.issues.empty() ? render_team(state.team, catalog) : std::string();
     state.team_planned = doc;
     state.team_name = state.team_doc.value("name", std::string("team"));
+}
+
+std::string published_id(const std::string& text) {
+    std::string out;
+    for (char ch : text)
+        if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '_' || ch == '-') out += ch;
+    return out;
+}
+
+// [SECTION] the card at the top, in the Team view: the team's answer ---------------------------------------
+// The fleet and its monthly cost in one sentence (as render_team and `hwplan team` say it), then each job's
+// decision in a line (its recommendation.headline). Published: "reco:team" and "reco:fleet:USD" (the cost
+// as format_sig writes it, 4 digits), which tests compare with `hwplan team --format json`.
+void team_card(AppState& state, const Catalog& catalog) {
+    refresh_team(state, catalog);
+    const TeamPlan& t = state.team;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("The team's answer for %zu workload(s) (the form edits one card at a time; the other views show the form's own plan)",
+                       state.team_doc.contains("cards") && state.team_doc["cards"].is_array() ? state.team_doc["cards"].size() : size_t(0));
+    ImGui::PopStyleColor();
+    ImGui::PushStyleColor(ImGuiCol_Text, t.issues.empty() ? good_color() : bad_color());
+    ImGui::PushFont(bold_font(), 19.0f);
+    ImGui::TextWrapped("Team plan: %s", state.team_name.c_str());
+    ImGui::PopFont();
+    ImGui::PopStyleColor();
+    publish(state, "recommendation");
+    publish(state, "reco:team");
+    if (!t.issues.empty()) {
+        ImGui::TextWrapped("A card needs fixing: %s", to_string(t.issues.front()).c_str());
+        return;
+    }
+    const std::string fleet = fleet_line(t, catalog);
+    ImGui::PushFont(bold_font(), 0.0f);
+    ImGui::TextWrapped("Fleet: %s; $%s a month.", fleet.empty() ? "nothing feasible yet" : fleet.c_str(), format_sig(t.usd_per_month, 4).c_str());
+    ImGui::PopFont();
+    publish(state, "reco:fleet:" + published_id(format_sig(t.usd_per_month, 4)));
+    for (size_t i = 0; i < t.plans.size() && i < t.workloads.size(); ++i) {
+        const Plan& p = t.plans[i];
+        const std::string job = t.workloads[i].name.empty() ? "card " + std::to_string(i + 1) : t.workloads[i].name;
+        ImGui::Bullet();
+        ImGui::PushStyleColor(ImGuiCol_Text, p.recommendation.found ? good_color() : bad_color());
+        ImGui::TextUnformatted((job + ":").c_str());
+        ImGui::PopStyleColor();
+        ImGui::SameLine();
+        ImGui::TextWrapped("%s", p.recommendation.headline.c_str());
+        publish(state, "reco:job:" + std::to_string(i));
+    }
+    if (!t.unpriced.empty()) {
+        std::string u;
+        for (const auto& x : t.unpriced) u += (u.empty() ? "" : "; ") + x;
+        ImGui::TextDisabled("Not in the monthly cost: %s", u.c_str());
+    }
 }
 
 void team_view(AppState& state, const Catalog& catalog) {
@@ -72,21 +144,7 @@ void team_view(AppState& state, const Catalog& catalog) {
         ImGui::SameLine();
         ImGui::TextDisabled("for %zu card(s) with a monthly figure", t.plans.size() - t.unpriced.size());
         for (const auto& u : t.unpriced) ImGui::TextDisabled("not included: %s", u.c_str());
-        // The fleet: devices each card's recommendation uses, added up.
-        std::map<std::string, int> fleet;
-        int apis = 0;
-        for (const auto& p : t.plans)
-            if (p.recommendation.found) {
-                const Option& o = p.recommendation.option;
-                if (o.kind == "api") ++apis;
-                else fleet[o.device] += o.count;
-            }
-        std::string line;
-        for (const auto& [id, n] : fleet) {
-            const Device* d = catalog.device_by_id(id);
-            line += (line.empty() ? "" : ", ") + std::to_string(n) + " x " + (d ? d->name : id);
-        }
-        if (apis) line += (line.empty() ? "" : ", ") + std::to_string(apis) + " managed API endpoint(s)";
+        const std::string line = fleet_line(t, catalog);
         ImGui::TextWrapped("Fleet: %s.", line.empty() ? "nothing feasible yet" : line.c_str());
     }
     if (ImGui::Button("Add the form's workload")) {

@@ -17,6 +17,8 @@ void refresh_plan(AppState& state, const Catalog& catalog);      // plans the do
 void whatif_view(AppState& state, const Catalog& catalog);       // what-if curves and the roofline (panel_whatif.cpp)
 void team_view(AppState& state, const Catalog& catalog);         // the team's cards and fleet (panel_team.cpp)
 void refresh_team(AppState& state, const Catalog& catalog);      // plans the team document when it changed
+void team_card(AppState& state, const Catalog& catalog);         // the team's answer for the card at the top (panel_team.cpp)
+std::string published_id(const std::string& text);               // text kept to [A-Za-z0-9._-], safe in a published widget name
 
 // A labelled text input whose rectangle is published under `name` (for tests and assistive tech).
 bool text_field(AppState& state, const char* label, const char* name, char* buf, size_t size, float width = 140);
