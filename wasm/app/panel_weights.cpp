@@ -25,7 +25,9 @@ constexpr const char* kParamsHelp =
 
 // One catalog format's line: "name: BITS bits per weight (meaning)".
 std::string format_line(const WeightFormat& f) {
-    return f.name + ": " + format_sig(f.bits_per_weight, 6) + " bits per weight (" + f.meaning + ")";
+    std::string meaning = f.meaning;
+    if (!meaning.empty() && meaning.back() == '.') meaning.pop_back(); // a sentence inside the parentheses
+    return f.name + ": " + format_sig(f.bits_per_weight, 6) + " bits per weight (" + meaning + ")";
 }
 
 // The source of a catalog format as the catalog records it: title, publisher, URL and the date it was read.
