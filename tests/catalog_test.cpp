@@ -164,6 +164,17 @@ TEST(Loader, GibibytesAreNotGigabytes) {
     EXPECT_DOUBLE_EQ(load.catalog.devices[0].memory_bytes, 48.0 * 1024 * 1024 * 1024);
 }
 
+// The total a runtime sees is its own key beside the datasheet capacity: 46.0 GiB read from a driver.
+TEST(Loader, RuntimeTotalIsKeptApartFromTheDatasheetCapacity) {
+    auto load = load_device(replace(kDevice, R"("capacity_GB": 48,)", R"("capacity_GB": 48, "runtime_total_GiB": 44.4,)"));
+    ASSERT_TRUE(load.issues.empty()) << to_string(load.issues.front());
+    const Device& d = load.catalog.devices.at(0);
+    EXPECT_DOUBLE_EQ(d.memory_bytes, 48e9);                                 // the datasheet figure stays
+    EXPECT_DOUBLE_EQ(d.runtime_total_bytes, 44.4 * 1024.0 * 1024.0 * 1024.0); // 47.67e9 bytes
+    EXPECT_EQ(d.source_of.at("memory.runtime_total_GiB"), "ds");
+    EXPECT_DOUBLE_EQ(load_device(kDevice).catalog.devices.at(0).runtime_total_bytes, 0); // absent: not measured
+}
+
 // [SECTION] one error test per class of bad input -------------------------------------------------
 
 TEST(LoaderErrors, EachClassNamesFilePathAndReason) {
@@ -198,6 +209,9 @@ TEST(LoaderErrors, EachClassNamesFilePathAndReason) {
          "expected an integer, got 1.5"},
         {replace(kDevice, R"("kind": "purchase", "usd": 5000)", R"("kind": "purchase", "usd_per_hour": 2)"),
          "prices[0].usd", "required field is missing"},
+        // 48 GB of chips is at most 48 GiB: a larger runtime total is a typo, not a reading
+        {replace(kDevice, R"("capacity_GB": 48,)", R"("capacity_GB": 48, "runtime_total_GiB": 48.5,)"), "memory.runtime_total_GiB",
+         "must not exceed the capacity read in GiB (48), got 48.5"},
     };
     for (const auto& r : rows) {
         auto load = load_device(r.text);
