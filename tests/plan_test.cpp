@@ -412,6 +412,28 @@ TEST(DecodeEfficiency, LlamaCppRunsMxfp4ThroughItsBlockQuantizedKernels) {
     EXPECT_EQ(engine.figures.at("decode_step_s").why.find("[apple-llama.cpp-gguf]"), std::string::npos);
 }
 
+// A chip measured apart from its family keeps its own rule, whatever the rules' order in the file: XiongjieDai's
+// M1 Max (May 2024 llama-bench) runs Llama 3 70B Q4_K_M at 4.34 tokens/s, which at the Apple rule's 3.47 ms step is
+// 0.469 of its 400 GB/s (efficiencies.json apple-m1-max-llama.cpp-gguf); the family rule (0.736) put it 55 % too
+// fast. By hand: step = bytes / (400e9 x 0.469) + 3.47 ms on the M1 Max, bytes / (400e9 x 0.736) + 3.47 ms on the
+// M3 Max (the family rule); 16-bit weights on the M1 Max take neither (the rules name block-quantized kinds).
+TEST(DecodeEfficiency, AChipMeasuredApartFromItsFamilyKeepsItsOwnShare) {
+    auto plan_on = [](const char* device, const char* weights) {
+        return run(std::string(R"({"stage": "serve", "model": "llama-3.1-70b", "framework": "llama.cpp", "precision": {"weights": ")") + weights +
+                   R"(", "kv_cache": "fp16", "compute": "fp16"}, "serve": {"context_tokens": 513, "prompt_tokens": 1, "output_tokens": 512,
+            "concurrent_users": 1}, "hardware": {"devices": [")" + device + R"("], "count": 1}})").candidates.at(0);
+    };
+    const Candidate m1 = plan_on("apple-m1-max", "q4_k_m"), m3 = plan_on("apple-m3-max-64gb", "q4_k_m");
+    EXPECT_NEAR(m1.figures.at("decode_step_s").value / (m1.phases.at(0).roofline.bytes / (400e9 * 0.469) + 3.47e-3), 1.0, 1e-9);
+    EXPECT_NEAR(m3.figures.at("decode_step_s").value / (m3.phases.at(0).roofline.bytes / (400e9 * 0.736) + 3.47e-3), 1.0, 1e-9);
+    EXPECT_NEAR(m1.figures.at("decode_tokens_per_s_per_user").value / 4.34, 1.0, 0.01);
+    EXPECT_NE(m1.figures.at("decode_step_s").why.find("[apple-m1-max-llama.cpp-gguf]"), std::string::npos);
+    const Candidate f16 = run(R"({"stage": "serve", "model": "llama-3.1-8b", "framework": "llama.cpp", "precision": {"weights": "fp16",
+        "kv_cache": "fp16", "compute": "fp16"}, "serve": {"context_tokens": 513, "prompt_tokens": 1, "output_tokens": 512,
+        "concurrent_users": 1}, "hardware": {"devices": ["apple-m1-max"], "count": 1}})").candidates.at(0);
+    EXPECT_EQ(f16.figures.at("decode_step_s").why.find("apple-m1-max-llama.cpp-gguf"), std::string::npos);
+}
+
 // A decode step looks up one row of an untied input embedding table per sequence; it does not read the table
 // (OpenAI's gpt-oss model card leaves it out of the active parameters for that reason). LLaMA 2 7B at fp16:
 // the step reads the weights less the 32,000 x 4,096 table at 2 bytes, plus one 4,096-wide row, plus the KV
