@@ -51,6 +51,7 @@ struct App {
     int buttons_waited = 0;                   // frames the held-back presses have waited
     std::string published_summary, published_layout, published_layout_only, published_fragment, published_plan_key;
     std::string published_team;               // the team plan last told to the page (a team edit changes only it)
+    bool link_previewed = false;              // the first frame's form shows the link's workload (preview_link)
 };
 
 App& app() {
@@ -151,9 +152,69 @@ void apply(App& a, const Command& c, const hwplan::Catalog&) {
     s.planned_json.clear();
 }
 
+// [SECTION] start-up: the first frame before the catalog and the first plan ---------------------------
+// main() reads no catalog: the first frame shows the form (the default workload, which needs no catalog)
+// and "Planning..." on the plan side. The tick after it reads the catalog and the user's stored extension; the
+// tick after that applies what the page asked for meanwhile (the link's fragment, hashchange, postMessage,
+// hwplanPage calls: all queued in App::commands) and plans. Until then the status line and hwplanPage
+// report no plan (BENCHMARKS.md, "Load time": what this saves).
+const hwplan::Catalog& no_catalog() {
+    static const hwplan::Catalog empty; // the form's lists are empty for the first frame only
+    return empty;
+}
+
+// The form of the first frame shows the workload the link names: a scenario read alone from its embedded
+// file (one small JSON, not the whole catalog), or a #w= document as given. Nothing is checked or planned
+// here; the catalog tick puts the default back and the queued command applies the link as always (its
+// checks, its messages, Undo), so a bad link shows no error before the catalog can say which.
+void preview_link(App& a) {
+    for (const auto& c : a.commands) {
+        if (c.kind != "fragment" || c.text.size() > 8192) continue;
+        nlohmann::json doc;
+        if (const std::string id = hwplan::ui::fragment_value(c.text, "scenario"); !id.empty()) {
+            for (const auto& file : hwplan::embedded_catalog_files()) {
+                if (file.path != "scenarios/" + id + ".json") continue;
+                const auto sc = nlohmann::json::parse(file.text, nullptr, false);
+                if (sc.is_object() && sc.contains("workload")) doc = sc["workload"];
+                else if (sc.is_object() && sc.contains("team") && sc["team"].contains("cards") && sc["team"]["cards"].is_array() &&
+                         !sc["team"]["cards"].empty())
+                    doc = sc["team"]["cards"][0];
+            }
+        } else if (const std::string w = hwplan::ui::fragment_value(c.text, "w"); !w.empty()) {
+            doc = nlohmann::json::parse(w, nullptr, false);
+        }
+        if (doc.is_object()) {
+            hwplan::ui::load_workload(a.state, doc, "");
+            a.link_previewed = true;
+        }
+    }
+}
+
+void read_catalog(App& a) {
+    const auto& load = hwplan::embedded_catalog(); // parses the embedded catalog once
+    for (const auto& issue : load.issues) std::fprintf(stderr, "hwplan: catalog: %s\n", hwplan::to_string(issue).c_str());
+    hwplan::ui::load_stored_extension(a.state); // the user's own models and devices, before any link names them
+    if (a.link_previewed) hwplan::ui::load_default(a.state, load.catalog); // the link applies to the default, as always
+    a.state.catalog_ready = true;
+}
+
+void new_frame(const App& a) {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(a.css_w, a.css_h);
+    io.DisplayFramebufferScale = ImVec2(a.dpr, a.dpr);
+    ImGui::NewFrame();
+}
+
 void frame(void*) {
     App& a = app();
-    const auto& catalog = hwplan::ui::page_catalog(a.state);
+    if (!a.state.catalog_ready && a.frames_drawn > 0) { // the first frame is on screen: now the slow part
+        read_catalog(a);
+        wake(6);
+        return; // the plan comes in the next tick, so a page event queued meanwhile still goes first
+    }
+    const auto& catalog = a.state.catalog_ready ? hwplan::ui::page_catalog(a.state) : no_catalog();
     float css_w = 0, css_h = 0, dpr = 1;
     hwplan_canvas_fit(&css_w, &css_h, &dpr);
     if (css_w != a.css_w || css_h != a.css_h || dpr != a.dpr) {
@@ -171,12 +232,13 @@ void frame(void*) {
     release_buttons(a);
     if (!a.buttons.empty()) wake(2);
 
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
     ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(a.css_w, a.css_h);
-    io.DisplayFramebufferScale = ImVec2(a.dpr, a.dpr);
-    ImGui::NewFrame();
+    if (a.frames_drawn == 1) { // the first frame is laid out once unseen: a tab bar shows its tabs from its second frame on
+        new_frame(a);
+        hwplan::ui::draw_page(a.state, no_catalog(), a.css_w, a.css_h);
+        ImGui::EndFrame();
+    }
+    new_frame(a);
     // Pasted text is typed into the active field once Ctrl/Cmd is up: a text field ignores characters
     // while Ctrl is held, and the browser's paste event comes while the Ctrl+V chord is still down.
     if (!a.pending_paste.empty() && !io.KeyCtrl && !io.KeySuper) {
@@ -185,14 +247,15 @@ void frame(void*) {
         ++a.pastes_typed;
         wake(3);
     }
-    while (!a.commands.empty()) {
+    while (a.state.catalog_ready && !a.commands.empty()) { // before the catalog, commands wait in order
         apply(a, a.commands.front(), catalog);
         a.commands.pop_front();
     }
     a.state.active_widget.clear();
     a.state.widgets.clear();
     a.state.hover.clear();
-    const std::string summary = hwplan::ui::draw_page(a.state, hwplan::ui::page_catalog(a.state), a.css_w, a.css_h);
+    const std::string summary =
+        hwplan::ui::draw_page(a.state, a.state.catalog_ready ? hwplan::ui::page_catalog(a.state) : no_catalog(), a.css_w, a.css_h);
     ImGui::Render();
 
     const int fb_w = static_cast<int>(std::lround(a.css_w * a.dpr)), fb_h = static_cast<int>(std::lround(a.css_h * a.dpr));
@@ -212,7 +275,7 @@ void frame(void*) {
         wake();
     }
     const std::string fragment = hwplan::ui::fragment_of(a.state) + hwplan::ui::extension_fragment(a.state);
-    if (fragment != a.published_fragment) {
+    if (a.state.catalog_ready && fragment != a.published_fragment) { // a link's preview is not yet its plan
         hwplan_set_fragment(fragment.c_str());
         a.published_fragment = fragment;
     }
@@ -292,14 +355,12 @@ int main() {
     ImGui_ImplOpenGL3_Init("#version 300 es");
     hwplan::ui::install_clipboard();
 
-    const auto& load = hwplan::embedded_catalog();
-    for (const auto& issue : load.issues) std::fprintf(stderr, "hwplan: catalog: %s\n", hwplan::to_string(issue).c_str());
     a.state.light_theme = hwplan_prefers_light() != 0;
     hwplan::ui::apply_theme(a.state.light_theme);
-    hwplan::ui::load_stored_extension(a.state); // the user's own models and devices, before any link names them
-    hwplan::ui::load_default(a.state, load.catalog);
+    hwplan::ui::load_default(a.state, no_catalog()); // the form of the first frame; the catalog comes after it
     hwplan_install_page(); // reads the address's fragment into the first command, listens for more
     hwplan_install_custom_api();
+    preview_link(a);
     emscripten_set_main_loop_arg(frame, nullptr, 0, true);
     return 0;
 }

@@ -69,6 +69,8 @@ std::string pct_decode(const std::string& s) {
 }
 
 // Finds "key=value" in an '&'-separated fragment; the value comes back percent-decoded.
+} // namespace
+
 std::string fragment_value(const std::string& fragment, const std::string& key) {
     size_t at = 0;
     while (at <= fragment.size()) {
@@ -80,8 +82,6 @@ std::string fragment_value(const std::string& fragment, const std::string& key) 
     }
     return {};
 }
-
-} // namespace
 
 const nlohmann::json* field(const nlohmann::json& doc, const std::string& path) {
     const nlohmann::json* at = &doc;

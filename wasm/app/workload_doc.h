@@ -30,6 +30,7 @@ void sync_text(AppState& state);   // rebuild the text fields from the document
 // The page address fragment that restores the state, compactly: "scenario=ID" while the document is still
 // that scenario, else "w=" + the compact JSON (URI-encoded by the page); "&view=..." and "&device=..." follow.
 std::string fragment_of(const AppState& state);
+std::string fragment_value(const std::string& fragment, const std::string& key); // a key's value, URI-decoded; "" when absent
 // Applies a fragment (without "#", already URI-decoded). A damaged or hostile one leaves the default plan
 // and sets state.notice to a short message that never repeats more than a few characters of the input.
 void apply_fragment(AppState& state, const std::string& fragment, const Catalog& catalog);
