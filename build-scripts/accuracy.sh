@@ -5,10 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --preset native >/dev/null && cmake --build --preset native --target hwplan >/dev/null
-table=$(build/native/core/hwplan validate --format markdown)
+# The table goes through a file: past 128 KiB one command-line argument is refused (MAX_ARG_STRLEN).
+table=$(mktemp)
+trap 'rm -f "$table"' EXIT
+build/native/core/hwplan validate --format markdown > "$table"
 python3 - "$table" <<'PY'
 import sys, re
-table = sys.argv[1]
+table = open(sys.argv[1]).read()
 text = open('ACCURACY.md').read()
 begin, end = '<!-- generated:begin (build-scripts/accuracy.sh) -->', '<!-- generated:end -->'
 i, j = text.index(begin) + len(begin), text.index(end)

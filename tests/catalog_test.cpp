@@ -164,6 +164,17 @@ TEST(Loader, GibibytesAreNotGigabytes) {
     EXPECT_DOUBLE_EQ(load.catalog.devices[0].memory_bytes, 48.0 * 1024 * 1024 * 1024);
 }
 
+// The total a runtime sees is its own key beside the datasheet capacity: 46.0 GiB read from a driver.
+TEST(Loader, RuntimeTotalIsKeptApartFromTheDatasheetCapacity) {
+    auto load = load_device(replace(kDevice, R"("capacity_GB": 48,)", R"("capacity_GB": 48, "runtime_total_GiB": 44.4,)"));
+    ASSERT_TRUE(load.issues.empty()) << to_string(load.issues.front());
+    const Device& d = load.catalog.devices.at(0);
+    EXPECT_DOUBLE_EQ(d.memory_bytes, 48e9);                                 // the datasheet figure stays
+    EXPECT_DOUBLE_EQ(d.runtime_total_bytes, 44.4 * 1024.0 * 1024.0 * 1024.0); // 47.67e9 bytes
+    EXPECT_EQ(d.source_of.at("memory.runtime_total_GiB"), "ds");
+    EXPECT_DOUBLE_EQ(load_device(kDevice).catalog.devices.at(0).runtime_total_bytes, 0); // absent: not measured
+}
+
 // [SECTION] one error test per class of bad input -------------------------------------------------
 
 TEST(LoaderErrors, EachClassNamesFilePathAndReason) {
@@ -198,6 +209,9 @@ TEST(LoaderErrors, EachClassNamesFilePathAndReason) {
          "expected an integer, got 1.5"},
         {replace(kDevice, R"("kind": "purchase", "usd": 5000)", R"("kind": "purchase", "usd_per_hour": 2)"),
          "prices[0].usd", "required field is missing"},
+        // 48 GB of chips is at most 48 GiB: a larger runtime total is a typo, not a reading
+        {replace(kDevice, R"("capacity_GB": 48,)", R"("capacity_GB": 48, "runtime_total_GiB": 48.5,)"), "memory.runtime_total_GiB",
+         "must not exceed the capacity read in GiB (48), got 48.5"},
     };
     for (const auto& r : rows) {
         auto load = load_device(r.text);
@@ -304,6 +318,32 @@ TEST(Resolve, CommonNamesCaseAndPunctuationInsensitive) {
     EXPECT_EQ(resolve_device(c, "A100 80GB").item->id, "a100-80gb");
     EXPECT_EQ(resolve_device(c, "rtx_3090").item->id, "rtx-3090");
     EXPECT_EQ(resolve_model(c, "llama-3.1-70b").item->id, "llama-3.1-70b");
+}
+
+// The validation suite names devices as its sources print them (tests/validation/cases/decode: MLC's
+// llm-perf-bench "RTX 3090 Ti", XiongjieDai's "M1 Max 32-core GPU 64GB" and "M3 Max 40-core GPU 64GB"); each
+// resolves to its entry, whose bandwidth is the published one: 21 Gbps x 384 bit / 8 = 1,008 GB/s (TweakTown),
+// 400 GB/s for both Max chips (Apple via MyBroadband; Notebookcheck for the 40-core M3 Max).
+TEST(Resolve, TheValidationSuitesDeviceNames) {
+    const auto& c = real_catalog().catalog;
+    struct Row { const char* name; const char* id; double bandwidth_bytes_per_s; double memory_bytes; };
+    const Row rows[] = {
+        {"RTX 3090 Ti", "rtx-3090-ti", 21e9 * 384 / 8, 24e9},
+        {"M1 Max 32-core GPU 64GB", "apple-m1-max", 400e9, 64e9},
+        {"M3 Max 40-core GPU 64GB", "apple-m3-max-64gb", 400e9, 64e9},
+    };
+    for (const auto& r : rows) {
+        const auto hit = resolve_device(c, r.name);
+        ASSERT_TRUE(hit.item) << r.name << ": " << hit.issue.message;
+        EXPECT_EQ(hit.item->id, r.id);
+        EXPECT_DOUBLE_EQ(hit.item->bandwidth_bytes_per_s, r.bandwidth_bytes_per_s) << r.name;
+        EXPECT_DOUBLE_EQ(hit.item->memory_bytes, r.memory_bytes) << r.name;
+    }
+    // The 3090 Ti's tensor rate is derived, not read: the RTX 3090's 71 TFLOPS (GA102 whitepaper) per SM and
+    // boost clock (82 SMs, 1,695 MHz) on 84 SMs at 1,860 MHz is 79.8 TFLOPS, stored as 80.
+    const auto ti = resolve_device(c, "RTX 3090 Ti").item;
+    ASSERT_TRUE(ti);
+    EXPECT_NEAR(ti->fp16.flop_per_s / (71e12 / (82 * 1.695e9) * 84 * 1.860e9), 1.0, 0.005);
 }
 
 TEST(Resolve, UnknownNameListsCloseMatches) {

@@ -216,8 +216,18 @@ std::optional<Device> read_device(const json& doc, const Context& ctx, const std
             else if (u) d.usable_memory_ratio = *u;
         }
         d.usable_rule = m.string("usable_rule", false).value_or("");
+        // What the driver reports to a runtime as the device's total (cudaMemGetInfo, torch's total_memory): the
+        // memory chips' size less what the driver keeps. A datasheet's "80 GB" of HBM is 80 GiB of chips, so the
+        // reading may exceed capacity_GB x 1e9 but not the capacity read in GiB.
+        if (m.has("runtime_total_GiB")) {
+            auto t = m.number("runtime_total_GiB", false, kMinMemoryBytes / kGiB, kMaxMemoryBytes / kGiB);
+            const double chips_GiB = gb ? *gb : gib ? *gib : 0;
+            if (t && chips_GiB > 0 && *t > chips_GiB * (1 + 1e-9))
+                m.error("runtime_total_GiB", "must not exceed the capacity read in GiB (" + format_sig(chips_GiB, 6) + "), got " + format_sig(*t, 6));
+            else if (t) d.runtime_total_bytes = *t * kGiB;
+        }
         m.string("note", false);
-        attach_source(m, book, {"capacity_GB", "capacity_GiB", "type", "bandwidth_GBps", "usable_ratio", "usable_rule"});
+        attach_source(m, book, {"capacity_GB", "capacity_GiB", "type", "bandwidth_GBps", "usable_ratio", "usable_rule", "runtime_total_GiB"});
     });
 
     r.object("compute", true, [&](Reader& c) {
@@ -748,7 +758,7 @@ EfficiencyRule read_efficiency_rule(const std::string& key, Reader& e, SourceBoo
         else { r.step_overhead_s = *so; r.step_overhead_low_s = *sl; r.step_overhead_high_s = *sh; }
     }
     e.string("note", false);
-    attach_source(e, b, {"value", "low", "high"});
+    attach_source(e, b, {"value", "low", "high", "weight_format_kinds"}); // which formats a rule covers may rest on its own source
     r.source = b.source_of.count(e.at("value")) ? b.source_of[e.at("value")] : "";
     return r;
 }

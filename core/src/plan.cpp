@@ -75,12 +75,14 @@ Peak peak_for(const Device& d, const std::string& compute) {
 // engine (vLLM-like) or a training framework on a discrete accelerator.
 bool local_runtime(const Device& d) { return d.kind == DeviceKind::soc || d.kind == DeviceKind::cpu || d.kind == DeviceKind::npu; }
 
-// What one device lets a job use: the platform's usable share (macOS GPU wiring on Apple SoCs), and for
-// serving engines their memory-utilization setting.
+// What one device lets a job use: the total the driver reports to the runtime where the catalog has that
+// reading (cudaMemGetInfo: what vLLM multiplies by gpu_memory_utilization, vllm/worker/worker.py
+// determine_num_available_blocks, and what PyTorch can allocate), else the datasheet capacity; the platform's
+// usable share (macOS GPU wiring on Apple SoCs); and for serving engines their memory-utilization setting.
 double usable_bytes(const Device& d, const Assumptions& a, bool serving) {
     double ratio = d.usable_memory_ratio;
     if (d.vendor == "Apple" && d.usable_rule.empty() && d.usable_memory_ratio == 1.0) ratio = a.macos_gpu_wired_ratio;
-    double bytes = d.memory_bytes * ratio;
+    double bytes = (d.runtime_total_bytes > 0 ? d.runtime_total_bytes : d.memory_bytes) * ratio;
     if (serving && !local_runtime(d)) bytes *= a.serving_memory_utilization;
     return bytes;
 }
@@ -325,10 +327,16 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                  gb(kv_bytes_per_token(arch, kvb)) + "/token (" + w.precision.kv_cache + ")" +
                  (kv_div > 1 ? " / " + format_sig(kv_div, 3) : "") + ", sliding layers capped at their window, " +
                  format_sig(a.kv_block_tokens, 3) + "-token blocks"); });
-    const double chunk = std::min(a.prefill_chunk_tokens, std::max(sh.prompt, sh.batch));
+    // A serving engine reserves activations for its whole token budget, whatever the prompts: vLLM sizes the KV
+    // cache after a profile run of a dummy batch of max_num_batched_tokens tokens (vllm/worker/worker.py
+    // determine_num_available_blocks: "profiles the peak memory usage of the model" with the max batch size;
+    // PR #10511's log: "PyTorch activation peak memory 1.26GiB" for an 8B model at 8,192 tokens).
+    // llama.cpp-style runtimes allocate their compute buffer for the batch they run (llama_cpp_compute_buffer_bytes).
+    const double chunk = local_runtime(d) ? std::min(a.prefill_chunk_tokens, std::max(sh.prompt, sh.batch)) : a.prefill_chunk_tokens;
     m.activations_bytes = inference_activation_bytes(arch, chunk, std::max(1.0, std::ceil(sh.batch / groups))) / tp;
     e.term(m, "activations", m.activations_bytes, [&] { return std::string("one block's working set for a " + format_sig(chunk, 6) +
-                                                        "-token chunk + FP32 logits for " + format_sig(sh.batch, 6) + " sequences"); });
+                                                        "-token chunk" + (local_runtime(d) ? "" : " (the engine's token budget, profiled before the KV cache is sized)") +
+                                                        " + FP32 logits for " + format_sig(sh.batch, 6) + " sequences"); });
     // A serving engine split over tensor-parallel ranks of a scale-up domain (NVLink, Infinity Fabric) also holds
     // memory outside PyTorch's allocator on each device (NCCL and custom all-reduce buffers; vLLM's profile:
     // 1.79 GiB at TP 1, 3.58 GiB at TP 2). Over PCIe vLLM turns its custom all-reduce off beyond two GPUs
@@ -1258,17 +1266,19 @@ const EfficiencyRule* matching_rule(const std::vector<EfficiencyRule>& rules, co
     const std::string runtime = !w.framework.empty() ? w.framework : local_runtime(d) ? "llama.cpp" : "serving-engine";
     const WeightFormat* f = cat.find_format(w.precision.weights);
     const std::string format_kind = f ? f->kind : "float";
-    // Rules that name weight formats are tried first (the catalog's rules are read in key order, so the
-    // more specific rule must win by what it says, not where it sits).
+    // Rules that name weight formats are tried first, and among them rules that name devices before family
+    // rules (the catalog's rules are read in key order, so the more specific rule must win by what it says,
+    // not where it sits): one chip measured apart from its family keeps its own figure.
     for (const bool by_format : {true, false})
-        for (const auto& r : rules) {
-            if (r.weight_format_kinds.empty() == by_format) continue;
-            if (!has(r.kinds, std::string(name(d.kind))) || !has(r.vendors, d.vendor) || !has(r.devices, d.id)) continue;
-            if (!r.memory_type_prefix.empty() && d.memory_type.rfind(r.memory_type_prefix, 0) != 0) continue;
-            if (!has(r.frameworks, runtime)) continue;
-            if (!has(r.weight_format_kinds, format_kind)) continue;
-            return &r;
-        }
+        for (const bool by_device : {true, false})
+            for (const auto& r : rules) {
+                if (r.weight_format_kinds.empty() == by_format || r.devices.empty() == by_device) continue;
+                if (!has(r.kinds, std::string(name(d.kind))) || !has(r.vendors, d.vendor) || !has(r.devices, d.id)) continue;
+                if (!r.memory_type_prefix.empty() && d.memory_type.rfind(r.memory_type_prefix, 0) != 0) continue;
+                if (!has(r.frameworks, runtime)) continue;
+                if (!has(r.weight_format_kinds, format_kind)) continue;
+                return &r;
+            }
     return nullptr;
 }
 

@@ -52,8 +52,7 @@ export async function open(browser, url, options = {}) {
   await page.goto(url);
   await page.waitForFunction(() => /^(Plan|Team plan): /.test(document.getElementById('hwplan-status')?.textContent || ''),
                              null, { timeout: T.load });
-  // The first plan changes the layout (the recommendation card above the views grows): a person clicks once the
-  // page has stopped moving, so the positions published in window.hwplanUi are the ones on screen.
+  // The first plan changes the layout (the recommendation card above the views grows): wait until it is drawn.
   await settled(page);
   return { page, context, ...watched };
 }
@@ -71,7 +70,12 @@ export async function widget(page, name) {
   return page.evaluate((w) => window.hwplanUi[w], name);
 }
 
+// Clicks a widget where it is on screen, as a person does: once the page has stopped moving (an earlier click
+// or edit may still be changing the layout, and on a busy machine two clicks could otherwise reach the app in
+// one frame).
 export async function click(page, name) {
+  await widget(page, name);
+  await settled(page);
   const r = await widget(page, name);
   await page.mouse.click(r.x + Math.min(r.w / 2, 40), r.y + r.h / 2);
 }
@@ -93,15 +97,11 @@ export async function pickScenario(page, id) {
   await click(page, `scenario:${id}`);
 }
 
-// Waits until the page has drawn no new frame for 200 ms (the app draws only on input or change, so the
-// layout published in window.hwplanUi is then final).
+// Waits until the page is idle: its last frame left nothing to draw and no input or command waits (the app
+// draws only on input or change, and publishes `idle` with each frame; input clears it at once), so the layout
+// published in window.hwplanUi is the one on screen and stays there.
 export async function settled(page) {
-  await page.waitForFunction(() => {
-    const now = performance.now(), f = window.hwplanUi && window.hwplanUi.frames;
-    const s = (window.__settle ||= { f: -1, t: now });
-    if (s.f !== f) { s.f = f; s.t = now; return false; }
-    return now - s.t >= 200;
-  }, null, { timeout: T.step, polling: 50 });
+  await page.waitForFunction(() => window.hwplanUi && window.hwplanUi.idle === true, null, { timeout: T.step, polling: 25 });
 }
 
 export function shot(page, name) {

@@ -39,6 +39,12 @@ EM_JS(void, hwplan_publish, (const char* summary, const char* layout_json, const
     }
 });
 
+// Input or a command arrived: the layout published last may be about to move. Cleared here, at once (the
+// next frame may be a while away on a busy machine), and set again by the frame that leaves nothing to draw.
+EM_JS(void, hwplan_mark_busy, (), {
+    if (window.hwplanUi && window.hwplanUi.idle) window.hwplanUi.idle = false;
+});
+
 // [SECTION] plan, fragment --------------------------------------------------------------------------
 EM_JS(void, hwplan_publish_plan, (const char* workload, const char* plan, const char* card, const char* team), {
     const page = window.hwplanPage;

@@ -6,6 +6,7 @@
 extern "C" {
 void hwplan_canvas_fit(float* css_w, float* css_h, float* dpr);       // sizes the canvas backing store to CSS x dpr
 void hwplan_publish(const char* summary, const char* layout_json, const char* notice); // #hwplan-status, window.hwplanUi
+void hwplan_mark_busy();                                               // window.hwplanUi.idle = false (input is on its way)
 void hwplan_publish_plan(const char* workload, const char* plan, const char* card, const char* team); // page API + parent frame
 void hwplan_set_fragment(const char* fragment);                        // replaces the address fragment (no history entry)
 void hwplan_clipboard_write(const char* text);                         // browser clipboard (with a fallback)

@@ -65,6 +65,7 @@ bool g_loop_paused = false;
 
 void wake(int frames = 4) {
     app().frames_left = std::max(app().frames_left, frames);
+    hwplan_mark_busy();
     if (g_loop_paused) {
         g_loop_paused = false;
         emscripten_resume_main_loop();
@@ -279,9 +280,7 @@ void frame(void*) {
         hwplan_set_fragment(fragment.c_str());
         a.published_fragment = fragment;
     }
-    std::string layout = "{\"active\":\"" + a.state.active_widget + "\",\"frames\":" + std::to_string(a.frames_drawn) +
-                         ",\"pasted\":" + std::to_string(a.pastes_typed) +
-                         ",\"wantText\":" + (io.WantTextInput ? "true" : "false");
+    std::string layout = std::string(",\"wantText\":") + (io.WantTextInput ? "true" : "false");
     layout += ",\"order\":\"" + a.state.table_order + "\",\"view\":\"" + std::string(hwplan::ui::name(a.state.view)) + "\"";
     layout += ",\"hover\":" + (a.state.hover.empty() ? std::string("null") : a.state.hover) + ",\"sweepMs\":" + std::to_string(a.state.sweep_ms);
     for (const auto& [name, r] : a.state.widgets) {
@@ -295,9 +294,13 @@ void frame(void*) {
     if (!ImGui::GetCurrentContext()->InputEventsQueue.empty()) wake(2);
     if (a.state.light_theme != a.drawn_light_theme) wake(3); // colours changed mid-frame: draw it whole
     a.drawn_light_theme = a.state.light_theme;
-    const std::string layout_only = layout.substr(layout.find(",\"wantText\""));
-    if (summary != a.published_summary || layout_only != a.published_layout_only) wake(3);
-    a.published_layout_only = layout_only;
+    if (summary != a.published_summary || layout != a.published_layout_only) wake(3);
+    a.published_layout_only = layout;
+    // Idle: this frame left nothing to draw and no input waits, so what it publishes is what stays on screen
+    // (tests and scripts wait for it before they click; wake() clears it the moment input arrives).
+    const bool idle = a.frames_left <= 0 && a.commands.empty() && a.buttons.empty() && a.pending_paste.empty();
+    layout = "{\"active\":\"" + a.state.active_widget + "\",\"frames\":" + std::to_string(a.frames_drawn) +
+             ",\"pasted\":" + std::to_string(a.pastes_typed) + ",\"idle\":" + (idle ? "true" : "false") + layout;
     if (summary != a.published_summary || layout != a.published_layout) {
         hwplan_publish(summary.c_str(), layout.c_str(), a.state.notice.c_str());
         a.published_summary = summary;

@@ -63,6 +63,7 @@ struct Device {
     std::string memory_type;          // "HBM3"
     double bandwidth_bytes_per_s = 0; // peak memory bandwidth
     double usable_memory_ratio = 1;   // share of memory_bytes a model may use by default (macOS GPU wiring)
+    double runtime_total_bytes = 0;   // total memory the driver reports to a runtime (cudaMemGetInfo); 0 = not measured
     std::string usable_rule;          // that rule in words
 
     PeakRate fp64, fp32, tf32, bf16, fp16, fp8, int8, fp4; // dense peaks
