@@ -155,8 +155,8 @@ void apply(App& a, const Command& c, const hwplan::Catalog&) {
 
 // [SECTION] start-up: the first frame before the catalog and the first plan ---------------------------
 // main() reads no catalog: the first frame shows the form (the default workload, which needs no catalog)
-// and "Planning..." on the plan side. The tick after it reads the catalog and the user's stored extension; the
-// tick after that applies what the page asked for meanwhile (the link's fragment, hashchange, postMessage,
+// and "Planning..." on the plan side. A task right after it reads the catalog and the user's stored extension;
+// the next tick applies what the page asked for meanwhile (the link's fragment, hashchange, postMessage,
 // hwplanPage calls: all queued in App::commands) and plans. Until then the status line and hwplanPage
 // report no plan (BENCHMARKS.md, "Load time": what this saves).
 const hwplan::Catalog& no_catalog() {
@@ -208,11 +208,19 @@ void new_frame(const App& a) {
     ImGui::NewFrame();
 }
 
+// Runs as its own task right after the first frame's tick: the frame is already handed to the compositor,
+// which draws it (on another thread) while this reads the catalog. The next tick applies the link and plans.
+void read_catalog_soon(void*) {
+    App& a = app();
+    if (a.state.catalog_ready) return;
+    read_catalog(a);
+    wake(6);
+}
+
 void frame(void*) {
     App& a = app();
-    if (!a.state.catalog_ready && a.frames_drawn > 0) { // the first frame is on screen: now the slow part
-        read_catalog(a);
-        wake(6);
+    if (!a.state.catalog_ready && a.frames_drawn > 0) { // the first frame is on screen and the task above has not run yet
+        read_catalog_soon(nullptr);
         return; // the plan comes in the next tick, so a page event queued meanwhile still goes first
     }
     const auto& catalog = a.state.catalog_ready ? hwplan::ui::page_catalog(a.state) : no_catalog();
@@ -298,7 +306,7 @@ void frame(void*) {
     a.published_layout_only = layout;
     // Idle: this frame left nothing to draw and no input waits, so what it publishes is what stays on screen
     // (tests and scripts wait for it before they click; wake() clears it the moment input arrives).
-    const bool idle = a.frames_left <= 0 && a.commands.empty() && a.buttons.empty() && a.pending_paste.empty();
+    const bool idle = a.state.catalog_ready && a.frames_left <= 0 && a.commands.empty() && a.buttons.empty() && a.pending_paste.empty();
     layout = "{\"active\":\"" + a.state.active_widget + "\",\"frames\":" + std::to_string(a.frames_drawn) +
              ",\"pasted\":" + std::to_string(a.pastes_typed) + ",\"idle\":" + (idle ? "true" : "false") + layout;
     if (summary != a.published_summary || layout != a.published_layout) {
@@ -306,6 +314,7 @@ void frame(void*) {
         a.published_summary = summary;
         a.published_layout = layout;
     }
+    if (a.frames_drawn == 1) emscripten_async_call(read_catalog_soon, nullptr, 0); // the slow part, after this frame
 }
 
 } // namespace
