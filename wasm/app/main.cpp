@@ -51,7 +51,6 @@ struct App {
     int buttons_waited = 0;                   // frames the held-back presses have waited
     std::string published_summary, published_layout, published_layout_only, published_fragment, published_plan_key;
     std::string published_team;               // the team plan last told to the page (a team edit changes only it)
-    bool link_previewed = false;              // the first frame's form shows the link's workload (preview_link)
 };
 
 App& app() {
@@ -164,38 +163,10 @@ const hwplan::Catalog& no_catalog() {
     return empty;
 }
 
-// The form of the first frame shows the workload the link names: a scenario read alone from its embedded
-// file (one small JSON, not the whole catalog), or a #w= document as given. Nothing is checked or planned
-// here; the catalog tick puts the default back and the queued command applies the link as always (its
-// checks, its messages, Undo), so a bad link shows no error before the catalog can say which.
-void preview_link(App& a) {
-    for (const auto& c : a.commands) {
-        if (c.kind != "fragment" || c.text.size() > 8192) continue;
-        nlohmann::json doc;
-        if (const std::string id = hwplan::ui::fragment_value(c.text, "scenario"); !id.empty()) {
-            for (const auto& file : hwplan::embedded_catalog_files()) {
-                if (file.path != "scenarios/" + id + ".json") continue;
-                const auto sc = nlohmann::json::parse(file.text, nullptr, false);
-                if (sc.is_object() && sc.contains("workload")) doc = sc["workload"];
-                else if (sc.is_object() && sc.contains("team") && sc["team"].contains("cards") && sc["team"]["cards"].is_array() &&
-                         !sc["team"]["cards"].empty())
-                    doc = sc["team"]["cards"][0];
-            }
-        } else if (const std::string w = hwplan::ui::fragment_value(c.text, "w"); !w.empty()) {
-            doc = nlohmann::json::parse(w, nullptr, false);
-        }
-        if (doc.is_object()) {
-            hwplan::ui::load_workload(a.state, doc, "");
-            a.link_previewed = true;
-        }
-    }
-}
-
 void read_catalog(App& a) {
     const auto& load = hwplan::embedded_catalog(); // parses the embedded catalog once
     for (const auto& issue : load.issues) std::fprintf(stderr, "hwplan: catalog: %s\n", hwplan::to_string(issue).c_str());
     hwplan::ui::load_stored_extension(a.state); // the user's own models and devices, before any link names them
-    if (a.link_previewed) hwplan::ui::load_default(a.state, load.catalog); // the link applies to the default, as always
     a.state.catalog_ready = true;
 }
 
@@ -284,7 +255,7 @@ void frame(void*) {
         wake();
     }
     const std::string fragment = hwplan::ui::fragment_of(a.state) + hwplan::ui::extension_fragment(a.state);
-    if (a.state.catalog_ready && fragment != a.published_fragment) { // a link's preview is not yet its plan
+    if (a.state.catalog_ready && fragment != a.published_fragment) { // before the catalog the link is not applied yet
         hwplan_set_fragment(fragment.c_str());
         a.published_fragment = fragment;
     }
@@ -372,7 +343,6 @@ int main() {
     hwplan::ui::load_default(a.state, no_catalog()); // the form of the first frame; the catalog comes after it
     hwplan_install_page(); // reads the address's fragment into the first command, listens for more
     hwplan_install_custom_api();
-    preview_link(a);
     emscripten_set_main_loop_arg(frame, nullptr, 0, true);
     return 0;
 }

@@ -9,7 +9,9 @@
 
 #include "fields.h"
 #include "hwplan/format.h"
+#include "hwplan/memory.h"
 #include "hwplan/parse.h"
+#include "hwplan/precision.h"
 
 namespace hwplan::ui {
 
@@ -69,8 +71,6 @@ std::string pct_decode(const std::string& s) {
 }
 
 // Finds "key=value" in an '&'-separated fragment; the value comes back percent-decoded.
-} // namespace
-
 std::string fragment_value(const std::string& fragment, const std::string& key) {
     size_t at = 0;
     while (at <= fragment.size()) {
@@ -81,6 +81,73 @@ std::string fragment_value(const std::string& fragment, const std::string& key) 
         at = amp + 1;
     }
     return {};
+}
+
+std::string trim(const std::string& s) {
+    const size_t first = s.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) return {};
+    return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+// Is "key=" one of the fragment's parts (even with an empty value)?
+bool has_key(const std::string& fragment, const std::string& key) {
+    size_t at = 0;
+    while (at <= fragment.size()) {
+        const size_t amp = fragment.find('&', at);
+        if (fragment.compare(at, key.size() + 1, key + "=") == 0) return true;
+        if (amp == std::string::npos) break;
+        at = amp + 1;
+    }
+    return false;
+}
+
+// The weight check's inputs as a link value: "PARAMS" at the default precision, else "PARAMS,PRECISION";
+// "" when both are the defaults or the typed count is not a valid one (a link carries valid inputs only).
+std::string weights_value(const AppState& state) {
+    const std::string params = trim(state.params_text.data());
+    const auto formats = all_precisions();
+    if (state.precision_index < 0 || state.precision_index >= static_cast<int>(formats.size())) return {};
+    const std::string precision(name(formats[state.precision_index]));
+    if (params == kDefaultWeightParams && state.precision_index == kDefaultPrecisionIndex) return {};
+    const auto count = parse_number(params);
+    if (!count || !estimate_weights({.params = *count, .precision = precision}).issues.empty()) return {};
+    return state.precision_index == kDefaultPrecisionIndex ? params : params + "," + precision;
+}
+
+// Reads "weights=PARAMS[,PRECISION]" into the weight check; false (and nothing changed) when it is not a
+// valid parameter count and format, as the weight check itself would refuse it.
+bool apply_weights_value(AppState& state, const std::string& value) {
+    const size_t comma = value.find(',');
+    const std::string params = trim(value.substr(0, comma));
+    const std::string precision = comma == std::string::npos ? std::string(name(all_precisions()[kDefaultPrecisionIndex]))
+                                                             : trim(value.substr(comma + 1));
+    if (params.empty() || params.size() >= std::tuple_size_v<decltype(state.params_text)>) return false;
+    const auto format = parse_precision(precision);
+    const auto count = parse_number(params);
+    if (!format || !count || !estimate_weights({.params = *count, .precision = precision}).issues.empty()) return false;
+    const auto formats = all_precisions();
+    state.precision_index = static_cast<int>(std::find(formats.begin(), formats.end(), *format) - formats.begin());
+    state.params_text.fill('\0');
+    std::copy(params.begin(), params.end(), state.params_text.begin());
+    return true;
+}
+
+void reset_weights(AppState& state) {
+    state.params_text.fill('\0');
+    const std::string params = kDefaultWeightParams;
+    std::copy(params.begin(), params.end(), state.params_text.begin());
+    state.precision_index = kDefaultPrecisionIndex;
+}
+
+} // namespace
+
+std::string_view name(FormTab t) {
+    switch (t) {
+    case FormTab::workload: return "workload";
+    case FormTab::hardware: return "hardware";
+    case FormTab::weights: return "weights";
+    }
+    return "workload";
 }
 
 const nlohmann::json* field(const nlohmann::json& doc, const std::string& path) {
@@ -281,7 +348,10 @@ std::string fragment_of(const AppState& state) {
                              cs[state.selected].device == state.shown.recommendation.option.device;
     if (state.selected >= 0 && state.selected < static_cast<int>(cs.size()) && !recommended)
         extra += "&device=" + pct_encode(cs[state.selected].device);
-    if (f.empty() && !extra.empty()) f = "w=" + pct_encode(state.workload.dump());
+    if (state.form_tab != FormTab::workload) extra += "&tab=" + std::string(name(state.form_tab));
+    const std::string weights = weights_value(state);
+    if (!weights.empty()) extra += "&weights=" + pct_encode(weights);
+    if (f.empty() && !extra.empty()) return extra.substr(1); // the default workload: its keys alone
     return f + extra;
 }
 
@@ -312,6 +382,13 @@ void apply_fragment(AppState& state, const std::string& fragment, const Catalog&
         load_default(state, catalog);
         state.notice = "The link is too long to be a plan (" + std::to_string(fragment.size()) + " characters); showing the default plan.";
         return;
+    }
+    // The form side (the open tab, the weight check) is part of the link: absent keys are the defaults (an
+    // anchor without "=" is not a link of ours and changes nothing).
+    if (fragment.find('=') != std::string::npos) {
+        state.form_tab = FormTab::workload;
+        state.form_tab_pending = true;
+        reset_weights(state);
     }
     const std::string id = fragment_value(fragment, "scenario");
     const std::string w = fragment_value(fragment, "w");
@@ -351,6 +428,9 @@ void apply_fragment(AppState& state, const std::string& fragment, const Catalog&
             return;
         }
         load_workload(state, doc, "");
+    } else if (has_key(fragment, "view") || has_key(fragment, "device") || has_key(fragment, "tab") || has_key(fragment, "weights") ||
+               has_key(fragment, "ext")) {
+        load_default(state, catalog); // no workload key: the default workload, with the keys that follow
     } else {
         // A fragment that is not ours (an anchor, garbage): say so only when it looks like an attempt.
         if (fragment.find('=') != std::string::npos) {
@@ -366,6 +446,16 @@ void apply_fragment(AppState& state, const std::string& fragment, const Catalog&
     const std::string device = fragment_value(fragment, "device");
     state.selected = -1;
     if (!device.empty()) state.wanted_device = device;
+    // A damaged value names its key and keeps that input's default; the plan it came with still opens.
+    const std::string tab = fragment_value(fragment, "tab");
+    bool tab_known = tab.empty();
+    for (FormTab t : {FormTab::workload, FormTab::hardware, FormTab::weights})
+        if (tab == name(t)) state.form_tab = t, tab_known = true;
+    if (!tab_known)
+        state.notice = "The link's tab value (\"" + clip_for_message(tab) + "\") is not workload, hardware or weights; the Workload tab is open.";
+    if (has_key(fragment, "weights") && !apply_weights_value(state, fragment_value(fragment, "weights")))
+        state.notice = "The link's weights value (\"" + clip_for_message(fragment_value(fragment, "weights")) +
+                       "\") is not a parameter count and a format such as 7e9,bf16; the weight check keeps 7e9 at bf16.";
 }
 
 bool import_json(AppState& state, const std::string& text, const Catalog& catalog) {

@@ -28,16 +28,19 @@ bool undo(AppState& state);        // back to the previous document and team; fa
 void sync_text(AppState& state);   // rebuild the text fields from the document
 
 // The page address fragment that restores the state, compactly: "scenario=ID" while the document is still
-// that scenario, else "w=" + the compact JSON (URI-encoded by the page); "&view=..." and "&device=..." follow.
+// that scenario, else "w=" + the compact JSON (URI-encoded by the page), nothing for the default workload;
+// "&view=...", "&device=...", "&tab=hardware|weights" and "&weights=PARAMS[,PRECISION]" (the weight check,
+// when not 7e9 at bf16) follow, each only when it differs from the default.
 std::string fragment_of(const AppState& state);
-std::string fragment_value(const std::string& fragment, const std::string& key); // a key's value, URI-decoded; "" when absent
 // Applies a fragment (without "#", already URI-decoded). A damaged or hostile one leaves the default plan
-// and sets state.notice to a short message that never repeats more than a few characters of the input.
+// and sets state.notice to a short message that never repeats more than a few characters of the input; a
+// damaged "tab=" or "weights=" names its key and keeps that input's default (the plan still opens).
 void apply_fragment(AppState& state, const std::string& fragment, const Catalog& catalog);
 // Loads a pasted or dropped workload (or a team: {"name", "cards"}); false and a notice on bad input.
 bool import_json(AppState& state, const std::string& text, const Catalog& catalog);
 
 std::string_view name(View v);
+std::string_view name(FormTab t); // "workload", "hardware", "weights" (the link's "tab=")
 std::string clip_for_message(const std::string& input, size_t max_chars = 24); // printable, shortened
 std::string core_message(const Issue& issue);                              // a core issue as "path: reason", cut at 240 bytes
 
