@@ -265,6 +265,49 @@ TEST(BatchSize, ServingAtAnArrivalRateRunsTheLargestBatchWithinTheTargets) {
     EXPECT_GT(c.figures.at("throughput_tokens_per_s").value, 10 * one.candidates.at(0).figures.at("throughput_tokens_per_s").value);
 }
 
+// Short prompts share a prefill step: an engine step's token budget (prefill_chunk_tokens, 2,048 tokens,
+// catalog/assumptions.json) takes floor(2048 / 128) = 16 prompts of 128 tokens at once, so the weights are read
+// once per 16 prompts. Llama 2 7B in FP8 on one H100 SXM (1,978.9 TFLOP/s dense FP8, 3,350 GB/s; datasheet):
+// alone, a 128-token prompt reads all 6.7 GB of weights (2.6 ms at 0.78 x 3,350 GB/s) for 1.4 ms of GEMMs
+// (1.7 TFLOP at 0.61 x 1,978.9 TFLOP/s); packed, the step is compute-bound and each prompt costs its FLOPs at
+// the prefill efficiency. The offline throughput is output / (that + output x step / batch) (ACCURACY.md,
+// serving item 13: 128-token rows in FP8 were planned too slow).
+TEST(BatchSize, ShortPromptsShareAPrefillStep) {
+    const Plan p = run(R"({"stage": "batch", "model": "llama-2-7b", "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},
+        "serve": {"context_tokens": 256, "prompt_tokens": 128, "output_tokens": 128, "concurrent_users": 64},
+        "hardware": {"devices": ["h100-sxm"], "count": 1}})");
+    const Candidate& c = p.candidates.at(0);
+    const Phase* pre = nullptr;
+    for (const auto& ph : c.phases)
+        if (ph.name.rfind("prefill", 0) == 0) pre = &ph;
+    ASSERT_NE(pre, nullptr);
+    EXPECT_GT(pre->roofline.memory_s, 1.5 * pre->roofline.compute_s); // alone, a 128-token prompt waits on the weights
+    const double packed_s = pre->roofline.flops / (1978.9e12 * 0.61); // FLOPs of one prompt at the prefill efficiency
+    const double step_s = c.figures.at("decode_step_s").value;
+    EXPECT_NEAR(c.figures.at("throughput_tokens_per_s").value / (128.0 / (packed_s + 128.0 * step_s / 64)), 1.0, 1e-9);
+    EXPECT_GT(c.figures.at("throughput_tokens_per_s").value, 128.0 / (pre->time_s + 128.0 * step_s / 64));
+}
+
+// serve.decode_attention "per_query_head": a decode kernel with one thread block per query head (TensorRT-LLM's
+// masked MHA before v0.8's XQA kernel) reads each KV head once per query head of its group. Llama 2 70B has 64
+// query heads over 8 KV heads, so a step reads its KV cache 8 times instead of once: 7 extra reads of
+// 64 sequences x 3,072 tokens of history (2,048 + 2,048 / 2) x 163,840 bytes per token (FP8: 80 layers x 8 KV
+// heads x 128 x K and V x 1 byte), half of it on each of 2 tensor-parallel GPUs.
+TEST(BatchSize, PerQueryHeadAttentionReadsTheKvCacheOncePerQueryHead) {
+    auto decode = [](const char* attention) {
+        const Plan p = run(std::string(R"({"stage": "batch", "model": "llama-2-70b", "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},
+            "serve": {"context_tokens": 4096, "prompt_tokens": 2048, "output_tokens": 2048, "concurrent_users": 64, "decode_attention": ")") +
+                           attention + R"("}, "hardware": {"devices": ["h100-sxm"], "count": 2}})");
+        return p.candidates.at(0).phases.at(0);
+    };
+    const Phase shared = decode("per_kv_head"), per_query = decode("per_query_head");
+    EXPECT_NEAR(per_query.roofline.bytes - shared.roofline.bytes, 7.0 * 64 * 3072 * 163840 / 2, 1e3);
+    EXPECT_GT(per_query.time_s, shared.time_s);
+    const Plan bad = plan_from_json(R"({"stage": "serve", "model": "llama-2-70b", "serve": {"decode_attention": "sometimes"}})", catalog());
+    ASSERT_EQ(bad.issues.size(), 1u);
+    EXPECT_EQ(bad.issues[0].path, "serve.decode_attention");
+}
+
 // [SECTION] serving layouts (issue 11) ----------------------------------------------------------------------
 
 // An offline job on n devices may run as r replicas of n / r devices. The plan tries every split

@@ -412,11 +412,16 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                                 : net.launch_latency_s + (n - 1) * (a2a_group.inside < n ? net.scale_out.hop_latency_s : net.scale_up.hop_latency_s);
         return 2.0 * moe_layers * one;
     };
+    // A decode kernel that runs one thread block per query head reads each KV head once for every query head of
+    // its group (serve.decode_attention "per_query_head"); a latent (MLA) cache is shared by design.
+    const double kv_reads = w.serve.decode_attention == "per_query_head" && !latent && arch.kv_heads > 0
+        ? std::max(1.0, double(arch.heads) / arch.kv_heads) : 1.0;
     auto decode_phase = [&](double ctx) {
         Phase ph;
-        if (e.explain) ph.name = "decode step (batch " + format_sig(batch, 6) + ", " + format_sig(ctx, 6) + "-token history)";
+        if (e.explain) ph.name = "decode step (batch " + format_sig(batch, 6) + ", " + format_sig(ctx, 6) + "-token history" +
+                                 (kv_reads > 1 ? ", KV cache read " + format_sig(kv_reads, 3) + "x: once per query head" : "") + ")";
         ph.precision = peak.precision;
-        const double bytes = device_weights_read(weights_read, experts_read) + batch * kv_bytes_per_sequence(arch, kvb, ctx, 0) / (tp * pp * groups);
+        const double bytes = device_weights_read(weights_read, experts_read) + kv_reads * batch * kv_bytes_per_sequence(arch, kvb, ctx, 0) / (tp * pp * groups);
         const double flops = batch * decode_flops_per_token(arch, w.model.active_params, ctx) / (tp * pp * groups);
         ph.roofline = roofline(flops, bytes, peak.flop_per_s * a.decode_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
         ph.overhead_s = a.decode_step_overhead_s;
@@ -432,41 +437,53 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     const double expert_flop_share = wide && w.model.active_params > 0
         ? std::min(1.0, double(moe_layers) * arch.moe.active_experts * (arch.mlp == MlpKind::gated ? 3.0 : 2.0) * arch.hidden * arch.moe.expert_intermediate / w.model.active_params)
         : 0.0;
-    auto prefill_phase = [&](double prompt) {
-        const double chunks = std::ceil(prompt / std::max(1.0, a.prefill_chunk_tokens));
-        const double f = prefill_flops(arch, w.model.active_params, prompt);
+    // `seqs` prompts of `prompt` tokens prefilled together: an engine step's token budget (prefill_chunk_tokens,
+    // vLLM's max_num_batched_tokens) takes several short prompts at once, so each chunk reads the weights once
+    // for all of them and its all-reduces carry all their tokens (one latency each).
+    auto prefill_phase = [&](double prompt, double seqs = 1) {
+        const double tokens = prompt * seqs;
+        const double chunks = std::ceil(tokens / std::max(1.0, a.prefill_chunk_tokens));
+        const double f = seqs * prefill_flops(arch, w.model.active_params, prompt);
         Phase ph;
         ph.precision = peak.precision;
         ph.roofline = roofline(wide ? f * (1 - expert_flop_share) / tp + f * expert_flop_share / n : f / (tp * pp),
-                               chunks * device_weights_read(wb.total, wb.experts) + prompt * kv_bytes_per_token(arch, kvb) / (tp * pp),
+                               chunks * device_weights_read(wb.total, wb.experts) + tokens * kv_bytes_per_token(arch, kvb) / (tp * pp),
                                peak.flop_per_s * a.prefill_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
-        ph.communication_s = tp_comm(prompt) + pp_comm(prompt) + a2a_comm(prompt);
+        ph.communication_s = tp_comm(tokens) + pp_comm(tokens) + a2a_comm(tokens);
         ph.time_s = pp * ph.roofline.time_s + ph.communication_s;
         return ph;
     };
     Phase pre = prefill_phase(sh.prompt);
     if (e.explain) pre.name = "prefill (" + format_sig(sh.prompt, 6) + " tokens)";
     c.phases.push_back(pre);
+    // Device time per sequence's prefill when a batch runs (throughput, not one request's first token): prompts
+    // shorter than the step's token budget share a step with as many others as fit in it (continuous batching
+    // with chunked prefill, Agrawal et al. 2024; TensorRT-LLM's static batches prefill the whole batch at once).
+    const double packed_seqs = std::clamp(std::floor(a.prefill_chunk_tokens / std::max(1.0, sh.prompt)), 1.0, std::max(1.0, batch));
+    const double prefill_per_seq_s = packed_seqs > 1 ? prefill_phase(sh.prompt, packed_seqs).time_s / packed_seqs : pre.time_s;
 
     // Serving under a steady arrival rate (continuous batching, chunked prefill): each step, batch / output
     // sequences finish and as many arrive, and their prefill shares the step (Sarathi-Serve's stall-free
     // batching, Agrawal et al. 2024): step = decode step + batch x prefill / output. Its inverse is each
     // user's speed (1 / TPOT) and batch / step the replica's output tokens/s, prefill counted.
     const bool mixed = e.mixed_prefill || rate_batch(w);
-    const double step_s = mixed ? dec.time_s + batch * pre.time_s / std::max(1.0, sh.output) : dec.time_s;
+    const double step_s = mixed ? dec.time_s + batch * prefill_per_seq_s / std::max(1.0, sh.output) : dec.time_s;
     auto step_why = [&] { return format_sig(batch, 6) + " sequences per step; " + gb(dec.roofline.bytes) + " read and " +
                                  format_sig(dec.roofline.flops / 1e9, 4) + " GFLOP per device per step" +
                                  (mixed ? "; plus the prefill of the " + format_sig(batch / std::max(1.0, sh.output), 3) +
-                                              " requests that arrive per step at a steady rate (" + format_sig(pre.time_s * 1e3, 3) + " ms each)" : std::string()); };
+                                              " requests that arrive per step at a steady rate (" + format_sig(prefill_per_seq_s * 1e3, 3) + " ms each" +
+                                              (packed_seqs > 1 ? ", " + format_sig(packed_seqs, 4) + " prompts per prefill step" : std::string()) + ")" : std::string()); };
     c.figures["decode_step_s"] = e.figure(step_s, Label::modelled, step_why);
     c.figures["decode_tokens_per_s_per_user"] = e.figure(1.0 / step_s, Label::modelled, [&] { return std::string("1 / decode step time; " + step_why()); });
     if (w.stage == Stage::batch) {
         // Offline: every sequence is prefilled once and decoded `output` steps in a batch of `batch`, so the
         // device time per sequence is prefill + output x step / batch (continuous batching, chunked prefill).
-        const double per_sequence_s = pre.time_s + sh.output * dec.time_s / batch;
+        const double per_sequence_s = prefill_per_seq_s + sh.output * dec.time_s / batch;
         c.figures["throughput_tokens_per_s"] = e.figure(sh.output / per_sequence_s, Label::modelled, [&] {
             return format_sig(batch, 6) + " sequences in flight: " + format_sig(sh.output, 6) + " output tokens / (prefill " +
-                   format_sig(pre.time_s * 1e3, 3) + " ms + " + format_sig(sh.output, 6) + " x step / " + format_sig(batch, 6) + ")" +
+                   format_sig(prefill_per_seq_s * 1e3, 3) + " ms" +
+                   (packed_seqs > 1 ? " (" + format_sig(packed_seqs, 4) + " prompts per " + format_sig(a.prefill_chunk_tokens, 6) + "-token prefill step)" : std::string()) +
+                   " + " + format_sig(sh.output, 6) + " x step / " + format_sig(batch, 6) + ")" +
                    (offline.found ? ", the batch that gives the most output tokens/s within memory" : ""); });
         if (offline.found)
             c.figures["batch_sequences"] = e.figure(batch, Label::arithmetic, [&] { return std::string("sequences per step that maximize output tokens/s within memory (powers of two up to the most whose KV cache fits)"); });

@@ -231,6 +231,10 @@ void read_serve(Reader& r, Workload& w) {
         opt_number(s, "ttft_target_s", 1e-3, 3600, v.ttft_target_s, w);
         opt_number(s, "tokens_per_s_per_user_target", 1e-3, 1e5, v.tokens_per_s_per_user_target, w);
         opt_whole(s, "batch_size", 1, 1e6, v.batch_size, w);
+        if (auto da = s.choice("decode_attention", false, {"per_kv_head", "per_query_head"})) {
+            v.decode_attention = *da;
+            w.given.push_back("serve.decode_attention");
+        }
         const json* t = s.raw("traffic");
         if (t && !t->is_array()) s.error("traffic", "expected an array of traffic classes, got " + type_name(*t));
         if (t && t->is_array() && t->size() > kMaxListEntries)
@@ -454,6 +458,7 @@ std::string workload_to_json(const Workload& w) {
             t.push_back({{"name", c.name}, {"requests_per_s", c.requests_per_s}, {"prompt_tokens", c.prompt_tokens}, {"output_tokens", c.output_tokens}});
         j["serve"]["traffic"] = t;
     }
+    if (given("serve.decode_attention")) j["serve"]["decode_attention"] = w.serve.decode_attention;
     section("train", {{"lora_rank", w.train.lora_rank}, {"seq_len", w.train.seq_len}, {"micro_batch", w.train.micro_batch},
                       {"global_batch", w.train.global_batch}, {"tokens", w.train.tokens}});
     if (given("train.method")) j["train"]["method"] = std::string(name(w.train.method));

@@ -25,6 +25,10 @@ struct Rect {
 
 enum class View { candidates, costs, assumptions, card, team, whatif }; // the tabs of the plan side
 enum class SortKey { rank, device, count, memory, headline };       // candidate table order
+enum class FormTab { workload, hardware, weights };                   // the tabs of the form side
+
+constexpr const char* kDefaultWeightParams = "7e9"; // the weight check's count: lesson 001's worked 7B example
+constexpr int kDefaultPrecisionIndex = 1;            // index into hwplan::all_precisions(): bf16
 
 struct AppState {
     // [SECTION] the workload (the state) -------------------------------------------------------
@@ -78,11 +82,14 @@ struct AppState {
     std::string table_order;           // device ids as the table lists them (published for tests)
     std::string default_json;          // the default workload, compact (its link is the bare page)   // candidate table filter (device id or name, case-insensitive)
     bool light_theme = false;
-    bool weights_tab = false;          // the weight-memory calculator tab is open
+    FormTab form_tab = FormTab::workload; // the open form tab (the link's "tab=")
+    bool form_tab_pending = false;     // a link asked for form_tab: the tab bar selects it on the next frames
 
-    // The weight-memory calculator (the first slice, kept as its own tab).
+    // The weight-memory calculator (the first slice, kept as its own tab; the link's "weights=").
     std::array<char, 64> params_text{"7e9"};
     int precision_index = 1;           // index into hwplan::all_precisions(); 1 = bf16
+    std::string help_open;             // the form row whose "(?)" help is showing ("" = none), published with its text
+    std::string help_text;
 
     // Layout published for the page (tests, assistive tech): widget name -> rectangle, and the active one.
     std::map<std::string, Rect> widgets;

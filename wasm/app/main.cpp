@@ -234,6 +234,7 @@ void frame(void*) {
     a.state.active_widget.clear();
     a.state.widgets.clear();
     a.state.hover.clear();
+    a.state.help_open.clear();
     const std::string summary =
         hwplan::ui::draw_page(a.state, a.state.catalog_ready ? hwplan::ui::page_catalog(a.state) : no_catalog(), a.css_w, a.css_h);
     ImGui::Render();
@@ -262,6 +263,8 @@ void frame(void*) {
     std::string layout = std::string(",\"wantText\":") + (io.WantTextInput ? "true" : "false");
     layout += ",\"order\":\"" + a.state.table_order + "\",\"view\":\"" + std::string(hwplan::ui::name(a.state.view)) + "\"";
     layout += ",\"hover\":" + (a.state.hover.empty() ? std::string("null") : a.state.hover) + ",\"sweepMs\":" + std::to_string(a.state.sweep_ms);
+    layout += ",\"tab\":\"" + std::string(hwplan::ui::name(a.state.form_tab)) + "\"";
+    layout += ",\"help\":" + (a.state.help_open.empty() ? std::string("null") : nlohmann::json{{"field", a.state.help_open}, {"text", a.state.help_text}}.dump());
     for (const auto& [name, r] : a.state.widgets) {
         char buf[96];
         std::snprintf(buf, sizeof buf, "{\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f}", r.x, r.y, r.w, r.h);

@@ -168,28 +168,30 @@ std::string draw_page(AppState& state, const Catalog& catalog, float width, floa
     const float left = std::clamp(width * 0.32f, 340.0f, 470.0f);
     ImGui::BeginChild("left##left", ImVec2(left, 0), ImGuiChildFlags_Borders);
     if (ImGui::BeginTabBar("tabs##tabs")) {
-        const bool plan_tab = ImGui::BeginTabItem("Workload##tab_workload");
-        publish(state, "tab_workload");
-        if (plan_tab) {
-            state.weights_tab = false;
+        // A link names the open tab (form_tab_pending): the tab bar switches to it over the next frames, and
+        // until it shows, the tab drawn does not overwrite the wish.
+        auto open_tab = [&](FormTab t, const char* label, const char* name) {
+            const ImGuiTabItemFlags flags = state.form_tab_pending && state.form_tab == t ? ImGuiTabItemFlags_SetSelected : 0;
+            const bool open = ImGui::BeginTabItem(label, nullptr, flags);
+            publish(state, name);
+            if (open && state.form_tab_pending && state.form_tab == t) state.form_tab_pending = false;
+            if (open && !state.form_tab_pending) state.form_tab = t;
+            return open;
+        };
+        if (open_tab(FormTab::workload, "Workload##tab_workload", "tab_workload")) {
             ImGui::BeginChild("form##form", ImVec2(0, 0), ImGuiChildFlags_None);
             panel_workload(state, catalog);
             ImGui::EndChild();
             ImGui::EndTabItem();
         }
-        const bool custom_tab = ImGui::BeginTabItem("Your hardware##tab_custom");
-        publish(state, "tab_custom");
-        if (custom_tab) {
+        if (open_tab(FormTab::hardware, "Your hardware##tab_custom", "tab_custom")) {
             ImGui::BeginChild("custom##custom", ImVec2(0, 0), ImGuiChildFlags_None);
             panel_custom(state);
             ImGui::EndChild();
             ImGui::EndTabItem();
         }
-        const bool weights_tab = ImGui::BeginTabItem("Weight check##tab_weights");
-        publish(state, "tab_weights");
-        if (weights_tab) {
-            state.weights_tab = true;
-            summary = panel_weights(state);
+        if (open_tab(FormTab::weights, "Weight check##tab_weights", "tab_weights")) {
+            summary = panel_weights(state, catalog);
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();

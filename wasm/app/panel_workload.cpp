@@ -113,15 +113,15 @@ void publish_region(AppState& state, const std::string& name) {
     state.widgets[name] = {at.x, pos.y, ImGui::GetContentRegionAvail().x, size.y};
 }
 
-void help_marker(const char* text) {
+bool help_marker(const char* text) {
     ImGui::TextDisabled("(?)");
-    if (ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
-        ImGui::TextUnformatted(text);
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-    }
+    if (!ImGui::IsItemHovered()) return false;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+    return true;
 }
 
 void row_label(AppState& state, const std::string& name, const char* label, const char* help, float input_width) {
@@ -135,7 +135,8 @@ void row_label(AppState& state, const std::string& name, const char* label, cons
     ImGui::TextUnformatted(label);
     if (help) {
         ImGui::SameLine();
-        help_marker(help);
+        if (help_marker(help)) state.help_open = name, state.help_text = help; // published: tests and assistive tech read it
+        publish(state, name + ":help");
     }
     const float label_w = ImGui::GetItemRectMax().x - start.x; // the label and its "(?)"
     state.widgets[name + ":label"] = {start.x, start.y, label_w, ImGui::GetFrameHeight()};

@@ -11,7 +11,7 @@ namespace hwplan::ui {
 std::string draw_page(AppState& state, const Catalog& catalog, float width, float height); // the whole page
 void panel_workload(AppState& state, const Catalog& catalog);   // the workload form (edits state.workload)
 std::string panel_plan(AppState& state, const Catalog& catalog); // the recommendation card and the views
-std::string panel_weights(AppState& state);                      // the weight-memory calculator
+std::string panel_weights(AppState& state, const Catalog& catalog); // the weight-memory calculator (catalog: its formats' sources)
 void panel_custom(AppState& state);                              // your own models, devices and measurements (custom.h)
 void refresh_plan(AppState& state, const Catalog& catalog);      // plans the document when it changed
 void whatif_view(AppState& state, const Catalog& catalog);       // what-if curves and the roofline (panel_whatif.cpp)
@@ -20,7 +20,7 @@ void refresh_team(AppState& state, const Catalog& catalog);      // plans the te
 
 // A labelled text input whose rectangle is published under `name` (for tests and assistive tech).
 bool text_field(AppState& state, const char* label, const char* name, char* buf, size_t size, float width = 140);
-void help_marker(const char* text);   // "(?)" with the text on hover
+bool help_marker(const char* text);   // "(?)" with the text on hover; true while it shows
 // A form row's label (with its help) on the left; the next widget goes right of it, `input_width` wide (<= 0: a
 // share of the row), narrowed to fit or moved under the label when the label leaves too little room, so no
 // label is covered or cut at any width. Publishes the label's rectangle as NAME + ":label".

@@ -56,6 +56,11 @@ struct ServeSpec {
     double tokens_per_s_per_user_target = 0; // 0: no target
     double batch_size = 0;                   // 0: = concurrent_users
     std::vector<TrafficClass> traffic;       // optional mixture; overrides requests_per_s
+    // How the engine's decode attention kernel reads a grouped-query KV cache (issue 9). "" / "per_kv_head": each
+    // KV head once per step, shared by its query heads (FlashAttention, XQA, current engines); "per_query_head":
+    // one thread block per query head re-reads its KV head (TensorRT-LLM's masked MHA kernel before the XQA
+    // kernel of v0.8, decoderMaskedMultiheadAttentionTemplate.h: hi_kv = hi / qhead_per_kv).
+    std::string decode_attention;
 };
 
 struct TrainSpec {

@@ -1,0 +1,169 @@
+// workload_doc_test.cpp: the page's address fragment (wasm/app/workload_doc.cpp, browser-free C++ compiled
+// natively), for the form side it carries: the open form tab ("tab=") and the weight check's inputs
+// ("weights=PARAMS[,PRECISION]"). Each key is written only when it differs from the default (the bare page
+// is the default plan), restores exactly what was written, and a damaged or hostile value is a short notice
+// naming the key while that input keeps its default and the rest of the link still opens (issue 10).
+#include "workload_doc.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "hwplan/catalog_embedded.h"
+
+namespace hwplan::ui {
+
+namespace {
+
+const Catalog& cat() { return embedded_catalog().catalog; }
+
+AppState fresh() {
+    AppState s;
+    load_default(s, cat());
+    return s;
+}
+
+void set_params(AppState& s, const std::string& text) {
+    s.params_text.fill('\0');
+    text.copy(s.params_text.data(), s.params_text.size() - 1);
+}
+
+int precision_index(const char* name) {
+    const auto formats = all_precisions();
+    for (size_t i = 0; i < formats.size(); ++i)
+        if (hwplan::name(formats[i]) == name) return static_cast<int>(i);
+    return -1;
+}
+
+} // namespace
+
+// [SECTION] writing the link ---------------------------------------------------------------------------
+
+TEST(WorkloadDocFragment, TheDefaultsWriteNothing) {
+    const AppState s = fresh();
+    EXPECT_EQ(std::string(s.params_text.data()), "7e9"); // lesson 001's worked 7B example
+    EXPECT_EQ(s.precision_index, precision_index("bf16"));
+    EXPECT_EQ(fragment_of(s), "");
+}
+
+TEST(WorkloadDocFragment, TheWeightCheckAndTabAreWrittenOnlyWhenTheyDiffer) {
+    struct Row { const char* params; const char* precision; FormTab tab; const char* scenario; const char* expected; };
+    const Row rows[] = {
+        {"70e9", "bf16", FormTab::workload, "", "weights=70e9"},
+        {"7e9", "fp8", FormTab::workload, "", "weights=7e9,fp8"},
+        {"7e9", "bf16", FormTab::weights, "", "tab=weights"},
+        {"7e9", "bf16", FormTab::hardware, "", "tab=hardware"},
+        {"4.5e10", "int4", FormTab::weights, "", "tab=weights&weights=4.5e10,int4"},
+        {"70e9", "fp8", FormTab::weights, "bank-70b-fp8", "scenario=bank-70b-fp8&tab=weights&weights=70e9,fp8"},
+    };
+    for (const auto& r : rows) {
+        AppState s = fresh();
+        if (*r.scenario) {
+            ASSERT_TRUE(load_scenario(s, r.scenario, cat()));
+        }
+        set_params(s, r.params);
+        s.precision_index = precision_index(r.precision);
+        s.form_tab = r.tab;
+        EXPECT_EQ(fragment_of(s), r.expected) << r.params << " " << r.precision;
+    }
+}
+
+TEST(WorkloadDocFragment, AnInvalidCountTypedIntoTheWeightCheckStaysOutOfTheLink) {
+    for (const char* bad : {"seven", "-1", "0", "nan", "1e400", ""}) {
+        AppState s = fresh();
+        set_params(s, bad);
+        s.precision_index = precision_index("fp8");
+        EXPECT_EQ(fragment_of(s), "") << bad;
+    }
+}
+
+// [SECTION] opening the link ---------------------------------------------------------------------------
+
+TEST(WorkloadDocFragment, ALinkRestoresTheTabAndTheWeightCheckExactly) {
+    const std::string link = "scenario=bank-70b-fp8&tab=weights&weights=70e9,int4";
+    AppState s = fresh();
+    apply_fragment(s, link, cat());
+    EXPECT_EQ(s.notice, "");
+    EXPECT_EQ(s.scenario_id, "bank-70b-fp8");
+    EXPECT_EQ(s.form_tab, FormTab::weights);
+    EXPECT_TRUE(s.form_tab_pending) << "the tab bar is asked to switch";
+    EXPECT_EQ(std::string(s.params_text.data()), "70e9");
+    EXPECT_EQ(s.precision_index, precision_index("int4"));
+    EXPECT_EQ(fragment_of(s), link);
+}
+
+TEST(WorkloadDocFragment, FormKeysWithoutAWorkloadOpenTheDefaultPlan) {
+    AppState s = fresh();
+    ASSERT_TRUE(load_scenario(s, "bank-70b-fp8", cat()));
+    apply_fragment(s, "tab=hardware&weights=4.5e10", cat());
+    EXPECT_EQ(s.notice, "");
+    EXPECT_EQ(s.workload.dump(), s.default_json);
+    EXPECT_EQ(s.form_tab, FormTab::hardware);
+    EXPECT_EQ(std::string(s.params_text.data()), "4.5e10");
+    EXPECT_EQ(s.precision_index, precision_index("bf16"));
+    EXPECT_EQ(fragment_of(s), "tab=hardware&weights=4.5e10");
+}
+
+TEST(WorkloadDocFragment, PrecisionNamesAreReadCaseInsensitivelyAndWrittenCanonically) {
+    AppState s = fresh();
+    apply_fragment(s, "weights=%207e9%20,FP8", cat()); // spaces around the count are trimmed
+    EXPECT_EQ(s.notice, "");
+    EXPECT_EQ(std::string(s.params_text.data()), "7e9");
+    EXPECT_EQ(fragment_of(s), "weights=7e9,fp8");
+}
+
+TEST(WorkloadDocFragment, ALinkWithoutTheKeysResetsAnEditedWeightCheck) {
+    // The link is the whole state: a course page's link to a scenario opens the Workload tab and the defaults.
+    AppState s = fresh();
+    apply_fragment(s, "tab=weights&weights=70e9,fp8", cat());
+    apply_fragment(s, "scenario=bank-70b-fp8", cat());
+    EXPECT_EQ(s.notice, "");
+    EXPECT_EQ(s.form_tab, FormTab::workload);
+    EXPECT_EQ(std::string(s.params_text.data()), "7e9");
+    EXPECT_EQ(s.precision_index, precision_index("bf16"));
+}
+
+TEST(WorkloadDocFragment, AnAnchorThatIsNotALinkOfOursChangesNothing) {
+    AppState s = fresh();
+    apply_fragment(s, "tab=weights&weights=70e9,fp8", cat());
+    apply_fragment(s, "top", cat());
+    EXPECT_EQ(s.notice, "");
+    EXPECT_EQ(s.form_tab, FormTab::weights);
+    EXPECT_EQ(std::string(s.params_text.data()), "70e9");
+}
+
+TEST(WorkloadDocFragment, ADamagedWeightsValueNamesTheKeyAndKeepsTheDefault) {
+    const std::string hostile = "%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E" + std::string(500, 'A');
+    const std::vector<std::string> damaged = {"-1", "0", "seven", "nan", "inf", "1e400", "7e9,fp7", "7e9,", ",bf16", "", "7e9,bf16,x",
+                                              "1" + std::string(70, '0'), hostile};
+    for (const auto& bad : damaged) {
+        AppState s = fresh();
+        apply_fragment(s, "scenario=bank-70b-fp8&tab=weights&weights=" + bad, cat());
+        EXPECT_NE(s.notice.find("The link's weights value"), std::string::npos) << bad << ": " << s.notice;
+        EXPECT_LT(s.notice.size(), 200u) << bad;
+        EXPECT_EQ(s.notice.find("<img"), std::string::npos) << "no echo";
+        EXPECT_EQ(s.notice.find("AAAAAAAAAAAAAAAAAAAAAAAAAA"), std::string::npos) << "no echo";
+        EXPECT_EQ(std::string(s.params_text.data()), "7e9") << bad;
+        EXPECT_EQ(s.precision_index, precision_index("bf16")) << bad;
+        EXPECT_EQ(s.scenario_id, "bank-70b-fp8") << "the rest of the link still opens: " << bad;
+        EXPECT_EQ(s.form_tab, FormTab::weights) << bad;
+    }
+}
+
+TEST(WorkloadDocFragment, AnUnknownTabNamesTheKeyAndKeepsTheWorkloadTab) {
+    for (const std::string& bad : std::vector<std::string>{"plan", "WEIGHTS", "", "%3Cscript%3E"}) {
+        AppState s = fresh();
+        apply_fragment(s, "scenario=bank-70b-fp8&tab=" + bad, cat());
+        if (bad.empty()) { // "tab=" with no value is the default tab, as an absent key
+            EXPECT_EQ(s.notice, "");
+        } else {
+            EXPECT_NE(s.notice.find("The link's tab value"), std::string::npos) << bad << ": " << s.notice;
+            EXPECT_EQ(s.notice.find("<script"), std::string::npos) << "no echo";
+        }
+        EXPECT_EQ(s.form_tab, FormTab::workload) << bad;
+        EXPECT_EQ(s.scenario_id, "bank-70b-fp8") << bad;
+    }
+}
+
+} // namespace hwplan::ui
