@@ -455,6 +455,24 @@ TEST(Lesson001, SoloResearcherMonthlyCostsAndBreakEven) {
     EXPECT_EQ(p.recommendation.option.kind, "rent"); // lesson 001: local hardware is not justified "if you train infrequently"
 }
 
+// The size step counts the KV cache the memory estimate counts. Mistral 7B v0.1 (32 layers, 8 KV heads x 128,
+// every layer a 4,096-token sliding window; Jiang et al. 2023, table 1) at bf16 adds 2 x 8 x 128 x 32 x 2 =
+// 131,072 bytes a token, so 20 users at 8,192 tokens hold 20 x 4,096 x 131,072 = 10.74e9 bytes, not the
+// 21.47e9 a full-attention model of the same shape would.
+TEST(SizeStep, SlidingWindowKvIsTheMemoryEstimatesKv) {
+    const json w = {{"stage", "serve"}, {"model", "mistral-7b"},
+                    {"serve", {{"context_tokens", 8192}, {"prompt_tokens", 1500}, {"output_tokens", 400}, {"concurrent_users", 20}}}};
+    const Plan p = run(w);
+    const double kv = 20 * 4096 * 131072.0;
+    EXPECT_NE(p.decision.scale_why.find("10.7 GB of KV cache (20 users x 8192 tokens)"), std::string::npos) << p.decision.scale_why;
+    ASSERT_FALSE(p.candidates.empty());
+    for (const auto& t : p.candidates.front().memory.terms) {
+        if (t.name == "kv_cache") {
+            EXPECT_NEAR(t.bytes, kv, kv * 1e-9) << "the memory estimate's KV cache on one device";
+        }
+    }
+}
+
 // [SECTION] priorities and feasibility rules ----------------------------------------------------------
 
 // Lesson 003: "Managed APIs can be best when the team does not want to operate hardware at all."

@@ -166,4 +166,21 @@ TEST(WorkloadDocFragment, AnUnknownTabNamesTheKeyAndKeepsTheWorkloadTab) {
     }
 }
 
+// The view key names the view the link opens; an unknown one (a typo, an injected value) is named in the
+// notice, not echoed whole, and the plan opens in the devices view.
+TEST(WorkloadDocFragment, AnUnknownViewNamesTheKeyAndOpensTheDevicesView) {
+    for (const std::string& bad : std::vector<std::string>{"charts", "TEAM", "%3Cscript%3E"}) {
+        AppState s = fresh();
+        apply_fragment(s, "scenario=bank-70b-fp8&view=" + bad, cat());
+        EXPECT_NE(s.notice.find("The link's view value"), std::string::npos) << bad << ": " << s.notice;
+        EXPECT_EQ(s.notice.find("<script"), std::string::npos) << "no echo";
+        EXPECT_EQ(s.view, View::candidates) << bad;
+        EXPECT_EQ(s.scenario_id, "bank-70b-fp8") << bad;
+    }
+    AppState s = fresh();
+    apply_fragment(s, "scenario=bank-70b-fp8&view=costs", cat());
+    EXPECT_EQ(s.notice, "");
+    EXPECT_EQ(s.view, View::costs);
+}
+
 } // namespace hwplan::ui

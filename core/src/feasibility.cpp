@@ -66,7 +66,8 @@ ScaleLevel scale_level(const Workload& w, const Catalog& cat) {
         const WeightFormat* f = cat.find_format(w.precision.weights);
         const double weights = params * (f ? f->bits_per_weight : 16) / 8;
         const auto kvp = parse_precision(w.precision.kv_cache);
-        const double kv = kv_bytes_per_token(w.model.model.arch, kvp ? bytes_per_value(*kvp) : 2) * w.serve.context_tokens *
+        // The same KV cache the memory estimate counts: sliding-window layers hold at most their window.
+        const double kv = kv_bytes_per_sequence(w.model.model.arch, kvp ? bytes_per_value(*kvp) : 2, w.serve.context_tokens) *
                           w.serve.concurrent_users;
         s.need_bytes = weights + kv;
         const std::string need = format_bytes(weights) + " of weights + " + format_bytes(kv) + " of KV cache (" +

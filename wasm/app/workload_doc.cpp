@@ -440,8 +440,9 @@ void apply_fragment(AppState& state, const std::string& fragment, const Catalog&
         return;
     }
     const std::string view = fragment_value(fragment, "view");
+    bool view_known = view.empty();
     for (View v : {View::candidates, View::costs, View::assumptions, View::card, View::team, View::whatif})
-        if (view == name(v)) state.view = v;
+        if (view == name(v)) state.view = v, view_known = true;
     state.planned_json.clear();
     const std::string device = fragment_value(fragment, "device");
     state.selected = -1;
@@ -453,6 +454,9 @@ void apply_fragment(AppState& state, const std::string& fragment, const Catalog&
         if (tab == name(t)) state.form_tab = t, tab_known = true;
     if (!tab_known)
         state.notice = "The link's tab value (\"" + clip_for_message(tab) + "\") is not workload, hardware or weights; the Workload tab is open.";
+    if (!view_known)
+        state.notice = "The link's view value (\"" + clip_for_message(view) +
+                       "\") is not devices, costs, assumptions, card, team or whatif; the devices view is open.";
     if (has_key(fragment, "weights") && !apply_weights_value(state, fragment_value(fragment, "weights")))
         state.notice = "The link's weights value (\"" + clip_for_message(fragment_value(fragment, "weights")) +
                        "\") is not a parameter count and a format such as 7e9,bf16; the weight check keeps 7e9 at bf16.";
