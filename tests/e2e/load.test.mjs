@@ -92,7 +92,7 @@ test('a scenario link opened cold plans that scenario, as the CLI does', async (
   const id = 'coding-agent-32b';
   const { page, context, problems } = await openCold(`${server.url}#scenario=${id}`, { hold: true });
   await reportsNoPlan(page);
-  await shot(page, 'load-planning-link'); // the form shows the link's workload (its scenario file, read alone)
+  await shot(page, 'load-planning-link'); // the default form and "Planning...": the link applies once the catalog is read
   await page.evaluate(() => window.__load.release());
   await waitPlan(page);
   assert.deepEqual(await page.evaluate(() => window.hwplanPage.plan()), JSON.parse(cli('plan', '--scenario', id, '--format', 'json')),
