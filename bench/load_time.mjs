@@ -7,12 +7,16 @@
 //                this includes decoding the base64 module and unpacking its gzip)
 //   compile      WebAssembly.instantiate / instantiateStreaming: compile + instantiate (the served page
 //                compiles while the .wasm streams in, so its download counts here)
-//   first plan   #hwplan-status shows the first plan: the runtime started, main() ran (WebGL, fonts, the
-//                catalog parse, the default plan)
+//   main()       from compiled to the first main-loop tick: the runtime starts and main() runs (WebGL, fonts)
 //   first frame  the app published its first frame's layout (window.hwplanUi)
-// The catalog parse and the first plan inside "first plan" are split out with the JSON module
-// (dist/hwplan_js.js, the same core) in a page of the same browser: its first catalog call parses the
-// catalog, its first plan plans the page's default workload, both on freshly compiled code as at start-up.
+//   first plan   #hwplan-status shows the first plan
+// Between the first frame and the first plan, the page's own tasks (animation-frame callbacks and timers,
+// timed in the page) split the work: the catalog read (a timer task right after the first frame), and the
+// ticks that apply the link and plan (with the frame that draws the plan). Older builds parse the catalog
+// inside main() and plan in their first tick: there the split shows nothing.
+// The catalog parse and the first plan are also measured with the JSON module (dist/hwplan_js.js, the same
+// core) in a page of the same browser: its first catalog call parses the catalog, its first plan plans the
+// page's default workload, both on freshly compiled code as at start-up.
 // CPU per frame: the renderer main thread's task time (Chrome DevTools Protocol Performance.getMetrics,
 // TaskDuration) over frames caused by moving the mouse and by an edit; idle: the same over 3 s without input.
 // Usage: node bench/load_time.mjs [--runs N] [--json FILE] [--dist DIR]    (build-scripts/bench.sh runs it;
@@ -36,10 +40,27 @@ const kLoadTimeoutMs = 120000;
 // Runs in the page before its scripts (measurement only): times WebAssembly compilation, the first plan in
 // the live region and the first published frame, and counts frames.
 function instrument() {
-  const t = (window.hwplanLoad = { frames: 0, ticks: 0 });
-  // Animation-frame callbacks (the app's main loop runs in them, drawing or not).
+  const t = (window.hwplanLoad = { frames: 0, ticks: 0, tickLog: [] });
+  // Animation-frame callbacks (the app's main loop runs in them, drawing or not); the first ones until the
+  // first plan are logged: start, duration, frames published and whether a plan was shown by their end.
   const raf = window.requestAnimationFrame.bind(window);
-  window.requestAnimationFrame = (cb) => raf((ts) => { t.ticks++; cb(ts); });
+  const planShown = () => /^Plan: /.test(document.getElementById('hwplan-status')?.textContent || '');
+  window.requestAnimationFrame = (cb) => raf((ts) => {
+    t.ticks++;
+    const start = performance.now(), framesBefore = t.frames;
+    cb(ts);
+    if (t.tickLog.length < 40 && (t.tickLog.length === 0 || !t.tickLog[t.tickLog.length - 1].plan))
+      t.tickLog.push({ start, ms: performance.now() - start, drew: t.frames > framesBefore, plan: planShown() });
+  });
+  // Timer tasks between the first frame and the first plan (the app reads its catalog in one right after its
+  // first frame).
+  const st = window.setTimeout.bind(window);
+  window.setTimeout = (cb, ms, ...rest) => (typeof cb !== 'function' ? st(cb, ms, ...rest) : st((...x) => {
+    const start = performance.now();
+    try { return cb(...x); } finally {
+      if (t.firstFrame !== undefined && t.firstPlan === undefined) t.taskMs = (t.taskMs || 0) + performance.now() - start;
+    }
+  }, ms, ...rest));
   for (const name of ['instantiate', 'instantiateStreaming']) {
     const f = WebAssembly[name];
     WebAssembly[name] = function (...a) {
@@ -54,8 +75,23 @@ function instrument() {
   Object.defineProperty(window, 'hwplanUi', {
     configurable: true,
     get: () => ui,
-    set: (v) => { ui = v; t.frames++; t.firstFrame ??= performance.now(); },
+    set: (v) => {
+      ui = v; t.frames++;
+      if (t.firstFrame === undefined) { t.firstFrame = performance.now(); t.planAtFirstFrame = /^Plan: /.test(document.getElementById('hwplan-status')?.textContent || ''); }
+    },
   });
+}
+
+// The page's ticks up to the first plan: the one that drew the first frame; the time of the timer tasks and of
+// the ticks after it that drew nothing (the catalog read); the time of the ticks after that up to the one that
+// showed the plan.
+function ticks(t) {
+  const log = t.tickLog, f = log.findIndex((k) => k.drew), p = log.findIndex((k) => k.plan);
+  if (f < 0 || p < 0 || p === f) return { frame: log[Math.max(f, 0)] || { ms: NaN }, catalog: NaN, plan: NaN };
+  let i = f + 1, catalog = t.taskMs || 0, plan = 0;
+  for (; i < p && !log[i].drew; i++) catalog += log[i].ms;
+  for (; i <= p; i++) plan += log[i].ms;
+  return { frame: log[f], catalog, plan };
 }
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
@@ -80,8 +116,14 @@ async function loadOnce(browser, url, withFrames) {
   if (withFrames) {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
-    await page.waitForTimeout(1500); // let start-up work finish before sampling (not a synchronisation: the samples below measure)
     const count = () => page.evaluate(() => window.hwplanLoad.frames);
+    // Let start-up finish before sampling: the page draws a few frames after its plan (layout settles), each
+    // slow on a loaded machine; sample once it has drawn nothing for 1 s.
+    for (let last = -1, since = Date.now(); Date.now() - since < 1000;) {
+      const n = await count();
+      if (n !== last) { last = n; since = Date.now(); }
+      await page.waitForTimeout(100);
+    }
     // Idle: no input for 3 s.
     const ticks = () => page.evaluate(() => window.hwplanLoad.ticks);
     let f0 = await count(), c0 = await taskSeconds(cdp), k0 = await ticks();
@@ -150,8 +192,12 @@ try {
     const m = (f) => median(loads.map((l) => f(l.t)));
     results[label] = {
       document_ms: m((t) => t.document), script_ms: m((t) => t.compileStart - t.document), compile_ms: m((t) => t.compileEnd - t.compileStart),
+      main_ms: m((t) => t.tickLog[0].start - t.compileEnd), to_first_frame_ms: m((t) => t.firstFrame),
+      first_frame_tick_ms: m((t) => ticks(t).frame.ms), catalog_tick_ms: m((t) => ticks(t).catalog), plan_ticks_ms: m((t) => ticks(t).plan),
       to_first_plan_ms: m((t) => t.firstPlan), startup_to_plan_ms: m((t) => t.firstPlan - t.compileEnd),
-      to_first_frame_ms: m((t) => t.firstFrame), frames: loads[loads.length - 1].frames,
+      frame_before_plan: loads.every((l) => !l.t.planAtFirstFrame && l.t.firstFrame < l.t.firstPlan),
+      runs_ms: loads.map((l) => ({ frame: Math.round(l.t.firstFrame), plan: Math.round(l.t.firstPlan) })),
+      frames: loads[loads.length - 1].frames,
     };
   }
   const splits = [];
@@ -163,15 +209,18 @@ try {
 }
 
 const f = (x) => (Number.isFinite(x) ? x.toFixed(0) : '-').padStart(7);
+const pages = Object.entries(results).filter(([k]) => k !== 'core');
 console.log(`load time, headless Chromium, median of ${runs} cold loads (ms from navigation start)`);
-console.log('page                                              document  script  compile  first plan  first frame');
-for (const [label, r] of Object.entries(results)) {
-  if (label === 'core') continue;
-  console.log(`${label.padEnd(48)} ${f(r.document_ms)}  ${f(r.script_ms)}  ${f(r.compile_ms)}     ${f(r.to_first_plan_ms)}      ${f(r.to_first_frame_ms)}`);
-}
-console.log(`\nfrom compiled to first plan (runtime start, WebGL and fonts, catalog parse, default plan): ` +
-  Object.entries(results).filter(([k]) => k !== 'core').map(([k, r]) => `${k.split(' (')[0]} ${r.startup_to_plan_ms.toFixed(0)} ms`).join(', '));
-console.log(`of which, measured with the JSON module on fresh code: catalog parse ${results.core.catalog_ms.toFixed(0)} ms, ` +
+console.log('page                                              document  script  compile  first frame  first plan');
+for (const [label, r] of pages)
+  console.log(`${label.padEnd(48)} ${f(r.document_ms)}  ${f(r.script_ms)}  ${f(r.compile_ms)}      ${f(r.to_first_frame_ms)}     ${f(r.to_first_plan_ms)}`);
+console.log('\nafter compilation, in the page (ms, median): main() = runtime start to the first tick; then the page\'s ticks:');
+console.log('page            main()  first-frame tick  catalog task     link+plan tick(s)  compiled to plan  frame before plan');
+for (const [label, r] of pages)
+  console.log(`${label.split(' (')[0].padEnd(12)} ${f(r.main_ms)}           ${f(r.first_frame_tick_ms)}          ${f(r.catalog_tick_ms)}            ${f(r.plan_ticks_ms)}           ${f(r.startup_to_plan_ms)}  ${r.frame_before_plan ? 'yes, every run' : 'no'}`);
+for (const [label, r] of pages)
+  console.log(`${label.split(' (')[0].padEnd(12)} each run, first frame / first plan: ${r.runs_ms.map((x) => `${x.frame}/${x.plan}`).join(', ')}`);
+console.log(`\nthe JSON module on fresh code, same browser: catalog parse ${results.core.catalog_ms.toFixed(0)} ms, ` +
   `default plan ${results.core.plan_ms.toFixed(0)} ms (its compile: ${results.core.compile_ms.toFixed(0)} ms)`);
 console.log('\nCPU of the renderer main thread (TaskDuration), after start-up:');
 for (const [label, r] of Object.entries(results)) {

@@ -40,6 +40,7 @@ struct AppState {
     std::string notice;                // a visible message (bad link, bad import); "" = none
 
     // [SECTION] the plan ---------------------------------------------------------------------
+    bool catalog_ready = false;        // the catalog is read (main.cpp, the tick after the first frame); until then "Planning..."
     std::string planned_json;          // the document the current plan was made from (memo key)
     Plan plan;                         // the plan of the current document (issues set when invalid)
     Plan shown;                        // the last valid plan: stays visible while a field is wrong

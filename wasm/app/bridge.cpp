@@ -145,7 +145,7 @@ EM_JS(void, hwplan_install_page, (), {
         if (!page._peers.some((p) => p.source === e.source)) page._peers.push({ source: e.source, origin: e.origin });
         if (d.hwplan === "scenario" && typeof d.id === "string") cmd("scenario", d.id.slice(0, 200));
         else if (d.hwplan === "workload" && d.workload) cmd("import", typeof d.workload === "string" ? d.workload : JSON.stringify(d.workload));
-        else if (d.hwplan === "get") setTimeout(page._notify, 0);
+        else if (d.hwplan === "get" && page._plan) setTimeout(page._notify, 0); // no plan yet: the first one is sent when it comes
     });
     // Paste has one path into the page: the browser's paste event (Ctrl+V, Shift+Insert, the context menu)
     // hands the text to the app, which types it into the active field. Some Chromium builds (150, headless)

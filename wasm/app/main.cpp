@@ -152,9 +152,49 @@ void apply(App& a, const Command& c, const hwplan::Catalog&) {
     s.planned_json.clear();
 }
 
+// [SECTION] start-up: the first frame before the catalog and the first plan ---------------------------
+// main() reads no catalog: the first frame shows the form (the default workload, which needs no catalog)
+// and "Planning..." on the plan side. A task right after it reads the catalog and the user's stored extension;
+// the next tick applies what the page asked for meanwhile (the link's fragment, hashchange, postMessage,
+// hwplanPage calls: all queued in App::commands) and plans. Until then the status line and hwplanPage
+// report no plan (BENCHMARKS.md, "Load time": what this saves).
+const hwplan::Catalog& no_catalog() {
+    static const hwplan::Catalog empty; // the form's lists are empty for the first frame only
+    return empty;
+}
+
+void read_catalog(App& a) {
+    const auto& load = hwplan::embedded_catalog(); // parses the embedded catalog once
+    for (const auto& issue : load.issues) std::fprintf(stderr, "hwplan: catalog: %s\n", hwplan::to_string(issue).c_str());
+    hwplan::ui::load_stored_extension(a.state); // the user's own models and devices, before any link names them
+    a.state.catalog_ready = true;
+}
+
+void new_frame(const App& a) {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(a.css_w, a.css_h);
+    io.DisplayFramebufferScale = ImVec2(a.dpr, a.dpr);
+    ImGui::NewFrame();
+}
+
+// Runs as its own task right after the first frame's tick: the frame is already handed to the compositor,
+// which draws it (on another thread) while this reads the catalog. The next tick applies the link and plans.
+void read_catalog_soon(void*) {
+    App& a = app();
+    if (a.state.catalog_ready) return;
+    read_catalog(a);
+    wake(6);
+}
+
 void frame(void*) {
     App& a = app();
-    const auto& catalog = hwplan::ui::page_catalog(a.state);
+    if (!a.state.catalog_ready && a.frames_drawn > 0) { // the first frame is on screen and the task above has not run yet
+        read_catalog_soon(nullptr);
+        return; // the plan comes in the next tick, so a page event queued meanwhile still goes first
+    }
+    const auto& catalog = a.state.catalog_ready ? hwplan::ui::page_catalog(a.state) : no_catalog();
     float css_w = 0, css_h = 0, dpr = 1;
     hwplan_canvas_fit(&css_w, &css_h, &dpr);
     if (css_w != a.css_w || css_h != a.css_h || dpr != a.dpr) {
@@ -172,12 +212,13 @@ void frame(void*) {
     release_buttons(a);
     if (!a.buttons.empty()) wake(2);
 
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
     ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(a.css_w, a.css_h);
-    io.DisplayFramebufferScale = ImVec2(a.dpr, a.dpr);
-    ImGui::NewFrame();
+    if (a.frames_drawn == 1) { // the first frame is laid out once unseen: a tab bar shows its tabs from its second frame on
+        new_frame(a);
+        hwplan::ui::draw_page(a.state, no_catalog(), a.css_w, a.css_h);
+        ImGui::EndFrame();
+    }
+    new_frame(a);
     // Pasted text is typed into the active field once Ctrl/Cmd is up: a text field ignores characters
     // while Ctrl is held, and the browser's paste event comes while the Ctrl+V chord is still down.
     if (!a.pending_paste.empty() && !io.KeyCtrl && !io.KeySuper) {
@@ -186,7 +227,7 @@ void frame(void*) {
         ++a.pastes_typed;
         wake(3);
     }
-    while (!a.commands.empty()) {
+    while (a.state.catalog_ready && !a.commands.empty()) { // before the catalog, commands wait in order
         apply(a, a.commands.front(), catalog);
         a.commands.pop_front();
     }
@@ -194,7 +235,8 @@ void frame(void*) {
     a.state.widgets.clear();
     a.state.hover.clear();
     a.state.help_open.clear();
-    const std::string summary = hwplan::ui::draw_page(a.state, hwplan::ui::page_catalog(a.state), a.css_w, a.css_h);
+    const std::string summary =
+        hwplan::ui::draw_page(a.state, a.state.catalog_ready ? hwplan::ui::page_catalog(a.state) : no_catalog(), a.css_w, a.css_h);
     ImGui::Render();
 
     const int fb_w = static_cast<int>(std::lround(a.css_w * a.dpr)), fb_h = static_cast<int>(std::lround(a.css_h * a.dpr));
@@ -214,7 +256,7 @@ void frame(void*) {
         wake();
     }
     const std::string fragment = hwplan::ui::fragment_of(a.state) + hwplan::ui::extension_fragment(a.state);
-    if (fragment != a.published_fragment) {
+    if (a.state.catalog_ready && fragment != a.published_fragment) { // before the catalog the link is not applied yet
         hwplan_set_fragment(fragment.c_str());
         a.published_fragment = fragment;
     }
@@ -238,7 +280,7 @@ void frame(void*) {
     a.published_layout_only = layout;
     // Idle: this frame left nothing to draw and no input waits, so what it publishes is what stays on screen
     // (tests and scripts wait for it before they click; wake() clears it the moment input arrives).
-    const bool idle = a.frames_left <= 0 && a.commands.empty() && a.buttons.empty() && a.pending_paste.empty();
+    const bool idle = a.state.catalog_ready && a.frames_left <= 0 && a.commands.empty() && a.buttons.empty() && a.pending_paste.empty();
     layout = "{\"active\":\"" + a.state.active_widget + "\",\"frames\":" + std::to_string(a.frames_drawn) +
              ",\"pasted\":" + std::to_string(a.pastes_typed) + ",\"idle\":" + (idle ? "true" : "false") + layout;
     if (summary != a.published_summary || layout != a.published_layout) {
@@ -246,6 +288,7 @@ void frame(void*) {
         a.published_summary = summary;
         a.published_layout = layout;
     }
+    if (a.frames_drawn == 1) emscripten_async_call(read_catalog_soon, nullptr, 0); // the slow part, after this frame
 }
 
 } // namespace
@@ -298,12 +341,9 @@ int main() {
     ImGui_ImplOpenGL3_Init("#version 300 es");
     hwplan::ui::install_clipboard();
 
-    const auto& load = hwplan::embedded_catalog();
-    for (const auto& issue : load.issues) std::fprintf(stderr, "hwplan: catalog: %s\n", hwplan::to_string(issue).c_str());
     a.state.light_theme = hwplan_prefers_light() != 0;
     hwplan::ui::apply_theme(a.state.light_theme);
-    hwplan::ui::load_stored_extension(a.state); // the user's own models and devices, before any link names them
-    hwplan::ui::load_default(a.state, load.catalog);
+    hwplan::ui::load_default(a.state, no_catalog()); // the form of the first frame; the catalog comes after it
     hwplan_install_page(); // reads the address's fragment into the first command, listens for more
     hwplan_install_custom_api();
     emscripten_set_main_loop_arg(frame, nullptr, 0, true);

@@ -117,6 +117,20 @@ void top_bar(AppState& state, const Catalog& cat) {
     }
 }
 
+// The plan side of the first frame, drawn before the catalog is read (main.cpp plans in the ticks after it).
+std::string planning_panel() {
+    ImGui::Dummy(ImVec2(0, ImGui::GetContentRegionAvail().y * 0.3f));
+    ImGui::PushFont(bold_font(), 20.0f);
+    const char* title = "Planning...";
+    ImGui::SetCursorPosX((ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(title).x) * 0.5f);
+    ImGui::TextUnformatted(title);
+    ImGui::PopFont();
+    const char* line = "Reading the catalog of devices and models, then planning this workload.";
+    ImGui::SetCursorPosX(std::max(0.0f, (ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(line).x) * 0.5f));
+    ImGui::TextDisabled("%s", line);
+    return "Planning...";
+}
+
 } // namespace
 
 void refresh_plan(AppState& state, const Catalog& catalog) {
@@ -184,10 +198,12 @@ std::string draw_page(AppState& state, const Catalog& catalog, float width, floa
     }
     ImGui::EndChild();
     ImGui::SameLine();
-    refresh_plan(state, catalog);
-    refresh_team(state, catalog); // a team restored by Undo is planned even before its view draws
+    if (state.catalog_ready) {
+        refresh_plan(state, catalog);
+        refresh_team(state, catalog); // a team restored by Undo is planned even before its view draws
+    }
     ImGui::BeginChild("right##right", ImVec2(0, 0), ImGuiChildFlags_Borders);
-    const std::string plan_summary = panel_plan(state, catalog);
+    const std::string plan_summary = state.catalog_ready ? panel_plan(state, catalog) : planning_panel();
     if (summary.empty()) summary = plan_summary;
     ImGui::EndChild();
     ImGui::End();
