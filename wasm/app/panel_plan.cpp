@@ -58,7 +58,7 @@ void form_card(AppState& state) {
     const Plan& p = state.shown;
     const auto& r = p.recommendation;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("The form's workload: %s, %s, %s parameters (%s active), weights %s, KV cache %s, compute %s",
+    text_wrappedf("The form's workload: %s, %s, %s parameters (%s active), weights %s, KV cache %s, compute %s",
                        std::string(name(p.stage)).c_str(), p.model_name.c_str(), format_count(p.params).c_str(),
                        format_count(p.active_params).c_str(), p.precision.weights.c_str(), p.precision.kv_cache.c_str(),
                        p.precision.compute.c_str());
@@ -69,7 +69,7 @@ void form_card(AppState& state) {
     publish(state, "recommendation");
     publish(state, "reco:form:" + published_id(r.found ? r.option.device : std::string("none")));
     ImGui::PushFont(bold_font(), 0.0f);
-    ImGui::TextWrapped("%s", r.headline.c_str());
+    text_wrapped(r.headline.c_str());
     ImGui::PopFont();
     publish(state, "reco:headline");
     if (r.found && !r.option.cost_terms.empty() &&
@@ -81,7 +81,7 @@ void form_card(AppState& state) {
             ImGui::TableNextColumn();
             ImGui::TextDisabled("%s", t.term.c_str());
             ImGui::TableNextColumn();
-            ImGui::TextWrapped("%s", t.value.c_str());
+            text_wrapped(t.value.c_str());
         }
         ImGui::EndTable();
         publish(state, "reco:costs");
@@ -91,13 +91,13 @@ void form_card(AppState& state) {
                             show_figure(r.option.unit, r.option.cost.high).c_str(), unit_label(r.option.unit).c_str());
     for (const auto& reason : r.reasons) {
         ImGui::Bullet();
-        ImGui::TextWrapped("%s", reason.c_str());
+        text_wrapped(reason.c_str());
     }
     if (!r.lever.empty()) {
         ImGui::Bullet();
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().accent), "What would change it:");
         ImGui::SameLine();
-        ImGui::TextWrapped("%s", r.lever.c_str());
+        text_wrapped(r.lever.c_str());
     }
     // Lesson 004's first-cut guide beside the computed answer, and the three checks before buying.
     const Decision& d = p.decision;
@@ -105,11 +105,11 @@ void form_card(AppState& state) {
         ImGui::Bullet();
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().accent), "Lesson 004's first cut:");
         ImGui::SameLine();
-        ImGui::TextWrapped("%s (%s)%s", d.guide.c_str(), d.guide_why.c_str(),
+        text_wrappedf("%s (%s)%s", d.guide.c_str(), d.guide_why.c_str(),
                            d.guide_agrees ? "; the computed answer agrees" : d.guide_note.empty() ? "" : ("; " + d.guide_note).c_str());
     }
     if (!d.checks.empty() && ImGui::TreeNode("checks##reco", "The three checks before buying")) {
-        for (size_t i = 0; i < d.checks.size(); ++i) ImGui::TextWrapped("%zu. %s", i + 1, d.checks[i].c_str());
+        for (size_t i = 0; i < d.checks.size(); ++i) text_wrappedf("%zu. %s", i + 1, d.checks[i].c_str());
         ImGui::TreePop();
     }
 }
@@ -130,7 +130,7 @@ void detail(const Candidate& c) {
     ImGui::TextColored(c.fits ? good_color() : bad_color(), "%s", c.fits ? "fits" : "does not fit");
     ImGui::SameLine();
     ImGui::Text("| %s", std::string(name(c.regime)).c_str());
-    ImGui::TextWrapped("%s", c.regime_why.c_str());
+    text_wrapped(c.regime_why.c_str());
     if (c.count > 1)
         ImGui::TextDisabled("layout: tensor %d x pipeline %d x data %d%s%s", c.layout.tensor_parallel, c.layout.pipeline_parallel,
                             c.layout.data_parallel, c.layout.zero_stage ? (", ZeRO-" + std::to_string(c.layout.zero_stage)).c_str() : "",
@@ -150,7 +150,7 @@ void detail(const Candidate& c) {
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(show_bytes(t.bytes).c_str());
             ImGui::TableNextColumn();
-            ImGui::TextWrapped("%s", t.why.c_str());
+            text_wrapped(t.why.c_str());
         }
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
@@ -158,7 +158,7 @@ void detail(const Candidate& c) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(show_bytes(c.memory.total_bytes).c_str());
         ImGui::TableNextColumn();
-        ImGui::TextWrapped("of %s usable (range %s .. %s over the overhead assumptions)", show_bytes(c.memory.capacity_bytes).c_str(),
+        text_wrappedf("of %s usable (range %s .. %s over the overhead assumptions)", show_bytes(c.memory.capacity_bytes).c_str(),
                            show_bytes(c.memory.total_low_bytes).c_str(), show_bytes(c.memory.total_high_bytes).c_str());
         ImGui::EndTable();
     }
@@ -184,11 +184,11 @@ void detail(const Candidate& c) {
             ImGui::TableNextColumn();
             ImGui::TextDisabled("%s:", std::string(name(f.label)).c_str());
             ImGui::SameLine();
-            ImGui::TextWrapped("%s", f.why.c_str());
+            text_wrapped(f.why.c_str());
         }
         ImGui::EndTable();
     }
-    for (const auto& n : c.notes) ImGui::TextWrapped("Note: %s", n.c_str());
+    for (const auto& n : c.notes) text_wrappedf("Note: %s", n.c_str());
 }
 
 // A number right-aligned in its table cell, so figures line up down a column; the first rows' cells are
@@ -334,11 +334,11 @@ void costs_view(AppState& state) {
             ImGui::TableNextColumn();
             ImGui::TextColored(o.feasible ? good_color() : ImGui::ColorConvertU32ToFloat4(palette().muted), "%s", o.name.c_str());
             ImGui::TableNextColumn();
-            ImGui::TextWrapped("%s", o.cost.value > 0 ? (show_figure(o.unit, o.cost.value) + " " + unit_label(o.unit)).c_str() : "-");
+            text_wrapped(o.cost.value > 0 ? (show_figure(o.unit, o.cost.value) + " " + unit_label(o.unit)).c_str() : "-");
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(o.usd_per_month >= 0 ? show_figure("usd_per_month", o.usd_per_month).c_str() : "-");
             ImGui::TableNextColumn();
-            ImGui::TextWrapped("%s", o.reasons.empty() ? "" : o.reasons.front().c_str());
+            text_wrapped(o.reasons.empty() ? "" : o.reasons.front().c_str());
         }
         ImGui::EndTable();
     }
@@ -348,16 +348,16 @@ void assumptions_view(AppState& state) {
     const Plan& p = state.shown;
     heading("Assumed because not given");
     if (p.missing_assumptions.empty()) ImGui::TextDisabled("Nothing: every input that changes the answer was given.");
-    for (const auto& m : p.missing_assumptions) ImGui::Bullet(), ImGui::TextWrapped("%s", m.c_str());
+    for (const auto& m : p.missing_assumptions) ImGui::Bullet(), text_wrapped(m.c_str());
     if (!p.sensitivity.empty()) {
         ImGui::Spacing();
         heading("How the answer moves across those inputs");
-        for (const auto& m : p.sensitivity) ImGui::Bullet(), ImGui::TextWrapped("%s", m.c_str());
+        for (const auto& m : p.sensitivity) ImGui::Bullet(), text_wrapped(m.c_str());
     }
     if (!p.notes.empty()) {
         ImGui::Spacing();
         heading("Notes");
-        for (const auto& n : p.notes) ImGui::Bullet(), ImGui::TextWrapped("%s", n.c_str());
+        for (const auto& n : p.notes) ImGui::Bullet(), text_wrapped(n.c_str());
     }
 }
 
@@ -389,7 +389,7 @@ void markdown_view(const std::string& md) {
             for (size_t i = 0; i < cells.size(); ++i) {
                 if (i) ImGui::SameLine(x0 + w * static_cast<float>(i));
                 ImGui::PushTextWrapPos(x0 + w * static_cast<float>(i + 1) - 8);
-                ImGui::TextWrapped("%s", cells[i].c_str());
+                text_wrapped(cells[i].c_str());
                 ImGui::PopTextWrapPos();
             }
         } else if (line.empty()) {
@@ -397,8 +397,8 @@ void markdown_view(const std::string& md) {
         } else {
             std::string text = line;
             for (size_t s; (s = text.find("**")) != std::string::npos;) text.erase(s, 2);
-            if (text.rfind("- ", 0) == 0) ImGui::Bullet(), ImGui::TextWrapped("%s", text.substr(2).c_str());
-            else ImGui::TextWrapped("%s", text.c_str());
+            if (text.rfind("- ", 0) == 0) ImGui::Bullet(), text_wrapped(text.substr(2).c_str());
+            else text_wrapped(text.c_str());
         }
     }
 }
@@ -411,7 +411,7 @@ std::string panel_plan(AppState& state, const Catalog& catalog) {
     if (!state.plan.issues.empty()) {
         summary = "Error: " + to_string(state.plan.issues.front());
         ImGui::PushStyleColor(ImGuiCol_Text, bad_color());
-        ImGui::TextWrapped("A field needs fixing (%s); the plan below is the last valid one.", to_string(state.plan.issues.front()).c_str());
+        text_wrappedf("A field needs fixing (%s); the plan below is the last valid one.", to_string(state.plan.issues.front()).c_str());
         ImGui::PopStyleColor();
         publish(state, "stale");
     }

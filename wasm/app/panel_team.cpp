@@ -75,23 +75,23 @@ void team_card(AppState& state, const Catalog& catalog) {
     refresh_team(state, catalog);
     const TeamPlan& t = state.team;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("The team's answer for %zu workload(s) (the form edits one card at a time; the other views show the form's own plan)",
+    text_wrappedf("The team's answer for %zu workload(s) (the form edits one card at a time; the other views show the form's own plan)",
                        state.team_doc.contains("cards") && state.team_doc["cards"].is_array() ? state.team_doc["cards"].size() : size_t(0));
     ImGui::PopStyleColor();
     ImGui::PushStyleColor(ImGuiCol_Text, t.issues.empty() ? good_color() : bad_color());
     ImGui::PushFont(bold_font(), 19.0f);
-    ImGui::TextWrapped("Team plan: %s", state.team_name.c_str());
+    text_wrappedf("Team plan: %s", state.team_name.c_str());
     ImGui::PopFont();
     ImGui::PopStyleColor();
     publish(state, "recommendation");
     publish(state, "reco:team");
     if (!t.issues.empty()) {
-        ImGui::TextWrapped("A card needs fixing: %s", to_string(t.issues.front()).c_str());
+        text_wrappedf("A card needs fixing: %s", to_string(t.issues.front()).c_str());
         return;
     }
     const std::string fleet = fleet_line(t, catalog);
     ImGui::PushFont(bold_font(), 0.0f);
-    ImGui::TextWrapped("Fleet: %s; $%s a month.", fleet.empty() ? "nothing feasible yet" : fleet.c_str(), format_sig(t.usd_per_month, 4).c_str());
+    text_wrappedf("Fleet: %s; $%s a month.", fleet.empty() ? "nothing feasible yet" : fleet.c_str(), format_sig(t.usd_per_month, 4).c_str());
     ImGui::PopFont();
     publish(state, "reco:fleet:" + published_id(format_sig(t.usd_per_month, 4)));
     for (size_t i = 0; i < t.plans.size() && i < t.workloads.size(); ++i) {
@@ -102,7 +102,7 @@ void team_card(AppState& state, const Catalog& catalog) {
         ImGui::TextUnformatted((job + ":").c_str());
         ImGui::PopStyleColor();
         ImGui::SameLine();
-        ImGui::TextWrapped("%s", p.recommendation.headline.c_str());
+        text_wrapped(p.recommendation.headline.c_str());
         publish(state, "reco:job:" + std::to_string(i));
     }
     if (!t.unpriced.empty()) {
@@ -114,7 +114,7 @@ void team_card(AppState& state, const Catalog& catalog) {
 
 void team_view(AppState& state, const Catalog& catalog) {
     if (state.team_doc.is_null()) {
-        ImGui::TextWrapped("A team plan puts several workloads side by side (a chat endpoint, a nightly batch, a fine-tune) and adds up the "
+        text_wrappedf("A team plan puts several workloads side by side (a chat endpoint, a nightly batch, a fine-tune) and adds up the "
                            "fleet and its monthly cost. Start one with the workload in the form, then add, duplicate or remove cards.");
         if (ImGui::Button("Start a team with this workload")) {
             remember(state); // Undo brings the team back as it was
@@ -132,7 +132,7 @@ void team_view(AppState& state, const Catalog& catalog) {
 
     // [SECTION] the fleet and its monthly cost
     ImGui::PushFont(bold_font(), 18.0f);
-    ImGui::TextWrapped("Team plan: %s", state.team_name.c_str());
+    text_wrappedf("Team plan: %s", state.team_name.c_str());
     ImGui::PopFont();
     if (!t.issues.empty()) {
         ImGui::TextColored(bad_color(), "A card needs fixing: %s", to_string(t.issues.front()).c_str());
@@ -145,7 +145,7 @@ void team_view(AppState& state, const Catalog& catalog) {
         ImGui::TextDisabled("for %zu card(s) with a monthly figure", t.plans.size() - t.unpriced.size());
         for (const auto& u : t.unpriced) ImGui::TextDisabled("not included: %s", u.c_str());
         const std::string line = fleet_line(t, catalog);
-        ImGui::TextWrapped("Fleet: %s.", line.empty() ? "nothing feasible yet" : line.c_str());
+        text_wrappedf("Fleet: %s.", line.empty() ? "nothing feasible yet" : line.c_str());
     }
     if (ImGui::Button("Add the form's workload")) {
         remember(state); // Undo brings the team back as it was
@@ -175,7 +175,7 @@ void team_view(AppState& state, const Catalog& catalog) {
         ImGui::BeginChild(("card##team_card" + id).c_str(), ImVec2(card_w, 0), ImGuiChildFlags_Borders);
         const bool open = state.team_open_card == static_cast<int>(i);
         ImGui::PushFont(bold_font(), 0.0f);
-        ImGui::TextWrapped("%s", card_name(cards[i], i).c_str());
+        text_wrapped(card_name(cards[i], i).c_str());
         ImGui::PopFont();
         publish(state, "team:card:" + id);
         // The card's actions first, so they are in view however long the card is.
@@ -220,9 +220,9 @@ void team_view(AppState& state, const Catalog& catalog) {
             if (p.recommendation.found) {
                 const Option& o = p.recommendation.option;
                 ImGui::PushStyleColor(ImGuiCol_Text, good_color());
-                ImGui::TextWrapped("%s", o.name.c_str());
+                text_wrapped(o.name.c_str());
                 ImGui::PopStyleColor();
-                ImGui::TextWrapped("%s %s", o.cost.value > 0 ? show_figure(o.unit, o.cost.value).c_str() : "-", unit_label(o.unit).c_str());
+                text_wrappedf("%s %s", o.cost.value > 0 ? show_figure(o.unit, o.cost.value).c_str() : "-", unit_label(o.unit).c_str());
                 if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.recommendation.summary.c_str());
             } else {
                 ImGui::TextColored(bad_color(), "No feasible option");

@@ -3,8 +3,12 @@
 // usage, traffic classes) is kept. Numbers are held as typed; the core validates them and a problem is shown
 // at its field while the last valid plan stays on screen.
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
+#include <cstdarg>
+#include <string>
+#include <string_view>
 #include <cstdio>
 #include <set>
 
@@ -111,6 +115,54 @@ void publish(AppState& state, const std::string& name) { state.widgets[name] = i
 void publish_region(AppState& state, const std::string& name) {
     const ImVec2 at = ImGui::GetCursorScreenPos(), pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     state.widgets[name] = {at.x, pos.y, ImGui::GetContentRegionAvail().x, size.y};
+}
+
+// ImGui's TextWrapped also breaks a line after '.', ',' and ';' (its word-wrap rule allows a break after
+// punctuation), which split "$1.052 a month" into "$1." and "052" on the team card. Paragraphs here break at
+// spaces only, at the width TextWrapped would use (the pushed wrap position, else the content region's edge);
+// a word wider than that stays whole. The lines form one group, so the item rectangle covers the paragraph.
+void text_wrapped(const char* text) {
+    ImGuiWindow* window = ImGui::GetCurrentWindow();
+    const float wrap_pos = window->DC.TextWrapPos >= 0 ? window->DC.TextWrapPos : 0.0f;
+    const float width = std::max(1.0f, ImGui::CalcWrapWidthForPos(window->DC.CursorPos, wrap_pos));
+    ImGui::BeginGroup();
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f)); // lines as close as TextWrapped's
+    std::string_view rest(text ? text : "");
+    std::string line;
+    for (;;) {
+        const size_t nl = rest.find('\n');
+        const std::string_view para = rest.substr(0, nl);
+        for (size_t i = 0; i <= para.size();) {
+            size_t j = para.find(' ', i);
+            if (j == std::string_view::npos) j = para.size();
+            const std::string word(para.substr(i, j - i));
+            std::string longer = line.empty() ? word : line + " " + word;
+            if (!line.empty() && ImGui::CalcTextSize(longer.c_str()).x > width) {
+                ImGui::TextUnformatted(line.c_str());
+                longer = word;
+            }
+            line = std::move(longer);
+            i = j + 1;
+        }
+        ImGui::TextUnformatted(line.c_str());
+        line.clear();
+        if (nl == std::string_view::npos) break;
+        rest.remove_prefix(nl + 1);
+    }
+    ImGui::PopStyleVar();
+    ImGui::EndGroup();
+}
+
+void text_wrappedf(const char* fmt, ...) {
+    va_list args, again;
+    va_start(args, fmt);
+    va_copy(again, args);
+    const int n = std::vsnprintf(nullptr, 0, fmt, args);
+    va_end(args);
+    std::string text(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+    if (n > 0) std::vsnprintf(text.data(), text.size() + 1, fmt, again);
+    va_end(again);
+    text_wrapped(text.c_str());
 }
 
 bool help_marker(const char* text) {

@@ -1,6 +1,8 @@
 // panels.h: the page and its panels. Panels draw from AppState; the page returns the one-line summary it
 // mirrors into its live region (so screen readers and tests read what the canvas shows).
 #pragma once
+#include <imgui.h>
+
 #include <string>
 
 #include "app_state.h"
@@ -22,6 +24,8 @@ std::string published_id(const std::string& text);               // text kept to
 
 // A labelled text input whose rectangle is published under `name` (for tests and assistive tech).
 bool text_field(AppState& state, const char* label, const char* name, char* buf, size_t size, float width = 140);
+void text_wrapped(const char* text);  // a paragraph wrapped at spaces only (never inside "$1.052" or "2,000")
+void text_wrappedf(const char* fmt, ...) IM_FMTARGS(1); // the same, printf-formatted
 bool help_marker(const char* text);   // "(?)" with the text on hover; true while it shows
 // A form row's label (with its help) on the left; the next widget goes right of it, `input_width` wide (<= 0: a
 // share of the row), narrowed to fit or moved under the label when the label leaves too little room, so no
