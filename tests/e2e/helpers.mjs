@@ -134,3 +134,10 @@ export async function workThrough(page) {
     await page.waitForFunction((x) => window.hwplanUi.view === x, v, { timeout: T.step });
   }
 }
+
+// The page's documents are nlohmann::json (keys sorted): a value with its object keys sorted compares the same way.
+export function sortKeys(v) {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
+  return v;
+}

@@ -6,7 +6,7 @@
 // the "Planning..." state can be looked at and acted on; releasing them lets the page go on as it would.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAll, watch, status, settled, shot, cli, T } from './helpers.mjs';
+import { startAll, watch, status, settled, shot, cli, sortKeys, T } from './helpers.mjs';
 
 let browser, server;
 before(async () => ({ browser, server } = await startAll()));
@@ -136,9 +136,3 @@ test('a hashchange, an API call and a message before the catalog wait and apply 
   assert.deepEqual(problems, []);
   await context.close();
 });
-
-function sortKeys(v) {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
-  return v;
-}

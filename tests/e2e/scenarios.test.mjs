@@ -5,7 +5,7 @@
 // drop the fields it did not hold (a speed target, a device list, usage), and to send a count as 2.0.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAll, open, status, cli, T } from './helpers.mjs';
+import { startAll, open, status, cli, sortKeys, T } from './helpers.mjs';
 
 let browser, server;
 before(async () => ({ browser, server } = await startAll()));
@@ -35,10 +35,3 @@ test('every scenario plans the same on the page as in the CLI', async () => {
   assert.deepEqual(problems, []);
   await context.close();
 });
-
-// The page's document is nlohmann::json (keys sorted); compare the scenario's workload the same way.
-function sortKeys(v) {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
-  return v;
-}
