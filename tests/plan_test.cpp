@@ -1076,9 +1076,52 @@ TEST(Runtimes, UnslothOffloadsTheCheckpointedBlockInputs) {
                            R"("}, "hardware": {"devices": ["a100-40gb"], "count": 1}})");
         return p.candidates.at(0).memory.activations_bytes;
     };
-    // Both keep bf16 logits (2 bytes each); hf-peft adds its FP32 copy and gradient (8 bytes per logit).
-    const double checkpoints = 32 * 2.0 * 8192 * 4096, fp32_loss = 8192 * 32000 * 8.0;
+    // Both keep bf16 logits (2 bytes each); hf-peft adds its FP32 copy and gradient (8 bytes per logit), unsloth
+    // only the FP32 copy of its returned logits that accelerate's mixed-precision wrapper makes (4 bytes, no gradient).
+    const double checkpoints = 32 * 2.0 * 8192 * 4096, fp32_loss = 8192 * 32000 * (8.0 - 4.0);
     EXPECT_NEAR(blocks("hf-peft") - blocks("unsloth"), checkpoints + fp32_loss, 1);
+}
+
+// torchtune's distributed configs wrap the token embeddings and the output head as FSDP units of their own
+// (70B_full.yaml: custom_sharded_layers: ['tok_embeddings', 'output']; training.shard_model calls fully_shard on each
+// with reshard_after_forward=True), so under CPU offload the root keeps neither. A 5e9-parameter model, 40 blocks,
+// hidden 4,096, untied vocabulary of 200,000, full fine-tune in bf16 on 8 GPUs with fsdp_cpu_offload, by hand:
+//   one table (embeddings or head) 200,000 x 4,096 = 819,200,000 params; the two 1,638,400,000
+//   one block (5e9 - 1,638,400,000) / 40 = 84,040,000 params; the largest unit in flight is the head
+//   weights on the device: (819,200,000 + 84,040,000) x 2 bytes = 1,806,480,000 (the head and the next block)
+//   gradients: the head's, 819,200,000 x 2 bytes = 1,638,400,000
+// (with the embeddings and head kept in the root unit it would be (2 x 84,040,000 + 1,638,400,000) x 2 = 3,613,760,000
+// and (84,040,000 + 1,638,400,000) x 2 = 3,444,880,000.)
+TEST(Runtimes, TorchtuneShardsEmbeddingsAndHeadAsUnitsOfTheirOwn) {
+    const Plan p = run(R"({"stage": "finetune", "precision": "bf16",
+        "model": {"params": 5e9, "layers": 40, "hidden": 4096, "heads": 32, "head_dim": 128, "intermediate": 11008, "vocab": 200000},
+        "train": {"method": "full", "runtime": "torchtune", "seq_len": 2048, "micro_batch": 2, "checkpointing": "full",
+                  "zero_stage": 3, "cpu_offload": true},
+        "hardware": {"devices": ["a100-80gb"], "count": 8}})");
+    const MemoryUse& m = p.candidates.at(0).memory;
+    EXPECT_NEAR(m.weights_bytes, 1806480000.0, 1);
+    EXPECT_NEAR(m.gradients_bytes, 1638400000.0, 1);
+    EXPECT_EQ(m.optimizer_bytes, 0); // the optimizer steps on the CPU
+}
+
+// Unsloth's forward returns bf16 logits (CausalLM_fast_forward: no upcast), its loss kernel saves them and writes
+// their gradient in place (2 bytes per logit), and transformers' Trainer returns them through accelerate's
+// convert_outputs_to_fp32 as an FP32 copy (4 bytes). Llama 2 7B, QLoRA, 8,192 tokens, full recomputation with the
+// block inputs offloaded, by hand:
+//   recomputed block per token: norms' and projections' inputs 4 x 2 x 4,096 = 32,768; Q and K 2 x 8,192 = 16,384;
+//   V 8,192; output projection's input 8,192; MLP 3 x 2 x 11,008 = 66,048: 131,584 bytes x 8,192 = 1,077,936,128
+//   logits: 8,192 x 32,000 x (2 + 4) = 1,572,864,000
+//   total 2,650,800,128 bytes. An fp32 run has no mixed-precision wrapper: 8,192 x 32,000 x 4 bytes of FP32 logits only.
+TEST(Runtimes, UnslothCountsTheTrainersFp32CopyOfItsLogits) {
+    auto activations = [](const char* precision) {
+        const Plan p = run(std::string(R"({"stage": "finetune", "model": "llama-2-7b", "precision": ")") + precision +
+                           R"(", "train": {"method": "qlora", "lora_rank": 8, "seq_len": 8192, "micro_batch": 1, "checkpointing": "full",
+            "runtime": "unsloth"}, "hardware": {"devices": ["a100-40gb"], "count": 1}})");
+        return p.candidates.at(0).memory.activations_bytes;
+    };
+    EXPECT_NEAR(activations("bf16"), 2650800128.0, 1);
+    const double block_fp32 = 131584.0 * 2 * 8192; // the same block at 4 bytes per value
+    EXPECT_NEAR(activations("fp32"), block_fp32 + 8192.0 * 32000 * 4, 1);
 }
 
 } // namespace hwplan

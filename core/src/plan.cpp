@@ -731,20 +731,37 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // the root unit (embeddings, final norm, head), which FSDP2 does not reshard after forward; in backward the
     // current block's gradient until it is reduce-scattered and copied out, and the root's until backward ends.
     const bool params_offloaded = t.cpu_offload && rt.offload_parameters && full && zero >= 3 && arch.layers > 0;
-    const double root_params = params_offloaded ? std::min(w.model.params, embedding_and_head_params(arch)) : 0;
-    const double block_params = params_offloaded ? (w.model.params - root_params) / arch.layers : 0;
+    const double tables_params = params_offloaded ? std::min(w.model.params, embedding_and_head_params(arch)) : 0;
+    const double block_params = params_offloaded ? (w.model.params - tables_params) / arch.layers : 0;
+    // A runtime that wraps the token embeddings and the head as FSDP units of their own (torchtune: 70B_full.yaml
+    // custom_sharded_layers: ['tok_embeddings', 'output'], which training.shard_model passes to fully_shard with
+    // reshard_after_forward=True) reshards them like the blocks: the root keeps only what is left (a learned position
+    // table; Llama: the final norm), and the largest unit in flight is the head (vocab x hidden) beside a block.
+    const double table_params = double(arch.vocab) * arch.hidden;
+    const double own_units_params = rt.shard_embeddings_and_head ? std::min(tables_params, table_params * (arch.tied_embeddings ? 1.0 : 2.0)) : 0;
+    const double root_params = tables_params - own_units_params;
+    const double largest_unit_params = own_units_params > 0 ? std::max(block_params, table_params) : block_params;
     if (params_offloaded) {
-        weights = (2 * block_params + root_params) * st_per.weights;
-        grads = (block_params + root_params) * grad_per;
+        weights = (largest_unit_params + block_params + root_params) * st_per.weights;
+        grads = (largest_unit_params + root_params) * grad_per;
     }
     m.weights_bytes = weights;
     e.term(m, "weights", weights, [&] {
+        if (params_offloaded && own_units_params > 0)
+            return std::string(wwhy + "; offloaded with FSDP's CPU offload (" + rt.id + "): on the device the largest unit in flight (" +
+                               format_count(largest_unit_params) + " params) and the next block (" + format_count(block_params) +
+                               "); embeddings and head are units of their own, resharded after forward" +
+                               (root_params > 0 ? ", the root keeps " + format_count(root_params) : ""));
         if (params_offloaded) return std::string(wwhy + "; offloaded with FSDP's CPU offload (" + rt.id + "): on the device two blocks in flight (" +
                                                  format_count(2 * block_params) + " params) and the root unit, embeddings and head (" + format_count(root_params) + ")");
         return std::string(wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : "") +
                                                            (gather_params > 0 ? " + the largest layer gathered (" + format_count(gather_params) + " params x 2 bytes)" : "")); });
     m.gradients_bytes = grads;
     e.term(m, "gradients", grads, [&] {
+        if (params_offloaded && own_units_params > 0)
+            return std::string("the largest unit's (" + format_count(largest_unit_params) + ")" +
+                               (root_params > 0 ? " and the root unit's (" + format_count(root_params) + ")" : "") + " x " + format_sig(grad_per, 2) +
+                               " bytes; the rest are copied to host memory as they are reduce-scattered (" + rt.id + ")");
         if (params_offloaded) return std::string("the current block's (" + format_count(block_params) + ") and the root unit's (" + format_count(root_params) + ") x " +
                                                  format_sig(grad_per, 2) + " bytes; the rest are copied to host memory as they are reduce-scattered (" + rt.id + ")");
         if (grads_offloaded) return std::string("reduced into host memory with the offloaded optimizer (" + rt.id + ")");
