@@ -539,6 +539,20 @@ TEST(TrainingSpeed, A100BandReachesLlmFoundrysBestA100Row) {
     EXPECT_GT(f.high, 18097.0);
 }
 
+// training_mfu's low end is llm-foundry's MPT-760m on 8 x H100 (a calibration case: 505,177 tokens/s), re-derived
+// under the planner's pricing (Hopper attention apart at 0.35) and rounded outward, 0.3488: the row must sit in
+// its own band (0.349 left it 0.04 % outside). By hand, per token per device: dense 6 x 760,470,528 /
+// (989.4e12 x 0.3488) = 1.32216e-5 s, attention 12 x 24 x 1536 x 2048 / (989.4e12 x 0.35) = 2.61622e-6 s:
+// 8 / 1.58378e-5 = 505,119 tokens/s at the low end.
+TEST(TrainingSpeed, TheMfuLowEndHoldsTheRowItIsDrawnFrom) {
+    const Plan p = run(R"({"stage": "pretrain", "model": {"params": 760470528, "layers": 24, "hidden": 1536, "heads": 12,
+        "intermediate": 6144, "vocab": 50368}, "precision": "bf16", "train": {"method": "full", "seq_len": 2048, "micro_batch": 24,
+        "global_batch": 384, "checkpointing": "none", "zero_stage": 3}, "hardware": {"devices": ["h100-sxm"], "count": 8}})");
+    const Figure& f = p.candidates.at(0).figures.at("train_tokens_per_s");
+    EXPECT_NEAR(f.low / 505119.0, 1.0, 0.001);
+    EXPECT_LE(f.low, 505177.0);
+}
+
 // FlashAttention-2 reaches 35 % of H100's peak (FlashAttention-3 paper, abstract), less than the 41 % MFU, so on
 // Hopper attention FLOPs are priced apart (efficiencies.json h100-flash-attention-2). llm-foundry's MPT-13B at
 // 32k tokens on 8 x H100 (a validation case, never fitted: 15,812 tokens/s) has as many attention FLOPs as
