@@ -106,7 +106,7 @@ TEST(ValidateParse, NamesTheFieldAndReason) {
     const Row rows[] = {
         {"split", "training", "split", "unknown value \"training\"; expected one of calibration, validation"},
         {"kind", "latency", "kind", "unknown value \"latency\"; expected one of memory, decode, serving, training, embedding"},
-        {"quantity", "peak", "quantity", "unknown quantity \"peak\"; expected memory.total_bytes, memory.model_state_bytes, memory.allocated_peak_bytes, kv_cache_tokens, kv_cache_capacity_bytes, train_flop_per_s_per_device, train_mfu or figure.NAME"},
+        {"quantity", "peak", "quantity", "unknown quantity \"peak\"; expected memory.total_bytes, memory.model_state_bytes, memory.allocated_peak_bytes, memory.reserved_peak_bytes, kv_cache_tokens, kv_cache_capacity_bytes, train_flop_per_s_per_device, train_mfu or figure.NAME"},
         {"workload", "llama", "workload", "expected an object (a hwplan workload, docs/workload.md), got a string"},
     };
     for (const auto& r : rows) {
@@ -216,6 +216,44 @@ TEST(ValidateCase, AllocatedPeakLeavesOutTheContextAndFragmentation) {
     EXPECT_GE(alloc.predicted, 112e9); // lesson 001's 16 bytes per parameter are all allocated
     EXPECT_EQ(alloc.low, alloc.predicted);
     EXPECT_EQ(alloc.high, alloc.predicted);
+}
+
+// What torch.cuda.max_memory_reserved() reports (torchtune's memory logs) is what PyTorch's caching allocator holds:
+// no runtime context (0.4 GB, runtime_context_bytes) and no optimizer state in managed memory. torchtune's full
+// single-device recipe steps bitsandbytes' PagedAdamW8bit, whose state buffers come from cudaMallocManaged through
+// torch.frombuffer (bitsandbytes/functional.py get_paged): 2 bytes per parameter of Llama 3.1 8B
+// (8.03e9 x 2 = 16.06 GB) in all, of which the plan keeps on a 24 GB RTX 4090 what the rest leaves free. So
+// total - reserved = 0.4 GB + the optimizer term, and reserved = weights (16.06 GB) + gradients + activations +
+// fragmentation: above 16.06 GB and below the 4090's 25.4 GB (23.64 GiB, its runtime total).
+TEST(ValidateCase, ReservedPeakLeavesOutTheContextAndManagedOptimizerState) {
+    auto j = base_case();
+    j["workload"] = nlohmann::json::parse(R"json({"stage": "finetune", "model": "llama-3.1-8b", "precision": "bf16",
+        "train": {"method": "full", "seq_len": 2048, "micro_batch": 2, "checkpointing": "full", "optimizer": "adamw_8bit",
+                  "runtime": "torchtune"}, "hardware": {"devices": ["rtx-4090"], "count": 1}})json");
+    j["quantity"] = "memory.total_bytes";
+    const CaseResult total = run_case(parsed(j), catalog());
+    j["quantity"] = "memory.reserved_peak_bytes";
+    const CaseResult reserved = run_case(parsed(j), catalog());
+    ASSERT_TRUE(total.modelled && reserved.modelled) << total.reason << reserved.reason;
+    const Plan p = plan_from_json(j["workload"].dump(), catalog(), false);
+    ASSERT_FALSE(p.candidates.empty());
+    const MemoryUse& m = p.candidates.front().memory;
+    EXPECT_GT(m.optimizer_bytes, 0.0);
+    EXPECT_NEAR(total.predicted - reserved.predicted, 0.4e9 + m.optimizer_bytes, 1e3);
+    EXPECT_NEAR(m.weights_bytes, 16.06e9, 0.01e9);
+    EXPECT_GT(reserved.predicted, 16.06e9);
+    EXPECT_LT(reserved.predicted, 23.64 * 1073741824.0);
+    EXPECT_LE(reserved.low, reserved.predicted); // the fragmentation ratio's range bands it
+    EXPECT_GT(reserved.high, reserved.predicted);
+    // An optimizer in ordinary device memory (hf-peft: no paged optimizer) leaves out only the context.
+    j["workload"]["train"]["runtime"] = "hf-peft";
+    j["workload"]["train"]["method"] = "lora";
+    j["workload"]["train"].erase("optimizer");
+    j["quantity"] = "memory.total_bytes";
+    const CaseResult total_lora = run_case(parsed(j), catalog());
+    j["quantity"] = "memory.reserved_peak_bytes";
+    const CaseResult reserved_lora = run_case(parsed(j), catalog());
+    EXPECT_NEAR(total_lora.predicted - reserved_lora.predicted, 0.4e9, 1e3);
 }
 
 // A 7B pretraining step on one H100 timed with an MFU pinned to 0.5 (an override pins the band too):

@@ -805,6 +805,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         opt -= paged;
     }
     m.optimizer_bytes = opt;
+    m.context_bytes = a.runtime_context_bytes;
+    m.managed_bytes = rt.paged_optimizer ? opt : 0.0; // what stays on the device of the paged state is still managed memory
     e.term(m, "optimizer", opt, [&] { return std::string(std::string(name(t.optimizer)) + ": " + format_sig(opt_per, 3) + " bytes per trainable parameter" +
                                       (fp32_grad_per > 0 ? " + " + format_sig(fp32_grad_per, 2) + " for the FP32 gradient copy (" + rt.id + ")" : "") +
                                       (zero >= 1 ? ", sharded (ZeRO-" + std::to_string(zero) + ")" : "") +
@@ -1275,6 +1277,9 @@ void widen(Candidate& c, const Candidate& other) {
     }
     c.memory.total_low_bytes = std::min(c.memory.total_low_bytes, other.memory.total_bytes);
     c.memory.total_high_bytes = std::max(c.memory.total_high_bytes, other.memory.total_bytes);
+    const double reserved = other.memory.total_bytes - other.memory.context_bytes - other.memory.managed_bytes;
+    c.memory.reserved_low_bytes = std::min(c.memory.reserved_low_bytes, reserved);
+    c.memory.reserved_high_bytes = std::max(c.memory.reserved_high_bytes, reserved);
 }
 
 // The fewest devices that fit (when the workload does not fix the count): powers of two up to 4096.
@@ -1659,6 +1664,7 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
         const int n = choose_count(w, cat, *d, das.typical);
         Eval e = evaluate(w, cat, *d, n, das.typical);
         e.c.memory.total_low_bytes = e.c.memory.total_high_bytes = e.c.memory.total_bytes;
+        e.c.memory.reserved_low_bytes = e.c.memory.reserved_high_bytes = e.c.memory.total_bytes - e.c.memory.context_bytes - e.c.memory.managed_bytes;
         // The bands of the layout chosen; an RL job's time also needs its pools sized at each end.
         auto band = [&](const Assumptions& ba) {
             Eval b = evaluate(w, cat, *d, n, ba, false, e.c.layout.data_parallel);

@@ -26,7 +26,11 @@ const std::vector<std::string> kSplits = {"calibration", "validation"};
 //   memory.model_state_bytes  weights + gradients + optimizer state per device (ZeRO's "model states")
 //   memory.allocated_peak_bytes  the peak without the runtime overhead term (CUDA context, the caching allocator's
 //                             cached blocks): what torch.cuda.max_memory_allocated() reports, which scripts such as
-//                             PEFT's examples (TorchTracemalloc) print
+//                             PEFT's examples (TorchTracemalloc) print; optimizer state in managed memory (paged
+//                             optimizers) is left out too, as no PyTorch counter sees it
+//   memory.reserved_peak_bytes  the peak the caching allocator holds: the total less the runtime context and the managed
+//                             optimizer state (what torch.cuda.max_memory_reserved() reports; PyTorch's docs: memory
+//                             "managed by the caching allocator"), as torchtune's memory logs read it
 //   kv_cache_tokens           max_concurrent_users x serve.context_tokens: with a context of one KV block,
 //                             the tokens of KV cache that fit (what vLLM prints as "# GPU blocks" x block size)
 //   kv_cache_capacity_bytes   the same capacity in bytes per device: max_concurrent_users x the KV bytes one
@@ -36,8 +40,8 @@ const std::vector<std::string> kSplits = {"calibration", "validation"};
 //                             recomputation), to compare with papers that publish achieved TFLOP/s per GPU
 //   train_mfu                 the same / the device's dense peak at the step's precision (model FLOPs utilization)
 //   figure.NAME               any figure of the candidate (figure.decode_tokens_per_s_per_user, ...)
-const std::vector<std::string> kQuantities = {"memory.total_bytes", "memory.model_state_bytes", "memory.allocated_peak_bytes", "kv_cache_tokens", "kv_cache_capacity_bytes",
-                                              "train_flop_per_s_per_device", "train_mfu"};
+const std::vector<std::string> kQuantities = {"memory.total_bytes", "memory.model_state_bytes", "memory.allocated_peak_bytes", "memory.reserved_peak_bytes",
+                                              "kv_cache_tokens", "kv_cache_capacity_bytes", "train_flop_per_s_per_device", "train_mfu"};
 
 struct Unit {
     const char* name;
@@ -110,7 +114,7 @@ Issues parse_measurement(const CatalogFile& file, Measurement& out) {
     m.split = r.choice("split", true, kSplits).value_or("");
     if (auto q = r.string("quantity", true)) {
         const bool known = std::find(kQuantities.begin(), kQuantities.end(), *q) != kQuantities.end() || q->rfind("figure.", 0) == 0;
-        if (!known) r.error("quantity", "unknown quantity \"" + *q + "\"; expected memory.total_bytes, memory.model_state_bytes, memory.allocated_peak_bytes, kv_cache_tokens, kv_cache_capacity_bytes, train_flop_per_s_per_device, train_mfu or figure.NAME");
+        if (!known) r.error("quantity", "unknown quantity \"" + *q + "\"; expected memory.total_bytes, memory.model_state_bytes, memory.allocated_peak_bytes, memory.reserved_peak_bytes, kv_cache_tokens, kv_cache_capacity_bytes, train_flop_per_s_per_device, train_mfu or figure.NAME");
         else m.quantity = *q;
     }
     r.object("source", true, [&](detail::Reader& s) {
@@ -225,7 +229,14 @@ CaseResult run_case(const Measurement& m, const Catalog& catalog) {
     } else if (m.quantity == "memory.allocated_peak_bytes") {
         // The tensors alone: the overhead term's context and fragmentation are what the allocated counter leaves
         // out, and none of the other terms depends on an assumption's range, so the band is the figure itself.
-        r.predicted = r.low = r.high = c.memory.total_bytes - c.memory.overhead_bytes;
+        r.predicted = r.low = r.high = c.memory.total_bytes - c.memory.overhead_bytes - c.memory.managed_bytes;
+        r.label = "modelled";
+    } else if (m.quantity == "memory.reserved_peak_bytes") {
+        // The caching allocator's peak: allocated tensors and their fragmentation (whose assumption range is the
+        // band), without the runtime context and managed memory, which it never holds.
+        r.predicted = c.memory.total_bytes - c.memory.context_bytes - c.memory.managed_bytes;
+        r.low = std::min(r.predicted, c.memory.reserved_low_bytes);
+        r.high = std::max(r.predicted, c.memory.reserved_high_bytes);
         r.label = "modelled";
     } else if (m.quantity == "memory.model_state_bytes") {
         r.predicted = r.low = r.high = c.memory.weights_bytes + c.memory.gradients_bytes + c.memory.optimizer_bytes;

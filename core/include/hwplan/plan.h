@@ -49,6 +49,14 @@ struct MemoryUse {
     double capacity_bytes = 0;   // what the job may use on one device
     double total_low_bytes = 0;  // total across the overhead assumptions' range
     double total_high_bytes = 0;
+    // What a framework's caching allocator does not see (PyTorch's torch.cuda.max_memory_reserved() and
+    // max_memory_allocated() count only its own blocks): the runtime context inside `overhead_bytes`, and
+    // optimizer state in managed memory (bitsandbytes' paged optimizers allocate it with cudaMallocManaged and
+    // wrap it with torch.frombuffer) inside `optimizer_bytes`. Training plans set both; serving plans leave 0.
+    double context_bytes = 0;
+    double managed_bytes = 0;
+    double reserved_low_bytes = 0;   // total - context - managed across the assumptions' range
+    double reserved_high_bytes = 0;
     std::vector<MemoryTerm> terms;
     bool operator==(const MemoryUse&) const = default;
 };
