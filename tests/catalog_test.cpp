@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <tuple>
 
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/catalog_files.h"
@@ -265,6 +266,33 @@ TEST(LoaderErrors, RuntimeShardEmbeddingsAndHeadIsABoolean) {
     const auto it = std::find_if(bad.issues.begin(), bad.issues.end(), [](const Issue& i) { return i.file == "runtimes.json"; });
     ASSERT_NE(it, bad.issues.end());
     EXPECT_EQ(*it, (Issue{"runtimes.r.shard_embeddings_and_head", "expected true or false, got a string", "runtimes.json"})) << to_string(*it);
+}
+
+// runtimes.json: an adapter timing is a per-step time in seconds (0 to 10) and a causal attention share from 0.5
+// (a kernel that skips the masked half) to 1 (the full count); a value outside names its field.
+TEST(LoaderErrors, RuntimeAdapterTimingIsRangeChecked) {
+    const std::string runtimes = R"({"runtimes": {"r": {"name": "n", "meaning": "m", "adapter_bytes_per_param": 2,
+      "adapter_gradient_bytes_per_param": 2, "optimizer_state_bytes_per_value": 2, "logits_kept_bytes_per_value": 2,
+      "loss_fp32_bytes_per_value": 8, "loss_chunks": 8, "paged_optimizer": false, "full_master_weights": false,
+      "optimizer_in_backward": false, "attention": "sdpa", "adapter_step_overhead_s": 0.2, "causal_attention_flops_ratio": 0.5,
+      "adapter_timing_calibrated_by": ["some-case"], "default_for": ["full", "lora", "qlora"], "source": "s"}},
+      "sources": {"s": {"title": "t", "locator": "l", "read_on": "2026-12-01"}}})";
+    const auto good = load_catalog({{"runtimes.json", runtimes}});
+    EXPECT_TRUE(std::none_of(good.issues.begin(), good.issues.end(), [](const Issue& i) { return i.file == "runtimes.json"; }));
+    ASSERT_EQ(good.catalog.training_runtimes.size(), 1u);
+    EXPECT_DOUBLE_EQ(good.catalog.training_runtimes[0].adapter_step_overhead_s, 0.2);
+    EXPECT_DOUBLE_EQ(good.catalog.training_runtimes[0].causal_attention_flops_ratio, 0.5);
+    EXPECT_EQ(good.catalog.training_runtimes[0].adapter_timing_calibrated_by, std::vector<std::string>{"some-case"});
+    for (const auto& [from, to, path, message] : std::vector<std::tuple<std::string, std::string, std::string, std::string>>{
+             {R"("causal_attention_flops_ratio": 0.5)", R"("causal_attention_flops_ratio": 0.25)", "runtimes.r.causal_attention_flops_ratio",
+              "implausible value 0.25; expected 0.5 to 1"},
+             {R"("adapter_step_overhead_s": 0.2)", R"("adapter_step_overhead_s": -1)", "runtimes.r.adapter_step_overhead_s",
+              "implausible value -1; expected 0 to 10"}}) {
+        const auto bad = load_catalog({{"runtimes.json", replace(runtimes, from, to)}});
+        const auto it = std::find_if(bad.issues.begin(), bad.issues.end(), [](const Issue& i) { return i.file == "runtimes.json"; });
+        ASSERT_NE(it, bad.issues.end()) << to;
+        EXPECT_EQ(*it, (Issue{path, message, "runtimes.json"})) << to_string(*it);
+    }
 }
 
 TEST(LoaderErrors, UnusedSourceIsReported) {

@@ -47,6 +47,20 @@ TEST(TrainingFlops, SixNDMatchesLlama3_405B) {
     EXPECT_NEAR(training_flops_per_token(a, n, 1, TrainMethod::lora, Checkpointing::none) / n, 4.0, 0.001);
 }
 
+// A causal FlashAttention-2 kernel skips the fully masked blocks (Dao 2023, section 3.1.1; flash-attention's
+// benchmarks count causal FLOPs at half): attention_ratio 0.5 halves the attention term and leaves the weights'.
+// Llama 2 7B shape (32 layers x 32 heads x 128) at 2,048 tokens, LoRA without recomputation, by hand:
+// 4 x 6.7384e9 = 2.69537e10 for the weights; attention 12 x 32 x 4096 x 2048 = 3.22123e9 in full, 1.61061e9 at half.
+TEST(TrainingFlops, CausalKernelCountsHalfTheAttention) {
+    const ModelArch a = dense(32, 4096, 32, 32, 11008, 32000);
+    const double n = 6738415616.0;
+    EXPECT_NEAR(training_flops_per_token(a, n, 2048, TrainMethod::lora, Checkpointing::none) / (2.69537e10 + 3.22123e9), 1.0, 1e-5);
+    EXPECT_NEAR(training_flops_per_token(a, n, 2048, TrainMethod::lora, Checkpointing::none, 0.5) / (2.69537e10 + 1.61061e9), 1.0, 1e-5);
+    // With recomputation the attention's fourth forward is halved too: 6N + 4/3 x 1.61061e9.
+    EXPECT_NEAR(training_flops_per_token(a, n, 2048, TrainMethod::lora, Checkpointing::full, 0.5) / (6 * n + 4.0 / 3.0 * 1.61061e9), 1.0, 1e-5);
+    EXPECT_DOUBLE_EQ(training_flops_per_token(a, n, 0, TrainMethod::lora, Checkpointing::none, 0.5), 4 * n); // no tokens attended
+}
+
 // The same run in GPU-hours: 3.8e25 / (989.4e12 x MFU) over 16,384 H100s. Table 4 of the Llama 3 paper
 // reports 38-43 % MFU; the model card reports 30.84M H100-hours in all. At 41 % the estimate is within
 // 20 % of the card (the card's total includes restarts and the 128k-context stage).

@@ -30,6 +30,7 @@ const Catalog& uncalibrated_catalog() {
         for (auto& r : c.decode_bandwidth_rules) r.calibrated_by.clear();
         for (auto& r : c.training_mfu_rules) r.calibrated_by.clear();
         for (auto& r : c.training_attention_rules) r.calibrated_by.clear();
+        for (auto& r : c.training_runtimes) r.adapter_timing_calibrated_by.clear();
         return c;
     }();
     return cat;
@@ -403,6 +404,19 @@ TEST(ValidateSuite, RuleCalibratedByMustNameCalibrationCases) {
     ASSERT_EQ(r.issues.size(), 1u);
     EXPECT_EQ(r.issues[0].path, "decode_bandwidth_efficiency." + cat.decode_bandwidth_rules[0].id + ".calibrated_by[0]");
     EXPECT_EQ(r.issues[0].file, "efficiencies.json");
+}
+
+// runtimes.json's adapter timings too: fitted on calibration cases only.
+TEST(ValidateSuite, RuntimeAdapterTimingMustNameCalibrationCases) {
+    Catalog cat = uncalibrated_catalog();
+    ASSERT_FALSE(cat.training_runtimes.empty());
+    auto b = base_case();
+    b["id"] = "hold-out";
+    cat.training_runtimes[0].adapter_timing_calibrated_by = {"hold-out"};
+    const ValidationReport r = run_validation({file(b, "memory/b.json")}, cat);
+    ASSERT_EQ(r.issues.size(), 1u);
+    EXPECT_EQ(r.issues[0], (Issue{"runtimes." + cat.training_runtimes[0].id + ".adapter_timing_calibrated_by[0]",
+                                  "names \"hold-out\", a validation case: only calibration cases may set an assumption", "runtimes.json"}));
 }
 
 TEST(ValidateGate, HoldsAtTheRecordedLevelAndFailsBelowIt) {

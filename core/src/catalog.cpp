@@ -685,6 +685,9 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
             t.offload_gradients = e.boolean("offload_gradients", false).value_or(false);
             t.offload_parameters = e.boolean("offload_parameters", false).value_or(false);
             t.shard_embeddings_and_head = e.boolean("shard_embeddings_and_head", false).value_or(false);
+            t.adapter_step_overhead_s = e.number("adapter_step_overhead_s", false, 0, 10).value_or(0);
+            t.causal_attention_flops_ratio = e.number("causal_attention_flops_ratio", false, 0.5, 1).value_or(1);
+            t.adapter_timing_calibrated_by = e.strings("adapter_timing_calibrated_by", false);
             t.default_for = e.strings("default_for", false);
             for (const auto& m : t.default_for)
                 if (m != "full" && m != "lora" && m != "qlora") e.error("default_for", "unknown method \"" + m + "\"; expected full, lora or qlora");
@@ -693,7 +696,8 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
                                  "logits_kept_bytes_per_value", "loss_fp32_bytes_per_value", "loss_chunks", "paged_optimizer", "full_master_weights",
                                  "optimizer_in_backward", "attention", "offload_checkpoints", "optimizer_fp32_gradient_bytes_per_param",
                                  "zero2_shards_gradients", "zero3_layer_gather_bytes_per_param", "offload_gradients",
-                                 "offload_parameters", "shard_embeddings_and_head"});
+                                 "offload_parameters", "shard_embeddings_and_head", "adapter_step_overhead_s",
+                                 "causal_attention_flops_ratio"});
             t.source = b.source_of.count(e.at("adapter_bytes_per_param")) ? b.source_of[e.at("adapter_bytes_per_param")] : "";
             return t;
         },

@@ -828,21 +828,27 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const double mfu = w.stage == Stage::pretrain ? a.training_mfu : a.finetune_mfu;
     const double sequences = t.global_batch > 0 ? t.global_batch : t.micro_batch * n;
     const double tokens_per_step = sequences * t.seq_len;
-    const double flops_per_token = training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, t.checkpointing);
+    // Adapter fine-tunes take the runtime's own timing (runtimes.json, adapter_step_overhead_s and
+    // causal_attention_flops_ratio, fitted on its calibration rows); full training keeps the MFU's full count.
+    const bool adapter = t.method != TrainMethod::full;
+    // Eager attention computes the whole score matrix, masked or not: only a fused kernel skips (Dao 2023, 3.1.1).
+    const double attention_ratio = adapter && !rt.eager_attention ? rt.causal_attention_flops_ratio : 1.0;
+    const double flops_per_token = training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, t.checkpointing, attention_ratio);
     Phase step;
     if (e.explain) step.name = "training step (" + format_sig(tokens_per_step, 6) + " tokens)";
     step.precision = peak.precision;
     // MFU is a share of peak in *model* FLOPs (PaLM appendix B; Llama 3 and torchtune's figures count no
     // recomputation), so the step time divides the model FLOPs by it; what recomputation costs is already in
     // the measured MFU of the runs that recompute.
-    const double model_flops_per_token = training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, Checkpointing::none);
+    const double model_flops_per_token =
+        training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, Checkpointing::none, attention_ratio);
     // Where the attention kernels' own share of peak was measured for the device family (efficiencies.json
     // training_attention_efficiency), attention FLOPs run at that share of the 16-bit peak (FlashAttention runs
     // in BF16 under FP8 recipes too) and the MFU prices the rest; elsewhere the MFU prices all of it.
     const Peak attention_peak = peak_for(d, w.precision.compute == "fp8" ? "bf16" : w.precision.compute);
     const bool attention_apart = a.training_attention_efficiency > 0 && attention_peak.flop_per_s > 0;
     const double attention_flops_per_token =
-        attention_apart ? training_flops_per_token(arch, 0, t.seq_len, t.method, Checkpointing::none) : 0.0; // no parameters: attention alone
+        attention_apart ? training_flops_per_token(arch, 0, t.seq_len, t.method, Checkpointing::none, attention_ratio) : 0.0; // no parameters: attention alone
     // The kernels also run the forward that recomputation repeats: full checkpointing recomputes each block's
     // forward, attention included, and selective recomputation recomputes exactly the attention core (Korthikanti
     // et al. 2022, arXiv:2205.05198, "Selective Activation Recomputation"). The MFU absorbs the recomputed GEMMs
@@ -851,7 +857,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // checkpointing "4 * attn_flops_per_seq").
     const double attention_run_flops_per_token =
         attention_apart ? training_flops_per_token(arch, 0, t.seq_len, t.method,
-                                                   t.checkpointing == Checkpointing::none ? Checkpointing::none : Checkpointing::full)
+                                                   t.checkpointing == Checkpointing::none ? Checkpointing::none : Checkpointing::full,
+                                                   attention_ratio)
                         : 0.0;
     const double attention_s = attention_apart ? tokens_per_step * attention_run_flops_per_token / n /
                                                      (attention_peak.flop_per_s * a.training_attention_efficiency)
@@ -882,7 +889,11 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // device publishes no link.
     const Network net = network_of(d, a);
     step.communication_s = d.interconnect_bytes_per_s > 0 ? allreduce_time_s(trainable * 2.0, {n, n}, net) : 0.0;
-    step.time_s = std::max(step.roofline.time_s + fp8_cast_s + dequant_s, step.communication_s); // gradient all-reduce overlaps the backward pass
+    // A fixed time per micro-batch of an adapter fine-tune (runtimes.json adapter_step_overhead_s): the per-step
+    // cost the LLaMA-Factory rows show beyond FLOPs and dequantization (launches and Python work of the wrapped
+    // layers, the optimizer step every few micro-batches); a fit on the runtime's calibration rows, not a mechanism.
+    const double overhead_s = adapter ? micro_batches * rt.adapter_step_overhead_s : 0.0;
+    step.time_s = std::max(step.roofline.time_s + fp8_cast_s + dequant_s + overhead_s, step.communication_s); // gradient all-reduce overlaps the backward pass
     c.phases.push_back(step);
     auto why = [&] { return format_sig(flops_per_token / w.model.active_params, 3) + "N FLOPs per token (with attention) x " +
                             format_sig(tokens_per_step, 6) + " tokens / (" + std::to_string(n) + " x " + format_sig(peak.flop_per_s / 1e12, 4) +
@@ -897,7 +908,9 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                             : "") +
                             (dequant_s > 0 ? " + dequantizing the " + format_sig(frozen_base.bits_per_weight, 4) + "-bit base " + format_sig(dequant_uses, 3) +
                                                  " times to 16 bits (" + format_sig(dequant_s, 3) + " s)"
-                                           : ""); };
+                                           : "") +
+                            (attention_ratio < 1 ? "; attention counted at " + format_sig(attention_ratio, 2) + " of T x T (causal kernel, " + rt.id + ")" : "") +
+                            (overhead_s > 0 ? " + " + format_sig(overhead_s, 3) + " s per-step overhead (" + rt.id + ")" : ""); };
     if (peak.flop_per_s > 0) {
         c.figures["step_time_s"] = e.figure(step.time_s, Label::modelled, why);
         c.figures["train_tokens_per_s"] = e.figure(tokens_per_step / step.time_s, Label::modelled, why);
@@ -908,7 +921,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     if (!c.fits) {
         c.regime = Regime::capacity;
         if (e.explain) c.regime_why = "needs " + gb(m.total_bytes) + " per device but " + gb(m.capacity_bytes) + " is usable";
-    } else if (step.communication_s > step.roofline.time_s + fp8_cast_s + dequant_s) {
+    } else if (step.communication_s > step.roofline.time_s + fp8_cast_s + dequant_s + overhead_s) {
         c.regime = Regime::bandwidth;
         if (e.explain) c.regime_why = "the gradient all-reduce (" + format_sig(step.communication_s, 3) + " s) outlasts the compute";
     } else {

@@ -359,11 +359,12 @@ ValidationReport run_validation(const std::vector<CatalogFile>& files, const Cat
     }
     // An assumption may name the measurements that set it (assumptions.json "calibrated_by"): each must be
     // in the suite and in the calibration split; a validation case is never used for fitting.
-    // Efficiency rules (efficiencies.json) likewise.
-    auto check_calibrated_by = [&](const std::vector<std::string>& list, const std::string& prefix, const std::string& file) {
+    // Efficiency rules (efficiencies.json) and runtime timings (runtimes.json) likewise.
+    auto check_calibrated_by = [&](const std::vector<std::string>& list, const std::string& prefix, const std::string& file,
+                                   const std::string& key = "calibrated_by") {
         for (size_t i = 0; i < list.size(); ++i) {
             const std::string& id = list[i];
-            const std::string path = prefix + ".calibrated_by[" + std::to_string(i) + "]";
+            const std::string path = prefix + "." + key + "[" + std::to_string(i) + "]";
             auto hit = std::find_if(rep.results.begin(), rep.results.end(), [&](const CaseResult& c) { return c.m.id == id; });
             if (hit == rep.results.end())
                 rep.issues.push_back({path, "names \"" + id + "\", which is not a measurement in the suite", file});
@@ -376,6 +377,8 @@ ValidationReport run_validation(const std::vector<CatalogFile>& files, const Cat
     for (const auto& r : catalog.training_mfu_rules) check_calibrated_by(r.calibrated_by, "training_mfu." + r.id, "efficiencies.json");
     for (const auto& r : catalog.training_attention_rules)
         check_calibrated_by(r.calibrated_by, "training_attention_efficiency." + r.id, "efficiencies.json");
+    for (const auto& r : catalog.training_runtimes)
+        check_calibrated_by(r.adapter_timing_calibrated_by, "runtimes." + r.id, "runtimes.json", "adapter_timing_calibrated_by");
     auto order = [](const std::string& kind) { return std::find(kKinds.begin(), kKinds.end(), kind) - kKinds.begin(); };
     std::sort(rep.results.begin(), rep.results.end(), [&](const CaseResult& a, const CaseResult& b) {
         if (a.m.split != b.m.split) return a.m.split < b.m.split;

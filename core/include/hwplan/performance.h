@@ -42,8 +42,10 @@ double prefill_flops(const ModelArch& arch, double active_params, double prompt)
 // attention 12 x layers x q-width x seq (Chowdhery et al. 2022, PaLM appendix B; sliding layers count
 // their window); LoRA/QLoRA: 4N, the frozen weights need no weight gradients (Hu et al. 2021); full
 // recomputation adds one forward pass (+2N, so 8N: lesson 001, "about 33 % compute overhead").
+// attention_ratio scales the attention term only: 1 is the full T x T count; a causal kernel that skips fully
+// masked blocks (FlashAttention-2, Dao 2023 section 3.1.1) executes about half of it (0.5).
 double training_flops_per_token(const ModelArch& arch, double active_params, double seq_len, TrainMethod method,
-                                 Checkpointing checkpointing);
+                                 Checkpointing checkpointing, double attention_ratio = 1.0);
 
 // Time FP8 training spends outside the GEMMs on its operands, per device: tokens x GEMM operand elements per
 // token x bytes moved per element / memory bandwidth (one formula, fp8_cast_time_s). Transformer Engine casts

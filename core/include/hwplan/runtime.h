@@ -32,6 +32,13 @@ struct TrainingRuntime {
     bool offload_parameters = false;             // CPU offload under ZeRO-3/FSDP moves the sharded parameters and gradients too (FSDP2 CPUOffloadPolicy)
     bool shard_embeddings_and_head = false;      // FSDP wraps the token embeddings and the output head as units of their own (torchtune's
                                                  // custom_sharded_layers): resharded after forward, so the root unit keeps neither
+    // Adapter (LoRA/QLoRA) step time, fitted on the runtime's own calibration rows (runtimes.json): a fixed time per
+    // micro-batch beyond its FLOPs and dequantization, and the share of the full T x T attention FLOPs its causal
+    // kernel executes (FlashAttention-2 skips fully masked blocks: 0.5; Dao 2023, section 3.1.1). Full training keeps
+    // the MFU's full count (llm-foundry, PaLM), so neither applies to it.
+    double adapter_step_overhead_s = 0;          // seconds per micro-batch
+    double causal_attention_flops_ratio = 1;     // executed / full-count attention FLOPs, adapter methods only
+    std::vector<std::string> adapter_timing_calibrated_by; // calibration case ids the two values above were fitted on
     std::vector<std::string> default_for;        // training methods this profile is the default for ("full", "lora", "qlora")
     std::string source;                          // source id in Catalog::runtime_sources
     bool operator==(const TrainingRuntime&) const = default;
