@@ -416,14 +416,29 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // its group (serve.decode_attention "per_query_head"); a latent (MLA) cache is shared by design.
     const double kv_reads = w.serve.decode_attention == "per_query_head" && !latent && arch.kv_heads > 0
         ? std::max(1.0, double(arch.heads) / arch.kv_heads) : 1.0;
+    // A decode step runs its weight GEMMs and then attention over the KV cache, one after the other, each on its
+    // own roofline (LLM-Viewer's per-operator roofline, performance.h roofline_sequence): at a large batch the
+    // GEMMs are compute-bound while attention reads every sequence's cache at about one FLOP per byte per query
+    // head of a group and stays memory-bound. At batch 1 both are memory-bound and the sum is the step's total
+    // bytes over the bandwidth, as one roofline gives. Attention runs at the same shares of the same peak and
+    // bandwidth (its compute side never binds at decode).
     auto decode_phase = [&](double ctx) {
         Phase ph;
-        if (e.explain) ph.name = "decode step (batch " + format_sig(batch, 6) + ", " + format_sig(ctx, 6) + "-token history" +
-                                 (kv_reads > 1 ? ", KV cache read " + format_sig(kv_reads, 3) + "x: once per query head" : "") + ")";
         ph.precision = peak.precision;
-        const double bytes = device_weights_read(weights_read, experts_read) + kv_reads * batch * kv_bytes_per_sequence(arch, kvb, ctx, 0) / (tp * pp * groups);
-        const double flops = batch * decode_flops_per_token(arch, w.model.active_params, ctx) / (tp * pp * groups);
-        ph.roofline = roofline(flops, bytes, peak.flop_per_s * a.decode_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
+        const double share = 1.0 / (tp * pp * groups);
+        const double gemm_flops = batch * decode_flops_per_token(arch, w.model.active_params, 0) * share;
+        const double attention_flops = batch * (decode_flops_per_token(arch, w.model.active_params, ctx) - decode_flops_per_token(arch, w.model.active_params, 0)) * share;
+        const double kv_bytes = kv_reads * batch * kv_bytes_per_sequence(arch, kvb, ctx, 0) * share;
+        const double flop_per_s = peak.flop_per_s * a.decode_compute_efficiency, bytes_per_s = d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency;
+        const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read, experts_read), flop_per_s, bytes_per_s);
+        const Roofline attention = roofline(attention_flops, kv_bytes, flop_per_s, bytes_per_s);
+        ph.roofline = roofline_sequence(gemm, attention);
+        if (e.explain) {
+            auto part = [](const Roofline& r) { return std::string(r.compute_bound ? "compute" : "memory") + "-bound " + format_sig(r.time_s * 1e3, 3) + " ms"; };
+            ph.name = "decode step (batch " + format_sig(batch, 6) + ", " + format_sig(ctx, 6) + "-token history" +
+                      (kv_reads > 1 ? ", KV cache read " + format_sig(kv_reads, 3) + "x: once per query head" : "") +
+                      "; weight GEMMs " + part(gemm) + " + attention over the KV cache " + part(attention) + ")";
+        }
         ph.overhead_s = a.decode_step_overhead_s;
         ph.communication_s = tp_comm(batch / groups) + pp_comm(batch) + a2a_comm(batch);
         ph.time_s = pp * ph.roofline.time_s + ph.overhead_s + ph.communication_s;
@@ -591,7 +606,8 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     } else {
         c.regime = dec.roofline.compute_bound ? Regime::compute : Regime::bandwidth;
         if (e.explain) c.regime_why = "decode: " + format_sig(dec.roofline.intensity_flop_per_byte, 3) + " FLOP/byte against a ridge of " +
-                       format_sig(dec.roofline.ridge_flop_per_byte, 3) + " FLOP/byte";
+                       format_sig(dec.roofline.ridge_flop_per_byte, 3) + " FLOP/byte; most of the step " +
+                       (dec.roofline.compute_bound ? "in compute-bound weight GEMMs" : "bound by memory (weights and KV cache read)");
     }
     e.headline = w.stage == Stage::batch ? c.figures.at("throughput_tokens_per_s").value : 1.0 / step_s;
 
