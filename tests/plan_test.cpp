@@ -288,6 +288,31 @@ TEST(BatchSize, ShortPromptsShareAPrefillStep) {
     EXPECT_GT(c.figures.at("throughput_tokens_per_s").value, 128.0 / (pre->time_s + 128.0 * step_s / 64));
 }
 
+// A large-batch decode step is its weight GEMMs (compute-bound) and then attention over the KV cache
+// (memory-bound), one after the other (plan.cpp decode_phase). Llama 2 7B (6.74e9 parameters, FP16) on one
+// H100 SXM (989.4 TFLOP/s FP16, 3,350 GB/s) at shares pinned to 0.5 of the peak and 0.8 of the bandwidth,
+// 256 sequences of 128 + 128 / 2 = 192 tokens of history:
+//   GEMMs: 256 x 2 x 6.74e9 = 3.4509e12 FLOP / 494.7e12 = 6.976 ms; weights 13.48e9 B - the 262.1 MB input
+//          table + 256 rows of 8,192 B = 13.220e9 B / 2.68e12 = 4.933 ms: compute-bound, 6.976 ms
+//   attention: KV 256 x 192 x 524,288 B (32 layers x 32 KV heads x 128 x K and V x 2 B) = 25.770e9 B / 2.68e12
+//          = 9.616 ms; FLOPs 256 x 4 x 32 x 4,096 x 192 = 2.58e10 (0.05 ms): memory-bound, 9.616 ms
+//   step 6.976 + 9.616 = 16.59 ms, where one roofline over the sums gave max(7.03, 14.55) = 14.55 ms.
+TEST(BatchSize, LargeBatchDecodeIsGemmComputeThenAttentionMemory) {
+    const Plan p = run(R"({"stage": "batch", "model": "llama-2-7b", "precision": {"weights": "fp16", "kv_cache": "fp16", "compute": "fp16"},
+        "serve": {"context_tokens": 256, "prompt_tokens": 128, "output_tokens": 128, "concurrent_users": 256},
+        "hardware": {"devices": ["h100-sxm"], "count": 1},
+        "assumptions": {"decode_compute_efficiency": 0.5, "decode_bandwidth_efficiency": 0.8, "decode_step_overhead_s": 0}})");
+    const Candidate& c = p.candidates.at(0);
+    const Phase& dec = c.phases.at(0);
+    EXPECT_NEAR(dec.time_s, 16.59e-3, 0.01 * 16.59e-3);
+    EXPECT_NEAR(dec.roofline.compute_s, 6.976e-3 + 0.052e-3, 0.01 * 7.03e-3);
+    EXPECT_NEAR(dec.roofline.memory_s, 4.933e-3 + 9.616e-3, 0.01 * 14.55e-3);
+    EXPECT_NEAR(c.figures.at("decode_step_s").value, 16.59e-3, 0.01 * 16.59e-3);
+    EXPECT_FALSE(dec.roofline.compute_bound); // 9.6 ms of the step wait on the KV cache, 7.0 ms on the GEMMs
+    EXPECT_NE(dec.name.find("weight GEMMs compute-bound"), std::string::npos) << dec.name;
+    EXPECT_NE(dec.name.find("attention over the KV cache memory-bound"), std::string::npos) << dec.name;
+}
+
 // serve.decode_attention "per_query_head": a decode kernel with one thread block per query head (TensorRT-LLM's
 // masked MHA before v0.8's XQA kernel) reads each KV head once per query head of its group. Llama 2 70B has 64
 // query heads over 8 KV heads, so a step reads its KV cache 8 times instead of once: 7 extra reads of
