@@ -1136,6 +1136,21 @@ TEST(Labels, CalibratedWhenEveryEfficiencyNamesItsMeasurements) {
 
 // Decode rests on the bandwidth share and the fixed step overhead: a calibrated bandwidth rule alone does not
 // make it calibrated while decode_step_overhead_s names no measurement.
+// A decode step whose weight GEMMs are compute-bound rests on decode_compute_efficiency too: Llama 2 7B FP16 at
+// batch 1 on an RTX 4090 with the share pinned to 0.001 spends 2 x 6.74e9 FLOP / (0.001 x the FP16 peak) on its
+// GEMMs, tens of ms against about 16 ms to read 13.5 GB, so the pinned (the user's) share keeps it from `calibrated`.
+TEST(Labels, ComputeBoundDecodeRestsOnTheGemmShareToo) {
+    const std::string job = R"({"stage": "serve", "model": "llama-2-7b", "framework": "llama.cpp", "precision": {"weights": "fp16"},
+        "serve": {"concurrent_users": 1, "context_tokens": 1024}, "hardware": {"devices": ["rtx-4090"], "count": 1})";
+    Catalog cat = catalog();
+    cat.assumptions["decode_step_overhead_s"].calibrated_by = {"fit-c"};
+    EXPECT_EQ(plan_from_json(job + "}", cat).candidates.at(0).figures.at("decode_tokens_per_s_per_user").label, Label::calibrated);
+    const Plan p = plan_from_json(job + R"(, "assumptions": {"decode_compute_efficiency": 0.001}})", cat);
+    const Candidate& c = p.candidates.at(0);
+    ASSERT_GT(c.phases.at(0).roofline.compute_s, 2 * c.phases.at(0).roofline.memory_s);
+    EXPECT_NE(c.figures.at("decode_tokens_per_s_per_user").label, Label::calibrated);
+}
+
 TEST(Labels, DecodeNeedsItsStepOverheadCalibratedToo) {
     const std::string job = R"({"stage": "serve", "model": "llama-2-7b", "framework": "llama.cpp", "precision": {"weights": "fp16"},
         "serve": {"concurrent_users": 1, "context_tokens": 1024}, "hardware": {"devices": ["rtx-4090"], "count": 1}})";

@@ -1435,7 +1435,8 @@ void label_user_calibrated(Candidate& c, const std::vector<const Calibration*>& 
 // calibration split (assumptions.json or efficiencies.json "calibrated_by"; issue #9); its why names them.
 // The efficiencies are those of the bound the candidate ran into: a compute-bound training step rests on its
 // MFU alone, a bandwidth- or communication-bound one on more than that; an encoder batch on the side of the
-// roofline that bound it; decode on the bandwidth share and the fixed step overhead. A value the workload
+// roofline that bound it; decode on the bandwidth share and the fixed step overhead, and on the GEMMs' share of
+// the peak when they were compute-bound. A value the workload
 // pinned is the user's, not calibrated.
 void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const AssumptionSet& das, const EfficiencyRule* decode_rule,
                       const EfficiencyRule* mfu_rule, const EfficiencyRule* attention_rule) {
@@ -1458,6 +1459,10 @@ void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const
     case Stage::batch:
     case Stage::edge:
         keys = {"decode_bandwidth_efficiency", "decode_step_overhead_s"};
+        // a step whose weight GEMMs were compute-bound (its time exceeds its memory time: decode_phase sums
+        // two rooflines) also rests on their share of the peak
+        if (!c.phases.empty() && c.phases.front().roofline.time_s > c.phases.front().roofline.memory_s * (1 + 1e-9))
+            keys.push_back("decode_compute_efficiency");
         figures = {"decode_step_s", "decode_tokens_per_s_per_user"};
         break;
     case Stage::rl: return;
