@@ -313,6 +313,24 @@ TEST(BatchSize, LargeBatchDecodeIsGemmComputeThenAttentionMemory) {
     EXPECT_NE(dec.name.find("attention over the KV cache memory-bound"), std::string::npos) << dec.name;
 }
 
+// GEMMs at an 8-bit peak take decode_compute_efficiency_8bit (FP8 GEMMs reach a smaller share of their doubled
+// peak). The step above in FP8 (weights and KV cache), the 8-bit share pinned to 0.25 and the 16-bit one to 0.5:
+//   GEMMs: 3.4509e12 FLOP / (1,978.9e12 x 0.25 = 494.7e12) = 6.976 ms; weights 6.74e9 B - the 131.1 MB input table
+//          + 256 rows of 4,096 B = 6.610e9 B / 2.68e12 = 2.466 ms: compute-bound, 6.976 ms
+//   attention: KV 256 x 192 x 262,144 B = 12.885e9 B / 2.68e12 = 4.808 ms (FLOPs 0.05 ms): memory-bound
+//   step 6.976 + 4.808 = 11.78 ms; at the 16-bit share of the FP8 peak the GEMMs would take 3.49 ms (8.30 ms).
+TEST(BatchSize, EightBitGemmsTakeTheirOwnShareOfTheirPeak) {
+    const Plan p = run(R"({"stage": "batch", "model": "llama-2-7b", "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},
+        "serve": {"context_tokens": 256, "prompt_tokens": 128, "output_tokens": 128, "concurrent_users": 256},
+        "hardware": {"devices": ["h100-sxm"], "count": 1},
+        "assumptions": {"decode_compute_efficiency": 0.5, "decode_compute_efficiency_8bit": 0.25, "decode_bandwidth_efficiency": 0.8,
+                        "decode_step_overhead_s": 0}})");
+    const Phase& dec = p.candidates.at(0).phases.at(0);
+    EXPECT_EQ(dec.precision, "fp8");
+    EXPECT_NEAR(dec.time_s, 11.78e-3, 0.01 * 11.78e-3);
+    EXPECT_NEAR(dec.roofline.memory_s, 2.466e-3 + 4.808e-3, 0.01 * 7.27e-3);
+}
+
 // serve.decode_attention "per_query_head": a decode kernel with one thread block per query head (TensorRT-LLM's
 // masked MHA before v0.8's XQA kernel) reads each KV head once per query head of its group. Llama 2 70B has 64
 // query heads over 8 KV heads, so a step reads its KV cache 8 times instead of once: 7 extra reads of
