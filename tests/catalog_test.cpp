@@ -249,6 +249,24 @@ TEST(LoaderErrors, EfficiencyRuleFormatKindsAndStepTime) {
     }
 }
 
+// runtimes.json: shard_embeddings_and_head is a yes/no property of the runtime with its source; a string is refused.
+TEST(LoaderErrors, RuntimeShardEmbeddingsAndHeadIsABoolean) {
+    const std::string runtimes = R"({"runtimes": {"r": {"name": "n", "meaning": "m", "adapter_bytes_per_param": 2,
+      "adapter_gradient_bytes_per_param": 2, "optimizer_state_bytes_per_value": 2, "logits_kept_bytes_per_value": 2,
+      "loss_fp32_bytes_per_value": 8, "loss_chunks": 8, "paged_optimizer": false, "full_master_weights": false,
+      "optimizer_in_backward": false, "attention": "sdpa", "offload_parameters": true, "shard_embeddings_and_head": true,
+      "default_for": ["full", "lora", "qlora"], "source": "s"}},
+      "sources": {"s": {"title": "t", "locator": "l", "read_on": "2026-12-01"}}})";
+    const auto good = load_catalog({{"runtimes.json", runtimes}});
+    EXPECT_TRUE(std::none_of(good.issues.begin(), good.issues.end(), [](const Issue& i) { return i.file == "runtimes.json"; }));
+    ASSERT_EQ(good.catalog.training_runtimes.size(), 1u);
+    EXPECT_TRUE(good.catalog.training_runtimes[0].shard_embeddings_and_head);
+    const auto bad = load_catalog({{"runtimes.json", replace(runtimes, R"("shard_embeddings_and_head": true)", R"("shard_embeddings_and_head": "yes")")}});
+    const auto it = std::find_if(bad.issues.begin(), bad.issues.end(), [](const Issue& i) { return i.file == "runtimes.json"; });
+    ASSERT_NE(it, bad.issues.end());
+    EXPECT_EQ(*it, (Issue{"runtimes.r.shard_embeddings_and_head", "expected true or false, got a string", "runtimes.json"})) << to_string(*it);
+}
+
 TEST(LoaderErrors, UnusedSourceIsReported) {
     auto load = load_device(replace(kDevice, R"("read_on": "2026-11-29"}})",
                                     R"("read_on": "2026-11-29"}, "old": {"title": "t", "locator": "l", "read_on": "2020-01-01"}})"));

@@ -93,6 +93,16 @@ TEST(Fp8Casts, CountsEveryGemmOperandOfEveryLayer) {
     EXPECT_EQ(fp8_cast_time_s(test::llama31_8b(), 1000, 18, 0), 0); // no published bandwidth: not modelled
 }
 
+// QLoRA dequantizes its frozen NF4 base on every use (bitsandbytes MatMul4Bit: forward and backward, and a
+// recomputed forward): per use it reads 4.127 bits and writes 2 bytes per parameter. By hand, 1e9 parameters
+// used 3 times on an A100 40GB (1,555 GB/s): 1e9 x 3 x (0.515875 + 2) / 1.555e12 = 4.8538e-3 s.
+TEST(QloraDequant, ReadsThePackedWeightsAndWritesSixteenBitsPerUse) {
+    EXPECT_NEAR(qlora_dequant_time_s(1e9, 4.127, 3, 1.555e12), 4.8538e-3, 1e-7);
+    EXPECT_NEAR(qlora_dequant_time_s(1e9, 4.127, 2, 1.555e12) / qlora_dequant_time_s(1e9, 4.127, 3, 1.555e12), 2.0 / 3.0, 1e-12);
+    EXPECT_EQ(qlora_dequant_time_s(1e9, 4.127, 3, 0), 0); // no published bandwidth: not modelled
+    EXPECT_EQ(qlora_dequant_time_s(0, 4.127, 3, 1.555e12), 0);
+}
+
 TEST(PrefillFlops, CausalAttentionCountsHalfThePairs) {
     const ModelArch a = dense(1, 4096, 32, 32, 11008, 32000);
     const double p = 1000;

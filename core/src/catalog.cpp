@@ -684,6 +684,7 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
             t.zero3_layer_gather_bytes_per_param = e.number("zero3_layer_gather_bytes_per_param", false, 0, 16).value_or(0);
             t.offload_gradients = e.boolean("offload_gradients", false).value_or(false);
             t.offload_parameters = e.boolean("offload_parameters", false).value_or(false);
+            t.shard_embeddings_and_head = e.boolean("shard_embeddings_and_head", false).value_or(false);
             t.default_for = e.strings("default_for", false);
             for (const auto& m : t.default_for)
                 if (m != "full" && m != "lora" && m != "qlora") e.error("default_for", "unknown method \"" + m + "\"; expected full, lora or qlora");
@@ -692,7 +693,7 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
                                  "logits_kept_bytes_per_value", "loss_fp32_bytes_per_value", "loss_chunks", "paged_optimizer", "full_master_weights",
                                  "optimizer_in_backward", "attention", "offload_checkpoints", "optimizer_fp32_gradient_bytes_per_param",
                                  "zero2_shards_gradients", "zero3_layer_gather_bytes_per_param", "offload_gradients",
-                                 "offload_parameters"});
+                                 "offload_parameters", "shard_embeddings_and_head"});
             t.source = b.source_of.count(e.at("adapter_bytes_per_param")) ? b.source_of[e.at("adapter_bytes_per_param")] : "";
             return t;
         },

@@ -119,6 +119,11 @@ double fp8_cast_time_s(const ModelArch& arch, double tokens, double bytes_per_el
     return tokens * fp8_cast_elements_per_token(arch) * bytes_per_element / bandwidth_bytes_per_s;
 }
 
+double qlora_dequant_time_s(double quantized_params, double bits_per_weight, double uses, double bandwidth_bytes_per_s) {
+    if (bandwidth_bytes_per_s <= 0 || quantized_params <= 0 || uses <= 0) return 0;
+    return quantized_params * uses * (bits_per_weight / 8.0 + 2.0) / bandwidth_bytes_per_s;
+}
+
 double encoder_flops_per_item(const ModelArch& arch, double params, double tokens) {
     const double body = std::max(0.0, params - embedding_and_head_params(arch));
     double width = 0;

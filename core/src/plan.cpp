@@ -98,6 +98,8 @@ struct WeightBytes {
     double experts = 0;   // the routed-expert share of `total` (MoE)
     double input_embedding = 0;           // the untied input token table's share of `total`
     double input_embedding_row_bytes = 0; // one token's row of it
+    double quantized_params = 0;          // parameters stored at the format's bits (the rest at 16)
+    double bits_per_weight = 16;          // the format's storage bits per quantized parameter
     std::string why;
 };
 
@@ -111,6 +113,8 @@ WeightBytes weight_bytes(const Workload& w, const Catalog& cat, const std::strin
     const bool low_float = f && f->kind == "float" && bits < 16 && !w.model.size_only; // fp8 engines too
     const double embed = (keep_embeddings || low_float) ? std::min(params, embedding_and_head_params(arch)) : 0;
     out.total = (params - embed) * bits / 8 + embed * 2;
+    out.quantized_params = params - embed;
+    out.bits_per_weight = bits;
     // An untied input table is a lookup: a step reads only its tokens' rows (a tied one is also the head,
     // read whole). Stored at 16 bits where the embeddings are kept, else at the format's bits.
     if (!arch.tied_embeddings && !w.model.size_only && arch.vocab > 0 && embedding_and_head_params(arch) <= params) {
@@ -699,6 +703,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     m.capacity_bytes = usable_bytes(d, a, false);
     double weights = 0, grad_per = 0, opt_per = 0, frozen_per = 0; // frozen_per, st_per: for the layout search
     ModelStateBytes st_per;
+    WeightBytes frozen_base; // LoRA/QLoRA: the frozen base as stored (its quantized share is dequantized per use)
     std::string wwhy;
     if (full) {
         // Mixed precision keeps FP32 master weights (lesson 001's 16 bytes per parameter with AdamW); a pure-bf16
@@ -714,6 +719,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     } else {
         const std::string base = t.method == TrainMethod::qlora && w.precision.weights == "bf16" ? "nf4" : w.precision.weights;
         const WeightBytes wb = weight_bytes(w, cat, base, w.model.params, e.explain);
+        frozen_base = wb;
         const double adapter = fp32 ? 4.0 : rt.adapter_bytes_per_param;
         weights = wb.total + trainable * adapter;
         grad_per = fp32 ? 4.0 : rt.adapter_gradient_bytes_per_param;
@@ -751,20 +757,37 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // the root unit (embeddings, final norm, head), which FSDP2 does not reshard after forward; in backward the
     // current block's gradient until it is reduce-scattered and copied out, and the root's until backward ends.
     const bool params_offloaded = t.cpu_offload && rt.offload_parameters && full && zero >= 3 && arch.layers > 0;
-    const double root_params = params_offloaded ? std::min(w.model.params, embedding_and_head_params(arch)) : 0;
-    const double block_params = params_offloaded ? (w.model.params - root_params) / arch.layers : 0;
+    const double tables_params = params_offloaded ? std::min(w.model.params, embedding_and_head_params(arch)) : 0;
+    const double block_params = params_offloaded ? (w.model.params - tables_params) / arch.layers : 0;
+    // A runtime that wraps the token embeddings and the head as FSDP units of their own (torchtune: 70B_full.yaml
+    // custom_sharded_layers: ['tok_embeddings', 'output'], which training.shard_model passes to fully_shard with
+    // reshard_after_forward=True) reshards them like the blocks: the root keeps only what is left (a learned position
+    // table; Llama: the final norm), and the largest unit in flight is the head (vocab x hidden) beside a block.
+    const double table_params = double(arch.vocab) * arch.hidden;
+    const double own_units_params = rt.shard_embeddings_and_head ? std::min(tables_params, table_params * (arch.tied_embeddings ? 1.0 : 2.0)) : 0;
+    const double root_params = tables_params - own_units_params;
+    const double largest_unit_params = own_units_params > 0 ? std::max(block_params, table_params) : block_params;
     if (params_offloaded) {
-        weights = (2 * block_params + root_params) * st_per.weights;
-        grads = (block_params + root_params) * grad_per;
+        weights = (largest_unit_params + block_params + root_params) * st_per.weights;
+        grads = (largest_unit_params + root_params) * grad_per;
     }
     m.weights_bytes = weights;
     e.term(m, "weights", weights, [&] {
+        if (params_offloaded && own_units_params > 0)
+            return std::string(wwhy + "; offloaded with FSDP's CPU offload (" + rt.id + "): on the device the largest unit in flight (" +
+                               format_count(largest_unit_params) + " params) and the next block (" + format_count(block_params) +
+                               "); embeddings and head are units of their own, resharded after forward" +
+                               (root_params > 0 ? ", the root keeps " + format_count(root_params) : ""));
         if (params_offloaded) return std::string(wwhy + "; offloaded with FSDP's CPU offload (" + rt.id + "): on the device two blocks in flight (" +
                                                  format_count(2 * block_params) + " params) and the root unit, embeddings and head (" + format_count(root_params) + ")");
         return std::string(wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : "") +
                                                            (gather_params > 0 ? " + the largest layer gathered (" + format_count(gather_params) + " params x 2 bytes)" : "")); });
     m.gradients_bytes = grads;
     e.term(m, "gradients", grads, [&] {
+        if (params_offloaded && own_units_params > 0)
+            return std::string("the largest unit's (" + format_count(largest_unit_params) + ")" +
+                               (root_params > 0 ? " and the root unit's (" + format_count(root_params) + ")" : "") + " x " + format_sig(grad_per, 2) +
+                               " bytes; the rest are copied to host memory as they are reduce-scattered (" + rt.id + ")");
         if (params_offloaded) return std::string("the current block's (" + format_count(block_params) + ") and the root unit's (" + format_count(root_params) + ") x " +
                                                  format_sig(grad_per, 2) + " bytes; the rest are copied to host memory as they are reduce-scattered (" + rt.id + ")");
         if (grads_offloaded) return std::string("reduced into host memory with the offloaded optimizer (" + rt.id + ")");
@@ -838,7 +861,17 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const bool attention_apart = a.training_attention_efficiency > 0 && attention_peak.flop_per_s > 0;
     const double attention_flops_per_token =
         attention_apart ? training_flops_per_token(arch, 0, t.seq_len, t.method, Checkpointing::none) : 0.0; // no parameters: attention alone
-    const double attention_s = attention_apart ? tokens_per_step * attention_flops_per_token / n /
+    // The kernels also run the forward that recomputation repeats: full checkpointing recomputes each block's
+    // forward, attention included, and selective recomputation recomputes exactly the attention core (Korthikanti
+    // et al. 2022, arXiv:2205.05198, "Selective Activation Recomputation"). The MFU absorbs the recomputed GEMMs
+    // (it is measured on runs that recompute); a kernel's share of peak does not absorb extra kernel work, so
+    // attention counts 4 forwards instead of 3 (llm-foundry scripts/train/benchmarking/README.md, "HFU": with
+    // checkpointing "4 * attn_flops_per_seq").
+    const double attention_run_flops_per_token =
+        attention_apart ? training_flops_per_token(arch, 0, t.seq_len, t.method,
+                                                   t.checkpointing == Checkpointing::none ? Checkpointing::none : Checkpointing::full)
+                        : 0.0;
+    const double attention_s = attention_apart ? tokens_per_step * attention_run_flops_per_token / n /
                                                      (attention_peak.flop_per_s * a.training_attention_efficiency)
                                                : 0.0;
     step.roofline = roofline(tokens_per_step * (model_flops_per_token - attention_flops_per_token) / n, 0, peak.flop_per_s * mfu,
@@ -852,24 +885,37 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const double fp8_cast_s = peak.precision == "fp8" && peak.flop_per_s > 0
                                   ? fp8_cast_time_s(arch, tokens_per_step / n, a.training_fp8_cast_bytes_per_element, d.bandwidth_bytes_per_s)
                                   : 0.0;
+    // QLoRA dequantizes its frozen 4-bit base on every use (performance.h, qlora_dequant_time_s): forward and
+    // backward, plus the recomputed forward under full checkpointing, once per micro-batch; every device
+    // dequantizes whole layers (data parallel, or FSDP after its all-gather).
+    const double micro_batches = std::max(1.0, sequences / (std::max(1.0, t.micro_batch) * n));
+    const double dequant_uses = micro_batches * (t.checkpointing == Checkpointing::full ? 3.0 : 2.0);
+    const double dequant_s = t.method == TrainMethod::qlora && frozen_base.bits_per_weight < 16
+                                 ? qlora_dequant_time_s(frozen_base.quantized_params, frozen_base.bits_per_weight, dequant_uses,
+                                                        d.bandwidth_bytes_per_s)
+                                 : 0.0;
     // Gradient all-reduce of the n devices over the scale-up link (parallel.h), a floor for slow links (PCIe):
     // the MFU above is measured end to end on runs whose network traffic it already includes, so the
     // scale-out network is priced by the layout search (c.layouts), not added here. Not counted when the
     // device publishes no link.
     const Network net = network_of(d, a);
     step.communication_s = d.interconnect_bytes_per_s > 0 ? allreduce_time_s(trainable * 2.0, {n, n}, net) : 0.0;
-    step.time_s = std::max(step.roofline.time_s + fp8_cast_s, step.communication_s); // gradient all-reduce overlaps the backward pass
+    step.time_s = std::max(step.roofline.time_s + fp8_cast_s + dequant_s, step.communication_s); // gradient all-reduce overlaps the backward pass
     c.phases.push_back(step);
     auto why = [&] { return format_sig(flops_per_token / w.model.active_params, 3) + "N FLOPs per token (with attention) x " +
                             format_sig(tokens_per_step, 6) + " tokens / (" + std::to_string(n) + " x " + format_sig(peak.flop_per_s / 1e12, 4) +
                             " TFLOPS x MFU " + format_sig(mfu, 2) + ")" +
-                            (attention_s > 0 ? " + attention " + format_sig(attention_flops_per_token * tokens_per_step, 4) + " FLOPs at " +
+                            (attention_s > 0 ? " + attention " + format_sig(attention_run_flops_per_token * tokens_per_step, 4) + " FLOPs" +
+                                                   (attention_run_flops_per_token > attention_flops_per_token ? " (with its recomputed forward)" : "") + " at " +
                                                    format_sig(a.training_attention_efficiency, 2) + " of the " + attention_peak.precision + " peak (" +
                                                    format_sig(attention_s, 3) + " s)"
                                              : "") +
                             (fp8_cast_s > 0 ? " + FP8 casts " + format_sig(a.training_fp8_cast_bytes_per_element, 3) + " bytes per GEMM operand element (" +
                                                   format_sig(fp8_cast_s, 3) + " s)"
-                                            : ""); };
+                                            : "") +
+                            (dequant_s > 0 ? " + dequantizing the " + format_sig(frozen_base.bits_per_weight, 4) + "-bit base " + format_sig(dequant_uses, 3) +
+                                                 " times to 16 bits (" + format_sig(dequant_s, 3) + " s)"
+                                           : ""); };
     if (peak.flop_per_s > 0) {
         c.figures["step_time_s"] = e.figure(step.time_s, Label::modelled, why);
         c.figures["train_tokens_per_s"] = e.figure(tokens_per_step / step.time_s, Label::modelled, why);
@@ -880,7 +926,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     if (!c.fits) {
         c.regime = Regime::capacity;
         if (e.explain) c.regime_why = "needs " + gb(m.total_bytes) + " per device but " + gb(m.capacity_bytes) + " is usable";
-    } else if (step.communication_s > step.roofline.time_s + fp8_cast_s) {
+    } else if (step.communication_s > step.roofline.time_s + fp8_cast_s + dequant_s) {
         c.regime = Regime::bandwidth;
         if (e.explain) c.regime_why = "the gradient all-reduce (" + format_sig(step.communication_s, 3) + " s) outlasts the compute";
     } else {

@@ -67,6 +67,15 @@ double training_flops_per_token(const ModelArch& arch, double active_params, dou
 double fp8_cast_elements_per_token(const ModelArch& arch);
 double fp8_cast_time_s(const ModelArch& arch, double tokens, double bytes_per_element, double bandwidth_bytes_per_s);
 
+// Time QLoRA spends dequantizing its frozen base, per device: quantized parameters x uses x (bits / 8 read
+// + 2 bytes written) / memory bandwidth. bitsandbytes' MatMul4Bit dequantizes the packed weight to a 16-bit
+// tensor in forward and again in backward (bitsandbytes/autograd/_functions.py, MatMul4Bit.forward:
+// "F.dequantize_4bit(B, quant_state).to(A.dtype)", .backward: "F.dequantize_4bit(B, ctx.state)"; torchao's
+// LinearNF4 in torchao/dtypes/nf4tensor.py, torchtune's, likewise "weight.to(input.dtype)" both ways), and a
+// recomputed forward does it once more; the 16-bit copy is then read by the GEMM like any weight. A lower
+// bound: at the device's full bandwidth.
+double qlora_dequant_time_s(double quantized_params, double bits_per_weight, double uses, double bandwidth_bytes_per_s);
+
 // Encoder FLOPs per item of `tokens` tokens: 2 x (parameters - embeddings) x tokens plus bidirectional
 // attention 4 x q-width x tokens^2 per layer.
 double encoder_flops_per_item(const ModelArch& arch, double params, double tokens);

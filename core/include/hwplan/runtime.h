@@ -30,6 +30,8 @@ struct TrainingRuntime {
     double zero3_layer_gather_bytes_per_param = 0; // ZeRO-3 holds 16-bit gradients per layer: the largest layer's params + grads gathered
     bool offload_gradients = false;              // optimizer offload moves the 16-bit gradients to host memory too
     bool offload_parameters = false;             // CPU offload under ZeRO-3/FSDP moves the sharded parameters and gradients too (FSDP2 CPUOffloadPolicy)
+    bool shard_embeddings_and_head = false;      // FSDP wraps the token embeddings and the output head as units of their own (torchtune's
+                                                 // custom_sharded_layers): resharded after forward, so the root unit keeps neither
     std::vector<std::string> default_for;        // training methods this profile is the default for ("full", "lora", "qlora")
     std::string source;                          // source id in Catalog::runtime_sources
     bool operator==(const TrainingRuntime&) const = default;
