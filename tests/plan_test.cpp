@@ -331,6 +331,28 @@ TEST(BatchSize, EightBitGemmsTakeTheirOwnShareOfTheirPeak) {
     EXPECT_NEAR(dec.roofline.memory_s, 2.466e-3 + 4.808e-3, 0.01 * 7.27e-3);
 }
 
+// A device family with its own measured 8-bit GEMM share (efficiencies.json decode_compute_efficiency_8bit,
+// mi300x-vllm-fp8: 0.16) takes it instead of the catalog-wide one, unless the workload pins the share. The FP8
+// step above on one MI300X (2,614.9 TFLOPS FP8, 5,300 GB/s x 0.8 = 4.24e12 B/s):
+//   GEMMs 3.4509e12 FLOP / (2,614.9e12 x 0.16 = 418.4e12) = 8.248 ms (weights 6.610e9 B: 1.559 ms, compute-bound)
+//   attention: KV 12.885e9 B / 4.24e12 = 3.039 ms; step 8.248 + 3.039 = 11.29 ms
+//   pinned at 0.25: GEMMs 3.4509e12 / 653.7e12 = 5.279 ms; step 5.279 + 3.039 = 8.318 ms
+TEST(BatchSize, AFamilysOwnEightBitGemmShareReplacesTheCatalogWideOne) {
+    auto step = [](const std::string& pin) {
+        const Plan p = run(R"({"stage": "batch", "model": "llama-2-7b", "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},
+            "serve": {"context_tokens": 256, "prompt_tokens": 128, "output_tokens": 128, "concurrent_users": 256},
+            "hardware": {"devices": ["mi300x"], "count": 1},
+            "assumptions": {"decode_bandwidth_efficiency": 0.8, "decode_step_overhead_s": 0)" + pin + "}}");
+        return p.candidates.at(0);
+    };
+    const Candidate c = step("");
+    EXPECT_NEAR(c.phases.at(0).time_s, 11.29e-3, 0.01 * 11.29e-3);
+    bool named = false;
+    for (const auto& n : c.notes) named = named || n.find("[mi300x-vllm-fp8]") != std::string::npos;
+    EXPECT_TRUE(named);
+    EXPECT_NEAR(step(R"(, "decode_compute_efficiency_8bit": 0.25)").phases.at(0).time_s, 8.318e-3, 0.01 * 8.318e-3);
+}
+
 // serve.decode_attention "per_query_head": a decode kernel with one thread block per query head (TensorRT-LLM's
 // masked MHA before v0.8's XQA kernel) reads each KV head once per query head of its group. Llama 2 70B has 64
 // query heads over 8 KV heads, so a step reads its KV cache 8 times instead of once: 7 extra reads of

@@ -1379,9 +1379,11 @@ void end_to_end_mfu(AssumptionSet& das, const EfficiencyRule*& attention_rule) {
 }
 
 // Efficiencies measured for the device's family and runtime (catalog/efficiencies.json) replace the
-// catalog-wide ones, unless the workload pinned them: decode bandwidth efficiency and pretraining MFU.
+// catalog-wide ones, unless the workload pinned them: decode bandwidth efficiency, pretraining MFU, training's
+// attention share and a decode step's GEMM share of an 8-bit peak.
 AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, const Workload& w, const Device& d,
-                                 const EfficiencyRule*& decode_rule, const EfficiencyRule*& mfu_rule, const EfficiencyRule*& attention_rule) {
+                                 const EfficiencyRule*& decode_rule, const EfficiencyRule*& mfu_rule, const EfficiencyRule*& attention_rule,
+                                 const EfficiencyRule*& gemm_rule) {
     AssumptionSet out = as;
     auto apply = [&](const std::vector<EfficiencyRule>& rules, const char* key, double Assumptions::*field) -> const EfficiencyRule* {
         const auto src = as.source.find(key);
@@ -1414,6 +1416,7 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
     // most bytes and the fast case the fewest, so the band spans both ends of the fit (assumptions.json).
     std::swap(out.low.training_fp8_cast_bytes_per_element, out.high.training_fp8_cast_bytes_per_element);
     attention_rule = apply(cat.training_attention_rules, "training_attention_efficiency", &Assumptions::training_attention_efficiency);
+    gemm_rule = apply(cat.decode_compute_8bit_rules, "decode_compute_efficiency_8bit", &Assumptions::decode_compute_efficiency_8bit);
     const auto mfu_src = as.source.find("training_mfu");
     if (mfu_src != as.source.end() && mfu_src->second == "workload") end_to_end_mfu(out, attention_rule);
     return out;
@@ -1489,7 +1492,7 @@ void label_user_calibrated(Candidate& c, const std::vector<const Calibration*>& 
 // the peak when they were compute-bound. A value the workload
 // pinned is the user's, not calibrated.
 void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const AssumptionSet& das, const EfficiencyRule* decode_rule,
-                      const EfficiencyRule* mfu_rule, const EfficiencyRule* attention_rule) {
+                      const EfficiencyRule* mfu_rule, const EfficiencyRule* attention_rule, const EfficiencyRule* gemm_rule) {
     std::vector<std::string> keys, figures;
     switch (w.stage) {
     case Stage::finetune:
@@ -1526,13 +1529,15 @@ void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const
         else if (key == "decode_step_overhead_s" && decode_rule && decode_rule->step_overhead_s > 0) ids = &decode_rule->calibrated_by;
         else if (key == "training_mfu" && mfu_rule) ids = &mfu_rule->calibrated_by;
         else if (key == "training_attention_efficiency" && attention_rule) ids = &attention_rule->calibrated_by;
+        else if (key == "decode_compute_efficiency_8bit" && gemm_rule) ids = &gemm_rule->calibrated_by;
         else if (auto it = cat.assumptions.find(key); it != cat.assumptions.end()) ids = &it->second.calibrated_by;
         if (!ids || ids->empty()) return;
         std::string list;
         for (const auto& id : *ids) list += (list.empty() ? "" : ", ") + id;
         const EfficiencyRule* rule = key == "decode_bandwidth_efficiency" || (key == "decode_step_overhead_s" && decode_rule && decode_rule->step_overhead_s > 0)
                                          ? decode_rule : key == "training_mfu" ? mfu_rule
-                                         : key == "training_attention_efficiency" ? attention_rule : nullptr;
+                                         : key == "training_attention_efficiency" ? attention_rule
+                                         : key == "decode_compute_efficiency_8bit" ? gemm_rule : nullptr;
         named.push_back(key + (rule ? " [" + rule->id + "]" : "") + " from " + list);
     }
     std::string note;
@@ -1671,8 +1676,8 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
     }
     std::vector<std::pair<double, Candidate>> ranked;
     for (const Device* d : devices) {
-        const EfficiencyRule *rule = nullptr, *mfu_rule = nullptr, *attention_rule = nullptr;
-        AssumptionSet das = device_assumptions(as, cat, w, *d, rule, mfu_rule, attention_rule);
+        const EfficiencyRule *rule = nullptr, *mfu_rule = nullptr, *attention_rule = nullptr, *gemm_rule = nullptr;
+        AssumptionSet das = device_assumptions(as, cat, w, *d, rule, mfu_rule, attention_rule, gemm_rule);
         const auto calibrated = apply_calibrations(das, cat, *d);
         for (const Calibration* k : calibrated) {
             if (k->assumption == "decode_bandwidth_efficiency") rule = nullptr;
@@ -1692,11 +1697,15 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
         };
         widen(e.c, band(das.low));
         widen(e.c, band(das.high));
-        label_calibrated(e.c, w, cat, das, rule, mfu_rule, attention_rule);
+        label_calibrated(e.c, w, cat, das, rule, mfu_rule, attention_rule, gemm_rule);
         if (rule && w.stage != Stage::finetune && w.stage != Stage::pretrain)
             e.c.notes.push_back("decode bandwidth efficiency " + format_sig(rule->value, 3) + " (" + format_sig(rule->low, 3) + ".." +
                                 format_sig(rule->high, 3) + ") for this device family [" + rule->id + ", " + std::to_string(rule->measurements) +
                                 " measurements]: " + rule->meaning);
+        if (gemm_rule && w.stage != Stage::finetune && w.stage != Stage::pretrain && e.c.phases.size() > 0 &&
+            (e.c.phases.front().precision == "fp8" || e.c.phases.front().precision == "int8"))
+            e.c.notes.push_back("decode GEMM share of the 8-bit peak " + format_sig(gemm_rule->value, 3) + " (" + format_sig(gemm_rule->low, 3) + ".." +
+                                format_sig(gemm_rule->high, 3) + ") for this device family [" + gemm_rule->id + "]: " + gemm_rule->meaning);
         if (mfu_rule && w.stage == Stage::pretrain)
             e.c.notes.push_back("training MFU " + format_sig(mfu_rule->value, 3) + " (" + format_sig(mfu_rule->low, 3) + ".." +
                                 format_sig(mfu_rule->high, 3) + ") for this device family [" + mfu_rule->id + "]: " + mfu_rule->meaning);
