@@ -154,6 +154,31 @@ TEST(Calibration, LlamaBenchDecodeOnRtx3090) {
     EXPECT_NEAR(k.value / by_hand, 1.0, 0.02);
 }
 
+// llama-bench's backend column says which ggml backend ran; a Vulkan row is planned as framework llama.cpp-vulkan
+// while its calibration is sought, so the planner's figure it starts from is the Vulkan GGUF rule's. By hand
+// (plan_test.cpp DecodeEfficiency.LlamaCppVulkanTakesItsOwnGgufRule): LLaMA 2 7B Q4_0 on an RTX 5090 reads
+// 3,750,711,808 bytes per tg128 step; Vulkan: 3.7507e9 / (1792e9 x 0.609) + 0.71 ms = 4.1468 ms, 241.1 tokens/s;
+// the same row from a CUDA build: 3.7507e9 / (1792e9 x 0.763) + 2.08 ms = 4.8232 ms, 207.3 tokens/s.
+TEST(Calibration, LlamaBenchBackendColumnPicksTheVulkanFramework) {
+    auto row = [](const char* backend) {
+        return std::string("| model                          |       size |     params | backend    | ngl | fa |            test |                  t/s |\n"
+                           "| ------------------------------ | ---------: | ---------: | ---------- | --: | -: | --------------: | -------------------: |\n"
+                           "| llama 7B Q4_0                  |   3.56 GiB |     6.74 B | ") + backend + "     |  99 |  1 |           tg128 |        221.08 ± 1.41 |\n";
+    };
+    const auto vk = parse_measurements(row("Vulkan")), cuda = parse_measurements(row("CUDA  "));
+    ASSERT_EQ(vk.measurements.size(), 1u);
+    ASSERT_EQ(cuda.measurements.size(), 1u);
+    EXPECT_EQ(vk.measurements[0].backend, "Vulkan");
+    EXPECT_EQ(cuda.measurements[0].backend, "CUDA");
+    const std::string workload = R"({"stage": "serve", "model": "llama-2-7b"})";
+    const auto a = calibrate(files_catalog(), workload, "rtx-5090", vk.measurements[0], "2026-12-01");
+    const auto b = calibrate(files_catalog(), workload, "rtx-5090", cuda.measurements[0], "2026-12-01");
+    ASSERT_TRUE(a.issues.empty()) << to_string(a.issues.front());
+    ASSERT_TRUE(b.issues.empty()) << to_string(b.issues.front());
+    EXPECT_NEAR(a.calibration.modelled / 241.1, 1.0, 1e-3);
+    EXPECT_NEAR(b.calibration.modelled / 207.3, 1.0, 1e-3);
+}
+
 // A calibration reaches only its own device; the workload's own override still wins over it.
 TEST(Calibration, OnlyItsDeviceAndNotOverAWorkloadOverride) {
     const auto parsed = parse_measurements(data_text("llama-bench-readme.md"));

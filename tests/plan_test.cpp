@@ -542,6 +542,57 @@ TEST(DecodeEfficiency, AChipMeasuredApartFromItsFamilyKeepsItsOwnShare) {
     EXPECT_EQ(f16.figures.at("decode_step_s").why.find("apple-m1-max-llama.cpp-gguf"), std::string::npos);
 }
 
+// llama.cpp's Vulkan backend has its own GGUF rule (efficiencies.json gddr-gpu-llama.cpp-vulkan-gguf: share 0.609
+// and a 0.71 ms step, fitted by least squares on five maintainers' llama-bench tg128 rows of 2025-2026 on the
+// RTX 5090 and RTX 3090), not the CUDA rule of December 2023 (0.763 and 2.08 ms). By hand, LLaMA 2 7B Q4_0 on an
+// RTX 5090 for tg128 (1 prompt token, 128 generated): 6,738,415,616 parameters (32 x (4 x 4096^2 + 3 x 4096 x
+// 11008 + 2 x 4096) + 2 x 32000 x 4096 + 4096) at 4.5 bits = 3,790,358,784 bytes; a step reads them less the
+// untied 32,000 x 4,096 input table (73,728,000 bytes) plus one row (2,304 bytes), plus the KV cache of a 65-token
+// history (1 + 128 / 2) at 2 x 32 layers x 4096 x 2 bytes = 34,078,720 bytes: 3,750,711,808 bytes. Step =
+// 3.7507e9 / (1792e9 x 0.609) + 0.71 ms = 3.4368 + 0.71 = 4.1468 ms, 241.1 tokens/s (PR #14903 measured 221.08,
+// a calibration case at +9 %). The same workload as "llama.cpp" takes the CUDA rule, and 16-bit weights under
+// the Vulkan framework take neither (no Vulkan F16 measurement: the catalog-wide 0.78 and 0.87 ms).
+TEST(DecodeEfficiency, LlamaCppVulkanTakesItsOwnGgufRule) {
+    auto plan_on = [](const char* framework, const char* weights) {
+        return run(std::string(R"({"stage": "serve", "model": "llama-2-7b", "framework": ")") + framework + R"(", "precision": {"weights": ")" +
+                   weights + R"(", "kv_cache": "fp16", "compute": "fp16"}, "serve": {"context_tokens": 129, "prompt_tokens": 1, "output_tokens": 128,
+            "concurrent_users": 1}, "hardware": {"devices": ["rtx-5090"], "count": 1}})").candidates.at(0);
+    };
+    const Candidate vk = plan_on("llama.cpp-vulkan", "q4_0"), cuda = plan_on("llama.cpp", "q4_0"), f16 = plan_on("llama.cpp-vulkan", "fp16");
+    EXPECT_NEAR(vk.phases.at(0).roofline.bytes / 3750711808.0, 1.0, 1e-6);
+    EXPECT_NEAR(vk.figures.at("decode_step_s").value / 4.1468e-3, 1.0, 1e-3);
+    EXPECT_NEAR(vk.figures.at("decode_tokens_per_s_per_user").value / 241.1, 1.0, 1e-3);
+    EXPECT_NE(vk.figures.at("decode_step_s").why.find("[gddr-gpu-llama.cpp-vulkan-gguf]"), std::string::npos) << vk.figures.at("decode_step_s").why;
+    EXPECT_EQ(vk.figures.at("decode_tokens_per_s_per_user").label, Label::calibrated);
+    EXPECT_NE(cuda.figures.at("decode_step_s").why.find("[gddr-gpu-llama.cpp-gguf]"), std::string::npos);
+    EXPECT_NEAR(cuda.figures.at("decode_step_s").value / (3750711808.0 / (1792e9 * 0.763) + 2.08e-3), 1.0, 1e-6);
+    EXPECT_EQ(f16.figures.at("decode_step_s").why.find("llama.cpp"), std::string::npos) << f16.figures.at("decode_step_s").why;
+}
+
+// Everything but the efficiency rule treats the Vulkan backend as llama.cpp: it splits two cards by layers (not
+// tensor parallelism, which llama.cpp's default --split-mode layer does not do), holds the same memory, and a
+// card whose catalog software lists llama.cpp is not eliminated for it.
+TEST(DecodeEfficiency, LlamaCppVulkanIsLlamaCppForLayoutMemoryAndSoftware) {
+    auto plan_on = [](const char* framework) {
+        return run(std::string(R"({"stage": "serve", "model": "llama-3.1-70b", "framework": ")") + framework + R"(", "precision": {"weights": "q4_k_m",
+            "kv_cache": "fp16", "compute": "fp16"}, "serve": {"context_tokens": 513, "prompt_tokens": 1, "output_tokens": 512,
+            "concurrent_users": 1}, "hardware": {"devices": ["rtx-4090"], "count": 2}})");
+    };
+    const Plan vk = plan_on("llama.cpp-vulkan"), cpp = plan_on("llama.cpp");
+    ASSERT_FALSE(vk.candidates.empty());
+    ASSERT_FALSE(cpp.candidates.empty());
+    const Candidate &a = vk.candidates.at(0), &b = cpp.candidates.at(0);
+    EXPECT_EQ(a.layout.tensor_parallel, 1);
+    EXPECT_EQ(a.layout.pipeline_parallel, 2);
+    EXPECT_EQ(a.layout, b.layout);
+    EXPECT_EQ(a.memory.total_bytes, b.memory.total_bytes);
+    ASSERT_EQ(vk.options.size(), cpp.options.size());
+    for (size_t i = 0; i < vk.options.size(); ++i) {
+        EXPECT_EQ(vk.options[i].feasible, cpp.options[i].feasible) << vk.options[i].name;
+        for (const auto& r : vk.options[i].reasons) EXPECT_EQ(r.find("does not run"), std::string::npos) << vk.options[i].name << ": " << r;
+    }
+}
+
 // A decode step looks up one row of an untied input embedding table per sequence; it does not read the table
 // (OpenAI's gpt-oss model card leaves it out of the active parameters for that reason). LLaMA 2 7B at fp16:
 // the step reads the weights less the 32,000 x 4,096 table at 2 bytes, plus one 4,096-wide row, plus the KV

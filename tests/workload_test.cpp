@@ -111,6 +111,27 @@ TEST(Workload, ErrorsNamePathAndReason) {
     }
 }
 
+// llama.cpp's Vulkan backend is a framework value of its own ("llama.cpp-vulkan": llama.cpp built with
+// GGML_VULKAN, what llama-bench prints as backend "Vulkan"); it reads back unchanged and is llama.cpp for the
+// layout, memory and catalog software list (framework_runtime). A backend llama.cpp does not name is an error
+// at "framework" listing the values, the Vulkan variant among them.
+TEST(Workload, LlamaCppVulkanIsAFrameworkOfItsOwn) {
+    const auto p = parse_workload(R"({"stage": "serve", "model": "llama-3.2-3b", "framework": "llama.cpp-vulkan"})", catalog());
+    ASSERT_TRUE(p.issues.empty());
+    EXPECT_EQ(p.workload.framework, "llama.cpp-vulkan");
+    EXPECT_EQ(parse_workload(workload_to_json(p.workload), catalog()).workload.framework, "llama.cpp-vulkan");
+    EXPECT_EQ(framework_runtime("llama.cpp-vulkan"), "llama.cpp");
+    EXPECT_EQ(framework_runtime("llama.cpp"), "llama.cpp");
+    EXPECT_EQ(framework_runtime("vllm"), "vllm");
+    EXPECT_EQ(framework_runtime(""), "");
+    const auto bad = parse_workload(R"({"stage": "serve", "model": "llama-3.2-3b", "framework": "llama.cpp-cuda"})", catalog());
+    ASSERT_EQ(bad.issues.size(), 1u);
+    EXPECT_EQ(bad.issues[0].path, "framework");
+    EXPECT_EQ(bad.issues[0].message,
+              "unknown value \"llama.cpp-cuda\"; expected one of cuda, rocm, xla, jax, pytorch, pytorch-xla, tensorrt-llm, vllm, sglang, "
+              "metal, mps, mlx, llama.cpp, llama.cpp-vulkan, neuron, openvino, onnxruntime, qnn, coreml, groqcloud, cerebras-sdk, synapseai");
+}
+
 TEST(Workload, UnknownModelListsCloseMatches) {
     const auto p = parse_workload(R"({"stage": "serve", "model": "Llama-3.1-80B"})", catalog());
     ASSERT_EQ(p.issues.size(), 1u);

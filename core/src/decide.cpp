@@ -370,7 +370,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                               ": give usage (hours a month, or jobs a week x hours) or cost.utilization to price it");
             if (hc == &spot && w.stage == Stage::serve)
                 out.push_back("spot capacity can be taken back at any time: not for an interactive endpoint");
-            if (!w.framework.empty() && std::find(d->software.begin(), d->software.end(), w.framework) == d->software.end())
+            if (!w.framework.empty() && std::find(d->software.begin(), d->software.end(), framework_runtime(w.framework)) == d->software.end())
                 out.push_back("does not run " + w.framework + " (catalog software list)");
             if (!seconds) notes.push_back("speed not modelled: no published peak for the compute precision (unit cost unknown)");
             for (auto& m : missed_targets(c, w)) out.push_back(m);

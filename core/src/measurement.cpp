@@ -79,7 +79,7 @@ std::string line_path(int line, const std::string& what) { return "line " + std:
 // [SECTION] llama-bench ----------------------------------------------------------------------------
 
 struct BenchHeader {
-    int model = -1, params = -1, test = -1, ts = -1;
+    int model = -1, params = -1, backend = -1, test = -1, ts = -1;
     size_t cells = 0;
 };
 
@@ -142,6 +142,7 @@ void read_bench_row(const BenchHeader& h, const std::vector<std::string>& cells,
     m.value = ts;
     (prompt ? m.prompt_tokens : m.output_tokens) = tokens;
     if (h.model >= 0) m.weight_format = weight_format_of(cells[h.model]);
+    if (h.backend >= 0) m.backend = trim(cells[h.backend]);
     if (h.params >= 0) {
         double p = 0;
         size_t end = 0;
@@ -371,6 +372,7 @@ MeasurementParse parse_measurements(const std::string& text) {
                 const std::string c = lower(cells[i]);
                 if (c == "model") h.model = int(i);
                 else if (c == "params") h.params = int(i);
+                else if (c == "backend") h.backend = int(i);
                 else if (c == "test") h.test = int(i);
                 else if (c == "t/s") h.ts = int(i);
             }
@@ -460,7 +462,9 @@ CalibrationResult calibrate(const Catalog& catalog, const std::string& workload_
         if (base->contains("precision")) doc["precision"] = (*base)["precision"];
         if (!m.weight_format.empty() && catalog.find_format(m.weight_format)) doc["precision"]["weights"] = m.weight_format;
         doc["serve"] = {{"context_tokens", prompt + output}, {"prompt_tokens", prompt}, {"output_tokens", output}, {"concurrent_users", 1}};
-        doc["framework"] = "llama.cpp";
+        // llama-bench names the ggml backend it ran ("Vulkan" for a GGML_VULKAN build, "CUDA", "Metal"; "Vulkan,BLAS"
+        // when a second one is loaded): the Vulkan backend is a framework of its own for the decode rules.
+        doc["framework"] = lower(m.backend).rfind("vulkan", 0) == 0 ? "llama.cpp-vulkan" : "llama.cpp";
     };
     switch (m.kind) {
     case MeasurementKind::decode_tokens_per_s:

@@ -301,7 +301,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // issue #6955: four RTX 3090 Ti over PCIe 4.0, Llama 3.1 70B AWQ, one client 30 -> 46 tokens/s from TP 2 to
     // TP 4). llama.cpp splits by layers (its default --split-mode layer since PR #4606): one stage after another.
     const Network net = network_of(d, a);
-    const bool layer_split = w.framework == "llama.cpp";
+    const bool layer_split = framework_runtime(w.framework) == "llama.cpp";
     const int domain = layer_split ? 1 : std::max({1, d.domain_size, net.handoff_s > 0 ? net.domain_size : 1});
     const bool wide = ep > 1;                     // expert parallel: no pipeline, attention data parallel over g groups
     // Under expert parallelism a latent-attention model (one KV head) runs attention data parallel, one group per
@@ -645,7 +645,7 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const bool moe = arch.has_moe && !w.model.size_only && arch.moe.experts > 1;
     // Expert parallelism needs a link to carry its all-to-all: a published scale-up rate or a scale-out network.
     const bool carried = d.interconnect_bytes_per_s > 0 || network_of(d, a).multi_node;
-    if (!moe || n <= 1 || !carried || w.framework == "llama.cpp") return eval_serve_layout(w, cat, d, n, a, 1, e);
+    if (!moe || n <= 1 || !carried || framework_runtime(w.framework) == "llama.cpp") return eval_serve_layout(w, cat, d, n, a, 1, e);
     Eval dense = e, wide = e;
     eval_serve_layout(w, cat, d, n, a, 1, dense);
     eval_serve_layout(w, cat, d, n, a, n, wide);
@@ -1340,8 +1340,9 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
     return best;
 }
 
-// The first rule of `rules` that matches the device, its runtime (the workload's framework, else
-// llama.cpp-style on SoCs, CPUs and NPUs and a serving engine or trainer on discrete accelerators) and the
+// The first rule of `rules` that matches the device, its runtime (the workload's framework as given, so a
+// backend variant such as "llama.cpp-vulkan" takes only rules that name it, else llama.cpp-style on SoCs, CPUs
+// and NPUs and a serving engine or trainer on discrete accelerators) and the
 // kind of the weight format (llama.cpp's block-quantized GGUF kernels dequantize as they read and reach a
 // smaller share of bandwidth than its F16 ones: efficiencies.json).
 const EfficiencyRule* matching_rule(const std::vector<EfficiencyRule>& rules, const Workload& w, const Catalog& cat, const Device& d) {

@@ -406,7 +406,7 @@ WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalo
         w.given.push_back("card");
     });
     if (auto fw = r.choice("framework", false, {"cuda", "rocm", "xla", "jax", "pytorch", "pytorch-xla", "tensorrt-llm", "vllm",
-                                                 "sglang", "metal", "mps", "mlx", "llama.cpp", "neuron", "openvino", "onnxruntime",
+                                                 "sglang", "metal", "mps", "mlx", "llama.cpp", "llama.cpp-vulkan", "neuron", "openvino", "onnxruntime",
                                                  "qnn", "coreml", "groqcloud", "cerebras-sdk", "synapseai"})) {
         w.framework = *fw;
         w.given.push_back("framework");
@@ -416,6 +416,10 @@ WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalo
         ctx.add("stage", "\"" + std::string(name(w.stage)) + "\" needs a generative model; " + w.model.model.id +
                              " is an encoder (use stage \"embed\")");
     return out;
+}
+
+std::string framework_runtime(const std::string& framework) {
+    return framework == "llama.cpp-vulkan" ? "llama.cpp" : framework;
 }
 
 std::string workload_to_json(const Workload& w) {

@@ -37,6 +37,7 @@ struct BenchMeasurement {
     int concurrency = 0;         // vLLM: maximum request concurrency (0: not given)
     std::string weight_format;   // llama-bench's type column ("q4_0"), lower case; "" when not given
     double model_params = 0;     // llama-bench's params column (6.74e9); 0 when not given
+    std::string backend;         // llama-bench's backend column ("CUDA", "Vulkan", "Metal"); "" when not given
     bool operator==(const BenchMeasurement&) const = default;
 };
 

@@ -139,7 +139,7 @@ struct Workload {
     HardwareSpec hardware;
     UsageSpec usage;
     CostSpec cost;
-    std::string framework;                      // software the team runs ("vllm", "jax", "mlx"); "" = any
+    std::string framework;                      // software the team runs ("vllm", "jax", "mlx", "llama.cpp-vulkan"); "" = any
     CardSpec card;                              // worksheet text fields (optional)
     DecisionSpec decision;                      // priority, stack, site, redundancy, budget, data location
     std::map<std::string, double> assumptions;  // overrides by name (see assumptions.h)
@@ -156,6 +156,11 @@ WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalo
 // The workload in its canonical JSON form: every field the user gave, in a fixed order, models and
 // devices by catalog id. parse_workload(workload_to_json(w)) gives w back (the export loads unchanged).
 std::string workload_to_json(const Workload& w);
+
+// The runtime a framework value names, for everything but the measured decode efficiencies: a backend variant
+// ("llama.cpp-vulkan", llama.cpp built with GGML_VULKAN) is its runtime ("llama.cpp": the same layer split, the
+// same compute buffer, the same catalog software entry); only efficiencies.json's rules tell them apart.
+std::string framework_runtime(const std::string& framework);
 
 std::string_view name(Stage s);
 std::string_view name(TrainMethod m);
