@@ -92,6 +92,8 @@ TEST(BadInput, DenormalOverridesAreRejectedBeforeTheyOverflowCosts) {
     check({
         {serve(R"("assumptions": {"decode_bandwidth_efficiency": 5e-324})"), "assumptions.decode_bandwidth_efficiency",
          "must be a ratio from 0.001 to 1, got 4.94066e-324"},
+        {serve(R"("assumptions": {"decode_compute_efficiency_8bit": 1.5})"), "assumptions.decode_compute_efficiency_8bit",
+         "must be a ratio from 0.001 to 1, got 1.5"},
         {serve(R"("usage": {"hours_per_month": 5e-324})"), "usage.hours_per_month",
          "implausible value 4.94066e-324; expected 0 or 0.001 to 744"},
         {serve(R"("cost": {"usd_per_device_hour": 5e-324})"), "cost.usd_per_device_hour",

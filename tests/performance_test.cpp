@@ -17,8 +17,28 @@ TEST(Roofline, NamesTheBoundAndTheRidge) {
     EXPECT_DOUBLE_EQ(r.time_s, 0.01);
     EXPECT_TRUE(r.compute_bound);
     EXPECT_DOUBLE_EQ(r.intensity_flop_per_byte, 1000);
-    EXPECT_DOUBLE_EQ(r.ridge_flop_per_byte, 100);
+    EXPECT_NEAR(r.ridge_flop_per_byte, 100, 1e-9);
     EXPECT_FALSE(roofline(1e10, 1e9, 100e12, 1e12).compute_bound); // 10 FLOP/byte is under the ridge
+}
+
+// Two operators one after the other (LLM-Viewer's per-operator roofline): GEMMs of 1 TFLOP over 1 GB on a
+// 100 TFLOP/s, 1 TB/s device take 10 ms (compute-bound, memory 1 ms), then attention of 1 GFLOP over 4 GB
+// takes 4 ms (memory-bound, compute 0.01 ms). In sequence: 10 + 4 = 14 ms, compute 10.01 ms, memory 5 ms,
+// most of it compute-bound. One roofline over the sums would let them overlap: max(10.01, 5) = 10.01 ms.
+TEST(Roofline, OperatorsInSequenceAddTheirOwnBounds) {
+    const Roofline r = roofline_sequence(roofline(1e12, 1e9, 100e12, 1e12), roofline(1e9, 4e9, 100e12, 1e12));
+    EXPECT_NEAR(r.time_s, 0.014, 1e-12);
+    EXPECT_NEAR(r.compute_s, 0.01001, 1e-12);
+    EXPECT_NEAR(r.memory_s, 0.005, 1e-12);
+    EXPECT_DOUBLE_EQ(r.flops, 1.001e12);
+    EXPECT_DOUBLE_EQ(r.bytes, 5e9);
+    EXPECT_NEAR(r.intensity_flop_per_byte, 200.2, 1e-9);
+    EXPECT_NEAR(r.ridge_flop_per_byte, 100, 1e-9);
+    EXPECT_TRUE(r.compute_bound);
+    // both memory-bound (batch-1 decode): the sum is the total bytes over the bandwidth, as one roofline gives
+    const Roofline small = roofline_sequence(roofline(1e9, 1e9, 100e12, 1e12), roofline(1e8, 4e9, 100e12, 1e12));
+    EXPECT_NEAR(small.time_s, roofline(1.1e9, 5e9, 100e12, 1e12).time_s, 1e-15);
+    EXPECT_FALSE(small.compute_bound);
 }
 
 TEST(MixtureOfExperts, OneTokenReadsItsExpertsALargeBatchReadsAll) {

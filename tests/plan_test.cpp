@@ -288,6 +288,71 @@ TEST(BatchSize, ShortPromptsShareAPrefillStep) {
     EXPECT_GT(c.figures.at("throughput_tokens_per_s").value, 128.0 / (pre->time_s + 128.0 * step_s / 64));
 }
 
+// A large-batch decode step is its weight GEMMs (compute-bound) and then attention over the KV cache
+// (memory-bound), one after the other (plan.cpp decode_phase). Llama 2 7B (6.74e9 parameters, FP16) on one
+// H100 SXM (989.4 TFLOP/s FP16, 3,350 GB/s) at shares pinned to 0.5 of the peak and 0.8 of the bandwidth,
+// 256 sequences of 128 + 128 / 2 = 192 tokens of history:
+//   GEMMs: 256 x 2 x 6.74e9 = 3.4509e12 FLOP / 494.7e12 = 6.976 ms; weights 13.48e9 B - the 262.1 MB input
+//          table + 256 rows of 8,192 B = 13.220e9 B / 2.68e12 = 4.933 ms: compute-bound, 6.976 ms
+//   attention: KV 256 x 192 x 524,288 B (32 layers x 32 KV heads x 128 x K and V x 2 B) = 25.770e9 B / 2.68e12
+//          = 9.616 ms; FLOPs 256 x 4 x 32 x 4,096 x 192 = 2.58e10 (0.05 ms): memory-bound, 9.616 ms
+//   step 6.976 + 9.616 = 16.59 ms, where one roofline over the sums gave max(7.03, 14.55) = 14.55 ms.
+TEST(BatchSize, LargeBatchDecodeIsGemmComputeThenAttentionMemory) {
+    const Plan p = run(R"({"stage": "batch", "model": "llama-2-7b", "precision": {"weights": "fp16", "kv_cache": "fp16", "compute": "fp16"},
+        "serve": {"context_tokens": 256, "prompt_tokens": 128, "output_tokens": 128, "concurrent_users": 256},
+        "hardware": {"devices": ["h100-sxm"], "count": 1},
+        "assumptions": {"decode_compute_efficiency": 0.5, "decode_bandwidth_efficiency": 0.8, "decode_step_overhead_s": 0}})");
+    const Candidate& c = p.candidates.at(0);
+    const Phase& dec = c.phases.at(0);
+    EXPECT_NEAR(dec.time_s, 16.59e-3, 0.01 * 16.59e-3);
+    EXPECT_NEAR(dec.roofline.compute_s, 6.976e-3 + 0.052e-3, 0.01 * 7.03e-3);
+    EXPECT_NEAR(dec.roofline.memory_s, 4.933e-3 + 9.616e-3, 0.01 * 14.55e-3);
+    EXPECT_NEAR(c.figures.at("decode_step_s").value, 16.59e-3, 0.01 * 16.59e-3);
+    EXPECT_FALSE(dec.roofline.compute_bound); // 9.6 ms of the step wait on the KV cache, 7.0 ms on the GEMMs
+    EXPECT_NE(dec.name.find("weight GEMMs compute-bound"), std::string::npos) << dec.name;
+    EXPECT_NE(dec.name.find("attention over the KV cache memory-bound"), std::string::npos) << dec.name;
+}
+
+// GEMMs at an 8-bit peak take decode_compute_efficiency_8bit (FP8 GEMMs reach a smaller share of their doubled
+// peak). The step above in FP8 (weights and KV cache), the 8-bit share pinned to 0.25 and the 16-bit one to 0.5:
+//   GEMMs: 3.4509e12 FLOP / (1,978.9e12 x 0.25 = 494.7e12) = 6.976 ms; weights 6.74e9 B - the 131.1 MB input table
+//          + 256 rows of 4,096 B = 6.610e9 B / 2.68e12 = 2.466 ms: compute-bound, 6.976 ms
+//   attention: KV 256 x 192 x 262,144 B = 12.885e9 B / 2.68e12 = 4.808 ms (FLOPs 0.05 ms): memory-bound
+//   step 6.976 + 4.808 = 11.78 ms; at the 16-bit share of the FP8 peak the GEMMs would take 3.49 ms (8.30 ms).
+TEST(BatchSize, EightBitGemmsTakeTheirOwnShareOfTheirPeak) {
+    const Plan p = run(R"({"stage": "batch", "model": "llama-2-7b", "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},
+        "serve": {"context_tokens": 256, "prompt_tokens": 128, "output_tokens": 128, "concurrent_users": 256},
+        "hardware": {"devices": ["h100-sxm"], "count": 1},
+        "assumptions": {"decode_compute_efficiency": 0.5, "decode_compute_efficiency_8bit": 0.25, "decode_bandwidth_efficiency": 0.8,
+                        "decode_step_overhead_s": 0}})");
+    const Phase& dec = p.candidates.at(0).phases.at(0);
+    EXPECT_EQ(dec.precision, "fp8");
+    EXPECT_NEAR(dec.time_s, 11.78e-3, 0.01 * 11.78e-3);
+    EXPECT_NEAR(dec.roofline.memory_s, 2.466e-3 + 4.808e-3, 0.01 * 7.27e-3);
+}
+
+// A device family with its own measured 8-bit GEMM share (efficiencies.json decode_compute_efficiency_8bit,
+// mi300x-vllm-fp8: 0.16) takes it instead of the catalog-wide one, unless the workload pins the share. The FP8
+// step above on one MI300X (2,614.9 TFLOPS FP8, 5,300 GB/s x 0.8 = 4.24e12 B/s):
+//   GEMMs 3.4509e12 FLOP / (2,614.9e12 x 0.16 = 418.4e12) = 8.248 ms (weights 6.610e9 B: 1.559 ms, compute-bound)
+//   attention: KV 12.885e9 B / 4.24e12 = 3.039 ms; step 8.248 + 3.039 = 11.29 ms
+//   pinned at 0.25: GEMMs 3.4509e12 / 653.7e12 = 5.279 ms; step 5.279 + 3.039 = 8.318 ms
+TEST(BatchSize, AFamilysOwnEightBitGemmShareReplacesTheCatalogWideOne) {
+    auto step = [](const std::string& pin) {
+        const Plan p = run(R"({"stage": "batch", "model": "llama-2-7b", "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},
+            "serve": {"context_tokens": 256, "prompt_tokens": 128, "output_tokens": 128, "concurrent_users": 256},
+            "hardware": {"devices": ["mi300x"], "count": 1},
+            "assumptions": {"decode_bandwidth_efficiency": 0.8, "decode_step_overhead_s": 0)" + pin + "}}");
+        return p.candidates.at(0);
+    };
+    const Candidate c = step("");
+    EXPECT_NEAR(c.phases.at(0).time_s, 11.29e-3, 0.01 * 11.29e-3);
+    bool named = false;
+    for (const auto& n : c.notes) named = named || n.find("[mi300x-vllm-fp8]") != std::string::npos;
+    EXPECT_TRUE(named);
+    EXPECT_NEAR(step(R"(, "decode_compute_efficiency_8bit": 0.25)").phases.at(0).time_s, 8.318e-3, 0.01 * 8.318e-3);
+}
+
 // serve.decode_attention "per_query_head": a decode kernel with one thread block per query head (TensorRT-LLM's
 // masked MHA before v0.8's XQA kernel) reads each KV head once per query head of its group. Llama 2 70B has 64
 // query heads over 8 KV heads, so a step reads its KV cache 8 times instead of once: 7 extra reads of
@@ -1301,6 +1366,21 @@ TEST(Labels, CalibratedWhenEveryEfficiencyNamesItsMeasurements) {
 
 // Decode rests on the bandwidth share and the fixed step overhead: a calibrated bandwidth rule alone does not
 // make it calibrated while decode_step_overhead_s names no measurement.
+// A decode step whose weight GEMMs are compute-bound rests on decode_compute_efficiency too: Llama 2 7B FP16 at
+// batch 1 on an RTX 4090 with the share pinned to 0.001 spends 2 x 6.74e9 FLOP / (0.001 x the FP16 peak) on its
+// GEMMs, tens of ms against about 16 ms to read 13.5 GB, so the pinned (the user's) share keeps it from `calibrated`.
+TEST(Labels, ComputeBoundDecodeRestsOnTheGemmShareToo) {
+    const std::string job = R"({"stage": "serve", "model": "llama-2-7b", "framework": "llama.cpp", "precision": {"weights": "fp16"},
+        "serve": {"concurrent_users": 1, "context_tokens": 1024}, "hardware": {"devices": ["rtx-4090"], "count": 1})";
+    Catalog cat = catalog();
+    cat.assumptions["decode_step_overhead_s"].calibrated_by = {"fit-c"};
+    EXPECT_EQ(plan_from_json(job + "}", cat).candidates.at(0).figures.at("decode_tokens_per_s_per_user").label, Label::calibrated);
+    const Plan p = plan_from_json(job + R"(, "assumptions": {"decode_compute_efficiency": 0.001}})", cat);
+    const Candidate& c = p.candidates.at(0);
+    ASSERT_GT(c.phases.at(0).roofline.compute_s, 2 * c.phases.at(0).roofline.memory_s);
+    EXPECT_NE(c.figures.at("decode_tokens_per_s_per_user").label, Label::calibrated);
+}
+
 TEST(Labels, DecodeNeedsItsStepOverheadCalibratedToo) {
     const std::string job = R"({"stage": "serve", "model": "llama-2-7b", "framework": "llama.cpp", "precision": {"weights": "fp16"},
         "serve": {"concurrent_users": 1, "context_tokens": 1024}, "hardware": {"devices": ["rtx-4090"], "count": 1}})";

@@ -19,6 +19,7 @@ const std::vector<Field>& fields() {
         {"decode_bandwidth_efficiency", &Assumptions::decode_bandwidth_efficiency},
         {"prefill_compute_efficiency", &Assumptions::prefill_compute_efficiency},
         {"decode_compute_efficiency", &Assumptions::decode_compute_efficiency},
+        {"decode_compute_efficiency_8bit", &Assumptions::decode_compute_efficiency_8bit},
         {"training_mfu", &Assumptions::training_mfu},
         {"finetune_mfu", &Assumptions::finetune_mfu},
         {"encoder_compute_efficiency", &Assumptions::encoder_compute_efficiency},

@@ -714,7 +714,7 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
 
 EfficiencyRule read_efficiency_rule(const std::string& key, Reader& e, SourceBook& b);
 
-// The file holds two groups of rules over one sources object (read_named_entries reads one group).
+// The file holds groups of rules over one sources object (read_named_entries reads one group).
 void read_efficiencies(const json& doc, const Context& ctx, Catalog& catalog) {
     SourceBook book;
     Reader r(ctx, "", doc);
@@ -726,6 +726,7 @@ void read_efficiencies(const json& doc, const Context& ctx, Catalog& catalog) {
     group("decode_bandwidth_efficiency", catalog.decode_bandwidth_rules);
     group("training_mfu", catalog.training_mfu_rules);
     group("training_attention_efficiency", catalog.training_attention_rules);
+    group("decode_compute_efficiency_8bit", catalog.decode_compute_8bit_rules);
     check_sources_used(r, book);
     r.finish();
     catalog.efficiency_sources = std::move(book.sources);

@@ -21,6 +21,21 @@ Roofline roofline(double flops, double bytes, double flop_per_s, double bytes_pe
     return r;
 }
 
+Roofline roofline_sequence(const Roofline& first, const Roofline& second) {
+    Roofline r;
+    r.flops = first.flops + second.flops;
+    r.bytes = first.bytes + second.bytes;
+    r.compute_s = first.compute_s + second.compute_s;
+    r.memory_s = first.memory_s + second.memory_s;
+    r.time_s = first.time_s + second.time_s;
+    r.intensity_flop_per_byte = r.bytes > 0 ? r.flops / r.bytes : 0;
+    // the achievable rates the parts used (one pair when they share the same peak and bandwidth)
+    r.ridge_flop_per_byte = r.compute_s > 0 && r.memory_s > 0 ? (r.flops / r.compute_s) / (r.bytes / r.memory_s) : 0;
+    const double compute_bound_s = (first.compute_bound ? first.time_s : 0) + (second.compute_bound ? second.time_s : 0);
+    r.compute_bound = compute_bound_s > r.time_s - compute_bound_s;
+    return r;
+}
+
 double expected_experts_touched(int experts, int active, double tokens) {
     if (experts <= 0 || active <= 0 || tokens <= 0) return 0;
     const double miss = 1.0 - double(active) / experts;

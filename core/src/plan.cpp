@@ -420,14 +420,33 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // its group (serve.decode_attention "per_query_head"); a latent (MLA) cache is shared by design.
     const double kv_reads = w.serve.decode_attention == "per_query_head" && !latent && arch.kv_heads > 0
         ? std::max(1.0, double(arch.heads) / arch.kv_heads) : 1.0;
+    // A decode step runs its weight GEMMs and then attention over the KV cache, one after the other, each on its
+    // own roofline (LLM-Viewer's per-operator roofline, performance.h roofline_sequence): at a large batch the
+    // GEMMs are compute-bound while attention reads every sequence's cache at about one FLOP per byte per query
+    // head of a group and stays memory-bound. At batch 1 both are memory-bound and the sum is the step's total
+    // bytes over the bandwidth, as one roofline gives. Attention runs at the same shares of the same peak and
+    // bandwidth (its compute side never binds at decode). GEMMs at an 8-bit peak (FP8, INT8) reach a smaller share
+    // of it than 16-bit ones of theirs (decode_compute_efficiency_8bit: TensorRT-LLM v0.9.0's LLaMA 7B 128/128 rows,
+    // 0.30-0.36 of the FP8 peak on H100, H200 and L40S against 0.90 of the FP16 peak on the A100).
+    const bool eight_bit_peak = peak.precision == "fp8" || peak.precision == "int8";
+    const double gemm_share = eight_bit_peak ? a.decode_compute_efficiency_8bit : a.decode_compute_efficiency;
     auto decode_phase = [&](double ctx) {
         Phase ph;
-        if (e.explain) ph.name = "decode step (batch " + format_sig(batch, 6) + ", " + format_sig(ctx, 6) + "-token history" +
-                                 (kv_reads > 1 ? ", KV cache read " + format_sig(kv_reads, 3) + "x: once per query head" : "") + ")";
         ph.precision = peak.precision;
-        const double bytes = device_weights_read(weights_read, experts_read) + kv_reads * batch * kv_bytes_per_sequence(arch, kvb, ctx, 0) / (tp * pp * groups);
-        const double flops = batch * decode_flops_per_token(arch, w.model.active_params, ctx) / (tp * pp * groups);
-        ph.roofline = roofline(flops, bytes, peak.flop_per_s * a.decode_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
+        const double share = 1.0 / (tp * pp * groups);
+        const double gemm_flops = batch * decode_flops_per_token(arch, w.model.active_params, 0) * share;
+        const double attention_flops = batch * (decode_flops_per_token(arch, w.model.active_params, ctx) - decode_flops_per_token(arch, w.model.active_params, 0)) * share;
+        const double kv_bytes = kv_reads * batch * kv_bytes_per_sequence(arch, kvb, ctx, 0) * share;
+        const double flop_per_s = peak.flop_per_s * gemm_share, bytes_per_s = d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency;
+        const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read, experts_read), flop_per_s, bytes_per_s);
+        const Roofline attention = roofline(attention_flops, kv_bytes, flop_per_s, bytes_per_s);
+        ph.roofline = roofline_sequence(gemm, attention);
+        if (e.explain) {
+            auto part = [](const Roofline& r) { return std::string(r.compute_bound ? "compute" : "memory") + "-bound " + format_sig(r.time_s * 1e3, 3) + " ms"; };
+            ph.name = "decode step (batch " + format_sig(batch, 6) + ", " + format_sig(ctx, 6) + "-token history" +
+                      (kv_reads > 1 ? ", KV cache read " + format_sig(kv_reads, 3) + "x: once per query head" : "") +
+                      "; weight GEMMs " + part(gemm) + " + attention over the KV cache " + part(attention) + ")";
+        }
         ph.overhead_s = a.decode_step_overhead_s;
         ph.communication_s = tp_comm(batch / groups) + pp_comm(batch) + a2a_comm(batch);
         ph.time_s = pp * ph.roofline.time_s + ph.overhead_s + ph.communication_s;
@@ -595,7 +614,8 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     } else {
         c.regime = dec.roofline.compute_bound ? Regime::compute : Regime::bandwidth;
         if (e.explain) c.regime_why = "decode: " + format_sig(dec.roofline.intensity_flop_per_byte, 3) + " FLOP/byte against a ridge of " +
-                       format_sig(dec.roofline.ridge_flop_per_byte, 3) + " FLOP/byte";
+                       format_sig(dec.roofline.ridge_flop_per_byte, 3) + " FLOP/byte; most of the step " +
+                       (dec.roofline.compute_bound ? "in compute-bound weight GEMMs" : "bound by memory (weights and KV cache read)");
     }
     e.headline = w.stage == Stage::batch ? c.figures.at("throughput_tokens_per_s").value : 1.0 / step_s;
 
@@ -1378,9 +1398,11 @@ void end_to_end_mfu(AssumptionSet& das, const EfficiencyRule*& attention_rule) {
 }
 
 // Efficiencies measured for the device's family and runtime (catalog/efficiencies.json) replace the
-// catalog-wide ones, unless the workload pinned them: decode bandwidth efficiency and pretraining MFU.
+// catalog-wide ones, unless the workload pinned them: decode bandwidth efficiency, pretraining MFU, training's
+// attention share and a decode step's GEMM share of an 8-bit peak.
 AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, const Workload& w, const Device& d,
-                                 const EfficiencyRule*& decode_rule, const EfficiencyRule*& mfu_rule, const EfficiencyRule*& attention_rule) {
+                                 const EfficiencyRule*& decode_rule, const EfficiencyRule*& mfu_rule, const EfficiencyRule*& attention_rule,
+                                 const EfficiencyRule*& gemm_rule) {
     AssumptionSet out = as;
     auto apply = [&](const std::vector<EfficiencyRule>& rules, const char* key, double Assumptions::*field) -> const EfficiencyRule* {
         const auto src = as.source.find(key);
@@ -1413,6 +1435,7 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
     // most bytes and the fast case the fewest, so the band spans both ends of the fit (assumptions.json).
     std::swap(out.low.training_fp8_cast_bytes_per_element, out.high.training_fp8_cast_bytes_per_element);
     attention_rule = apply(cat.training_attention_rules, "training_attention_efficiency", &Assumptions::training_attention_efficiency);
+    gemm_rule = apply(cat.decode_compute_8bit_rules, "decode_compute_efficiency_8bit", &Assumptions::decode_compute_efficiency_8bit);
     const auto mfu_src = as.source.find("training_mfu");
     if (mfu_src != as.source.end() && mfu_src->second == "workload") end_to_end_mfu(out, attention_rule);
     return out;
@@ -1484,10 +1507,11 @@ void label_user_calibrated(Candidate& c, const std::vector<const Calibration*>& 
 // calibration split (assumptions.json or efficiencies.json "calibrated_by"; issue #9); its why names them.
 // The efficiencies are those of the bound the candidate ran into: a compute-bound training step rests on its
 // MFU alone, a bandwidth- or communication-bound one on more than that; an encoder batch on the side of the
-// roofline that bound it; decode on the bandwidth share and the fixed step overhead. A value the workload
+// roofline that bound it; decode on the bandwidth share and the fixed step overhead, and on the GEMMs' share of
+// the peak when they were compute-bound. A value the workload
 // pinned is the user's, not calibrated.
 void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const AssumptionSet& das, const EfficiencyRule* decode_rule,
-                      const EfficiencyRule* mfu_rule, const EfficiencyRule* attention_rule) {
+                      const EfficiencyRule* mfu_rule, const EfficiencyRule* attention_rule, const EfficiencyRule* gemm_rule) {
     std::vector<std::string> keys, figures;
     switch (w.stage) {
     case Stage::finetune:
@@ -1507,6 +1531,10 @@ void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const
     case Stage::batch:
     case Stage::edge:
         keys = {"decode_bandwidth_efficiency", "decode_step_overhead_s"};
+        // a step whose weight GEMMs were compute-bound (its time exceeds its memory time: decode_phase sums
+        // two rooflines) also rests on their share of the peak
+        if (!c.phases.empty() && c.phases.front().roofline.time_s > c.phases.front().roofline.memory_s * (1 + 1e-9))
+            keys.push_back(c.phases.front().precision == "fp8" || c.phases.front().precision == "int8" ? "decode_compute_efficiency_8bit" : "decode_compute_efficiency");
         figures = {"decode_step_s", "decode_tokens_per_s_per_user"};
         break;
     case Stage::rl: return;
@@ -1520,13 +1548,15 @@ void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const
         else if (key == "decode_step_overhead_s" && decode_rule && decode_rule->step_overhead_s > 0) ids = &decode_rule->calibrated_by;
         else if (key == "training_mfu" && mfu_rule) ids = &mfu_rule->calibrated_by;
         else if (key == "training_attention_efficiency" && attention_rule) ids = &attention_rule->calibrated_by;
+        else if (key == "decode_compute_efficiency_8bit" && gemm_rule) ids = &gemm_rule->calibrated_by;
         else if (auto it = cat.assumptions.find(key); it != cat.assumptions.end()) ids = &it->second.calibrated_by;
         if (!ids || ids->empty()) return;
         std::string list;
         for (const auto& id : *ids) list += (list.empty() ? "" : ", ") + id;
         const EfficiencyRule* rule = key == "decode_bandwidth_efficiency" || (key == "decode_step_overhead_s" && decode_rule && decode_rule->step_overhead_s > 0)
                                          ? decode_rule : key == "training_mfu" ? mfu_rule
-                                         : key == "training_attention_efficiency" ? attention_rule : nullptr;
+                                         : key == "training_attention_efficiency" ? attention_rule
+                                         : key == "decode_compute_efficiency_8bit" ? gemm_rule : nullptr;
         named.push_back(key + (rule ? " [" + rule->id + "]" : "") + " from " + list);
     }
     std::string note;
@@ -1665,8 +1695,8 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
     }
     std::vector<std::pair<double, Candidate>> ranked;
     for (const Device* d : devices) {
-        const EfficiencyRule *rule = nullptr, *mfu_rule = nullptr, *attention_rule = nullptr;
-        AssumptionSet das = device_assumptions(as, cat, w, *d, rule, mfu_rule, attention_rule);
+        const EfficiencyRule *rule = nullptr, *mfu_rule = nullptr, *attention_rule = nullptr, *gemm_rule = nullptr;
+        AssumptionSet das = device_assumptions(as, cat, w, *d, rule, mfu_rule, attention_rule, gemm_rule);
         const auto calibrated = apply_calibrations(das, cat, *d);
         for (const Calibration* k : calibrated) {
             if (k->assumption == "decode_bandwidth_efficiency") rule = nullptr;
@@ -1687,11 +1717,15 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
         };
         widen(e.c, band(das.low));
         widen(e.c, band(das.high));
-        label_calibrated(e.c, w, cat, das, rule, mfu_rule, attention_rule);
+        label_calibrated(e.c, w, cat, das, rule, mfu_rule, attention_rule, gemm_rule);
         if (rule && w.stage != Stage::finetune && w.stage != Stage::pretrain)
             e.c.notes.push_back("decode bandwidth efficiency " + format_sig(rule->value, 3) + " (" + format_sig(rule->low, 3) + ".." +
                                 format_sig(rule->high, 3) + ") for this device family [" + rule->id + ", " + std::to_string(rule->measurements) +
                                 " measurements]: " + rule->meaning);
+        if (gemm_rule && w.stage != Stage::finetune && w.stage != Stage::pretrain && e.c.phases.size() > 0 &&
+            (e.c.phases.front().precision == "fp8" || e.c.phases.front().precision == "int8"))
+            e.c.notes.push_back("decode GEMM share of the 8-bit peak " + format_sig(gemm_rule->value, 3) + " (" + format_sig(gemm_rule->low, 3) + ".." +
+                                format_sig(gemm_rule->high, 3) + ") for this device family [" + gemm_rule->id + "]: " + gemm_rule->meaning);
         if (mfu_rule && w.stage == Stage::pretrain)
             e.c.notes.push_back("training MFU " + format_sig(mfu_rule->value, 3) + " (" + format_sig(mfu_rule->low, 3) + ".." +
                                 format_sig(mfu_rule->high, 3) + ") for this device family [" + mfu_rule->id + "]: " + mfu_rule->meaning);

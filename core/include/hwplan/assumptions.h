@@ -17,7 +17,8 @@ namespace hwplan {
 struct Assumptions {
     double decode_bandwidth_efficiency = 0;  // achieved / peak memory bandwidth in decode
     double prefill_compute_efficiency = 0;   // achieved / peak FLOP/s in prefill
-    double decode_compute_efficiency = 0;    // achieved / peak FLOP/s when decode is compute-bound
+    double decode_compute_efficiency = 0;    // achieved / peak FLOP/s of a decode step's weight GEMMs when compute-bound (16-bit and wider peaks)
+    double decode_compute_efficiency_8bit = 0; // the same against an 8-bit peak (fp8, int8): those GEMMs reach a smaller share of it
     double training_mfu = 0;                 // model FLOPs utilization, large-scale pretraining
     double finetune_mfu = 0;                 // model FLOPs utilization, single-node fine-tuning
     double encoder_compute_efficiency = 0;   // achieved / peak FLOP/s, encoder (embedding) inference

@@ -111,6 +111,7 @@ struct Catalog {
     std::vector<EfficiencyRule> decode_bandwidth_rules; // catalog/efficiencies.json
     std::vector<EfficiencyRule> training_mfu_rules;
     std::vector<EfficiencyRule> training_attention_rules; // FlashAttention's achieved share of peak in training
+    std::vector<EfficiencyRule> decode_compute_8bit_rules; // a decode step's GEMM share of an 8-bit peak, per device family
     std::vector<Source> efficiency_sources;
     std::vector<Calibration> calibrations;              // the user's measurements (extensions only)
 

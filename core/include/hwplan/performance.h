@@ -24,6 +24,16 @@ struct Roofline {
 };
 Roofline roofline(double flops, double bytes, double flop_per_s, double bytes_per_s);
 
+// Two operators that run one after the other, each bound by its own side of the roofline: the per-operator
+// roofline of LLM-Viewer (Yuan et al. 2024, "LLM Inference Unveiled: Survey and Roofline Model Insights";
+// hahnyuan/LLM-Viewer model_analyzer.py at a626bee, ModelAnalyzer.analyze: each linear layer and the decode
+// qk_matmul / sv_matmul get their own roofline_analyze and inference_time, which the totals sum). A large-batch
+// decode step is its weight GEMMs (compute-bound) followed by attention over the KV cache (memory-bound: about
+// one FLOP per byte per query head of a group), which one roofline over their summed FLOPs and bytes would let
+// overlap. The result sums FLOPs, bytes, compute_s, memory_s and time_s (time_s >= max(compute_s, memory_s));
+// compute_bound says which kind of part took more of the time.
+Roofline roofline_sequence(const Roofline& first, const Roofline& second);
+
 // Expected distinct experts one MoE block reads for `tokens` tokens routed to `active` of `experts`
 // each, if routing were uniform and independent: E x (1 - (1 - k/E)^tokens). One token reads k; a large
 // batch reads all E (why MoE decode gets dearer per token as the batch grows).
