@@ -13,24 +13,30 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 test('copy and paste use the browser clipboard', async () => {
   const { page, context, problems } = await open(browser, server.url, { permissions: ['clipboard-read', 'clipboard-write'] });
+  // Each wait names its step, so a timeout says which part of copy and paste did not happen.
+  const until = (what, fn, arg) => page.waitForFunction(fn, arg, { timeout: T.step })
+    .catch((e) => { throw new Error(`${what}: ${e.message}`); });
   // Copy: click the users field (selects its text), Ctrl+C.
   await click(page, 'concurrent_users');
-  await page.waitForFunction(() => window.hwplanUi.active === 'concurrent_users', null, { timeout: T.step });
+  await until('the users field opens for the copy', () => window.hwplanUi.active === 'concurrent_users');
   await chord(page, 'c');
-  await page.waitForFunction(() => window.hwplanPage.lastCopied === '20', null, { timeout: T.step });
+  await until('Ctrl+C copies the field\'s 20', () => window.hwplanPage.lastCopied === '20');
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), '20');
   await page.keyboard.press('Escape');
+  await until('Escape closes the field', () => window.hwplanUi.active === '');
   // Paste: the clipboard holds 64; click the field, Ctrl+V replaces the selection, Enter.
   await page.evaluate(() => navigator.clipboard.writeText('64'));
   await click(page, 'concurrent_users');
-  await page.waitForFunction(() => window.hwplanUi.active === 'concurrent_users', null, { timeout: T.step });
+  await until('the users field opens for the paste', () => window.hwplanUi.active === 'concurrent_users');
   const pasted = await page.evaluate(() => window.hwplanUi.pasted);
   await chord(page, 'v');
   // A person sees 64 in the field before pressing Enter. Where the browser fires no paste event for a
-  // synthesized Ctrl+V (Chromium 150), the text comes from a clipboard read 250 ms after the keydown.
-  await page.waitForFunction((n) => window.hwplanUi.pasted > n, pasted, { timeout: T.step });
+  // synthesized Ctrl+V (Chromium 150), the text comes from a clipboard read 250 ms after the keydown; the
+  // app types it into the field its next frame finds open (the page once dropped a paste that arrived
+  // before the frame that published the open field, on a busy CI machine).
+  await until('Ctrl+V types the clipboard into the field', (n) => window.hwplanUi.pasted > n, pasted);
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => window.hwplanPage.workload().serve.concurrent_users === 64, null, { timeout: T.step });
+  await until('Enter sets 64 users', () => window.hwplanPage.workload().serve.concurrent_users === 64);
   assert.deepEqual(problems, []);
   await context.close();
 });

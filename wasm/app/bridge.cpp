@@ -29,7 +29,6 @@ EM_JS(void, hwplan_publish, (const char* summary, const char* layout_json, const
     const n = document.getElementById("hwplan-notice");
     if (n) n.textContent = UTF8ToString(notice);
     window.hwplanUi = JSON.parse(UTF8ToString(layout_json));
-    if (window.hwplanPage) window.hwplanPage._wantText = window.hwplanUi.wantText;
     // While a field is being edited, a hidden textarea holds the keyboard focus: the browser then delivers
     // paste (Ctrl+V, the context menu) and on-screen keyboards to the page. Keys still reach GLFW on window.
     const input = document.getElementById("hwplan-input");
@@ -113,7 +112,7 @@ EM_JS(void, hwplan_install_page, (), {
         _free(t);
     };
     const page = window.hwplanPage = {
-        _workload: "", _plan: "", _card: "", _team: "", _lastHash: "", _wantText: false, _peers: [], lastCopied: "",
+        _workload: "", _plan: "", _card: "", _team: "", _lastHash: "", _peers: [], lastCopied: "",
         _cmd: cmd, // hwplan_command(kind, text) for the page's other JavaScript (panel_custom.cpp)
         load: (id) => cmd("scenario", id),
         loadWorkload: (w) => cmd("import", typeof w === "string" ? w : JSON.stringify(w)),
@@ -151,12 +150,12 @@ EM_JS(void, hwplan_install_page, (), {
     // hands the text to the app, which types it into the active field. Some Chromium builds (150, headless)
     // never fire that event for a synthesized Ctrl+V; there the keydown starts a clipboard read instead,
     // used only if no paste event came first (one keydown, one paste).
+    // The app, not this listener, decides where the text goes (main.cpp, frame): into the field being edited,
+    // or, with no field open, a workload import when it is JSON. The field that is open is known for certain
+    // only in the app's next frame: the state published last may be a frame old (a click that opened the
+    // field a moment ago), which on a busy machine dropped the paste.
     let pending = 0, seq = 0;
-    const deliver = (text) => {
-        if (!text) return;
-        if (page._wantText) cmd("paste", text);
-        else if (text.trim().startsWith("{")) cmd("import", text);
-    };
+    const deliver = (text) => { if (text) cmd("paste", text); };
     window.addEventListener("paste", (e) => {
         pending = 0;
         const text = e.clipboardData ? e.clipboardData.getData("text/plain") : "";

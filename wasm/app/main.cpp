@@ -221,10 +221,17 @@ void frame(void*) {
     new_frame(a);
     // Pasted text is typed into the active field once Ctrl/Cmd is up: a text field ignores characters
     // while Ctrl is held, and the browser's paste event comes while the Ctrl+V chord is still down.
+    // With no field open, pasted JSON is a workload to import (as a dropped file is); other text is dropped.
+    // io.WantTextInput here says whether the last frame left a text field open, whatever the page published.
     if (!a.pending_paste.empty() && !io.KeyCtrl && !io.KeySuper) {
-        hwplan::ui::paste_text(a.pending_paste.c_str());
+        if (io.WantTextInput) {
+            hwplan::ui::paste_text(a.pending_paste.c_str());
+            ++a.pastes_typed;
+        } else if (const auto first = a.pending_paste.find_first_not_of(" \t\r\n");
+                   first != std::string::npos && a.pending_paste[first] == '{') {
+            a.commands.push_back({"import", a.pending_paste});
+        }
         a.pending_paste.clear();
-        ++a.pastes_typed;
         wake(3);
     }
     while (a.state.catalog_ready && !a.commands.empty()) { // before the catalog, commands wait in order
