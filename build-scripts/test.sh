@@ -12,17 +12,21 @@ passed=0; failed=0; failures=()
 
 note_fail() { failed=$((failed + ${2:-1})); failures+=("$1"); }
 
-# Runs one step quietly; on failure prints its log tail. Usage: step NAME LOGFILE command...
+# Runs one step quietly and says how long it took (CI's time limit is read from these); on failure prints
+# its log tail. Usage: step NAME LOGFILE command...
 step() {
-  local name=$1 log=$2; shift 2
+  local name=$1 log=$2 start=$SECONDS rc=0; shift 2
   printf 'test: %s\n' "$name"
-  if ! "$@" >"$log" 2>&1; then
+  "$@" >"$log" 2>&1 || rc=$?
+  printf '      (%ds)\n' $((SECONDS - start))
+  if [ $rc -ne 0 ]; then
     tail -40 "$log"
     return 1
   fi
 }
 
 bash build-scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+printf 'test: setup took %ds\n' $SECONDS
 mkdir -p "$log_dir"
 
 # ctest over one preset: configure, build, run, count.
@@ -76,13 +80,15 @@ if step "wasm: build the web planner into dist/" "$log_dir/wasm.log" bash build-
   node_tests "node: JavaScript API (hwplan_js)" tests/js
   node_tests "browser: end-to-end in headless Chromium" tests/e2e
   # Budgets (BENCHMARKS.md): reported, not counted; timings on a shared CI machine are not a gate.
-  printf 'test: budgets (build-scripts/bench.sh --budgets; reported only)\n'
+  printf 'test: budgets (build-scripts/bench.sh --budgets; reported only)\n'; budgets_start=$SECONDS
   bash build-scripts/bench.sh --budgets >"$log_dir/budgets.log" 2>&1 || true
   grep '^budget:' "$log_dir/budgets.log" | sed 's/^/      /' || echo "      budgets: no report (see $log_dir/budgets.log)"
+  printf '      (%ds)\n' $((SECONDS - budgets_start))
 else
   note_fail "wasm build"
 fi
 
 for f in "${failures[@]}"; do echo "FAILED: $f"; done
+echo "test: all steps took $((SECONDS / 60)) min $((SECONDS % 60)) s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
