@@ -37,6 +37,20 @@ test('copy and paste use the browser clipboard', async () => {
   await until('Ctrl+V types the clipboard into the field', (n) => window.hwplanUi.pasted > n, pasted);
   await page.keyboard.press('Enter');
   await until('Enter sets 64 users', () => window.hwplanPage.workload().serve.concurrent_users === 64);
+  // With no field open the app decides what a paste is: plain text is dropped, a workload's JSON is imported
+  // (a pasted workload, as a dropped file). Neither is typed anywhere.
+  await until('Enter closes the field', () => window.hwplanUi.active === '');
+  const typed = await page.evaluate(() => window.hwplanUi.pasted);
+  await page.evaluate(() => navigator.clipboard.writeText('7'));
+  await chord(page, 'v');
+  await page.waitForTimeout(400); // the page reads the clipboard 250 ms after Ctrl+V: let it read '7' first
+  const next = await workload(page);
+  next.serve.concurrent_users = 12;
+  await page.evaluate((t) => navigator.clipboard.writeText(t), JSON.stringify(next));
+  await chord(page, 'v');
+  await until('Ctrl+V with no field open imports the pasted workload', () => window.hwplanPage.workload().serve.concurrent_users === 12);
+  assert.deepEqual(await workload(page), next);
+  assert.equal(await page.evaluate(() => window.hwplanUi.pasted), typed, 'no paste was typed into a field');
   assert.deepEqual(problems, []);
   await context.close();
 });
