@@ -292,6 +292,18 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
             }
         }
         if (auto a = t.choice("attention", false, {"sdpa", "eager"})) { v.attention = *a; w.given.push_back("train.attention"); }
+        t.object("layout", false, [&](Reader& l) {
+            auto pin = [&](const char* key, int& out) {
+                if (auto n = l.integer(key, false, 1, 1000000)) {
+                    out = *n;
+                    w.given.push_back(l.at(key));
+                }
+            };
+            pin("tensor_parallel", v.tensor_parallel);
+            pin("pipeline_parallel", v.pipeline_parallel);
+            pin("context_parallel", v.context_parallel);
+            pin("expert_parallel", v.expert_parallel);
+        });
     });
 }
 
@@ -331,6 +343,34 @@ void read_hardware(Reader& r, const Catalog& catalog, Workload& w) {
             w.hardware.count = *c;
             w.given.push_back("hardware.count");
         }
+        // What the team already has: [{"device": "h100-sxm", "count": 8}, ...]; each device once.
+        const json* o = h.raw("owned");
+        if (o && !o->is_array()) h.error("owned", "expected an array of {\"device\", \"count\"} objects, got " + type_name(*o));
+        else if (o && o->size() > kMaxListEntries)
+            h.error("owned", "names " + std::to_string(o->size()) + " entries; at most " + std::to_string(kMaxListEntries));
+        else if (o) {
+            for (size_t i = 0; i < o->size(); ++i) {
+                const std::string path = h.at("owned") + "[" + std::to_string(i) + "]";
+                if (!(*o)[i].is_object()) {
+                    h.ctx().add(path, "expected an object with device and count, got " + type_name((*o)[i]));
+                    continue;
+                }
+                Reader e(h.ctx(), path, (*o)[i]);
+                OwnedDevices od;
+                if (auto name = e.string("device", true)) {
+                    auto res = resolve_device(catalog, *name);
+                    if (!res.item) h.ctx().add(e.at("device"), res.issue.message);
+                    else od.device = res.item->id;
+                }
+                od.count = e.integer("count", true, 1, 1000000).value_or(0);
+                e.finish();
+                if (od.device.empty() || od.count <= 0) continue;
+                const bool twice = std::any_of(w.hardware.owned.begin(), w.hardware.owned.end(), [&](const OwnedDevices& x) { return x.device == od.device; });
+                if (twice) h.ctx().add(e.at("device"), "\"" + od.device + "\" is listed twice; give one entry with the total count");
+                else w.hardware.owned.push_back(od);
+            }
+            if (!o->empty()) w.given.push_back("hardware.owned");
+        }
     });
 }
 
@@ -357,6 +397,8 @@ void read_decision(Reader& r, Workload& w) {
         if (auto s = d.choice("site", false, kSites)) { v.site = *s; w.given.push_back("decision.site"); }
         if (auto s = d.choice("redundancy", false, kRedundancy)) { v.spares = *s == "n+1" ? 1 : 0; w.given.push_back("decision.redundancy"); }
         opt_number(d, "budget_usd_per_month", 1, 1e10, v.budget_usd_per_month, w);
+        opt_number(d, "purchase_budget_usd", 1, 1e12, v.purchase_budget_usd, w);
+        opt_number(d, "deadline_days", 1e-3, 36500, v.deadline_days, w);
         if (auto b = d.boolean("data_on_premises", false)) { v.data_on_premises = *b; w.given.push_back("decision.data_on_premises"); }
         const bool remote = v.site == "cloud" || v.site == "gcp" || v.site == "aws" || v.site == "azure";
         if (v.data_on_premises && remote)
@@ -472,10 +514,18 @@ std::string workload_to_json(const Workload& w) {
     if (given("train.cpu_offload")) j["train"]["cpu_offload"] = w.train.cpu_offload;
     if (given("train.runtime")) j["train"]["runtime"] = w.train.runtime;
     if (given("train.attention")) j["train"]["attention"] = w.train.attention;
+    for (const auto& [key, value] : {std::pair<const char*, int>{"tensor_parallel", w.train.tensor_parallel}, {"pipeline_parallel", w.train.pipeline_parallel},
+                                     {"context_parallel", w.train.context_parallel}, {"expert_parallel", w.train.expert_parallel}})
+        if (given(std::string("train.layout.") + key)) j["train"]["layout"][key] = value;
     section("embed", {{"items", w.embed.items}, {"tokens_per_item", w.embed.tokens_per_item}, {"window_s", w.embed.window_s},
                       {"batch_size", w.embed.batch_size}});
     if (!w.hardware.devices.empty()) j["hardware"]["devices"] = w.hardware.devices;
     if (w.hardware.count > 0) j["hardware"]["count"] = w.hardware.count;
+    if (!w.hardware.owned.empty()) {
+        json owned = json::array();
+        for (const auto& o : w.hardware.owned) owned.push_back({{"device", o.device}, {"count", o.count}});
+        j["hardware"]["owned"] = owned;
+    }
     section("usage", {{"jobs_per_week", w.usage.jobs_per_week}, {"hours_per_job", w.usage.hours_per_job}, {"hours_per_month", w.usage.hours_per_month}});
     section("cost", {{"usd_per_device_hour", w.cost.usd_per_device_hour}, {"utilization", w.cost.utilization},
                      {"usd_per_kwh", w.cost.usd_per_kwh}, {"amortization_years", w.cost.amortization_years}});
@@ -496,6 +546,8 @@ std::string workload_to_json(const Workload& w) {
         if (given("decision.site")) d["site"] = w.decision.site;
         if (given("decision.redundancy")) d["redundancy"] = w.decision.spares > 0 ? "n+1" : "none";
         if (given("decision.budget_usd_per_month")) d["budget_usd_per_month"] = w.decision.budget_usd_per_month;
+        if (given("decision.purchase_budget_usd")) d["purchase_budget_usd"] = w.decision.purchase_budget_usd;
+        if (given("decision.deadline_days")) d["deadline_days"] = w.decision.deadline_days;
         if (given("decision.data_on_premises")) d["data_on_premises"] = w.decision.data_on_premises;
         if (!d.empty()) j["decision"] = d;
     }

@@ -78,6 +78,12 @@ struct TrainSpec {
     // attention implementation. "" = the catalog's default profile for the method / the profile's attention.
     std::string runtime;                     // "hf-peft", "qlora-reference", "torchtune"
     std::string attention;                   // "sdpa" (fused: no score matrices stored) or "eager"
+    // Pins on the training search's layout (train.layout): 0 = the search chooses, else exactly this many
+    // (1 = none). A trainer that runs only data parallelism with sharding (FSDP) pins the first three to 1.
+    int tensor_parallel = 0;
+    int pipeline_parallel = 0;
+    int context_parallel = 0;
+    int expert_parallel = 0;
 };
 
 struct EmbedSpec {
@@ -87,9 +93,17 @@ struct EmbedSpec {
     double batch_size = 64;
 };
 
+// Devices a team already has: planned on first when the job fits them, at no purchase cost.
+struct OwnedDevices {
+    std::string device;                      // catalog id (resolved)
+    int count = 0;                           // how many
+    bool operator==(const OwnedDevices&) const = default;
+};
+
 struct HardwareSpec {
     std::vector<std::string> devices;        // catalog ids (resolved); empty: every catalog device
-    int count = 0;                           // devices per replica; 0: the fewest that fit
+    int count = 0;                           // devices per replica; 0: chosen by the plan's search
+    std::vector<OwnedDevices> owned;         // what the team already has (hardware.owned)
 };
 
 struct UsageSpec {
@@ -124,6 +138,8 @@ struct DecisionSpec {
     std::string site;                         // "own_datacenter", "cloud", "gcp", "aws", "azure", "desk", "robot", "phone"; "": any
     int spares = -1;                          // redundancy: spare replicas (N+1 = 1); < 0: not given (1 for serve, else 0)
     double budget_usd_per_month = 0;          // ceiling; 0: none
+    double purchase_budget_usd = 0;           // one-off ceiling on what is bought; 0: none
+    double deadline_days = 0;                 // time to result of a training or batch job; 0: none given
     bool data_on_premises = false;            // data may not leave hardware the team owns
     bool operator==(const DecisionSpec&) const = default;
 };
