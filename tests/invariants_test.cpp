@@ -136,6 +136,27 @@ std::string check_plan(const Plan& p, const json& w) {
         }
         for (const auto& ph : c.phases)
             if (!std::isfinite(ph.time_s) || ph.time_s < 0) return at + "phase " + ph.name + " time not finite";
+        // One answer (issue 18): a training candidate is the first point of its own search, figure for figure.
+        if (!c.layouts.layouts.empty() && (p.stage == Stage::finetune || p.stage == Stage::pretrain)) {
+            const LayoutResult& b = c.layouts.layouts.front();
+            const TrainingLayout& l = b.layout;
+            const Layout& cl = c.layout;
+            if (l.tensor_parallel != cl.tensor_parallel || l.pipeline_parallel != cl.pipeline_parallel || l.data_parallel != cl.data_parallel ||
+                l.context_parallel != cl.context_parallel || l.expert_parallel != cl.expert_parallel || l.zero_stage != cl.zero_stage ||
+                l.virtual_stages != cl.virtual_stages || l.recompute != cl.recompute)
+                return at + "the candidate's layout is not its search's first point (" + describe(l) + ")";
+            if (c.layouts.devices != c.count) return at + "the search's devices differ from the candidate's count";
+            if (b.fits != c.fits) return at + "the search's first point and the candidate disagree on fitting";
+            auto same_value = [](double x, double y) { return std::fabs(x - y) <= 1e-9 * std::max(std::fabs(x), std::fabs(y)); };
+            if (!same_value(b.memory_bytes, m.total_bytes)) return at + "memory differs from the search's first point";
+            if (c.figures.count("step_time_s") && !same_value(b.step_s, c.figures.at("step_time_s").value))
+                return at + "step time differs from the search's first point";
+            if (c.figures.count("train_tokens_per_s") && !same_value(b.tokens_per_s, c.figures.at("train_tokens_per_s").value))
+                return at + "tokens/s differ from the search's first point";
+            for (size_t i = 1; i < c.layouts.layouts.size(); ++i) // runners-up never beat it
+                if (c.layouts.layouts[i].fits && b.fits && c.layouts.layouts[i].tokens_per_s > b.tokens_per_s * (1 + 1e-12))
+                    return at + "a runner-up of the search is faster than the candidate";
+        }
     }
     for (const auto& o : p.options) {
         if (std::isnan(o.cost.value) || std::isnan(o.cost.low) || std::isnan(o.cost.high)) return "option " + o.name + ": NaN cost";
@@ -153,6 +174,8 @@ std::string check_plan(const Plan& p, const json& w) {
                     (x.count == r.option.count || (x.rl.sized && x.rl.trainer_devices + x.rl.rollout_devices == r.option.count)))
                     c = &x; // an RL option rents or buys both pools (docs/plan.md, rl)
             if (!c) return "the recommendation names no candidate";
+            if ((p.stage == Stage::finetune || p.stage == Stage::pretrain) && r.option.count != c->count)
+                return "the recommendation's count is not its candidate's";
             if (!c->fits) return "the recommended candidate does not fit";
             const auto s = w.value("serve", json::object());
             if (s.contains("ttft_target_s") && c->figures.count("ttft_s") && !close_le(c->figures.at("ttft_s").value, s["ttft_target_s"].get<double>()))
@@ -219,10 +242,16 @@ TEST(Invariants, RandomValidWorkloadsKeepEveryProperty) {
                 json v = w;
                 v["hardware"]["devices"] = json::array({w["hardware"]["devices"][0]});
                 double prev = -1;
+                Layout prev_layout;
                 for (int z = 0; z <= 3 && bad.empty(); ++z) {
                     v["train"]["zero_stage"] = z;
                     const Plan q = plan_of(v);
                     if (!q.issues.empty() || q.candidates.empty()) break;
+                    // Only on the same layout otherwise: a different layout is a different machine.
+                    Layout l = q.candidates.front().layout;
+                    l.zero_stage = 0;
+                    if (prev >= 0 && l != prev_layout) break;
+                    prev_layout = l;
                     const double mem = q.candidates.front().memory.total_bytes;
                     if (prev >= 0 && !close_le(mem, prev)) bad = "ZeRO stage " + std::to_string(z) + " raised memory per device";
                     prev = mem;

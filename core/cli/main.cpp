@@ -486,7 +486,7 @@ int cmd_layouts(const std::vector<std::string>& args) {
         std::printf(", \"devices\": %d, \"error\": %s}\n", n, why.empty() ? "null" : ("\"" + why + "\"").c_str());
     } else {
         if (!why.empty()) std::fprintf(stderr, "hwplan: error: %s\n", why.c_str());
-        std::printf("The fewest devices of each kind for this job (%s):\n%-24s %6s  %-4s %s\n", label.c_str(), "device", "count", "fits",
+        std::printf("Each kind's count and layout as the plan's search chooses them, without a fixed count (%s):\n%-24s %6s  %-4s %s\n", label.c_str(), "device", "count", "fits",
                     "layout");
         for (const auto& c : least.candidates) print_layout_row(c);
         if (n > 0) {

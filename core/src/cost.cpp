@@ -89,6 +89,31 @@ HourlyCost own_cost(const Device& d, const Workload& w, const CostDefaults& defa
     return out;
 }
 
+HourlyCost owned_cost(const Device& d, const Workload& w, const CostDefaults& defaults) {
+    HourlyCost out;
+    const double usd_per_kwh = w.cost.usd_per_kwh >= 0 ? w.cost.usd_per_kwh : defaults.electricity_usd_per_j * 3.6e6;
+    const double used = hours_used_per_month(w.usage);
+    const double utilization = w.cost.utilization > 0 ? w.cost.utilization : used > 0 ? std::min(1.0, used / kHoursPerMonth) : 1.0;
+    const double power = d.tdp_w > 0 ? d.tdp_w / 1000.0 * defaults.pue_ratio * usd_per_kwh : 0;
+    const bool hosted = w.decision.site != "desk" && w.decision.site != "robot" && w.decision.site != "phone";
+    const double colo = hosted && d.tdp_w > 0 ? d.tdp_w * defaults.colocation_usd_per_w_s * 3600 : 0;
+    const double hosting = colo + (defaults.hosting_usd_per_device_s > 0 ? defaults.hosting_usd_per_device_s * 3600 : 0);
+    out.available = true;
+    out.usd_per_hour = hosting / utilization + power;
+    out.basis = "already owned (no purchase), " + (d.tdp_w > 0 ? format_sig(d.tdp_w, 4) + " W x PUE " + format_sig(defaults.pue_ratio, 3) + " at $" +
+                                                                    format_sig(usd_per_kwh, 3) + "/kWh"
+                                                              : std::string("power not counted (no TDP published)")) +
+                (hosting > 0 ? " + hosting $" + format_sig(hosting * 730, 3) + " a month" : std::string(" (no hosting counted)"));
+    out.terms.push_back({"purchase", "none: already owned (hardware.owned)"});
+    out.terms.push_back({"use", format_sig(100 * utilization, 3) + " % of the hours"});
+    out.terms.push_back({"power", d.tdp_w > 0 ? format_sig(d.tdp_w, 4) + " W x PUE " + format_sig(defaults.pue_ratio, 3) + " at $" + format_sig(usd_per_kwh, 3) +
+                                                     "/kWh ($" + format_sig(power, 3) + " per device-hour)"
+                                               : std::string("not counted (no TDP published)")});
+    out.terms.push_back({"hosting", hosting > 0 ? "$" + format_sig(hosting * 730, 3) + " a month per device" : std::string("none counted")});
+    out.terms.push_back({"per device-hour", "$" + format_sig(out.usd_per_hour, 4) + " = hosting / use + power"});
+    return out;
+}
+
 double billed_seconds(double run_s, const CostDefaults& defaults, double increment_s) {
     const double s = run_s + defaults.rental_startup_s;
     const double inc = increment_s > 0 ? increment_s : defaults.rental_billing_increment_s;

@@ -79,12 +79,12 @@ std::optional<Figure> seconds_per_unit(const Candidate& c, const Workload& w, do
 // The decision in one short sentence (issue 10: "the decision in one sentence"): what to do (buy, rent or
 // call an API), which devices in what layout, and the unit cost with the month; the derivation is the
 // option's cost_terms, shown line by line under it. Says the same as the summary (decide_test checks it).
-std::string headline(const Option& o, const Candidate* c, const std::string& unit) {
+std::string headline(const Option& o, const Candidate* c, const std::string& unit, const Workload& w) {
     std::string s;
     if (o.kind == "api") {
         s = "Call the " + o.name + " API";
     } else {
-        const char* verb = o.kind == "own" ? "Buy " : o.kind == "rent_spot" ? "Rent spot capacity: " : o.kind == "rent_reserved" ? "Reserve " : "Rent ";
+        const char* verb = o.kind == "owned" ? "Use the team's own " : o.kind == "own" ? "Buy " : o.kind == "rent_spot" ? "Rent spot capacity: " : o.kind == "rent_reserved" ? "Reserve " : "Rent ";
         const size_t count_at = o.name.find_first_of("0123456789"); // the name is "<kind words> <count> x <device>..."
         s = verb + (count_at == std::string::npos ? o.name : o.name.substr(count_at));
         if (c && c->rl.sized) { // two pools, each paid for the whole RL step
@@ -103,6 +103,12 @@ std::string headline(const Option& o, const Candidate* c, const std::string& uni
     }
     s += o.cost.value > 0 ? ": " + format_figure(unit, o.cost.value) + " " + unit_label(unit) : ": price not in the catalog";
     if (o.usd_per_month >= 0) s += ", $" + format_sig(o.usd_per_month, 4) + " a month";
+    // A training job's time to result at the count chosen, and whether the user asked for it (issue 18: never a
+    // count whose time the user did not ask for without saying so).
+    const Figure* days = c && is_training_stage(w.stage) && w.stage != Stage::rl ? fig(*c, "train_time_s") : nullptr;
+    if (days && days->value > 0)
+        s += "; " + format_sig(days->value / 86400, 3) + " days to train" +
+             (w.decision.deadline_days > 0 ? " (deadline " + format_sig(w.decision.deadline_days, 4) + " days)" : " (no deadline given)");
     return s + ".";
 }
 
@@ -134,6 +140,11 @@ std::vector<std::string> missed_targets(const Candidate& c, const Workload& w) {
         const Figure* r = fig(c, "window_used_ratio");
         if (r && r->value > 1) missed.push_back("misses the " + format_figure("window_s", w.embed.window_s) + " window: needs " +
                                                 format_figure("embed_time_s", r->value * w.embed.window_s));
+    }
+    if (is_training_stage(w.stage) && w.decision.deadline_days > 0) {
+        const Figure* t = fig(c, "train_time_s");
+        if (t && t->value > w.decision.deadline_days * 86400)
+            missed.push_back("misses the " + format_sig(w.decision.deadline_days, 4) + "-day deadline: " + format_sig(t->value / 86400, 3) + " days to train");
     }
     return missed;
 }
@@ -321,7 +332,13 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
             reserved.usd_per_hour *= kHoursPerMonth / used;
         }
         const HourlyCost own = own_cost(*d, wc, cat.defaults);
+        // Devices the team already has: planned on first when the job fits them (issue 18, hardware.owned).
+        int owned_count = 0;
+        for (const auto& od : w.hardware.owned)
+            if (od.device == c.device) owned_count = od.count;
+        const HourlyCost owned = owned_count > 0 ? owned_cost(*d, wc, cat.defaults) : HourlyCost{};
         std::vector<const HourlyCost*> ways{&rent, &own};
+        if (owned_count > 0) ways.insert(ways.begin(), &owned);
         if (spot.available) ways.push_back(&spot);        // interruptible: for retryable batch work
         if (reserved.available) ways.push_back(&reserved); // a 1-3 year commitment
         const double tput = fig(c, "throughput_tokens_per_s") ? fig(c, "throughput_tokens_per_s")->value : 0;
@@ -338,8 +355,8 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         auto replicas_for = [&](double cap) { return int(std::min(replicas_needed(cap), double(kMostReplicas))); };
         for (const HourlyCost* hc : ways) {
             Option o;
-            o.kind = hc == &own ? "own" : hc == &spot ? "rent_spot" : hc == &reserved ? "rent_reserved" : "rent";
-            const bool owning = hc == &own;
+            o.kind = hc == &owned ? "owned" : hc == &own ? "own" : hc == &spot ? "rent_spot" : hc == &reserved ? "rent_reserved" : "rent";
+            const bool owning = hc == &own || hc == &owned;
             o.device = c.device;
             // Replicas: enough for the load (when an arrival rate is given) plus the spares for redundancy.
             const int load_replicas = replicas_for(capacity);
@@ -350,7 +367,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
             o.speed = speed_of(c, w);
             o.latency_s = latency_of(c);
             o.power_w = d->tdp_w > 0 ? d->tdp_w * o.count : 0;
-            o.name = (hc == &spot ? std::string("rent (spot)") : hc == &reserved ? std::string("rent (reserved)") : o.kind) + " " +
+            o.name = (hc == &spot ? std::string("rent (spot)") : hc == &reserved ? std::string("rent (reserved)") : hc == &owned ? std::string("use owned") : o.kind) + " " +
                      std::to_string(o.count) + " x " + c.device_name;
             if (replicas > 1)
                 o.name += " (" + std::to_string(replicas) + " replicas of " + std::to_string(per_replica) +
@@ -360,11 +377,22 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
             std::vector<std::string> notes;
             if (!c.fits) out.push_back("does not fit: needs " + format_bytes(c.memory.total_bytes) + " per device, " +
                                        format_bytes(c.memory.capacity_bytes) + " usable");
-            if (owning && !d->can_buy) out.push_back("cannot be bought" + (d->cloud_only.empty() ? std::string() : " (only in " + d->cloud_only + ")"));
+            if (hc == &own && !d->can_buy) out.push_back("cannot be bought" + (d->cloud_only.empty() ? std::string() : " (only in " + d->cloud_only + ")"));
+            if (hc == &owned && o.count > owned_count)
+                out.push_back("owned: needs " + std::to_string(o.count) + " devices, the team owns " + std::to_string(owned_count) +
+                              " (hardware.owned); buy or rent the rest");
+            // The one-off budget (decision.purchase_budget_usd): what must be bought, beyond what is owned, at list price.
+            if (hc == &own && w.decision.purchase_budget_usd > 0 && purchase_usd_per_device(*d) > 0) {
+                const int to_buy = std::max(0, server - owned_count) * replicas;
+                const double spend = purchase_usd_per_device(*d) * to_buy;
+                if (spend > w.decision.purchase_budget_usd)
+                    out.push_back("purchase budget: " + std::to_string(to_buy) + " x $" + format_sig(purchase_usd_per_device(*d), 5) + " = $" +
+                                  format_sig(spend, 4) + ", over the $" + format_sig(w.decision.purchase_budget_usd, 4) + " one-off budget");
+            }
             if (!owning && !d->can_rent) out.push_back("not offered for rent");
             // An owned job that runs now and then costs its purchase spread over the hours it is used;
             // without those hours (or a utilization) the owned price per result is unknown.
-            if ((owning || hc == &reserved) && hc->available && !serving(w.stage) && hours_used_per_month(wc.usage) <= 0 &&
+            if ((hc == &own || hc == &reserved) && hc->available && !serving(w.stage) && hours_used_per_month(wc.usage) <= 0 &&
                 w.cost.utilization <= 0)
                 out.push_back(std::string(owning ? "owning" : "reserving") +
                               ": give usage (hours a month, or jobs a week x hours) or cost.utilization to price it");
@@ -640,6 +668,8 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
     };
     std::stable_sort(options.begin(), options.end(), [&](const Option& a, const Option& b) {
         if (a.feasible != b.feasible) return a.feasible;
+        // What the team already owns and the job fits is planned on first (hardware.owned).
+        if ((a.kind == "owned") != (b.kind == "owned")) return a.kind == "owned";
         if (prio == Priority::unit_cost && compromised.count(a.name) != compromised.count(b.name)) return compromised.count(a.name) == 0;
         if (home(a) != home(b)) return home(a);
         if (largest_domain && domain_of(a) != domain_of(b)) return domain_of(a) > domain_of(b);
@@ -714,7 +744,17 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         const Candidate* lc = nullptr;
         for (const auto& c : p.candidates)
             if (c.device == r.option.device) lc = &c;
-        r.headline = headline(r.option, lc, unit);
+        r.headline = headline(r.option, lc, unit, w);
+        // Training: the size step is the count the search chose, with the lesson's rule of thumb beside it.
+        if (lc && (w.stage == Stage::pretrain || w.stage == Stage::finetune) && !lc->count_why.empty()) {
+            const Device* d = cat.device_by_id(lc->device);
+            const int domain = d ? std::max(1, d->domain_size) : 8;
+            const Scale chosen = lc->count == 1 ? Scale::one_device : lc->count <= domain ? Scale::node : Scale::rack;
+            dec.scale_why = lc->count_why + (chosen == level.level ? "; as the lesson's rule of thumb says: " : "; the lesson's rule of thumb says " +
+                                                                                                                 std::string(name(level.level)) + ": ") +
+                            level.why;
+            dec.scale = std::string(name(chosen));
+        }
     }
     if (!r.found) r.headline = r.summary; // already short: no cost to derive
     r.reasons.insert(r.reasons.begin(), {"stage: " + std::string(name(w.stage)) + "; binding resource: " + dec.binding,

@@ -257,6 +257,23 @@ json layout_json(const LayoutResult& r) {
             {"tokens_per_s", r.tokens_per_s}, {"mfu", r.mfu}, {"time_to_train_s", r.time_to_train_s}};
 }
 
+// A candidate's layout; a training one also says its context parallelism, pipeline chunks, micro-batches and
+// recomputation (the point of the training search it is).
+json layout_of(const Candidate& c, Stage stage) {
+    const Layout& l = c.layout;
+    json j{{"tensor_parallel", l.tensor_parallel}, {"pipeline_parallel", l.pipeline_parallel}, {"data_parallel", l.data_parallel},
+           {"zero_stage", l.zero_stage}, {"expert_parallel", l.expert_parallel}};
+    if (stage == Stage::finetune || stage == Stage::pretrain || stage == Stage::rl) {
+        j["context_parallel"] = l.context_parallel;
+        j["virtual_stages"] = l.virtual_stages;
+        j["micro_batch"] = l.micro_batch;
+        j["micro_batches"] = l.micro_batches;
+        j["recompute"] = std::string(name(l.recompute));
+    }
+    if (!c.count_why.empty()) j["count_why"] = c.count_why;
+    return j;
+}
+
 json layouts_json(const LayoutSearch& s) {
     json alternatives = json::array();
     for (size_t i = 1; i < s.layouts.size(); ++i) alternatives.push_back(layout_json(s.layouts[i]));
@@ -304,9 +321,7 @@ std::string to_json(const Plan& p) {
                               {"bound", r.compute_bound ? "compute" : "bandwidth"}});
         }
         json j{{"device", c.device}, {"device_name", c.device_name}, {"count", c.count},
-               {"layout", {{"tensor_parallel", c.layout.tensor_parallel}, {"pipeline_parallel", c.layout.pipeline_parallel},
-                           {"data_parallel", c.layout.data_parallel}, {"zero_stage", c.layout.zero_stage},
-                           {"expert_parallel", c.layout.expert_parallel}}},
+               {"layout", layout_of(c, p.stage)},
                {"fits", c.fits}, {"regime", std::string(name(c.regime))}, {"regime_why", c.regime_why},
                {"memory", std::move(memory)}, {"phases", std::move(phases)}, {"notes", c.notes}};
         for (const auto& [k, f] : c.figures) j[k] = figure_json_checked(f); // figures at the top level under their own names

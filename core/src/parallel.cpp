@@ -284,7 +284,12 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     const double tokens_mb = s * b / cp; // tokens of one micro-batch on one rank
     const double flops_per_token = training_flops_per_token(arch, job.active_params, s, job.method, l.recompute);
     const double achieved = cl.peak_flop_per_s * a.prefill_compute_efficiency;
-    const double compute_mb = flops_per_token * tokens_mb * frac / t / achieved; // causal attention load-balanced over c
+    // causal attention load-balanced over c
+    const double compute_mb =
+        job.compute_s_per_token > 0
+            ? job.compute_s_per_token * flops_per_token /
+                  training_flops_per_token(arch, job.active_params, s, job.method, job.compute_basis_recompute) * tokens_mb * frac / t
+            : flops_per_token * tokens_mb * frac / t / achieved;
     const double tokens_step = double(m) * b * d * s;
     if ((m + double(p - 1) / v) * compute_mb / tokens_step >= bound) return r; // cannot rank
     const double act_bytes = tokens_mb * h * job.activation_bytes_per_value; // one s x b x h tensor

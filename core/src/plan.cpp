@@ -5,6 +5,7 @@
 #include "hwplan/plan.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <functional>
 #include <span>
@@ -89,6 +90,16 @@ double usable_bytes(const Device& d, const Assumptions& a, bool serving) {
 
 double runtime_overhead_bytes(const Device& d, const Assumptions& a) {
     return local_runtime(d) ? a.llama_cpp_compute_buffer_bytes : a.runtime_context_bytes;
+}
+
+// The most devices of one kind a plan joins: for cards whose only link is PCIe and which have no scale-out
+// network one machine of kCardsPerMachine, lesson 004's node ("one node of up to 8"); else 4096 (devices whose
+// network is not recorded, SRAM systems chained on their own links, domains joined by a network).
+constexpr int kCardsPerMachine = 8;
+int most_devices(const Device& d, const Assumptions& a) {
+    const Network net = network_of(d, a);
+    if (!net.multi_node && d.interconnect_kind.rfind("pcie", 0) == 0) return kCardsPerMachine;
+    return 4096;
 }
 
 // [SECTION] model facts ----------------------------------------------------------------------------
@@ -686,14 +697,35 @@ const TrainingRuntime& training_runtime(const Workload& w, const Catalog& cat) {
 }
 
 // Training-shaped stages: finetune, pretrain, and the trainer half of rl.
-void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e) {
+// What the layout search needs from the trainer's runtime profile to price layouts eval_train does not
+// evaluate itself (tensor, context, pipeline and expert parallelism): the job with its storage rules, the
+// devices, and the profile's compute time per token on one device (the measured MFU basis with its
+// attention, FP8-cast, dequantization and per-micro-batch terms), at the workload's own recomputation.
+struct TrainBasis {
+    TrainingJob job;
+    Cluster cluster;
+    bool valid = false;  // a peak is published and the job has a shape the search can split
+};
+
+// The ZeRO stage eval_train uses on n devices when the search does not choose one: the workload's, else
+// ZeRO-3 for a full fine-tune or pretraining over several devices (FSDP), else none.
+int default_zero(const Workload& w, int n) {
+    if (is_given(w, "train.zero_stage")) return w.train.zero_stage;
+    return n > 1 && w.train.method == TrainMethod::full ? 3 : 0;
+}
+
+// One data-parallel layout with the trainer's own sharding: n devices, ZeRO stage `zero` (< 0: default_zero),
+// the workload's micro-batch and recomputation. `basis`, when given, receives what the layout search needs.
+void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e, int zero_choice = -1,
+                TrainBasis* basis = nullptr) {
     Candidate& c = e.c;
     const auto& arch = w.model.model.arch;
     const auto& t = w.train;
     const bool full = t.method == TrainMethod::full;
-    const int zero = w.given.end() != std::find(w.given.begin(), w.given.end(), "train.zero_stage") ? t.zero_stage
-                     : (n > 1 && full ? 3 : 0);
-    c.layout = {.tensor_parallel = 1, .pipeline_parallel = 1, .data_parallel = n, .zero_stage = zero};
+    const int zero = zero_choice >= 0 ? zero_choice : default_zero(w, n);
+    c.layout = {.tensor_parallel = 1, .pipeline_parallel = 1, .data_parallel = n, .zero_stage = zero, .micro_batch = int(t.micro_batch),
+                .micro_batches = int(std::max(1.0, (t.global_batch > 0 ? t.global_batch : t.micro_batch * n) / (std::max(1.0, t.micro_batch) * n))),
+                .recompute = t.checkpointing};
     const double trainable = full ? w.model.params : lora_params(arch, t.lora_rank);
     const TrainingRuntime& rt = training_runtime(w, cat);
     const bool fp32 = w.precision.compute == "fp32"; // an fp32 run stores 4-byte weights, gradients and activations
@@ -948,11 +980,295 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         c.regime = Regime::compute;
         if (e.explain) c.regime_why = "training at MFU " + format_sig(mfu, 2) + " of the " + peak.precision + " peak";
     }
-    // [scale-out] The layouts of these n devices (core/src/parallel.cpp); additive, the figures above stay.
-    // Per edit the page cannot afford a fewest-devices search for every candidate: a misfit gets its nearest.
-    if (e.explain && w.stage != Stage::rl && peak.flop_per_s > 0)
-        c.layouts = search_layouts(training_job(w, trainable, st_per, frozen_per, as), cluster_of(d, n, peak.flop_per_s, m.capacity_bytes, a), a,
-                                   {.find_fewest = false});
+    // The layout search's basis: the same job and devices, and this profile's compute time per token on one
+    // device (what the step above spends outside communication, over the tokens one device computes).
+    if (basis && peak.flop_per_s > 0) {
+        basis->job = training_job(w, trainable, st_per, frozen_per, as);
+        basis->cluster = cluster_of(d, n, peak.flop_per_s, m.capacity_bytes, a);
+        basis->job.compute_s_per_token = (step.roofline.time_s + fp8_cast_s + dequant_s + overhead_s) * n / tokens_per_step;
+        basis->job.compute_basis_recompute = t.checkpointing;
+        basis->valid = arch.layers > 0 && arch.hidden > 0 && arch.heads > 0;
+    }
+}
+
+// [SECTION] training: one search over count and layout ------------------------------------------------
+// A training candidate is the best point of one search over device count and layout. Points are of two
+// kinds, one evaluator each, on one compute basis: data-parallel layouts with the trainer's own sharding
+// (ZeRO/FSDP stage: eval_train's runtime-profile model, the one the validation suite checks), and for
+// pretraining the layout search's model-parallel layouts (parallel.h: tensor, context, pipeline and expert
+// parallelism, micro-batch, recomputation), priced on the profile's compute time per token. Fine-tunes keep to
+// data parallelism with sharding: what their trainers (torchtune, PEFT with accelerate/DeepSpeed) run.
+
+struct TrainPoint {
+    int n = 0;
+    bool profile = true;   // a data-parallel point evaluated by eval_train; else one of the layout search's
+    LayoutResult result;   // its layout and numbers (memory per device, step, tokens/s, time to train)
+};
+
+double model_flops_per_token(const Workload& w) {
+    return training_flops_per_token(w.model.model.arch, w.model.active_params, w.train.seq_len, w.train.method, Checkpointing::none);
+}
+
+// The numbers of a data-parallel point, in the layout search's terms.
+LayoutResult result_of(const Workload& w, const Eval& e, double peak_flop_per_s) {
+    const Candidate& c = e.c;
+    LayoutResult r;
+    r.layout = {.tensor_parallel = 1, .pipeline_parallel = 1, .data_parallel = c.layout.data_parallel, .zero_stage = c.layout.zero_stage,
+                .micro_batch = std::max(1, c.layout.micro_batch), .micro_batches = std::max(1, c.layout.micro_batches), .recompute = c.layout.recompute};
+    r.weights_bytes = c.memory.weights_bytes;
+    r.gradients_bytes = c.memory.gradients_bytes;
+    r.optimizer_bytes = c.memory.optimizer_bytes;
+    r.activations_bytes = c.memory.activations_bytes;
+    r.overhead_bytes = c.memory.overhead_bytes;
+    r.memory_bytes = c.memory.total_bytes;
+    r.capacity_bytes = c.memory.capacity_bytes;
+    r.fits = c.fits;
+    auto value = [&](const char* k) { auto it = c.figures.find(k); return it == c.figures.end() ? 0.0 : it->second.value; };
+    r.step_s = value("step_time_s");
+    r.tokens_per_s = value("train_tokens_per_s");
+    r.time_to_train_s = value("train_time_s");
+    if (!c.phases.empty()) {
+        r.compute_s = std::max(0.0, c.phases.front().time_s - std::max(0.0, c.phases.front().communication_s - c.phases.front().roofline.time_s));
+        r.communication_s = c.phases.front().communication_s;
+    }
+    const int n = c.layout.data_parallel;
+    if (r.step_s > 0 && peak_flop_per_s > 0) r.mfu = model_flops_per_token(w) * r.tokens_per_s / (n * peak_flop_per_s);
+    return r;
+}
+
+bool model_parallel(const TrainingLayout& l) {
+    return l.tensor_parallel > 1 || l.pipeline_parallel > 1 || l.context_parallel > 1 || l.expert_parallel > 1;
+}
+
+// Faster first among fitting points; a misfit only when nothing fits, closest to fitting first.
+bool better(const TrainPoint& x, const TrainPoint& y) {
+    if (x.result.fits != y.result.fits) return x.result.fits;
+    if (x.result.fits) return x.result.tokens_per_s > y.result.tokens_per_s;
+    return x.result.memory_bytes / x.result.capacity_bytes < y.result.memory_bytes / y.result.capacity_bytes;
+}
+
+// Every point on n devices, best first (at most `keep`). `searched` counts the layouts looked at.
+std::vector<TrainPoint> train_points(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, size_t keep,
+                                     long& searched) {
+    std::vector<TrainPoint> out;
+    TrainBasis basis;
+    const auto& tr = w.train;
+    std::vector<int> zeros;
+    if (is_given(w, "train.zero_stage") || n == 1) zeros = {default_zero(w, n)};
+    else zeros = {0, 1, 2, 3};
+    double peak = 0;
+    const bool profile_allowed = tr.tensor_parallel <= 1 && tr.pipeline_parallel <= 1 && tr.context_parallel <= 1 && tr.expert_parallel <= 1;
+    for (int z : zeros) {
+        Eval e;
+        e.explain = false;
+        eval_train(w, cat, d, n, a, e, z, z == default_zero(w, n) ? &basis : nullptr);
+        peak = basis.valid ? basis.cluster.peak_flop_per_s : peak;
+        if (profile_allowed) out.push_back({n, true, result_of(w, e, peak_for(d, w.precision.compute).flop_per_s)});
+        ++searched;
+    }
+    const bool pinned_data_parallel = tr.tensor_parallel == 1 && tr.pipeline_parallel == 1 && tr.context_parallel == 1 && tr.expert_parallel <= 1;
+    if (w.stage == Stage::pretrain && n > 1 && basis.valid && !pinned_data_parallel) {
+        LayoutLimits lim;
+        lim.keep = 12;
+        lim.find_fewest = false;
+        lim.tensor_parallel = tr.tensor_parallel;
+        lim.pipeline_parallel = tr.pipeline_parallel;
+        lim.context_parallel = tr.context_parallel;
+        lim.expert_parallel = tr.expert_parallel;
+        if (is_given(w, "train.zero_stage")) lim.zero_stage = w.train.zero_stage;
+        if (is_given(w, "train.checkpointing")) lim.recompute = int(w.train.checkpointing);
+        const LayoutSearch s = search_layouts(basis.job, basis.cluster, a, lim);
+        searched += s.searched;
+        // Only layouts of this job on these devices (a search that finds none may answer for another batch or count).
+        const double batch = basis.job.global_batch > 0 ? basis.job.global_batch : basis.job.micro_batch * n;
+        if (s.devices == n && s.global_batch == batch)
+            for (const LayoutResult& r : s.layouts)
+                if (model_parallel(r.layout) && r.fits) out.push_back({n, false, r});
+    }
+    std::stable_sort(out.begin(), out.end(), better);
+    if (out.size() > keep) out.resize(keep);
+    return out;
+}
+
+// The device counts tried: powers of two up to the fast domain, the whole domain, then whole domains doubling
+// while a scale-out network joins them.
+std::vector<int> count_ladder(const Device& d, const Assumptions& a) {
+    const Network net = network_of(d, a);
+    const int domain = std::min(std::max(1, net.domain_size), most_devices(d, a));
+    std::vector<int> out;
+    for (int n = 1; n <= domain; n *= 2) out.push_back(n);
+    if (out.back() != domain) out.push_back(domain);
+    if (net.multi_node)
+        for (long n = 2L * domain; n <= (1L << 17); n *= 2) out.push_back(int(n));
+    return out;
+}
+
+struct TrainChoice {
+    std::vector<TrainPoint> points; // the chosen point first, then the runners-up on the same count
+    long searched = 0;
+    std::string why;                // how the count was chosen, in words (built only when explaining)
+};
+
+// The count and layout of a training candidate. Given a count, the best layout on it. Otherwise, with a
+// deadline and a token count, the fewest devices (the cheapest: device-hours grow with the count as
+// efficiency falls) whose best layout finishes in time; without a deadline, the fewest that fit.
+TrainChoice choose_training(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, bool explain) {
+    TrainChoice out;
+    const size_t keep = 4;
+    auto at = [&](int n) { return train_points(w, cat, d, n, a, keep, out.searched); };
+    // What a misfit says: how many layouts were looked at and how far the closest is from fitting.
+    auto misfit = [&](int n) {
+        const LayoutResult& r = out.points.front().result;
+        return "none of " + std::to_string(out.searched) + " layouts fits on " + std::to_string(n) + " devices (the closest needs " +
+               format_sig(r.memory_bytes / 1e9, 3) + " GB of " + format_sig(r.capacity_bytes / 1e9, 3) + " GB per device)";
+    };
+    if (w.hardware.count > 0) {
+        out.points = at(w.hardware.count);
+        if (explain)
+            out.why = !out.points.empty() && !out.points.front().result.fits ? misfit(w.hardware.count)
+                                                                             : std::to_string(w.hardware.count) + " devices, as given";
+        return out;
+    }
+    const double deadline_s = w.decision.deadline_days * 86400;
+    auto meets = [&](const std::vector<TrainPoint>& p) { return !p.empty() && p.front().result.fits && p.front().result.time_to_train_s > 0 &&
+                                                                p.front().result.time_to_train_s <= deadline_s; };
+    // Devices the team owns come first: all of them, when the job fits them (and meets its deadline).
+    for (const auto& od : w.hardware.owned)
+        if (od.device == d.id) {
+            std::vector<TrainPoint> mine = at(od.count);
+            if (!mine.empty() && mine.front().result.fits && (deadline_s <= 0 || w.train.tokens <= 0 || meets(mine))) {
+                out.points = std::move(mine);
+                if (explain) out.why = std::to_string(od.count) + " devices, the ones the team owns (hardware.owned)";
+                return out;
+            }
+        }
+    const std::vector<int> ladder = count_ladder(d, a);
+    // Model state spread over n devices is a floor on any layout's memory there: below it, no search.
+    Eval whole;
+    whole.explain = false;
+    eval_train(w, cat, d, 1, a, whole, 0);
+    const double state = whole.c.memory.weights_bytes + whole.c.memory.gradients_bytes + whole.c.memory.optimizer_bytes;
+    size_t i = 0;
+    std::vector<TrainPoint> nearest;
+    for (; i < ladder.size(); ++i) {
+        if (state / ladder[i] > whole.c.memory.capacity_bytes && i + 1 < ladder.size()) continue;
+        out.points = at(ladder[i]);
+        if (!out.points.empty() && out.points.front().result.fits) break;
+        if (nearest.empty() && !out.points.empty()) nearest = out.points;
+    }
+    if (i == ladder.size()) { // nothing fits on the largest count: report the smallest count's nearest point
+        if (!nearest.empty()) out.points = nearest;
+        if (explain) out.why = "nothing fits on up to " + std::to_string(ladder.back()) + " devices" +
+                               (out.points.empty() ? std::string() : "; " + misfit(out.points.front().n));
+        return out;
+    }
+    if (deadline_s <= 0 || w.train.tokens <= 0 || out.points.front().result.time_to_train_s <= 0) {
+        if (explain) out.why = std::to_string(ladder[i]) + " devices, the fewest that fit" +
+                               (w.train.tokens > 0 ? std::string(" (no deadline given)") : std::string(""));
+        return out;
+    }
+    if (meets(out.points)) {
+        if (explain) out.why = std::to_string(ladder[i]) + " devices, the fewest that fit, finish within the " + format_sig(w.decision.deadline_days, 4) + "-day deadline";
+        return out;
+    }
+    // Jump to the count that would meet the deadline at the same speed per device, then walk: up while it does
+    // not, down while the one below also does.
+    const double need = ladder[i] * out.points.front().result.time_to_train_s / deadline_s;
+    size_t j = i;
+    while (j + 1 < ladder.size() && ladder[j] < need) ++j;
+    std::vector<TrainPoint> best = out.points;
+    size_t best_at = i;
+    auto faster = [](const std::vector<TrainPoint>& x, const std::vector<TrainPoint>& y) {
+        return !x.empty() && x.front().result.fits && (y.empty() || !y.front().result.fits || x.front().result.tokens_per_s > y.front().result.tokens_per_s); };
+    std::vector<TrainPoint> cur = at(ladder[j]);
+    if (faster(cur, best)) { best = cur; best_at = j; }
+    while (!meets(cur) && j + 1 < ladder.size()) {
+        cur = at(ladder[++j]);
+        if (faster(cur, best)) { best = cur; best_at = j; }
+    }
+    if (meets(cur)) {
+        while (j > i + 1) {
+            std::vector<TrainPoint> below = at(ladder[j - 1]);
+            if (!meets(below)) break;
+            cur = std::move(below);
+            --j;
+        }
+        out.points = cur;
+        if (explain) out.why = std::to_string(ladder[j]) + " devices, the fewest that finish within the " + format_sig(w.decision.deadline_days, 4) + "-day deadline";
+        return out;
+    }
+    out.points = best;
+    if (explain) out.why = "no count up to " + std::to_string(ladder.back()) + " finishes within the " + format_sig(w.decision.deadline_days, 4) +
+                           "-day deadline; the fastest, " + std::to_string(ladder[best_at]) + " devices, takes " +
+                           format_sig(best.front().result.time_to_train_s / 86400, 3) + " days";
+    return out;
+}
+
+// The candidate at one point: the profile's own evaluation for a data-parallel point; for a layout-search
+// point, the profile on the same devices (its notes, trainable parameters, basis) with the point's memory,
+// step and figures in place of its own.
+void eval_train_point(const Workload& w, const Catalog& cat, const Device& d, const TrainPoint& pt, const Assumptions& a, Eval& e) {
+    if (pt.profile) {
+        eval_train(w, cat, d, pt.n, a, e, pt.result.layout.zero_stage);
+        return;
+    }
+    TrainBasis basis;
+    eval_train(w, cat, d, pt.n, a, e, -1, &basis);
+    const LayoutResult r = basis.valid ? evaluate_layout(basis.job, basis.cluster, a, pt.result.layout) : pt.result;
+    const TrainingLayout& l = r.layout;
+    Candidate& c = e.c;
+    c.layout = {.tensor_parallel = l.tensor_parallel, .pipeline_parallel = l.pipeline_parallel, .data_parallel = l.data_parallel,
+                .zero_stage = l.zero_stage, .expert_parallel = l.expert_parallel, .context_parallel = l.context_parallel,
+                .virtual_stages = l.virtual_stages, .micro_batch = l.micro_batch, .micro_batches = l.micro_batches, .recompute = l.recompute};
+    MemoryUse& m = c.memory;
+    const double context = m.context_bytes;
+    m = MemoryUse{};
+    m.capacity_bytes = r.capacity_bytes;
+    m.context_bytes = context;
+    m.weights_bytes = r.weights_bytes;
+    m.gradients_bytes = r.gradients_bytes;
+    m.optimizer_bytes = r.optimizer_bytes;
+    m.activations_bytes = r.activations_bytes;
+    m.overhead_bytes = r.overhead_bytes;
+    const std::string where = describe(l);
+    e.term(m, "weights", r.weights_bytes, [&] { return "the fullest pipeline stage's share, " + where; });
+    e.term(m, "gradients", r.gradients_bytes, [&] { return std::string("its trainable share") + (l.zero_stage >= 2 ? ", sharded (ZeRO-" + std::to_string(l.zero_stage) + ")" : ""); });
+    e.term(m, "optimizer", r.optimizer_bytes, [&] { return std::string("its trainable share") + (l.zero_stage >= 1 ? ", sharded (ZeRO-" + std::to_string(l.zero_stage) + ")" : ""); });
+    e.term(m, "activations", r.activations_bytes, [&] { return "micro-batches in flight on the first stage (1F1B), sequence parallel under tensor parallelism"; });
+    e.term(m, "overhead", r.overhead_bytes, [&] { return "runtime context + allocator fragmentation of the per-step tensors"; });
+    finish_memory(m);
+    c.fits = r.fits;
+    const double tokens_per_step = l.micro_batch * double(l.micro_batches) * l.data_parallel * w.train.seq_len;
+    Phase step;
+    if (e.explain) step.name = "training step (" + format_sig(tokens_per_step, 6) + " tokens, " + where + ")";
+    step.precision = c.phases.empty() ? std::string() : c.phases.front().precision;
+    step.roofline.flops = tokens_per_step * model_flops_per_token(w) / pt.n;
+    step.roofline.compute_s = step.roofline.time_s = r.compute_s + r.bubble_s;
+    step.roofline.compute_bound = true;
+    step.communication_s = r.communication_s;
+    step.time_s = r.step_s;
+    c.phases = {step};
+    auto why = [&] { return "compute " + format_sig(r.compute_s, 3) + " s + pipeline bubble " + format_sig(r.bubble_s, 3) + " s + exposed communication " +
+                            format_sig(r.communication_s, 3) + " s a step (" + where + "); compute on the profile's basis (" +
+                            format_sig(basis.job.compute_s_per_token * 1e6, 4) + " us per token on one device), MFU " + format_sig(100 * r.mfu, 3) + " %"; };
+    c.figures["step_time_s"] = e.figure(r.step_s, Label::modelled, why);
+    c.figures["train_tokens_per_s"] = e.figure(r.tokens_per_s, Label::modelled, why);
+    c.figures.erase("train_time_s");
+    if (w.train.tokens > 0 && r.tokens_per_s > 0)
+        c.figures["train_time_s"] = e.figure(w.train.tokens / r.tokens_per_s, Label::modelled, [&] { return std::string(format_sig(w.train.tokens, 4) + " tokens / tokens per second"); });
+    e.headline = r.tokens_per_s;
+    if (!c.fits) {
+        c.regime = Regime::capacity;
+        if (e.explain) c.regime_why = "needs " + gb(m.total_bytes) + " per device but " + gb(m.capacity_bytes) + " is usable";
+    } else if (r.communication_s + r.bubble_s > r.compute_s) {
+        c.regime = Regime::bandwidth;
+        if (e.explain) c.regime_why = "communication and the pipeline bubble (" + format_sig(r.communication_s + r.bubble_s, 3) + " s) outlast the compute (" +
+                                      format_sig(r.compute_s, 3) + " s)";
+    } else {
+        c.regime = Regime::compute;
+        if (e.explain) c.regime_why = "compute-bound: MFU " + format_sig(100 * r.mfu, 3) + " % with " + format_sig(r.communication_s + r.bubble_s, 3) +
+                                      " s of communication and bubble a step";
+    }
 }
 
 void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e) {
@@ -1249,7 +1565,9 @@ void rl_job_figures(const Workload& w, const RlPools& rl, Eval& e) {
     e.headline = rate;
 }
 
-Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true, int replicas = 0) {
+// `point`: a training candidate's point of the training search (choose_training); null: the profile's default.
+Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true, int replicas = 0,
+              const TrainPoint* point = nullptr) {
     Eval e;
     e.explain = explain;
     e.c.device = d.id;
@@ -1263,7 +1581,10 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
         if (explain && w.stage == Stage::serve) mig_partitions(w, cat, d, a, e);
         break;
     case Stage::finetune:
-    case Stage::pretrain: eval_train(w, cat, d, n, a, e); break;
+    case Stage::pretrain:
+        if (point) eval_train_point(w, cat, d, *point, a, e);
+        else eval_train(w, cat, d, n, a, e);
+        break;
     case Stage::rl: {
         // The trainer decides what must fit; the rollout pool's decode speed is reported beside it.
         eval_train(w, cat, d, n, a, e);
@@ -1315,7 +1636,7 @@ void widen(Candidate& c, const Candidate& other) {
     c.memory.reserved_high_bytes = std::max(c.memory.reserved_high_bytes, reserved);
 }
 
-// The fewest devices that fit (when the workload does not fix the count): powers of two up to 4096.
+// The fewest devices that fit (when the workload does not fix the count): powers of two up to most_devices().
 int choose_count(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a) {
     if (w.hardware.count > 0) return w.hardware.count;
     if (w.stage == Stage::edge || w.stage == Stage::embed) return 1;
@@ -1327,7 +1648,7 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
         while (n0 < 4096 && weights / n0 > usable) n0 *= 2;
     }
     int first = 0;
-    for (int n = n0; n <= 4096 && !first; n *= 2)
+    for (int n = n0; n <= most_devices(d, a) && !first; n *= 2)
         if (evaluate(w, cat, d, n, a, false).c.fits) first = n;
     if (!first) return 1;
     if (!rate_batch(w)) return first;
@@ -1704,13 +2025,32 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
             if (k->assumption == "training_attention_efficiency") attention_rule = nullptr;
             if (k->assumption == "training_mfu") end_to_end_mfu(das, attention_rule);
         }
-        const int n = choose_count(w, cat, *d, das.typical);
-        Eval e = evaluate(w, cat, *d, n, das.typical);
+        // Training: the count and layout are the best point of one search (choose_training); the candidate is
+        // that point, its layouts the runners-up of the same search.
+        const bool trains = w.stage == Stage::finetune || w.stage == Stage::pretrain;
+        TrainChoice tc;
+        if (trains) tc = choose_training(w, cat, *d, das.typical, true);
+        const TrainPoint* point = trains && !tc.points.empty() ? &tc.points.front() : nullptr;
+        const int n = point ? point->n : choose_count(w, cat, *d, das.typical);
+        Eval e = evaluate(w, cat, *d, n, das.typical, true, 0, point);
+        if (point) {
+            LayoutSearch& ls = e.c.layouts;
+            ls.devices = n;
+            ls.searched = tc.searched;
+            ls.global_batch = w.train.global_batch > 0 ? w.train.global_batch : w.train.micro_batch * point->result.layout.data_parallel;
+            for (const TrainPoint& tp : tc.points) {
+                ls.layouts.push_back(tp.result);
+                ls.fitting += tp.result.fits ? 1 : 0;
+            }
+            ls.found = point->result.fits;
+            ls.explanation = tc.why + ": " + describe(point->result.layout) + (tc.points.size() > 1 ? "; runners-up on the same devices listed after it" : "");
+            e.c.count_why = tc.why;
+        }
         e.c.memory.total_low_bytes = e.c.memory.total_high_bytes = e.c.memory.total_bytes;
         e.c.memory.reserved_low_bytes = e.c.memory.reserved_high_bytes = e.c.memory.total_bytes - e.c.memory.context_bytes - e.c.memory.managed_bytes;
         // The bands of the layout chosen; an RL job's time also needs its pools sized at each end.
         auto band = [&](const Assumptions& ba) {
-            Eval b = evaluate(w, cat, *d, n, ba, false, e.c.layout.data_parallel);
+            Eval b = evaluate(w, cat, *d, n, ba, false, e.c.layout.data_parallel, point);
             if (w.stage == Stage::rl && b.c.fits) rl_job_figures(w, rl_pools(w, cat, *d, n, ba, b.c), b);
             b.c.figures.erase("rl_devices"); // the fleet priced is the typical split's, not a band
             return b.c;

@@ -43,6 +43,10 @@ double hours_used_per_month(const UsageSpec& usage);
 // Utilization: cost.utilization, else hours used per month / 730, else 1 (and the caller says so).
 HourlyCost own_cost(const Device& device, const Workload& workload, const CostDefaults& defaults);
 
+// Devices the team already has (hardware.owned): the purchase is spent, so an hour of use costs its power and
+// its hosting only: hosting / utilization + TDP x PUE x electricity, as own_cost without the purchase term.
+HourlyCost owned_cost(const Device& device, const Workload& workload, const CostDefaults& defaults);
+
 // The device's purchase price per accelerator (a rack system's price divided by its accelerators), or -1.
 double purchase_usd_per_device(const Device& device);
 

@@ -122,6 +122,12 @@ struct TrainingJob {
     double logits_kept_bytes_per_value = 0; // the loss over the vocabulary (see ActivationSettings)
     double loss_fp32_bytes_per_value = 8;
     double loss_chunks = 1;
+    // The compute of one token on one device, whole model, at `compute_basis_recompute`: when > 0 it replaces
+    // FLOPs at prefill_compute_efficiency, so that the search prices layouts on the plan's measured training
+    // efficiency (the runtime profile's MFU basis, plan.cpp); a layout that recomputes more or less scales it
+    // by its hardware FLOPs.
+    double compute_s_per_token = 0;
+    Checkpointing compute_basis_recompute = Checkpointing::none;
 };
 
 // The devices: how many, how fast, how much memory a job may use on each, and the network.

@@ -77,7 +77,13 @@ struct Layout {
     int pipeline_parallel = 1;
     int data_parallel = 1;
     int zero_stage = 0;
-    int expert_parallel = 1;     // serving a MoE: routed experts spread over this many devices of a replica
+    int expert_parallel = 1;     // a MoE: routed experts spread over this many devices (of a replica when serving)
+    // Training only (0 / none when serving):
+    int context_parallel = 1;    // every sequence split over this many devices
+    int virtual_stages = 1;      // model chunks per pipeline stage (interleaved 1F1B)
+    int micro_batch = 0;         // sequences per micro-batch
+    int micro_batches = 0;       // micro-batches per data-parallel rank per optimizer step
+    Checkpointing recompute = Checkpointing::none;
     bool operator==(const Layout&) const = default;
 };
 
@@ -95,7 +101,9 @@ struct Candidate {
     std::map<std::string, Figure> figures; // "ttft_s", "decode_tokens_per_s_per_user", "step_time_s", ...
     std::vector<Phase> phases;
     std::vector<std::string> notes; // precision fallbacks, missing figures, how far off a misfit is
-    LayoutSearch layouts;        // pretrain/finetune: the best training layouts on `count` devices (parallel.h); empty otherwise
+    LayoutSearch layouts;        // pretrain/finetune: the points of the training search on `count` devices, this candidate's first
+                                 // (parallel.h; its figures are the candidate's); empty otherwise
+    std::string count_why;       // pretrain/finetune: how the count was chosen (given, fewest that fit, deadline)
     RlPools rl;                  // rl: trainer pool (`count` devices) and the rollout pool beside it (rl.h); empty otherwise
     bool operator==(const Candidate&) const = default;
 };
