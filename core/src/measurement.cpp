@@ -11,6 +11,7 @@
 
 #include "hwplan/assumptions.h"
 #include "hwplan/format.h"
+#include "hwplan/guard.h"
 #include "hwplan/plan.h"
 #include "hwplan/workload.h"
 #include "json_reader.h"
@@ -433,10 +434,8 @@ bool figure_at(const Catalog& cat, json doc, const std::string& device, const Ta
     return false;
 }
 
-} // namespace
-
-CalibrationResult calibrate(const Catalog& catalog, const std::string& workload_json, const std::string& device_id,
-                            const BenchMeasurement& m, const std::string& read_on) {
+CalibrationResult calibrate_unguarded(const Catalog& catalog, const std::string& workload_json, const std::string& device_id,
+                                      const BenchMeasurement& m, const std::string& read_on) {
     CalibrationResult out;
     Context ctx{"", out.issues};
     auto raw = parse_object(workload_json, ctx);
@@ -597,7 +596,7 @@ CalibrationResult calibrate(const Catalog& catalog, const std::string& workload_
     return out;
 }
 
-std::string calibrate_json(const Catalog& catalog, const std::string& request) {
+std::string calibrate_json_unguarded(const Catalog& catalog, const std::string& request) {
     Issues issues;
     Context ctx{"", issues};
     json errors = json::array();
@@ -640,6 +639,24 @@ std::string calibrate_json(const Catalog& catalog, const std::string& request) {
                 {"used", pick},
                 {"warnings", warnings}};
     return out.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+} // namespace
+
+// The two entry points are edges (the CLI and the page call them with the user's text): guarded (guard.h).
+CalibrationResult calibrate(const Catalog& catalog, const std::string& workload_json, const std::string& device_id,
+                            const BenchMeasurement& m, const std::string& read_on) {
+    return guarded("calibrate", [&] { return calibrate_unguarded(catalog, workload_json, device_id, m, read_on); }, [](const Issue& i) {
+        CalibrationResult failed;
+        failed.issues = {i};
+        return failed;
+    });
+}
+
+std::string calibrate_json(const Catalog& catalog, const std::string& request) {
+    return guarded("calibrate", [&] { return calibrate_json_unguarded(catalog, request); }, [](const Issue& i) {
+        return json{{"errors", json::array({{{"path", i.path}, {"message", i.message}}})}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    });
 }
 
 std::string_view name(MeasurementKind k) {
