@@ -623,8 +623,9 @@ std::string calibrate_json_unguarded(const Catalog& catalog, const std::string& 
     }
     const size_t pick = index ? size_t(*index) : parsed.measurements.size() - 1;
     if (pick >= parsed.measurements.size())
-        return fail({{"index", "the text has " + std::to_string(parsed.measurements.size()) + " measurements (0 to " +
-                                   std::to_string(parsed.measurements.size() - 1) + ")"}});
+        return fail({{"index", parsed.measurements.size() == 1 ? std::string("the text has 1 measurement (index 0)")
+                                                                : "the text has " + std::to_string(parsed.measurements.size()) + " measurements (0 to " +
+                                                                      std::to_string(parsed.measurements.size() - 1) + ")"}});
     CalibrationResult c = calibrate(catalog, workload->dump(), device, parsed.measurements[pick], read_on);
     if (!c.issues.empty()) return fail(c.issues);
     json list = json::array();
