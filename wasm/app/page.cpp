@@ -213,12 +213,16 @@ std::string draw_page(AppState& state, const Catalog& catalog, float width, floa
     }
     ImGui::EndChild();
     ImGui::SameLine();
+    // The form may have just changed the catalog ("Add model", "Add device", a calibration): the plan side reads
+    // the page's catalog as it is now, not the one this frame began with (which, for the first entry of your
+    // own, was the embedded catalog: the plan said "unknown model" for the model just added until a reload).
+    const Catalog& now = state.catalog_ready ? page_catalog(state) : catalog;
     if (state.catalog_ready) {
-        refresh_plan(state, catalog);
-        refresh_team(state, catalog); // a team restored by Undo is planned even before its view draws
+        refresh_plan(state, now);
+        refresh_team(state, now); // a team restored by Undo is planned even before its view draws
     }
     ImGui::BeginChild("right##right", ImVec2(0, 0), ImGuiChildFlags_Borders);
-    const std::string plan_summary = state.catalog_ready ? panel_plan(state, catalog) : planning_panel();
+    const std::string plan_summary = state.catalog_ready ? panel_plan(state, now) : planning_panel();
     if (summary.empty()) summary = plan_summary;
     ImGui::EndChild();
     ImGui::End();
