@@ -8,7 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}; shift || true
-targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(fuzz_workload fuzz_catalog fuzz_json_api fuzz_hf_config fuzz_measurement fuzz_fragment)
+targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(fuzz_workload fuzz_catalog fuzz_json_api fuzz_hf_config fuzz_measurement fuzz_fragment
+  fuzz_calibrate fuzz_config_import fuzz_extension fuzz_sweep fuzz_team)
 [ -f build/fuzz/Makefile ] || cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz --target "${targets[@]}" >/dev/null
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

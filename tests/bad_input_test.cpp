@@ -9,8 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hwplan/card.h"
 #include "hwplan/catalog_embedded.h"
+#include "hwplan/hf_config.h"
 #include "hwplan/json_api.h"
+#include "hwplan/measurement.h"
 #include "hwplan/plan.h"
 #include "hwplan/workload.h"
 
@@ -264,6 +267,87 @@ TEST(BadInput, JsonApiAnswersEveryClassWithErrors) {
         ASSERT_TRUE(j.contains("errors")) << out.substr(0, 300);
         EXPECT_EQ(j["errors"][0]["path"], r.path) << r.request.substr(0, 100);
         EXPECT_EQ(j["errors"][0]["message"], r.message) << r.request.substr(0, 100);
+    }
+}
+
+// [SECTION] The other text entry points: calibrate with a workload, config import, extensions, sweep, team ------
+
+// Each answers bad input with its first error's exact path and message, as JSON, never a throw and never an
+// internal error (an exception its guard had to catch). The calibrate rows mark the page's report (issue 22):
+// a precision given as a name, then of the wrong type, threw inside calibrate and aborted the CLI and the page.
+TEST(BadInput, EveryTextEntryPointAnswersWithErrors) {
+    using nlohmann::json;
+    struct EntryRow {
+        std::string (*call)(const std::string&);
+        std::string request;
+        std::string path, message;
+    };
+    static const auto calibrate = [](const std::string& r) { return calibrate_request_json(catalog(), r); };
+    static const auto sweep = [](const std::string& r) { return sweep_json(catalog(), r); };
+    static const auto plan_with = [](const std::string& r) { return plan_request_json(catalog(), r); };
+    static const auto team = [](const std::string& r) { return issues_json(team_plan(r, catalog()).issues); };
+    const std::string bench = R"(| model | params | backend | test | t/s |\n| --- | --: | --- | --: | --: |\n| llama 7B Q4_0 | 6.74 B | CUDA | tg 128 | 131.42 |)";
+    auto cal = [&](const std::string& workload, const std::string& more = "") {
+        return R"({"workload": )" + workload + R"(, "device": "rtx-a6000", "text": ")" + bench + R"(", "read_on": "2026-12-02")" + more + "}";
+    };
+    const EntryRow rows[] = {
+        // calibrate with a workload
+        {+calibrate, cal(R"({"stage": "serve", "model": "mistral-7b", "precision": 16})"), "workload.precision",
+         "expected a format name or an object {weights, kv_cache, compute}, got a number"},
+        {+calibrate, cal(R"({"stage": "serve", "model": "mistral-7b", "precision": "fp7"})"), "workload.precision",
+         "unknown weight format \"fp7\"; expected one of bf16, fp16, fp32, fp4, fp8, int4, int8, iq4_xs, mxfp4, nf4, nvfp4, q2_k, q3_k_m, "
+         "q4_0, q4_k_m, q5_k_m, q6_k, q8_0"},
+        {+calibrate, cal(R"({"stage": "serve", "model": "mistral-7b", "serve": {"concurrent_users": 1e400}})"), "workload.serve.concurrent_users",
+         "number too large (beyond the range of a double, about 1.8e308)"},
+        {+calibrate, cal(R"({"stage": "serve"})"), "workload.model", "required field is missing (the model the measurement was taken with)"},
+        {+calibrate, cal(R"("mistral-7b")"), "workload", "expected an object, got a string"},
+        {+calibrate, cal(R"({"stage": "serve", "model": "mistral-7b"})", R"(, "index": 3)"), "index", "the text has 1 measurement (index 0)"},
+        {+calibrate, cal(R"({"stage": "serve", "model": "mistral-7b"})", R"(, "extension": [])"), "extension", "expected an object, got an array"},
+        {+calibrate, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "device": "h999", "text": "| test | t/s |\n| tg 128 | 50 |", "read_on": "2026-12-02"})",
+         "device", "unknown device id \"h999\""},
+        {+calibrate, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "device": "rtx-a6000", "text": "", "read_on": "2026-12-02"})",
+         "text", "must not be empty"},
+        {+calibrate, "[1]", "", "expected a JSON object, got an array"},
+        // config import (the page's "Add model", importConfig)
+        {&hf_config_json, R"({"config": "{", "read_on": "2026-12-02"})", "config",
+         "malformed JSON: parse error at line 1, column 2: syntax error while parsing object key - unexpected end of input; expected string literal"},
+        {&hf_config_json, R"({"config": 42, "read_on": "2026-12-02"})", "config", "expected an object or a string, got a number"},
+        {&hf_config_json, R"({"read_on": "2026-12-02"})", "config", "required field is missing (the config.json, as an object or as its text)"},
+        {&hf_config_json, R"({"config": {"model_type": "llama", "hidden_size": 1e400}, "read_on": "2026-12-02"})", "config.hidden_size",
+         "number too large (beyond the range of a double, about 1.8e308)"},
+        // a user's extension, planned with (planWith, hwplan plan --extend)
+        {+plan_with, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "extension": []})", "extension", "expected an object, got an array"},
+        {+plan_with, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "extension": {"devices": [{"id": "my-gpu"}]}})", "extension.devices[0].sources", "required field is missing"},
+        {+plan_with, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "extension": {"gpus": []}})", "extension.gpus",
+         "unknown key (expected devices, models and calibrations)"},
+        // sweep
+        {+sweep, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "device": "h100-sxm", "axis": "users"})", "axis",
+         "expected concurrent_users, context_tokens, batch_size or utilization"},
+        {+sweep, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "device": "h100-sxm", "axis": "concurrent_users", "points": [1, "2"]})",
+         "points[1]", "expected a number, got a string"},
+        {+sweep, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "device": "h100-sxm", "axis": "concurrent_users", "points": [1e400]})",
+         "points[0]", "number too large (beyond the range of a double, about 1.8e308)"},
+        {+sweep, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "device": "h100-sxm", "axis": "concurrent_users", "count": 0})", "count",
+         "expected a whole number of devices from 1 to 100000"},
+        {+sweep, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "device": "h999", "axis": "utilization"})", "device", "unknown device \"h999\""},
+        {+sweep, R"({"workload": {"stage": "serve", "model": "mistral-7b", "precision": 16}, "device": "h100-sxm", "axis": "utilization"})",
+         "workload.precision", "expected a format name or an object {weights, kv_cache, compute}, got a number"},
+        // team
+        {+team, R"({"name": "x"})", "cards", "required field is missing (a list of workloads)"},
+        {+team, R"({"name": "x", "cards": [42]})", "cards[0]", "expected a JSON object, got a number"},
+        {+team, R"({"name": "x", "cards": [{"stage": "serve", "model": "mistral-7b", "precision": 16}]})", "cards[0].precision",
+         "expected a format name or an object {weights, kv_cache, compute}, got a number"},
+        {+team, "[]", "", "expected a JSON object, got an array"},
+    };
+    for (const auto& r : rows) {
+        std::string out;
+        ASSERT_NO_THROW(out = r.call(r.request)) << r.request.substr(0, 100);
+        const json j = json::parse(out);
+        ASSERT_TRUE(j.contains("errors") && !j["errors"].empty()) << r.request.substr(0, 200) << " -> " << out.substr(0, 300);
+        const std::string path = j["errors"][0]["path"], message = j["errors"][0]["message"];
+        EXPECT_EQ(path, r.path) << r.request.substr(0, 200) << " -> " << message;
+        EXPECT_EQ(message, r.message) << r.request.substr(0, 200);
+        EXPECT_EQ(message.rfind("internal error", 0), std::string::npos) << message;
     }
 }
 

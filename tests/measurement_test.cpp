@@ -6,6 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
 #include "hwplan/plan.h"
 #include "test_files.h"
 
@@ -224,6 +229,86 @@ TEST(Calibration, ImpossibleMeasurementsAreNamed) {
     EXPECT_EQ(serve.issues[0].path, "workload.stage");
     const auto unknown = calibrate(files_catalog(), R"({"stage": "serve", "model": "llama-2-7b"})", "h999", parsed.measurements[1], "2026-11-30");
     EXPECT_EQ(unknown.issues.at(0).message, "unknown device id \"h999\"");
+}
+
+// A workload's precision is a format name or an object (docs/workload.md), and calibrate reads it as plan does:
+// the page's default workload ("precision": "bf16", Mistral 7B) calibrated from llama-bench's README table on an
+// RTX A6000 once aborted (a name cannot take a "weights" key). The Q4_0 row's format replaces the weights' format
+// and the name's KV cache and compute (bf16) stay: the same value as the object form gives.
+TEST(Calibration, PrecisionGivenAsAFormatName) {
+    const auto parsed = parse_measurements(data_text("llama-bench-readme.md"));
+    const auto named = calibrate(files_catalog(), test::data_file("page-default-workload.json"), "rtx-a6000", parsed.measurements[1], "2026-12-02");
+    ASSERT_TRUE(named.issues.empty()) << to_string(named.issues.front());
+    EXPECT_EQ(named.calibration.precision, "q4_0");
+    EXPECT_EQ(named.calibration.model, "mistral-7b");
+    const auto object = calibrate(files_catalog(), R"({"stage": "serve", "model": "mistral-7b", "precision": {"weights": "bf16", "kv_cache": "bf16", "compute": "bf16"}})",
+                                  "rtx-a6000", parsed.measurements[1], "2026-12-02");
+    ASSERT_TRUE(object.issues.empty()) << to_string(object.issues.front());
+    EXPECT_EQ(named.calibration.value, object.calibration.value);
+    EXPECT_EQ(named.calibration.modelled, object.calibration.modelled);
+}
+
+// A precision of the wrong type is the plan's named error, under "workload", whatever the measurement.
+TEST(Calibration, PrecisionOfTheWrongTypeIsNamed) {
+    const auto parsed = parse_measurements(data_text("llama-bench-readme.md"));
+    for (const auto& m : parsed.measurements) {
+        const auto c = calibrate(files_catalog(), R"({"stage": "serve", "model": "mistral-7b", "precision": 16})", "rtx-a6000", m, "2026-12-02");
+        ASSERT_EQ(c.issues.size(), 1u) << m.what;
+        EXPECT_EQ(c.issues[0], (Issue{"workload.precision", "expected a format name or an object {weights, kv_cache, compute}, got a number"}));
+    }
+}
+
+// Every pasted sample in tests/data/measurements/, each measurement in it, against every scenario's workload (each
+// card of a team) on the device the workload names first (else the RTX A6000 of the page's report), through the
+// JSON edge the page and the JavaScript API call: a calibration, or errors that each name a path and a reason.
+// Never a throw, and never an internal error (an exception the edge had to catch).
+TEST(Calibration, EverySampleOnEveryScenarioIsACalibrationOrANamedError) {
+    using nlohmann::json;
+    std::vector<std::string> samples;
+    for (const auto& f : std::filesystem::directory_iterator(std::filesystem::path(HWPLAN_SOURCE_DIR) / "tests/data/measurements"))
+        if (f.path().filename() != "README.md") samples.push_back(f.path().filename().string());
+    std::sort(samples.begin(), samples.end());
+    ASSERT_GE(samples.size(), 2u);
+    std::vector<std::pair<std::string, json>> workloads; // label, workload
+    for (const auto& sc : files_catalog().scenarios) {
+        if (!sc.workload_json.empty()) {
+            workloads.emplace_back(sc.id, json::parse(sc.workload_json));
+            continue;
+        }
+        const json team = json::parse(sc.team_json);
+        for (const auto& card : team.at("cards")) workloads.emplace_back(sc.id + " (" + card.value("name", "card") + ")", card);
+    }
+    ASSERT_GE(workloads.size(), files_catalog().scenarios.size());
+    int calibrated = 0, named = 0;
+    for (const auto& sample : samples) {
+        const std::string text = data_text(sample);
+        const size_t n = parse_measurements(text).measurements.size();
+        ASSERT_GT(n, 0u) << sample;
+        for (const auto& [label, w] : workloads) {
+            const json devices = w.contains("hardware") ? w["hardware"].value("devices", json::array()) : json::array();
+            const std::string device = devices.empty() ? "rtx-a6000" : devices[0].get<std::string>();
+            for (size_t i = 0; i < n; ++i) {
+                const json request = {{"workload", w}, {"device", device}, {"text", text}, {"read_on", "2026-12-02"}, {"index", i}};
+                std::string out;
+                ASSERT_NO_THROW(out = calibrate_json(files_catalog(), request.dump())) << sample << " on " << label;
+                const json answer = json::parse(out);
+                const std::string where = sample + "[" + std::to_string(i) + "] on " + label + " (" + device + "): " + out.substr(0, 300);
+                if (answer.contains("calibration")) {
+                    ++calibrated;
+                    continue;
+                }
+                ASSERT_TRUE(answer.contains("errors")) << where;
+                ++named;
+                for (const auto& e : answer["errors"]) {
+                    EXPECT_FALSE(e.value("path", "").empty()) << where;
+                    EXPECT_FALSE(e.value("message", "").empty()) << where;
+                    EXPECT_EQ(e.value("message", "").rfind("internal error", 0), std::string::npos) << where;
+                }
+            }
+        }
+    }
+    EXPECT_GT(calibrated, 0);
+    EXPECT_GT(named, 0);
 }
 
 // The extension's calibrations are validated like the rest of the catalog.

@@ -4,6 +4,7 @@
 #include <emscripten/bind.h>
 
 #include "hwplan/catalog_embedded.h"
+#include "hwplan/guard.h"
 #include "hwplan/hf_config.h"
 #include "hwplan/json_api.h"
 
@@ -20,14 +21,20 @@ val text(const std::string& s) {
 }
 
 // Every entry point takes any JavaScript value: a string is the JSON request; anything else (a number, an
-// object, undefined) is answered with {"errors"} instead of Embind's BindingError.
+// object, undefined) is answered with {"errors"} instead of Embind's BindingError. The core's entry points are
+// guarded themselves (guard.h); this catch is the WebAssembly boundary's own, for what throws around them
+// (copying the request in, the answer out): {"errors": [{"path": "request", "message": "internal error: ..."}]}.
 template <std::string (*Fn)(const std::string&)> val text_call(val request) {
-    if (request.isString()) return text(Fn(request.as<std::string>()));
-    const std::string type = request.isUndefined() ? "undefined" : request.isNull() ? "null" : request.typeOf().as<std::string>();
-    return text(hwplan::issues_json({{"", "expected the request as a JSON string, got " + type + " (use JSON.stringify)"}}));
+    return hwplan::guarded("request", [&] {
+        if (request.isString()) return text(Fn(request.as<std::string>()));
+        const std::string type = request.isUndefined() ? "undefined" : request.isNull() ? "null" : request.typeOf().as<std::string>();
+        return text(hwplan::issues_json({{"", "expected the request as a JSON string, got " + type + " (use JSON.stringify)"}}));
+    }, [](const hwplan::Issue& i) { return text(hwplan::issues_json({i})); });
 }
 
-template <std::string (*Fn)()> val text_of() { return text(Fn()); }
+template <std::string (*Fn)()> val text_of() {
+    return hwplan::guarded("request", [] { return text(Fn()); }, [](const hwplan::Issue& i) { return text(hwplan::issues_json({i})); });
+}
 
 std::string devices(const std::string& request) { return hwplan::devices_request_json(hwplan::embedded_catalog().catalog, request); }
 std::string models(const std::string& request) { return hwplan::models_request_json(hwplan::embedded_catalog().catalog, request); }

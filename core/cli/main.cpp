@@ -9,7 +9,8 @@
 //        hwplan import-config FILE|- [--id ID] [--name NAME] [--read-on DATE]    (writes an --extend file)
 //        hwplan calibrate FILE|- --workload FILE --device ID [--read-on DATE] [--extend FILE]
 //        hwplan version
-// Exit codes: 0 ok, 2 bad input (the message names the option and the reason).
+// Exit codes: 0 ok, 2 bad input (the message names the option and the reason), 3 internal error (a bug: the
+// message names the command and what went wrong; never an abort).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -25,6 +26,7 @@
 #include "hwplan/catalog.h"
 #include "hwplan/catalog_files.h"
 #include "hwplan/format.h"
+#include "hwplan/guard.h"
 #include "hwplan/hf_config.h"
 #include "hwplan/json_api.h"
 #include "hwplan/measurement.h"
@@ -38,6 +40,7 @@ namespace {
 
 constexpr int kExitOk = 0;
 constexpr int kExitBadInput = 2;
+constexpr int kExitInternalError = 3;
 
 constexpr const char* kUsage = R"(hwplan: an AI hardware planner
 
@@ -82,6 +85,8 @@ Usage:
   hwplan --help
 
 The catalog is read from DIR, else $HWPLAN_CATALOG, else the source tree's catalog/.
+Exit codes: 0 ok, 1 check failed, 2 bad input (the option or JSON path and the reason),
+3 internal error (a bug in hwplan: the command and what went wrong; please report it with the input).
 )";
 
 int bad_input(const std::string& message);
@@ -601,16 +606,8 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
-    std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-        std::fputs(kUsage, args.empty() ? stderr : stdout);
-        return args.empty() ? kExitBadInput : kExitOk;
-    }
-    const std::string cmd = args[0];
-    args.erase(args.begin());
+// One command's body; main() catches whatever escapes it.
+int run_command(const std::string& cmd, const std::vector<std::string>& args) {
     if (cmd == "weights") return cmd_weights(args);
     if (cmd == "devices") return cmd_devices(args);
     if (cmd == "models") return cmd_models(args);
@@ -629,4 +626,23 @@ int main(int argc, char** argv) {
         return kExitOk;
     }
     return bad_input("unknown command " + hwplan::quote_input(cmd) + "; run hwplan --help");
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::fputs(kUsage, args.empty() ? stderr : stdout);
+        return args.empty() ? kExitBadInput : kExitOk;
+    }
+    const std::string cmd = args[0];
+    args.erase(args.begin());
+    // Every command behind one catch: an exception is "hwplan: error: COMMAND: internal error: ...", exit 3,
+    // never std::terminate's abort (exit 134) with a C++ type name.
+    return hwplan::guarded(cmd, [&] { return run_command(cmd, args); }, [](const hwplan::Issue& i) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "hwplan: error: %s\n", hwplan::to_string(i).c_str());
+        return kExitInternalError;
+    });
 }

@@ -9,6 +9,7 @@
 
 #include "hwplan/catalog.h"
 #include "hwplan/format.h"
+#include "hwplan/guard.h"
 #include "json_reader.h"
 
 namespace hwplan {
@@ -345,7 +346,9 @@ HfConfigRead read_hf_config(const std::string& json_text, const HfConfigOptions&
     return out;
 }
 
-std::string hf_config_json(const std::string& request) {
+namespace {
+
+std::string hf_config_json_unguarded(const std::string& request) {
     Issues issues;
     Context ctx{"", issues};
     auto doc = parse_object(request, ctx);
@@ -382,6 +385,15 @@ std::string hf_config_json(const std::string& request) {
                 {"derived_active_params", c.active},
                 {"notes", read.notes}};
     return out.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+} // namespace
+
+// An edge (the page's "Add model" and the JavaScript API's importConfig call it with pasted text): guarded (guard.h).
+std::string hf_config_json(const std::string& request) {
+    return guarded("config", [&] { return hf_config_json_unguarded(request); }, [](const Issue& i) {
+        return json{{"errors", json::array({{{"path", i.path}, {"message", i.message}}})}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    });
 }
 
 } // namespace hwplan

@@ -1,6 +1,7 @@
 // json_api.cpp: JSON text in, JSON text out. Every failure is returned as {"errors": [...]}; nothing
 // here throws to the caller (a throw across the WebAssembly boundary would abort the module).
 #include "hwplan/json_api.h"
+#include "hwplan/guard.h"
 #include "hwplan/measurement.h"
 
 #include <cmath>
@@ -34,14 +35,11 @@ std::string errors_json(const Issues& issues) {
     return json{{"errors", issue_array(issues)}}.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-// The last line of defence at the JSON edge: whatever escapes the core comes back as {"errors"}, never as
-// a throw across the WebAssembly boundary (which would abort the module and the page with it).
-template <class F> std::string guarded(F&& fn) {
-    try {
-        return fn();
-    } catch (const std::exception& e) {
-        return errors_json({{"", std::string("internal error: ") + e.what()}});
-    }
+// The last line of defence at the JSON edge (guard.h): whatever escapes the core, of any type, comes back as
+// {"errors": [{"path": <entry point>, "message": "internal error: ..."}]}, never as a throw across the
+// WebAssembly boundary (which would abort the module and the page with it).
+template <class F> std::string answer(std::string_view entry_point, F&& fn) {
+    return guarded(entry_point, fn, [](const Issue& i) { return errors_json({i}); });
 }
 
 json sources_json(const std::vector<Source>& sources, const std::map<std::string, std::string>& source_of) {
@@ -114,7 +112,7 @@ std::string weights_json_unguarded(const std::string& request) {
 } // namespace
 
 std::string weights_json(const std::string& request) {
-    return guarded([&] { return weights_json_unguarded(request); });
+    return answer("weights", [&] { return weights_json_unguarded(request); });
 }
 
 std::string issues_json(const Issues& issues) { return errors_json(issues); }
@@ -223,7 +221,7 @@ Issues apply_extension(const std::string& request, Catalog& catalog) {
 } // namespace
 
 std::string devices_request_json(const Catalog& base, const std::string& request) {
-    return guarded([&] {
+    return answer("devices", [&] {
         Catalog catalog = base;
         if (auto issues = apply_extension(request, catalog); !issues.empty()) return errors_json(issues);
         return devices_json(catalog);
@@ -231,7 +229,7 @@ std::string devices_request_json(const Catalog& base, const std::string& request
 }
 
 std::string models_request_json(const Catalog& base, const std::string& request) {
-    return guarded([&] {
+    return answer("models", [&] {
         Catalog catalog = base;
         if (auto issues = apply_extension(request, catalog); !issues.empty()) return errors_json(issues);
         return models_json(catalog);
@@ -375,11 +373,11 @@ std::string scenarios_json(const Catalog& catalog) {
 }
 
 std::string plan_json(const Catalog& catalog, const std::string& workload_json) {
-    return guarded([&] { return to_json(plan_from_json(workload_json, catalog)); });
+    return answer("plan", [&] { return to_json(plan_from_json(workload_json, catalog)); });
 }
 
 std::string plan_request_json(const Catalog& base, const std::string& request) {
-    return guarded([&] {
+    return answer("plan", [&] {
         json doc;
         if (auto bad = parse_object(request, doc)) return errors_json({*bad});
         Issues issues;
@@ -396,7 +394,7 @@ std::string plan_request_json(const Catalog& base, const std::string& request) {
 }
 
 std::string calibrate_request_json(const Catalog& base, const std::string& request) {
-    return guarded([&] {
+    return answer("calibrate", [&] {
         json doc;
         if (auto bad = parse_object(request, doc)) return errors_json({*bad});
         Catalog catalog = base;
@@ -465,7 +463,7 @@ std::string sweep_json_unguarded(const Catalog& catalog, const std::string& requ
 } // namespace
 
 std::string sweep_json(const Catalog& catalog, const std::string& request) {
-    return guarded([&] { return sweep_json_unguarded(catalog, request); });
+    return answer("sweep", [&] { return sweep_json_unguarded(catalog, request); });
 }
 
 std::string version_json() { return json{{"name", "hwplan"}, {"version", HWPLAN_VERSION}}.dump(); }

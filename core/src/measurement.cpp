@@ -11,6 +11,7 @@
 
 #include "hwplan/assumptions.h"
 #include "hwplan/format.h"
+#include "hwplan/guard.h"
 #include "hwplan/plan.h"
 #include "hwplan/workload.h"
 #include "json_reader.h"
@@ -433,14 +434,12 @@ bool figure_at(const Catalog& cat, json doc, const std::string& device, const Ta
     return false;
 }
 
-} // namespace
-
-CalibrationResult calibrate(const Catalog& catalog, const std::string& workload_json, const std::string& device_id,
-                            const BenchMeasurement& m, const std::string& read_on) {
+CalibrationResult calibrate_unguarded(const Catalog& catalog, const std::string& workload_json, const std::string& device_id,
+                                      const BenchMeasurement& m, const std::string& read_on) {
     CalibrationResult out;
     Context ctx{"", out.issues};
-    auto base = parse_object(workload_json, ctx);
-    if (!base) {
+    auto raw = parse_object(workload_json, ctx);
+    if (!raw) {
         for (auto& is : out.issues) is.path = "workload" + (is.path.empty() ? "" : "." + is.path);
         return out;
     }
@@ -450,16 +449,24 @@ CalibrationResult calibrate(const Catalog& catalog, const std::string& workload_
         return out;
     }
     if (read_on.empty() || read_on.size() != 10) out.issues.push_back({"read_on", "expected an ISO date YYYY-MM-DD"});
-    const json model = base->contains("model") ? (*base)["model"] : json();
-    if (model.is_null()) out.issues.push_back({"workload.model", "required field is missing (the model the measurement was taken with)"});
+    if (!raw->contains("model")) out.issues.push_back({"workload.model", "required field is missing (the model the measurement was taken with)"});
     if (!out.issues.empty()) return out;
-
-    const std::string stage = base->contains("stage") && (*base)["stage"].is_string() ? (*base)["stage"].get<std::string>() : "serve";
+    // The workload read by the plan's own reader, in its canonical form (workload_to_json): a precision given as
+    // a format name ("bf16") is the object {weights, kv_cache, compute} there, a model name its catalog id, and a
+    // field of the wrong type the plan's named error. The measured setup below is built from that form only,
+    // never from the shapes of the raw JSON. A stage left out is a serving workload (a benchmark's).
+    if (!raw->contains("stage")) (*raw)["stage"] = "serve";
+    const WorkloadParse given = parse_workload(raw->dump(-1, ' ', false, json::error_handler_t::replace), catalog);
+    for (const auto& is : given.issues) out.issues.push_back({"workload" + (is.path.empty() ? "" : "." + is.path), is.message});
+    if (!out.issues.empty()) return out;
+    const json base = json::parse(workload_to_json(given.workload));
+    const json model = base.at("model");
+    const std::string stage(name(given.workload.stage));
     json doc;
     Target t;
     auto one_sequence = [&](int prompt, int output) {
         doc = {{"stage", "serve"}, {"model", model}};
-        if (base->contains("precision")) doc["precision"] = (*base)["precision"];
+        if (base.contains("precision")) doc["precision"] = base.at("precision");
         if (!m.weight_format.empty() && catalog.find_format(m.weight_format)) doc["precision"]["weights"] = m.weight_format;
         doc["serve"] = {{"context_tokens", prompt + output}, {"prompt_tokens", prompt}, {"output_tokens", output}, {"concurrent_users", 1}};
         // llama-bench names the ggml backend it ran ("Vulkan" for a GGML_VULKAN build, "CUDA", "Metal"; "Vulkan,BLAS"
@@ -477,8 +484,8 @@ CalibrationResult calibrate(const Catalog& catalog, const std::string& workload_
         break;
     case MeasurementKind::serving_tpot_s: {
         doc = {{"stage", "serve"}, {"model", model}};
-        if (base->contains("precision")) doc["precision"] = (*base)["precision"];
-        json serve = base->contains("serve") && (*base)["serve"].is_object() ? (*base)["serve"] : json::object();
+        if (base.contains("precision")) doc["precision"] = base.at("precision");
+        const json serve = base.contains("serve") ? base.at("serve") : json::object();
         json s = json::object();
         if (m.prompt_tokens > 0 && m.output_tokens > 0) {
             s["prompt_tokens"] = m.prompt_tokens;
@@ -486,7 +493,7 @@ CalibrationResult calibrate(const Catalog& catalog, const std::string& workload_
             s["context_tokens"] = m.prompt_tokens + m.output_tokens;
         } else if (serve.contains("context_tokens")) {
             for (const char* k : {"context_tokens", "prompt_tokens", "output_tokens"})
-                if (serve.contains(k)) s[k] = serve[k];
+                if (serve.contains(k)) s[k] = serve.at(k);
         }
         s["concurrent_users"] = m.concurrency;
         doc["serve"] = s;
@@ -499,7 +506,7 @@ CalibrationResult calibrate(const Catalog& catalog, const std::string& workload_
             out.issues.push_back({"workload.stage", "an output throughput calibrates a serve or batch workload, got " + quote_input(stage)});
             return out;
         }
-        doc = *base;
+        doc = base;
         t = {"decode_bandwidth_efficiency", "throughput_tokens_per_s", m.value};
         break;
     case MeasurementKind::step_time_s:
@@ -507,11 +514,11 @@ CalibrationResult calibrate(const Catalog& catalog, const std::string& workload_
             out.issues.push_back({"workload.stage", "a step time calibrates a finetune or pretrain workload, got " + quote_input(stage)});
             return out;
         }
-        doc = *base;
+        doc = base;
         t = {stage == "finetune" ? "finetune_mfu" : "training_mfu", "step_time_s", m.value};
         break;
     case MeasurementKind::peak_memory_bytes:
-        doc = *base;
+        doc = base;
         t = {"runtime_context_bytes", "memory_total_bytes", m.value};
         break;
     }
@@ -530,9 +537,9 @@ CalibrationResult calibrate(const Catalog& catalog, const std::string& workload_
                list.end());
     double modelled = 0;
     if (!figure_at(cat, doc, device_id, t, -1, modelled, out.issues)) return out;
+    const WorkloadParse measured_setup = parse_workload(doc.dump(), cat); // valid: figure_at planned it
     if (m.model_params > 0) { // llama-bench names the model's size: it must be the workload's model
-        const auto parsed = parse_workload(doc.dump(), cat);
-        const double p = parsed.workload.model.params;
+        const double p = measured_setup.workload.model.params;
         if (p > 0 && std::abs(m.model_params / p - 1) > 0.10)
             out.issues.push_back({"workload.model", "the measurement's model has " + format_count(m.model_params) + " parameters, the workload's " +
                                                         format_count(p) + ": pick the model that was measured"});
@@ -577,7 +584,7 @@ CalibrationResult calibrate(const Catalog& catalog, const std::string& workload_
     k.modelled = modelled;
     k.measurement = m.what;
     k.model = model.is_string() ? model.get<std::string>() : "";
-    k.precision = doc.contains("precision") && doc["precision"].contains("weights") ? doc["precision"]["weights"].get<std::string>() : "bf16";
+    k.precision = measured_setup.workload.precision.weights;
     k.read_on = read_on;
     const bool time_like = t.figure.size() > 2 && t.figure.substr(t.figure.size() - 2) == "_s";
     out.ratio = time_like ? modelled / t.measured : t.measured / modelled;
@@ -589,7 +596,7 @@ CalibrationResult calibrate(const Catalog& catalog, const std::string& workload_
     return out;
 }
 
-std::string calibrate_json(const Catalog& catalog, const std::string& request) {
+std::string calibrate_json_unguarded(const Catalog& catalog, const std::string& request) {
     Issues issues;
     Context ctx{"", issues};
     json errors = json::array();
@@ -616,8 +623,9 @@ std::string calibrate_json(const Catalog& catalog, const std::string& request) {
     }
     const size_t pick = index ? size_t(*index) : parsed.measurements.size() - 1;
     if (pick >= parsed.measurements.size())
-        return fail({{"index", "the text has " + std::to_string(parsed.measurements.size()) + " measurements (0 to " +
-                                   std::to_string(parsed.measurements.size() - 1) + ")"}});
+        return fail({{"index", parsed.measurements.size() == 1 ? std::string("the text has 1 measurement (index 0)")
+                                                                : "the text has " + std::to_string(parsed.measurements.size()) + " measurements (0 to " +
+                                                                      std::to_string(parsed.measurements.size() - 1) + ")"}});
     CalibrationResult c = calibrate(catalog, workload->dump(), device, parsed.measurements[pick], read_on);
     if (!c.issues.empty()) return fail(c.issues);
     json list = json::array();
@@ -632,6 +640,24 @@ std::string calibrate_json(const Catalog& catalog, const std::string& request) {
                 {"used", pick},
                 {"warnings", warnings}};
     return out.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+} // namespace
+
+// The two entry points are edges (the CLI and the page call them with the user's text): guarded (guard.h).
+CalibrationResult calibrate(const Catalog& catalog, const std::string& workload_json, const std::string& device_id,
+                            const BenchMeasurement& m, const std::string& read_on) {
+    return guarded("calibrate", [&] { return calibrate_unguarded(catalog, workload_json, device_id, m, read_on); }, [](const Issue& i) {
+        CalibrationResult failed;
+        failed.issues = {i};
+        return failed;
+    });
+}
+
+std::string calibrate_json(const Catalog& catalog, const std::string& request) {
+    return guarded("calibrate", [&] { return calibrate_json_unguarded(catalog, request); }, [](const Issue& i) {
+        return json{{"errors", json::array({{{"path", i.path}, {"message", i.message}}})}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    });
 }
 
 std::string_view name(MeasurementKind k) {

@@ -14,6 +14,10 @@ namespace hwplan::fuzz {
     std::abort();
 }
 
+// An edge's guard (guard.h) turns an escaped exception into {entry point, "internal error: ..."}: a named error
+// for the user, but a bug for the fuzzer.
+inline bool is_internal_error(const std::string& message) { return message.rfind("internal error: ", 0) == 0; }
+
 // `text` must be valid JSON holding `key` or "errors", and never an "internal error" (an escaped throw).
 inline void check_answer(const std::string& text, const char* key) {
     const auto j = nlohmann::json::parse(text, nullptr, false);
@@ -21,8 +25,16 @@ inline void check_answer(const std::string& text, const char* key) {
     if (!j.is_object() || (!j.contains(key) && !j.contains("errors"))) fail("answer is neither a result nor errors", text);
     if (j.contains("errors") && j["errors"].is_array())
         for (const auto& e : j["errors"])
-            if (e.is_object() && e.value("path", "") == "" && e.value("message", "").rfind("internal error: ", 0) == 0)
+            if (e.is_object() && e.contains("message") && e["message"].is_string() && is_internal_error(e["message"].get<std::string>()))
                 fail("an exception escaped the core", text);
+}
+
+// Every issue names a path or the whole document with a reason, and none is an escaped exception.
+template <class Issues> void check_issues(const Issues& issues, const std::string& input) {
+    for (const auto& i : issues) {
+        if (i.message.empty()) fail("an issue without a message", i.path + " for " + input);
+        if (is_internal_error(i.message)) fail("an exception escaped the core", i.path + ": " + i.message + " for " + input);
+    }
 }
 
 } // namespace hwplan::fuzz

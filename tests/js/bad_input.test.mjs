@@ -20,6 +20,12 @@ const bad = (name) => fs.readFileSync(path.join(root, 'tests/data/bad', name), '
 const big = serve(`"name": "${'a'.repeat(1 << 20)}"`);
 const tooLarge = 'number too large (beyond the range of a double, about 1.8e308)';
 
+const precisionType = 'expected a format name or an object {weights, kv_cache, compute}, got a number';
+const bench = fs.readFileSync(path.join(root, 'tests/data/measurements/llama-bench-readme.md'), 'utf8');
+const tg = '| test | t/s |\n| tg 128 | 50 |';
+const cal = (workload, more = {}) => JSON.stringify({ workload, device: 'rtx-a6000', text: tg, read_on: '2026-12-02', ...more });
+const sw = (more) => JSON.stringify({ workload: { stage: 'serve', model: 'mistral-7b' }, device: 'h100-sxm', axis: 'concurrent_users', ...more });
+
 // [fn, request, path, message]
 const rows = [
   // the probe's findings: each aborted the module, hung it or was accepted silently
@@ -53,6 +59,32 @@ const rows = [
   ['plan', big, '', `input is ${big.length} bytes; the limit is 1048576 bytes (1 MiB)`],
   ['weights', '{"params": 1e400, "precision": "bf16"}', 'params', tooLarge],
   ['devices', '{"extension": {"devices": [{"id": 1e999}]}}', 'extension.devices[0].id', tooLarge],
+  // the other text entry points (issue 22; the same rows as bad_input_test.cpp's EveryTextEntryPointAnswersWithErrors).
+  // calibrate with a workload: a precision of the wrong type threw inside calibrate (a name did too, see below)
+  ['calibrate', cal({ stage: 'serve', model: 'mistral-7b', precision: 16 }), 'workload.precision', precisionType],
+  ['calibrate', cal({ stage: 'serve', model: 'mistral-7b', serve: { concurrent_users: 0 } }), 'workload.serve.concurrent_users', 'implausible value 0; expected 1 to 10000000'],
+  ['calibrate', cal({ stage: 'serve' }), 'workload.model', 'required field is missing (the model the measurement was taken with)'],
+  ['calibrate', cal('mistral-7b'), 'workload', 'expected an object, got a string'],
+  ['calibrate', cal({ stage: 'serve', model: 'mistral-7b' }, { index: 3 }), 'index', 'the text has 1 measurement (index 0)'],
+  ['calibrate', cal({ stage: 'serve', model: 'mistral-7b' }, { extension: [] }), 'extension', 'expected an object, got an array'],
+  ['calibrate', cal({ stage: 'serve', model: 'mistral-7b' }, { device: 'h999' }), 'device', 'unknown device id "h999"'],
+  ['calibrate', cal({ stage: 'serve', model: 'mistral-7b' }, { text: '' }), 'text', 'must not be empty'],
+  // config import (importConfig, the page's "Add model")
+  ['importConfig', '{"config": "{", "read_on": "2026-12-02"}', 'config',
+   'malformed JSON: parse error at line 1, column 2: syntax error while parsing object key - unexpected end of input; expected string literal'],
+  ['importConfig', '{"config": 42, "read_on": "2026-12-02"}', 'config', 'expected an object or a string, got a number'],
+  ['importConfig', '{"config": {"model_type": "llama", "hidden_size": 1e400}, "read_on": "2026-12-02"}', 'config.hidden_size', tooLarge],
+  // a user's extension (planWith = hwplan plan W --extend E)
+  ['planWith', '{"workload": {"stage": "serve", "model": "mistral-7b"}, "extension": []}', 'extension', 'expected an object, got an array'],
+  ['planWith', '{"workload": {"stage": "serve", "model": "mistral-7b"}, "extension": {"devices": [{"id": "my-gpu"}]}}', 'extension.devices[0].sources', 'required field is missing'],
+  ['planWith', '{"workload": {"stage": "serve", "model": "mistral-7b"}, "extension": {"gpus": []}}', 'extension.gpus', 'unknown key (expected devices, models and calibrations)'],
+  // sweep
+  ['sweep', sw({ axis: 'users' }), 'axis', 'expected concurrent_users, context_tokens, batch_size or utilization'],
+  ['sweep', sw({ points: [1, '2'] }), 'points[1]', 'expected a number, got a string'],
+  ['sweep', sw({}).replace('"axis"', '"points": [1e400], "axis"'), 'points[0]', tooLarge],
+  ['sweep', sw({ count: 0 }), 'count', 'expected a whole number of devices from 1 to 100000'],
+  ['sweep', sw({ device: 'h999' }), 'device', 'unknown device "h999"'],
+  ['sweep', sw({ workload: { stage: 'serve', model: 'mistral-7b', precision: 16 } }), 'workload.precision', precisionType],
   // not a string at all: Embind used to throw a BindingError
   ['plan', 42, '', 'expected the request as a JSON string, got number (use JSON.stringify)'],
   ['plan', { stage: 'serve' }, '', 'expected the request as a JSON string, got object (use JSON.stringify)'],
@@ -72,3 +104,14 @@ for (const [fn, request, where, message] of rows) {
     assert.ok(JSON.parse(hw.plan(good)).plan, 'the module still plans after the bad input');
   });
 }
+
+// The page's report (issue 22): its default workload names its precision ("bf16"); calibrating it from llama-bench's
+// own README table threw inside the module. Every sample against that workload is now a calibration.
+test('calibrate: the page\'s default workload with llama-bench\'s README table is a calibration', () => {
+  const workload = JSON.parse(fs.readFileSync(path.join(root, 'tests/data/page-default-workload.json'), 'utf8'));
+  const out = JSON.parse(hw.calibrate(JSON.stringify({ workload, device: 'rtx-a6000', text: bench, read_on: '2026-12-02' })));
+  assert.ok(out.calibration, JSON.stringify(out).slice(0, 300));
+  assert.equal(out.calibration.precision, 'q4_0');
+  assert.equal(out.calibration.model, 'mistral-7b');
+  assert.ok(JSON.parse(hw.plan(good)).plan, 'the module still plans');
+});

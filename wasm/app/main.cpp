@@ -23,6 +23,7 @@
 #include "bridge.h"
 #include "custom.h"
 #include "hwplan/catalog_embedded.h"
+#include "hwplan/guard.h"
 #include "panels.h"
 #include "theme.h"
 #include "workload_doc.h"
@@ -188,7 +189,7 @@ void read_catalog_soon(void*) {
     wake(6);
 }
 
-void frame(void*) {
+void frame_unguarded() {
     App& a = app();
     if (!a.state.catalog_ready && a.frames_drawn > 0) { // the first frame is on screen and the task above has not run yet
         read_catalog_soon(nullptr);
@@ -235,15 +236,28 @@ void frame(void*) {
         wake(3);
     }
     while (a.state.catalog_ready && !a.commands.empty()) { // before the catalog, commands wait in order
-        apply(a, a.commands.front(), catalog);
+        const Command c = a.commands.front();
         a.commands.pop_front();
+        // A throw from the core (a bug) is the command's named error in the notice; the next command still runs.
+        hwplan::guarded(c.kind, [&] { apply(a, c, catalog); }, [&](const hwplan::Issue& i) { a.state.notice = hwplan::to_string(i); });
     }
     a.state.active_widget.clear();
     a.state.widgets.clear();
     a.state.hover.clear();
     a.state.help_open.clear();
-    const std::string summary =
-        hwplan::ui::draw_page(a.state, a.state.catalog_ready ? hwplan::ui::page_catalog(a.state) : no_catalog(), a.css_w, a.css_h);
+    // The page's last line of defence: each core call in the panels is guarded already, and whatever still throws
+    // while drawing ends the frame's open windows, tab bars and tables (ImGui's error recovery) and becomes the
+    // notice, so the page keeps drawing instead of stopping for good with no message.
+    ImGuiErrorRecoveryState drawing;
+    ImGui::ErrorRecoveryStoreState(&drawing);
+    const std::string summary = hwplan::guarded("page", [&] {
+        return hwplan::ui::draw_page(a.state, a.state.catalog_ready ? hwplan::ui::page_catalog(a.state) : no_catalog(), a.css_w, a.css_h);
+    }, [&](const hwplan::Issue& i) {
+        ImGui::ErrorRecoveryTryToRecoverState(&drawing);
+        a.state.notice = hwplan::to_string(i);
+        wake(2);
+        return "Error: " + a.state.notice;
+    });
     ImGui::Render();
 
     const int fb_w = static_cast<int>(std::lround(a.css_w * a.dpr)), fb_h = static_cast<int>(std::lround(a.css_h * a.dpr));
@@ -298,6 +312,17 @@ void frame(void*) {
     if (a.frames_drawn == 1) emscripten_async_call(read_catalog_soon, nullptr, 0); // the slow part, after this frame
 }
 
+// The main loop's tick. A throw escaping a tick would end Emscripten's main loop: the page would stop drawing for
+// good, with no message. Drawing recovers by itself (above); anything else becomes the notice, a frame begun is
+// ended, and the next tick draws the page with it.
+void frame(void*) {
+    hwplan::guarded("page", [] { frame_unguarded(); }, [](const hwplan::Issue& i) {
+        if (ImGui::GetCurrentContext()->WithinFrameScope) ImGui::EndFrame();
+        app().state.notice = hwplan::to_string(i);
+        wake(2);
+    });
+}
+
 } // namespace
 
 // [SECTION] the page's entry point --------------------------------------------------------------
@@ -334,6 +359,8 @@ int main() {
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;               // layout is code, not a saved file
     io.ConfigInputTextCursorBlink = false;  // a blinking cursor would need frames while idle
+    io.ConfigErrorRecoveryEnableAssert = false;  // recovering from a throw while drawing (frame()) must not assert
+    io.ConfigErrorRecoveryEnableTooltip = false; // ... nor show ImGui's debug tooltip: the notice names the error
     hwplan::ui::load_fonts();
     ImGui_ImplGlfw_InitForOpenGL(a.window, false); // our callbacks below scale positions to CSS pixels
     glfwSetCursorPosCallback(a.window, on_cursor);

@@ -9,6 +9,7 @@
 #include "custom.h"
 #include "format.h"
 #include "hwplan/card.h"
+#include "hwplan/guard.h"
 #include "hwplan/json_api.h"
 #include "hwplan/parse.h"
 #include "panels.h"
@@ -134,15 +135,29 @@ std::string planning_panel() {
 } // namespace
 
 void refresh_plan(AppState& state, const Catalog& catalog) {
-    const std::string doc = state.workload.dump();
+    const std::string doc = state.workload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     if (doc == state.planned_json) return;
-    state.plan = plan_from_json(doc, catalog);
-    state.planned_json = doc;
-    if (!state.plan.issues.empty()) return; // the last valid plan stays on screen
-    state.shown = state.plan;
-    state.shown_workload = parse_workload(doc, catalog).workload;
-    state.card_markdown = render_card(state.shown, state.shown_workload, catalog);
-    state.plan_json = to_json(state.shown);
+    state.planned_json = doc; // planned once, even when planning fails (no retry every frame)
+    // A throw from the core (a bug) is the plan's named error, shown where a field's error shows; the last
+    // valid plan stays on screen (guard.h).
+    const bool planned = guarded("plan", [&] {
+        state.plan = plan_from_json(doc, catalog);
+        if (!state.plan.issues.empty()) return false; // the last valid plan stays on screen
+        Plan shown = state.plan;
+        Workload workload = parse_workload(doc, catalog).workload;
+        std::string card = render_card(shown, workload, catalog), json = to_json(shown);
+        state.shown = std::move(shown);
+        state.shown_workload = std::move(workload);
+        state.card_markdown = std::move(card);
+        state.plan_json = std::move(json);
+        return true;
+    }, [&](const Issue& i) {
+        state.plan = Plan{};
+        state.plan.issues = {i};
+        state.notice = to_string(i);
+        return false;
+    });
+    if (!planned) return;
     // Show the recommended device (or the one a link asked for) and scroll the table to it.
     std::string want = state.wanted_device;
     state.wanted_device.clear();
@@ -198,12 +213,16 @@ std::string draw_page(AppState& state, const Catalog& catalog, float width, floa
     }
     ImGui::EndChild();
     ImGui::SameLine();
+    // The form may have just changed the catalog ("Add model", "Add device", a calibration): the plan side reads
+    // the page's catalog as it is now, not the one this frame began with (which, for the first entry of your
+    // own, was the embedded catalog: the plan said "unknown model" for the model just added until a reload).
+    const Catalog& now = state.catalog_ready ? page_catalog(state) : catalog;
     if (state.catalog_ready) {
-        refresh_plan(state, catalog);
-        refresh_team(state, catalog); // a team restored by Undo is planned even before its view draws
+        refresh_plan(state, now);
+        refresh_team(state, now); // a team restored by Undo is planned even before its view draws
     }
     ImGui::BeginChild("right##right", ImVec2(0, 0), ImGuiChildFlags_Borders);
-    const std::string plan_summary = state.catalog_ready ? panel_plan(state, catalog) : planning_panel();
+    const std::string plan_summary = state.catalog_ready ? panel_plan(state, now) : planning_panel();
     if (summary.empty()) summary = plan_summary;
     ImGui::EndChild();
     ImGui::End();

@@ -11,6 +11,7 @@
 #include "custom.h"
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/format.h"
+#include "hwplan/guard.h"
 #include "hwplan/hf_config.h"
 #include "hwplan/measurement.h"
 #include "panels.h"
@@ -209,7 +210,9 @@ void apply_extension_fragment(AppState& state, const std::string& fragment) {
     }
 }
 
-bool custom_command(AppState& state, const std::string& kind, const std::string& text) {
+namespace {
+
+bool custom_command_unguarded(AppState& state, const std::string& kind, const std::string& text) {
     if (kind == "config") {
         const json answer = json::parse(hf_config_json(text), nullptr, false);
         if (answer.is_discarded() || answer.contains("errors")) {
@@ -270,6 +273,17 @@ bool custom_command(AppState& state, const std::string& kind, const std::string&
         return true;
     }
     return false;
+}
+
+} // namespace
+
+// Each command behind the page's error boundary: a throw from the core (a bug) is a named error in the panel's
+// message and the page's notice, and the page goes on drawing (guard.h).
+bool custom_command(AppState& state, const std::string& kind, const std::string& text) {
+    return guarded(kind, [&] { return custom_command_unguarded(state, kind, text); }, [&](const Issue& i) {
+        say(state, "Not done: " + to_string(i), true);
+        return true;
+    });
 }
 
 // [SECTION] the "Your hardware" tab ---------------------------------------------------------------

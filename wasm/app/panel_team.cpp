@@ -12,6 +12,7 @@
 #include "bridge.h"
 #include "format.h"
 #include "hwplan/card.h"
+#include "hwplan/guard.h"
 #include "panels.h"
 #include "theme.h"
 #include "workload_doc.h"
@@ -52,11 +53,18 @@ void edited(AppState& state) {
 
 void refresh_team(AppState& state, const Catalog& catalog) {
     if (state.team_doc.is_null()) return;
-    const std::string doc = state.team_doc.dump();
+    const std::string doc = state.team_doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     if (doc == state.team_planned) return;
-    state.team = team_plan(doc, catalog);
-    state.team_markdown = state.team.issues.empty() ? render_team(state.team, catalog) : std::string();
     state.team_planned = doc;
+    guarded("team", [&] {
+        state.team = team_plan(doc, catalog);
+        state.team_markdown = state.team.issues.empty() ? render_team(state.team, catalog) : std::string();
+    }, [&](const Issue& i) { // a bug in the core: the team's named error (guard.h)
+        state.team = TeamPlan{};
+        state.team.issues = {i};
+        state.team_markdown.clear();
+        state.notice = to_string(i);
+    });
     state.team_name = state.team_doc.value("name", std::string("team"));
 }
 
