@@ -144,6 +144,22 @@ TEST(RealCatalog, EmbeddedCopyMatchesTheFolder) {
 
 // [SECTION] prices: every device priced, or a stated reason why no price is public ------------------
 
+// Issue 19: a plan must not recommend what it cannot price without saying why. Every device file has a purchase
+// or a rental price, or a `price_unpublished` reason; hwplan check-catalog prints the same coverage.
+TEST(CatalogPrices, EveryDeviceHasAPriceOrAStatedReason) {
+    const auto c = price_coverage(real_catalog().catalog.devices);
+    for (const auto& id : c.unpriced) ADD_FAILURE() << id << ": no purchase or rental price and no price_unpublished reason";
+    EXPECT_EQ(c.devices, static_cast<int>(real_catalog().catalog.devices.size()));
+}
+
+// Stricter, per kind: a device that can be bought has a purchase price or says why not; one that can be rented
+// has a rental price or says why not.
+TEST(CatalogPrices, EachWayToGetADeviceIsPricedOrExplained) {
+    const auto c = price_coverage(real_catalog().catalog.devices);
+    for (const auto& id : c.purchase_unexplained) ADD_FAILURE() << id << ": can be bought, no purchase price, no reason";
+    for (const auto& id : c.rental_unexplained) ADD_FAILURE() << id << ": can be rented, no rental price, no reason";
+}
+
 // The lint itself: the same device with its prices and reasons removed is reported, and a reason alone clears it.
 TEST(CatalogPrices, ADeviceWithoutPriceOrReasonIsReported) {
     auto d = real_catalog().catalog.devices.front();
