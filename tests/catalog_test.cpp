@@ -12,6 +12,7 @@
 
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/catalog_files.h"
+#include "hwplan/cost.h"
 
 #ifndef HWPLAN_CATALOG_DIR
 #error "HWPLAN_CATALOG_DIR must point at the source tree's catalog/"
@@ -141,6 +142,62 @@ TEST(RealCatalog, EmbeddedCopyMatchesTheFolder) {
     }
 }
 
+// [SECTION] prices: every device priced, or a stated reason why no price is public ------------------
+
+// Issue 19: a plan must not recommend what it cannot price without saying why. Every device file has a purchase
+// or a rental price, or a `price_unpublished` reason; hwplan check-catalog prints the same coverage.
+TEST(CatalogPrices, EveryDeviceHasAPriceOrAStatedReason) {
+    const auto c = price_coverage(real_catalog().catalog.devices);
+    for (const auto& id : c.unpriced) ADD_FAILURE() << id << ": no purchase or rental price and no price_unpublished reason";
+    EXPECT_EQ(c.devices, static_cast<int>(real_catalog().catalog.devices.size()));
+}
+
+// Stricter, per kind: a device that can be bought has a purchase price or says why not; one that can be rented
+// has a rental price or says why not.
+TEST(CatalogPrices, EachWayToGetADeviceIsPricedOrExplained) {
+    const auto c = price_coverage(real_catalog().catalog.devices);
+    for (const auto& id : c.purchase_unexplained) ADD_FAILURE() << id << ": can be bought, no purchase price, no reason";
+    for (const auto& id : c.rental_unexplained) ADD_FAILURE() << id << ": can be rented, no rental price, no reason";
+}
+
+// The lint itself: the same device with its prices and reasons removed is reported, and a reason alone clears it.
+TEST(CatalogPrices, ADeviceWithoutPriceOrReasonIsReported) {
+    auto d = real_catalog().catalog.devices.front();
+    d.prices.clear();
+    d.purchase_unpublished.clear();
+    d.rental_unpublished.clear();
+    EXPECT_EQ(price_coverage({d}).unpriced, std::vector<std::string>{d.id});
+    d.rental_unpublished = "sold only by quote";
+    EXPECT_TRUE(price_coverage({d}).unpriced.empty());
+}
+
+// A server of 8 is priced per device, and compared per device with a single card's price.
+TEST(CatalogPrices, AServerPriceIsPerDevice) {
+    auto load = load_device(replace(kDevice, R"("prices": [)",
+                                    R"("prices": [{"kind": "purchase", "usd": 32000, "devices_per_unit": 8, "unit": "8-GPU server",
+                                                   "provider": "list price", "source": "ds"}, )"));
+    ASSERT_TRUE(load.issues.empty()) << to_string(load.issues[0]);
+    const Device& d = load.catalog.devices[0];
+    EXPECT_EQ(d.prices[0].unit, "8-GPU server");
+    EXPECT_DOUBLE_EQ(devices_per_purchase(d, d.prices[0]), 8);
+    EXPECT_DOUBLE_EQ(purchase_usd_per_device(d), 4000); // 32,000 / 8 beats the 5,000 card
+}
+
+// Which cloud a rental price is from: its provider's words; a cloud-only chip's prices count for its cloud.
+TEST(CatalogPrices, RentalCloudsComeFromTheOffers) {
+    Price aws{.kind = PriceKind::cloud_on_demand, .usd_per_hour = 1, .provider = "AWS p5.48xlarge / 8"};
+    Price gcp{.kind = PriceKind::cloud_spot, .usd_per_hour = 1, .provider = "Google Cloud a3-highgpu-8g / 8"};
+    Price lambda{.kind = PriceKind::cloud_on_demand, .usd_per_hour = 1, .provider = "Lambda"};
+    EXPECT_EQ(cloud_of(aws), "aws");
+    EXPECT_EQ(cloud_of(gcp), "gcp");
+    EXPECT_EQ(cloud_of(lambda), "");
+    Device d{.id = "x", .prices = {aws, gcp, lambda}};
+    const auto c = price_coverage({d});
+    EXPECT_EQ(c.rental_by_cloud, (std::map<std::string, int>{{"aws", 1}, {"gcp", 1}}));
+    EXPECT_EQ(c.rental_elsewhere, 1);
+    EXPECT_EQ(c.with_purchase, 0);
+}
+
 // [SECTION] conversion to SI ----------------------------------------------------------------------
 
 TEST(Loader, ConvertsCatalogUnitsToSI) {
@@ -210,6 +267,12 @@ TEST(LoaderErrors, EachClassNamesFilePathAndReason) {
          "expected an integer, got 1.5"},
         {replace(kDevice, R"("kind": "purchase", "usd": 5000)", R"("kind": "purchase", "usd_per_hour": 2)"),
          "prices[0].usd", "required field is missing"},
+        {replace(kDevice, R"("usd": 5000,)", R"("usd": 40000, "devices_per_unit": 0,)"), "prices[0].devices_per_unit",
+         "implausible value 0; expected 1 to 1000000"},
+        {replace(kDevice, R"("prices": [)", R"("price_unpublished": {}, "prices": [)"), "price_unpublished",
+         "must give a \"purchase\" or a \"rental\" reason"},
+        {replace(kDevice, R"("prices": [)", R"("price_unpublished": {"rental": ""}, "prices": [)"), "price_unpublished.rental",
+         "must not be empty"},
         // 48 GB of chips is at most 48 GiB: a larger runtime total is a typo, not a reading
         {replace(kDevice, R"("capacity_GB": 48,)", R"("capacity_GB": 48, "runtime_total_GiB": 48.5,)"), "memory.runtime_total_GiB",
          "must not exceed the capacity read in GiB (48), got 48.5"},

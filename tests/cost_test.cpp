@@ -65,6 +65,25 @@ TEST(Cost, RackPricesAreSplitPerAccelerator) {
     EXPECT_DOUBLE_EQ(purchase_usd_per_device(rack), 50000);
 }
 
+// A server bought whole is priced per device, compared per device with a single card, and named in the
+// purchase term: $48,000 / 8 = $6,000 per GPU loses to the $10,000 card only when the card is cheaper per device.
+TEST(Cost, AServerPriceIsPerDeviceAndNamed) {
+    Device d = priced_device();
+    Price server{.kind = PriceKind::purchase, .usd = 48000, .provider = "quote", .source = "s"};
+    server.devices_per_unit = 8;
+    server.unit = "8-GPU server";
+    d.prices.push_back(server);
+    EXPECT_DOUBLE_EQ(devices_per_purchase(d, d.prices.back()), 8);
+    EXPECT_DOUBLE_EQ(purchase_usd_per_device(d), 6000);
+    const HourlyCost own = own_cost(d, Workload{}, defaults());
+    ASSERT_TRUE(own.available);
+    EXPECT_EQ(own.terms[0].value.find("$6000 per device"), 0u) << own.terms[0].value;
+    EXPECT_NE(own.terms[0].value.find("(bought as 8-GPU server, $48000 for 8)"), std::string::npos) << own.terms[0].value;
+    d.prices.back().usd = 96000; // $12,000 per GPU: the card wins and no unit is named
+    EXPECT_DOUBLE_EQ(purchase_usd_per_device(d), 10000);
+    EXPECT_EQ(own_cost(d, Workload{}, defaults()).terms[0].value.find("bought as"), std::string::npos);
+}
+
 // Break-even: $8,000 / (($1.39 - $0.0854) x 54.17 h a month) = 113 months; never when renting is
 // cheaper than the power alone.
 TEST(Cost, BreakevenMonths) {

@@ -25,6 +25,7 @@
 #include "hwplan/card.h"
 #include "hwplan/catalog.h"
 #include "hwplan/catalog_files.h"
+#include "hwplan/cost.h"
 #include "hwplan/format.h"
 #include "hwplan/guard.h"
 #include "hwplan/hf_config.h"
@@ -404,9 +405,30 @@ int cmd_check_catalog(const std::vector<std::string>& args) {
     hwplan::CatalogLoad cat;
     if (!load(opt, cat, true)) return kExitBadInput;
     for (const auto& i : cat.issues) std::printf("%s\n", hwplan::to_string(i).c_str());
+    // Prices: a device with neither a price nor a stated reason is a problem (a plan would recommend what it
+    // cannot price without saying why).
+    const hwplan::PriceCoverage pc = hwplan::price_coverage(cat.catalog.devices);
+    for (const auto& id : pc.unpriced)
+        std::printf("devices/%s.json: prices: no purchase or rental price and no price_unpublished reason\n", id.c_str());
+    std::string clouds;
+    for (const auto& [cloud, n] : pc.rental_by_cloud) clouds += (clouds.empty() ? "" : ", ") + cloud + " " + std::to_string(n);
+    std::printf("prices: %d of %d devices with a purchase price (%d more say why none is public), %d with a rental price "
+                "(%s%s%d from GPU clouds and marketplaces; %d more say why none is public), %zu with neither price nor reason\n",
+                pc.with_purchase, pc.devices, pc.purchase_reason, pc.with_rental, clouds.c_str(), clouds.empty() ? "" : "; ",
+                pc.rental_elsewhere, pc.rental_reason, pc.unpriced.size());
+    auto list = [](const std::vector<std::string>& ids) {
+        std::string s;
+        for (const auto& id : ids) s += (s.empty() ? "" : ", ") + id;
+        return s;
+    };
+    if (!pc.purchase_unexplained.empty())
+        std::printf("  sold, but no purchase price or reason: %s\n", list(pc.purchase_unexplained).c_str());
+    if (!pc.rental_unexplained.empty())
+        std::printf("  rented, but no rental price or reason: %s\n", list(pc.rental_unexplained).c_str());
+    const size_t problems = cat.issues.size() + pc.unpriced.size();
     std::printf("%zu devices, %zu models, %zu APIs loaded; %zu problems\n", cat.catalog.devices.size(),
-                cat.catalog.models.size(), cat.catalog.apis.size(), cat.issues.size());
-    return cat.issues.empty() ? kExitOk : 1;
+                cat.catalog.models.size(), cat.catalog.apis.size(), problems);
+    return problems == 0 ? kExitOk : 1;
 }
 
 int cmd_weights(const std::vector<std::string>& args) {

@@ -361,6 +361,8 @@ std::optional<Device> read_device(const json& doc, const Context& ctx, const std
             if (kind) price.kind = price_kind(*kind);
             if (kind && *kind == "purchase") {
                 price.usd = pr.number("usd", true, 1.0, 1e9).value_or(0);
+                price.devices_per_unit = pr.integer("devices_per_unit", false, 1, 1000000).value_or(0);
+                price.unit = pr.string("unit", false).value_or("");
             } else if (kind) {
                 price.usd_per_hour = pr.number("usd_per_hour", true, 0.001, 1e4).value_or(0);
                 price.billing_increment_s = pr.number("billing_increment_s", false, 0.001, 86400).value_or(-1);
@@ -374,6 +376,14 @@ std::optional<Device> read_device(const json& doc, const Context& ctx, const std
             pr.finish();
             d.prices.push_back(price);
         }
+
+    // Why no price is public, per kind, in words (optional "source": the page that says so).
+    r.object("price_unpublished", false, [&](Reader& u) {
+        d.purchase_unpublished = u.string("purchase", false).value_or("");
+        d.rental_unpublished = u.string("rental", false).value_or("");
+        if (!u.has("purchase") && !u.has("rental")) u.ctx().add(u.path(), "must give a \"purchase\" or a \"rental\" reason");
+        attach_source(u, book, {});
+    });
 
     check_sources_used(r, book);
     r.finish();

@@ -1,6 +1,7 @@
 // cost.cpp: device-hour costs, rented and owned (sources in cost.h and catalog/defaults.json).
 #include "hwplan/cost.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "hwplan/format.h"
@@ -35,12 +36,63 @@ double hours_used_per_month(const UsageSpec& u) {
     return 0;
 }
 
-double purchase_usd_per_device(const Device& d) {
+double devices_per_purchase(const Device& d, const Price& p) {
+    return p.devices_per_unit > 0 ? p.devices_per_unit : std::max(1, d.system_accelerators);
+}
+
+namespace {
+
+// The purchase price lowest per device: a server of 8 and a single card compare per device.
+const Price* cheapest_purchase(const Device& d) {
     const Price* best = nullptr;
     for (const auto& p : d.prices)
-        if (p.kind == PriceKind::purchase && (!best || p.usd < best->usd)) best = &p;
-    if (!best) return -1;
-    return best->usd / std::max(1, d.system_accelerators);
+        if (p.kind == PriceKind::purchase && (!best || p.usd / devices_per_purchase(d, p) < best->usd / devices_per_purchase(d, *best)))
+            best = &p;
+    return best;
+}
+
+} // namespace
+
+double purchase_usd_per_device(const Device& d) {
+    const Price* p = cheapest_purchase(d);
+    return p ? p->usd / devices_per_purchase(d, *p) : -1;
+}
+
+std::string cloud_of(const Price& p) {
+    if (p.kind == PriceKind::purchase) return "";
+    for (const auto& [token, cloud] : {std::pair{"AWS", "aws"}, {"Google Cloud", "gcp"}, {"Azure", "azure"}})
+        if (p.provider.find(token) != std::string::npos) return cloud;
+    return "";
+}
+
+PriceCoverage price_coverage(const std::vector<Device>& devices) {
+    PriceCoverage c;
+    c.devices = static_cast<int>(devices.size());
+    for (const auto& d : devices) {
+        bool bought = false, rented = false, other = false;
+        std::vector<std::string> clouds;
+        for (const auto& p : d.prices) {
+            if (p.kind == PriceKind::purchase) {
+                bought = true;
+                continue;
+            }
+            rented = true;
+            // A cloud-only chip's prices are its cloud's, however the provider is worded.
+            const std::string cloud = d.cloud_only.empty() ? cloud_of(p) : d.cloud_only;
+            if (cloud.empty()) other = true;
+            else if (std::find(clouds.begin(), clouds.end(), cloud) == clouds.end()) clouds.push_back(cloud);
+        }
+        c.with_purchase += bought;
+        c.with_rental += rented;
+        c.rental_elsewhere += other;
+        for (const auto& cl : clouds) ++c.rental_by_cloud[cl];
+        c.purchase_reason += !bought && !d.purchase_unpublished.empty();
+        c.rental_reason += !rented && !d.rental_unpublished.empty();
+        if (!bought && !rented && d.purchase_unpublished.empty() && d.rental_unpublished.empty()) c.unpriced.push_back(d.id);
+        if (d.can_buy && !bought && d.purchase_unpublished.empty()) c.purchase_unexplained.push_back(d.id);
+        if (d.can_rent && !rented && d.rental_unpublished.empty()) c.rental_unexplained.push_back(d.id);
+    }
+    return c;
 }
 
 HourlyCost own_cost(const Device& d, const Workload& w, const CostDefaults& defaults) {
@@ -69,8 +121,14 @@ HourlyCost own_cost(const Device& d, const Workload& w, const CostDefaults& defa
                                 format_sig(defaults.colocation_usd_per_w_s * 1000 * 365.25 / 12 * 86400, 3) + "/kW/month)"
                           : hosted ? std::string(" (hosting not counted: no TDP or colocation figure)") : std::string(" (no hosting: on site)"));
     // The same derivation term by term, each with its share of the device-hour.
+    // What is bought when it is more than the device (a server of 8, a Mac Studio): named, with its whole price.
+    const Price* bought = cheapest_purchase(d);
+    const std::string unit = bought && !bought->unit.empty()
+                                 ? " (bought as " + bought->unit + ", $" + format_sig(bought->usd, 6) + " for " +
+                                       format_sig(devices_per_purchase(d, *bought), 6) + ")"
+                                 : std::string();
     out.terms.push_back({"purchase", "$" + format_sig(price, 6) + " per device over " + format_sig(years, 3) + " years ($" +
-                                         format_sig(amortized / utilization, 3) + " per device-hour used)"});
+                                         format_sig(amortized / utilization, 3) + " per device-hour used)" + unit});
     out.terms.push_back({"use", format_sig(100 * utilization, 3) + " % of the hours" +
                                     (w.cost.utilization > 0 ? " (cost.utilization)"
                                      : used > 0             ? " (" + format_sig(used, 3) + " hours used a month of 730)"

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hwplan/cost.h"
 #include "hwplan/format.h"
 #include "hwplan/memory.h"
 #include "hwplan/precision.h"
@@ -132,11 +133,8 @@ bool runs_stack(const Device& d, const std::string& stack) {
 std::vector<std::string> clouds_of(const Device& d) {
     std::vector<std::string> out;
     if (!d.cloud_only.empty()) out.push_back(d.cloud_only);
-    for (const auto& p : d.prices) {
-        if (p.kind == PriceKind::purchase) continue;
-        for (const auto& [token, cloud] : {std::pair{"AWS", "aws"}, {"Google Cloud", "gcp"}, {"Azure", "azure"}})
-            if (p.provider.find(token) != std::string::npos && !has(out, cloud)) out.push_back(cloud);
-    }
+    for (const auto& p : d.prices)
+        if (const std::string cloud = cloud_of(p); !cloud.empty() && !has(out, cloud)) out.push_back(cloud);
     return out;
 }
 

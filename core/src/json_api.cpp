@@ -150,11 +150,22 @@ std::string devices_json(const Catalog& catalog) {
         json prices = json::array();
         for (const auto& p : d.prices) {
             json pj{{"kind", std::string(name(p.kind))}, {"provider", p.provider}, {"source", p.source}};
-            if (p.kind == PriceKind::purchase) pj["usd"] = p.usd;
-            else pj["usd_per_hour"] = p.usd_per_hour;
+            if (p.kind == PriceKind::purchase) {
+                pj["usd"] = p.usd;
+                if (p.devices_per_unit > 0) pj["devices_per_unit"] = p.devices_per_unit;
+                if (!p.unit.empty()) pj["unit"] = p.unit;
+            } else {
+                pj["usd_per_hour"] = p.usd_per_hour;
+            }
             prices.push_back(pj);
         }
         j["prices"] = prices;
+        if (!d.purchase_unpublished.empty() || !d.rental_unpublished.empty()) {
+            json why = json::object();
+            if (!d.purchase_unpublished.empty()) why["purchase"] = d.purchase_unpublished;
+            if (!d.rental_unpublished.empty()) why["rental"] = d.rental_unpublished;
+            j["price_unpublished"] = why;
+        }
         if (!d.notes.empty()) j["notes"] = d.notes;
         j["sources"] = sources_json(d.sources, d.source_of);
         arr.push_back(j);

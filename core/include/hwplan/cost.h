@@ -4,6 +4,7 @@
 // figure exists, per hour actually used (amortization and hosting divided by the utilization reached).
 // Usage: HourlyCost r = rent_cost(device, workload.cost);  HourlyCost o = own_cost(device, workload, catalog);
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -47,8 +48,33 @@ HourlyCost own_cost(const Device& device, const Workload& workload, const CostDe
 // its hosting only: hosting / utilization + TDP x PUE x electricity, as own_cost without the purchase term.
 HourlyCost owned_cost(const Device& device, const Workload& workload, const CostDefaults& defaults);
 
-// The device's purchase price per accelerator (a rack system's price divided by its accelerators), or -1.
+// The device's lowest purchase price per accelerator (each price divided by the devices its unit holds: a
+// server of 8, a rack of 72), or -1.
 double purchase_usd_per_device(const Device& device);
+
+// Devices one purchase unit holds: its devices_per_unit, else the device's system_accelerators (1 for a card).
+double devices_per_purchase(const Device& device, const Price& price);
+
+// The hyperscale cloud a rental price was read from ("aws", "gcp", "azure"), from its provider's words;
+// "" for a purchase or another provider (a GPU cloud, a marketplace, the vendor's own service).
+std::string cloud_of(const Price& price);
+
+// How much of the catalog is priced (hwplan check-catalog, tests/catalog_test.cpp): devices with a purchase
+// price, with a rental price (per cloud), with a stated reason where none is public, and those with neither.
+struct PriceCoverage {
+    int devices = 0;
+    int with_purchase = 0;                      // devices with at least one purchase price
+    int with_rental = 0;                        // devices with at least one rental price
+    std::map<std::string, int> rental_by_cloud; // "aws" -> devices with a rental price there (a cloud-only chip counts for its cloud)
+    int rental_elsewhere = 0;                   // devices rented from a GPU cloud, a marketplace or the vendor's own service
+    int purchase_reason = 0;                    // devices without a purchase price whose file says why
+    int rental_reason = 0;                      // devices without a rental price whose file says why
+    std::vector<std::string> unpriced;          // ids with no price at all and no reason: the catalog lint fails on these
+    std::vector<std::string> purchase_unexplained; // can be bought, no purchase price, no reason
+    std::vector<std::string> rental_unexplained;   // can be rented, no rental price, no reason
+    bool operator==(const PriceCoverage&) const = default;
+};
+PriceCoverage price_coverage(const std::vector<Device>& devices);
 
 // Seconds a rented run is billed: its useful time plus the start-up (provision, image, weights), rounded up
 // to the provider's billing increment (catalog/defaults.json: rental_startup_s, rental_billing_increment_s).

@@ -31,11 +31,13 @@ enum class PriceKind { purchase, cloud_on_demand, cloud_spot, cloud_reserved };
 
 struct Price {
     PriceKind kind = PriceKind::purchase;
-    double usd = 0;          // purchase: one unit (one system when Device::system_accelerators > 1)
+    double usd = 0;          // purchase: one unit as sold (devices_per_unit of them; a whole system by default)
     double usd_per_hour = 0; // cloud kinds: per device-hour
     std::string provider;    // where it was seen
     std::string source;      // source id in Device::sources
     double billing_increment_s = -1; // cloud kinds: billed in whole increments of this; < 0: catalog default
+    int devices_per_unit = 0; // purchase: devices the unit holds (8 for an HGX server); 0 = Device::system_accelerators
+    std::string unit;        // purchase: what is bought ("8x H100 SXM server", "Mac Studio, 192 GB"); "" = the device
     bool operator==(const Price&) const = default;
 };
 
@@ -94,6 +96,8 @@ struct Device {
     bool datacenter_use = true;                   // false: its licence forbids data-centre deployment (GeForce driver EULA)
     std::string form_factor;                      // "" (not recorded) or "embedded_module" (robots), "desktop"
     std::vector<Price> prices;
+    std::string purchase_unpublished;             // why no purchase price is public ("" = not stated)
+    std::string rental_unpublished;               // why no rental price is public ("" = not stated)
     std::string notes;
 
     std::vector<Source> sources;
