@@ -2,7 +2,9 @@
 // same workloads (tests/data/workloads, JSON in and out, sensitivity on: plan_json natively, hw.plan in the
 // module, which is what the page and the JavaScript API call), reported per workload and as a ratio; the
 // single file's and the served page's gzip sizes. Exits 1 when a budget is exceeded.
-// Usage: node bench/budgets.mjs NATIVE_RESULTS.json   (build-scripts/bench.sh runs it; see BENCHMARKS.md)
+// Usage: node bench/budgets.mjs NATIVE_RESULTS.json [--quick]   (build-scripts/bench.sh runs it; see BENCHMARKS.md)
+// --quick (test.sh's report): 3 timed rounds instead of 5 and a warm-up of at least 1 s of CPU instead of 2; the same
+// workloads, the same budget lines.
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +14,9 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const hw = await require(path.join(root, 'build/wasm/wasm/hwplan_js.js'))();
+const quick = process.argv.includes('--quick');
+const kRounds = quick ? 3 : 5;      // timed rounds per call (the median is reported)
+const kWarmUpCpuS = quick ? 1 : 2;  // least CPU spent warming up before any timing
 
 // The budgets (issue 12).
 const kSingleFileGzipBytes = 1e6;  // dist/hwplan.html, gzip -9: at most 1 MB
@@ -30,18 +35,18 @@ for (const b of JSON.parse(fs.readFileSync(process.argv[2], 'utf8')).benchmarks)
 // CPU seconds of this process (user + system).
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) * 1e-6; };
 
-// Median CPU seconds per call over 5 rounds of at least 0.2 s each, after a warm-up.
+// Median CPU seconds per call over kRounds rounds of at least 0.2 s each, after a warm-up.
 function wasmTime(fn) {
   for (let i = 0; i < 5; i++) fn();
   let n = 1;
   for (let t = 0; t < 0.05; n *= 2) { const s = cpu(); for (let i = 0; i < n; i++) fn(); t = cpu() - s; }
   const per = [];
-  for (let r = 0; r < 5; r++) {
+  for (let r = 0; r < kRounds; r++) {
     const s = cpu();
     for (let i = 0; i < n * 4; i++) fn();
     per.push((cpu() - s) / (n * 4));
   }
-  return per.sort((a, b) => a - b)[2];
+  return per.sort((a, b) => a - b)[(kRounds - 1) / 2];
 }
 
 const dir = path.join(root, 'tests/data/workloads');
@@ -58,7 +63,7 @@ for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
 // on the first workloads timed: 3b-finetune-rtx3090, timed first, measured 3.3 ms per plan on baseline code
 // and 0.4 ms once optimized (Node 20; Node 18 tiers up later). Native code has no such phase, so timing
 // it would not be like for like. Round-robin over every workload until one round costs within 5 % of
-// the previous one, at least 2 s and at most 20 s of CPU.
+// the previous one, at least 2 s (--quick: 1 s) and at most 20 s of CPU.
 {
   const round = () => { const s = cpu(); for (const w of inputs) hw.plan(w.text); return cpu() - s; };
   const start = cpu();
@@ -67,7 +72,7 @@ for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
     const t = round();
     rounds++;
     const spent = cpu() - start;
-    if ((spent > 2 && Math.abs(t - prev) <= 0.05 * prev) || spent > 20) break;
+    if ((spent > kWarmUpCpuS && Math.abs(t - prev) <= 0.05 * prev) || spent > 20) break;
     prev = t;
   }
   console.log(`warm-up: ${rounds} rounds over ${inputs.length} workloads, ${(cpu() - start).toFixed(1)} s CPU, last round ${(prev * 1e3).toFixed(1)} ms\n`);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (preset fuzz: clang, AddressSanitizer + UndefinedBehaviorSanitizer), replays
+# Builds the libFuzzer targets (preset native-asan, also named fuzz: clang, AddressSanitizer + UndefinedBehaviorSanitizer,
+# the core instrumented for coverage; the same tree test.sh runs the sanitizer ctest in, so test.sh builds once), replays
 # every kept input (tests/fuzz/corpus/<target>/ and tests/fuzz/regressions/<target>/), then fuzzes each
 # target for SECONDS with the schema dictionary. New inputs go to build/fuzz/corpus/<target>/ (not into the
 # repository); a crash is written to build/fuzz/crashes/<target>/ and fails the run: copy it into
@@ -10,12 +11,12 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}; shift || true
 targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(fuzz_workload fuzz_catalog fuzz_json_api fuzz_hf_config fuzz_measurement fuzz_fragment
   fuzz_calibrate fuzz_config_import fuzz_extension fuzz_sweep fuzz_team)
-[ -f build/fuzz/Makefile ] || cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz --target "${targets[@]}" >/dev/null
+[ -f build/native-asan/Makefile ] || cmake --preset native-asan >/dev/null
+cmake --build --preset native-asan --target "${targets[@]}" >/dev/null
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 status=0
 for t in "${targets[@]}"; do
-  bin=build/fuzz/tests/fuzz/$t work=build/fuzz/corpus/$t crashes=build/fuzz/crashes/$t/
+  bin=build/native-asan/tests/fuzz/$t work=build/fuzz/corpus/$t crashes=build/fuzz/crashes/$t/
   mkdir -p "$work" "$crashes" "tests/fuzz/regressions/$t"
   kept=$(find "tests/fuzz/corpus/$t" "tests/fuzz/regressions/$t" -type f | wc -l)
   # Replay: every kept input once (libFuzzer's -runs=0 executes the given corpus without mutating it).

@@ -1,16 +1,20 @@
 // charts.test.mjs: the pictures and the team view, driven as a person would. The what-if view draws the core's
 // sweep for the selected device; hovering a point shows its value, which must be the CLI's `hwplan sweep` at
 // that point (window.hwplanUi.hover carries the hovered value). The team view adds, duplicates and removes
-// cards, and its fleet cost is `hwplan team` on the downloaded team file. Screenshots go to build/e2e/.
+// cards, and its fleet cost is `hwplan team` on the downloaded team file. Screenshots go to build/e2e/. The page
+// is loaded once for the file; each test starts from its link through reset() (helpers.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startAll, open, status, workload, waitStatus, click, shot, cli, widget, T } from './helpers.mjs';
+import { startAll, open, reset, status, workload, waitStatus, click, shot, cli, widget, T } from './helpers.mjs';
 
-let browser, server;
-before(async () => ({ browser, server } = await startAll()));
+let browser, server, page, problems;
+before(async () => {
+  ({ browser, server } = await startAll());
+  ({ page, problems } = await open(browser, server.url, { acceptDownloads: true }));
+});
 after(async () => { await browser?.close(); await server?.close(); });
 
 const view = async (page, v) => {
@@ -55,7 +59,7 @@ test('what-if view: hovering a point shows the CLI sweep value at that point, fo
   // Lesson 003's live chat on an H100 (a device the catalog both rents and sells: both cost curves and a
   // break-even), opened by a link that names the device and the view.
   const device = 'h100-sxm';
-  const { page, context, problems } = await open(browser, server.url + `#scenario=team-live-chat&view=whatif&device=${device}`);
+  await reset(page, `#scenario=team-live-chat&view=whatif&device=${device}`);
   await page.waitForFunction(() => window.hwplanUi.view === 'whatif' && !!window.hwplanUi['whatif:memory:0:0'], null, { timeout: T.step });
   assert.match(await page.evaluate(() => window.hwplanUi['whatif:device'] && document.getElementById('hwplan-status').textContent), /^Plan: /);
   const file = tmpFile('w.json', JSON.stringify(await workload(page)));
@@ -98,11 +102,10 @@ test('what-if view: hovering a point shows the CLI sweep value at that point, fo
   await reveal(page, 'whatif:roofline');
   await shot(page, 'whatif-roofline-1280x800');
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('team view: add, duplicate and remove cards; the fleet cost is `hwplan team` on the same cards', async () => {
-  const { page, context, problems } = await open(browser, server.url + '#scenario=small-team-three-jobs', { acceptDownloads: true });
+  await reset(page, '#scenario=small-team-three-jobs');
   await waitStatus(page, /^Team plan: /);
   const cardCount = () => page.evaluate(() => Object.keys(window.hwplanUi).filter((k) => /^team:card:\d+$/.test(k)).length);
   await page.waitForFunction(() => !!window.hwplanUi['team:card:2'], null, { timeout: T.step });
@@ -154,11 +157,10 @@ test('team view: add, duplicate and remove cards; the fleet cost is `hwplan team
   assert.deepEqual(again.problems, []);
   await again.context.close();
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('team view: a team starts from the form\'s workload', async () => {
-  const { page, context, problems } = await open(browser, server.url);
+  await reset(page);
   await view(page, 'team');
   await click(page, 'team:start');
   await waitStatus(page, /^Team plan: /);
@@ -166,12 +168,11 @@ test('team view: a team starts from the form\'s workload', async () => {
   await click(page, 'team:duplicate:0');
   await page.waitForFunction(() => !!window.hwplanUi['team:card:1'], null, { timeout: T.step });
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 for (const [w, h] of [[1280, 800], [1920, 1080], [1024, 700]]) {
   test(`screenshots of the what-if, costs and team views at ${w}x${h}`, async () => {
-    const { page, context, problems } = await open(browser, server.url + '#scenario=bank-70b-fp8&view=whatif', { viewport: { width: w, height: h } });
+    await reset(page, '#scenario=bank-70b-fp8&view=whatif', { width: w, height: h });
     await page.waitForFunction(() => window.hwplanUi.view === 'whatif' && !!window.hwplanUi['whatif:memory:0:0'], null, { timeout: T.step });
     await shot(page, `view-whatif-${w}x${h}`);
     await view(page, 'costs');
@@ -183,12 +184,11 @@ for (const [w, h] of [[1280, 800], [1920, 1080], [1024, 700]]) {
     await page.waitForFunction(() => !!window.hwplanUi['team:card:2'], null, { timeout: T.step });
     await shot(page, `view-team-cards-${w}x${h}`);
     assert.deepEqual(problems, []);
-    await context.close();
   });
 }
 
 test('export: the team plan downloads as Markdown, the same as `hwplan team` on its cards', async () => {
-  const { page, context, problems } = await open(browser, server.url + '#scenario=small-team-three-jobs', { acceptDownloads: true });
+  await reset(page, '#scenario=small-team-three-jobs');
   await waitStatus(page, /^Team plan: /);
   await page.waitForFunction(() => !!window.hwplanUi['team:card:2'], null, { timeout: T.step });
   const [teamFile] = await Promise.all([page.waitForEvent('download', { timeout: T.step }), click(page, 'team:download')]);
@@ -198,5 +198,4 @@ test('export: the team plan downloads as Markdown, the same as `hwplan team` on 
   assert.equal(download.suggestedFilename(), 'small-team-three-jobs.team.md');
   assert.equal(fs.readFileSync(await download.path(), 'utf8').trim(), md);
   assert.deepEqual(problems, []);
-  await context.close();
 });

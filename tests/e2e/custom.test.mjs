@@ -8,10 +8,21 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startAll, open, cli, click, shot, status, root, T } from './helpers.mjs';
+import { startAll, open, reset, cli, click, shot, status, root, T } from './helpers.mjs';
 
-let browser, server;
-before(async () => ({ browser, server } = await startAll()));
+let browser, server, page, problems;
+before(async () => {
+  ({ browser, server } = await startAll());
+  ({ page, problems } = await open(browser, server.url));
+});
+
+// The page is loaded once for the file: each test starts with no entries of your own (the page's clearCustom,
+// which also forgets the saved copy) and the bare page's state (reset, helpers.mjs).
+async function fresh() {
+  await page.evaluate(() => window.hwplanPage.clearCustom());
+  await page.waitForFunction(() => Object.keys(window.hwplanPage.extension()).length === 0, null, { timeout: T.step });
+  await reset(page);
+}
 after(async () => { await browser?.close(); await server?.close(); });
 
 const mixtral = fs.readFileSync(path.join(root, 'tests/data/hf_configs/mixtral-8x7b.json'), 'utf8');
@@ -39,7 +50,7 @@ async function build(page) {
 }
 
 test('a config.json model, your own device and a calibration plan the same on the page as in the CLI', async () => {
-  const { page, context, problems } = await open(browser, server.url);
+  await fresh();
   await build(page);
   const pagePlan = await page.evaluate(() => window.hwplanPage.plan());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hwplan-custom-'));
@@ -59,11 +70,10 @@ test('a config.json model, your own device and a calibration plan the same on th
   await page.waitForFunction(() => window.hwplanUi['custom:calibrate'], null, { timeout: T.step });
   await shot(page, 'custom-1280x800');
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('a calibration survives a reload and travels in the link', async () => {
-  const { page, context, problems } = await open(browser, server.url);
+  await fresh();
   await build(page);
   const link = await page.evaluate(() => location.href);
   const before = await page.evaluate(() => window.hwplanPage.plan());
@@ -87,11 +97,10 @@ test('a calibration survives a reload and travels in the link', async () => {
   // The workload still names the removed model: the page says so, naming the field.
   await page.waitForFunction(() => /unknown model "my-mixtral"/.test(document.getElementById('hwplan-status').textContent), null, { timeout: T.step });
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('a bad config.json or measurement is named, and the plan stays', async () => {
-  const { page, context, problems } = await open(browser, server.url);
+  await fresh();
   await page.evaluate(() => window.hwplanPage.importConfig('{"hidden_size": 4096}', { id: 'x' }));
   await page.waitForFunction(() => /config\.json: config\.num_hidden_layers: required field is missing/.test(document.getElementById('hwplan-notice')?.textContent || ''),
                              null, { timeout: T.step });
@@ -100,5 +109,4 @@ test('a bad config.json or measurement is named, and the plan stays', async () =
   assert.match(await status(page), /^Plan: /);
   assert.deepEqual(await ext(page), {});
   assert.deepEqual(problems, []);
-  await context.close();
 });

@@ -57,6 +57,32 @@ export async function open(browser, url, options = {}) {
   return { page, context, ...watched };
 }
 
+// Brings a page opened once for a whole test file back to a link's state without reloading it (a cold load of the
+// ~900 KB page in software WebGL costs more than most tests): the window size first, then the link's fragment
+// through the page's own hashchange path (wasm/app/bridge.cpp: the same fragment command a link is opened with),
+// and waits until the app has applied it and drawn the result (settled). The default, "#view=devices", is the bare
+// page's state: the default workload in the devices view, the Workload form tab. What a fragment does not carry
+// (Undo history, table sort and filter, theme, your own catalog entries) a test that depends on it resets itself.
+export async function reset(page, fragment = '#view=devices', viewport = { width: 1280, height: 800 }) {
+  const size = page.viewportSize();
+  if (size.width !== viewport.width || size.height !== viewport.height) {
+    await page.setViewportSize(viewport);
+    await page.waitForFunction(([w, h]) => {
+      const c = document.getElementById('canvas');
+      return c.clientWidth === w && c.clientHeight === h && c.width === Math.round(w * devicePixelRatio);
+    }, [viewport.width, viewport.height], { timeout: T.step });
+  }
+  await settled(page);
+  await page.evaluate((f) => new Promise((resolve) => {
+    // Our listener runs after the page's, which has queued the fragment for the app (and cleared `idle`) by then.
+    window.addEventListener('hashchange', () => resolve(), { once: true });
+    history.replaceState(null, '', location.pathname + location.search); // no fragment now: setting one is a change
+    window.hwplanPage._lastHash = null; // the page skips a fragment equal to the one it last wrote itself
+    location.hash = f;
+  }), fragment);
+  await settled(page);
+}
+
 export const status = (page) => page.evaluate(() => document.getElementById('hwplan-status').textContent);
 export const notice = (page) => page.evaluate(() => document.getElementById('hwplan-notice').textContent);
 export const workload = (page) => page.evaluate(() => window.hwplanPage.workload());

@@ -2,17 +2,23 @@
 // clipboard, one wheel notch scrolls the table one step the right way, text is rendered at the screen's
 // pixel density (deviceScaleFactor 2) with clicks landing where they are aimed, and the page follows window
 // sizes from 1024x700 to 2560x1440, including a window exactly the screen's size (which used to request
-// full screen, fail with page errors and leave the canvas stretched).
+// full screen, fail with page errors and leave the canvas stretched). The page is loaded once for the file (its
+// context has the clipboard permissions and a 1920x1080 screen); each test starts from the bare page's state through
+// reset() (helpers.mjs). The HiDPI test opens its own page: a device pixel ratio is fixed when a context is made.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chord, startAll, open, status, workload, waitStatus, click, typeInto, widget, shot, T } from './helpers.mjs';
+import { chord, startAll, open, reset, status, workload, waitStatus, click, typeInto, widget, shot, T } from './helpers.mjs';
 
-let browser, server;
-before(async () => ({ browser, server } = await startAll()));
+let browser, server, page, problems;
+before(async () => {
+  ({ browser, server } = await startAll());
+  ({ page, problems } = await open(browser, server.url,
+    { permissions: ['clipboard-read', 'clipboard-write'], screen: { width: 1920, height: 1080 } }));
+});
 after(async () => { await browser?.close(); await server?.close(); });
 
 test('copy and paste use the browser clipboard', async () => {
-  const { page, context, problems } = await open(browser, server.url, { permissions: ['clipboard-read', 'clipboard-write'] });
+  await reset(page);
   // Each wait names its step, so a timeout says which part of copy and paste did not happen.
   const until = (what, fn, arg) => page.waitForFunction(fn, arg, { timeout: T.step })
     .catch((e) => { throw new Error(`${what}: ${e.message}`); });
@@ -52,11 +58,10 @@ test('copy and paste use the browser clipboard', async () => {
   assert.deepEqual(await workload(page), next);
   assert.equal(await page.evaluate(() => window.hwplanUi.pasted), typed, 'no paste was typed into a field');
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('one wheel notch scrolls the candidate table one step, downwards', async () => {
-  const { page, context, problems } = await open(browser, server.url);
+  await reset(page);
   const ids = (await page.evaluate(() => window.hwplanUi.order)).split(',');
   const probe = `row:${ids[ids.length - 1]}`; // the last row: its y moves up as the table scrolls down
   const before = await widget(page, probe);
@@ -71,7 +76,6 @@ test('one wheel notch scrolls the candidate table one step, downwards', async ()
   assert.ok(moved > 0, `the table scrolled down (rows moved up by ${moved} px)`);
   assert.ok(moved < 160, `one notch is one step, not a jump to the end (${moved} px)`);
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('HiDPI: the canvas renders at devicePixelRatio 2 and clicks land where aimed', async () => {
@@ -88,8 +92,7 @@ test('HiDPI: the canvas renders at devicePixelRatio 2 and clicks land where aime
 });
 
 test('window sizes from 1024x700 to 2560x1440, including the screen\'s own size', async () => {
-  const { page, context, problems } = await open(browser, server.url,
-    { viewport: { width: 1920, height: 1080 }, screen: { width: 1920, height: 1080 } });
+  await reset(page, '#view=devices', { width: 1920, height: 1080 });
   for (const [w, h] of [[1920, 1080], [1024, 700], [2560, 1440], [1280, 800]]) {
     await page.setViewportSize({ width: w, height: h });
     await page.waitForFunction(([cw, ch]) => { const c = document.getElementById('canvas'); return c.width === cw && c.height === ch; },
@@ -102,5 +105,4 @@ test('window sizes from 1024x700 to 2560x1440, including the screen\'s own size'
   }
   assert.match(await status(page), /^Plan: /);
   assert.deepEqual(problems, []);
-  await context.close();
 });

@@ -3,13 +3,17 @@
 // clear of its field, and label, field and the tab's hint lines end inside their panel. Rectangles come from
 // window.hwplanUi (the app publishes NAME:label for a row's label, and WORKLOAD/CUSTOM:panel for the panel's
 // content region); screenshots of the device form go to build/e2e/ for people to look at. The candidate table's
-// numbers are right-aligned ("numbers aligned"): each column's first rows end at the same x.
+// numbers are right-aligned ("numbers aligned"): each column's first rows end at the same x. The page is loaded once
+// for the file; each test starts from the bare page's state at its window size through reset() (helpers.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAll, open, click, settled, shot, widget, T } from './helpers.mjs';
+import { startAll, open, reset, click, settled, shot, widget, T } from './helpers.mjs';
 
-let browser, server;
-before(async () => ({ browser, server } = await startAll()));
+let browser, server, page, problems;
+before(async () => {
+  ({ browser, server } = await startAll());
+  ({ page, problems } = await open(browser, server.url));
+});
 after(async () => { await browser?.close(); await server?.close(); });
 
 const EPS = 0.5; // CSS pixels: rectangles are published rounded to 0.1 px
@@ -38,7 +42,7 @@ async function clipped(page, panelName, prefix) {
 
 for (const [w, h] of [[1024, 700], [1280, 800], [1920, 1080]]) {
   test(`no label is cut off or covered in the forms at ${w}x${h}`, async () => {
-    const { page, context, problems } = await open(browser, server.url, { viewport: { width: w, height: h } });
+    await reset(page, '#view=devices', { width: w, height: h });
     await widget(page, 'workload:panel');
     await settled(page);
     // The workload form: names are field names (concurrent_users, stage, ...), no common prefix.
@@ -54,12 +58,11 @@ for (const [w, h] of [[1024, 700], [1280, 800], [1920, 1080]]) {
     assert.deepEqual(custom.out, [], 'device form');
     await shot(page, `custom-form-${w}x${h}`);
     assert.deepEqual(problems, []);
-    await context.close();
   });
 }
 
 test('numbers in the candidate table are right-aligned, so figures line up down each column', async () => {
-  const { page, context, problems } = await open(browser, server.url);
+  await reset(page);
   await widget(page, 'num:4:memory');
   await settled(page);
   const ui = await page.evaluate(() => window.hwplanUi);
@@ -73,5 +76,4 @@ test('numbers in the candidate table are right-aligned, so figures line up down 
   }
   assert.ok(uneven >= 1, 'some column has texts of different widths');
   assert.deepEqual(problems, []);
-  await context.close();
 });

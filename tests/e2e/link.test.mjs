@@ -3,14 +3,19 @@
 // fragment shows a visible message and the default plan, and never echoes the input back.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAll, open, status, notice, workload, planOf, typeInto, click, shot, T } from './helpers.mjs';
+import { startAll, open, reset, status, notice, workload, planOf, typeInto, click, shot, T } from './helpers.mjs';
 
-let browser, server;
-before(async () => ({ browser, server } = await startAll()));
+// The page is loaded once for the file and each test starts from its link through reset() (helpers.mjs); the link
+// opened "in a new page" is one.
+let browser, server, page, problems;
+before(async () => {
+  ({ browser, server } = await startAll());
+  ({ page, problems } = await open(browser, server.url));
+});
 after(async () => { await browser?.close(); await server?.close(); });
 
 test('a link restores the same workload, device and view in a new page', async () => {
-  const { page, context, problems } = await open(browser, server.url + '#scenario=bank-70b-fp8');
+  await reset(page, '#scenario=bank-70b-fp8');
   await typeInto(page, 'concurrent_users', '1500');
   await page.waitForFunction(() => window.hwplanPage.workload().serve.concurrent_users === 1500, null, { timeout: T.step });
   await click(page, 'view:costs');
@@ -24,7 +29,6 @@ test('a link restores the same workload, device and view in a new page', async (
   assert.deepEqual(await planOf(again.page), plan);
   assert.equal(await notice(again.page), '');
   assert.deepEqual([...problems, ...again.problems], []);
-  await context.close();
   await again.context.close();
 });
 
@@ -36,7 +40,7 @@ for (const [what, fragment, message] of [
   ['an overlong link', '#w=' + 'x'.repeat(20000), /too long/],
 ]) {
   test(`${what} in the link: a visible message, the default plan, no echo`, async () => {
-    const { page, context, problems } = await open(browser, server.url + fragment);
+    await reset(page, fragment);
     assert.match(await status(page), /^Plan: mistral-7b, serve: /, 'the default plan');
     const said = await notice(page);
     assert.match(said, message);
@@ -44,6 +48,5 @@ for (const [what, fragment, message] of [
     assert.ok(!said.includes('<img') && !said.includes('AAAAAAAAAA'), 'the input is not echoed');
     if (what === 'a hostile workload') await shot(page, 'hostile-link');
     assert.deepEqual(problems, []);
-    await context.close();
   });
 }

@@ -2,16 +2,20 @@
 // from disk: it renders, typing changes the plan, a whole number stays an integer (Count 2 is planned, not
 // refused), a bad value keeps the last valid plan with the message at the field, scenarios load, a team opens
 // as its own view and Escape leaves it, the weight tab answers lesson 001's numbers, and an idle page stops
-// drawing. No console errors, no request leaves the page's origin.
+// drawing. No console errors, no request leaves the page's origin. The served page is loaded once for the file and
+// each of its tests starts from the bare page's state through reset() (helpers.mjs); the single file is its own page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PNG } from 'pngjs';
-import { startAll, open, status, workload, planOf, waitStatus, click, typeInto, pickScenario, shot, widget, dist, T } from './helpers.mjs';
+import { startAll, open, reset, status, workload, planOf, waitStatus, click, typeInto, pickScenario, shot, widget, dist, T } from './helpers.mjs';
 
-let browser, server;
-before(async () => ({ browser, server } = await startAll()));
+let browser, server, served;
+before(async () => {
+  ({ browser, server } = await startAll());
+  served = await open(browser, server.url);
+});
 after(async () => { await browser?.close(); await server?.close(); });
 
 // Share of pixels that differ from the page's background, and the number of distinct colours.
@@ -28,9 +32,10 @@ function inkOf(png) {
   return { ink: ink / (img.width * img.height), colours: colours.size };
 }
 
-for (const [label, where] of [['served', () => server.url], ['file', () => pathToFileURL(path.join(dist, 'hwplan.html')).href]]) {
+for (const [label, where] of [['served', () => served], ['file', () => open(browser, pathToFileURL(path.join(dist, 'hwplan.html')).href)]]) {
   test(`${label}: renders, plans as you type, keeps the last valid plan on a bad value, no errors`, async () => {
-    const { page, context, problems } = await open(browser, where());
+    const { page, context, problems } = await where();
+    if (label === 'served') await reset(page);
     assert.ok(await page.evaluate(() => !!document.getElementById('canvas').getContext('webgl2')), 'a WebGL2 canvas');
     // The first view plans lesson 003's live chat (Mistral 7B, 20 users, 8k context) on every device.
     const first = await status(page);
@@ -95,12 +100,13 @@ for (const [label, where] of [['served', () => server.url], ['file', () => pathT
     assert.equal(await status(page), 'Weights: 140 GB = 70 billion parameters x 2 bytes (bf16)');
 
     assert.deepEqual(problems, []);
-    await context.close();
+    if (label === 'file') await context.close();
   });
 }
 
 test('an idle page does not redraw; input wakes it', async () => {
-  const { page, context, problems } = await open(browser, server.url);
+  const { page, problems } = served;
+  await reset(page);
   await page.waitForTimeout(1500); // let the first frames settle
   const before = await page.evaluate(() => window.hwplanUi.frames);
   await page.waitForTimeout(2000);
@@ -109,11 +115,11 @@ test('an idle page does not redraw; input wakes it', async () => {
   await page.mouse.move(300, 300);
   await page.waitForFunction((n) => window.hwplanUi.frames > n, idle, { timeout: T.step });
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('the candidate table sorts by a column and filters by name', async () => {
-  const { page, context, problems } = await open(browser, server.url);
+  const { page, problems } = served;
+  await reset(page);
   const ranked = (await page.evaluate(() => window.hwplanUi.order)).split(',');
   const plan = (await planOf(page)).plan;
   assert.deepEqual(ranked, plan.candidates.map((c) => c.device), 'the default order is the plan\'s rank');
@@ -129,5 +135,4 @@ test('the candidate table sorts by a column and filters by name', async () => {
   await page.waitForFunction(() => window.hwplanUi.order.split(',').every((d) => d.includes('h100')), null, { timeout: T.step });
   await shot(page, 'table-sorted-filtered');
   assert.deepEqual(problems, []);
-  await context.close();
 });

@@ -9,10 +9,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startAll, open, workload, planOf, waitStatus, click, shot, cli, settled, T } from './helpers.mjs';
+import { startAll, open, reset, workload, planOf, waitStatus, click, shot, cli, settled, T } from './helpers.mjs';
 
-let browser, server;
-before(async () => ({ browser, server } = await startAll()));
+let browser, server, page, problems;
+before(async () => {
+  ({ browser, server } = await startAll());
+  ({ page, problems } = await open(browser, server.url));
+});
 after(async () => { await browser?.close(); await server?.close(); });
 
 const tmpFile = (name, text) => {
@@ -34,7 +37,7 @@ function cliFleetCost(id) {
 }
 
 test('team view: the card at the top is the team\'s answer (fleet cost, a line per job); the devices view shows the form\'s', async () => {
-  const { page, context, problems } = await open(browser, server.url + '#scenario=small-team-three-jobs');
+  await reset(page, '#scenario=small-team-three-jobs');
   await waitStatus(page, /^Team plan: /);
   // The card names the team and its fleet cost, the same as the CLI's team plan.
   await page.waitForFunction(() => !!window.hwplanUi['reco:team'], null, { timeout: T.step });
@@ -60,12 +63,11 @@ test('team view: the card at the top is the team\'s answer (fleet cost, a line p
   assert.equal(shown.headline, expected.recommendation.headline);
   assert.deepEqual(shown.option?.cost_terms, expected.recommendation.option?.cost_terms);
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 for (const [w, h] of [[1280, 800], [1024, 700], [1920, 1080]]) {
   test(`screenshots of the card in the devices and team views at ${w}x${h}; nothing of it is cut`, async () => {
-    const { page, context, problems } = await open(browser, server.url + '#scenario=bank-70b-fp8', { viewport: { width: w, height: h } });
+    await reset(page, '#scenario=bank-70b-fp8', { width: w, height: h });
     await page.waitForFunction(() => !!window.hwplanUi['reco:costs'], null, { timeout: T.step });
     await settled(page);
     const ui = await page.evaluate(() => window.hwplanUi);
@@ -82,6 +84,5 @@ for (const [w, h] of [[1280, 800], [1024, 700], [1920, 1080]]) {
     for (const k of ['reco:team', 'reco:job:0']) assert.ok(team[k].x + team[k].w <= w + 0.5, `${k} inside the window`);
     await shot(page, `reco-team-${w}x${h}`);
     assert.deepEqual(problems, []);
-    await context.close();
   });
 }

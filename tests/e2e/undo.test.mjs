@@ -4,10 +4,13 @@
 // published before the edit, planned again by the core; the scenario's link again).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAll, open, status, workload, waitStatus, click, typeInto, widget, settled, T } from './helpers.mjs';
+import { startAll, open, reset, status, workload, waitStatus, click, typeInto, widget, settled, T } from './helpers.mjs';
 
-let browser, server;
-before(async () => ({ browser, server } = await startAll()));
+let browser, server, page, problems;
+before(async () => {
+  ({ browser, server } = await startAll());
+  ({ page, problems } = await open(browser, server.url));
+});
 after(async () => { await browser?.close(); await server?.close(); });
 
 const team = (page) => page.evaluate(() => window.hwplanPage.team());
@@ -23,7 +26,7 @@ async function undoTo(page, md, n) {
 }
 
 test('team edits are undone one step at a time, the team exactly as it was', async () => {
-  const { page, context, problems } = await open(browser, server.url + '#scenario=small-team-three-jobs');
+  await reset(page, '#scenario=small-team-three-jobs');
   await waitStatus(page, /^Team plan: /);
   await waitCards(page, 3);
   const original = await team(page);
@@ -73,11 +76,10 @@ test('team edits are undone one step at a time, the team exactly as it was', asy
   assert.equal((await workload(page)).serve.concurrent_users, 77, 'Undo of the save keeps the form as it was just before it');
   assert.match(await status(page), /^Team plan: /);
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('starting a team is undone: the view offers to start one again', async () => {
-  const { page, context, problems } = await open(browser, server.url);
+  await reset(page);
   await click(page, 'view:team');
   await page.waitForFunction(() => window.hwplanUi.view === 'team', null, { timeout: T.step });
   await click(page, 'team:start');
@@ -88,5 +90,4 @@ test('starting a team is undone: the view offers to start one again', async () =
   assert.equal(await team(page), '', 'no team plan is published');
   assert.doesNotMatch(await page.evaluate(() => location.hash), /team=/, 'the link no longer carries a team');
   assert.deepEqual(problems, []);
-  await context.close();
 });

@@ -1,19 +1,23 @@
 // views.test.mjs: a screenshot of each main view at 1280x800 and 1920x1080 into build/e2e/ (for people to
 // look at), and the privacy walk-through: every request made while a person works through the page (a
 // scenario, typing, every view, export, re-import by paste) stays on the page's origin. Export and re-import
-// round-trip the workload.
+// round-trip the workload. The page is loaded once for the file (its requests recorded from the start); each test
+// starts from its link through reset() (helpers.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { chord, startAll, open, status, workload, planOf, waitStatus, click, pickScenario, shot, workThrough, T } from './helpers.mjs';
+import { chord, startAll, open, reset, status, workload, planOf, waitStatus, click, pickScenario, settled, shot, workThrough, T } from './helpers.mjs';
 
-let browser, server;
-before(async () => ({ browser, server } = await startAll()));
+let browser, server, page, problems, requests;
+before(async () => {
+  ({ browser, server } = await startAll());
+  ({ page, problems, requests } = await open(browser, server.url, { acceptDownloads: true, permissions: ['clipboard-read', 'clipboard-write'] }));
+});
 after(async () => { await browser?.close(); await server?.close(); });
 
 for (const [w, h] of [[1280, 800], [1920, 1080]]) {
   test(`screenshots of each view at ${w}x${h}`, async () => {
-    const { page, context, problems } = await open(browser, server.url + '#scenario=bank-70b-fp8', { viewport: { width: w, height: h } });
+    await reset(page, '#scenario=bank-70b-fp8', { width: w, height: h });
     await shot(page, `view-devices-${w}x${h}`);
     for (const v of ['costs', 'assumptions', 'card', 'whatif']) {
       await click(page, `view:${v}`);
@@ -32,14 +36,14 @@ for (const [w, h] of [[1280, 800], [1920, 1080]]) {
     await click(page, 'tab_weights');
     await waitStatus(page, /^Weights/);
     await shot(page, `view-weights-${w}x${h}`);
+    await click(page, 'theme'); // back to the page's own theme for the next test
+    await settled(page);
     assert.deepEqual(problems, []);
-    await context.close();
   });
 }
 
 test('privacy: working through the page requests nothing outside its origin; export and re-import round-trip', async () => {
-  const { page, context, problems, requests } = await open(browser, server.url,
-    { acceptDownloads: true, permissions: ['clipboard-read', 'clipboard-write'] });
+  await reset(page, '#view=devices');
   await pickScenario(page, 'coding-agent-32b');
   await waitStatus(page, /^Plan: qwen/);
   await workThrough(page);
@@ -70,5 +74,4 @@ test('privacy: working through the page requests nothing outside its origin; exp
   assert.deepEqual(foreign, [], 'every request stays on the page\'s origin');
   assert.ok(requests.length >= 1, 'requests were recorded');
   assert.deepEqual(problems, []);
-  await context.close();
 });

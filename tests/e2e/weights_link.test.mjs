@@ -3,13 +3,17 @@
 // check's count and precision and the open form tab travel as "&tab=weights&weights=70e9,fp8"; a new page opened
 // on that link shows the same tab, inputs and status line; a hostile value is a short visible message naming the
 // key while that input keeps its default. The fields' "(?)" help shows on hover (window.hwplanUi.help carries
-// the row and its text). Screenshots of the tab at 1280x800 and 1024x700 go to build/e2e/.
+// the row and its text). Screenshots of the tab at 1280x800 and 1024x700 go to build/e2e/. The page is loaded once
+// for the file and each test starts from its link through reset() (helpers.mjs); a link opened "in a new page" is one.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAll, watch, status, notice, workload, planOf, typeInto, click, settled, widget, waitStatus, shot, T } from './helpers.mjs';
+import { startAll, watch, reset, status, notice, workload, planOf, typeInto, click, settled, widget, waitStatus, shot, T } from './helpers.mjs';
 
-let browser, server;
-before(async () => ({ browser, server } = await startAll()));
+let browser, server, page, problems;
+before(async () => {
+  ({ browser, server } = await startAll());
+  ({ page, problems } = await openAt(server.url));
+});
 after(async () => { await browser?.close(); await server?.close(); });
 
 // helpers.mjs's open() waits for a "Plan:" status; a link to the Weight check opens on a "Weights:" line, so this
@@ -45,7 +49,7 @@ async function helpOf(page, name) {
 }
 
 test('a link restores the open Weight check tab, its inputs and its status line in a new page', async () => {
-  const { page, context, problems } = await openAt(server.url + '#scenario=bank-70b-fp8');
+  await reset(page, '#scenario=bank-70b-fp8');
   assert.equal(await tab(page), 'workload');
   await click(page, 'tab_weights');
   // Lesson 001: 2 bytes per parameter at 16 bits, 7e9 x 2 = 14 GB (the tab's default).
@@ -72,12 +76,11 @@ test('a link restores the open Weight check tab, its inputs and its status line 
   assert.equal(await notice(again.page), '');
   await shot(again.page, 'weights-link-restored');
   assert.deepEqual([...problems, ...again.problems], []);
-  await context.close();
   await again.context.close();
 });
 
 test('a changed fragment (a course page\'s link) switches the tab and the weight check; a plain scenario link resets them', async () => {
-  const { page, context, problems } = await openAt(server.url);
+  await reset(page);
   await page.evaluate(() => { location.hash = '#tab=weights&weights=70e9,int4'; });
   await waitTab(page, 'weights');
   // 70e9 parameters x 0.5 byte (int4, 4 bits) = 35 GB.
@@ -93,7 +96,6 @@ test('a changed fragment (a course page\'s link) switches the tab and the weight
   await click(page, 'tab_weights');
   await waitStatus(page, /^Weights: 14 GB = 7 billion parameters x 2 bytes \(bf16\)$/); // back to the defaults
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 for (const [what, fragment, message, shows] of [
@@ -104,7 +106,7 @@ for (const [what, fragment, message, shows] of [
   ['a hostile tab value', '&tab=' + encodeURIComponent('<script>alert(1)</script>'), /^The link's tab value .* the Workload tab is open\.$/, /^Plan: /],
 ]) {
   test(`${what} in the link: a visible message naming the key, that input's default, the rest of the link kept`, async () => {
-    const { page, context, problems } = await openAt(server.url + '#scenario=bank-70b-fp8' + fragment);
+    await reset(page, '#scenario=bank-70b-fp8' + fragment);
     const said = await notice(page);
     assert.match(said, message);
     assert.ok(said.length < 200, `the message is short (${said.length} characters)`);
@@ -113,12 +115,11 @@ for (const [what, fragment, message, shows] of [
     assert.match(await page.evaluate(() => location.hash), /^#scenario=bank-70b-fp8/, 'the scenario of the link still opens');
     if (what === 'a hostile weights value') await shot(page, 'weights-hostile-link');
     assert.deepEqual(problems, []);
-    await context.close();
   });
 }
 
 test('the weight check\'s fields show their help on hover: meaning, default, source', async () => {
-  const { page, context, problems } = await openAt(server.url + '#tab=weights');
+  await reset(page, '#tab=weights');
   await waitTab(page, 'weights');
   const params = await helpOf(page, 'params');
   assert.match(params.text, /parameter count/i, 'meaning');
@@ -142,12 +143,11 @@ test('the weight check\'s fields show their help on hover: meaning, default, sou
   const users = await helpOf(page, 'concurrent_users');
   assert.match(users.text, /Default 1/);
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 for (const [w, h] of [[1280, 800], [1024, 700]]) {
   test(`the Weight check tab at ${w}x${h}: labels clear of their fields, inside the panel (screenshot)`, async () => {
-    const { page, context, problems } = await openAt(server.url + '#tab=weights&weights=70e9,fp8', { viewport: { width: w, height: h } });
+    await reset(page, '#tab=weights&weights=70e9,fp8', { width: w, height: h });
     await waitTab(page, 'weights');
     await waitStatus(page, /^Weights: 70 GB/);
     await settled(page);
@@ -164,6 +164,5 @@ for (const [w, h] of [[1280, 800], [1024, 700]]) {
     await waitStatus(page, /^Error: params: expected a number such as 7e9$/);
     await shot(page, `weights-error-${w}x${h}`);
     assert.deepEqual(problems, []);
-    await context.close();
   });
 }
