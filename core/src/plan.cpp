@@ -1056,13 +1056,11 @@ std::vector<TrainPoint> train_points(const Workload& w, const Catalog& cat, cons
     std::vector<int> zeros;
     if (is_given(w, "train.zero_stage") || n == 1) zeros = {default_zero(w, n)};
     else zeros = {0, 1, 2, 3};
-    double peak = 0;
     const bool profile_allowed = tr.tensor_parallel <= 1 && tr.pipeline_parallel <= 1 && tr.context_parallel <= 1 && tr.expert_parallel <= 1;
     for (int z : zeros) {
         Eval e;
         e.explain = false;
         eval_train(w, cat, d, n, a, e, z, z == default_zero(w, n) ? &basis : nullptr);
-        peak = basis.valid ? basis.cluster.peak_flop_per_s : peak;
         if (profile_allowed) out.push_back({n, true, result_of(w, e, peak_for(d, w.precision.compute).flop_per_s)});
         ++searched;
     }
