@@ -61,7 +61,7 @@ test('course page: the wheel over the planner scrolls the course page where the 
   // Over the planner's top bar (its title: nothing there scrolls), one notch down (100 px).
   const box = await page.locator('#planner').boundingBox();
   await page.mouse.move(box.x + 30, box.y + 12);
-  await page.waitForTimeout(300);
+  await frame.waitForFunction(() => window.hwplanUi.idle === true, null, { timeout: T.step, polling: 25 }); // the planner has seen the pointer
   await page.mouse.wheel(0, 100);
   await page.waitForFunction(() => window.scrollY > 0, null, { timeout: T.step });
   assert.ok(await page.evaluate(() => window.scrollY) > 0, 'the course page scrolled');

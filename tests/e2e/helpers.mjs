@@ -141,13 +141,19 @@ export function cli(...args) {
   return execFileSync(exe, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
 }
 
-// Ctrl+key held as a person holds it (a busy machine may otherwise see the whole chord between two frames).
+// Ctrl+key as a person presses it, paced by what the app has seen rather than by sleeps: Ctrl goes down and
+// stays down until the app has drawn a frame with it held (it publishes `ctrl`), then the key goes down and up,
+// and Ctrl comes up once the app has drawn two more frames (ImGui's input queue gives the key's press and its
+// release a frame each, both with Ctrl held). A busy machine makes this slower, never different. (Not `settled`:
+// a paste waits for Ctrl to come up, so the app is not idle while Ctrl+V is held.)
 export async function chord(page, key) {
   await page.keyboard.down('Control');
-  await page.waitForTimeout(80);
-  await page.keyboard.press(key, { delay: 80 });
-  await page.waitForTimeout(80);
+  await page.waitForFunction(() => window.hwplanUi.ctrl === true, null, { timeout: T.step, polling: 25 });
+  const frames = await page.evaluate(() => window.hwplanUi.frames);
+  await page.keyboard.press(key);
+  await page.waitForFunction((n) => window.hwplanUi.frames >= n + 2, frames, { timeout: T.step, polling: 25 });
   await page.keyboard.up('Control');
+  await page.waitForFunction(() => window.hwplanUi.ctrl === false, null, { timeout: T.step, polling: 25 });
 }
 
 // Works through the page as a person does once a plan is open: types 12 concurrent users (waits until the

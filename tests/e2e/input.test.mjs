@@ -7,7 +7,7 @@
 // reset() (helpers.mjs). The HiDPI test opens its own page: a device pixel ratio is fixed when a context is made.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chord, startAll, open, reset, status, workload, waitStatus, click, typeInto, widget, shot, T } from './helpers.mjs';
+import { chord, startAll, open, reset, settled, status, workload, waitStatus, click, typeInto, widget, shot, T } from './helpers.mjs';
 
 let browser, server, page, problems;
 before(async () => {
@@ -20,8 +20,13 @@ after(async () => { await browser?.close(); await server?.close(); });
 test('copy and paste use the browser clipboard', async () => {
   await reset(page);
   // Each wait names its step, so a timeout says which part of copy and paste did not happen.
+  // On a timeout the message carries what the app showed then (field open, Ctrl seen, last copy, pastes typed).
   const until = (what, fn, arg) => page.waitForFunction(fn, arg, { timeout: T.step })
-    .catch((e) => { throw new Error(`${what}: ${e.message}`); });
+    .catch(async (e) => {
+      const seen = await page.evaluate(() => JSON.stringify({ active: window.hwplanUi.active, ctrl: window.hwplanUi.ctrl,
+        idle: window.hwplanUi.idle, pasted: window.hwplanUi.pasted, lastCopied: window.hwplanPage.lastCopied.slice(0, 40) }));
+      throw new Error(`${what}: ${e.message} (the app showed ${seen})`);
+    });
   // Copy: click the users field (selects its text), Ctrl+C.
   await click(page, 'concurrent_users');
   await until('the users field opens for the copy', () => window.hwplanUi.active === 'concurrent_users');
@@ -47,9 +52,11 @@ test('copy and paste use the browser clipboard', async () => {
   // (a pasted workload, as a dropped file). Neither is typed anywhere.
   await until('Enter closes the field', () => window.hwplanUi.active === '');
   const typed = await page.evaluate(() => window.hwplanUi.pasted);
+  const seen = await page.evaluate(() => window.hwplanUi.pastes);
   await page.evaluate(() => navigator.clipboard.writeText('7'));
   await chord(page, 'v');
-  await page.waitForTimeout(400); // the page reads the clipboard 250 ms after Ctrl+V: let it read '7' first
+  // The page reads the clipboard 250 ms after Ctrl+V: the app has handled (here: dropped) the '7' before the next copy.
+  await until('the app handles the pasted 7', (n) => window.hwplanUi.pastes > n, seen);
   const next = await workload(page);
   next.serve.concurrent_users = 12;
   await page.evaluate((t) => navigator.clipboard.writeText(t), JSON.stringify(next));
@@ -67,7 +74,7 @@ test('one wheel notch scrolls the candidate table one step, downwards', async ()
   const before = await widget(page, probe);
   const table = await widget(page, `row:${ids[0]}`);
   await page.mouse.move(table.x + 200, (await widget(page, 'header:device')).y + 60);
-  await page.waitForTimeout(200);
+  await settled(page); // the app has drawn a frame with the pointer over the table: the wheel goes to what it hovers
   await page.mouse.wheel(0, 100); // one notch down (Chromium: 100 px)
   await page.waitForFunction(([p, y]) => window.hwplanUi[p].y !== y, [probe, before.y], { timeout: T.step });
   const after = await widget(page, probe);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PNG } from 'pngjs';
-import { startAll, open, reset, status, workload, planOf, waitStatus, click, typeInto, pickScenario, shot, widget, dist, T } from './helpers.mjs';
+import { startAll, open, reset, settled, status, workload, planOf, waitStatus, click, typeInto, pickScenario, shot, widget, dist, T } from './helpers.mjs';
 
 let browser, server, served;
 before(async () => {
@@ -107,7 +107,7 @@ for (const [label, where] of [['served', () => served], ['file', () => open(brow
 test('an idle page does not redraw; input wakes it', async () => {
   const { page, problems } = served;
   await reset(page);
-  await page.waitForTimeout(1500); // let the first frames settle
+  await settled(page);
   const before = await page.evaluate(() => window.hwplanUi.frames);
   await page.waitForTimeout(2000);
   const idle = await page.evaluate(() => window.hwplanUi.frames);

@@ -22,12 +22,12 @@ for (const [w, h] of [[1280, 800], [1920, 1080]]) {
     for (const v of ['costs', 'assumptions', 'card', 'whatif']) {
       await click(page, `view:${v}`);
       await page.waitForFunction((x) => window.hwplanUi.view === x, v, { timeout: T.step });
-      await page.waitForTimeout(300);
+      await settled(page);
       await shot(page, `view-${v}-${w}x${h}`);
     }
     await page.evaluate(() => { location.hash = '#scenario=small-team-three-jobs'; });
     await waitStatus(page, /^Team plan: /);
-    await page.waitForTimeout(300);
+    await settled(page);
     await shot(page, `view-team-${w}x${h}`);
     await click(page, 'theme');
     await page.keyboard.press('Escape');
