@@ -15,7 +15,9 @@
 
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <string>
 
@@ -41,8 +43,11 @@ struct App {
     hwplan::ui::AppState state;
     float css_w = 1280, css_h = 800, dpr = 1; // canvas size in CSS pixels and the device pixel ratio
     int frames_left = 4;                      // frames still to draw after the last input or change
-    long frames_drawn = 0;                    // published for the idle-redraw test
+    long frames_drawn = 0;                    // published for the idle-redraw test: frames laid out
+    long frames_rendered = 0;                 // published: frames rasterized (a frame the same as the one on screen is not)
+    std::uint64_t rendered_hash = 0;          // what the canvas shows now (frame_hash), 0 before the first
     long pastes_typed = 0;                    // published: a test presses Enter only once the paste is in the field
+    long pastes_seen = 0;                     // published: every paste the app has handled (typed, imported or dropped)
     std::deque<Command> commands;             // from the page, applied at the start of the next frame
     std::string pending_paste;                // pasted text waiting for Ctrl/Cmd to be released (see frame)
     struct Button { int button, action, mods; };
@@ -53,6 +58,54 @@ struct App {
     std::string published_summary, published_layout, published_layout_only, published_fragment, published_plan_key;
     std::string published_team;               // the team plan last told to the page (a team edit changes only it)
 };
+
+// [SECTION] rendering only a changed frame ------------------------------------------------------------
+// A frame whose draw data is the same as what the canvas already shows (the same vertices, indices, clip
+// rectangles and textures on the same framebuffer and background) is not rendered again: WebGL presents a
+// drawing buffer only when it was drawn to, so the canvas keeps showing the frame. Most frames after an input
+// are such frames (ImGui settles hover and layout over two or three), and each rendered one costs about 100 ms
+// of CPU in software WebGL (SwiftShader; what a machine without a GPU uses) plus a round trip to the GPU process for
+// every state query the OpenGL backend makes.
+std::uint64_t mix(std::uint64_t h, const void* data, std::size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0x100000001b3ull; // FNV-1a's prime, a word at a time
+        h ^= h >> 29;
+    }
+    for (; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+// The frame's fingerprint, or 0 when it must be rendered whatever it holds (a texture to create, update or
+// destroy; a draw callback).
+std::uint64_t frame_hash(const ImDrawData& d, int fb_w, int fb_h, const ImVec4& background) {
+    if (d.Textures)
+        for (const ImTextureData* t : *d.Textures)
+            if (t->Status != ImTextureStatus_OK) return 0;
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    const int size[2] = {fb_w, fb_h};
+    h = mix(h, size, sizeof size);
+    h = mix(h, &background, sizeof background);
+    h = mix(h, &d.DisplayPos, sizeof d.DisplayPos);
+    h = mix(h, &d.DisplaySize, sizeof d.DisplaySize);
+    h = mix(h, &d.FramebufferScale, sizeof d.FramebufferScale);
+    for (const ImDrawList* list : d.CmdLists) {
+        h = mix(h, list->VtxBuffer.Data, static_cast<std::size_t>(list->VtxBuffer.size_in_bytes()));
+        h = mix(h, list->IdxBuffer.Data, static_cast<std::size_t>(list->IdxBuffer.size_in_bytes()));
+        for (const ImDrawCmd& c : list->CmdBuffer) {
+            if (c.UserCallback) return 0;
+            const ImTextureID texture = c.GetTexID();
+            const unsigned counts[3] = {c.ElemCount, c.IdxOffset, c.VtxOffset};
+            h = mix(h, &c.ClipRect, sizeof c.ClipRect);
+            h = mix(h, &texture, sizeof texture);
+            h = mix(h, counts, sizeof counts);
+        }
+    }
+    return h == 0 ? 1 : h;
+}
 
 App& app() {
     static App a;
@@ -233,6 +286,7 @@ void frame_unguarded() {
             a.commands.push_back({"import", a.pending_paste});
         }
         a.pending_paste.clear();
+        ++a.pastes_seen;
         wake(3);
     }
     while (a.state.catalog_ready && !a.commands.empty()) { // before the catalog, commands wait in order
@@ -261,11 +315,16 @@ void frame_unguarded() {
     ImGui::Render();
 
     const int fb_w = static_cast<int>(std::lround(a.css_w * a.dpr)), fb_h = static_cast<int>(std::lround(a.css_h * a.dpr));
-    glViewport(0, 0, fb_w, fb_h);
     const ImVec4 bg = hwplan::ui::background(a.state.light_theme);
-    glClearColor(bg.x, bg.y, bg.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    const std::uint64_t drawn = frame_hash(*ImGui::GetDrawData(), fb_w, fb_h, bg);
+    if (drawn == 0 || drawn != a.rendered_hash) {
+        glViewport(0, 0, fb_w, fb_h);
+        glClearColor(bg.x, bg.y, bg.z, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        a.rendered_hash = drawn;
+        ++a.frames_rendered;
+    }
 
     // A changed plan or document: keep drawing a few frames (layout settles), and tell the page.
     const std::string plan_key = a.state.planned_json + hwplan::ui::extension_fragment(a.state); // a new extension re-plans the same document
@@ -282,6 +341,7 @@ void frame_unguarded() {
         a.published_fragment = fragment;
     }
     std::string layout = std::string(",\"wantText\":") + (io.WantTextInput ? "true" : "false");
+    layout += std::string(",\"ctrl\":") + (io.KeyCtrl ? "true" : "false"); // tests hold Ctrl until the app has seen it
     layout += ",\"order\":\"" + a.state.table_order + "\",\"view\":\"" + std::string(hwplan::ui::name(a.state.view)) + "\"";
     layout += ",\"hover\":" + (a.state.hover.empty() ? std::string("null") : a.state.hover) + ",\"sweepMs\":" + std::to_string(a.state.sweep_ms);
     layout += ",\"tab\":\"" + std::string(hwplan::ui::name(a.state.form_tab)) + "\"";
@@ -302,8 +362,8 @@ void frame_unguarded() {
     // Idle: this frame left nothing to draw and no input waits, so what it publishes is what stays on screen
     // (tests and scripts wait for it before they click; wake() clears it the moment input arrives).
     const bool idle = a.state.catalog_ready && a.frames_left <= 0 && a.commands.empty() && a.buttons.empty() && a.pending_paste.empty();
-    layout = "{\"active\":\"" + a.state.active_widget + "\",\"frames\":" + std::to_string(a.frames_drawn) +
-             ",\"pasted\":" + std::to_string(a.pastes_typed) + ",\"idle\":" + (idle ? "true" : "false") + layout;
+    layout = "{\"active\":\"" + a.state.active_widget + "\",\"frames\":" + std::to_string(a.frames_drawn) + ",\"rendered\":" + std::to_string(a.frames_rendered) +
+             ",\"pasted\":" + std::to_string(a.pastes_typed) + ",\"pastes\":" + std::to_string(a.pastes_seen) + ",\"idle\":" + (idle ? "true" : "false") + layout;
     if (summary != a.published_summary || layout != a.published_layout) {
         hwplan_publish(summary.c_str(), layout.c_str(), a.state.notice.c_str());
         a.published_summary = summary;
