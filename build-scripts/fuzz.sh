@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (preset native-asan, also named fuzz: clang, AddressSanitizer + UndefinedBehaviorSanitizer,
 # the core instrumented for coverage; the same tree test.sh runs the sanitizer ctest in, so test.sh builds once), replays
 # every kept input (tests/fuzz/corpus/<target>/ and tests/fuzz/regressions/<target>/), then fuzzes each
-# target for SECONDS with the schema dictionary. New inputs go to build/fuzz/corpus/<target>/ (not into the
+# target for SECONDS with the schema dictionary, two targets at a time (HWPLAN_FUZZ_JOBS). New inputs go to build/fuzz/corpus/<target>/ (not into the
 # repository); a crash is written to build/fuzz/crashes/<target>/ and fails the run: copy it into
 # tests/fuzz/regressions/<target>/ with the fix. Safe to rerun; recovers from a half-finished configure.
 # Usage: build-scripts/fuzz.sh [SECONDS per target, default 600] [TARGET ...]   (test.sh runs it with 5)
@@ -14,21 +14,32 @@ targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(fuzz_workload fuzz_catalog 
 [ -f build/native-asan/Makefile ] || cmake --preset native-asan >/dev/null
 cmake --build --preset native-asan --target "${targets[@]}" >/dev/null
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-status=0
-for t in "${targets[@]}"; do
-  bin=build/native-asan/tests/fuzz/$t work=build/fuzz/corpus/$t crashes=build/fuzz/crashes/$t/
+# One target: replay its kept inputs, then fuzz it; its report line goes to build/fuzz/<target>.result, its exit code
+# is the function's. Each target is one process on one core, so targets run HWPLAN_FUZZ_JOBS at a time (default 2:
+# the machine's cores); each keeps its own logs, corpus and crash folder, and the report keeps the targets' order.
+fuzz_one() {
+  local t=$1 seconds=$2
+  local bin=build/native-asan/tests/fuzz/$t work=build/fuzz/corpus/$t crashes=build/fuzz/crashes/$t/ result=build/fuzz/$t.result
   mkdir -p "$work" "$crashes" "tests/fuzz/regressions/$t"
-  kept=$(find "tests/fuzz/corpus/$t" "tests/fuzz/regressions/$t" -type f | wc -l)
+  local kept; kept=$(find "tests/fuzz/corpus/$t" "tests/fuzz/regressions/$t" -type f | wc -l)
   # Replay: every kept input once (libFuzzer's -runs=0 executes the given corpus without mutating it).
   if ! "$bin" -runs=0 "tests/fuzz/corpus/$t" "tests/fuzz/regressions/$t" >"build/fuzz/$t.replay.log" 2>&1; then
-    tail -30 "build/fuzz/$t.replay.log"; echo "fuzz: $t: a kept input fails"; status=1; continue
+    { tail -30 "build/fuzz/$t.replay.log"; echo "fuzz: $t: a kept input fails"; } >"$result"; return 1
   fi
   if "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -dict=tests/fuzz/hwplan.dict \
        -artifact_prefix="$crashes" -print_final_stats=1 "$work" "tests/fuzz/corpus/$t" >"build/fuzz/$t.log" 2>&1; then
-    runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "build/fuzz/$t.log" | grep -oE '[0-9]+$' || echo "?")
-    echo "fuzz: $t: ${seconds}s, $runs runs, $kept kept inputs replayed, no crash ($(ls "$work" | wc -l) inputs in $work)"
+    local runs; runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "build/fuzz/$t.log" | grep -oE '[0-9]+$' || echo "?")
+    echo "fuzz: $t: ${seconds}s, $runs runs, $kept kept inputs replayed, no crash ($(ls "$work" | wc -l) inputs in $work)" >"$result"
   else
-    tail -40 "build/fuzz/$t.log"; echo "fuzz: $t: CRASH, input saved in $crashes"; status=1
+    { tail -40 "build/fuzz/$t.log"; echo "fuzz: $t: CRASH, input saved in $crashes"; } >"$result"; return 1
   fi
+}
+export -f fuzz_one
+mkdir -p build/fuzz
+rm -f build/fuzz/*.result
+status=0
+printf '%s\n' "${targets[@]}" | xargs -P "${HWPLAN_FUZZ_JOBS:-2}" -I{} bash -c 'fuzz_one "$1" "$2"' _ {} "$seconds" || status=1
+for t in "${targets[@]}"; do
+  if [ -f "build/fuzz/$t.result" ]; then cat "build/fuzz/$t.result"; else echo "fuzz: $t: did not run"; status=1; fi
 done
 exit $status
