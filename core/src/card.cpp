@@ -131,6 +131,10 @@ std::string render_card(const Plan& p, const Workload& w, const Catalog& cat) {
     for (const auto& r : p.recommendation.reasons) out += "- " + r + "\n";
     if (!p.recommendation.lever.empty()) out += "- lever: " + p.recommendation.lever + "\n";
     for (const auto& l : decision_lines(p)) out += (l.rfind("  ", 0) == 0 ? "  - " + l.substr(2) : "- " + l) + "\n";
+    if (const auto changes = change_lines(p); !changes.empty()) {
+        out += "\n**What would change the answer:**\n\n";
+        for (const auto& l : changes) out += "- " + l + "\n";
+    }
     if (!p.missing_assumptions.empty()) {
         out += "\n**Assumed because not given:**\n\n";
         for (const auto& m : p.missing_assumptions) out += "- " + m + "\n";

@@ -95,6 +95,11 @@ PriceCoverage price_coverage(const std::vector<Device>& devices) {
     return c;
 }
 
+double effective_utilization(const Workload& w) {
+    const double used = hours_used_per_month(w.usage);
+    return w.cost.utilization > 0 ? w.cost.utilization : used > 0 ? std::min(1.0, used / kHoursPerMonth) : 1.0;
+}
+
 HourlyCost own_cost(const Device& d, const Workload& w, const CostDefaults& defaults) {
     HourlyCost out;
     const double price = purchase_usd_per_device(d);
@@ -102,7 +107,7 @@ HourlyCost own_cost(const Device& d, const Workload& w, const CostDefaults& defa
     const double years = w.cost.amortization_years > 0 ? w.cost.amortization_years : defaults.amortization_s / (365.25 * 86400);
     const double usd_per_kwh = w.cost.usd_per_kwh >= 0 ? w.cost.usd_per_kwh : defaults.electricity_usd_per_j * 3.6e6;
     const double used = hours_used_per_month(w.usage);
-    const double utilization = w.cost.utilization > 0 ? w.cost.utilization : used > 0 ? std::min(1.0, used / kHoursPerMonth) : 1.0;
+    const double utilization = effective_utilization(w);
     const double amortized = price / (years * 8760.0);
     // Power while running: the board's TDP at the facility's PUE (no TDP published: power not counted).
     const double power = d.tdp_w > 0 ? d.tdp_w / 1000.0 * defaults.pue_ratio * usd_per_kwh : 0;
@@ -150,8 +155,7 @@ HourlyCost own_cost(const Device& d, const Workload& w, const CostDefaults& defa
 HourlyCost owned_cost(const Device& d, const Workload& w, const CostDefaults& defaults) {
     HourlyCost out;
     const double usd_per_kwh = w.cost.usd_per_kwh >= 0 ? w.cost.usd_per_kwh : defaults.electricity_usd_per_j * 3.6e6;
-    const double used = hours_used_per_month(w.usage);
-    const double utilization = w.cost.utilization > 0 ? w.cost.utilization : used > 0 ? std::min(1.0, used / kHoursPerMonth) : 1.0;
+    const double utilization = effective_utilization(w);
     const double power = d.tdp_w > 0 ? d.tdp_w / 1000.0 * defaults.pue_ratio * usd_per_kwh : 0;
     const bool hosted = w.decision.site != "desk" && w.decision.site != "robot" && w.decision.site != "phone";
     const double colo = hosted && d.tdp_w > 0 ? d.tdp_w * defaults.colocation_usd_per_w_s * 3600 : 0;

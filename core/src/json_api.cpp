@@ -365,6 +365,27 @@ std::string to_json(const Plan& p) {
               {"model", {{"id", p.model_id}, {"name", p.model_name}, {"params", p.params}, {"active_params", p.active_params}}},
               {"precision", {{"weights", p.precision.weights}, {"kv_cache", p.precision.kv_cache}, {"compute", p.precision.compute}}},
               {"candidates", std::move(cands)}, {"missing_assumptions", p.missing_assumptions}, {"sensitivity", p.sensitivity},
+              {"flips", [&] {
+                   json flips = json::array();
+                   for (const auto& f : p.flips) {
+                       json j{{"input", f.input}, {"unit", f.unit}, {"value", f.value}, {"low", f.low}, {"high", f.high},
+                              {"found", f.found}, {"text", f.text}};
+                       if (f.found) j["at"] = f.at, j["becomes"] = f.becomes;
+                       flips.push_back(std::move(j));
+                   }
+                   return flips;
+               }()},
+              {"best_by_kind", [&] {
+                   json best = json::array();
+                   for (const int i : p.best_by_kind) {
+                       const Option& o = p.options[static_cast<size_t>(i)];
+                       json j{{"kind", o.kind}, {"name", o.name}, {"unit", o.unit}};
+                       j["cost"] = o.cost.value > 0 ? json(o.cost.value) : json(nullptr);
+                       if (o.usd_per_month >= 0) j["usd_per_month"] = o.usd_per_month;
+                       best.push_back(std::move(j));
+                   }
+                   return best;
+               }()},
               {"breakeven", [&] {
                    json points = json::array();
                    for (const auto& [h, m] : p.breakeven_curve)

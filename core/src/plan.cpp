@@ -2081,6 +2081,7 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
     });
     for (auto& r : ranked) p.candidates.push_back(std::move(r.second));
     decide(p, w, cat, as);
+    add_flips(p, w, cat, as, sensitivity);
     if (sensitivity) add_sensitivity(p, w, cat, as);
     return p;
 }

@@ -24,4 +24,9 @@ inline bool rate_batch(const Workload& w) {
 void decide(Plan& plan, const Workload& workload, const Catalog& catalog, const AssumptionSet& assumptions);
 void isolation_reason(Plan& plan, const Workload& workload); // mixed traffic: the split that fixes the tail
 
+// What would change the answer (flips.cpp): the best option of each kind, the margin to the runner-up, and with
+// `replan` the inputs whose change flips the recommendation: utilization (re-decided on the same candidates: only
+// prices move), demand (users, requests/s or items: re-planned at a quarter and four times), the deadline.
+void add_flips(Plan& plan, const Workload& workload, const Catalog& catalog, const AssumptionSet& assumptions, bool replan);
+
 } // namespace hwplan

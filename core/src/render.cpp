@@ -156,6 +156,10 @@ std::string render_table(const Plan& p, size_t max_candidates) {
         if (c.rl.sized)
             for (const auto& r : c.rl.reasons) out += "RL pools: " + r + "\n";
     }
+    if (const auto changes = change_lines(p); !changes.empty()) {
+        out += "\nWhat would change the answer:\n";
+        for (const auto& l : changes) out += "  - " + l + "\n";
+    }
     if (!p.missing_assumptions.empty()) {
         out += "\nAssumed because not given:\n";
         for (const auto& m : p.missing_assumptions) out += "  - " + m + "\n";
@@ -164,6 +168,21 @@ std::string render_table(const Plan& p, size_t max_candidates) {
         out += "How the recommendation moves across them:\n";
         for (const auto& m : p.sensitivity) out += "  - " + m + "\n";
     }
+    return out;
+}
+
+std::vector<std::string> change_lines(const Plan& p) {
+    std::vector<std::string> out;
+    if (p.best_by_kind.size() > 1) {
+        std::string best = "Best of each kind:";
+        for (const int i : p.best_by_kind) {
+            const Option& o = p.options[static_cast<size_t>(i)];
+            best += (best.back() == ':' ? " " : "; ") + o.name + " at " +
+                    (o.cost.value > 0 ? format_figure(o.unit, o.cost.value) + " " + unit_label(o.unit) : std::string("a price the catalog lacks"));
+        }
+        out.push_back(best + ".");
+    }
+    for (const auto& f : p.flips) out.push_back(f.text);
     return out;
 }
 
@@ -216,6 +235,10 @@ std::string render_markdown(const Plan& p, size_t max_candidates) {
         out += "\n## Buy or rent (" + p.breakeven_device + ")\n\n| hours used a month | months until buying pays off |\n|---|---|\n";
         for (const auto& [h, m] : p.breakeven_curve)
             out += "| " + format_sig(h, 4) + " | " + (std::isfinite(m) ? format_sig(m, 3) : std::string("never")) + " |\n";
+    }
+    if (const auto changes = change_lines(p); !changes.empty()) {
+        out += "\n## What would change the answer\n\n";
+        for (const auto& l : changes) out += "- " + l + "\n";
     }
     if (!p.missing_assumptions.empty()) {
         out += "\n## Assumed because not given\n\n";

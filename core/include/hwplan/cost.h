@@ -39,6 +39,10 @@ HourlyCost rent_cost(const Device& device, const CostSpec& cost, PriceKind kind 
 // 0 when the workload does not say.
 double hours_used_per_month(const UsageSpec& usage);
 
+// The share of an owned device's hours that do useful work: cost.utilization, else hours used per month / 730
+// (at most 1), else 1.
+double effective_utilization(const Workload& w);
+
 // Own: (price / amortization hours + colocation) / utilization + TDP x PUE x electricity. Colocation is the
 // catalog's $/kW/month x TDP, counted unless the workload's site is a desk, a robot or a phone.
 // Utilization: cost.utilization, else hours used per month / 730, else 1 (and the caller says so).

@@ -155,6 +155,21 @@ struct Decision {
     bool operator==(const Decision&) const = default;
 };
 
+// What would change the answer (flips.cpp): one input of the workload, the range it was moved over, and
+// whether and where the recommendation becomes another option.
+struct FlipPoint {
+    std::string input;           // the workload key moved ("cost.utilization", "serve.concurrent_users", "decision.deadline_days"),
+                                 // or "unit_cost" (the recommendation's own cost per result)
+    std::string unit;            // the input's unit as shown ("ratio", "users", "requests/s", "items", "days", or the plan's cost unit)
+    double value = 0;            // the input's value in this plan
+    double low = 0, high = 0;    // the range tried
+    bool found = false;          // the recommendation changes inside the range
+    double at = 0;               // where it changes (found), to the resolution the search reached
+    std::string becomes;         // what is recommended past `at` ("no feasible option" when nothing survives)
+    std::string text;            // the sentence the CLI, the card and the page print
+    bool operator==(const FlipPoint&) const = default;
+};
+
 struct Plan {
     std::string name;
     Stage stage = Stage::serve;
@@ -169,6 +184,9 @@ struct Plan {
     Decision decision;                       // the decision's steps (lesson 004)
     std::vector<std::string> missing_assumptions; // inputs the user did not give that change the answer
     std::vector<std::string> sensitivity;    // how the recommendation moves across those inputs' plausible range
+    std::vector<FlipPoint> flips;            // what would change the answer, and where (flips.cpp)
+    std::vector<int> best_by_kind;           // the cheapest feasible option of each kind (own, rent, reserve, spot, API, owned):
+                                             // indices into `options`, the recommendation's kind first
     // Buy versus rent for the first candidate with both prices: (hours used a month, months to break even;
     // infinity when renting stays cheaper).
     std::string breakeven_device;

@@ -20,6 +20,9 @@ std::vector<std::string> decision_lines(const Plan& plan, size_t max_eliminated 
 // then its cost breakdown, one term a line. Markdown: "**Recommendation:** ..." and a term | value table.
 std::string recommendation_markdown(const Recommendation& r);
 std::string recommendation_text(const Recommendation& r); // the CLI table's lines
+// What would change the answer, as every surface prints it (CLI, Markdown, card, page): the best option of each
+// kind with its cost per result, then each flip point's sentence (Plan::best_by_kind, Plan::flips).
+std::vector<std::string> change_lines(const Plan& plan);
 std::vector<std::string> headline_keys(Stage stage);             // the figures a stage leads with, in order             // "usd_per_million_output_tokens" -> "per million output tokens"
 
 } // namespace hwplan

@@ -1,0 +1,249 @@
+// flips.cpp: what would change the answer. For a plan's recommendation: the cheapest feasible option of each kind
+// side by side, how far its own cost per result may rise before the runner-up wins, and the inputs whose change
+// flips it and where: utilization (re-decided on the same candidates, since only prices move with it), demand
+// (users, requests/s or items, re-planned: counts and layouts move with it) and the deadline (from the chosen
+// count's own time to train). Lesson 004, "what would change the answer": a decision a buyer can act on says
+// where it stops holding.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "hwplan/cost.h"
+#include "hwplan/format.h"
+#include "hwplan/render.h"
+#include "plan_internal.h"
+
+namespace hwplan {
+
+namespace {
+
+// [SECTION] what counts as another answer -------------------------------------------------------------
+// The option's kind and device (or the API's name): more or fewer devices of the same kind is the same answer
+// at another size, a different device or a different way to pay for it is another answer.
+std::string answer_of(const Plan& p) {
+    if (!p.recommendation.found) return "";
+    const Option& o = p.recommendation.option;
+    return o.kind + "|" + (o.device.empty() ? o.name : o.device);
+}
+
+std::string shown_answer(const Plan& p) { return p.recommendation.found ? p.recommendation.option.name : "no feasible option"; }
+
+std::string percent(double ratio) { return format_sig(100 * ratio, 3) + " %"; }
+
+// The same candidates priced again under another workload (decide() reorders and reprices them).
+Plan redecided(const Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
+    Plan q;
+    q.name = p.name;
+    q.stage = p.stage;
+    q.model_id = p.model_id;
+    q.model_name = p.model_name;
+    q.params = p.params;
+    q.active_params = p.active_params;
+    q.precision = p.precision;
+    q.candidates = p.candidates;
+    decide(q, w, cat, as);
+    return q;
+}
+
+// [SECTION] the best option of each kind ---------------------------------------------------------------
+void best_by_kind(Plan& p) {
+    std::vector<std::string> seen;
+    for (size_t i = 0; i < p.options.size(); ++i) {
+        const Option& o = p.options[i];
+        if (!o.feasible || std::find(seen.begin(), seen.end(), o.kind) != seen.end()) continue;
+        // A priced option of the kind before an unpriced one (options rank unknown prices last within their group only).
+        size_t best = i;
+        for (size_t j = i; j < p.options.size() && !(p.options[best].cost.value > 0); ++j)
+            if (p.options[j].feasible && p.options[j].kind == o.kind && p.options[j].cost.value > 0) best = j;
+        seen.push_back(o.kind);
+        p.best_by_kind.push_back(static_cast<int>(best));
+    }
+}
+
+// [SECTION] the runner-up's margin --------------------------------------------------------------------
+// Options are ranked by cost per result under the unit-cost priority: the recommendation stays first until its own
+// cost rises to the runner-up's (an option of another answer, priced in the same unit).
+void runner_up_margin(Plan& p, const Workload& w) {
+    if (!p.recommendation.found || w.decision.priority != Priority::unit_cost) return;
+    const Option& r = p.recommendation.option;
+    if (!(r.cost.value > 0)) return;
+    const std::string mine = answer_of(p);
+    for (const Option& o : p.options) {
+        if (!o.feasible || o.unit != r.unit || !(o.cost.value > 0)) continue;
+        if (o.kind + "|" + (o.device.empty() ? o.name : o.device) == mine) continue;
+        if (o.kind == "owned" || r.kind == "owned") return; // owned devices go first whatever they cost
+        FlipPoint f;
+        f.input = "unit_cost";
+        f.unit = r.unit;
+        f.value = r.cost.value;
+        f.low = r.cost.value;
+        f.high = o.cost.value;
+        f.found = true;
+        f.at = o.cost.value;
+        f.becomes = o.name;
+        f.text = "Price: " + r.name + " stays first until its cost per result rises " + percent(o.cost.value / r.cost.value - 1) + ", to " +
+                 format_figure(r.unit, o.cost.value) + " " + unit_label(r.unit) + " (from " + format_figure(r.unit, r.cost.value) +
+                 "), where " + o.name + " wins.";
+        p.flips.push_back(std::move(f));
+        return;
+    }
+}
+
+// [SECTION] utilization: buying against renting ---------------------------------------------------------
+// An owned device's cost per result is (purchase + hosting) / utilization + power; a rented one's does not move.
+// Re-decides at a grid of utilizations and bisects each change nearest to the plan's value on either side.
+void utilization_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
+    // Only where buying is priced here: without usage or a utilization an owned device's cost per result is unknown
+    // (decide.cpp), and giving one would change the answer by pricing it, not by moving it.
+    const bool any_bought = std::any_of(p.options.begin(), p.options.end(), [](const Option& o) { return o.kind == "own" && o.feasible && o.cost.value > 0; });
+    if (!any_bought || w.decision.priority != Priority::unit_cost) return;
+    const double u0 = effective_utilization(w);
+    auto at = [&](double u) {
+        Workload v = w;
+        v.cost.utilization = u;
+        return redecided(p, v, cat, as);
+    };
+    const std::string base = answer_of(at(u0));
+    if (base != answer_of(p)) return; // stating the utilization alone changes the answer: no flip to report
+    const bool given = std::find(w.given.begin(), w.given.end(), "cost.utilization") != w.given.end();
+    const std::string now = percent(u0) + (given ? "" : std::string(" (") + (hours_used_per_month(w.usage) > 0 ? "from the usage" : "assumed") + ")");
+    for (const int dir : {-1, 1}) {
+        const std::vector<double> grid = dir < 0 ? std::vector<double>{0.5, 0.25, 0.1, 0.05} : std::vector<double>{0.25, 0.5, 0.75, 1.0};
+        double inside = u0, outside = 0;
+        std::string becomes;
+        for (double g : grid) {
+            if (dir < 0 ? g >= u0 : g <= u0) continue;
+            const Plan q = at(g);
+            if (answer_of(q) != base) {
+                outside = g;
+                becomes = shown_answer(q);
+                break;
+            }
+            inside = g;
+        }
+        if (outside == 0) continue;
+        for (int step = 0; step < 5; ++step) { // to about 1/32 of the grid step
+            const double mid = (inside + outside) / 2;
+            const Plan q = at(mid);
+            if (answer_of(q) != base) {
+                outside = mid;
+                becomes = shown_answer(q);
+            } else {
+                inside = mid;
+            }
+        }
+        FlipPoint f;
+        f.input = "cost.utilization";
+        f.unit = "ratio";
+        f.value = u0;
+        f.low = dir < 0 ? 0.05 : u0;
+        f.high = dir < 0 ? u0 : 1.0;
+        f.found = true;
+        f.at = (inside + outside) / 2;
+        f.becomes = becomes;
+        f.text = "Utilization: " + std::string(dir < 0 ? "below " : "above ") + percent(f.at) + " of the hours (now " + now + "), " + becomes +
+                 " would be recommended instead of " + shown_answer(p) + ".";
+        p.flips.push_back(std::move(f));
+    }
+}
+
+// [SECTION] demand: users, requests or items -------------------------------------------------------------
+// Re-planned (sensitivity off) at a quarter and at four times the demand: what the recommendation becomes, or that
+// it holds over that range.
+void demand_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
+    struct Demand {
+        std::string key, unit;
+        std::function<double(const Workload&)> get;
+        std::function<void(Workload&, double)> set;
+    };
+    std::vector<Demand> ds;
+    if (w.stage == Stage::serve || w.stage == Stage::batch) {
+        if (rate_batch(w))
+            ds.push_back({"serve.requests_per_s", "requests/s", [](const Workload& x) { return x.serve.requests_per_s; },
+                          [](Workload& x, double v) { x.serve.requests_per_s = v; }});
+        else if (w.serve.concurrent_users >= 1)
+            ds.push_back({"serve.concurrent_users", "users", [](const Workload& x) { return x.serve.concurrent_users; },
+                          [](Workload& x, double v) { x.serve.concurrent_users = std::max(1.0, std::round(v)); }});
+    }
+    if (w.stage == Stage::embed && w.embed.items > 0)
+        ds.push_back({"embed.items", "items", [](const Workload& x) { return x.embed.items; },
+                      [](Workload& x, double v) { x.embed.items = std::max(1.0, std::round(v)); }});
+    if (!p.recommendation.found) return; // what would make it feasible is the nearest miss's story (decide.cpp), not a flip
+    const std::string base = answer_of(p);
+    for (const auto& d : ds) {
+        const double v0 = d.get(w);
+        if (!(v0 > 0)) continue;
+        FlipPoint f;
+        f.input = d.key;
+        f.unit = d.unit;
+        f.value = v0;
+        std::string changes;
+        double lo = v0, hi = v0;
+        for (double factor : {0.25, 4.0}) {
+            Workload v = w;
+            d.set(v, v0 * factor);
+            const double tried = d.get(v);
+            if (tried == v0) continue; // one user cannot be a quarter
+            const Plan q = plan(v, cat, as, false);
+            if (!q.issues.empty()) continue;
+            if (answer_of(q) != base) {
+                f.found = true;
+                f.at = tried;
+                f.becomes = shown_answer(q);
+                changes += std::string(changes.empty() ? "" : "; ") + "at " + format_sig(tried, 4) + " " + d.unit + ": " + f.becomes;
+            } else {
+                (factor < 1 ? lo : hi) = tried;
+            }
+            (factor < 1 ? f.low : f.high) = tried;
+        }
+        if (f.low == 0) f.low = v0;
+        if (f.high == 0) f.high = v0;
+        const std::string name = d.key.substr(d.key.find('.') + 1);
+        f.text = "Demand (" + name + ", now " + format_sig(v0, 4) + "): " +
+                 (changes.empty() ? "the answer holds from " + format_sig(f.low, 4) + " to " + format_sig(f.high, 4) + " " + d.unit + " (re-planned at both)"
+                                  : changes + (lo < v0 || hi > v0 ? "; it holds at " + format_sig(lo < v0 ? lo : hi, 4) + " " + d.unit : std::string())) +
+                 ".";
+        p.flips.push_back(std::move(f));
+    }
+}
+
+// [SECTION] the deadline ---------------------------------------------------------------------------------
+// With a deadline the count is the fewest devices (on the count ladder) that finish in time: below the chosen count's
+// own time to train it no longer does, and the next count is needed (plan.cpp, choose_training).
+void deadline_flip(Plan& p, const Workload& w) {
+    if (!(w.decision.deadline_days > 0) || !p.recommendation.found || p.recommendation.option.kind == "api") return;
+    if (w.stage != Stage::pretrain && w.stage != Stage::finetune) return;
+    const Option& r = p.recommendation.option;
+    const Candidate* c = nullptr;
+    for (const auto& x : p.candidates)
+        if (x.device == r.device) c = &x;
+    if (!c) return;
+    const auto t = c->figures.find("train_time_s");
+    if (t == c->figures.end() || !(t->second.value > 0)) return;
+    const double days = t->second.value / 86400;
+    FlipPoint f;
+    f.input = "decision.deadline_days";
+    f.unit = "days";
+    f.value = w.decision.deadline_days;
+    f.low = days;
+    f.high = w.decision.deadline_days;
+    f.found = true;
+    f.at = days;
+    f.becomes = "more than " + std::to_string(c->count) + " x " + c->device_name;
+    f.text = "Deadline: " + std::to_string(c->count) + " x " + c->device_name + " take " + format_sig(days, 3) + " days (deadline " +
+             format_sig(w.decision.deadline_days, 4) + "); a deadline under " + format_sig(days, 3) + " days needs more devices.";
+    p.flips.push_back(std::move(f));
+}
+
+} // namespace
+
+void add_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as, bool replan) {
+    best_by_kind(p);
+    runner_up_margin(p, w);
+    deadline_flip(p, w);
+    if (!replan) return;
+    utilization_flips(p, w, cat, as);
+    demand_flips(p, w, cat, as);
+}
+
+} // namespace hwplan
