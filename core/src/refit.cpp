@@ -240,7 +240,8 @@ double least_squares(const FittedValue& v, const std::vector<const FitCase*>& ks
         for (const FitCase* k : ks)
             if (double r = root(v, *k, step_s); std::isfinite(r)) hi = std::max(hi, 4 * r);
     }
-    return minimize(cost, v.reciprocal ? 1e-3 : 0.0, hi);
+    const double lo = v.reciprocal ? 1e-3 : 0.0, x = minimize(cost, lo, hi);
+    return x - lo < 1e-9 * (hi - lo) ? lo : x; // the bound itself, not the search's last step beside it
 }
 
 // t = base + slope / share + step_slope x step, least squares in (1 / share, step) over `ks`. A negative step is

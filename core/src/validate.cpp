@@ -474,6 +474,15 @@ std::string cell(const std::string& s) {
     return o;
 }
 
+// The summary's splits, leave one source out first: the figure a new source's cases would see.
+std::vector<std::string> summary_splits(const ValidationReport& r) {
+    std::vector<std::string> out;
+    if (r.summary.count("loso")) out.push_back("loso");
+    for (const auto& [sp, kinds] : r.summary)
+        if (sp != "loso") out.push_back(sp);
+    return out;
+}
+
 std::vector<std::string> summary_kinds() {
     std::vector<std::string> k = kKinds;
     k.push_back("all");
@@ -537,10 +546,10 @@ std::string render_validation_table(const ValidationReport& r) {
     out += "\nSummary (tolerance: memory 10 %, decode 25 %, serving 35 %, training 25 %, embedding 35 %)\n";
     out += pad("split", 13) + pad("kind", 11) + pad("cases", 7) + pad("modelled", 10) + pad("median |error|", 16) + pad("within tol.", 13) +
            "band holds\n";
-    for (const auto& [sp, kinds] : r.summary)
+    for (const auto& sp : summary_splits(r))
         for (const auto& k : summary_kinds()) {
-            auto it = kinds.find(k);
-            if (it == kinds.end()) continue;
+            auto it = r.summary.at(sp).find(k);
+            if (it == r.summary.at(sp).end()) continue;
             const KindSummary& s = it->second;
             out += pad(sp, 13) + pad(k, 11) + pad(std::to_string(s.cases), 7) + pad(std::to_string(s.modelled), 10) +
                    pad(percent(s.median_abs_error), 16) + pad(percent(s.within_share), 13) + percent(s.band_share) + "\n";
@@ -572,12 +581,12 @@ std::string render_validation_markdown(const ValidationReport& r) {
     std::string out;
     out += "### Summary\n\n| split | kind | cases | modelled | median abs. error | within tolerance | band holds the measurement |\n";
     out += "|---|---|---:|---:|---:|---:|---:|\n";
-    for (const auto& [sp, kinds] : r.summary)
+    for (const auto& sp : summary_splits(r))
         for (const auto& k : summary_kinds()) {
-            auto it = kinds.find(k);
-            if (it == kinds.end()) continue;
+            auto it = r.summary.at(sp).find(k);
+            if (it == r.summary.at(sp).end()) continue;
             const KindSummary& s = it->second;
-            out += "| " + sp + " | " + k + " | " + std::to_string(s.cases) + " | " + std::to_string(s.modelled) + " | " +
+            out += "| " + (sp == "loso" ? std::string("**leave one source out** (loso)") : sp) + " | " + k + " | " + std::to_string(s.cases) + " | " + std::to_string(s.modelled) + " | " +
                    percent(s.median_abs_error) + " | " + percent(s.within_share) + " | " + percent(s.band_share) + " |\n";
         }
     out += "\nThe split `loso` (leave one source out) holds every case, each predicted with the catalog's fitted values refitted "
