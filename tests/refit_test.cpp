@@ -103,6 +103,33 @@ TEST(Refit, SingleShareValuesReproduceTheCatalog) {
     EXPECT_NEAR(fit("assumptions.encoder_compute_efficiency").refit, 0.57, 0.01 * 0.57);
 }
 
+// The fits read each case as a line: time per unit = base + slope x g(value) + step_slope x step. Planned for real
+// at the ends of every value's leave-one-source-out range (its prior included: the farthest it moves), each case's
+// time is what its line says, within 0.5 %.
+TEST(Refit, EachCaseIsALineInTheFittedValue) {
+    const FitSet f = probe_fits(catalog(), suite().results);
+    ASSERT_EQ(f.values.size(), suite().fits.size());
+    for (size_t i = 0; i < f.values.size(); ++i) {
+        const FittedValue& v = f.values[i];
+        const FitReport& fr = suite().fits[i];
+        for (const double value : {fr.loso_low, fr.loso_high}) {
+            std::vector<Refit> refits(f.values.size());
+            for (size_t j = 0; j < refits.size(); ++j) refits[j] = {f.values[j].value, f.values[j].step_s, 0, false};
+            refits[i].value = value;
+            const Catalog c = refitted_catalog(catalog(), f, refits);
+            for (const FitCase& k : f.cases[i]) {
+                if (!k.moved) continue;
+                const auto hit = std::find_if(suite().results.begin(), suite().results.end(), [&](const CaseResult& r) { return r.m.id == k.id; });
+                ASSERT_NE(hit, suite().results.end());
+                const CaseResult planned = run_case(hit->m, c);
+                ASSERT_TRUE(planned.modelled) << v.id << " " << k.id;
+                const double line = k.base + k.slope * (v.reciprocal ? 1 / value : value) + k.step_slope * v.step_s;
+                EXPECT_NEAR(1 / planned.predicted, line, 0.005 * line) << v.id << " at " << value << ", " << k.id;
+            }
+        }
+    }
+}
+
 // [SECTION] leave one source out ----------------------------------------------------------------------
 
 // The grouping rule: the url without a fragment or a trailing slash, lower case; no url: title | publisher.

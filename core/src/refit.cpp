@@ -6,6 +6,8 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <tuple>
+#include <utility>
 
 #include "hwplan/validate.h"
 
