@@ -97,7 +97,9 @@ TEST(Refit, SingleShareValuesReproduceTheCatalog) {
                            Row{"training_mfu.a100-pretraining", 0.553},                        // MPT-30B on 8 x A100, MFU 55.3 %
                            Row{"decode_compute_efficiency_8bit.mi300x-vllm-fp8", 0.160},       // log least squares of 0.134, 0.203
                            Row{"assumptions.decode_compute_efficiency", 0.903},                // v0.9 LLaMA 7B on A100 FP16, by bisection
-                           Row{"assumptions.decode_compute_efficiency_8bit", 0.366}}) {        // six TensorRT-LLM FP8 rows
+                           Row{"assumptions.decode_compute_efficiency_8bit", 0.366},          // six TensorRT-LLM FP8 rows
+                           Row{"runtimes.hf-peft.adapter_step_overhead_s", 0.239},             // relative step-time error, FA2 1k/4k/8k
+                           Row{"runtimes.unsloth.adapter_step_overhead_s", 0.183}}) {          // Unsloth+FA2 2k/4k/16k
         EXPECT_NEAR(fit(row.id).refit, row.value, 0.005 * row.value) << row.id;
     }
     EXPECT_NEAR(fit("assumptions.encoder_compute_efficiency").refit, 0.57, 0.01 * 0.57);

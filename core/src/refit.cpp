@@ -224,15 +224,16 @@ template <class F> double minimize(F cost, double lo, double hi) {
     return 0.5 * (a + b);
 }
 
-// The least-squares fits over `ks` at step `step_s`: log or relative error of the predicted figure.
+// The least-squares fits over `ks` at step `step_s`: the log error of the predicted figure (the same for its time),
+// or the relative error of the predicted time per unit (a step time, as runtimes.json's adapter overheads were fitted).
 double least_squares(const FittedValue& v, const std::vector<const FitCase*>& ks, double step_s, bool log_error) {
     auto cost = [&](double x) {
         double s = 0;
         for (const FitCase* k : ks) {
             const double t = k->base + k->slope * g_of(v, x) + k->step_slope * step_s;
             if (!(t > 0)) return std::numeric_limits<double>::infinity();
-            const double ratio = k->time / t; // predicted / measured
-            s += log_error ? std::log(ratio) * std::log(ratio) : (ratio - 1) * (ratio - 1);
+            const double ratio = k->time / t; // predicted / measured figure; its reciprocal is the time's
+            s += log_error ? std::log(ratio) * std::log(ratio) : (1 / ratio - 1) * (1 / ratio - 1);
         }
         return s;
     };
@@ -326,6 +327,7 @@ FitSet probe_fits(const Catalog& catalog, const std::vector<CaseResult>& results
     f.values = fitted_values(catalog);
     Catalog work = catalog;
     for (const FittedValue& v : f.values) {
+        work = catalog; // the last value's probes widened its band: start each value from the catalog itself
         std::vector<FitCase> ks;
         std::vector<std::string> sources;
         for (const std::string& id : v.calibrated_by) {

@@ -24,7 +24,7 @@ struct MeasurementSource;
 enum class FitMethod {
     median,                 // median of the values that reproduce each case alone
     log_least_squares,      // the value minimizing sum log(predicted / measured)^2
-    relative_least_squares, // the value minimizing sum ((predicted - measured) / measured)^2
+    relative_least_squares, // the value minimizing sum ((predicted - measured) / measured)^2 of the step time
     anchor,                 // the first case named sets the value, the others its band; without it, the median of the rest
     share_and_step,         // a decode rule's share and fixed step together: least squares of the measured step time
                             // on the bytes read over bandwidth (t = x / share + step)
