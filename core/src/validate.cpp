@@ -341,9 +341,9 @@ KindSummary summarize(const std::vector<const CaseResult*>& rs) {
 }
 
 // Leave one source out (refit.h): each source that feeds a fitted value is left out in turn, every fitted value it
-// feeds is refitted from the other sources' cases (the rest keep the catalog's figure, which their own refit
-// reproduces: refit_test.cpp), and that source's cases are planned with the refitted catalog. Cases of a source
-// that feeds no fitted value keep today's prediction.
+// feeds is refitted from the other sources' cases (the rest keep the catalog's figure, so a fold differs from today
+// only in what the left-out source set), and that source's cases are planned with the refitted catalog. Cases of a
+// source that feeds no fitted value keep today's prediction.
 void leave_one_source_out(ValidationReport& rep, const Catalog& catalog) {
     rep.loso = rep.results;
     const FitSet f = probe_fits(catalog, rep.results);
