@@ -74,8 +74,10 @@ Usage:
         Validates every catalog file; lists each problem as file: path: reason. Exit 1 if any.
   hwplan validate [--suite DIR] [--format table|markdown|json] [--check FILE] [--record FILE] [--catalog DIR]
         Plans every published measurement in the validation suite (tests/validation/cases/) and prints
-        predicted against measured, the error, the band, and a summary per kind. --check fails (exit 1)
-        when accuracy fell below the level recorded in FILE; --record writes the current level to FILE.
+        predicted against measured, the error, the band, and a summary per kind; beside the split, leave
+        one source out (loso): each source's cases predicted with every fitted value refitted without them,
+        and the fitted values with their refits. --check fails (exit 1) when accuracy (loso included) fell
+        below the level recorded in FILE; --record writes the current level to FILE.
   hwplan import-config FILE|- [--id ID] [--name NAME] [--read-on YYYY-MM-DD]
         Reads a Hugging Face config.json into a model entry; prints {"models": [...]} for --extend.
   hwplan calibrate FILE|- --workload FILE --device ID [--read-on YYYY-MM-DD] [--catalog DIR] [--extend FILE]

@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "hwplan/format.h"
 #include "hwplan/plan.h"
+#include "hwplan/refit.h"
 #include "json_reader.h"
 
 namespace hwplan {
@@ -338,6 +340,53 @@ KindSummary summarize(const std::vector<const CaseResult*>& rs) {
     return s;
 }
 
+// Leave one source out (refit.h): each source that feeds a fitted value is left out in turn, every fitted value it
+// feeds is refitted from the other sources' cases (the rest keep the catalog's figure, so a fold differs from today
+// only in what the left-out source set), and that source's cases are planned with the refitted catalog. Cases of a
+// source that feeds no fitted value keep today's prediction.
+void leave_one_source_out(ValidationReport& rep, const Catalog& catalog) {
+    rep.loso = rep.results;
+    const FitSet f = probe_fits(catalog, rep.results);
+    const std::vector<Refit> full = refit_all(f, catalog, "");
+    std::vector<std::string> feeding;
+    for (size_t i = 0; i < f.values.size(); ++i) {
+        const FittedValue& v = f.values[i];
+        FitReport fr;
+        fr.id = v.id;
+        fr.file = v.file;
+        fr.method = std::string(name(v.method));
+        fr.prior = v.prior;
+        fr.declared = v.declared;
+        fr.value = v.value;
+        fr.step_s = v.step_s;
+        fr.refit = full[i].value;
+        fr.refit_step_s = full[i].step_s;
+        fr.cases = full[i].cases;
+        fr.sources = f.sources[i];
+        fr.loso_low = std::numeric_limits<double>::infinity();
+        fr.loso_high = -fr.loso_low;
+        rep.fits.push_back(fr);
+        for (const auto& s : f.sources[i])
+            if (std::find(feeding.begin(), feeding.end(), s) == feeding.end()) feeding.push_back(s);
+    }
+    for (const std::string& s : feeding) {
+        const std::vector<Refit> refits = refit_all(f, catalog, s, true);
+        for (size_t i = 0; i < f.values.size(); ++i) {
+            if (std::find(f.sources[i].begin(), f.sources[i].end(), s) == f.sources[i].end()) continue;
+            FitReport& fr = rep.fits[i];
+            fr.loso_low = std::min(fr.loso_low, refits[i].value);
+            fr.loso_high = std::max(fr.loso_high, refits[i].value);
+            fr.loso_priors += refits[i].prior;
+        }
+        const Catalog fold = refitted_catalog(catalog, f, refits);
+        // Its cases that feed no value (other kinds, validation rows) are planned with the same fold.
+        for (size_t i = 0; i < rep.results.size(); ++i)
+            if (source_key(rep.results[i].m.source) == s) rep.loso[i] = run_case(rep.results[i].m, fold);
+    }
+    for (FitReport& fr : rep.fits)
+        if (fr.loso_low > fr.loso_high) fr.loso_low = fr.loso_high = fr.refit;
+}
+
 } // namespace
 
 ValidationReport run_validation(const std::vector<CatalogFile>& files, const Catalog& catalog) {
@@ -385,16 +434,18 @@ ValidationReport run_validation(const std::vector<CatalogFile>& files, const Cat
         if (a.m.kind != b.m.kind) return order(a.m.kind) < order(b.m.kind);
         return a.m.id < b.m.id;
     });
-    for (const std::string& split : {std::string("calibration"), std::string("validation"), std::string("all")}) {
+    leave_one_source_out(rep, catalog);
+    for (const std::string& split : {std::string("calibration"), std::string("validation"), std::string("all"), std::string("loso")}) {
+        const std::vector<CaseResult>& results = split == "loso" ? rep.loso : rep.results;
         for (const std::string& kind : kKinds) {
             std::vector<const CaseResult*> rs;
-            for (const auto& r : rep.results)
-                if ((split == "all" || r.m.split == split) && r.m.kind == kind) rs.push_back(&r);
+            for (const auto& r : results)
+                if ((split == "all" || split == "loso" || r.m.split == split) && r.m.kind == kind) rs.push_back(&r);
             if (!rs.empty()) rep.summary[split][kind] = summarize(rs);
         }
         std::vector<const CaseResult*> rs;
-        for (const auto& r : rep.results)
-            if (split == "all" || r.m.split == split) rs.push_back(&r);
+        for (const auto& r : results)
+            if (split == "all" || split == "loso" || r.m.split == split) rs.push_back(&r);
         if (!rs.empty()) rep.summary[split]["all"] = summarize(rs);
     }
     return rep;
@@ -423,10 +474,52 @@ std::string cell(const std::string& s) {
     return o;
 }
 
+// The summary's splits, leave one source out first: the figure a new source's cases would see.
+std::vector<std::string> summary_splits(const ValidationReport& r) {
+    std::vector<std::string> out;
+    if (r.summary.count("loso")) out.push_back("loso");
+    for (const auto& [sp, kinds] : r.summary)
+        if (sp != "loso") out.push_back(sp);
+    return out;
+}
+
 std::vector<std::string> summary_kinds() {
     std::vector<std::string> k = kKinds;
     k.push_back("all");
     return k;
+}
+
+std::string fit_value(double v, double step_s) {
+    std::string s = format_sig(v, 3);
+    if (step_s > 0) s += " + " + format_sig(1e3 * step_s, 3) + " ms";
+    return s;
+}
+
+std::string loso_range(const FitReport& f) {
+    std::string s = f.loso_low == f.loso_high ? format_sig(f.loso_low, 3) : format_sig(f.loso_low, 3) + " .. " + format_sig(f.loso_high, 3);
+    if (f.loso_priors > 0) s += " (prior in " + std::to_string(f.loso_priors) + ")";
+    return s;
+}
+
+std::string fit_label(const FitReport& f) {
+    std::string s;
+    if (f.sources.size() == 1) s = "fitted on one source";
+    if (f.cases == 0) s = "no case moves it";
+    if (!f.declared) s += std::string(s.empty() ? "" : "; ") + "fit method not declared";
+    return s;
+}
+
+// The cases whose leave-one-source-out prediction differs from today's.
+std::vector<size_t> loso_changed(const ValidationReport& r) {
+    std::vector<size_t> out;
+    for (size_t i = 0; i < r.results.size() && i < r.loso.size(); ++i)
+        if (r.results[i].modelled != r.loso[i].modelled || r.results[i].predicted != r.loso[i].predicted) out.push_back(i);
+    return out;
+}
+
+std::string error_text(const CaseResult& c) {
+    if (!c.modelled) return "not modelled";
+    return signed_percent(c.error_ratio) + (c.within ? "" : " (out)") + (c.in_band ? "" : " (band misses)");
 }
 
 } // namespace
@@ -453,14 +546,33 @@ std::string render_validation_table(const ValidationReport& r) {
     out += "\nSummary (tolerance: memory 10 %, decode 25 %, serving 35 %, training 25 %, embedding 35 %)\n";
     out += pad("split", 13) + pad("kind", 11) + pad("cases", 7) + pad("modelled", 10) + pad("median |error|", 16) + pad("within tol.", 13) +
            "band holds\n";
-    for (const auto& [sp, kinds] : r.summary)
+    for (const auto& sp : summary_splits(r))
         for (const auto& k : summary_kinds()) {
-            auto it = kinds.find(k);
-            if (it == kinds.end()) continue;
+            auto it = r.summary.at(sp).find(k);
+            if (it == r.summary.at(sp).end()) continue;
             const KindSummary& s = it->second;
             out += pad(sp, 13) + pad(k, 11) + pad(std::to_string(s.cases), 7) + pad(std::to_string(s.modelled), 10) +
                    pad(percent(s.median_abs_error), 16) + pad(percent(s.within_share), 13) + percent(s.band_share) + "\n";
         }
+    out += "(loso: every case, each predicted with the fitted values refitted without its own source's cases)\n";
+    if (!r.fits.empty()) {
+        size_t w = 4;
+        for (const auto& f : r.fits) w = std::max(w, f.id.size() + 2);
+        out += "\nFitted values (refit: from all their calibration cases; loso: with one of their sources left out)\n";
+        out += pad("id", w) + pad("method", 32) + pad("cases", 7) + pad("sources", 9) + pad("catalog", 18) + pad("refit", 18) + pad("loso", 26) + "\n";
+        for (const auto& f : r.fits)
+            out += pad(f.id, w) + pad(f.method, 32) + pad(std::to_string(f.cases), 7) + pad(std::to_string(f.sources.size()), 9) +
+                   pad(fit_value(f.value, f.step_s), 18) + pad(fit_value(f.refit, f.refit_step_s), 18) + pad(loso_range(f), 26) + fit_label(f) + "\n";
+    }
+    const auto changed = loso_changed(r);
+    if (!changed.empty()) {
+        size_t w = 4;
+        for (size_t i : changed) w = std::max(w, r.results[i].m.id.size() + 2);
+        out += "\nCases whose leave-one-source-out prediction differs from today's\n";
+        out += pad("id", w) + pad("kind", 10) + pad("today", 30) + "leave one source out\n";
+        for (size_t i : changed)
+            out += pad(r.results[i].m.id, w) + pad(r.results[i].m.kind, 10) + pad(error_text(r.results[i]), 30) + error_text(r.loso[i]) + "\n";
+    }
     for (const auto& i : r.issues) out += "problem: " + to_string(i) + "\n";
     return out;
 }
@@ -469,14 +581,31 @@ std::string render_validation_markdown(const ValidationReport& r) {
     std::string out;
     out += "### Summary\n\n| split | kind | cases | modelled | median abs. error | within tolerance | band holds the measurement |\n";
     out += "|---|---|---:|---:|---:|---:|---:|\n";
-    for (const auto& [sp, kinds] : r.summary)
+    for (const auto& sp : summary_splits(r))
         for (const auto& k : summary_kinds()) {
-            auto it = kinds.find(k);
-            if (it == kinds.end()) continue;
+            auto it = r.summary.at(sp).find(k);
+            if (it == r.summary.at(sp).end()) continue;
             const KindSummary& s = it->second;
-            out += "| " + sp + " | " + k + " | " + std::to_string(s.cases) + " | " + std::to_string(s.modelled) + " | " +
+            out += "| " + (sp == "loso" ? std::string("**leave one source out** (loso)") : sp) + " | " + k + " | " + std::to_string(s.cases) + " | " + std::to_string(s.modelled) + " | " +
                    percent(s.median_abs_error) + " | " + percent(s.within_share) + " | " + percent(s.band_share) + " |\n";
         }
+    out += "\nThe split `loso` (leave one source out) holds every case, each predicted with the catalog's fitted values refitted "
+           "without its own source's cases.\n";
+    if (!r.fits.empty()) {
+        out += "\n### Fitted values\n\n| value | file | method | cases | sources | catalog | refit from all cases | leave one source out | |\n";
+        out += "|---|---|---|---:|---:|---:|---:|---:|---|\n";
+        for (const auto& f : r.fits)
+            out += "| `" + f.id + "` | " + f.file + " | " + f.method + " | " + std::to_string(f.cases) + " | " + std::to_string(f.sources.size()) + " | " +
+                   fit_value(f.value, f.step_s) + " | " + fit_value(f.refit, f.refit_step_s) + " | " + loso_range(f) + " | " + fit_label(f) + " |\n";
+    }
+    const auto changed = loso_changed(r);
+    if (!changed.empty()) {
+        out += "\n### Cases whose leave-one-source-out prediction differs\n\n| id | kind | split | today | leave one source out |\n";
+        out += "|---|---|---|---|---|\n";
+        for (size_t i : changed)
+            out += "| `" + r.results[i].m.id + "` | " + r.results[i].m.kind + " | " + r.results[i].m.split + " | " + error_text(r.results[i]) + " | " +
+                   error_text(r.loso[i]) + " |\n";
+    }
     std::string split;
     for (const auto& c : r.results) {
         if (c.m.split != split) {
@@ -508,9 +637,18 @@ std::string validation_json(const ValidationReport& r) {
         } else {
             j["reason"] = c.reason;
         }
+        const size_t i = cases.size();
+        if (i < r.loso.size() && r.loso[i].modelled)
+            j["loso"] = {{"predicted", r.loso[i].predicted}, {"low", r.loso[i].low}, {"high", r.loso[i].high}, {"error_ratio", r.loso[i].error_ratio},
+                         {"within_tolerance", r.loso[i].within}, {"in_band", r.loso[i].in_band}};
         cases.push_back(j);
     }
-    json out = {{"cases", cases}, {"summary", json::parse(baseline_json(r))["summary"]}};
+    json fits = json::array();
+    for (const auto& f : r.fits)
+        fits.push_back({{"id", f.id}, {"file", f.file}, {"method", f.method}, {"declared", f.declared}, {"prior", f.prior}, {"value", f.value},
+                        {"step_s", f.step_s}, {"refit", f.refit}, {"refit_step_s", f.refit_step_s}, {"cases", f.cases}, {"sources", f.sources},
+                        {"one_source", f.sources.size() == 1}, {"loso_low", f.loso_low}, {"loso_high", f.loso_high}, {"loso_priors", f.loso_priors}});
+    json out = {{"cases", cases}, {"fits", fits}, {"summary", json::parse(baseline_json(r))["summary"]}};
     json issues = json::array();
     for (const auto& i : r.issues) issues.push_back(to_string(i));
     out["issues"] = issues;

@@ -65,13 +65,32 @@ struct KindSummary {
     double band_share = 0;       // modelled cases whose band holds the measurement / modelled cases
 };
 
+// One fitted value of the catalog (refit.h) as the suite re-derives it: from every case, and leaving out each
+// of its sources in turn.
+struct FitReport {
+    std::string id, file, method, prior;  // "decode_bandwidth_efficiency.hbm-gpu-llama.cpp", "efficiencies.json", ...
+    bool declared = false;                // the fit method is declared (refit.cpp kFits)
+    double value = 0, step_s = 0;         // the catalog's (step_s: a decode rule's fixed step, s; 0: none)
+    double refit = 0, refit_step_s = 0;   // re-derived from every case
+    int cases = 0;                        // calibration cases whose prediction moves with it (the fit's cases)
+    std::vector<std::string> sources;     // their distinct sources (source_key); one: "fitted on one source"
+    double loso_low = 0, loso_high = 0;   // the value over the folds that leave out one of its sources
+    int loso_priors = 0;                  // folds that left it no case (it fell back to its prior)
+};
+
 struct ValidationReport {
     std::vector<CaseResult> results;                                  // sorted by split, kind, id
-    std::map<std::string, std::map<std::string, KindSummary>> summary; // split -> kind ("all" too) -> summary
+    // split -> kind ("all" too) -> summary; the splits "calibration", "validation", "all", and "loso": every case
+    // predicted with the fitted values refitted without its own source (leave one source out)
+    std::map<std::string, std::map<std::string, KindSummary>> summary;
+    std::vector<CaseResult> loso;                                     // per result (same order): its leave-one-source-out prediction
+    std::vector<FitReport> fits;                                      // the catalog's fitted values
     Issues issues;                                                    // files that could not be read
 };
 
-// Plans every measurement's workload with the catalog's assumptions and compares.
+// Plans every measurement's workload with the catalog's assumptions and compares; then, for each source that
+// feeds a fitted value, refits every fitted value without that source's cases and predicts its cases with the
+// refitted catalog (leave one source out; cases of other sources keep today's prediction).
 CaseResult run_case(const Measurement& m, const Catalog& catalog);
 ValidationReport run_validation(const std::vector<CatalogFile>& files, const Catalog& catalog);
 
