@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "hwplan/catalog.h"
 #include "hwplan/format.h"
@@ -300,6 +301,16 @@ std::string megatron_command(const Workload& w, const Candidate& c, const TrainS
     return s.text();
 }
 
+// A TOML basic string's contents: backslashes and quotes escaped (a user's model name may hold either).
+std::string toml_string(const std::string& v) {
+    std::string out;
+    for (char ch : v) {
+        if (ch == '\\' || ch == '"') out += '\\';
+        if (ch != '\n') out += ch;
+    }
+    return out;
+}
+
 // torchtitan's TOML: [section] tables with the keys recorded in tools.json.
 std::string torchtitan_toml(const Workload& w, const Candidate& c, const ToolInterface& tool, const std::map<std::string, std::string>& model,
                             double steps) {
@@ -307,8 +318,8 @@ std::string torchtitan_toml(const Workload& w, const Candidate& c, const ToolInt
     const int shard = l.zero_stage >= 2 ? l.data_parallel : 1;
     const int replicate = l.zero_stage >= 2 ? 1 : l.data_parallel;
     const int layers_per_stage = l.virtual_stages > 1 ? std::max(1, w.model.model.arch.layers / (l.pipeline_parallel * l.virtual_stages)) : 0;
-    std::string s = "# torchtitan " + tool.release + ": the layout hwplan planned for " + c.device_name + " x " + std::to_string(c.count) + "\n";
-    s += "[job]\ndescription = \"hwplan: " + w.model.model.name + " on " + std::to_string(c.count) + " x " + c.device_name + "\"\n\n";
+    std::string s = "# torchtitan " + tool.release + ": the layout hwplan planned for " + std::to_string(c.count) + " devices\n";
+    s += "[job]\ndescription = \"" + toml_string("hwplan: " + w.model.model.name + " on " + std::to_string(c.count) + " x " + c.device_name) + "\"\n\n";
     s += "[metrics]\nlog_freq = 1\n\n";
     s += "[model]\nname = \"" + model.at("name") + "\"\nflavor = \"" + model.at("flavor") + "\"\n\n";
     s += "[training]\nlocal_batch_size = " + num(std::max(1, l.micro_batch) * std::max(1, l.micro_batches)) + "\n";
@@ -343,6 +354,8 @@ void pretrain(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& 
                                     torchtitan_toml(w, c, *titan, *model, kMeasureSteps), measure_file));
         r.measure.push_back(command(*titan, "launch on each node", "NGPU=" + num(t.per_node) + " CONFIG_FILE=./" + measure_file + " ./run_train.sh"));
         predict_training(r, c, "torchtitan");
+        if (c.layout.zero_stage == 1)
+            r.notes.push_back("torchtitan has no ZeRO-1: replicated data parallelism keeps the whole optimizer state on each device, more than planned.");
         r.notes.push_back("run_train.sh starts one node; with " + std::to_string(t.nodes) +
                           " nodes launch the same config with your scheduler (torchtitan's multinode_trainer.slurm). Set the tokenizer and dataset "
                           "([model] hf_assets_path, [training] dataset) to yours.");
