@@ -368,6 +368,9 @@ void pretrain(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& 
         predict_training(r, c, "megatron-lm");
         r.notes.push_back("Add your data and tokenizer flags to the training command. Launch it on each of the " + std::to_string(t.nodes) +
                           " node(s) with torchrun's rendezvous flags for your cluster.");
+        if (w.model.model.arch.bias == BiasKind::qkv)
+            r.notes.push_back("The model has biases on its query, key and value projections only; Megatron-LM's flag for that is not recorded, "
+                              "so the command leaves biases on every linear layer (Megatron-LM's default): add your release's QKV-bias flag.");
         if (w.model.model.arch.has_mla || w.model.model.arch.moe.shared_experts > 0)
             r.notes.push_back("Multi-latent attention and shared experts need flags hwplan has not recorded; take them from Megatron-LM's example for the model.");
     } else {
