@@ -8,6 +8,7 @@
 //        hwplan validate [--suite DIR] [--format table|markdown|json] [--check FILE] [--record FILE]
 //        hwplan import-config FILE|- [--id ID] [--name NAME] [--read-on DATE]    (writes an --extend file)
 //        hwplan calibrate FILE|- --workload FILE --device ID [--read-on DATE] [--extend FILE]
+//        hwplan run-it FILE|--scenario ID [--device ID] [--format text|json]
 //        hwplan version
 // Exit codes: 0 ok, 2 bad input (the message names the option and the reason), 3 internal error (a bug: the
 // message names the command and what went wrong; never an abort).
@@ -35,6 +36,7 @@
 #include "hwplan/parse.h"
 #include "hwplan/plan.h"
 #include "hwplan/render.h"
+#include "hwplan/run_it.h"
 #include "hwplan/validate.h"
 
 namespace {
@@ -84,6 +86,10 @@ Usage:
         Reads pasted benchmark output (llama-bench's table, vLLM benchmark_serving / benchmark_throughput,
         "step time: 1.25 s", "peak memory: 21.3 GB") and calibrates the device's assumption so the plan of
         the workload reproduces it; prints {"calibrations": [...]} for --extend (add it to your extension).
+  hwplan run-it FILE|-|--scenario ID [--device ID] [--format text|json] [--catalog DIR] [--extend FILE]
+        Run it: the commands that deploy the recommended option (or the candidate on device ID) with its
+        planned layout, the benchmark that measures it, and what the plan predicts the benchmark prints,
+        with the band. Flags are those recorded per tool release in catalog/tools.json (docs/run-it.md).
   hwplan version
   hwplan --help
 
@@ -630,6 +636,38 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
+int cmd_run_it(const std::vector<std::string>& args) {
+    std::map<std::string, std::string> opt;
+    hwplan::CatalogLoad cat;
+    std::string text, label;
+    if (!read_workload_arg(args, opt, cat, text, label, {"--format", "--catalog", "--extend", "--scenario", "--device"})) return kExitBadInput;
+    const std::string fmt = format_option(opt, {"text", "json"});
+    if (fmt.empty()) return kExitBadInput;
+    if (opt.count("--scenario") && text.find("\"cards\"") != std::string::npos)
+        return bad_input("--scenario: " + opt["--scenario"] + " is a team of workloads; run-it takes one workload");
+    auto parsed = hwplan::parse_workload(text, cat.catalog);
+    hwplan::Issues issues = parsed.issues;
+    hwplan::AssumptionSet as;
+    if (issues.empty()) as = hwplan::assumptions_for(cat.catalog, parsed.workload.assumptions, issues);
+    if (!issues.empty()) {
+        for (const auto& i : issues) bad_input(label + ": " + hwplan::to_string(i));
+        return kExitBadInput;
+    }
+    const hwplan::Plan p = hwplan::plan(parsed.workload, cat.catalog, as, false);
+    std::string device;
+    if (opt.count("--device")) {
+        const auto d = hwplan::resolve_device(cat.catalog, opt["--device"]);
+        if (!d.item) return bad_input("--device: " + d.issue.message);
+        device = d.item->id;
+        const bool candidate = std::any_of(p.candidates.begin(), p.candidates.end(), [&](const hwplan::Candidate& c) { return c.device == device; });
+        if (!candidate) return bad_input("--device: " + device + " is not a candidate of this plan (the workload's hardware.devices names them)");
+    }
+    const hwplan::RunIt r = device.empty() ? p.run : hwplan::run_it(p, parsed.workload, cat.catalog, device);
+    if (fmt == "json") std::printf("%s\n", hwplan::to_json(r).c_str());
+    else std::printf("%s", hwplan::run_text(r).c_str());
+    return kExitOk;
+}
+
 // One command's body; main() catches whatever escapes it.
 int run_command(const std::string& cmd, const std::vector<std::string>& args) {
     if (cmd == "weights") return cmd_weights(args);
@@ -645,6 +683,7 @@ int run_command(const std::string& cmd, const std::vector<std::string>& args) {
     if (cmd == "validate") return cmd_validate(args);
     if (cmd == "import-config") return cmd_import_config(args);
     if (cmd == "calibrate") return cmd_calibrate(args);
+    if (cmd == "run-it") return cmd_run_it(args);
     if (cmd == "version") {
         std::printf("%s\n", hwplan::version_json().c_str());
         return kExitOk;

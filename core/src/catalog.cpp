@@ -720,6 +720,98 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
     }
 }
 
+// [SECTION] Tool interfaces (tools.json) -----------------------------------------------------------
+
+const std::vector<std::string> kToolSyntaxes{"flags", "overrides", "toml"};
+
+// A named source of tools.json: known, and counted as used.
+void use_source(Reader& r, SourceBook& book, const std::string& key = "source") {
+    const auto id = r.string(key, true);
+    if (!id) return;
+    if (!book.known(*id)) r.error(key, "names \"" + *id + "\", which is not in sources");
+    else book.used.insert(*id);
+}
+
+// {name: {"meaning", "values"?, "source"}, ...}: flags or recipes.
+std::map<std::string, ToolFlag> read_tool_flags(Reader& t, const char* group, bool required, SourceBook& book) {
+    std::map<std::string, ToolFlag> out;
+    t.object(group, required, [&](Reader& flags) {
+        for (const auto& [key, value] : flags.json_value().items()) {
+            flags.raw(key);
+            if (!value.is_object()) {
+                flags.error(key, "expected an object, got " + type_name(value));
+                continue;
+            }
+            Reader f(flags.ctx(), flags.at(key), value);
+            ToolFlag flag;
+            flag.meaning = f.string("meaning", true).value_or("");
+            flag.values = f.strings("values", false);
+            use_source(f, book);
+            flag.source = f.string("source", false).value_or("");
+            f.finish();
+            out[key] = std::move(flag);
+        }
+        if (flags.json_value().empty()) flags.ctx().add(flags.path(), "must list at least one entry");
+    });
+    return out;
+}
+
+void read_tools(const json& doc, const Context& ctx, Catalog& catalog) {
+    SourceBook book;
+    read_named_entries(
+        doc, ctx, "tools", book,
+        [](const std::string& key, Reader& e, SourceBook& b) {
+            ToolInterface t;
+            t.id = key;
+            if (!valid_id(key)) e.ctx().add(e.path(), "id must be lower-case letters, digits, '-' or '.'");
+            t.name = e.string("name", true).value_or("");
+            t.program = e.string("program", true).value_or("");
+            t.repository = e.string("repository", true).value_or("");
+            t.release = e.string("release", true).value_or("");
+            t.syntax = e.choice("syntax", true, kToolSyntaxes).value_or("");
+            t.flags = read_tool_flags(e, "flags", true, b);
+            t.recipes = read_tool_flags(e, "recipes", false, b);
+            // torchtune: model id -> {recipe: {method: config}, "source"}; every recipe named must be listed.
+            e.object("configs", false, [&](Reader& models) {
+                for (const auto& [model, value] : models.json_value().items()) {
+                    models.raw(model);
+                    if (!value.is_object()) { models.error(model, "expected an object, got " + type_name(value)); continue; }
+                    Reader m(models.ctx(), models.at(model), value);
+                    use_source(m, b);
+                    for (const auto& [recipe, methods] : value.items()) {
+                        if (recipe == "source") continue;
+                        m.raw(recipe);
+                        if (!t.recipes.count(recipe)) m.error(recipe, "is not a recipe of this tool (recipes)");
+                        if (!methods.is_object()) { m.error(recipe, "expected an object, got " + type_name(methods)); continue; }
+                        for (const auto& [method, config] : methods.items()) {
+                            if (method != "full" && method != "lora" && method != "qlora")
+                                m.error(recipe + "." + method, "unknown method; expected full, lora or qlora");
+                            else if (!config.is_string()) m.error(recipe + "." + method, "expected a config name, got " + type_name(config));
+                            else t.configs[model][recipe][method] = config.get<std::string>();
+                        }
+                    }
+                    m.finish();
+                }
+            });
+            // torchtitan: model id -> {"name", "flavor", "source"}.
+            e.object("models", false, [&](Reader& models) {
+                for (const auto& [model, value] : models.json_value().items()) {
+                    models.raw(model);
+                    if (!value.is_object()) { models.error(model, "expected an object, got " + type_name(value)); continue; }
+                    Reader m(models.ctx(), models.at(model), value);
+                    t.models[model]["name"] = m.string("name", true).value_or("");
+                    t.models[model]["flavor"] = m.string("flavor", true).value_or("");
+                    use_source(m, b);
+                    m.finish();
+                }
+            });
+            t.note = e.string("note", false).value_or("");
+            return t;
+        },
+        [&](ToolInterface t) { catalog.tools.push_back(std::move(t)); });
+    catalog.tool_sources = std::move(book.sources);
+}
+
 // [SECTION] Efficiencies per device family (efficiencies.json) ----------------------------------------
 
 EfficiencyRule read_efficiency_rule(const std::string& key, Reader& e, SourceBook& b);
@@ -875,6 +967,8 @@ CatalogLoad load_catalog(const std::vector<CatalogFile>& files) {
             read_runtimes(*doc, ctx, out.catalog);
         } else if (f.path == "efficiencies.json") {
             read_efficiencies(*doc, ctx, out.catalog);
+        } else if (f.path == "tools.json") {
+            read_tools(*doc, ctx, out.catalog);
         } else if (f.path == "defaults.json") {
             if (auto d = read_defaults(*doc, ctx)) {
                 out.catalog.defaults = std::move(*d);
@@ -884,7 +978,7 @@ CatalogLoad load_catalog(const std::vector<CatalogFile>& files) {
             if (auto sc = read_scenario(*doc, ctx, stem)) out.catalog.scenarios.push_back(std::move(*sc));
         } else {
             ctx.add("", "not a catalog file (expected devices/, models/, apis/, scenarios/, defaults.json, formats.json, "
-                        "assumptions.json, runtimes.json or efficiencies.json)");
+                        "assumptions.json, runtimes.json, efficiencies.json or tools.json)");
         }
     }
     check_unique(out.catalog.devices, out.issues, "devices");
@@ -1114,6 +1208,12 @@ const Scenario* find_scenario(const Catalog& catalog, const std::string& id) {
 const Device* Catalog::device_by_id(const std::string& id) const {
     for (const auto& d : devices)
         if (d.id == id) return &d;
+    return nullptr;
+}
+
+const ToolInterface* Catalog::find_tool(const std::string& id) const {
+    for (const auto& t : tools)
+        if (t.id == id) return &t;
     return nullptr;
 }
 

@@ -307,6 +307,41 @@ json figure_json_checked(const Figure& f) {
 
 } // namespace
 
+namespace {
+
+// The run section (run_it.h): {"available", "device", "count", "option", "reason"?, "entry_point"?, "deploy": [...],
+// "measure": [...], "predicted": [...], "notes"}.
+json run_json(const RunIt& r) {
+    auto commands = [](const std::vector<RunCommand>& cs) {
+        json arr = json::array();
+        for (const auto& c : cs) {
+            json j{{"tool", c.tool}, {"release", c.release}, {"what", c.what}, {"text", c.text}};
+            if (!c.file.empty()) j["file"] = c.file;
+            arr.push_back(std::move(j));
+        }
+        return arr;
+    };
+    json predicted = json::array();
+    for (const auto& l : r.predicted) {
+        json j{{"metric", l.metric}, {"figure", l.figure}, {"value", l.value}, {"unit", l.unit}};
+        if (l.banded) {
+            j["low"] = l.low;
+            j["high"] = l.high;
+        }
+        if (!l.note.empty()) j["note"] = l.note;
+        predicted.push_back(std::move(j));
+    }
+    json j{{"available", r.available}, {"device", r.device}, {"count", r.count}, {"option", r.option}, {"deploy", commands(r.deploy)},
+           {"measure", commands(r.measure)}, {"predicted", std::move(predicted)}, {"notes", r.notes}};
+    if (!r.reason.empty()) j["reason"] = r.reason;
+    if (!r.entry_point.empty()) j["entry_point"] = r.entry_point;
+    return j;
+}
+
+} // namespace
+
+std::string to_json(const RunIt& run) { return json{{"run", run_json(run)}}.dump(); }
+
 std::string to_json(const Plan& p) {
     if (!p.issues.empty()) return errors_json(p.issues);
     json cands = json::array();
@@ -392,6 +427,7 @@ std::string to_json(const Plan& p) {
                        points.push_back({{"hours_per_month", h}, {"months", finite_or_null(m)}});
                    return json{{"device", p.breakeven_device}, {"curve", std::move(points)}};
                }()}, {"notes", p.notes}};
+    plan["run"] = run_json(p.run);
     return json{{"plan", std::move(plan)}}.dump();
 }
 

@@ -15,6 +15,7 @@
 #include "hwplan/parallel.h"
 #include "hwplan/precision.h"
 #include "hwplan/render.h"
+#include "hwplan/run_it.h"
 #include "plan_internal.h"
 
 namespace hwplan {
@@ -175,21 +176,6 @@ struct Eval {
         m.terms.push_back({name, bytes, explain ? why() : std::string()});
     }
 };
-
-struct ServeShape {
-    double context, prompt, output, users, batch;
-};
-
-ServeShape serve_shape(const Workload& w) {
-    const auto& s = w.serve;
-    ServeShape sh;
-    sh.context = s.context_tokens;
-    sh.prompt = s.prompt_tokens > 0 ? s.prompt_tokens : std::round(sh.context / 2);
-    sh.output = s.output_tokens > 0 ? s.output_tokens : std::round(sh.context / 4);
-    sh.users = w.stage == Stage::edge ? 1 : s.concurrent_users;
-    sh.batch = s.batch_size > 0 ? s.batch_size : sh.users;
-    return sh;
-}
 
 
 
@@ -2083,6 +2069,7 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
     decide(p, w, cat, as);
     add_flips(p, w, cat, as, sensitivity);
     if (sensitivity) add_sensitivity(p, w, cat, as);
+    p.run = run_it(p, w, cat);
     return p;
 }
 

@@ -1,10 +1,28 @@
 // plan_internal.h (private to the core): the pieces of planning shared between plan.cpp and decide.cpp.
 #pragma once
 #include <algorithm>
+#include <cmath>
 
 #include "hwplan/plan.h"
 
 namespace hwplan {
+
+// A serving workload's sequence shape, its defaults filled in once: the prompt is half the context and the
+// output a quarter when not given; an edge device serves one user; the batch is the concurrent users.
+struct ServeShape {
+    double context, prompt, output, users, batch;
+};
+
+inline ServeShape serve_shape(const Workload& w) {
+    const auto& s = w.serve;
+    ServeShape sh;
+    sh.context = s.context_tokens;
+    sh.prompt = s.prompt_tokens > 0 ? s.prompt_tokens : std::round(sh.context / 2);
+    sh.output = s.output_tokens > 0 ? s.output_tokens : std::round(sh.context / 4);
+    sh.users = w.stage == Stage::edge ? 1 : s.concurrent_users;
+    sh.batch = s.batch_size > 0 ? s.batch_size : sh.users;
+    return sh;
+}
 
 inline bool is_training_stage(Stage s) { return s == Stage::finetune || s == Stage::pretrain || s == Stage::rl; }
 

@@ -11,6 +11,7 @@
 #include "hwplan/device.h"
 #include "hwplan/issues.h"
 #include "hwplan/model.h"
+#include "hwplan/tool.h"
 #include "hwplan/runtime.h"
 
 namespace hwplan {
@@ -114,10 +115,13 @@ struct Catalog {
     std::vector<EfficiencyRule> decode_compute_8bit_rules; // a decode step's GEMM share of an 8-bit peak, per device family
     std::vector<Source> efficiency_sources;
     std::vector<Calibration> calibrations;              // the user's measurements (extensions only)
+    std::vector<ToolInterface> tools;                   // catalog/tools.json: deploy and benchmark tools' flags per release
+    std::vector<Source> tool_sources;
 
     const TrainingRuntime* find_runtime(const std::string& id) const; // exact id
     const WeightFormat* find_format(const std::string& name) const; // case-insensitive
     const Device* device_by_id(const std::string& id) const;        // exact id (resolve_device for names users type)
+    const ToolInterface* find_tool(const std::string& id) const;    // exact id
 };
 
 // One file of the catalog: its path relative to the catalog folder and its text.

@@ -30,6 +30,7 @@ std::string scenarios_json(const Catalog& catalog);      // {"scenarios": [{id, 
 // The plan's JSON form (docs/plan.md): {"plan": {...}} or {"errors": [...]}.
 std::string to_json(const Plan& plan);
 std::string plan_json(const Catalog& catalog, const std::string& workload_json); // parse + plan + to_json
+std::string to_json(const RunIt& run);                  // {"run": {...}}: the plan's "run" section on its own (hwplan run-it)
 // {"workload": {...}, "extension"?: {...}} -> the plan over the catalog extended by the user's own models,
 // devices and calibrations (the same plan as `hwplan plan W --extend E`), or {"errors": [...]}.
 std::string plan_request_json(const Catalog& catalog, const std::string& request);

@@ -12,6 +12,7 @@
 #include "hwplan/cost.h"
 #include "hwplan/parallel.h"
 #include "hwplan/rl.h"
+#include "hwplan/run_it.h"
 #include "hwplan/performance.h"
 #include "hwplan/workload.h"
 
@@ -192,6 +193,7 @@ struct Plan {
     std::string breakeven_device;
     std::vector<std::pair<double, double>> breakeven_curve;
     std::vector<std::string> notes;
+    RunIt run;                               // the commands that deploy and measure the recommended option (run_it.h)
     Issues issues;                           // problems that stopped the plan (then candidates is empty)
 };
 

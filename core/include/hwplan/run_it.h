@@ -1,0 +1,62 @@
+// hwplan/run_it.h: "run it", lesson 004's second check, as commands. For the plan's recommended option (or
+// the candidate on one device) the commands that deploy the chosen layout (vllm serve, llama-server, Megatron-LM
+// or torchtitan for pretraining, torchtune for fine-tunes), the benchmark that measures it (vllm bench serve,
+// llama-bench, a short training run), and what the plan predicts that benchmark will print, line by line, with
+// the band, read from the plan's own figures. Every flag written is one recorded for the tool's release in
+// catalog/tools.json; where no command can be written the reason says why.
+// Usage: RunIt r = run_it(plan, workload, catalog);          // the recommended option
+//        RunIt r = run_it(plan, workload, catalog, "h100-sxm"); // the candidate on that device
+#pragma once
+#include <string>
+#include <vector>
+
+
+namespace hwplan {
+
+struct Catalog;
+struct Plan;
+struct Workload;
+
+// [SECTION] The run section -------------------------------------------------------------------------------
+
+// One command or config file.
+struct RunCommand {
+    std::string tool;                   // ToolInterface id
+    std::string release;                // the release its flags were read from
+    std::string what;                   // "serve one replica", "benchmark one replica", "config file", ...
+    std::string text;                   // the command line, or the file's text
+    std::string file;                   // a config file's name ("" for a command)
+    bool operator==(const RunCommand&) const = default;
+};
+
+// One line the benchmark prints, with the plan's prediction for it.
+struct PredictedLine {
+    std::string metric;                 // the benchmark's own words: "Output token throughput (tok/s)"
+    std::string figure;                 // where the number comes from in the plan: "throughput_tokens_per_s"
+    double value = 0, low = 0, high = 0; // in the benchmark's unit (ms, tok/s, GB)
+    std::string unit;
+    bool banded = false;                // low..high is the plan's band (else one value)
+    std::string note;                   // what to compare it with, when not the same quantity
+    bool operator==(const PredictedLine&) const = default;
+};
+
+struct RunIt {
+    bool available = false;             // commands were written
+    std::string device;                 // catalog id ("" for an API option)
+    int count = 0;                      // devices
+    std::string option;                 // the option's name ("rent 2 x ..."), or the candidate's device name
+    std::string reason;                 // when not available: why, in one sentence
+    std::string entry_point;            // when not available: the provider's documented entry point, if the catalog has it
+    std::vector<RunCommand> deploy;
+    std::vector<RunCommand> measure;
+    std::vector<PredictedLine> predicted;
+    std::vector<std::string> notes;     // what to fill in ($MODEL), what a line compares
+    bool operator==(const RunIt&) const = default;
+};
+
+// The run section for the recommended option (`device` empty) or for the candidate on `device`.
+RunIt run_it(const Plan& plan, const Workload& workload, const Catalog& catalog, const std::string& device = "");
+
+std::string run_text(const RunIt& run); // plain text for the CLI
+
+} // namespace hwplan

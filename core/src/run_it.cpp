@@ -1,0 +1,542 @@
+// run_it.cpp: the commands and configs that deploy and measure a plan's chosen option, and what the plan
+// predicts the benchmark will print. Numbers come from the plan's candidate (its layout, figures, bands and
+// memory); this file only writes them in each tool's syntax, with flags recorded in catalog/tools.json.
+#include "hwplan/run_it.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "hwplan/catalog.h"
+#include "hwplan/format.h"
+#include "hwplan/plan.h"
+#include "hwplan/workload.h"
+#include "plan_internal.h"
+
+namespace hwplan {
+
+namespace {
+
+// [SECTION] Writing commands --------------------------------------------------------------------------------
+
+// A number as a command line wants it: whole numbers without a decimal point.
+std::string num(double v) {
+    if (std::isfinite(v) && std::fabs(v - std::round(v)) < 1e-9 && std::fabs(v) < 1e15) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+        return buf;
+    }
+    return format_sig(v, 3);
+}
+
+bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+// A command line built flag by flag, one flag a line (shell continuation), so that it reads like the tools'
+// own examples and copies as one command.
+struct CommandLine {
+    std::string head;                   // "vllm serve \"$MODEL\""
+    std::vector<std::string> parts;     // "--flag value"
+    void add(const std::string& flag, const std::string& value = "") { parts.push_back(value.empty() ? flag : flag + " " + value); }
+    std::string text() const {
+        std::string s = head;
+        for (const auto& p : parts) s += " \\\n  " + p;
+        return s;
+    }
+};
+
+RunCommand command(const ToolInterface& t, const std::string& what, std::string text, std::string file = "") {
+    return RunCommand{t.id, t.release, what, std::move(text), std::move(file)};
+}
+
+// One predicted line: the plan figure `key` of the candidate, scaled to the benchmark's unit.
+void predict(RunIt& r, const Candidate& c, const std::string& key, const std::string& metric, double scale, const std::string& unit,
+             const std::string& note = "") {
+    const auto it = c.figures.find(key);
+    if (it == c.figures.end()) return;
+    const Figure& f = it->second;
+    PredictedLine p{metric, key, f.value * scale, f.low * scale, f.high * scale, unit, f.low != f.high, note};
+    if (p.low > p.high) std::swap(p.low, p.high); // a time turned into a rate turns its band around
+    r.predicted.push_back(std::move(p));
+}
+
+// [SECTION] Which tool runs the option -------------------------------------------------------------------
+
+enum class Runner { vllm, llama_cpp, none };
+
+// Serving: vLLM on a CUDA or ROCm device that runs it, llama.cpp on local hardware (Apple, CPUs, edge) or when the
+// workload names it; else no recorded tool.
+Runner serving_runner(const Workload& w, const Device& d) {
+    const std::string fw = framework_runtime(w.framework);
+    const bool gpu_stack = has(d.software, "cuda") || has(d.software, "rocm");
+    const bool vllm = has(d.software, "vllm") && gpu_stack && (d.kind == DeviceKind::gpu || d.kind == DeviceKind::rack_system || d.kind == DeviceKind::soc);
+    const bool llama = has(d.software, "llama.cpp");
+    if (fw == "llama.cpp" || fw == "mlx" || w.stage == Stage::edge || d.kind == DeviceKind::cpu || d.vendor == "Apple")
+        return llama ? Runner::llama_cpp : vllm ? Runner::vllm : Runner::none;
+    if (vllm) return Runner::vllm;
+    return llama ? Runner::llama_cpp : Runner::none;
+}
+
+// llama.cpp's cache type for the plan's KV precision (common/arg.cpp's -ctk values); "" keeps its default (f16).
+std::string llama_cache_type(const std::string& kv, std::string& note) {
+    if (kv == "bf16") return "bf16";
+    if (kv == "fp16") return "f16";
+    if (kv == "q8_0" || kv == "q4_0") return kv;
+    if (kv == "fp8" || kv == "int8") {
+        note = "llama.cpp has no FP8 KV cache; q8_0 (8.5 bits a value) is its nearest, so the KV cache is about 6 % larger than planned";
+        return "q8_0";
+    }
+    return "";
+}
+
+// [SECTION] Serving: vLLM ----------------------------------------------------------------------------------
+
+void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d, int replicas) {
+    const ToolInterface* serve = cat.find_tool("vllm-serve");
+    const ToolInterface* bench = cat.find_tool("vllm-bench-serve");
+    if (!serve || !bench) {
+        r.reason = "catalog/tools.json has no vllm-serve or vllm-bench-serve entry";
+        return;
+    }
+    const ServeShape sh = serve_shape(w);
+    const auto b = c.figures.find("batch_sequences");
+    const double batch = b != c.figures.end() ? b->second.value : sh.batch;
+    CommandLine s{"vllm serve \"$MODEL\""};
+    s.add("--tensor-parallel-size", num(c.layout.tensor_parallel));
+    if (c.layout.pipeline_parallel > 1) s.add("--pipeline-parallel-size", num(c.layout.pipeline_parallel));
+    if (c.layout.expert_parallel > 1) s.add("--enable-expert-parallel");
+    s.add("--max-model-len", num(sh.context));
+    s.add("--max-num-seqs", num(batch));
+    if (w.precision.kv_cache == "fp8") s.add("--kv-cache-dtype", "fp8");
+    else if (w.precision.weights == "bf16") s.add("--dtype", "bfloat16");
+    else if (w.precision.weights == "fp16") s.add("--dtype", "float16");
+    const double device_bytes = (d.runtime_total_bytes > 0 ? d.runtime_total_bytes : d.memory_bytes) * d.usable_memory_ratio;
+    if (device_bytes > 0 && c.memory.capacity_bytes > 0)
+        s.add("--gpu-memory-utilization", format_sig(std::round(c.memory.capacity_bytes / device_bytes * 100) / 100, 2));
+    r.deploy.push_back(command(*serve, replicas > 1 ? "serve one replica (run it on each of the " + std::to_string(replicas) + " replicas' " +
+                                                          std::to_string(c.count) + " devices)"
+                                                    : "serve the model on " + std::to_string(c.count) + " device" + (c.count > 1 ? "s" : ""),
+                               s.text()));
+    const double prompts = std::max(100.0, 10 * batch);
+    CommandLine m{"vllm bench serve"};
+    m.add("--model", "\"$MODEL\"");
+    m.add("--dataset-name", "random");
+    m.add("--random-input-len", num(sh.prompt));
+    m.add("--random-output-len", num(sh.output));
+    m.add("--max-concurrency", num(batch));
+    m.add("--num-prompts", num(prompts));
+    m.add("--ignore-eos");
+    m.add("--percentile-metrics", "ttft,tpot");
+    m.add("--metric-percentiles", "50,99");
+    r.measure.push_back(command(*bench, "benchmark one replica at the planned batch (" + num(batch) + " requests in flight)", m.text()));
+    predict(r, c, "throughput_tokens_per_s", "Output token throughput (tok/s)", 1, "tok/s",
+            "decode tokens per second of one replica at the planned batch; the benchmark's figure also spends time on prefills");
+    predict(r, c, "decode_step_s", "Mean TPOT (ms)", 1e3, "ms");
+    if (c.figures.count("p50_ttft_s")) predict(r, c, "p50_ttft_s", "Median TTFT (ms)", 1e3, "ms");
+    else
+        predict(r, c, "ttft_s", "Median TTFT (ms)", 1e3, "ms",
+                "one prefill with no queue; the benchmark opens with " + num(batch) + " prompts at once, so compare the median, not the mean");
+    r.notes.push_back("Set MODEL to the Hugging Face id or local path of " + w.model.model.name + " in " + w.precision.weights +
+                      " (a quantized checkpoint carries its quantization; vLLM reads it from the checkpoint's config).");
+}
+
+// [SECTION] Serving: llama.cpp -----------------------------------------------------------------------------
+
+void serve_llama_cpp(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c) {
+    const ToolInterface* server = cat.find_tool("llama-server");
+    const ToolInterface* bench = cat.find_tool("llama-bench");
+    if (!server || !bench) {
+        r.reason = "catalog/tools.json has no llama-server or llama-bench entry";
+        return;
+    }
+    const ServeShape sh = serve_shape(w);
+    const double slots = std::max(1.0, sh.batch);
+    std::string kv_note;
+    const std::string cache = llama_cache_type(w.precision.kv_cache, kv_note);
+    CommandLine s{"llama-server"};
+    s.add("-m", "\"$MODEL_GGUF\"");
+    s.add("-c", num(sh.context * slots));
+    s.add("-np", num(slots));
+    s.add("-ngl", "999");
+    s.add("-fa", "on");
+    if (!cache.empty()) {
+        s.add("-ctk", cache);
+        s.add("-ctv", cache);
+    }
+    s.add("--host", "127.0.0.1");
+    s.add("--port", "8080");
+    r.deploy.push_back(command(*server, "serve the model (" + num(slots) + " slot" + (slots > 1 ? "s" : "") + " of " + num(sh.context) + " tokens)", s.text()));
+    CommandLine m{"llama-bench"};
+    m.add("-m", "\"$MODEL_GGUF\"");
+    m.add("-p", num(sh.prompt));
+    m.add("-n", num(sh.output));
+    m.add("-ngl", "999");
+    m.add("-fa", "on");
+    if (!cache.empty()) {
+        m.add("-ctk", cache);
+        m.add("-ctv", cache);
+    }
+    m.add("-o", "md");
+    r.measure.push_back(command(*bench, "prompt and generation speed of one sequence", m.text()));
+    // pp P prints P / prefill time; tg N prints 1 / decode step time of one sequence.
+    if (const auto t = c.figures.find("ttft_s"); t != c.figures.end() && t->second.value > 0) {
+        const Figure& f = t->second;
+        r.predicted.push_back({"pp" + num(sh.prompt) + " (t/s)", "ttft_s", sh.prompt / f.value, f.high > 0 ? sh.prompt / f.high : 0,
+                               f.low > 0 ? sh.prompt / f.low : 0, "t/s", f.low != f.high, "prompt tokens / the plan's time to first token"});
+    }
+    predict(r, c, "decode_tokens_per_s_per_user", "tg" + num(sh.output) + " (t/s)", 1, "t/s",
+            slots > 1 ? "the plan's per-user speed at " + num(slots) + " sequences; llama-bench's tg runs one, so expect it faster"
+                      : "llama-bench decodes from an empty context; the plan's figure is at the workload's context, so expect it a little faster");
+    const WeightFormat* f = cat.find_format(w.precision.weights);
+    if (f && f->kind == "gguf") r.notes.push_back("Set MODEL_GGUF to a GGUF file of " + w.model.model.name + " in " + w.precision.weights + ".");
+    else
+        r.notes.push_back("Set MODEL_GGUF to a GGUF file of " + w.model.model.name + ". llama.cpp stores weights in GGUF types and " + w.precision.weights +
+                          " is not one, so pick the nearest (q8_0 for 8 bits, q4_k_m for 4) and expect the speed to follow its size.");
+    if (!kv_note.empty()) r.notes.push_back(kv_note);
+}
+
+// [SECTION] Training: Megatron-LM, torchtitan, torchtune -----------------------------------------------------
+
+constexpr int kMeasureSteps = 20;  // a short run: enough steps past warm-up for a steady step time
+constexpr int kNodeDevices = 8;    // devices per node assumed for the launcher (HGX boards); the note says so
+
+struct TrainShape {
+    int devices = 1, per_node = 1, nodes = 1;
+    double global_batch = 1, steps = 0; // steps: 0 when the workload gives no token count
+};
+
+TrainShape train_shape(const Workload& w, const Candidate& c) {
+    TrainShape t;
+    t.devices = std::max(1, c.count);
+    t.per_node = std::min(t.devices, kNodeDevices);
+    t.nodes = (t.devices + t.per_node - 1) / t.per_node;
+    t.global_batch = double(std::max(1, c.layout.micro_batch)) * std::max(1, c.layout.micro_batches) * std::max(1, c.layout.data_parallel);
+    if (w.train.tokens > 0 && w.train.seq_len > 0) t.steps = std::ceil(w.train.tokens / (t.global_batch * w.train.seq_len));
+    return t;
+}
+
+void predict_training(RunIt& r, const Candidate& c, const std::string& tool) {
+    const double n = std::max(1, c.count);
+    if (tool == "megatron-lm") predict(r, c, "step_time_s", "elapsed time per iteration (ms)", 1e3, "ms");
+    else predict(r, c, "step_time_s", "step time (s)", 1, "s");
+    predict(r, c, "train_tokens_per_s", tool == "torchtune" ? "tokens_per_second_per_gpu" : tool == "torchtitan" ? "tps (tokens/s per device)" : "tokens/s per device",
+            1 / n, "tokens/s");
+    if (!c.layouts.layouts.empty()) {
+        const LayoutResult& best = c.layouts.layouts.front();
+        if (tool == "megatron-lm" && best.hardware_flop_per_s > 0)
+            r.predicted.push_back({"throughput per GPU (TFLOP/s/GPU)", "layouts.best.hardware_flop_per_s", best.hardware_flop_per_s / 1e12,
+                                   best.hardware_flop_per_s / 1e12, best.hardware_flop_per_s / 1e12, "TFLOP/s", false,
+                                   "recomputation included, as Megatron-LM counts it"});
+        if (best.mfu > 0)
+            r.predicted.push_back({tool == "torchtitan" ? "mfu (%)" : "MFU (%)", "layouts.best.mfu", best.mfu * 100, best.mfu * 100, best.mfu * 100, "%", false, ""});
+    }
+    const MemoryUse& m = c.memory;
+    const bool reserved = m.reserved_high_bytes > 0;
+    const double v = (m.total_bytes - m.context_bytes - m.managed_bytes) / 1e9;
+    const double gib = tool == "torchtune" ? 1e9 / 1073741824.0 : 1;
+    r.predicted.push_back({tool == "torchtune" ? "peak_memory_reserved (GiB)" : "peak memory per device (GB, torch.cuda.max_memory_reserved)",
+                           "memory.total_bytes", (reserved ? v : m.total_bytes / 1e9) * gib,
+                           (reserved ? m.reserved_low_bytes : m.total_low_bytes) / 1e9 * gib,
+                           (reserved ? m.reserved_high_bytes : m.total_high_bytes) / 1e9 * gib, tool == "torchtune" ? "GiB" : "GB", true,
+                           reserved ? "the plan's memory less the runtime context and managed memory, which PyTorch's allocator does not count" : ""});
+}
+
+std::string recompute_name(Checkpointing k) { return k == Checkpointing::full ? "full" : k == Checkpointing::selective ? "selective" : "none"; }
+
+// Megatron-LM's pretrain_gpt.py with the layout, the model's shape and the run's length.
+std::string megatron_command(const Workload& w, const Candidate& c, const TrainShape& t, bool measure) {
+    const Layout& l = c.layout;
+    const ModelArch& a = w.model.model.arch;
+    CommandLine s{"torchrun"};
+    s.add("--nproc_per_node", num(t.per_node));
+    s.add("--nnodes", num(t.nodes));
+    s.parts.push_back("pretrain_gpt.py");
+    s.add("--tensor-model-parallel-size", num(l.tensor_parallel));
+    if (l.tensor_parallel > 1) s.add("--sequence-parallel");
+    s.add("--pipeline-model-parallel-size", num(l.pipeline_parallel));
+    if (l.virtual_stages > 1) s.add("--num-virtual-stages-per-pipeline-rank", num(l.virtual_stages));
+    s.add("--context-parallel-size", num(l.context_parallel));
+    if (l.expert_parallel > 1) s.add("--expert-model-parallel-size", num(l.expert_parallel));
+    if (l.zero_stage == 1) s.add("--use-distributed-optimizer");
+    if (l.zero_stage >= 2) {
+        s.add("--use-megatron-fsdp");
+        s.add("--data-parallel-sharding-strategy", l.zero_stage == 2 ? "optim_grads" : "optim_grads_params");
+    }
+    s.add("--micro-batch-size", num(std::max(1, l.micro_batch)));
+    s.add("--global-batch-size", num(t.global_batch));
+    if (l.recompute != Checkpointing::none) s.add("--recompute-granularity", recompute_name(l.recompute));
+    if (l.recompute == Checkpointing::full) {
+        s.add("--recompute-method", "uniform");
+        s.add("--recompute-num-layers", "1");
+    }
+    s.add("--num-layers", num(a.layers));
+    s.add("--hidden-size", num(a.hidden));
+    s.add("--ffn-hidden-size", num(a.has_moe && a.moe.expert_intermediate > 0 ? a.moe.expert_intermediate : a.intermediate));
+    s.add("--num-attention-heads", num(a.heads));
+    if (a.kv_heads > 0 && a.kv_heads < a.heads) {
+        s.add("--group-query-attention");
+        s.add("--num-query-groups", num(a.kv_heads));
+    }
+    if (a.has_moe) {
+        s.add("--num-experts", num(a.moe.experts));
+        s.add("--moe-router-topk", num(a.moe.active_experts));
+    }
+    if (a.mlp == MlpKind::gated) s.add("--swiglu");
+    s.add("--normalization", a.norm == NormKind::rmsnorm ? "RMSNorm" : "LayerNorm");
+    if (a.position == PositionKind::rope) s.add("--position-embedding-type", "rope");
+    if (!a.tied_embeddings) s.add("--untie-embeddings-and-output-weights");
+    if (a.bias == BiasKind::none) s.add("--disable-bias-linear");
+    s.add("--seq-length", num(w.train.seq_len));
+    s.add("--max-position-embeddings", num(std::max<double>(w.train.seq_len, a.max_context)));
+    if (measure) {
+        s.add("--vocab-size", num(a.vocab));
+        s.add("--tokenizer-type", "NullTokenizer");
+        s.add("--mock-data");
+    }
+    s.add("--train-iters", num(measure ? kMeasureSteps : t.steps));
+    s.add("--lr", "1e-4");
+    s.add("--bf16");
+    if (w.precision.compute == "fp8") s.add("--fp8-format", "hybrid");
+    s.add("--log-interval", "1");
+    s.add("--log-throughput");
+    return s.text();
+}
+
+// A TOML basic string's contents: backslashes and quotes escaped (a user's model name may hold either).
+std::string toml_string(const std::string& v) {
+    std::string out;
+    for (char ch : v) {
+        if (ch == '\\' || ch == '"') out += '\\';
+        if (ch != '\n') out += ch;
+    }
+    return out;
+}
+
+// torchtitan's TOML: [section] tables with the keys recorded in tools.json.
+std::string torchtitan_toml(const Workload& w, const Candidate& c, const ToolInterface& tool, const std::map<std::string, std::string>& model,
+                            double steps) {
+    const Layout& l = c.layout;
+    const int shard = l.zero_stage >= 2 ? l.data_parallel : 1;
+    const int replicate = l.zero_stage >= 2 ? 1 : l.data_parallel;
+    const int layers_per_stage = l.virtual_stages > 1 ? std::max(1, w.model.model.arch.layers / (l.pipeline_parallel * l.virtual_stages)) : 0;
+    std::string s = "# torchtitan " + tool.release + ": the layout hwplan planned for " + std::to_string(c.count) + " devices\n";
+    s += "[job]\ndescription = \"" + toml_string("hwplan: " + w.model.model.name + " on " + std::to_string(c.count) + " x " + c.device_name) + "\"\n\n";
+    s += "[metrics]\nlog_freq = 1\n\n";
+    s += "[model]\nname = \"" + model.at("name") + "\"\nflavor = \"" + model.at("flavor") + "\"\n\n";
+    s += "[training]\nlocal_batch_size = " + num(std::max(1, l.micro_batch) * std::max(1, l.micro_batches)) + "\n";
+    s += "global_batch_size = " + num(double(std::max(1, l.micro_batch)) * std::max(1, l.micro_batches) * std::max(1, l.data_parallel)) + "\n";
+    s += "seq_len = " + num(w.train.seq_len) + "\nsteps = " + num(steps) + "\n\n";
+    s += "[parallelism]\ndata_parallel_replicate_degree = " + num(replicate) + "\ndata_parallel_shard_degree = " + num(shard) + "\n";
+    if (l.zero_stage == 2) s += "fsdp_reshard_after_forward = \"never\"\n";
+    s += "tensor_parallel_degree = " + num(l.tensor_parallel) + "\npipeline_parallel_degree = " + num(l.pipeline_parallel) + "\n";
+    if (l.pipeline_parallel > 1) {
+        s += "pipeline_parallel_schedule = \"" + std::string(l.virtual_stages > 1 ? "Interleaved1F1B" : "1F1B") + "\"\n";
+        s += "pipeline_parallel_microbatch_size = " + num(std::max(1, l.micro_batch)) + "\n";
+        if (layers_per_stage > 0) s += "pipeline_parallel_layers_per_stage = " + num(layers_per_stage) + "\n";
+    }
+    s += "context_parallel_degree = " + num(l.context_parallel) + "\nexpert_parallel_degree = " + num(l.expert_parallel) + "\n\n";
+    s += "[activation_checkpoint]\nmode = \"" + recompute_name(l.recompute) + "\"\n";
+    return s;
+}
+
+void pretrain(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c) {
+    const TrainShape t = train_shape(w, c);
+    const ToolInterface* titan = cat.find_tool("torchtitan");
+    const ToolInterface* megatron = cat.find_tool("megatron-lm");
+    const std::map<std::string, std::string>* model = nullptr;
+    if (titan && w.model.from_catalog)
+        if (const auto it = titan->models.find(w.model.model.id); it != titan->models.end()) model = &it->second;
+    if (model) {
+        const std::string deploy_file = "hwplan_train.toml", measure_file = "hwplan_measure.toml";
+        r.deploy.push_back(command(*titan, "training config: the planned layout" + std::string(t.steps > 0 ? ", " + num(t.steps) + " steps" : ""),
+                                   torchtitan_toml(w, c, *titan, *model, t.steps > 0 ? t.steps : 1000), deploy_file));
+        r.deploy.push_back(command(*titan, "launch on each node", "NGPU=" + num(t.per_node) + " CONFIG_FILE=./" + deploy_file + " ./run_train.sh"));
+        r.measure.push_back(command(*titan, "the same layout for " + std::to_string(kMeasureSteps) + " steps",
+                                    torchtitan_toml(w, c, *titan, *model, kMeasureSteps), measure_file));
+        r.measure.push_back(command(*titan, "launch on each node", "NGPU=" + num(t.per_node) + " CONFIG_FILE=./" + measure_file + " ./run_train.sh"));
+        predict_training(r, c, "torchtitan");
+        if (c.layout.zero_stage == 1)
+            r.notes.push_back("torchtitan has no ZeRO-1: replicated data parallelism keeps the whole optimizer state on each device, more than planned.");
+        r.notes.push_back("run_train.sh starts one node; with " + std::to_string(t.nodes) +
+                          " nodes launch the same config with your scheduler (torchtitan's multinode_trainer.slurm). Set the tokenizer and dataset "
+                          "([model] hf_assets_path, [training] dataset) to yours.");
+    } else if (megatron) {
+        r.deploy.push_back(command(*megatron, "train with the planned layout" + std::string(t.steps > 0 ? " (" + num(t.steps) + " steps)" : ""),
+                                   megatron_command(w, c, t, false)));
+        if (t.steps <= 0) r.notes.push_back("The workload gives no token count, so --train-iters is 0: set it to your run's steps.");
+        r.measure.push_back(command(*megatron, "the same layout for " + std::to_string(kMeasureSteps) + " steps on synthetic data",
+                                    megatron_command(w, c, t, true)));
+        predict_training(r, c, "megatron-lm");
+        r.notes.push_back("Add your data and tokenizer flags to the training command. Launch it on each of the " + std::to_string(t.nodes) +
+                          " node(s) with torchrun's rendezvous flags for your cluster.");
+        if (w.model.model.arch.bias == BiasKind::qkv)
+            r.notes.push_back("The model has biases on its query, key and value projections only; Megatron-LM's flag for that is not recorded, "
+                              "so the command leaves biases on every linear layer (Megatron-LM's default): add your release's QKV-bias flag.");
+        if (w.model.model.arch.has_mla || w.model.model.arch.moe.shared_experts > 0)
+            r.notes.push_back("Multi-latent attention and shared experts need flags hwplan has not recorded; take them from Megatron-LM's example for the model.");
+    } else {
+        r.reason = "catalog/tools.json has no torchtitan or megatron-lm entry";
+        return;
+    }
+    if (t.per_node < t.devices) r.notes.push_back(std::to_string(kNodeDevices) + " devices per node assumed; change the per-node count to your servers'.");
+}
+
+void finetune(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c) {
+    const ToolInterface* tune = cat.find_tool("torchtune");
+    if (!tune) {
+        r.reason = "catalog/tools.json has no torchtune entry";
+        return;
+    }
+    const TrainShape t = train_shape(w, c);
+    const Layout& l = c.layout;
+    const bool full = w.train.method == TrainMethod::full;
+    const std::string method(name(w.train.method));
+    const std::string recipe = std::string(full ? "full_finetune_" : "lora_finetune_") + (t.devices > 1 ? "distributed" : "single_device");
+    std::string config = "\"$TORCHTUNE_CONFIG\"";
+    if (const auto m = tune->configs.find(w.model.model.id); m != tune->configs.end() && w.model.from_catalog)
+        if (const auto rc = m->second.find(recipe); rc != m->second.end())
+            if (const auto cfg = rc->second.find(method); cfg != rc->second.end()) config = cfg->second;
+    auto write = [&](bool measure) {
+        CommandLine s{"tune run"};
+        if (t.devices > 1) {
+            s.head += " --nnodes " + num(t.nodes) + " --nproc-per-node " + num(t.per_node);
+        }
+        s.head += " " + recipe + " --config " + config;
+        s.parts.push_back("batch_size=" + num(std::max(1, l.micro_batch)));
+        s.parts.push_back("gradient_accumulation_steps=" + num(std::max(1, l.micro_batches)));
+        s.parts.push_back("tokenizer.max_seq_len=" + num(w.train.seq_len));
+        s.parts.push_back(std::string("enable_activation_checkpointing=") + (l.recompute != Checkpointing::none ? "True" : "False"));
+        if (!full) s.parts.push_back("model.lora_rank=" + num(w.train.lora_rank));
+        if (full && t.devices > 1 && l.tensor_parallel > 1) s.parts.push_back("tensor_parallel_dim=" + num(l.tensor_parallel));
+        if (measure) {
+            s.parts.push_back("epochs=1");
+            s.parts.push_back("max_steps_per_epoch=" + std::to_string(kMeasureSteps));
+        } else if (t.steps > 0) {
+            s.parts.push_back("max_steps_per_epoch=" + num(t.steps));
+        }
+        s.parts.push_back("log_every_n_steps=1");
+        s.parts.push_back("log_peak_memory_stats=True");
+        return s.text();
+    };
+    r.deploy.push_back(command(*tune, "fine-tune with the planned layout", write(false)));
+    r.measure.push_back(command(*tune, "the same run stopped after " + std::to_string(kMeasureSteps) + " steps", write(true)));
+    predict_training(r, c, "torchtune");
+    if (config.front() == '"')
+        r.notes.push_back("torchtune v0.6.1 ships no " + method + " config for " + w.model.model.name + " with " + recipe +
+                          ": set TORCHTUNE_CONFIG to one you copied (tune cp) and adapted.");
+    if (l.zero_stage != (t.devices > 1 ? 3 : 0) || l.pipeline_parallel > 1 || l.context_parallel > 1)
+        r.notes.push_back("torchtune's distributed recipes shard with FSDP (ZeRO-3); the planned layout (ZeRO-" + std::to_string(l.zero_stage) +
+                          ", PP " + std::to_string(l.pipeline_parallel) + ", CP " + std::to_string(l.context_parallel) + ") is the nearest they run.");
+}
+
+const Candidate* candidate_on(const Plan& p, const std::string& device) {
+    for (const auto& c : p.candidates)
+        if (c.device == device) return &c;
+    return nullptr;
+}
+
+} // namespace
+
+// [SECTION] The run section ---------------------------------------------------------------------------------
+
+RunIt run_it(const Plan& p, const Workload& w, const Catalog& cat, const std::string& device) {
+    RunIt r;
+    const Candidate* c = nullptr;
+    int total = 0;
+    if (device.empty()) {
+        if (!p.recommendation.found) {
+            r.reason = "no option is recommended, so there is nothing to run yet; ask for one candidate with --device";
+            return r;
+        }
+        const Option& o = p.recommendation.option;
+        r.option = o.name;
+        if (o.kind == "api") {
+            // The catalog's API entries record price lists, not API endpoints, so no entry point is given.
+            r.reason = "a hosted API (" + o.name + "): the provider runs it, so there is nothing to deploy; call its API. The catalog "
+                       "records the provider's prices, not its API's entry point";
+            return r;
+        }
+        c = candidate_on(p, o.device);
+        total = o.count;
+    } else {
+        c = candidate_on(p, device);
+        if (!c) {
+            r.reason = "no candidate on device \"" + device + "\" in this plan";
+            return r;
+        }
+        r.option = c->device_name;
+        total = c->count;
+    }
+    if (!c) {
+        r.reason = "the recommended option's device has no candidate in the plan";
+        return r;
+    }
+    r.device = c->device;
+    r.count = total;
+    const Device* d = cat.device_by_id(c->device);
+    if (!d) {
+        r.reason = "device \"" + c->device + "\" is not in the catalog";
+        return r;
+    }
+    if (!c->fits) r.notes.push_back("This candidate does not fit as planned; the commands show its layout, which will run out of memory.");
+    switch (w.stage) {
+    case Stage::serve:
+    case Stage::batch:
+    case Stage::edge: {
+        const int replicas = c->count > 0 ? std::max(1, total / c->count) : 1;
+        switch (serving_runner(w, *d)) {
+        case Runner::vllm: serve_vllm(r, w, cat, *c, *d, replicas); break;
+        case Runner::llama_cpp: serve_llama_cpp(r, w, cat, *c); break;
+        case Runner::none:
+            r.reason = d->kind == DeviceKind::sram_system
+                           ? d->name + " runs models in its maker's own service; hwplan records no command for it"
+                           : "no deploy tool recorded in catalog/tools.json runs on " + d->name + " (its software: " +
+                                 [&] { std::string s; for (const auto& x : d->software) s += (s.empty() ? "" : ", ") + x; return s; }() + ")";
+            break;
+        }
+        break;
+    }
+    case Stage::pretrain: pretrain(r, w, cat, *c); break;
+    case Stage::finetune: finetune(r, w, cat, *c); break;
+    case Stage::embed: r.reason = "embedding jobs: no deploy or benchmark command is written yet (vLLM's pooling runner is not recorded)"; break;
+    case Stage::rl: r.reason = "reinforcement learning: no RL framework's interface is recorded yet (veRL, OpenRLHF)"; break;
+    }
+    r.available = r.reason.empty() && !r.deploy.empty();
+    if (!r.available) {
+        r.deploy.clear();
+        r.measure.clear();
+        r.predicted.clear();
+    }
+    return r;
+}
+
+std::string run_text(const RunIt& r) {
+    std::string s = "Run it: " + (r.option.empty() ? r.device : r.option) + "\n";
+    if (!r.available) {
+        s += "No command: " + r.reason + "\n";
+        if (!r.entry_point.empty()) s += "Entry point: " + r.entry_point + "\n";
+        return s;
+    }
+    auto block = [&](const char* title, const std::vector<RunCommand>& cmds) {
+        s += std::string("\n") + title + "\n";
+        for (const auto& c : cmds) {
+            s += "# " + c.what + " (" + c.tool + ", " + c.release + ")" + (c.file.empty() ? "" : ": write " + c.file) + "\n";
+            s += c.text + (c.text.empty() || c.text.back() == '\n' ? "" : "\n");
+        }
+    };
+    block("Deploy", r.deploy);
+    block("Measure", r.measure);
+    s += "\nPredicted (what the benchmark should print)\n";
+    for (const auto& p : r.predicted) {
+        s += "  " + p.metric + ": " + format_sig(p.value, 4);
+        if (p.banded) s += " (" + format_sig(p.low, 3) + " .. " + format_sig(p.high, 3) + ")";
+        s += "\n";
+        if (!p.note.empty()) s += "      " + p.note + "\n";
+    }
+    if (!r.notes.empty()) {
+        s += "\nNotes\n";
+        for (const auto& n : r.notes) s += "  - " + n + "\n";
+    }
+    return s;
+}
+
+} // namespace hwplan
