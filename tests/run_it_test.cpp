@@ -391,7 +391,8 @@ TEST(RunIt, EveryRecordedFlagNamesASourceWithARepositoryAndADate) {
     for (const auto& t : catalog().tools)
         for (const auto* group : {&t.flags, &t.recipes})
             for (const auto& [flag, f] : *group) {
-                const auto s = std::find_if(catalog().tool_sources.begin(), catalog().tool_sources.end(), [&](const Source& x) { return x.id == f.source; });
+                const std::string& source = f.source; // clang 14 cannot capture a structured binding
+                const auto s = std::find_if(catalog().tool_sources.begin(), catalog().tool_sources.end(), [&](const Source& x) { return x.id == source; });
                 ASSERT_NE(s, catalog().tool_sources.end()) << t.id << " " << flag;
                 EXPECT_EQ(s->read_on, "2026-12-02") << t.id << " " << flag;
                 EXPECT_NE(s->locator.find(t.repository), std::string::npos) << t.id << " " << flag << ": the source names another repository";
