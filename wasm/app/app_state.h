@@ -42,6 +42,9 @@ struct AppState {
     // [SECTION] the plan ---------------------------------------------------------------------
     bool catalog_ready = false;        // the catalog is read (main.cpp, the tick after the first frame); until then "Planning..."
     std::string planned_json;          // the document the current plan was made from (memo key)
+    bool plan_pending_whole = false;   // the plan shown is the quick one (no re-planned flip points or sensitivity): the whole
+                                       // plan follows in the first frame with no input waiting (page.cpp refresh_plan)
+    bool input_waiting = false;        // this frame has input or page commands still queued (main.cpp sets it each frame)
     Plan plan;                         // the plan of the current document (issues set when invalid)
     Plan shown;                        // the last valid plan: stays visible while a field is wrong
     Workload shown_workload;           // its parsed workload (for the card)

@@ -134,14 +134,23 @@ std::string planning_panel() {
 
 } // namespace
 
+// A keystroke plans at once without what needs re-planning (the flip points found by re-planning, the sensitivity
+// probes: several plans more), so typing never waits for them; the whole plan, the one the CLI, the card and the JS API
+// give, replaces it in the first frame with no input waiting. Tests and the page API see the whole plan: the page is
+// not idle until it is in (main.cpp).
 void refresh_plan(AppState& state, const Catalog& catalog) {
     const std::string doc = state.workload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    if (doc == state.planned_json) return;
+    const bool changed = doc != state.planned_json;
+    if (!changed && !(state.plan_pending_whole && !state.input_waiting)) return;
+    const bool whole = !changed;
     state.planned_json = doc; // planned once, even when planning fails (no retry every frame)
+    state.plan_pending_whole = false;
     // A throw from the core (a bug) is the plan's named error, shown where a field's error shows; the last
     // valid plan stays on screen (guard.h).
+    const std::string selected_device =
+        state.selected >= 0 && state.selected < static_cast<int>(state.shown.candidates.size()) ? state.shown.candidates[state.selected].device : "";
     const bool planned = guarded("plan", [&] {
-        state.plan = plan_from_json(doc, catalog);
+        state.plan = plan_from_json(doc, catalog, whole);
         if (!state.plan.issues.empty()) return false; // the last valid plan stays on screen
         Plan shown = state.plan;
         Workload workload = parse_workload(doc, catalog).workload;
@@ -158,6 +167,12 @@ void refresh_plan(AppState& state, const Catalog& catalog) {
         return false;
     });
     if (!planned) return;
+    if (whole) { // the same candidates in the same order: keep the row the user is on
+        for (int i = 0; i < static_cast<int>(state.shown.candidates.size()); ++i)
+            if (state.shown.candidates[i].device == selected_device) state.selected = i;
+        return;
+    }
+    state.plan_pending_whole = true;
     // Show the recommended device (or the one a link asked for) and scroll the table to it.
     std::string want = state.wanted_device;
     state.wanted_device.clear();
