@@ -16,6 +16,7 @@ bash build-scripts/setup.sh >/dev/null
 cmake --build --preset native --target hwplan_bench hwplan_layout_speed >/dev/null
 bash build-scripts/build-web.sh >/dev/null
 if [ "${1:-}" != --budgets ]; then
+  cmake --build --preset wasm --target hwplan_layout_speed >/dev/null
   build/native/bench/hwplan_bench "$@"; echo
   # Layout search, like for like: the same program natively and in WebAssembly under Node.
   echo "layout search, native:"; build/native/bench/hwplan_layout_speed

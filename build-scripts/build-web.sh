@@ -8,5 +8,5 @@ export NODE_PATH=/usr/share/nodejs   # emcc's link step needs Debian's acorn mod
 # Configure unless a configure finished: a failed one (say, before setup fetched ImGui) leaves a
 # CMakeCache.txt without a Makefile, and rerunning configure is what recovers from it.
 [ -f build/wasm/Makefile ] || cmake --preset wasm >/dev/null
-cmake --build --preset wasm
+cmake --build --preset wasm --target dist   # the site only; bench.sh builds the WebAssembly layout timer when it needs it
 echo "build-web: dist/index.html, dist/hwplan.html, dist/hwplan_js.js"

@@ -44,20 +44,42 @@ ctest_preset() {
   echo "      $summary"
 }
 
-# node --test over a folder, counting the TAP summary.
-node_tests() {
-  local name=$1 dir=$2 log="$log_dir/$(basename "$2").log"
-  step "$name" "$log" node --test --test-reporter=tap "$dir"/
-  local p f; p=$(grep -E '^# pass [0-9]+' "$log" | tail -1 | awk '{print $3}'); f=$(grep -E '^# fail [0-9]+' "$log" | tail -1 | awk '{print $3}')
-  if [ -z "$p" ]; then note_fail "$name (no summary)"; return; fi
+# Counts one node --test TAP log into the totals and names what failed (CI shows only the end of the output).
+report_tap() { # NAME LOG
+  local name=$1 log=$2 p f
+  p=$(grep -E '^# pass [0-9]+' "$log" | tail -1 | awk '{print $3}'); f=$(grep -E '^# fail [0-9]+' "$log" | tail -1 | awk '{print $3}')
+  if [ -z "$p" ]; then note_fail "$name (no summary)"; tail -20 "$log"; return; fi
   passed=$((passed + p)); [ "$f" -gt 0 ] && note_fail "$name" "$f"
   echo "      $p passed, $f failed"
-  # Name what failed where the summary is read (CI shows only the end of the output).
   # Each failure with the first lines of its error (node's TAP block after "not ok").
   awk '/^ *not ok [0-9]+ - /{sub(/^ *not ok [0-9]+ - /, "      not ok: "); print; n=8; next}
        /^ *\.\.\.$/{n=0; e=0}
        e>0 {sub(/^ */, "          "); print substr($0, 1, 300); e--; next}
        n>0 && /^ *(error|location|expected|actual):/{e=(/\|-?$/ ? 3 : 0); sub(/^ */, "        "); print substr($0, 1, 300); n--}' "$log" || true
+}
+
+# node --test over a folder, counting the TAP summary.
+node_tests() {
+  local name=$1 dir=$2 log="$log_dir/$(basename "$2").log"
+  step "$name" "$log" node --test --test-reporter=tap "$dir"/
+  report_tap "$name" "$log"
+}
+
+# The browser tests in two node --test processes side by side, the files dealt largest first to each in turn. A
+# browser test mostly waits for the page (software WebGL, the planner), so two use the two cores better than one;
+# each file still loads its page once and no test depends on another file.
+browser_tests() {
+  local name=$1 dir=$2 start=$SECONDS files=()
+  mapfile -t files < <(ls -S "$dir"/*.test.mjs)
+  printf 'test: %s (%d files in two processes)\n' "$name" "${#files[@]}"
+  local a=() b=()
+  for i in "${!files[@]}"; do if ((i % 2 == 0)); then a+=("${files[$i]}"); else b+=("${files[$i]}"); fi; done
+  node --test --test-reporter=tap "${a[@]}" >"$log_dir/e2e.1.log" 2>&1 &
+  node --test --test-reporter=tap "${b[@]}" >"$log_dir/e2e.2.log" 2>&1 &
+  wait
+  printf '      (%ds)\n' $((SECONDS - start))
+  report_tap "$name (first half)" "$log_dir/e2e.1.log"
+  report_tap "$name (second half)" "$log_dir/e2e.2.log"
 }
 
 ctest_preset native
@@ -115,7 +137,7 @@ if [ "${HWPLAN_SKIP_ASAN:-0}" != 1 ]; then
 fi
 if step "wasm: build the web planner into dist/" "$log_dir/wasm.log" bash build-scripts/build-web.sh; then
   node_tests "node: JavaScript API (hwplan_js)" tests/js
-  node_tests "browser: end-to-end in headless Chromium" tests/e2e
+  browser_tests "browser: end-to-end in headless Chromium" tests/e2e
   # Budgets (BENCHMARKS.md): reported, not counted; timings on a shared CI machine are not a gate.
   # --quick: every budget line from fewer repetitions and one cold load per page (BENCHMARKS.md, Budgets).
   printf 'test: budgets (build-scripts/bench.sh --budgets --quick; reported only)\n'; budgets_start=$SECONDS
