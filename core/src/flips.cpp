@@ -106,7 +106,7 @@ void utilization_flips(Plan& p, const Workload& w, const Catalog& cat, const Ass
     const std::string base = answer_of(at(u0));
     if (base != answer_of(p)) return; // stating the utilization alone changes the answer: no flip to report
     const bool given = std::find(w.given.begin(), w.given.end(), "cost.utilization") != w.given.end();
-    const std::string now = percent(u0) + (given ? "" : std::string(" (") + (hours_used_per_month(w.usage) > 0 ? "from the usage" : "assumed") + ")");
+    const std::string now = percent(u0) + (given ? "" : std::string(", ") + (hours_used_per_month(w.usage) > 0 ? "from the usage" : "assumed"));
     for (const int dir : {-1, 1}) {
         const std::vector<double> grid = dir < 0 ? std::vector<double>{0.5, 0.25, 0.1, 0.05} : std::vector<double>{0.25, 0.5, 0.75, 1.0};
         double inside = u0, outside = 0;
@@ -198,7 +198,8 @@ void demand_flips(Plan& p, const Workload& w, const Catalog& cat, const Assumpti
         }
         if (f.low == 0) f.low = v0;
         if (f.high == 0) f.high = v0;
-        const std::string name = d.key.substr(d.key.find('.') + 1);
+        std::string name = d.key.substr(d.key.find('.') + 1);
+        std::replace(name.begin(), name.end(), '_', ' ');
         f.text = "Demand (" + name + ", now " + format_sig(v0, 4) + "): " +
                  (changes.empty() ? "the answer holds from " + format_sig(f.low, 4) + " to " + format_sig(f.high, 4) + " " + d.unit + " (re-planned at both)"
                                   : changes + (lo < v0 || hi > v0 ? "; it holds at " + format_sig(lo < v0 ? lo : hi, 4) + " " + d.unit : std::string())) +

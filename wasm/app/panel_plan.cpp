@@ -315,13 +315,13 @@ void devices_view(AppState& state) {
 // [SECTION] costs, assumptions, card, team --------------------------------------------------------
 void costs_view(AppState& state) {
     const Plan& p = state.shown;
-    heading("Cost per useful result across the options");
-    cost_bars(p, ImGui::GetContentRegionAvail().x - 10);
     if (const auto changes = change_lines(p); !changes.empty()) { // the same lines as the CLI and the card (render.h)
-        ImGui::Spacing();
         heading("What would change the answer");
         for (const auto& l : changes) ImGui::Bullet(), text_wrapped(l.c_str());
+        ImGui::Spacing();
     }
+    heading("Cost per useful result across the options");
+    cost_bars(p, ImGui::GetContentRegionAvail().x - 10);
     if (!p.breakeven_curve.empty()) {
         ImGui::Spacing();
         heading(("Buy or rent: months to break even against hours used a month (" + p.breakeven_device + ")").c_str());
