@@ -172,12 +172,12 @@ void run_it_section(AppState& state) {
         ImGui::PopStyleColor();
         publish(state, "runit:error");
     } else if (!c.lines.empty()) {
-        if (s.compared_for != state.planned_json) ImGui::TextDisabled("The plan changed since: press Compare again.");
-        comparison_table(state, c);
-        if (s.scroll_to_result) {
-            ImGui::SetScrollHereY(1.0f);
+        if (s.scroll_to_result) { // a new comparison: the table at the top of the card, what it points at below it
+            ImGui::SetScrollHereY(0.0f);
             s.scroll_to_result = false;
         }
+        if (s.compared_for != state.planned_json) ImGui::TextDisabled("The plan changed since: press Compare again.");
+        comparison_table(state, c);
         if (!c.largest.empty()) {
             text_wrapped(("Largest difference: " + c.largest + ". Points at " + c.points_at + ". " + c.why).c_str());
             publish(state, "runit:points-at:" + published_id(c.points_at));
