@@ -286,6 +286,7 @@ TEST(BadInput, EveryTextEntryPointAnswersWithErrors) {
     static const auto sweep = [](const std::string& r) { return sweep_json(catalog(), r); };
     static const auto plan_with = [](const std::string& r) { return plan_request_json(catalog(), r); };
     static const auto team = [](const std::string& r) { return issues_json(team_plan(r, catalog()).issues); };
+    static const auto read_back = [](const std::string& r) { return read_back_request_json(catalog(), r); };
     const std::string bench = R"(| model | params | backend | test | t/s |\n| --- | --: | --- | --: | --: |\n| llama 7B Q4_0 | 6.74 B | CUDA | tg 128 | 131.42 |)";
     auto cal = [&](const std::string& workload, const std::string& more = "") {
         return R"({"workload": )" + workload + R"(, "device": "rtx-a6000", "text": ")" + bench + R"(", "read_on": "2026-12-02")" + more + "}";
@@ -332,6 +333,18 @@ TEST(BadInput, EveryTextEntryPointAnswersWithErrors) {
         {+sweep, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "device": "h999", "axis": "utilization"})", "device", "unknown device \"h999\""},
         {+sweep, R"({"workload": {"stage": "serve", "model": "mistral-7b", "precision": 16}, "device": "h100-sxm", "axis": "utilization"})",
          "workload.precision", "expected a format name or an object {weights, kv_cache, compute}, got a number"},
+        // run-it's benchmark output read back (readBack, hwplan run-it --measured)
+        {+read_back, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "text": "all good, 42 ms", "read_on": "2026-12-02"})", "text",
+         "no benchmark output found: paste the result block `vllm bench serve` prints (from \"============ Serving Benchmark Result "
+         "============\" on) or the table `llama-bench -o md` prints"},
+        {+read_back, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "text": "", "read_on": "2026-12-02"})", "text", "must not be empty"},
+        {+read_back, R"({"text": "x", "read_on": "2026-12-02"})", "workload",
+         "required field is missing (the workload the plan and its run section come from)"},
+        {+read_back, R"({"workload": {"stage": "serve", "model": "mistral-7b", "precision": 16}, "text": "x", "read_on": "2026-12-02"})",
+         "workload.precision", "expected a format name or an object {weights, kv_cache, compute}, got a number"},
+        {+read_back, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "text": "x", "read_on": "2026-12-02", "extension": []})", "extension",
+         "expected an object, got an array"},
+        {+read_back, "[1]", "", "expected a JSON object, got an array"},
         // team
         {+team, R"({"name": "x"})", "cards", "required field is missing (a list of workloads)"},
         {+team, R"({"name": "x", "cards": [42]})", "cards[0]", "expected a JSON object, got a number"},

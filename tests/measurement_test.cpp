@@ -266,7 +266,7 @@ TEST(Calibration, EverySampleOnEveryScenarioIsACalibrationOrANamedError) {
     using nlohmann::json;
     std::vector<std::string> samples;
     for (const auto& f : std::filesystem::directory_iterator(std::filesystem::path(HWPLAN_SOURCE_DIR) / "tests/data/measurements"))
-        if (f.path().filename() != "README.md") samples.push_back(f.path().filename().string());
+        if (f.is_regular_file() && f.path().filename() != "README.md") samples.push_back(f.path().filename().string());
     std::sort(samples.begin(), samples.end());
     ASSERT_GE(samples.size(), 2u);
     std::vector<std::pair<std::string, json>> workloads; // label, workload

@@ -41,6 +41,7 @@ std::string models(const std::string& request) { return hwplan::models_request_j
 std::string plan(const std::string& workload) { return hwplan::plan_json(hwplan::embedded_catalog().catalog, workload); }
 std::string plan_with(const std::string& request) { return hwplan::plan_request_json(hwplan::embedded_catalog().catalog, request); }
 std::string calibrate(const std::string& request) { return hwplan::calibrate_request_json(hwplan::embedded_catalog().catalog, request); }
+std::string read_back(const std::string& request) { return hwplan::read_back_request_json(hwplan::embedded_catalog().catalog, request); }
 std::string sweep(const std::string& request) { return hwplan::sweep_json(hwplan::embedded_catalog().catalog, request); }
 std::string scenarios() { return hwplan::scenarios_json(hwplan::embedded_catalog().catalog); }
 std::string catalog_issues() { return hwplan::issues_json(hwplan::embedded_catalog().issues); }
@@ -55,6 +56,7 @@ EMSCRIPTEN_BINDINGS(hwplan) {
     emscripten::function("planWith", &text_call<&plan_with>);           // {"workload", "extension"?} -> {"plan": ...} | {"errors"} (= hwplan plan W --extend E)
     emscripten::function("importConfig", &text_call<&hwplan::hf_config_json>); // {"config", "read_on", "id"?, ...} -> {"model_id", "extension", ...} | {"errors"}
     emscripten::function("calibrate", &text_call<&calibrate>);          // {"workload", "device", "text", "read_on", "extension"?} -> {"calibration", "extension", ...} | {"errors"}
+    emscripten::function("readBack", &text_call<&read_back>);           // {"workload", "text", "read_on", "device"?, "extension"?} -> {"readback": {lines, points_at, calibration, ...}} | {"errors"}
     emscripten::function("sweep", &text_call<&sweep>);                  // {"workload","device","axis","points"?,"count"?} -> {"sweep": ...} | {"errors"}
     emscripten::function("scenarios", &text_of<&scenarios>);          // -> {"scenarios": [{id, name, question, source, workload | team}]}
     emscripten::function("catalogIssues", &text_of<&catalog_issues>); // -> {"errors": [...]} (empty when the catalog is valid)

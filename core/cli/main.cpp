@@ -8,7 +8,7 @@
 //        hwplan validate [--suite DIR] [--format table|markdown|json] [--check FILE] [--record FILE]
 //        hwplan import-config FILE|- [--id ID] [--name NAME] [--read-on DATE]    (writes an --extend file)
 //        hwplan calibrate FILE|- --workload FILE --device ID [--read-on DATE] [--extend FILE]
-//        hwplan run-it FILE|--scenario ID [--device ID] [--format text|json]
+//        hwplan run-it FILE|--scenario ID [--device ID] [--measured FILE [--read-on DATE]] [--format text|json]
 //        hwplan version
 // Exit codes: 0 ok, 2 bad input (the message names the option and the reason), 3 internal error (a bug: the
 // message names the command and what went wrong; never an abort).
@@ -36,6 +36,7 @@
 #include "hwplan/parse.h"
 #include "hwplan/plan.h"
 #include "hwplan/render.h"
+#include "hwplan/run_compare.h"
 #include "hwplan/run_it.h"
 #include "hwplan/validate.h"
 
@@ -86,10 +87,14 @@ Usage:
         Reads pasted benchmark output (llama-bench's table, vLLM benchmark_serving / benchmark_throughput,
         "step time: 1.25 s", "peak memory: 21.3 GB") and calibrates the device's assumption so the plan of
         the workload reproduces it; prints {"calibrations": [...]} for --extend (add it to your extension).
-  hwplan run-it FILE|-|--scenario ID [--device ID] [--format text|json] [--catalog DIR] [--extend FILE]
+  hwplan run-it FILE|-|--scenario ID [--device ID] [--measured FILE [--read-on DATE]] [--format text|json] [--catalog DIR] [--extend FILE]
         Run it: the commands that deploy the recommended option (or the candidate on device ID) with its
         planned layout, the benchmark that measures it, and what the plan predicts the benchmark prints,
         with the band. Flags are those recorded per tool release in catalog/tools.json (docs/run-it.md).
+        --measured FILE (- for standard input): the benchmark's output (vllm bench serve's result block,
+        llama-bench's table) read back: predicted against measured line by line (band, ratio), the
+        assumption the largest difference points at, and the plan again with the measurement as a
+        calibration (as calibrate makes it; --read-on YYYY-MM-DD dates it, default today).
   hwplan version
   hwplan --help
 
@@ -640,11 +645,13 @@ int cmd_run_it(const std::vector<std::string>& args) {
     std::map<std::string, std::string> opt;
     hwplan::CatalogLoad cat;
     std::string text, label;
-    if (!read_workload_arg(args, opt, cat, text, label, {"--format", "--catalog", "--extend", "--scenario", "--device"})) return kExitBadInput;
+    if (!read_workload_arg(args, opt, cat, text, label, {"--format", "--catalog", "--extend", "--scenario", "--device", "--measured", "--read-on"}))
+        return kExitBadInput;
     const std::string fmt = format_option(opt, {"text", "json"});
     if (fmt.empty()) return kExitBadInput;
     if (opt.count("--scenario") && text.find("\"cards\"") != std::string::npos)
         return bad_input("--scenario: " + opt["--scenario"] + " is a team of workloads; run-it takes one workload");
+    if (opt.count("--read-on") && !opt.count("--measured")) return bad_input("--read-on: goes with --measured (the date of the measurement)");
     auto parsed = hwplan::parse_workload(text, cat.catalog);
     hwplan::Issues issues = parsed.issues;
     hwplan::AssumptionSet as;
@@ -661,6 +668,20 @@ int cmd_run_it(const std::vector<std::string>& args) {
         device = d.item->id;
         const bool candidate = std::any_of(p.candidates.begin(), p.candidates.end(), [&](const hwplan::Candidate& c) { return c.device == device; });
         if (!candidate) return bad_input("--device: " + device + " is not a candidate of this plan (the workload's hardware.devices names them)");
+    }
+    if (opt.count("--measured")) { // predicted against measured, and the plan again with the measurement as a calibration
+        std::string pasted;
+        if (!read_text_arg(opt["--measured"], pasted)) return bad_input("--measured: cannot read \"" + opt["--measured"] + "\"");
+        const hwplan::RunComparison c =
+            hwplan::read_back(cat.catalog, text, device, pasted, opt.count("--read-on") ? opt["--read-on"] : today());
+        if (!c.issues.empty()) {
+            for (const auto& i : c.issues)
+                bad_input((i.path.rfind("text", 0) == 0 ? "--measured: " + opt["--measured"] + ": " : label + ": ") + hwplan::to_string(i));
+            return kExitBadInput;
+        }
+        if (fmt == "json") std::printf("%s\n", hwplan::to_json(c).c_str());
+        else std::printf("%s", hwplan::comparison_text(c).c_str());
+        return kExitOk;
     }
     const hwplan::RunIt r = device.empty() ? p.run : hwplan::run_it(p, parsed.workload, cat.catalog, device);
     if (fmt == "json") std::printf("%s\n", hwplan::to_json(r).c_str());

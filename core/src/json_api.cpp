@@ -3,6 +3,7 @@
 #include "hwplan/json_api.h"
 #include "hwplan/guard.h"
 #include "hwplan/measurement.h"
+#include "hwplan/run_compare.h"
 
 #include <cmath>
 
@@ -333,6 +334,9 @@ json run_json(const RunIt& r) {
     }
     json j{{"available", r.available}, {"device", r.device}, {"count", r.count}, {"option", r.option}, {"deploy", commands(r.deploy)},
            {"measure", commands(r.measure)}, {"predicted", std::move(predicted)}, {"notes", r.notes}};
+    if (r.setup.prompt_tokens > 0)
+        j["setup"] = {{"prompt_tokens", r.setup.prompt_tokens}, {"output_tokens", r.setup.output_tokens}, {"concurrency", r.setup.concurrency},
+                      {"requests", r.setup.requests}};
     if (!r.reason.empty()) j["reason"] = r.reason;
     if (!r.entry_point.empty()) j["entry_point"] = r.entry_point;
     return j;
@@ -471,6 +475,19 @@ std::string calibrate_request_json(const Catalog& base, const std::string& reque
             doc.erase("extension");
         }
         return calibrate_json(catalog, doc.dump());
+    });
+}
+
+std::string read_back_request_json(const Catalog& base, const std::string& request) {
+    return answer("read back", [&] {
+        json doc;
+        if (auto bad = parse_object(request, doc)) return errors_json({*bad});
+        Catalog catalog = base;
+        if (doc.contains("extension")) {
+            if (auto bad = extend_with(doc["extension"], catalog); !bad.empty()) return errors_json(bad);
+            doc.erase("extension");
+        }
+        return read_back_json(catalog, doc.dump(-1, ' ', false, json::error_handler_t::replace));
     });
 }
 

@@ -408,6 +408,12 @@ struct Target {
     double measured = 0;  // in the figure's unit
 };
 
+// A figure in seconds ("decode_step_s", "ttft_s"), not a rate ("throughput_tokens_per_s" also ends in "_s").
+bool is_time(const std::string& figure) {
+    const auto ends = [&](const std::string& tail) { return figure.size() > tail.size() && figure.compare(figure.size() - tail.size(), tail.size(), tail) == 0; };
+    return ends("_s") && !ends("_per_s");
+}
+
 // The figure of the candidate on `device` in the plan of `doc` with the assumption pinned to `x` (x < 0: not pinned).
 bool figure_at(const Catalog& cat, json doc, const std::string& device, const Target& t, double x, double& value, Issues& issues) {
     if (x >= 0) doc["assumptions"][t.assumption] = x;
@@ -556,7 +562,7 @@ CalibrationResult calibrate_unguarded(const Catalog& catalog, const std::string&
     const double reach_lo = std::min(f_lo, f_hi), reach_hi = std::max(f_lo, f_hi);
     auto show = [&](double v) {
         if (t.figure == "memory_total_bytes") return format_bytes(v);
-        if (t.figure.size() > 2 && t.figure.substr(t.figure.size() - 2) == "_s") return format_sig(v, 4) + " s";
+        if (is_time(t.figure)) return format_sig(v, 4) + " s";
         return format_sig(v, 4) + " tokens/s";
     };
     if (t.measured < reach_lo * (1 - 1e-9) || t.measured > reach_hi * (1 + 1e-9)) {
@@ -586,7 +592,7 @@ CalibrationResult calibrate_unguarded(const Catalog& catalog, const std::string&
     k.model = model.is_string() ? model.get<std::string>() : "";
     k.precision = measured_setup.workload.precision.weights;
     k.read_on = read_on;
-    const bool time_like = t.figure.size() > 2 && t.figure.substr(t.figure.size() - 2) == "_s";
+    const bool time_like = is_time(t.figure);
     out.ratio = time_like ? modelled / t.measured : t.measured / modelled;
     json entry = {{"device", k.device},     {"assumption", k.assumption}, {"value", k.value},       {"figure", k.figure},
                   {"measured", k.measured}, {"modelled", k.modelled},     {"measurement", k.measurement}, {"read_on", k.read_on}};
@@ -658,6 +664,171 @@ std::string calibrate_json(const Catalog& catalog, const std::string& request) {
     return guarded("calibrate", [&] { return calibrate_json_unguarded(catalog, request); }, [](const Issue& i) {
         return json{{"errors", json::array({{{"path", i.path}, {"message", i.message}}})}}.dump(-1, ' ', false, json::error_handler_t::replace);
     });
+}
+
+// [SECTION] what a benchmark printed, line by line ---------------------------------------------------
+
+namespace {
+
+// vLLM's serving result block: "Key:   value" lines (vllm/benchmarks/serve.py, benchmarks/benchmark_serving.py).
+// The keys before the block's header in older releases ("Maximum request concurrency: 32" above the "====" line)
+// belong to the block that follows.
+bool vllm_key(const std::string& key, bool& before_header) {
+    static const char* const kBefore[] = {"Traffic request rate", "Maximum request concurrency", "Burstiness factor (1.0 = Poisson process)"};
+    static const char* const kKeys[] = {"Successful requests", "Failed requests", "Request rate configured (RPS)", "Benchmark duration (s)",
+                                        "Total input tokens", "Total generated tokens", "Request throughput (req/s)", "Request goodput (req/s)",
+                                        "Output token throughput (tok/s)", "Peak output token throughput (tok/s)", "Peak concurrent requests",
+                                        "Total Token throughput (tok/s)", "Total token throughput (tok/s)"};
+    before_header = false;
+    for (const char* k : kBefore)
+        if (key == k) return before_header = true;
+    for (const char* k : kKeys)
+        if (key == k) return true;
+    // "Mean TTFT (ms)", "Median TPOT (ms)", "P99 ITL (ms)", "P99.9 E2EL (ms)": a statistic of a per-request metric.
+    const auto space = key.find(' ');
+    if (space == std::string::npos || key.size() < 5 || key.substr(key.size() - 5) != " (ms)") return false;
+    const std::string stat = key.substr(0, space), metric = key.substr(space + 1, key.size() - 5 - space - 1);
+    const bool stat_ok = stat == "Mean" || stat == "Median" || stat == "Std" ||
+                         (stat.size() > 1 && stat[0] == 'P' && stat.find_first_not_of("0123456789.", 1) == std::string::npos);
+    return stat_ok && (metric == "TTFT" || metric == "TPOT" || metric == "ITL" || metric == "E2EL");
+}
+
+// "pp 512" -> "pp512"; "" for a test that is not one pp or tg of its own (a depth, pp+tg).
+std::string compact_test(const std::string& cell) {
+    bool prompt = false;
+    int tokens = 0;
+    std::string problem;
+    if (!read_test(cell, prompt, tokens, problem)) return "";
+    return (prompt ? "pp" : "tg") + std::to_string(tokens);
+}
+
+} // namespace
+
+const MeasuredLine* BenchReport::find(const std::string& metric) const {
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+        if (it->metric == metric) return &*it;
+    return nullptr;
+}
+
+BenchReport read_bench_report(const std::string& text) {
+    BenchReport out;
+    if (text.size() > kMaxInputBytes) {
+        out.issues.push_back({"text", "input is " + std::to_string(text.size()) + " bytes; the limit is " + std::to_string(kMaxInputBytes) + " bytes (1 MiB)"});
+        return out;
+    }
+    std::stringstream ss(text);
+    std::string line;
+    int number = 0;
+    // vLLM: blocks of lines; the last complete one is the report.
+    std::vector<std::vector<MeasuredLine>> blocks;
+    std::vector<MeasuredLine> block, before;
+    bool in_block = false;
+    auto end_block = [&] {
+        if (in_block && !block.empty()) blocks.push_back(block);
+        block.clear();
+        in_block = false;
+    };
+    // llama-bench: the table's rows, one line per test.
+    BenchHeader header;
+    std::vector<MeasuredLine> rows;
+    std::vector<std::string> skipped;
+    while (std::getline(ss, line)) {
+        ++number;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        const auto cells = cells_of(line);
+        if (!cells.empty()) {
+            if (is_separator(cells)) continue;
+            BenchHeader h;
+            h.cells = cells.size();
+            for (size_t i = 0; i < cells.size(); ++i) {
+                const std::string c = lower(cells[i]);
+                if (c == "test") h.test = int(i);
+                else if (c == "t/s") h.ts = int(i);
+            }
+            if (h.test >= 0 && h.ts >= 0) {
+                header = h;
+                continue;
+            }
+            if (header.test < 0 || cells.size() != header.cells) continue;
+            const std::string test = compact_test(cells[size_t(header.test)]);
+            double v = 0;
+            size_t end = 0;
+            const std::string& ts = cells[size_t(header.ts)];
+            if (test.empty()) {
+                skipped.push_back(cells[size_t(header.test)]);
+                continue;
+            }
+            if (!number_at(ts, 0, v, &end) || !(v > 0)) {
+                out.notes.push_back("line " + std::to_string(number) + ": skipped, expected tokens per second such as 132.19 \u00b1 0.55, got " + quote_input(ts));
+                continue;
+            }
+            const size_t start = ts.find_first_of("0123456789.");
+            rows.push_back({test + " (t/s)", v, ts.substr(start, end - start), number});
+            continue;
+        }
+        std::string t = trim(line);
+        if (!t.empty() && t.front() == '#') t = trim(t.substr(1)); // quoted in a shell script or a log
+        if (t.find("Serving Benchmark Result") != std::string::npos) {
+            end_block();
+            in_block = true;
+            block = before;
+            before.clear();
+            continue;
+        }
+        if (t.size() >= 10 && t.find_first_not_of('=') == std::string::npos) {
+            end_block();
+            continue;
+        }
+        const auto colon = t.find(':');
+        if (colon == std::string::npos) continue;
+        const std::string key = trim(t.substr(0, colon));
+        bool before_header = false;
+        if (!vllm_key(key, before_header)) continue;
+        const std::string rest = trim(t.substr(colon + 1));
+        double v = 0;
+        size_t end = 0;
+        if (rest.empty() || !(std::isdigit(static_cast<unsigned char>(rest[0])) || rest[0] == '.') || !number_at(rest, 0, v, &end))
+            continue; // "Traffic request rate: inf", "Max request concurrency: not set"
+        MeasuredLine m{key, v, rest.substr(0, end), number};
+        if (!in_block && before_header) before.push_back(m);
+        else {
+            if (!in_block) { // a block pasted without its header line
+                in_block = true;
+                block = before;
+                before.clear();
+            }
+            block.push_back(m);
+        }
+    }
+    end_block();
+    const bool vllm = !blocks.empty(), llama = !rows.empty();
+    if (vllm && llama) {
+        out.issues.push_back({"text", "holds both a vLLM result block and a llama-bench table: paste one benchmark's output"});
+        return out;
+    }
+    if (vllm) {
+        out.tool = "vllm-bench-serve";
+        out.lines = blocks.back();
+        if (blocks.size() > 1)
+            out.notes.push_back(std::to_string(blocks.size()) + " result blocks: the last one (from line " + std::to_string(out.lines.front().line) + ") is compared");
+    } else if (llama) {
+        out.tool = "llama-bench";
+        for (const auto& r : rows) {
+            const bool again = std::count_if(rows.begin(), rows.end(), [&](const MeasuredLine& x) { return x.metric == r.metric; }) > 1;
+            if (again && out.find(r.metric) == nullptr)
+                out.notes.push_back("the table has several rows of " + r.metric.substr(0, r.metric.find(' ')) + ": the last one is compared");
+            out.lines.push_back(r);
+        }
+    }
+    if (!skipped.empty() && llama) {
+        std::string list;
+        for (const auto& s : skipped) list += (list.empty() ? "" : ", ") + quote_input(s);
+        out.notes.push_back("skipped the tests at a depth or combined (" + list + "): run-it predicts plain pp and tg");
+    }
+    if (!vllm && !llama && out.issues.empty())
+        out.issues.push_back({"text", "no benchmark output found: paste the result block `vllm bench serve` prints (from \"============ Serving "
+                                      "Benchmark Result ============\" on) or the table `llama-bench -o md` prints"});
+    return out;
 }
 
 std::string_view name(MeasurementKind k) {

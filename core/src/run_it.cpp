@@ -128,6 +128,7 @@ void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate
     m.add("--percentile-metrics", "ttft,tpot");
     m.add("--metric-percentiles", "50,99");
     r.measure.push_back(command(*bench, "benchmark one replica at the planned batch (" + num(batch) + " requests in flight)", m.text()));
+    r.setup = {int(std::lround(sh.prompt)), int(std::lround(sh.output)), int(std::lround(batch)), int(std::lround(prompts))};
     predict(r, c, "throughput_tokens_per_s", "Output token throughput (tok/s)", 1, "tok/s",
             "decode tokens per second of one replica at the planned batch; the benchmark's figure also spends time on prefills");
     predict(r, c, "decode_step_s", "Mean TPOT (ms)", 1e3, "ms");
@@ -177,6 +178,7 @@ void serve_llama_cpp(RunIt& r, const Workload& w, const Catalog& cat, const Cand
     }
     m.add("-o", "md");
     r.measure.push_back(command(*bench, "prompt and generation speed of one sequence", m.text()));
+    r.setup = {int(std::lround(sh.prompt)), int(std::lround(sh.output)), 1, 0};
     // pp P prints P / prefill time; tg N prints 1 / decode step time of one sequence.
     if (const auto t = c.figures.find("ttft_s"); t != c.figures.end() && t->second.value > 0) {
         const Figure& f = t->second;
@@ -505,6 +507,7 @@ RunIt run_it(const Plan& p, const Workload& w, const Catalog& cat, const std::st
         r.deploy.clear();
         r.measure.clear();
         r.predicted.clear();
+        r.setup = {};
     }
     return r;
 }

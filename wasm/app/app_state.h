@@ -13,6 +13,7 @@
 #include "custom.h"
 #include "hwplan/card.h"
 #include "hwplan/plan.h"
+#include "hwplan/run_compare.h"
 #include "hwplan/sweep.h"
 
 namespace hwplan::ui {
@@ -21,6 +22,17 @@ namespace hwplan::ui {
 struct Rect {
     float x = 0, y = 0, w = 0, h = 0;
     bool operator==(const Rect&) const = default;
+};
+
+// "Run it" on the recommendation card (panel_run_it.cpp): the paste box and the last read-back.
+struct RunState {
+    bool open = false;                 // the section is open (the card may then grow to most of the plan side)
+    std::vector<char> text = std::vector<char>(65536, 0); // the benchmark output pasted
+    RunComparison result;              // the last read-back (issues: its named error)
+    std::string compared_for;          // planned_json it was made for (the table says when the plan changed since)
+    bool scroll_to_result = false;     // scroll the card to the table once
+    bool scroll_to_paste = false;      // scroll the card to the paste box once (after Clear)
+    bool scroll_to_section = false;    // scroll the card to the section once (just opened)
 };
 
 enum class View { candidates, costs, assumptions, card, team, whatif }; // the tabs of the plan side
@@ -75,6 +87,9 @@ struct AppState {
 
     // [SECTION] your own models, devices and measurements (custom.h) ------------------------------
     CustomState custom;
+
+    // [SECTION] run it: the recommended option's commands and its benchmark read back (panel_run_it.cpp) ----
+    RunState runit;
 
     // [SECTION] view ----------------------------------------------------------------------------
     View view = View::candidates;

@@ -44,6 +44,7 @@ std::string extension_fragment(const AppState& state); // "&ext=..." ("" when th
 // Reads "ext=" from a link's fragment (merging it over the stored one) before the link's workload is read.
 void apply_extension_fragment(AppState& state, const std::string& fragment);
 void panel_custom(AppState& state);                   // the "Your hardware" tab
+std::string today_iso();                              // the browser's date, YYYY-MM-DD (a measurement's read_on)
 
 } // namespace hwplan::ui
 

@@ -75,7 +75,7 @@ std::string take(char* p) {
     return s;
 }
 
-std::string today() { return take(hwplan_today()); }
+std::string today() { return today_iso(); }
 
 void say(AppState& state, const std::string& text, bool bad) {
     state.custom.message = text;
@@ -276,6 +276,13 @@ bool custom_command_unguarded(AppState& state, const std::string& kind, const st
 }
 
 } // namespace
+
+std::string today_iso() {
+    char* p = hwplan_today();
+    std::string s = p ? p : "";
+    std::free(p);
+    return s;
+}
 
 // Each command behind the page's error boundary: a throw from the core (a bug) is a named error in the panel's
 // message and the page's notice, and the page goes on drawing (guard.h).

@@ -72,6 +72,7 @@ void form_card(AppState& state) {
     text_wrapped(r.headline.c_str());
     ImGui::PopFont();
     publish(state, "reco:headline");
+    if (r.found) run_it_toggle(state); // lesson 004's second check as commands; the section is drawn at the card's end
     if (r.found && !r.option.cost_terms.empty() &&
         ImGui::BeginTable("costs##reco", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
         ImGui::TableSetupColumn("term", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("per device-hour").x + 12);
@@ -112,11 +113,15 @@ void form_card(AppState& state) {
         for (size_t i = 0; i < d.checks.size(); ++i) text_wrappedf("%zu. %s", i + 1, d.checks[i].c_str());
         ImGui::TreePop();
     }
+    // The second check, as commands: deploy, measure, and the benchmark's output read back (panel_run_it.cpp).
+    if (r.found) run_it_section(state);
 }
 
 void recommendation_card(AppState& state, const Catalog& catalog) {
     // At most 40 % of the plan side's height (it scrolls inside beyond that), so the views below keep room at 1024x700.
-    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(FLT_MAX, std::max(140.0f, ImGui::GetContentRegionAvail().y * 0.4f)));
+    // With "Run it" open, up to 85 %: its commands, paste box and table are what the reader is working with then.
+    const float share = state.runit.open && state.view != View::team ? 0.85f : 0.4f;
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(FLT_MAX, std::max(140.0f, ImGui::GetContentRegionAvail().y * share)));
     ImGui::BeginChild("card##reco", ImVec2(0, 0), ImGuiChildFlags_Borders | ImGuiChildFlags_AutoResizeY);
     if (state.view == View::team && !state.team_doc.is_null()) team_card(state, catalog);
     else form_card(state);

@@ -15,6 +15,8 @@ void panel_workload(AppState& state, const Catalog& catalog);   // the workload 
 std::string panel_plan(AppState& state, const Catalog& catalog); // the recommendation card and the views
 std::string panel_weights(AppState& state, const Catalog& catalog); // the weight-memory calculator (catalog: its formats' sources)
 void panel_custom(AppState& state);                              // your own models, devices and measurements (custom.h)
+void run_it_toggle(AppState& state);                             // the card's "Run it" button, under the headline (panel_run_it.cpp)
+void run_it_section(AppState& state);                            // "Run it" at the end of the card, while open
 void refresh_plan(AppState& state, const Catalog& catalog);      // plans the document when it changed
 void whatif_view(AppState& state, const Catalog& catalog);       // what-if curves and the roofline (panel_whatif.cpp)
 void team_view(AppState& state, const Catalog& catalog);         // the team's cards and fleet (panel_team.cpp)

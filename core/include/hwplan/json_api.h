@@ -37,6 +37,9 @@ std::string plan_request_json(const Catalog& catalog, const std::string& request
 // calibrate_json (measurement.h) over the catalog extended by the request's optional "extension" (a device of
 // the user's own can be calibrated): {"workload", "device", "text", "read_on", "index"?, "extension"?}.
 std::string calibrate_request_json(const Catalog& catalog, const std::string& request);
+// read_back_json (run_compare.h) over the catalog extended by the request's optional "extension" (the page's own
+// models, devices and calibrations): {"workload", "text", "read_on", "device"?, "extension"?} -> {"readback": {...}}.
+std::string read_back_request_json(const Catalog& catalog, const std::string& request);
 
 // What-if curves (sweep.h): {"workload": {...}, "device": "h100-sxm", "axis": "concurrent_users",
 // "points": [1, 2, 4] (optional: default_sweep_points), "count": 2 (optional: the planner's)}

@@ -69,4 +69,30 @@ std::string calibrate_json(const Catalog& catalog, const std::string& request);
 
 std::string_view name(MeasurementKind k);
 
+// [SECTION] What a benchmark printed, line by line ---------------------------------------------------------
+// The figures as the tool named and printed them, for comparing with the plan's predicted lines (run_compare.h):
+// vLLM's serving result block ("Mean TPOT (ms)", "Output token throughput (tok/s)", ..., from `vllm bench serve`
+// or the older benchmarks/benchmark_serving.py) and llama-bench's Markdown table (test "pp 512" or "pp512" ->
+// "pp512 (t/s)", the mean before the ±). Several vLLM blocks: the last one; a llama-bench test printed twice:
+// its last row (a note says so).
+// Usage: BenchReport r = read_bench_report(text); for (auto& l : r.lines) ... l.metric, l.value
+
+struct MeasuredLine {
+    std::string metric;          // the tool's words and unit: "Mean TPOT (ms)", "pp512 (t/s)"
+    double value = 0;            // as printed, in the tool's unit (ms, tok/s, t/s, requests)
+    std::string text;            // the number exactly as printed ("51.78")
+    int line = 0;                // 1-based line of the text
+    bool operator==(const MeasuredLine&) const = default;
+};
+
+struct BenchReport {
+    std::string tool;                   // the ToolInterface id it was printed by: "vllm-bench-serve" or "llama-bench"
+    std::vector<MeasuredLine> lines;    // in the order of the text
+    std::vector<std::string> notes;     // what was skipped or chosen ("3 result blocks: the last one, from line 40")
+    Issues issues;                      // path "text": the reason; set only when nothing comparable was read
+    const MeasuredLine* find(const std::string& metric) const; // nullptr when not printed
+};
+
+BenchReport read_bench_report(const std::string& text);
+
 } // namespace hwplan

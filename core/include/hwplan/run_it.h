@@ -40,6 +40,15 @@ struct PredictedLine {
     bool operator==(const PredictedLine&) const = default;
 };
 
+// The setup the measure command runs, so that pasted output can be checked against it (run_compare.h).
+struct BenchSetup {
+    int prompt_tokens = 0;              // tokens a prompt (vllm --random-input-len, llama-bench -p); 0: not a serving benchmark
+    int output_tokens = 0;              // tokens an output (--random-output-len, -n)
+    int concurrency = 0;                // requests in flight (--max-concurrency); 1 for llama-bench
+    int requests = 0;                   // requests sent (--num-prompts); 0 for llama-bench
+    bool operator==(const BenchSetup&) const = default;
+};
+
 struct RunIt {
     bool available = false;             // commands were written
     std::string device;                 // catalog id ("" for an API option)
@@ -50,6 +59,7 @@ struct RunIt {
     std::vector<RunCommand> deploy;
     std::vector<RunCommand> measure;
     std::vector<PredictedLine> predicted;
+    BenchSetup setup;                   // what the serving benchmark runs (zero for training runs)
     std::vector<std::string> notes;     // what to fill in ($MODEL), what a line compares
     bool operator==(const RunIt&) const = default;
 };

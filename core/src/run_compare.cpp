@@ -1,0 +1,385 @@
+// run_compare.cpp: predicted against measured for run-it's benchmark (run_compare.h). The numbers compared are
+// the run section's predicted lines and the benchmark's printed lines of the same words; nothing is recomputed
+// here. The calibration is measurement.h's, and the re-plan is the plan over the catalog extended by it.
+#include "hwplan/run_compare.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "hwplan/assumptions.h"
+#include "hwplan/format.h"
+#include "hwplan/guard.h"
+#include "hwplan/plan.h"
+#include "hwplan/workload.h"
+#include "json_reader.h"
+
+namespace hwplan {
+
+namespace {
+
+using namespace detail;
+
+constexpr double kSetupTolerance = 0.10; // a measured prompt, output or concurrency this far from the command's is named
+
+std::string percent(double ratio) { return format_sig(std::fabs(ratio - 1) * 100, 2) + " %"; }
+
+// The measured lines of a report that no predicted line names, each metric once (its last printing).
+std::vector<MeasuredLine> unpredicted(const RunIt& run, const BenchReport& report) {
+    std::vector<MeasuredLine> out;
+    for (const auto& l : report.lines) {
+        const bool predicted = std::any_of(run.predicted.begin(), run.predicted.end(), [&](const PredictedLine& p) { return p.metric == l.metric; });
+        if (predicted || report.find(l.metric) != &l) continue;
+        out.push_back(l);
+    }
+    return out;
+}
+
+// [SECTION] The setup the benchmark ran, against the command's ----------------------------------------------
+void check_setup(const RunIt& run, const BenchReport& report, RunComparison& c) {
+    const BenchSetup& s = run.setup;
+    if (report.tool == "vllm-bench-serve") {
+        const MeasuredLine* conc = report.find("Maximum request concurrency");
+        if (!conc)
+            c.notes.push_back("the block names no maximum request concurrency (run without --max-concurrency?): the command asks for " +
+                              std::to_string(s.concurrency) + " requests in flight, so throughput and TTFT are of another load");
+        else if (s.concurrency > 0 && std::fabs(conc->value / s.concurrency - 1) > kSetupTolerance)
+            c.notes.push_back("measured at a maximum request concurrency of " + conc->text + ", the command asks for " + std::to_string(s.concurrency));
+        const MeasuredLine* done = report.find("Successful requests");
+        const MeasuredLine* in = report.find("Total input tokens");
+        const MeasuredLine* out = report.find("Total generated tokens");
+        if (done && done->value > 0) {
+            auto per_request = [&](const MeasuredLine* total, int planned, const char* what) {
+                if (!total || planned <= 0) return;
+                const double mean = total->value / done->value;
+                if (std::fabs(mean / planned - 1) > kSetupTolerance)
+                    c.notes.push_back(std::string("measured ") + format_sig(mean, 4) + " " + what + " tokens a request (" + total->metric + " / " +
+                                      done->metric + "), the command asks for " + std::to_string(planned));
+            };
+            per_request(in, s.prompt_tokens, "input");
+            per_request(out, s.output_tokens, "output");
+        }
+        if (const MeasuredLine* failed = report.find("Failed requests"); failed && failed->value > 0)
+            c.notes.push_back(failed->text + " requests failed: the figures are of the ones that finished");
+    }
+    if (report.tool == "llama-bench")
+        for (const auto& p : run.predicted)
+            if (!report.find(p.metric)) {
+                const std::string kind = p.metric.substr(0, 2); // "pp" or "tg"
+                for (const auto& l : report.lines)
+                    if (l.metric.rfind(kind, 0) == 0) {
+                        c.notes.push_back("the table has " + l.metric.substr(0, l.metric.find(' ')) + ", the plan predicts " +
+                                          p.metric.substr(0, p.metric.find(' ')) + " (-p " + std::to_string(s.prompt_tokens) + " -n " +
+                                          std::to_string(s.output_tokens) + " in the command)");
+                        break;
+                    }
+            }
+}
+
+// [SECTION] Which assumption the largest difference points at -----------------------------------------------
+void point(const BenchReport& report, RunComparison& c) {
+    const ComparedLine* far = nullptr;
+    for (const auto& l : c.lines)
+        if (l.measured && l.ratio > 0 && (!far || std::fabs(std::log(l.ratio)) > std::fabs(std::log(far->ratio)))) far = &l;
+    if (!far) return;
+    c.largest = far->metric;
+    const bool time = far->unit == "ms" || far->unit == "s";
+    // "12 % slower" near the prediction; "86.3 x the prediction" far from it.
+    const bool near = far->ratio > 0.5 && far->ratio < 2;
+    const std::string by = near ? percent(far->ratio) + (far->ratio > 1 ? (time ? " slower" : " more") : (time ? " faster" : " less"))
+                                : format_sig(far->ratio, 3) + " x the prediction";
+    const std::string how = far->text + " " + far->unit + " measured against " + format_sig(far->predicted, 4) + " " + far->unit + " predicted (" + by +
+                            (far->in_band ? ", inside the band" : far->banded ? ", outside the band" : "") + "). ";
+    const std::string& f = far->figure;
+    if (f == "decode_step_s" || f == "decode_tokens_per_s_per_user") {
+        c.points_at = "decode_bandwidth_efficiency";
+        c.why = how + "A decode step reads the weights and the KV cache once for every token it makes, so its time is set by the share of "
+                      "memory bandwidth the runtime reaches: decode bandwidth efficiency.";
+    } else if (f == "ttft_s" || f == "p50_ttft_s") {
+        c.points_at = "prefill_compute_efficiency";
+        c.why = how + "A prefill is one pass over the prompt, bound by compute: prefill compute efficiency" +
+                (c.setup.concurrency > 1 ? ", or the queue: the benchmark starts " + std::to_string(c.setup.concurrency) +
+                                               " prompts at once, so a median TTFT includes waiting behind other prefills."
+                                         : ".");
+    } else if (f == "throughput_tokens_per_s") {
+        // Little's law over the decode: tokens a second x seconds a token = sequences decoding at once.
+        const MeasuredLine* tpot = report.find("Mean TPOT (ms)");
+        const int planned = c.setup.concurrency;
+        if (tpot && tpot->value > 0 && planned > 0) {
+            const double reached = far->value * tpot->value / 1e3;
+            const bool short_batch = reached < planned * (1 - kSetupTolerance);
+            c.points_at = short_batch ? "batch_sequences" : "decode_bandwidth_efficiency";
+            c.why = how + "Output token throughput x Mean TPOT = " + format_sig(reached, 3) + " sequences decoding at once, against " +
+                    std::to_string(planned) + " planned: " +
+                    (short_batch ? "the server reached a smaller batch than planned (KV cache blocks, --max-num-seqs, prefills between decode "
+                                   "steps, or too few requests to keep it full)."
+                                 : "the batch was reached, so the difference is in the step time itself: decode bandwidth efficiency.");
+        } else {
+            c.points_at = "batch_sequences";
+            c.why = how + "Throughput is the batch times the step rate; without a Mean TPOT to split them, look first at the batch the "
+                          "server actually reached (--max-concurrency, --max-num-seqs, KV cache blocks).";
+        }
+    } else {
+        c.why = how;
+    }
+}
+
+} // namespace
+
+// [SECTION] Comparing ---------------------------------------------------------------------------------------
+
+RunComparison compare_run(const RunIt& run, const BenchReport& report) {
+    RunComparison c;
+    c.tool = report.tool;
+    c.device = run.device;
+    c.option = run.option;
+    c.setup = run.setup;
+    if (!report.issues.empty()) { // the paste first: it is wrong whatever the plan
+        c.issues = report.issues;
+        return c;
+    }
+    if (!run.available) {
+        c.issues.push_back({"run", "no command to compare with: " + run.reason});
+        return c;
+    }
+    const std::string expected = run.measure.empty() ? "" : run.measure.front().tool;
+    if (expected != "vllm-bench-serve" && expected != "llama-bench") {
+        c.issues.push_back({"run", "the plan's measure command is " + expected + "; reading its output back is not written yet (vllm bench serve "
+                                   "and llama-bench are)"});
+        return c;
+    }
+    if (report.tool != expected) {
+        c.issues.push_back({"text", "the plan's measure command is " + std::string(expected == "llama-bench" ? "llama-bench" : "vllm bench serve") +
+                                        ", the pasted text is " + (report.tool == "llama-bench" ? "llama-bench's table" : "vLLM's result block") +
+                                        ": paste the output of the command run-it wrote"});
+        return c;
+    }
+    for (const auto& p : run.predicted) {
+        ComparedLine l{p.metric, p.figure, p.unit, p.value, p.low, p.high, p.banded};
+        if (const MeasuredLine* m = report.find(p.metric)) {
+            l.measured = true;
+            l.value = m->value;
+            l.text = m->text;
+            l.line = m->line;
+            l.ratio = p.value > 0 ? m->value / p.value : 0;
+            l.in_band = p.banded && m->value >= p.low * (1 - 1e-12) && m->value <= p.high * (1 + 1e-12);
+        }
+        c.lines.push_back(std::move(l));
+    }
+    c.other = unpredicted(run, report);
+    c.notes = report.notes;
+    check_setup(run, report, c);
+    if (std::none_of(c.lines.begin(), c.lines.end(), [](const ComparedLine& l) { return l.measured; })) {
+        std::string want, got;
+        for (const auto& p : run.predicted) want += (want.empty() ? "" : ", ") + p.metric;
+        for (const auto& l : report.lines) got += (got.empty() ? "" : ", ") + l.metric;
+        c.issues.push_back({"text", "none of the predicted lines (" + want + ") is in the pasted output (" + got + "): run the measure command as written"});
+        return c;
+    }
+    point(report, c);
+    return c;
+}
+
+// [SECTION] The loop: plan, compare, calibrate, plan again ----------------------------------------------------
+
+namespace {
+
+// The measurement to calibrate from: one that calibrates the assumption the comparison points at, else the last.
+const BenchMeasurement* calibrating(const MeasurementParse& parsed, const std::string& points_at) {
+    auto assumption = [](MeasurementKind k) {
+        return k == MeasurementKind::prefill_tokens_per_s ? "prefill_compute_efficiency"
+               : k == MeasurementKind::step_time_s       ? "training_mfu"
+               : k == MeasurementKind::peak_memory_bytes ? "runtime_context_bytes"
+                                                         : "decode_bandwidth_efficiency";
+    };
+    const std::string want = points_at == "batch_sequences" ? "decode_bandwidth_efficiency" : points_at;
+    for (auto it = parsed.measurements.rbegin(); it != parsed.measurements.rend(); ++it)
+        if (assumption(it->kind) == want) return &*it;
+    return parsed.measurements.empty() ? nullptr : &parsed.measurements.back();
+}
+
+RunComparison read_back_unguarded(const Catalog& catalog, const std::string& workload_json, const std::string& device, const std::string& text,
+                                  const std::string& read_on) {
+    RunComparison c;
+    const WorkloadParse parsed = parse_workload(workload_json, catalog);
+    Issues issues = parsed.issues;
+    AssumptionSet as;
+    if (issues.empty()) as = assumptions_for(catalog, parsed.workload.assumptions, issues);
+    if (!issues.empty()) {
+        for (auto& i : issues) i.path = "workload" + (i.path.empty() ? "" : "." + i.path);
+        c.issues = issues;
+        return c;
+    }
+    const Plan p = plan(parsed.workload, catalog, as, false);
+    const RunIt run = device.empty() ? p.run : run_it(p, parsed.workload, catalog, device);
+    c = compare_run(run, read_bench_report(text));
+    if (!c.issues.empty()) return c;
+
+    // Calibrate the run's device as `hwplan calibrate` does, then plan again over the catalog extended by it.
+    const MeasurementParse measurements = parse_measurements(text);
+    const BenchMeasurement* m = calibrating(measurements, c.points_at);
+    if (!m) {
+        c.calibration_note = "not calibrated: " + (measurements.issues.empty() ? std::string("no measurement in the text") : to_string(measurements.issues.front()));
+        return c;
+    }
+    // A throughput short of the plan through the batch it reached is no efficiency: calibrating one from it would
+    // blame the bandwidth for a queue. Mean TPOT at a stated concurrency is what calibrates the step.
+    if (c.points_at == "batch_sequences" && m->kind == MeasurementKind::output_tokens_per_s) {
+        c.calibration_note = "not calibrated: the throughput points at the batch the server reached, which no efficiency explains; run the "
+                             "measure command as written (--max-concurrency " + std::to_string(c.setup.concurrency) +
+                             ") and its Mean TPOT calibrates decode bandwidth efficiency";
+        return c;
+    }
+    const CalibrationResult k = calibrate(catalog, workload_json, run.device, *m, read_on);
+    if (!k.issues.empty()) {
+        c.calibration_note = "not calibrated from " + m->what + ": " + to_string(k.issues.front());
+        return c;
+    }
+    Catalog extended = catalog;
+    if (const Issues bad = extend_catalog(extended, k.extension_json, "calibration"); !bad.empty()) {
+        c.calibration_note = "not re-planned: " + to_string(bad.front());
+        return c;
+    }
+    c.calibrated = true;
+    c.calibration = k.calibration;
+    c.calibration_ratio = k.ratio;
+    c.extension_json = k.extension_json;
+    c.calibration_note = k.calibration.assumption + " = " + format_sig(k.calibration.value, 4) + " on " + run.device + " from " + m->what;
+    Issues again_issues;
+    const AssumptionSet again_as = assumptions_for(extended, parsed.workload.assumptions, again_issues);
+    const Plan again = plan(parsed.workload, extended, again_as, false);
+    if (again.recommendation.found) c.replanned_option = again.recommendation.option.name;
+    const RunIt rerun = run_it(again, parsed.workload, extended, run.device);
+    for (auto& l : c.lines)
+        for (const auto& q : rerun.predicted)
+            if (q.metric == l.metric) l.replanned = q.value;
+    return c;
+}
+
+json line_json(const MeasuredLine& l) { return {{"metric", l.metric}, {"value", l.value}, {"text", l.text}, {"line", l.line}}; }
+
+} // namespace
+
+RunComparison read_back(const Catalog& catalog, const std::string& workload_json, const std::string& device, const std::string& text,
+                        const std::string& read_on) {
+    return guarded("read back", [&] { return read_back_unguarded(catalog, workload_json, device, text, read_on); }, [](const Issue& i) {
+        RunComparison failed;
+        failed.issues = {i};
+        return failed;
+    });
+}
+
+// [SECTION] JSON and text ------------------------------------------------------------------------------------
+
+std::string to_json(const RunComparison& c) {
+    auto dump = [](const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); };
+    if (!c.issues.empty()) {
+        json errors = json::array();
+        for (const auto& i : c.issues) errors.push_back({{"path", i.path}, {"message", i.message}});
+        return dump(json{{"errors", errors}});
+    }
+    json lines = json::array();
+    for (const auto& l : c.lines) {
+        json j{{"metric", l.metric}, {"figure", l.figure}, {"unit", l.unit}, {"predicted", l.predicted}, {"measured", nullptr}};
+        if (l.banded) {
+            j["low"] = l.low;
+            j["high"] = l.high;
+        }
+        if (l.measured) {
+            j["measured"] = l.value;
+            j["text"] = l.text;
+            j["line"] = l.line;
+            j["ratio"] = l.ratio;
+            j["in_band"] = l.in_band;
+        }
+        if (c.calibrated) j["replanned"] = l.replanned;
+        lines.push_back(std::move(j));
+    }
+    json other = json::array();
+    for (const auto& l : c.other) other.push_back(line_json(l));
+    json r{{"tool", c.tool},         {"device", c.device}, {"option", c.option},     {"lines", lines}, {"other", other},
+           {"largest", c.largest},   {"points_at", c.points_at}, {"why", c.why}, {"notes", c.notes}, {"calibration_note", c.calibration_note},
+           {"calibration", nullptr}};
+    if (c.calibrated) {
+        const json ext = json::parse(c.extension_json);
+        r["calibration"] = ext["calibrations"][0];
+        r["calibration_ratio"] = c.calibration_ratio;
+        r["extension"] = ext;
+        r["replanned_option"] = c.replanned_option;
+    }
+    return dump(json{{"readback", r}});
+}
+
+std::string comparison_text(const RunComparison& c) {
+    if (!c.issues.empty()) {
+        std::string s;
+        for (const auto& i : c.issues) s += "error: " + to_string(i) + "\n";
+        return s;
+    }
+    std::string s = "Predicted against measured: " + (c.option.empty() ? c.device : c.option) + " (" + c.tool + ")\n\n";
+    struct Row {
+        std::string cells[6];
+    };
+    std::vector<Row> rows{{{"metric", "predicted (band)", "measured", "measured/predicted", "band", c.calibrated ? "re-planned" : ""}}};
+    for (const auto& l : c.lines) {
+        Row r;
+        r.cells[0] = l.metric;
+        r.cells[1] = format_sig(l.predicted, 4) + (l.banded ? " (" + format_sig(l.low, 3) + " .. " + format_sig(l.high, 3) + ")" : "");
+        r.cells[2] = l.measured ? l.text + " (line " + std::to_string(l.line) + ")" : "not printed";
+        r.cells[3] = l.measured ? format_sig(l.ratio, 3) : "";
+        r.cells[4] = !l.measured ? "" : !l.banded ? "no band" : l.in_band ? "holds" : "outside";
+        r.cells[5] = c.calibrated ? format_sig(l.replanned, 4) : "";
+        rows.push_back(r);
+    }
+    size_t width[6] = {};
+    for (const auto& r : rows)
+        for (int i = 0; i < 6; ++i) width[i] = std::max(width[i], r.cells[i].size());
+    for (const auto& r : rows) {
+        std::string line = " ";
+        for (int i = 0; i < 6; ++i)
+            if (width[i] > 0) line += " " + r.cells[i] + std::string(width[i] - r.cells[i].size() + 1, ' ');
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        s += line + "\n";
+    }
+    if (!c.largest.empty()) s += "\nLargest difference: " + c.largest + ". Points at " + c.points_at + ".\n  " + c.why + "\n";
+    if (!c.notes.empty()) {
+        s += "\nNotes\n";
+        for (const auto& n : c.notes) s += "  - " + n + "\n";
+    }
+    if (!c.other.empty()) {
+        s += "\nAlso printed\n";
+        for (const auto& l : c.other) s += "  " + l.metric + ": " + l.text + "\n";
+    }
+    s += "\nCalibration: " + c.calibration_note + "\n";
+    if (c.calibrated) {
+        s += "  measured / modelled " + format_sig(c.calibration_ratio, 3) + "; re-planned recommendation: " +
+             (c.replanned_option.empty() ? "none" : c.replanned_option) + "\n";
+        s += "  add it to your extension (--extend FILE): " + c.extension_json + "\n";
+    }
+    return s;
+}
+
+std::string read_back_json(const Catalog& catalog, const std::string& request) {
+    auto fail = [](const Issues& list) {
+        json errors = json::array();
+        for (const auto& is : list) errors.push_back({{"path", is.path}, {"message", is.message}});
+        return json{{"errors", errors}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    };
+    return guarded("read back", [&] {
+        Issues issues;
+        Context ctx{"", issues};
+        auto doc = parse_object(request, ctx);
+        if (!doc) return fail(issues);
+        Reader r(ctx, "", *doc);
+        const json* workload = r.raw("workload");
+        const std::string text = r.string("text", true).value_or("");
+        const std::string read_on = r.string("read_on", true).value_or("");
+        const std::string device = r.string("device", false).value_or("");
+        r.finish();
+        if (!workload) ctx.add("workload", "required field is missing (the workload the plan and its run section come from)");
+        else if (!workload->is_object()) ctx.add("workload", "expected an object, got " + type_name(*workload));
+        if (!issues.empty()) return fail(issues);
+        return to_json(read_back(catalog, workload->dump(-1, ' ', false, json::error_handler_t::replace), device, text, read_on));
+    }, [&](const Issue& i) { return fail({i}); });
+}
+
+} // namespace hwplan
