@@ -72,6 +72,7 @@ void runner_up_margin(Plan& p, const Workload& w) {
         if (!o.feasible || o.unit != r.unit || !(o.cost.value > 0)) continue;
         if (o.kind + "|" + (o.device.empty() ? o.name : o.device) == mine) continue;
         if (o.kind == "owned" || r.kind == "owned") return; // owned devices go first whatever they cost
+        if (o.cost.value <= r.cost.value) continue;          // ranked below for another reason (site, scale): not a price flip
         FlipPoint f;
         f.input = "unit_cost";
         f.unit = r.unit;
