@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Sets everything up if needed and runs every test: native unit and CLI tests (ctest), the same under
-# AddressSanitizer + UndefinedBehaviorSanitizer (clang), the libFuzzer targets built in that same tree (build-scripts/fuzz.sh, briefly),
+# Sets everything up if needed and runs every test: the unit and CLI tests under AddressSanitizer + UndefinedBehaviorSanitizer
+# (clang), the invariants natively (Release) and sanitized, the validation suite, the libFuzzer targets built in the
+# sanitizer tree (build-scripts/fuzz.sh, briefly),
 # the WebAssembly build, the JavaScript API under Node, and the browser end-to-end test in headless Chromium. Incremental on a second run.
 # Ends with one line "N passed, M failed"; exits non-zero on any failure.
-# Usage: build-scripts/test.sh        (HWPLAN_SKIP_ASAN=1 skips the sanitizer pass and the fuzzing for a quick local run)
+# Usage: build-scripts/test.sh        (HWPLAN_SKIP_ASAN=1 skips the sanitizer pass and the fuzzing for a quick local run,
+#                                      and runs the unit tests natively instead)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs
@@ -29,13 +31,15 @@ bash build-scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 printf 'test: setup took %ds\n' $SECONDS
 mkdir -p "$log_dir"
 
-# ctest over one preset: configure, build, run, count.
+# ctest over one preset: configure, build (the targets named after the preset, or all), run the tests whose names match
+# the regex (or all), count. Usage: ctest_preset PRESET [REGEX [TARGET...]]
 ctest_preset() {
-  local preset=$1 log="$log_dir/$1.log"
-  if ! step "$preset: configure and build" "$log.build" bash -c "cmake --preset $preset && cmake --build --preset $preset"; then
+  local preset=$1 regex=${2:-} log="$log_dir/$1.log"; shift; shift || true
+  local targets=""; [ $# -gt 0 ] && targets="--target $*"
+  if ! step "$preset: configure and build${targets:+ ($*)}" "$log.build" bash -c "cmake --preset $preset && cmake --build --preset $preset $targets"; then
     note_fail "$preset build"; return
   fi
-  step "$preset: ctest" "$log" ctest --preset "$preset"
+  step "$preset: ctest${regex:+ -R $regex}" "$log" ctest --preset "$preset" ${regex:+-R "$regex"}
   local summary; summary=$(grep -E 'tests? failed out of [0-9]+' "$log" | tail -1)
   if [ -z "$summary" ]; then note_fail "$preset ctest (no summary)"; return; fi
   local f t; f=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$summary"); t=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$summary")
@@ -84,7 +88,15 @@ browser_tests() {
   for ((j = 0; j < jobs && j < ${#files[@]}; j++)); do report_tap "$name (process $((j + 1)))" "$log_dir/e2e.$((j + 1)).log"; done
 }
 
-ctest_preset native
+# The unit tests are compiled and run once, in the sanitizer tree below (the same tests, under ASan + UBSan: what they
+# prove natively they prove there too, and more). The native Release tree builds what runs natively: the CLI (validation,
+# the browser tests' reference), the benchmarks (budgets) and the invariants, which run their full 5,000 seeded random
+# workloads here (a tenth under the sanitizers). HWPLAN_SKIP_ASAN=1 builds and runs every test natively instead.
+if [ "${HWPLAN_SKIP_ASAN:-0}" != 1 ]; then
+  ctest_preset native '^Invariants[.]' hwplan hwplan_invariants hwplan_bench hwplan_layout_speed
+else
+  ctest_preset native
+fi
 # Validation suite (issue 9): published measurements against the plan; fails if accuracy fell below the
 # level recorded in tests/validation/baseline.json (ACCURACY.md shows the table).
 if step "validate: published measurements against the recorded accuracy" "$log_dir/validate.log" \
@@ -144,7 +156,7 @@ if step "wasm: build the web planner into dist/" "$log_dir/wasm.log" bash build-
   node_tests "node: JavaScript API (hwplan_js)" tests/js
   browser_tests "browser: end-to-end in headless Chromium" tests/e2e
   # Budgets (BENCHMARKS.md): reported, not counted; timings on a shared CI machine are not a gate.
-  # --quick: every budget line from fewer repetitions and one cold load per page (BENCHMARKS.md, Budgets).
+  # --quick: the plan-time, size and what-if budget lines from fewer repetitions, no page loads (BENCHMARKS.md, Budgets).
   printf 'test: budgets (build-scripts/bench.sh --budgets --quick; reported only)\n'; budgets_start=$SECONDS
   bash build-scripts/bench.sh --budgets --quick >"$log_dir/budgets.log" 2>&1 || true
   grep '^budget:' "$log_dir/budgets.log" | sed 's/^/      /' || echo "      budgets: no report (see $log_dir/budgets.log)"

@@ -413,6 +413,11 @@ int main() {
     glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+    // ImGui draws flat 2-D triangles: no depth or stencil buffer, and an opaque canvas (every frame clears it to the
+    // theme's background), so the browser neither allocates nor clears the buffers nor blends the canvas into the page.
+    glfwWindowHint(GLFW_DEPTH_BITS, 0);
+    glfwWindowHint(GLFW_STENCIL_BITS, 0);
+    glfwWindowHint(GLFW_ALPHA_BITS, 0);
     App& a = app();
     a.window = glfwCreateWindow(1280, 800, "hwplan", nullptr, nullptr);
     if (!a.window) {
