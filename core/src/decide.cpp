@@ -4,6 +4,7 @@
 // implies) and ranked by the user's priority, feasible first; the runner-up and why it lost; choose.go's
 // first cut beside it (guide.cpp); and the three checks (regime and lever, run it, unit cost).
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <set>
 
@@ -317,10 +318,14 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         const auto seconds = seconds_per_unit(c, w, std::max(1.0, output_tokens));
         const int fleet = fleet_devices(c); // the devices priced: both RL pools, else the candidate's count
         // Jobs a week without hours a job: each run lasts the modelled run time on this candidate.
-        Workload wc = w;
+        // (A copy of the workload only then: decide() runs once per re-decided utilization, for every candidate.)
+        std::optional<Workload> per_run;
         if (!serving(w.stage) && w.usage.jobs_per_week > 0 && w.usage.hours_per_job <= 0 && w.usage.hours_per_month <= 0 &&
-            run_seconds(c, w) > 0)
-            wc.usage.hours_per_job = run_seconds(c, w) / 3600;
+            run_seconds(c, w) > 0) {
+            per_run = w;
+            per_run->usage.hours_per_job = run_seconds(c, w) / 3600;
+        }
+        const Workload& wc = per_run ? *per_run : w;
         const double hours = workload_hours > 0 ? workload_hours : hours_used_per_month(wc.usage);
         const HourlyCost rent = rent_cost(*d, w.cost);
         const HourlyCost spot = rent_cost(*d, w.cost, PriceKind::cloud_spot);

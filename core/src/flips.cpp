@@ -30,8 +30,8 @@ std::string shown_answer(const Plan& p) { return p.recommendation.found ? p.reco
 
 std::string percent(double ratio) { return format_sig(100 * ratio, 3) + " %"; }
 
-// The same candidates priced again under another workload (decide() reorders and reprices them).
-Plan redecided(const Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
+// The plan's candidates (or those given) priced again under another workload (decide() reorders and reprices them).
+Plan redecided(const Plan& p, const std::vector<Candidate>& candidates, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
     Plan q;
     q.name = p.name;
     q.stage = p.stage;
@@ -40,7 +40,7 @@ Plan redecided(const Plan& p, const Workload& w, const Catalog& cat, const Assum
     q.params = p.params;
     q.active_params = p.active_params;
     q.precision = p.precision;
-    q.candidates = p.candidates;
+    q.candidates = candidates;
     decide(q, w, cat, as);
     return q;
 }
@@ -99,10 +99,21 @@ void utilization_flips(Plan& p, const Workload& w, const Catalog& cat, const Ass
     const bool any_bought = std::any_of(p.options.begin(), p.options.end(), [](const Option& o) { return o.kind == "own" && o.feasible && o.cost.value > 0; });
     if (!any_bought || w.decision.priority != Priority::unit_cost) return;
     const double u0 = effective_utilization(w);
+    // Utilization moves prices only: an option eliminated for another reason (fit, targets, stack, site, scale) stays
+    // eliminated at every utilization, so only the candidates with an option that is feasible, or held back by the
+    // monthly budget alone (a price), are re-decided; the others cannot become the answer.
+    std::vector<Candidate> live;
+    for (const Candidate& c : p.candidates) {
+        const bool may_win = std::any_of(p.options.begin(), p.options.end(), [&](const Option& o) {
+            return o.device == c.device && (o.feasible || (!o.reasons.empty() && std::all_of(o.reasons.begin(), o.reasons.end(), [](const std::string& r) {
+                                                                return r.rfind("budget: ", 0) == 0; })));
+        });
+        if (may_win) live.push_back(c);
+    }
     auto at = [&](double u) {
         Workload v = w;
         v.cost.utilization = u;
-        return redecided(p, v, cat, as);
+        return redecided(p, live, v, cat, as);
     };
     const std::string base = answer_of(at(u0));
     if (base != answer_of(p)) return; // stating the utilization alone changes the answer: no flip to report

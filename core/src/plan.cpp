@@ -5,6 +5,7 @@
 #include "hwplan/plan.h"
 
 #include <algorithm>
+#include <optional>
 #include <climits>
 #include <cmath>
 #include <functional>
@@ -1342,11 +1343,14 @@ void keep_bandwidth_figures(Eval& e, const std::string& precision) {
 // fast domain, pipeline stages past it, as eval_serve lays out one replica): one replica is evaluated at its
 // share of the arrival rate, and its throughput and user capacity are multiplied by the replicas.
 Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d, int n, int replicas, const Assumptions& a, bool explain) {
-    Workload share = w;
+    // The workload is copied only to split its arrival rate (the search evaluates thousands of layouts).
+    std::optional<Workload> split;
     if (replicas > 1) {
-        share.serve.requests_per_s /= replicas;
-        for (auto& t : share.serve.traffic) t.requests_per_s /= replicas;
+        split = w;
+        split->serve.requests_per_s /= replicas;
+        for (auto& t : split->serve.traffic) t.requests_per_s /= replicas;
     }
+    const Workload& share = split ? *split : w;
     Eval e;
     e.explain = explain;
     e.c.device = d.id;
