@@ -54,7 +54,7 @@ for (const [w, h] of [[1024, 700], [1280, 800], [1920, 1080]]) {
     await widget(page, 'custom:device-source');
     await settled(page);
     const custom = await clipped(page, 'custom:panel', 'custom:');
-    assert.equal(custom.labels, 6, 'the device form has six labelled rows');
+    assert.equal(custom.labels, 7, 'the device form has seven labelled rows');
     assert.deepEqual(custom.out, [], 'device form');
     await shot(page, `custom-form-${w}x${h}`);
     assert.deepEqual(problems, []);

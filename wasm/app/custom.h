@@ -29,6 +29,7 @@ struct CustomState {
     std::vector<char> measurement_text = std::vector<char>(32768, 0);
     std::array<char, 64> model_id{""};
     std::array<char, 64> dev_id{""}, dev_name{""}, dev_memory_gb{""}, dev_bandwidth_gbps{""}, dev_bf16_tflops{""}, dev_source{""};
+    int dev_memory_type = 0;         // index into kFormMemoryTypes (panel_custom.cpp): catalog key memory.type
     std::string calibrate_device;    // device the measurement was taken on
 };
 

@@ -154,7 +154,9 @@ void refresh_plan(AppState& state, const Catalog& catalog) {
         if (!state.plan.issues.empty()) return false; // the last valid plan stays on screen
         Plan shown = state.plan;
         Workload workload = parse_workload(doc, catalog).workload;
-        std::string card = render_card(shown, workload, catalog), json = to_json(shown);
+        // The plan's JSON (export, the page API) only for the whole plan: the quick one is never published, and
+        // serializing a whole-catalog plan is about a third of a keystroke's planning.
+        std::string card = render_card(shown, workload, catalog), json = whole ? to_json(shown) : std::string();
         state.shown = std::move(shown);
         state.shown_workload = std::move(workload);
         state.card_markdown = std::move(card);

@@ -4,8 +4,10 @@
 #include <emscripten.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 
 #include "app_state.h"
 #include "custom.h"
@@ -319,7 +321,13 @@ bool button(AppState& state, const char* label, const char* name) {
     return pressed;
 }
 
-// The form's device as a catalog entry: the four figures a plan needs, with the user as their source.
+// The memory types the device form offers (catalog key memory.type, required): the plan's efficiency rules match a
+// device family by its prefix (HBM, GDDR, LPDDR; catalog/efficiencies.json memory_type_prefix), as the catalog's own
+// entries spell them.
+constexpr const char* kFormMemoryTypes[] = {"HBM3e", "HBM3", "HBM2e", "GDDR7", "GDDR6X", "GDDR6", "LPDDR5X (unified memory)",
+                                            "LPDDR5 (unified memory)", "DDR5"};
+
+// The form's device as a catalog entry: the figures a plan needs, with the user as their source.
 json device_from_form(const CustomState& c, std::string& problem) {
     auto num = [&](const std::array<char, 64>& b, const char* what) -> double {
         char* end = nullptr;
@@ -331,7 +339,8 @@ json device_from_form(const CustomState& c, std::string& problem) {
     const std::string id = c.dev_id.data(), name = c.dev_name[0] ? c.dev_name.data() : c.dev_id.data();
     const std::string src = c.dev_source[0] ? c.dev_source.data() : "the user's own figures";
     return {{"id", id}, {"name", name}, {"vendor", "custom"}, {"kind", "gpu"},
-            {"memory", {{"capacity_GB", mem}, {"bandwidth_GBps", bw}, {"source", "user"}}},
+            {"memory", {{"capacity_GB", mem}, {"type", kFormMemoryTypes[std::clamp(c.dev_memory_type, 0, int(std::size(kFormMemoryTypes)) - 1)]},
+                        {"bandwidth_GBps", bw}, {"source", "user"}}},
             {"compute", {{"bf16_dense_TFLOPS", tf}, {"source", "user"}}},
             {"software", json::array({"cuda", "pytorch"})},
             {"availability", {{"buy", true}, {"rent", false}, {"cloud_only", nullptr}}},
@@ -381,6 +390,15 @@ void panel_custom(AppState& state) {
     field("Name", "##dev_name", "custom:device-name", c.dev_name, "My GPU 48GB", "The name the plan shows. Default: the id.");
     field("Memory (GB)", "##dev_mem", "custom:device-memory", c.dev_memory_gb, "48",
           "Memory capacity in GB (10^9 bytes) from the datasheet (catalog key memory.capacity_GB). Required.");
+    row_label(state, "custom:device-memory-type", "Memory type",
+              "The memory's kind from the datasheet (catalog key memory.type): HBM, GDDR and LPDDR devices each take their "
+              "family's measured share of the bandwidth when decoding. Default: HBM3e.");
+    if (ImGui::BeginCombo("##dev_memory_type", kFormMemoryTypes[std::clamp(c.dev_memory_type, 0, int(std::size(kFormMemoryTypes)) - 1)])) {
+        for (int i = 0; i < int(std::size(kFormMemoryTypes)); ++i)
+            if (ImGui::Selectable(kFormMemoryTypes[i], i == c.dev_memory_type)) c.dev_memory_type = i;
+        ImGui::EndCombo();
+    }
+    publish(state, "custom:device-memory-type");
     field("Bandwidth (GB/s)", "##dev_bw", "custom:device-bandwidth", c.dev_bandwidth_gbps, "960",
           "Memory bandwidth in GB/s from the datasheet (catalog key memory.bandwidth_GBps); decode speed is bound by it. Required.");
     field("BF16 TFLOPS", "##dev_tf", "custom:device-tflops", c.dev_bf16_tflops, "180",
