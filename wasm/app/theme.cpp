@@ -49,12 +49,20 @@ void apply_theme(bool light) {
     style.ItemSpacing = ImVec2(8, 6);
     style.CellPadding = ImVec2(6, 3);
     style.ScrollbarSize = 14;
+    // Muted text (hints, units, secondary lines) at least 4.5:1 against its background in both themes (WCAG 2.1 AA;
+    // ImGui's defaults give 2.85:1 in the light theme and 4.2:1 in the dark one).
     if (!light) {
         style.Colors[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.10f, 0.12f, 1.0f);
         style.Colors[ImGuiCol_ChildBg] = ImVec4(0.11f, 0.12f, 0.14f, 1.0f);
+        style.Colors[ImGuiCol_TextDisabled] = ImVec4(0.66f, 0.67f, 0.70f, 1.0f); // 7:1 on the panels, 5.3:1 in a field
     } else {
         style.Colors[ImGuiCol_WindowBg] = ImVec4(0.97f, 0.97f, 0.98f, 1.0f);
         style.Colors[ImGuiCol_ChildBg] = ImVec4(1.0f, 1.0f, 1.0f, 1.0f);
+        style.Colors[ImGuiCol_TextDisabled] = ImVec4(0.40f, 0.41f, 0.44f, 1.0f); // 5.5:1 on white, 4.8:1 in a field
+        // Fields on white panels: ImGui's light frames are white too, so give them a tint and a border.
+        style.Colors[ImGuiCol_FrameBg] = ImVec4(0.93f, 0.94f, 0.96f, 1.0f);
+        style.Colors[ImGuiCol_Border] = ImVec4(0.62f, 0.64f, 0.68f, 1.0f);
+        style.FrameBorderSize = 1.0f;
     }
 }
 
