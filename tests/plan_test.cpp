@@ -1491,7 +1491,12 @@ TEST(OneAnswer, EveryScenarioRecommendsItsCandidatesSearchPoint) {
 // 38-43 % across its three stages. The search finds a layout that fits with tensor parallelism inside the 8-GPU
 // NVLink domain and an MFU in that range (the profile's basis is 41 %, less the bubble and exposed communication the
 // layout model adds; tolerance: the paper's own spread). Not met yet: the paper's pipeline (PP 16); the layout model
-// prices ZeRO-3 over 2,048 data-parallel ranks as hidden behind compute (docs/plan.md, training search).
+// prices ZeRO-3 over 2,048 data-parallel ranks as hidden behind compute (docs/plan.md, training search). Pricing it
+// block by block (2 x 126 all-gathers a micro-batch, each with its ring latency over the NICs, sharing the NIC with the
+// gradient reduce-scatter) makes the search choose TP 8 x CP 2 x PP 8 (interleaved) x DP 128 at 32.6 % MFU: the
+// basis here is the catalog-wide training MFU, anchored on this very run end to end, so the layout model's bubble and
+// exposed tensor-parallel traffic are then counted twice. That change waits for a compute basis without the anchor
+// run's own losses (docs/plan.md, "What the training search does not count yet").
 TEST(OneAnswer, Llama405bOn16384H100FitsInsideTheNvlinkDomain) {
     const Plan p = run(R"({"stage": "pretrain", "model": "llama-3.1-405b", "precision": "bf16",
         "train": {"method": "full", "seq_len": 8192, "micro_batch": 1, "global_batch": 2048, "tokens": 15.6e12},
@@ -1504,6 +1509,33 @@ TEST(OneAnswer, Llama405bOn16384H100FitsInsideTheNvlinkDomain) {
     EXPECT_GE(mfu, 0.38);
     EXPECT_LE(mfu, 0.43);
     EXPECT_EQ(p.recommendation.option.count, 16384);
+}
+
+// Narayanan et al. 2021 (arXiv 2104.04473, "Efficient Large-Scale Language Model Training on GPU Clusters"), Table 1
+// and section 5.1: GPT-3 175B (96 layers, hidden 12,288, 96 heads, vocabulary 51,200) at batch 1,536 and sequence
+// 2,048 on 1,024 A100 80GB, TP 8 x PP 16 interleaved, 153 TFLOP/s per GPU counting the recomputed forward (their
+// equation 3: 96 B s l h^2 (1 + s/6h + V/16lh) = 4.51e18 FLOPs a step), so 4.51e18 / (1,024 x 153e12) = 28.8 s a step
+// (section 5.1's 34 days for 300B tokens give 30.8 s), 36.8 % MFU in model FLOPs. Not met: the plan steps in about
+// 19.5 s (TP 2 x DP 512, ZeRO-3, 54.6 % MFU). Its A100 compute basis is llm-foundry's MPT-30B on 8 A100 (55.3 % MFU,
+// FlashAttention, 2023; efficiencies.json a100-pretraining), while Megatron-LM's 2021 kernels ran at 44-52 % of peak
+// even at 32 GPUs (Table 1's 1.7B row: 137 TFLOP/s), so most of the gap is the software stack, not the scale; the
+// layout model's bubble (15 / (v x 192) of a step at the paper's layout) and NVLink tensor traffic are small here. The
+// bounds pin what is met (within 15 % of the paper above, no more than 40 % below it) so that the gap cannot widen
+// unnoticed.
+TEST(OneAnswer, Gpt3_175bOn1024A100NearMegatronStep) {
+    const Plan p = run(R"({"stage": "pretrain", "precision": "bf16",
+        "model": {"params": 175e9, "layers": 96, "hidden": 12288, "heads": 96, "intermediate": 49152, "vocab": 51200},
+        "train": {"method": "full", "seq_len": 2048, "micro_batch": 1, "global_batch": 1536},
+        "hardware": {"devices": ["a100-80gb"], "count": 1024}})");
+    ASSERT_TRUE(p.recommendation.found) << p.recommendation.summary;
+    const Candidate& c = p.candidates.at(0);
+    EXPECT_TRUE(c.fits);
+    EXPECT_EQ(c.count, 1024);
+    EXPECT_LE(c.layout.tensor_parallel, 8);
+    const double paper_step_s = 4.511e18 / (1024 * 153e12); // 28.8 s
+    const double step_s = c.layouts.layouts.front().step_s;
+    EXPECT_LE(step_s, 1.15 * paper_step_s);
+    EXPECT_GE(step_s, 0.60 * paper_step_s); // met today: 0.68 of the paper's step
 }
 
 // Lesson 001/004: a 70B model's bf16 weights alone are 141 GB, more than one A100 80GB holds, so a LoRA fine-tune
