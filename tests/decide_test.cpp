@@ -711,6 +711,22 @@ TEST(PricedAsBought, BankWithoutRedundancyBuysOneServerAndSaysSo) {
                                          "headroom for 1 more replica of 4"));
 }
 
+// The plan's run section deploys the replicas the option plans, not the bought count over a replica's devices:
+// 16 H200 bought for 2 replicas of 4 are "2 replicas' 4 devices" (the other 8 are the note's headroom).
+TEST(PricedAsBought, RunItDeploysThePlannedReplicasOnTheBoughtServers) {
+    json w = scenario_json("bank-70b-fp8");
+    w["hardware"] = {{"devices", {"h200"}}};
+    const Plan p = run(w);
+    ASSERT_TRUE(p.recommendation.found) << p.recommendation.summary;
+    EXPECT_EQ(p.recommendation.option.count, 16);
+    EXPECT_EQ(p.recommendation.option.replicas, 2);
+    EXPECT_EQ(p.recommendation.headline.rfind("Buy 16 x NVIDIA H200 SXM 141GB (2 x 8-device servers: 2 replicas of 4, N+1), tensor parallel 4 "
+                                              "per replica:", 0), 0u) << p.recommendation.headline;
+    EXPECT_EQ(p.run.count, 16);
+    ASSERT_FALSE(p.run.deploy.empty());
+    EXPECT_EQ(p.run.deploy.front().what, "serve one replica (run it on each of the 2 replicas' 4 devices)");
+}
+
 // Renting is per device (the catalog's rental prices are per device-hour), and devices the team already owns are
 // counted as they are: only buying rounds up.
 TEST(PricedAsBought, RentalsAndOwnedDevicesAreNotRounded) {

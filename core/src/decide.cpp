@@ -371,6 +371,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
             const PurchaseUnits bought = hc == &own ? units_to_buy(*d, per_replica, replicas, apart) : PurchaseUnits{};
             const bool whole_units = bought.devices_per_unit > 1;
             o.count = paid_devices(replicas);
+            o.replicas = replicas;
             o.speed = speed_of(c, w);
             o.latency_s = latency_of(c);
             o.power_w = d->tdp_w > 0 ? d->tdp_w * o.count : 0;
