@@ -84,6 +84,99 @@ TEST(Cost, AServerPriceIsPerDeviceAndNamed) {
     EXPECT_EQ(own_cost(d, Workload{}, defaults()).terms[0].value.find("bought as"), std::string::npos);
 }
 
+// [SECTION] whole purchase units ------------------------------------------------------------------------
+
+// What one purchase unit holds, by the order cost.h gives: the cheapest price's devices_per_unit, else the
+// system's accelerators, else an SXM-style board's fast domain (2-8), else 1.
+TEST(PurchaseUnits, UnitDevicesByCatalogThenSystemThenBoard) {
+    struct Row { const char* what; DeviceKind kind; int domain; int system; int per_unit; int expected; };
+    const Row rows[] = {
+        {"a PCIe card", DeviceKind::gpu, 1, 1, 0, 1},
+        {"an SXM GPU, priced per GPU", DeviceKind::gpu, 8, 1, 0, 8},
+        {"an OAM accelerator of 8", DeviceKind::accelerator, 8, 1, 0, 8},
+        {"a 4-GPU board", DeviceKind::gpu, 4, 1, 0, 4},
+        {"a TPU pod is not a board", DeviceKind::tpu, 256, 1, 0, 1},
+        {"a SoC pair (DGX Spark)", DeviceKind::soc, 2, 1, 0, 1},
+        {"a rack of 72", DeviceKind::rack_system, 72, 72, 0, 72},
+        {"a Mac sold as one", DeviceKind::soc, 1, 1, 1, 1},
+        {"the catalog's unit wins", DeviceKind::gpu, 8, 1, 4, 4},
+    };
+    for (const auto& r : rows) {
+        Device d = priced_device();
+        d.kind = r.kind;
+        d.domain_size = r.domain;
+        d.system_accelerators = r.system;
+        d.prices.back().devices_per_unit = r.per_unit;
+        EXPECT_EQ(purchase_unit_devices(d), r.expected) << r.what;
+    }
+}
+
+// A fleet in whole units, by hand, on 8-device servers at $10,000 a device ($80,000 a server):
+//   1 replica of 4            -> 1 server (8 bought, 4 idle, room for 2 replicas), $80,000
+//   2 replicas of 4, packed   -> 1 server (8 bought, 0 idle), $80,000
+//   2 replicas of 4, apart    -> 2 servers (16 bought, 8 idle, room for 4), $160,000 (n+1: a server can fail)
+//   3 replicas of 3, packed   -> 2 per server -> 2 servers (16 bought, 7 idle, room for 4)
+//   2 replicas of 12, packed  -> 24 devices -> 3 servers (24 bought, 0 idle)
+//   2 replicas of 12, apart   -> 2 servers each -> 4 servers (32 bought, 8 idle, room for 2)
+//   a card (unit of 1)        -> exactly the devices needed
+TEST(PurchaseUnits, FleetsRoundUpToWholeServers) {
+    Device d = priced_device();
+    d.domain_size = 8; // an SXM GPU: bought on 8-GPU servers
+    struct Row { int per_replica; int replicas; bool apart; int units; int bought; int idle; int fit; };
+    const Row rows[] = {
+        {4, 1, false, 1, 8, 4, 2}, {4, 2, false, 1, 8, 0, 2}, {4, 2, true, 2, 16, 8, 4},  {3, 3, false, 2, 16, 7, 4},
+        {12, 2, false, 3, 24, 0, 2}, {12, 2, true, 4, 32, 8, 2}, {8, 2, true, 2, 16, 0, 2}, {1, 9, false, 2, 16, 7, 16},
+    };
+    for (const auto& r : rows) {
+        const PurchaseUnits u = units_to_buy(d, r.per_replica, r.replicas, r.apart);
+        const std::string row = std::to_string(r.replicas) + " x " + std::to_string(r.per_replica) + (r.apart ? " apart" : " packed");
+        EXPECT_EQ(u.devices_per_unit, 8) << row;
+        EXPECT_EQ(u.units, r.units) << row;
+        EXPECT_EQ(u.devices_needed, r.per_replica * r.replicas) << row;
+        EXPECT_EQ(u.devices_bought, r.bought) << row;
+        EXPECT_EQ(u.devices_idle, r.idle) << row;
+        EXPECT_EQ(u.replicas_fit, r.fit) << row;
+        EXPECT_DOUBLE_EQ(u.usd, 10000.0 * r.bought) << row;
+        EXPECT_EQ(u.unit, "8-device server") << row;
+    }
+    // One device alone: a single card or module (lesson 001's local GPU), not a server.
+    EXPECT_EQ(units_to_buy(d, 1).devices_bought, 1);
+    EXPECT_EQ(units_to_buy(d, 1).unit, "");
+    EXPECT_EQ(units_to_buy(d, 1, 2).devices_bought, 8);
+    const PurchaseUnits card = units_to_buy(priced_device(), 3, 2, true);
+    EXPECT_EQ(card.units, 6);
+    EXPECT_EQ(card.devices_bought, 6);
+    EXPECT_EQ(card.devices_idle, 0);
+    EXPECT_EQ(card.unit, "");
+    Device unpriced = d;
+    unpriced.prices.clear();
+    EXPECT_EQ(units_to_buy(unpriced, 4).usd, -1);
+    EXPECT_EQ(units_to_buy(unpriced, 4).devices_bought, 8); // still bought whole, just without a price
+}
+
+// A catalog server price: its unit and its own price per unit ($48,000 for 8), the system's name for a rack.
+TEST(PurchaseUnits, CatalogServerAndRackUnits) {
+    Device d = priced_device();
+    Price server{.kind = PriceKind::purchase, .usd = 48000, .provider = "quote", .source = "s"};
+    server.devices_per_unit = 8;
+    d.prices.push_back(server);
+    const PurchaseUnits u = units_to_buy(d, 5);
+    EXPECT_EQ(u.devices_bought, 8);
+    EXPECT_DOUBLE_EQ(u.usd, 48000);
+    Device rack = priced_device();
+    rack.kind = DeviceKind::rack_system;
+    rack.system_accelerators = 72;
+    rack.system_name = "GB200 NVL72";
+    rack.prices = {{PriceKind::purchase, 3.6e6, 0, "rack", "s"}};
+    const PurchaseUnits r = units_to_buy(rack, 4);
+    EXPECT_EQ(r.units, 1);
+    EXPECT_EQ(r.devices_bought, 72);
+    EXPECT_EQ(r.devices_idle, 68);
+    EXPECT_DOUBLE_EQ(r.usd, 3.6e6);
+    EXPECT_EQ(r.unit, "GB200 NVL72");
+    EXPECT_EQ(units_to_buy(rack, 1).devices_bought, 72); // a rack is bought whole, even for one device
+}
+
 // Break-even: $8,000 / (($1.39 - $0.0854) x 54.17 h a month) = 113 months; never when renting is
 // cheaper than the power alone.
 TEST(Cost, BreakevenMonths) {

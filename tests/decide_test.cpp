@@ -151,7 +151,8 @@ TEST(Lesson004, BankServesFromTwoEightGpuServersNotAnNvl72) {
     const Candidate* rc = find(p, o.device);
     ASSERT_NE(rc, nullptr);
     EXPECT_LE(rc->count, 8);              // one replica inside one 8-GPU server
-    EXPECT_EQ(o.count, 2 * rc->count);    // N+1: two replicas
+    // "two give redundancy": two whole 8-GPU servers are bought and priced, one replica on each.
+    EXPECT_EQ(o.count, 16);
     EXPECT_TRUE(any_contains(p.recommendation.reasons, "servers: 2 x 8-device servers")) << o.name;
     EXPECT_EQ(p.decision.scale, "one node of up to 8 devices");
     // The H200 server itself holds it with room to spare.
@@ -653,6 +654,150 @@ TEST(Headline, OwnedDeviceHourTermsByHand) {
     EXPECT_EQ(t["power"].rfind("700 W x PUE 1.58 at $0.135/kWh ($0.149 per device-hour)", 0), 0u) << t["power"];
     EXPECT_EQ(t["hosting"].rfind("colocation $137 a month per device", 0), 0u) << t["hosting"];
     EXPECT_EQ(t["per device-hour"].rfind("$1.136", 0), 0u) << t["per device-hour"];
+}
+
+// [SECTION] priced as bought: whole servers and racks -------------------------------------------------
+
+// The number a string starts with ("16 (2 x 8-device servers ...)" -> 16), or -1.
+double leading_number(const std::string& s, size_t from = 0) {
+    try {
+        return std::stod(s.substr(from));
+    } catch (...) {
+        return -1;
+    }
+}
+
+// The bank (lesson 004, example 2: "One 8-GPU H200 server (1.1 TB) holds this with room to spare ...; two give
+// redundancy"), bought as the lesson buys it: a replica is 4 H200 (tensor parallel 4), N+1 puts each of the 2
+// replicas on its own 8-GPU server (docs/workload.md, redundancy "n+1 ... each on its own server"), so 2
+// servers = 16 H200 are bought and priced, 4 of each idle (room for 2 more replicas of 4). By hand from the
+// catalog (Headline.OwnedDeviceHourTermsByHand): $1.136 per device-hour, every hour of 730:
+//   16 x $1.136 x 730 = $13,268 a month (8 GPUs were priced before: $6,636, half the servers bought).
+TEST(PricedAsBought, BankBuysTwoWholeH200Servers) {
+    const Plan p = run(scenario_json("bank-70b-fp8"));
+    const Candidate* h200 = find(p, "h200");
+    ASSERT_NE(h200, nullptr);
+    ASSERT_EQ(h200->count, 4); // one replica: 4 H200, tensor parallel 4
+    const Option* o = option(p, "own", "h200");
+    ASSERT_NE(o, nullptr);
+    ASSERT_TRUE(o->feasible) << o->reasons.front();
+    EXPECT_EQ(o->count, 16);
+    EXPECT_EQ(o->name, "own 16 x NVIDIA H200 SXM 141GB (2 x 8-device servers: 2 replicas of 4, N+1)");
+    EXPECT_NEAR(o->usd_per_month, 16 * 1.136 * 730, 16 * 1.136 * 730 * 2e-3);
+    ASSERT_NE(term(*o, "devices"), nullptr);
+    EXPECT_EQ(term(*o, "devices")->value, "16 (2 x 8-device servers: 2 replicas of 4, N+1, 8 idle)");
+    EXPECT_EQ(term(*o, "a month")->value.rfind("$13272 = 730 hours x $18.18 per hour for the devices", 0), 0u) << term(*o, "a month")->value;
+    EXPECT_TRUE(any_contains(o->reasons, "servers: 2 x 8-device servers bought (16 devices): 2 replicas of 4, each on its own 8-device server so one "
+                                         "can fail; 8 devices bought and idle, headroom for 2 more replicas of 4 (not counted in the unit cost)"));
+    // The unit cost is the month over the tokens demanded, so it doubles with the devices paid for.
+    const std::string& u = term(*o, "unit cost")->value;
+    const size_t at = u.find("a month / ");
+    ASSERT_NE(at, std::string::npos) << u;
+    EXPECT_NEAR(o->usd_per_month / leading_number(u, at + 10), o->cost.value, o->cost.value * 2e-3) << u;
+}
+
+// Without N+1 the bank needs one replica: one 8-GPU server, 4 of it used, and the plan says so. By hand:
+//   8 x $1.136 x 730 = $6,634 a month.
+TEST(PricedAsBought, BankWithoutRedundancyBuysOneServerAndSaysSo) {
+    json w = scenario_json("bank-70b-fp8");
+    w["decision"]["redundancy"] = "none";
+    const Plan p = run(w);
+    const Option* o = option(p, "own", "h200");
+    ASSERT_NE(o, nullptr);
+    EXPECT_EQ(o->count, 8);
+    EXPECT_EQ(o->name, "own 8 x NVIDIA H200 SXM 141GB (1 x 8-device server: 4 used)");
+    EXPECT_NEAR(o->usd_per_month, 8 * 1.136 * 730, 8 * 1.136 * 730 * 2e-3);
+    EXPECT_TRUE(any_contains(o->reasons, "servers: 1 x 8-device server bought (8 devices): one replica of 4; 4 devices bought and idle, "
+                                         "headroom for 1 more replica of 4"));
+}
+
+// The plan's run section deploys the replicas the option plans, not the bought count over a replica's devices:
+// 16 H200 bought for 2 replicas of 4 are "2 replicas' 4 devices" (the other 8 are the note's headroom).
+TEST(PricedAsBought, RunItDeploysThePlannedReplicasOnTheBoughtServers) {
+    json w = scenario_json("bank-70b-fp8");
+    w["hardware"] = {{"devices", {"h200"}}};
+    const Plan p = run(w);
+    ASSERT_TRUE(p.recommendation.found) << p.recommendation.summary;
+    EXPECT_EQ(p.recommendation.option.count, 16);
+    EXPECT_EQ(p.recommendation.option.replicas, 2);
+    EXPECT_EQ(p.recommendation.headline.rfind("Buy 16 x NVIDIA H200 SXM 141GB (2 x 8-device servers: 2 replicas of 4, N+1), tensor parallel 4 "
+                                              "per replica:", 0), 0u) << p.recommendation.headline;
+    EXPECT_EQ(p.run.count, 16);
+    ASSERT_FALSE(p.run.deploy.empty());
+    EXPECT_EQ(p.run.deploy.front().what, "serve one replica (run it on each of the 2 replicas' 4 devices)");
+}
+
+// Renting is per device (the catalog's rental prices are per device-hour), and devices the team already owns are
+// counted as they are: only buying rounds up.
+TEST(PricedAsBought, RentalsAndOwnedDevicesAreNotRounded) {
+    json w = scenario_json("bank-70b-fp8");
+    w["decision"].erase("site");
+    w["hardware"] = {{"devices", {"h200"}}, {"owned", {{{"device", "h200"}, {"count", 8}}}}};
+    const Plan p = run(w);
+    const Option* rent = option(p, "rent", "h200");
+    const Option* own = option(p, "own", "h200");
+    const Option* owned = option(p, "owned", "h200");
+    ASSERT_NE(rent, nullptr);
+    ASSERT_NE(own, nullptr);
+    ASSERT_NE(owned, nullptr);
+    EXPECT_EQ(rent->count, 8); // 2 replicas of 4, rented by the device
+    EXPECT_EQ(owned->count, 8);
+    EXPECT_TRUE(owned->feasible) << owned->reasons.front();
+    EXPECT_EQ(own->count, 16);
+    EXPECT_EQ(p.recommendation.option.kind, "owned");
+    EXPECT_EQ(p.recommendation.headline.rfind("Use the team's own 8 x NVIDIA H200", 0), 0u) << p.recommendation.headline;
+}
+
+// The one-off budget checks what is bought, whole servers included: 2 servers x 8 x $35,000 = $560,000 is over a
+// $400,000 budget that 8 GPUs ($280,000) would have passed.
+TEST(PricedAsBought, PurchaseBudgetChecksTheWholeServers) {
+    json w = scenario_json("bank-70b-fp8");
+    w["decision"]["purchase_budget_usd"] = 400000;
+    const Plan p = run(w);
+    const Option* o = option(p, "own", "h200");
+    ASSERT_NE(o, nullptr);
+    EXPECT_FALSE(o->feasible);
+    EXPECT_TRUE(any_starts_with(o->reasons, "purchase budget: 16 x $35000 (2 x 8-device servers) = $560000, over the $400000 one-off budget"))
+        << o->reasons.front();
+    w["decision"]["purchase_budget_usd"] = 600000;
+    const Option* fits = option(run(w), "own", "h200");
+    ASSERT_NE(fits, nullptr);
+    EXPECT_TRUE(fits->feasible) << fits->reasons.front();
+}
+
+// On every scenario: every bought option is a whole number of purchase units (or one card), its "devices" cost term starts with
+// its count, its month is that count's hours at the per device-hour price; and the recommendation's headline
+// names the same count.
+TEST(PricedAsBought, CountPriceAndHeadlineAgreeOnEveryScenario) {
+    int bought_whole = 0;
+    for (const auto& s : catalog().scenarios) {
+        if (s.workload_json.empty()) continue;
+        const Plan p = run(json::parse(s.workload_json));
+        for (const auto& o : p.options) {
+            if (o.kind == "api") continue;
+            const Device& d = device(o.device);
+            if (o.kind == "own") {
+                // Whole units: buying this count again buys exactly it (one device alone is a card or module).
+                EXPECT_EQ(units_to_buy(d, o.count).devices_bought, o.count) << s.id << ": " << o.name;
+                EXPECT_TRUE(o.count == 1 || o.count % purchase_unit_devices(d) == 0) << s.id << ": " << o.name;
+                if (purchase_unit_devices(d) > 1 && o.count > 1) ++bought_whole;
+            }
+            const CostTerm* n = term(o, "devices");
+            if (!n) continue;
+            EXPECT_EQ(leading_number(n->value), o.count) << s.id << ": " << n->value;
+            const CostTerm* hourly = term(o, "per device-hour");
+            const CostTerm* month = term(o, "a month");
+            if (hourly && month && o.kind == "own" && month->value.find(" hours") != std::string::npos) {
+                const double usd_per_hour = leading_number(hourly->value, 1), hours = leading_number(month->value, month->value.find("= ") + 2);
+                EXPECT_NEAR(o.usd_per_month, usd_per_hour * o.count * hours, o.usd_per_month * 1e-3) << s.id << ": " << month->value;
+            }
+        }
+        const Recommendation& r = p.recommendation;
+        if (r.found && r.option.kind != "api") {
+            EXPECT_NE(r.headline.find(" " + std::to_string(r.option.count) + " x "), std::string::npos) << s.id << ": " << r.headline;
+        }
+    }
+    EXPECT_GT(bought_whole, 10); // the check ran over servers and racks, not only cards
 }
 
 } // namespace hwplan

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hwplan/catalog_embedded.h"
+#include "hwplan/cost.h"
 #include "hwplan/plan.h"
 #include "hwplan/workload.h"
 
@@ -168,13 +169,22 @@ std::string check_plan(const Plan& p, const json& w) {
     if (r.found) {
         if (!r.option.feasible) return "the recommendation is not feasible";
         if (r.option.kind != "api") {
+            // The devices the option pays for: its replicas of the candidate's devices (an RL option rents or buys
+            // both pools, docs/plan.md, rl), bought in whole servers or racks (cost.h units_to_buy, docs/plan.md
+            // "Priced as bought"), each replica on its own unit with a spare.
+            const Device* d = catalog().device_by_id(r.option.device);
+            auto paid_for = [&](int per_replica) {
+                const int needed = per_replica * r.option.replicas;
+                if (r.option.kind != "own" || !d) return needed == r.option.count;
+                return units_to_buy(*d, per_replica, r.option.replicas, false).devices_bought == r.option.count ||
+                       units_to_buy(*d, per_replica, r.option.replicas, true).devices_bought == r.option.count;
+            };
             const Candidate* c = nullptr;
             for (const auto& x : p.candidates)
-                if (x.device == r.option.device &&
-                    (x.count == r.option.count || (x.rl.sized && x.rl.trainer_devices + x.rl.rollout_devices == r.option.count)))
-                    c = &x; // an RL option rents or buys both pools (docs/plan.md, rl)
+                if (x.device == r.option.device && (paid_for(x.count) || (x.rl.sized && paid_for(x.rl.trainer_devices + x.rl.rollout_devices))))
+                    c = &x;
             if (!c) return "the recommendation names no candidate";
-            if ((p.stage == Stage::finetune || p.stage == Stage::pretrain) && r.option.count != c->count)
+            if ((p.stage == Stage::finetune || p.stage == Stage::pretrain) && r.option.replicas != 1)
                 return "the recommendation's count is not its candidate's";
             if (!c->fits) return "the recommended candidate does not fit";
             const auto s = w.value("serve", json::object());

@@ -58,6 +58,35 @@ double purchase_usd_per_device(const Device& d) {
     return p ? p->usd / devices_per_purchase(d, *p) : -1;
 }
 
+int purchase_unit_devices(const Device& d) {
+    if (const Price* p = cheapest_purchase(d); p && p->devices_per_unit > 0) return p->devices_per_unit;
+    if (d.system_accelerators > 1) return d.system_accelerators;
+    const bool board = (d.kind == DeviceKind::gpu || d.kind == DeviceKind::accelerator) && d.domain_size > 1 && d.domain_size <= 8;
+    return board ? d.domain_size : 1;
+}
+
+PurchaseUnits units_to_buy(const Device& d, int devices_per_replica, int replicas, bool apart) {
+    PurchaseUnits out;
+    const int per = std::max(1, devices_per_replica), n = std::max(0, replicas);
+    // One device alone is bought as a single card or module (lesson 001's "buy a local GPU"); only the catalog's
+    // own unit (a Mac, a rack) is never split.
+    const bool catalog_unit = (cheapest_purchase(d) && cheapest_purchase(d)->devices_per_unit > 0) || d.system_accelerators > 1;
+    const int u = per * n == 1 && !catalog_unit ? 1 : purchase_unit_devices(d);
+    out.devices_per_unit = u;
+    out.devices_needed = per * n;
+    const int units_per_replica = (per + u - 1) / u; // a replica larger than a unit spans whole units
+    if (per <= u && !apart) out.units = (n + u / per - 1) / (u / per); // whole replicas packed into each unit
+    else if (per <= u || apart) out.units = n * units_per_replica;     // each replica on units of its own
+    else out.units = (out.devices_needed + u - 1) / u;                 // packed, replicas spanning units
+    out.devices_bought = out.units * u;
+    out.devices_idle = out.devices_bought - out.devices_needed;
+    out.replicas_fit = per <= u ? out.units * (u / per) : apart ? out.units / units_per_replica : out.devices_bought / per;
+    const double per_device = purchase_usd_per_device(d);
+    if (per_device > 0) out.usd = per_device * out.devices_bought;
+    if (u > 1) out.unit = d.system_accelerators == u && !d.system_name.empty() ? d.system_name : std::to_string(u) + "-device server";
+    return out;
+}
+
 std::string cloud_of(const Price& p) {
     if (p.kind == PriceKind::purchase) return "";
     for (const auto& [token, cloud] : {std::pair{"AWS", "aws"}, {"Google Cloud", "gcp"}, {"Azure", "azure"}})

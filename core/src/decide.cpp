@@ -270,12 +270,10 @@ Demand fixed_demand(const Workload& w, const AssumptionSet& as, double output_to
 }
 
 
-// Owned GPUs and accelerators with a fast domain of 2-8 come as servers of that many (an 8-GPU HGX board:
-// MLPerf's H200 system lists accelerators_per_node 8); the devices one replica occupies.
-int replica_devices(const Device& d, int count, bool own) {
-    const bool boards = (d.kind == DeviceKind::gpu || d.kind == DeviceKind::accelerator) && d.domain_size > 1 && d.domain_size <= 8;
-    if (!own || !boards || count <= 1) return count; // one device: a single card or module
-    return (count + d.domain_size - 1) / d.domain_size * d.domain_size;
+// "2 x 8-device servers", "1 x GB200 NVL72": whole purchase units as the option names them.
+std::string units_phrase(const PurchaseUnits& u) {
+    const bool plural = u.units > 1 && u.unit.size() > 6 && u.unit.compare(u.unit.size() - 6, 6, "server") == 0;
+    return std::to_string(u.units) + " x " + u.unit + (plural ? "s" : "");
 }
 
 } // namespace
@@ -367,16 +365,38 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
             const int load_replicas = replicas_for(capacity);
             const int replicas = load_replicas + spares;
             const int per_replica = fleet;
-            const int server = replica_devices(*d, fleet, owning); // devices of the server(s) one replica occupies
-            o.count = per_replica * replicas;
+            // Bought devices come in whole purchase units (an 8-device server, a rack): the one count the
+            // price, the name, the budget and the notes read (cost.h units_to_buy). With a spare replica each
+            // replica has its own server(s), so a server can fail (docs/workload.md, redundancy "n+1").
+            // Renting and the team's own devices are counted per device.
+            const bool apart = spares > 0 && replicas > 1;
+            auto paid_devices = [&](int replicas_n) {
+                return hc == &own ? units_to_buy(*d, per_replica, replicas_n, apart).devices_bought : per_replica * replicas_n;
+            };
+            const PurchaseUnits bought = hc == &own ? units_to_buy(*d, per_replica, replicas, apart) : PurchaseUnits{};
+            const bool whole_units = bought.devices_per_unit > 1;
+            o.count = paid_devices(replicas);
+            o.replicas = replicas;
             o.speed = speed_of(c, w);
             o.latency_s = latency_of(c);
             o.power_w = d->tdp_w > 0 ? d->tdp_w * o.count : 0;
+            // "2 x 8-device servers", "1 x GB200 NVL72": what is bought, when a unit is more than one device.
+            const std::string units_words = whole_units ? units_phrase(bought) : "";
+            const std::string replicas_words =
+                replicas > 1 ? std::to_string(replicas) + " replicas of " + std::to_string(per_replica) + (spares > 0 ? ", N+" + std::to_string(spares) : "")
+                : whole_units && bought.devices_idle > 0 ? std::to_string(per_replica) + " used"
+                                                         : "";
+            const std::string layout_words = units_words.empty() ? replicas_words : replicas_words.empty() ? units_words : units_words + ": " + replicas_words;
+            // The "devices" cost term and the cost's why: the count paid for, then what it is made of.
+            std::string made_of = c.rl.sized ? std::to_string(c.rl.trainer_devices) + " trainer + " + std::to_string(c.rl.rollout_devices) +
+                                                   " rollout, each paid for the whole RL step"
+                                             : std::string();
+            if (!layout_words.empty()) made_of += (made_of.empty() ? "" : "; ") + layout_words;
+            if (whole_units && bought.devices_idle > 0) made_of += ", " + std::to_string(bought.devices_idle) + " idle";
+            const std::string made_of_words = made_of.empty() ? "" : " (" + made_of + ")";
+            const std::string devices_words = std::to_string(o.count) + made_of_words;
             o.name = (hc == &spot ? std::string("rent (spot)") : hc == &reserved ? std::string("rent (reserved)") : hc == &owned ? std::string("use owned") : o.kind) + " " +
-                     std::to_string(o.count) + " x " + c.device_name;
-            if (replicas > 1)
-                o.name += " (" + std::to_string(replicas) + " replicas of " + std::to_string(per_replica) +
-                          (spares > 0 ? ", N+" + std::to_string(spares) : "") + ")";
+                     std::to_string(o.count) + " x " + c.device_name + (layout_words.empty() ? "" : " (" + layout_words + ")");
             o.unit = unit;
             std::vector<std::string> out = eliminations(*d, w, owning ? "own" : o.kind, fleet, level);
             std::vector<std::string> notes;
@@ -386,13 +406,15 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
             if (hc == &owned && o.count > owned_count)
                 out.push_back("owned: needs " + std::to_string(o.count) + " devices, the team owns " + std::to_string(owned_count) +
                               " (hardware.owned); buy or rent the rest");
-            // The one-off budget (decision.purchase_budget_usd): what must be bought, beyond what is owned, at list price.
-            if (hc == &own && w.decision.purchase_budget_usd > 0 && purchase_usd_per_device(*d) > 0) {
-                const int to_buy = std::max(0, server - owned_count) * replicas;
-                const double spend = purchase_usd_per_device(*d) * to_buy;
-                if (spend > w.decision.purchase_budget_usd)
-                    out.push_back("purchase budget: " + std::to_string(to_buy) + " x $" + format_sig(purchase_usd_per_device(*d), 5) + " = $" +
-                                  format_sig(spend, 4) + ", over the $" + format_sig(w.decision.purchase_budget_usd, 4) + " one-off budget");
+            // The one-off budget (decision.purchase_budget_usd): the whole units bought, at list price; with devices
+            // already owned (hardware.owned), the whole units that buy the rest.
+            if (hc == &own && w.decision.purchase_budget_usd > 0 && bought.usd > 0) {
+                const int rest = std::max(0, bought.devices_needed - owned_count);
+                const PurchaseUnits to_buy = owned_count <= 0 ? bought : rest > 0 ? units_to_buy(*d, rest) : PurchaseUnits{.usd = 0};
+                if (to_buy.usd > w.decision.purchase_budget_usd)
+                    out.push_back("purchase budget: " + std::to_string(to_buy.devices_bought) + " x $" + format_sig(purchase_usd_per_device(*d), 5) +
+                                  (to_buy.devices_per_unit > 1 ? " (" + units_phrase(to_buy) + ")" : std::string()) + " = $" +
+                                  format_sig(to_buy.usd, 4) + ", over the $" + format_sig(w.decision.purchase_budget_usd, 4) + " one-off budget");
             }
             if (!owning && !d->can_rent) out.push_back("not offered for rent");
             // An owned job that runs now and then costs its purchase spread over the hours it is used;
@@ -429,34 +451,38 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                     short_of.push_back("compromise: tensor parallel over " + std::to_string(c.count) + " devices outside a fast scale-up domain: "
                                        "every decode step pays its all-reduces over the slow link (issue 11: 'six cards can decode slower than one')");
             }
-            if (server != per_replica)
-                notes.push_back("servers: " + std::to_string(replicas) + " x " + std::to_string(d->domain_size) + "-device server" +
-                                (replicas > 1 ? "s, one per replica so a server can fail" : "") + " (" + std::to_string(per_replica) +
-                                " of its " + std::to_string(server) + " devices used per replica; the rest is headroom)");
+            if (whole_units) {
+                const int more = bought.replicas_fit - replicas;
+                notes.push_back("servers: " + units_words + " bought (" + std::to_string(o.count) + " devices): " +
+                                (replicas > 1 ? std::to_string(replicas) + " replicas of " + std::to_string(per_replica) : "one replica of " + std::to_string(per_replica)) +
+                                (apart ? ", each on its own " + bought.unit + " so one can fail"
+                                 : replicas > 1 && bought.units < replicas ? " sharing a " + bought.unit + " (no spare replica asked: decision.redundancy)"
+                                                                           : "") +
+                                (bought.devices_idle <= 0 ? std::string()
+                                 : "; " + std::to_string(bought.devices_idle) + " devices bought and idle" +
+                                       (more > 0 ? ", headroom for " + std::to_string(more) + " more replica" + (more > 1 ? "s" : "") + " of " + std::to_string(per_replica) +
+                                                       " (not counted in the unit cost)"
+                                                 : std::string(", paid for in the unit cost"))));
+            }
             if (!hc->available && out.empty())
                 notes.push_back(owning ? "price: no public purchase price in the catalog (unit cost unknown)"
                                        : "price: no public rental price in the catalog (unit cost unknown)");
             if (hc->available && seconds && demand.tokens_per_s > 0) {
                 // Fixed demand: the fleet that meets it, paid every hour, over the output tokens demanded (not
                 // over what the devices could produce at full load).
-                auto per_million = [&](int replicas_n, double tokens_per_s) { return hc->usd_per_hour * per_replica * replicas_n / (tokens_per_s * 3600) * 1e6; };
+                auto per_million = [&](int replicas_n, double tokens_per_s) { return hc->usd_per_hour * paid_devices(replicas_n) / (tokens_per_s * 3600) * 1e6; };
                 o.cost.value = per_million(replicas, demand.tokens_per_s);
                 o.cost.low = per_million(replicas_for(capacity_fast) + spares, demand.high_tokens_per_s);
                 o.cost.high = per_million(replicas_for(capacity_slow) + spares, demand.low_tokens_per_s);
                 o.cost.label = Label::modelled;
-                o.cost.why = hc->basis + " x " + std::to_string(o.count) + " device(s)" +
-                             (replicas > 1 ? " (" + std::to_string(replicas) + " replicas of " + std::to_string(per_replica) +
-                                                 (spares > 0 ? ", N+" + std::to_string(spares) : "") + ")" : std::string()) +
-                             ", every hour, over the tokens demanded: " + demand.why;
+                o.cost.why = hc->basis + " x " + std::to_string(o.count) + " device(s)" + made_of_words + ", every hour, over the tokens demanded: " + demand.why;
                 if (demand_rate > 0 && capacity > 0)
                     o.cost.why += "; busy " + format_sig(100 * demand_rate / (capacity * load_replicas), 3) + " % of " +
                                   format_sig(capacity, 4) + " output tokens/s per replica";
                 o.usd_per_month = hc->usd_per_hour * o.count * hours;
                 // The same derivation term by term (the recommendation card's cost breakdown).
                 o.cost_terms = hc->terms;
-                o.cost_terms.push_back({"devices", std::to_string(o.count) + (replicas > 1 ? " (" + std::to_string(replicas) + " replicas of " + std::to_string(per_replica) +
-                                                                                         (spares > 0 ? ", N+" + std::to_string(spares) : "") + ")"
-                                                                                   : std::string())});
+                o.cost_terms.push_back({"devices", devices_words});
                 o.cost_terms.push_back({"a month", "$" + format_sig(o.usd_per_month, 4) + " = " + format_sig(hours, 4) + " hours x $" +
                                                        format_sig(hc->usd_per_hour * o.count, 4) + " per hour for the devices, paid every hour"});
                 o.cost_terms.push_back({"demand", demand.why});
@@ -475,12 +501,10 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                 c.figures[prefix + "usd_per_month"] = Figure{o.usd_per_month, o.usd_per_month, o.usd_per_month, Label::arithmetic,
                     format_sig(hours, 4) + " hours a month x " + format_sig(hc->usd_per_hour * o.count, 4) + " $/h (" + std::to_string(o.count) + " devices)"};
             } else if (hc->available && seconds) {
-                double factor = double(replicas) / load_replicas; // spares are paid and idle
-                std::string why = hc->basis + " x " + std::to_string(fleet) + " device(s)";
-                if (c.rl.sized)
-                    why += " (" + std::to_string(c.rl.trainer_devices) + " trainer + " + std::to_string(c.rl.rollout_devices) +
-                           " rollout, each paid for the whole RL step)";
-                if (spares > 0) why += "; x " + format_sig(factor, 3) + " for " + std::to_string(spares) + " spare replica(s) (N+" + std::to_string(spares) + ")";
+                // Every device paid for (spare replicas, the idle part of a whole server) over those doing the work.
+                double factor = double(o.count) / (double(fleet) * load_replicas);
+                std::string why = hc->basis + " x " + std::to_string(o.count) + " device(s)" + made_of_words;
+                if (factor != 1) why += "; " + std::to_string(fleet * load_replicas) + " of them do the work, the rest are paid and idle";
                 // A rented batch or training run is billed from start-up to the end of its last increment.
                 double billed_s = 0;
                 const double run_s = run_seconds(c, w);
@@ -496,18 +520,13 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                     notes.push_back("spot: a " + format_sig(run_s / 3600, 3) + " h run can be interrupted; checkpoint and resume (lesson 003: 'checkpointed')");
                 o.cost = scale(*seconds, hc->usd_per_hour * fleet / 3600.0 * factor);
                 o.cost.why = why;
-                if (billed_s > 0 && runs_per_month > 0) o.usd_per_month = runs_per_month * billed_s / 3600 * hc->usd_per_hour * fleet;
+                if (billed_s > 0 && runs_per_month > 0) o.usd_per_month = runs_per_month * billed_s / 3600 * hc->usd_per_hour * o.count;
                 else if (hours > 0) o.usd_per_month = hc->usd_per_hour * o.count * hours;
                 // The same derivation term by term (the recommendation card's cost breakdown).
                 o.cost_terms = hc->terms;
-                o.cost_terms.push_back({"devices", std::to_string(fleet) +
-                                                       (c.rl.sized ? " (" + std::to_string(c.rl.trainer_devices) + " trainer + " + std::to_string(c.rl.rollout_devices) +
-                                                                         " rollout, each paid for the whole RL step)"
-                                                                   : std::string()) +
-                                                       (spares > 0 ? "; x " + format_sig(double(replicas) / load_replicas, 3) + " for " + std::to_string(spares) +
-                                                                         " spare replica(s) (N+" + std::to_string(spares) + ")"
-                                                                   : std::string())});
-                o.cost_terms.push_back({"time", format_sig(seconds->value, 4) + " s " + unit_label(unit) + " on them"});
+                o.cost_terms.push_back({"devices", devices_words});
+                o.cost_terms.push_back({"time", format_sig(seconds->value, 4) + " s " + unit_label(unit) + " on " +
+                                                    (factor != 1 ? "the " + std::to_string(fleet * load_replicas) + " that work" : std::string("them"))});
                 if (billed_s > 0)
                     o.cost_terms.push_back({"billed", format_sig(billed_s, 4) + " s a run for " + format_sig(run_s, 3) + " s of work (+ " +
                                                           format_sig(cat.defaults.rental_startup_s, 3) + " s start-up, rounded up to " +
@@ -518,7 +537,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                     o.cost_terms.push_back({"a month", "$" + format_sig(o.usd_per_month, 4) + " = " +
                                                            (billed_s > 0 && runs_per_month > 0 ? format_sig(runs_per_month, 4) + " runs x " + format_sig(billed_s, 4) + " s billed"
                                                                                                : format_sig(hours, 4) + " hours used") +
-                                                           " at $" + format_sig(hc->usd_per_hour * fleet, 4) + " an hour"});
+                                                           " at $" + format_sig(hc->usd_per_hour * o.count, 4) + " an hour for the devices"});
                 notes.push_back("cost: " + why);
                 const std::string prefix = o.kind + "_";
                 c.figures[prefix + "usd_per_hour"] =
@@ -563,20 +582,20 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
             }
             options.push_back(std::move(o));
         }
-        // Buy versus rent: months until the purchase pays for itself at the workload's use.
-        const double price = purchase_usd_per_device(*d);
-        if (rent.available && own.available && price > 0 && hours > 0) {
+        // Buy versus rent: months until the purchase of one replica's whole units pays for itself at the workload's use.
+        const double purchase = units_to_buy(*d, fleet).usd;
+        if (rent.available && own.available && purchase > 0 && hours > 0) {
             const double running = d->tdp_w / 1000.0 * cat.defaults.pue_ratio *
                                    (w.cost.usd_per_kwh >= 0 ? w.cost.usd_per_kwh : cat.defaults.electricity_usd_per_j * 3.6e6);
-            const double months = breakeven_months(price * fleet, rent.usd_per_hour * fleet, running * fleet, hours);
+            const double months = breakeven_months(purchase, rent.usd_per_hour * fleet, running * fleet, hours);
             if (p.breakeven_curve.empty()) { // the curve over usage, for the first such candidate
                 p.breakeven_device = c.device;
                 for (double h : {10.0, 25.0, 50.0, 100.0, 200.0, 400.0, kHoursPerMonth})
-                    p.breakeven_curve.push_back({h, breakeven_months(price * fleet, rent.usd_per_hour * fleet, running * fleet, h)});
+                    p.breakeven_curve.push_back({h, breakeven_months(purchase, rent.usd_per_hour * fleet, running * fleet, h)});
             }
             if (std::isfinite(months))
                 c.figures["breakeven_months"] = Figure{months, months, months, Label::arithmetic,
-                    "purchase $" + format_sig(price * fleet, 6) + " / ((rent - power) x " + format_sig(hours, 4) + " h a month)"};
+                    "purchase $" + format_sig(purchase, 6) + " / ((rent - power) x " + format_sig(hours, 4) + " h a month)"};
         }
     }
 

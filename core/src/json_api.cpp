@@ -380,6 +380,7 @@ std::string to_json(const Plan& p) {
     auto option_json = [](const Option& o) {
         json j{{"kind", o.kind}, {"name", o.name}, {"device", o.device}, {"count", o.count}, {"unit", o.unit},
                {"feasible", o.feasible}, {"reasons", o.reasons}};
+        if (o.kind != "api") j["replicas"] = o.replicas;
         json terms = json::array();
         for (const auto& t : o.cost_terms) terms.push_back({{"term", t.term}, {"value", t.value}});
         if (!terms.empty()) j["cost_terms"] = std::move(terms);

@@ -484,7 +484,8 @@ RunIt run_it(const Plan& p, const Workload& w, const Catalog& cat, const std::st
     case Stage::serve:
     case Stage::batch:
     case Stage::edge: {
-        const int replicas = c->count > 0 ? std::max(1, total / c->count) : 1;
+        // The option's own replicas (a bought fleet may hold idle devices beyond them); a device asked for: its count.
+        const int replicas = device.empty() ? std::max(1, p.recommendation.option.replicas) : c->count > 0 ? std::max(1, total / c->count) : 1;
         switch (serving_runner(w, *d)) {
         case Runner::vllm: serve_vllm(r, w, cat, *c, *d, replicas); break;
         case Runner::llama_cpp: serve_llama_cpp(r, w, cat, *c); break;

@@ -59,6 +59,31 @@ double purchase_usd_per_device(const Device& device);
 // Devices one purchase unit holds: its devices_per_unit, else the device's system_accelerators (1 for a card).
 double devices_per_purchase(const Device& device, const Price& price);
 
+// Devices one purchase unit of the device holds, as it is bought: the cheapest purchase price's
+// devices_per_unit, else the device's system_accelerators (a rack of 72), else, for a GPU or accelerator
+// board part with a fast domain of 2-8, that domain (an SXM/OAM module comes on an 8-GPU HGX/UBB board in a
+// server: MLPerf's H200 system lists accelerators_per_node 8), else 1 (a card, a Mac, a module).
+int purchase_unit_devices(const Device& device);
+
+// Whole purchase units for a fleet of `replicas` replicas of `devices_per_replica` devices each. With
+// `apart` (redundancy: docs/workload.md, "n+1 ... each on its own server") every replica gets its own
+// unit(s), so a unit can fail and take one replica with it; without it replicas are packed, whole replicas
+// per unit when one fits a unit. A fleet of one device is one card or module, unless the catalog prices
+// only a whole unit (a Mac, a rack). Only buying rounds: renting and devices already owned are per device.
+// The one place a bought count is made: decide.cpp prices, names, budgets and notes the option from it.
+struct PurchaseUnits {
+    int devices_per_unit = 1; // purchase_unit_devices
+    int units = 0;            // units bought
+    int devices_needed = 0;   // replicas x devices_per_replica
+    int devices_bought = 0;   // units x devices_per_unit
+    int devices_idle = 0;     // devices_bought - devices_needed: bought, not used by the replicas
+    int replicas_fit = 0;     // replicas of devices_per_replica the bought units hold, laid out the same way
+    double usd = -1;          // units x the unit's price (purchase_usd_per_device x devices_per_unit); -1: no purchase price
+    std::string unit;         // one unit, short: "8-device server", the system's name ("GB200 NVL72"); "" when a unit is one device
+    bool operator==(const PurchaseUnits&) const = default;
+};
+PurchaseUnits units_to_buy(const Device& device, int devices_per_replica, int replicas = 1, bool apart = false);
+
 // The hyperscale cloud a rental price was read from ("aws", "gcp", "azure"), from its provider's words;
 // "" for a purchase or another provider (a GPU cloud, a marketplace, the vendor's own service).
 std::string cloud_of(const Price& price);
