@@ -277,7 +277,9 @@ void devices_view(AppState& state) {
         for (int i : rows) {
             const auto& c = p.candidates[i];
             ImGui::TableNextRow();
-            if (c.device == recommended && c.count == p.recommendation.option.count)
+            // One candidate a device: the recommended option's row (its fleet may hold several replicas of the
+            // candidate's count, or whole servers bought around them).
+            if (c.device == recommended)
                 ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, palette().highlight_row);
             ImGui::TableNextColumn();
             if (ImGui::Selectable((std::to_string(i + 1) + "##row" + std::to_string(i)).c_str(), state.selected == i,
