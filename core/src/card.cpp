@@ -25,8 +25,6 @@ const Candidate* recommended_candidate(const Plan& p) {
 
 std::string or_not_given(const std::string& s) { return s.empty() ? "not given" : s; }
 
-bool serving(Stage s) { return s == Stage::serve || s == Stage::batch || s == Stage::edge; }
-
 // Monthly cost of a card's recommendation: always-on serving for a month, or the runs a month implies.
 double monthly_usd(const Plan& p, const Workload& w) {
     if (!p.recommendation.found) return -1;
@@ -93,7 +91,7 @@ std::string render_card(const Plan& p, const Workload& w, const Catalog& cat) {
     row("model", p.model_name + " (" + format_count(p.params) + " parameters" +
                      (p.active_params < p.params ? ", " + format_count(p.active_params) + " active" : "") + ")");
     row("precision", "weights " + p.precision.weights + ", KV cache " + p.precision.kv_cache + ", compute " + p.precision.compute);
-    if (serving(w.stage) || w.stage == Stage::rl) {
+    if (is_serving_stage(w.stage) || w.stage == Stage::rl) {
         row("input size", format_sig(w.serve.prompt_tokens > 0 ? w.serve.prompt_tokens : w.serve.context_tokens / 2, 6) + " prompt tokens (context " +
                               format_sig(w.serve.context_tokens, 6) + ")");
         row("output size", format_sig(w.serve.output_tokens > 0 ? w.serve.output_tokens : w.serve.context_tokens / 4, 6) + " tokens");

@@ -20,11 +20,9 @@ namespace hwplan {
 
 namespace {
 
-bool serving(Stage s) { return s == Stage::serve || s == Stage::batch || s == Stage::edge; }
-
 // The useful result each stage is priced in.
 std::string unit_of(const Workload& w) {
-    if (serving(w.stage)) return "usd_per_million_output_tokens";
+    if (is_serving_stage(w.stage)) return "usd_per_million_output_tokens";
     if (w.stage == Stage::embed) return "usd_per_1000_items";
     return w.train.tokens > 0 ? "usd_per_run" : "usd_per_million_training_tokens";
 }
@@ -44,7 +42,7 @@ std::optional<Figure> seconds_per_unit(const Candidate& c, const Workload& w, do
         out.high = scale / f.low;
         return out;
     };
-    if (serving(w.stage)) {
+    if (is_serving_stage(w.stage)) {
         // GPU time per request (prefill + its share of decode steps), spread over its output tokens.
         const Figure* step = fig(c, "decode_step_s");
         const Figure* tput = fig(c, "throughput_tokens_per_s");
@@ -124,14 +122,14 @@ Figure scale(Figure f, double usd_per_second) {
 // Targets the workload set: time to first token (p95 under load when modelled), per-user speed, window.
 std::vector<std::string> missed_targets(const Candidate& c, const Workload& w) {
     std::vector<std::string> missed;
-    if (serving(w.stage) && w.serve.ttft_target_s > 0) {
+    if (is_serving_stage(w.stage) && w.serve.ttft_target_s > 0) {
         const Figure* t = fig(c, "p95_ttft_s") ? fig(c, "p95_ttft_s") : fig(c, "ttft_s");
         const char* what = fig(c, "p95_ttft_s") ? "p95 time to first token" : "time to first token";
         if (t && !(t->value <= w.serve.ttft_target_s))
             missed.push_back(std::string("misses the ") + format_sig(w.serve.ttft_target_s, 3) + " s target: " + what + " " +
                              format_figure("ttft_s", t->value));
     }
-    if (serving(w.stage) && w.serve.tokens_per_s_per_user_target > 0) {
+    if (is_serving_stage(w.stage) && w.serve.tokens_per_s_per_user_target > 0) {
         const Figure* t = fig(c, "decode_tokens_per_s_per_user");
         if (t && t->value < w.serve.tokens_per_s_per_user_target)
             missed.push_back("misses the " + format_sig(w.serve.tokens_per_s_per_user_target, 3) + " tokens/s per user target: " +
@@ -156,7 +154,7 @@ std::string lever_for(const Candidate& c, const Workload& w) {
         return is_training_stage(w.stage) ? "capacity: LoRA/QLoRA, 8-bit optimizer state, ZeRO/FSDP sharding over more devices, or recomputation"
                                           : "capacity: quantize the weights (FP8, INT4) or the KV cache, cap the context, or shard over more devices";
     case Regime::bandwidth:
-        return serving(w.stage) ? "bandwidth: batch more sequences per step, quantize weights and KV cache to move fewer bytes, or a device with faster memory"
+        return is_serving_stage(w.stage) ? "bandwidth: batch more sequences per step, quantize weights and KV cache to move fewer bytes, or a device with faster memory"
                                 : "bandwidth: larger batches, or a faster link or memory";
     case Regime::compute:
         return "compute: lower precision (FP8/FP4 where the kernels support it) or more devices";
@@ -183,7 +181,7 @@ namespace {
 
 // The figure the "per_user_speed" priority ranks by: per-user decode speed when serving, else the job's rate.
 double speed_of(const Candidate& c, const Workload& w) {
-    const Figure* f = serving(w.stage) ? fig(c, "decode_tokens_per_s_per_user")
+    const Figure* f = is_serving_stage(w.stage) ? fig(c, "decode_tokens_per_s_per_user")
                       : w.stage == Stage::embed ? fig(c, "items_per_s")
                       : fig(c, w.stage == Stage::rl ? "rl_tokens_per_s" : "train_tokens_per_s");
     return f ? f->value : 0;
@@ -242,7 +240,7 @@ bool is_given(const Workload& w, const std::string& key) { return std::find(w.gi
 // 2019, 238 words a minute, x 100/70 tokens a word from Google's Gemini token guide).
 Demand fixed_demand(const Workload& w, const AssumptionSet& as, double output_tokens) {
     Demand d;
-    if (!serving(w.stage)) return d;
+    if (!is_serving_stage(w.stage)) return d;
     if (!w.serve.traffic.empty() || w.serve.requests_per_s > 0) {
         if (!w.serve.traffic.empty()) {
             for (const auto& c : w.serve.traffic) d.tokens_per_s += c.requests_per_s * c.output_tokens;
@@ -282,7 +280,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
     const std::string unit = unit_of(w);
     const double output_tokens = w.serve.output_tokens > 0 ? w.serve.output_tokens : std::round(w.serve.context_tokens / 4);
     const Demand demand = fixed_demand(w, as, output_tokens);
-    const double workload_hours = hours_used_per_month(w.usage) > 0 ? hours_used_per_month(w.usage) : serving(w.stage) ? kHoursPerMonth : 0;
+    const double workload_hours = hours_used_per_month(w.usage) > 0 ? hours_used_per_month(w.usage) : is_serving_stage(w.stage) ? kHoursPerMonth : 0;
     const double runs_per_month = w.usage.jobs_per_week > 0 ? w.usage.jobs_per_week * 52.0 / 12.0 : 0;
     const int spares = std::max(0, w.decision.spares);
     const ScaleLevel level = scale_level(w, cat);
@@ -305,7 +303,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         if (demand.from_users && w.serve.tokens_per_s_per_user_target <= 0)
             p.missing_assumptions.push_back("serve.requests_per_s: not given; demand is " + demand.why +
                                             " (give the arrival rate, or a per-user speed target, to price what your users really ask for)");
-        else if (serving(w.stage) && demand.tokens_per_s <= 0)
+        else if (is_serving_stage(w.stage) && demand.tokens_per_s <= 0)
             p.missing_assumptions.push_back("cost at full load: no serve.requests_per_s, so each replica's unit cost assumes its concurrent "
                                             "users keep it busy all month (give the arrival rate to price the idle time)");
     }
@@ -318,7 +316,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         // Jobs a week without hours a job: each run lasts the modelled run time on this candidate.
         // (A copy of the workload only then: decide() runs once per re-decided utilization, for every candidate.)
         std::optional<Workload> per_run;
-        if (!serving(w.stage) && w.usage.jobs_per_week > 0 && w.usage.hours_per_job <= 0 && w.usage.hours_per_month <= 0 &&
+        if (!is_serving_stage(w.stage) && w.usage.jobs_per_week > 0 && w.usage.hours_per_job <= 0 && w.usage.hours_per_month <= 0 &&
             run_seconds(c, w) > 0) {
             per_run = w;
             per_run->usage.hours_per_job = run_seconds(c, w) / 3600;
@@ -329,7 +327,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         const HourlyCost spot = rent_cost(*d, w.cost, PriceKind::cloud_spot);
         // A reservation is paid every hour of its term: per hour actually used it costs rate x 730 / hours used.
         HourlyCost reserved = rent_cost(*d, w.cost, PriceKind::cloud_reserved);
-        const double used = serving(w.stage) ? kHoursPerMonth : hours_used_per_month(wc.usage);
+        const double used = is_serving_stage(w.stage) ? kHoursPerMonth : hours_used_per_month(wc.usage);
         if (reserved.available && used > 0 && used < kHoursPerMonth) {
             reserved.basis += ", paid for all 730 hours a month but used " + format_sig(used, 3);
             reserved.usd_per_hour *= kHoursPerMonth / used;
@@ -419,7 +417,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
             if (!owning && !d->can_rent) out.push_back("not offered for rent");
             // An owned job that runs now and then costs its purchase spread over the hours it is used;
             // without those hours (or a utilization) the owned price per result is unknown.
-            if ((hc == &own || hc == &reserved) && hc->available && !serving(w.stage) && hours_used_per_month(wc.usage) <= 0 &&
+            if ((hc == &own || hc == &reserved) && hc->available && !is_serving_stage(w.stage) && hours_used_per_month(wc.usage) <= 0 &&
                 w.cost.utilization <= 0)
                 out.push_back(std::string(owning ? "owning" : "reserving") +
                               ": give usage (hours a month, or jobs a week x hours) or cost.utilization to price it");
@@ -508,7 +506,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                 // A rented batch or training run is billed from start-up to the end of its last increment.
                 double billed_s = 0;
                 const double run_s = run_seconds(c, w);
-                if (!owning && !serving(w.stage) && run_s > 0 && hc != &reserved) {
+                if (!owning && !is_serving_stage(w.stage) && run_s > 0 && hc != &reserved) {
                     const double inc = hc->billing_increment_s > 0 ? hc->billing_increment_s : cat.defaults.rental_billing_increment_s;
                     billed_s = billed_seconds(run_s, cat.defaults, inc);
                     factor *= billed_s / run_s;
@@ -544,7 +542,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                     Figure{hc->usd_per_hour * fleet, hc->usd_per_hour * fleet, hc->usd_per_hour * fleet, Label::arithmetic, hc->basis};
                 c.figures[prefix + unit] = o.cost;
                 // Serving: prompt and output tokens priced separately (prefill capacity vs decode capacity).
-                if (serving(w.stage)) {
+                if (is_serving_stage(w.stage)) {
                     const Figure* tp = fig(c, "throughput_tokens_per_s");
                     const Figure* ttft = fig(c, "ttft_s");
                     const double prompt = w.serve.prompt_tokens > 0 ? w.serve.prompt_tokens : std::round(w.serve.context_tokens / 2);
@@ -600,7 +598,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
     }
 
     // Hosted APIs serving the same model: priced per token, nothing to fit or operate.
-    if ((serving(w.stage) || w.stage == Stage::embed) && w.model.from_catalog) {
+    if ((is_serving_stage(w.stage) || w.stage == Stage::embed) && w.model.from_catalog) {
         const double prompt = w.serve.prompt_tokens > 0 ? w.serve.prompt_tokens : std::round(w.serve.context_tokens / 2);
         for (const auto& api : cat.apis) {
             if (api.model != w.model.model.id) continue;
@@ -636,7 +634,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                                                            " M output tokens demanded (" + demand.why + ")"});
             }
             std::vector<std::string> out = api_eliminations(w);
-            if (api.context_tokens > 0 && serving(w.stage) && w.serve.context_tokens > api.context_tokens)
+            if (api.context_tokens > 0 && is_serving_stage(w.stage) && w.serve.context_tokens > api.context_tokens)
                 out.push_back("context " + format_sig(w.serve.context_tokens, 6) + " exceeds the API's " + format_sig(api.context_tokens, 6));
             if (!w.framework.empty()) out.push_back("a hosted API does not run " + w.framework);
             if (w.decision.budget_usd_per_month > 0 && o.usd_per_month > w.decision.budget_usd_per_month)
@@ -861,7 +859,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
     dec.checks.push_back("regime: measure whether the job is compute-, bandwidth- or capacity-bound on your current hardware; predicted " +
                          std::string(rc ? name(rc->regime) : "unknown") + lever);
     std::string test;
-    if (serving(w.stage))
+    if (is_serving_stage(w.stage))
         test = format_sig(w.serve.concurrent_users, 6) + " concurrent users at " + format_sig(w.serve.context_tokens, 6) +
                "-token context: measure p95 time to first token, tokens/s per user and memory headroom";
     else if (w.stage == Stage::embed)

@@ -163,12 +163,12 @@ void utilization_flips(Plan& p, const Workload& w, const Catalog& cat, const Ass
 // Re-planned (sensitivity off) at a quarter and at four times the demand: what the recommendation becomes, or that
 // it holds over that range.
 void demand_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
-    struct Demand {
+    struct DemandInput {
         std::string key, unit;
         std::function<double(const Workload&)> get;
         std::function<void(Workload&, double)> set;
     };
-    std::vector<Demand> ds;
+    std::vector<DemandInput> ds;
     if (w.stage == Stage::serve || w.stage == Stage::batch) {
         if (rate_batch(w))
             ds.push_back({"serve.requests_per_s", "requests/s", [](const Workload& x) { return x.serve.requests_per_s; },

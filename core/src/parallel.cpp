@@ -365,12 +365,12 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
 // Ranking key: seconds per token (time to train is tokens x this, so the order is the same).
 double key(const LayoutResult& r) { return r.tokens_per_s > 0 ? 1.0 / r.tokens_per_s : INFINITY; }
 
-std::string gb(double bytes) { return format_sig(bytes / 1e9, 3) + " GB"; }
+std::string gb_text(double bytes) { return format_sig(bytes / 1e9, 3) + " GB"; }
 
 std::string summary(const LayoutResult& r) {
     return describe(r.layout) + ": step " + format_sig(r.step_s, 3) + " s (compute " + format_sig(r.compute_s, 3) + ", communication " +
            format_sig(r.communication_s, 3) + ", bubble " + format_sig(r.bubble_s, 3) + "), MFU " + format_sig(100 * r.mfu, 3) + " %, " +
-           gb(r.memory_bytes) + " of " + gb(r.capacity_bytes) + " per device";
+           gb_text(r.memory_bytes) + " of " + gb_text(r.capacity_bytes) + " per device";
 }
 
 // Checks the job and the cluster; the first problem, naming its field, or "".
@@ -577,7 +577,7 @@ LayoutSearch search_layouts(const TrainingJob& job, const Cluster& cluster, cons
     }
     // Layouts exist but none fits: the fewest devices that fit, else the layout closest to fitting.
     std::string why = "none of " + std::to_string(out.searched) + " layouts fits on " + std::to_string(n) + " devices";
-    if (nearest.memory_bytes >= 0) why += " (the closest needs " + gb(nearest.memory_bytes) + " of " + gb(nearest.capacity_bytes) + " per device)";
+    if (nearest.memory_bytes >= 0) why += " (the closest needs " + gb_text(nearest.memory_bytes) + " of " + gb_text(nearest.capacity_bytes) + " per device)";
     LayoutSearch more;
     if (limits.find_fewest) more = fewest_devices(job, cluster, a, 1 << 20, limits);
     if (more.found && more.devices > n) {

@@ -16,6 +16,8 @@
 namespace hwplan {
 
 enum class Stage { serve, batch, embed, finetune, pretrain, rl, edge };
+// Stages that generate tokens for readers or jobs (interactive, batch, on a device): priced per output token.
+inline bool is_serving_stage(Stage s) { return s == Stage::serve || s == Stage::batch || s == Stage::edge; }
 enum class TrainMethod { full, lora, qlora };
 enum class Optimizer { adamw, adamw_fp32, adamw_8bit, sgd, adafactor };
 enum class Checkpointing { none, selective, full };
