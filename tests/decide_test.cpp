@@ -760,7 +760,8 @@ TEST(PricedAsBought, PurchaseBudgetChecksTheWholeServers) {
     EXPECT_TRUE(any_starts_with(o->reasons, "purchase budget: 16 x $35000 (2 x 8-device servers) = $560000, over the $400000 one-off budget"))
         << o->reasons.front();
     w["decision"]["purchase_budget_usd"] = 600000;
-    const Option* fits = option(run(w), "own", "h200");
+    const Plan within = run(w); // kept: the option points into it
+    const Option* fits = option(within, "own", "h200");
     ASSERT_NE(fits, nullptr);
     EXPECT_TRUE(fits->feasible) << fits->reasons.front();
 }
