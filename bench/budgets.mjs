@@ -3,8 +3,8 @@
 // module, which is what the page and the JavaScript API call), reported per workload and as a ratio; the
 // single file's and the served page's gzip sizes. Exits 1 when a budget is exceeded.
 // Usage: node bench/budgets.mjs NATIVE_RESULTS.json [--quick]   (build-scripts/bench.sh runs it; see BENCHMARKS.md)
-// --quick (test.sh's report): 3 timed rounds instead of 5 and a warm-up of at least 1 s of CPU instead of 2; the same
-// workloads, the same budget lines.
+// --quick (test.sh's report): 3 timed rounds of at least 0.08 s instead of 5 of at least 0.2 s, and a warm-up of at
+// least 1 s of CPU instead of 2; the same workloads, the same budget lines.
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +16,7 @@ const require = createRequire(import.meta.url);
 const hw = await require(path.join(root, 'build/wasm/wasm/hwplan_js.js'))();
 const quick = process.argv.includes('--quick');
 const kRounds = quick ? 3 : 5;      // timed rounds per call (the median is reported)
+const kCalibrateS = quick ? 0.02 : 0.05; // a round is 4x the calls that first took this much CPU (0.2 s+; --quick 0.08 s+)
 const kWarmUpCpuS = quick ? 1 : 2;  // least CPU spent warming up before any timing
 
 // The budgets (issue 12).
@@ -35,11 +36,11 @@ for (const b of JSON.parse(fs.readFileSync(process.argv[2], 'utf8')).benchmarks)
 // CPU seconds of this process (user + system).
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) * 1e-6; };
 
-// Median CPU seconds per call over kRounds rounds of at least 0.2 s each, after a warm-up.
+// Median CPU seconds per call over kRounds rounds of at least 0.2 s each (--quick: 0.08 s), after a warm-up.
 function wasmTime(fn) {
   for (let i = 0; i < 5; i++) fn();
   let n = 1;
-  for (let t = 0; t < 0.05; n *= 2) { const s = cpu(); for (let i = 0; i < n; i++) fn(); t = cpu() - s; }
+  for (let t = 0; t < kCalibrateS; n *= 2) { const s = cpu(); for (let i = 0; i < n; i++) fn(); t = cpu() - s; }
   const per = [];
   for (let r = 0; r < kRounds; r++) {
     const s = cpu();
