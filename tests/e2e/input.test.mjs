@@ -67,6 +67,25 @@ test('copy and paste use the browser clipboard', async () => {
   assert.deepEqual(problems, []);
 });
 
+// A key held while the focus moves inside the page stays held: when a field lets go, the focus moves from the hidden
+// text field back to the canvas, and Emscripten's GLFW, which hears every element's blur on window, used to release
+// every key then (Ctrl held across a Compare or a copy was lost until pressed again; bridge.cpp).
+test('Ctrl held while a field lets go (the focus moves to the canvas) stays held', async () => {
+  await reset(page);
+  await click(page, 'concurrent_users');
+  await page.waitForFunction(() => window.hwplanUi.active === 'concurrent_users' && document.activeElement?.id === 'hwplan-input',
+                             null, { timeout: T.step });
+  await page.keyboard.down('Control');
+  await page.waitForFunction(() => window.hwplanUi.ctrl === true, null, { timeout: T.step, polling: 25 });
+  await page.keyboard.press('Enter'); // the field lets go: the canvas takes the focus back
+  await page.waitForFunction(() => window.hwplanUi.active !== 'concurrent_users' && document.activeElement?.id === 'canvas',
+                             null, { timeout: T.step, polling: 25 });
+  await settled(page);
+  assert.equal(await page.evaluate(() => window.hwplanUi.ctrl), true, 'Ctrl is still down after the focus moved');
+  await page.keyboard.up('Control');
+  await page.waitForFunction(() => window.hwplanUi.ctrl === false, null, { timeout: T.step, polling: 25 });
+});
+
 test('one wheel notch scrolls the candidate table one step, downwards', async () => {
   await reset(page);
   const ids = (await page.evaluate(() => window.hwplanUi.order)).split(',');

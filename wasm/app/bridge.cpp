@@ -94,6 +94,15 @@ EM_JS(void, hwplan_download, (const char* file_name, const char* mime, const cha
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 });
 
+// Emscripten's GLFW listens for "blur" on window in the capture phase, so it also sees every element's blur (focus
+// moving from the hidden text field to the canvas when a field lets go, or to the clipboard fallback's textarea) and
+// releases every key it holds down: a Ctrl held across such a move never reached the app again until pressed anew.
+// Registered before glfwInit, this listener runs first and keeps those blurs from GLFW; the window's own blur (the
+// user leaves the page or the tab) still releases the keys.
+EM_JS(void, hwplan_keep_keys_on_focus_moves, (), {
+    window.addEventListener("blur", (e) => { if (e.target !== window) e.stopImmediatePropagation(); }, true);
+});
+
 EM_JS(int, hwplan_prefers_light, (), {
     return (window.matchMedia && window.matchMedia("(prefers-color-scheme: light)").matches) ? 1 : 0;
 });

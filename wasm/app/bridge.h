@@ -13,6 +13,7 @@ void hwplan_clipboard_write(const char* text);                         // browse
 void hwplan_download(const char* file_name, const char* mime, const char* text); // a download from a Blob
 int hwplan_prefers_light();                                            // prefers-color-scheme: light
 void hwplan_install_page();                                            // listeners: hashchange, message, paste, drop
+void hwplan_keep_keys_on_focus_moves();                                // before glfwInit: focus moving inside the page keeps held keys
 }
 
 namespace hwplan::ui {

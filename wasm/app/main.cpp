@@ -406,6 +406,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE void hwplan_command(const char* kind, const char
 }
 
 int main() {
+    hwplan_keep_keys_on_focus_moves(); // before GLFW registers its own listeners (bridge.cpp)
     if (!glfwInit()) {
         std::fprintf(stderr, "hwplan: GLFW could not start\n");
         return 1;
