@@ -601,8 +601,13 @@ TEST(Headline, SaysWhatTheSummarySaysOnEveryScenario) {
         const std::string devices = o.kind == "api" || count_at == std::string::npos ? o.name : o.name.substr(count_at);
         EXPECT_NE(r.headline.find(devices), std::string::npos) << id << ": " << r.headline;
         EXPECT_NE(r.summary.find(o.name), std::string::npos) << id;
-        // The same unit cost, written the same way in both.
-        const std::string cost = o.cost.value > 0 ? format_figure(o.unit, o.cost.value) + " " + unit_label(o.unit) : "price not in the catalog";
+        // The same unit cost, written the same way in both; without one, why not (issue 19: "every headline says a price
+        // or says why not"): priced but not modelled, the price an hour; unpriced, "price not in the catalog".
+        const std::string cost = o.cost.value > 0 ? format_figure(o.unit, o.cost.value) + " " + unit_label(o.unit)
+                                 : o.cost.why.empty() ? "price not in the catalog" : o.cost.why;
+        if (o.cost.value <= 0 && !o.cost.why.empty()) {
+            EXPECT_EQ(o.cost.why.rfind("unit cost not modelled", 0), 0u) << id << ": " << o.cost.why;
+        }
         EXPECT_NE(r.headline.find(cost), std::string::npos) << id << ": " << r.headline;
         EXPECT_NE(r.summary.find(cost), std::string::npos) << id << ": " << r.summary;
         if (o.usd_per_month >= 0) {
@@ -617,6 +622,33 @@ TEST(Headline, SaysWhatTheSummarySaysOnEveryScenario) {
             EXPECT_EQ(u->value.rfind(cost, 0), 0u) << id << ": " << u->value;
         }
     }
+}
+
+// Issue 19: "every headline says a price or says why not". Lesson 004 example 4's Jetson AGX Thor has a purchase price
+// (its developer kit's launch price) but no published dense peak at the compute precision (fp8), so no unit cost: the
+// headline says the devices' price an hour and why there is no unit cost, not "price not in the catalog".
+TEST(Headline, APricedDeviceWithoutAModelledSpeedSaysItsPriceAndWhyNoUnitCost) {
+    const Plan p = run(scenario_json("warehouse-robot"));
+    ASSERT_TRUE(p.recommendation.found);
+    const Option& o = p.recommendation.option;
+    EXPECT_EQ(o.device, "jetson-agx-thor");
+    EXPECT_EQ(o.cost.value, 0);
+    EXPECT_EQ(p.recommendation.headline.find("price not in the catalog"), std::string::npos) << p.recommendation.headline;
+    EXPECT_NE(p.recommendation.headline.find("unit cost not modelled (no published fp8 peak), at $"), std::string::npos)
+        << p.recommendation.headline;
+    EXPECT_NE(term(o, "purchase"), nullptr); // the owned device-hour's parts, as for a priced option
+    EXPECT_NE(term(o, "per device-hour"), nullptr);
+}
+
+// The same issue, for an option the catalog cannot price: the headline says "price not in the catalog" and the reasons
+// carry the catalog's own reason why none is public (Cerebras: "sells hosted inference per token ...").
+TEST(Headline, AnUnpricedRecommendationSaysWhyNoPriceIsPublic) {
+    const Plan p = run(scenario_json("coding-agent-32b"));
+    ASSERT_TRUE(p.recommendation.found);
+    EXPECT_EQ(p.recommendation.option.device, "cerebras-cs3");
+    EXPECT_NE(p.recommendation.headline.find("price not in the catalog"), std::string::npos) << p.recommendation.headline;
+    EXPECT_TRUE(any_contains(p.recommendation.reasons, "price: no public rental price in the catalog (unit cost unknown): " +
+                                                           device("cerebras-cs3").rental_unpublished));
 }
 
 // A served fleet's breakdown multiplies out: the unit cost is the month over the tokens demanded, and the

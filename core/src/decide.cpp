@@ -75,6 +75,13 @@ std::optional<Figure> seconds_per_unit(const Candidate& c, const Workload& w, do
     return inv(*tps, 1e6);
 }
 
+// The unit cost in words: the figure, or why there is none (priced but speed not modelled: the price an hour; no
+// public price: "price not in the catalog", the reason in the option's reasons).
+std::string unit_cost_words(const Option& o, const std::string& unit) {
+    if (o.cost.value > 0) return format_figure(unit, o.cost.value) + " " + unit_label(unit);
+    return o.cost.why.empty() ? "price not in the catalog" : o.cost.why;
+}
+
 // The decision in one short sentence (issue 10: "the decision in one sentence"): what to do (buy, rent or
 // call an API), which devices in what layout, and the unit cost with the month; the derivation is the
 // option's cost_terms, shown line by line under it. Says the same as the summary (decide_test checks it).
@@ -100,7 +107,7 @@ std::string headline(const Option& o, const Candidate* c, const std::string& uni
             if (!layout.empty()) s += ", " + layout + (o.count > c->count ? " per replica" : "");
         }
     }
-    s += o.cost.value > 0 ? ": " + format_figure(unit, o.cost.value) + " " + unit_label(unit) : ": price not in the catalog";
+    s += ": " + unit_cost_words(o, unit);
     if (o.usd_per_month >= 0) s += ", $" + format_sig(o.usd_per_month, 4) + " a month";
     // A training job's time to result at the count chosen, and whether the user asked for it (issue 18: never a
     // count whose time the user did not ask for without saying so).
@@ -462,9 +469,20 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                                                        " (not counted in the unit cost)"
                                                  : std::string(", paid for in the unit cost"))));
             }
-            if (!hc->available && out.empty())
-                notes.push_back(owning ? "price: no public purchase price in the catalog (unit cost unknown)"
-                                       : "price: no public rental price in the catalog (unit cost unknown)");
+            if (!hc->available && out.empty()) { // and the catalog's reason why none is public, where it gives one
+                const std::string& why_none = owning ? d->purchase_unpublished : d->rental_unpublished;
+                notes.push_back(std::string(owning ? "price: no public purchase price in the catalog (unit cost unknown)"
+                                                   : "price: no public rental price in the catalog (unit cost unknown)") +
+                                (why_none.empty() ? "" : ": " + why_none));
+            }
+            if (hc->available && !seconds) {
+                // Priced, but no speed to divide the price by: the headline says the price and why no unit cost.
+                o.cost.why = "unit cost not modelled (no published " + w.precision.compute + " peak), at $" +
+                             format_sig(hc->usd_per_hour * o.count, 4) + " an hour for the devices";
+                o.cost_terms = hc->terms;
+                o.cost_terms.push_back({"devices", devices_words});
+                notes.push_back("cost: " + hc->basis + " x " + std::to_string(o.count) + " device(s)" + made_of_words);
+            }
             if (hc->available && seconds && demand.tokens_per_s > 0) {
                 // Fixed demand: the fleet that meets it, paid every hour, over the output tokens demanded (not
                 // over what the devices could produce at full load).
@@ -760,8 +778,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
     } else {
         r.found = true;
         r.option = p.options.front();
-        const std::string cost = r.option.cost.value > 0 ? format_figure(unit, r.option.cost.value) + " " + unit_label(unit) + " (" + r.option.cost.why + ")"
-                                                         : "price not in the catalog";
+        const std::string cost = r.option.cost.value > 0 ? unit_cost_words(r.option, unit) + " (" + r.option.cost.why + ")" : unit_cost_words(r.option, unit);
         r.summary = r.option.name + ": " + cost;
         const Candidate* lc = nullptr;
         for (const auto& c : p.candidates)
@@ -824,7 +841,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         else if (home(r.option) && !home(o)) why = "not " + site + "'s own accelerator";
         else why = o.cost.value > 0 ? format_figure(unit, o.cost.value) + " " + unit_label(unit) + " against " +
                                           (r.option.cost.value > 0 ? format_figure(unit, r.option.cost.value) : std::string("an unpriced first"))
-                                    : "no public price";
+                                    : o.cost.why.empty() ? "no public price" : o.cost.why;
         dec.runner_up = o.name + ": " + why;
         r.reasons.push_back("runner-up " + dec.runner_up);
     }

@@ -90,6 +90,28 @@ void runner_up_margin(Plan& p, const Workload& w) {
     }
 }
 
+// [SECTION] an unpriced runner-up ------------------------------------------------------------------------
+// When nothing else moves the answer and the only other feasible answers have no public price, that price is what
+// would change it (issue 19: a plan never ranks an unpriced option above a priced one on cost, and says so).
+void unpriced_runner_up(Plan& p, const Workload& w) {
+    if (!p.recommendation.found || w.decision.priority != Priority::unit_cost) return;
+    const Option& r = p.recommendation.option;
+    if (!(r.cost.value > 0)) return;
+    const std::string mine = answer_of(p);
+    for (const Option& o : p.options) {
+        if (!o.feasible || o.cost.value > 0 || o.kind + "|" + (o.device.empty() ? o.name : o.device) == mine) continue;
+        FlipPoint f;
+        f.input = "unit_cost";
+        f.unit = r.unit;
+        f.value = f.low = f.high = r.cost.value;
+        f.becomes = o.name;
+        f.text = "Price: no other feasible option here is priced; " + o.name + " has no public price and would be recommended only at a cost per result under " +
+                 format_figure(r.unit, r.cost.value) + " " + unit_label(r.unit) + ".";
+        p.flips.push_back(std::move(f));
+        return;
+    }
+}
+
 // [SECTION] utilization: buying against renting ---------------------------------------------------------
 // An owned device's cost per result is (purchase + hosting) / utilization + power; a rented one's does not move.
 // Re-decides at a grid of utilizations and bisects each change nearest to the plan's value on either side.
@@ -254,9 +276,13 @@ void add_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionS
     best_by_kind(p);
     runner_up_margin(p, w);
     deadline_flip(p, w);
-    if (!replan) return;
+    if (!replan) {
+        if (p.flips.empty()) unpriced_runner_up(p, w);
+        return;
+    }
     utilization_flips(p, w, cat, as);
     demand_flips(p, w, cat, as);
+    if (p.flips.empty()) unpriced_runner_up(p, w);
 }
 
 } // namespace hwplan
