@@ -188,9 +188,12 @@ void refresh_plan(AppState& state, const Catalog& catalog) {
 std::string draw_page(AppState& state, const Catalog& catalog, float width, float height) {
     ImGui::SetNextWindowPos(ImVec2(0, 0));
     ImGui::SetNextWindowSize(ImVec2(width, height));
+    // No background of its own: the frame's clear (main.cpp) is the same colour (theme.cpp background()), and one
+    // full-canvas fill less is a fifth to a quarter of a frame's pixels for the browser's software rasterizer.
     ImGui::Begin("hwplan##main", nullptr,
                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoTitleBar |
-                     ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+                     ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
+                     ImGuiWindowFlags_NoBackground);
     top_bar(state, catalog);
     // Escape leaves the team view (when no field is being edited).
     if (!state.team_id.empty() && state.view == View::team && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGuiKey_Escape))
