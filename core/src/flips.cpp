@@ -20,11 +20,8 @@ namespace {
 // [SECTION] what counts as another answer -------------------------------------------------------------
 // The option's kind and device (or the API's name): more or fewer devices of the same kind is the same answer
 // at another size, a different device or a different way to pay for it is another answer.
-std::string answer_of(const Plan& p) {
-    if (!p.recommendation.found) return "";
-    const Option& o = p.recommendation.option;
-    return o.kind + "|" + (o.device.empty() ? o.name : o.device);
-}
+std::string answer_of(const Option& o) { return o.kind + "|" + (o.device.empty() ? o.name : o.device); }
+std::string answer_of(const Plan& p) { return p.recommendation.found ? answer_of(p.recommendation.option) : ""; }
 
 std::string shown_answer(const Plan& p) { return p.recommendation.found ? p.recommendation.option.name : "no feasible option"; }
 
@@ -70,7 +67,7 @@ void runner_up_margin(Plan& p, const Workload& w) {
     const std::string mine = answer_of(p);
     for (const Option& o : p.options) {
         if (!o.feasible || o.unit != r.unit || !(o.cost.value > 0)) continue;
-        if (o.kind + "|" + (o.device.empty() ? o.name : o.device) == mine) continue;
+        if (answer_of(o) == mine) continue;
         if (o.kind == "owned" || r.kind == "owned") return; // owned devices go first whatever they cost
         if (o.cost.value <= r.cost.value) continue;          // ranked below for another reason (site, scale): not a price flip
         FlipPoint f;
@@ -99,7 +96,7 @@ void unpriced_runner_up(Plan& p, const Workload& w) {
     if (!(r.cost.value > 0)) return;
     const std::string mine = answer_of(p);
     for (const Option& o : p.options) {
-        if (!o.feasible || o.cost.value > 0 || o.kind + "|" + (o.device.empty() ? o.name : o.device) == mine) continue;
+        if (!o.feasible || o.cost.value > 0 || answer_of(o) == mine) continue;
         FlipPoint f;
         f.input = "unit_cost";
         f.unit = r.unit;

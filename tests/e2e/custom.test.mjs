@@ -32,6 +32,15 @@ const workloadDoc = { stage: 'serve', model: 'my-mixtral', precision: { weights:
 const bench = '| model | backend | test | t/s |\n| --- | --- | ---: | ---: |\n| mixtral 8x7B Q4_K_M | CUDA | tg 128 | 41.5 ± 0.2 |\n';
 
 const ext = (page) => page.evaluate(() => window.hwplanPage.extension());
+// The page's plan, and `hwplan plan W --extend E --format json` for the page's workload W and extension E.
+async function pageAndCliPlans(page) {
+  const pagePlan = await page.evaluate(() => window.hwplanPage.plan());
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hwplan-custom-'));
+  fs.writeFileSync(path.join(dir, 'workload.json'), JSON.stringify(await page.evaluate(() => window.hwplanPage.workload())));
+  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify(await ext(page)));
+  return [pagePlan, JSON.parse(cli('plan', path.join(dir, 'workload.json'), '--extend', path.join(dir, 'extension.json'), '--format', 'json'))];
+}
+
 const labelOn = (plan, dev, fig) => plan.candidates.find((c) => c.device === dev)?.[fig]?.label;
 
 async function build(page) {
@@ -52,11 +61,7 @@ async function build(page) {
 test('a config.json model, your own device and a calibration plan the same on the page as in the CLI', async () => {
   await fresh();
   await build(page);
-  const pagePlan = await page.evaluate(() => window.hwplanPage.plan());
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hwplan-custom-'));
-  fs.writeFileSync(path.join(dir, 'workload.json'), JSON.stringify(await page.evaluate(() => window.hwplanPage.workload())));
-  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify(await ext(page)));
-  const cliPlan = JSON.parse(cli('plan', path.join(dir, 'workload.json'), '--extend', path.join(dir, 'extension.json'), '--format', 'json'));
+  const [pagePlan, cliPlan] = await pageAndCliPlans(page);
   assert.deepEqual(pagePlan, cliPlan, 'page and CLI plan the same workload with the same extension');
   // The calibrated figure is labelled, on the measured device only (measurement_test.cpp checks that the
   // measured setup, one sequence of 128 tokens, reproduces the 41.5 t/s; this workload's 4096-token context is slower).
@@ -94,11 +99,7 @@ test('the device form adds a device that plans at once, as the CLI plans it', as
   const doc = { stage: 'serve', model: 'llama-3.1-8b', hardware: { devices: ['form-gpu'] } };
   await page.evaluate((w) => window.hwplanPage.loadWorkload(w), doc);
   await page.waitForFunction(() => window.hwplanPage.plan()?.plan?.candidates?.[0]?.device === 'form-gpu', null, { timeout: T.step });
-  const pagePlan = await page.evaluate(() => window.hwplanPage.plan());
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hwplan-custom-'));
-  fs.writeFileSync(path.join(dir, 'workload.json'), JSON.stringify(await page.evaluate(() => window.hwplanPage.workload())));
-  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify(await ext(page)));
-  const cliPlan = JSON.parse(cli('plan', path.join(dir, 'workload.json'), '--extend', path.join(dir, 'extension.json'), '--format', 'json'));
+  const [pagePlan, cliPlan] = await pageAndCliPlans(page);
   assert.deepEqual(pagePlan, cliPlan, 'page and CLI plan the same workload with the form\'s device');
   assert.deepEqual(problems, []);
 });
