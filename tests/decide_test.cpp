@@ -834,3 +834,61 @@ TEST(PricedAsBought, CountPriceAndHeadlineAgreeOnEveryScenario) {
 }
 
 } // namespace hwplan
+
+namespace hwplan {
+namespace {
+
+// [SECTION] the power budget --------------------------------------------------------------------------------
+
+// Issue 19: "a 30 W robot gets a device that runs under 30 W or a clear 'none'". The warehouse robot with a 30 W
+// budget: the Jetson AGX Thor (130 W module power; its lowest mode is not in the catalog) is out, naming the budget
+// and the draw; the Jetson AGX Orin 64GB stays, in its 15 W mode, and says it runs capped.
+TEST(PowerBudget, AThirtyWattRobotGetsNothingAboveThirtyWatts) {
+    json w = scenario_json("warehouse-robot");
+    w["decision"]["power_budget_w"] = 30;
+    const Plan p = run(w);
+    const Option* thor = option(p, "own", "jetson-agx-thor");
+    ASSERT_NE(thor, nullptr);
+    EXPECT_FALSE(thor->feasible);
+    EXPECT_TRUE(any_starts_with(thor->reasons, "power budget: 1 x 130 W at its board power (catalog tdp_W; no lower power mode in the "
+                                               "catalog) = 130 W, over the 30 W budget (decision.power_budget_w)"))
+        << thor->reasons.front();
+    const Option* orin = option(p, "own", "jetson-agx-orin-64gb");
+    ASSERT_NE(orin, nullptr);
+    EXPECT_DOUBLE_EQ(orin->power_draw_w, 15);
+    EXPECT_TRUE(any_starts_with(orin->reasons, "power: 15 W in its lowest power mode fits the 30 W budget, 60 W at full power does not"));
+    ASSERT_TRUE(p.recommendation.found);
+    EXPECT_LE(p.recommendation.option.power_draw_w, 30);
+    EXPECT_GT(p.recommendation.option.power_draw_w, 0);
+    // What would change the answer: under 15 W nothing is left.
+    const auto flip = std::find_if(p.flips.begin(), p.flips.end(), [](const FlipPoint& f) { return f.input == "decision.power_budget_w"; });
+    ASSERT_NE(flip, p.flips.end());
+    EXPECT_DOUBLE_EQ(flip->at, 15);
+    EXPECT_EQ(flip->becomes, "no feasible option");
+    // Without the budget the robot gets the Thor, and the plan lists the budget among the inputs it assumed.
+    const Plan open = run(scenario_json("warehouse-robot"));
+    EXPECT_EQ(open.recommendation.option.device, "jetson-agx-thor");
+    EXPECT_TRUE(any_starts_with(open.missing_assumptions, "decision.power_budget_w: not given; no power ceiling"));
+}
+
+// A fleet is held whole: replicas x devices at board power. A device the catalog gives no power for is out as
+// unknown, never assumed to fit.
+TEST(PowerBudget, TheFleetIsHeldAndUnknownPowerIsOut) {
+    Workload w;
+    w.decision.power_budget_w = 1000;
+    const Device& h100 = device("h100-sxm"); // 700 W
+    EXPECT_EQ(power_budget_elimination(h100, w, 1), "");
+    EXPECT_EQ(power_budget_elimination(h100, w, 2),
+              "power budget: 2 x 700 W at its board power (catalog tdp_W; no lower power mode in the catalog) = 1400 W, over the 1000 W "
+              "budget (decision.power_budget_w)");
+    Device unknown = h100;
+    unknown.tdp_w = 0;
+    EXPECT_EQ(power_budget_elimination(unknown, w, 1), "power budget: no published power figure to hold against the 1000 W budget (decision.power_budget_w)");
+    w.decision.power_budget_w = 0;
+    EXPECT_EQ(power_budget_elimination(unknown, w, 1000), "");
+    EXPECT_DOUBLE_EQ(lowest_power_w(device("jetson-agx-orin-64gb")), 15);
+    EXPECT_DOUBLE_EQ(lowest_power_w(h100), 700);
+}
+
+} // namespace
+} // namespace hwplan

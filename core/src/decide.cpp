@@ -307,6 +307,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         if (w.stage == Stage::serve)
             note("decision.redundancy", "not given; no spare replica (production serving wants N+1: lesson 004, 'two give redundancy')");
         note("decision.budget_usd_per_month", "not given; no budget ceiling");
+        note("decision.power_budget_w", "not given; no power ceiling (a robot, a desk or a rack with a power limit: give it in watts)");
         if (demand.from_users && w.serve.tokens_per_s_per_user_target <= 0)
             p.missing_assumptions.push_back("serve.requests_per_s: not given; demand is " + demand.why +
                                             " (give the arrival rate, or a per-user speed target, to price what your users really ask for)");
@@ -385,6 +386,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
             o.speed = speed_of(c, w);
             o.latency_s = latency_of(c);
             o.power_w = d->tdp_w > 0 ? d->tdp_w * o.count : 0;
+            o.power_draw_w = lowest_power_w(*d) * per_replica * replicas;
             // "2 x 8-device servers", "1 x GB200 NVL72": what is bought, when a unit is more than one device.
             const std::string units_words = whole_units ? units_phrase(bought) : "";
             const std::string replicas_words =
@@ -405,6 +407,15 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
             o.unit = unit;
             std::vector<std::string> out = eliminations(*d, w, owning ? "own" : o.kind, fleet, level);
             std::vector<std::string> notes;
+            // The power budget (decision.power_budget_w): the devices that run, replicas x a replica's devices, at their
+            // lowest published power; devices bought or rented with a whole unit and left idle are off.
+            if (const std::string over = power_budget_elimination(*d, w, per_replica * replicas); !over.empty())
+                out.push_back(over);
+            else if (w.decision.power_budget_w > 0 && d->min_power_w > 0 && d->tdp_w * per_replica * replicas > w.decision.power_budget_w)
+                notes.push_back("power: " + format_sig(o.power_draw_w, 4) + " W in its lowest power mode fits the " +
+                                format_sig(w.decision.power_budget_w, 6) + " W budget, " + format_sig(d->tdp_w * per_replica * replicas, 4) +
+                                " W at full power does not: run it capped (a Jetson's nvpmodel mode); the speeds above are modelled at "
+                                "full power and will be lower");
             if (!c.fits) out.push_back("does not fit: needs " + format_bytes(c.memory.total_bytes) + " per device, " +
                                        format_bytes(c.memory.capacity_bytes) + " usable");
             if (hc == &own && !d->can_buy) out.push_back("cannot be bought" + (d->cloud_only.empty() ? std::string() : " (only in " + d->cloud_only + ")"));

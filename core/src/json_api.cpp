@@ -388,6 +388,7 @@ std::string to_json(const Plan& p) {
         if (o.speed > 0) j["speed"] = o.speed;
         if (o.latency_s > 0) j["latency_s"] = o.latency_s;
         if (o.power_w > 0) j["power_w"] = o.power_w;
+        if (o.power_draw_w > 0) j["power_draw_w"] = o.power_draw_w;
         if (o.cost.value > 0) j[o.unit] = figure_json_checked(o.cost);
         if (o.usd_per_month >= 0) j["usd_per_month"] = o.usd_per_month;
         return j;
