@@ -114,7 +114,7 @@ struct Option {
     std::string kind;            // "rent", "own", "api"
     std::string name;            // "rent 2 x NVIDIA H200", "Groq llama-3.1-8b-instant"
     std::string device;          // catalog id ("" for an API)
-    int count = 0;               // devices paid for: bought in whole units (servers, racks), rented or owned per device
+    int count = 0;               // devices paid for: bought or rented in whole units (servers, instances, racks), owned per device
     int replicas = 1;            // replicas planned on them (load + spares); count / replicas can exceed a replica's devices when bought whole
     std::string unit;            // the useful result priced: "usd_per_million_output_tokens", "usd_per_run", ...
     Figure cost;                 // USD per unit, banded like the time figures it comes from
