@@ -275,7 +275,7 @@ Demand fixed_demand(const Workload& w, const AssumptionSet& as, double output_to
 }
 
 
-// "2 x 8-device servers", "1 x GB200 NVL72": whole purchase units as the option names them.
+// "2 x 8-device servers", "1 x GB200 NVL72", "4 x BM.GPU.GB200.4": whole units bought or rented as the option names them.
 std::string units_phrase(const PurchaseUnits& u) {
     auto ends = [&](const std::string& tail) { return u.unit.size() > tail.size() && u.unit.compare(u.unit.size() - tail.size(), tail.size(), tail) == 0; };
     const bool plural = u.units > 1 && (ends("server") || ends("instance") || ends("rack"));

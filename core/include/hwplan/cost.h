@@ -1,8 +1,10 @@
 // hwplan/cost.h: what a device-hour costs, rented or owned, and break-even between the two.
-// Rented: the workload's price, else the lowest on-demand price in the catalog (with its provider).
+// Rented: the workload's price, else the catalog offer whose whole instances cost the fleet least (with its
+// provider); bought: whole purchase units. Both rounded up by the same packing (whole_units).
 // Owned: purchase price amortized over its period, plus power x PUE x electricity, plus hosting where a
 // figure exists, per hour actually used (amortization and hosting divided by the utilization reached).
-// Usage: HourlyCost r = rent_cost(device, workload.cost);  HourlyCost o = own_cost(device, workload, catalog);
+// Usage: RentalUnits r = units_to_rent(device, workload.cost, PriceKind::cloud_on_demand, devices);
+//        PurchaseUnits b = units_to_buy(device, devices);  HourlyCost o = own_cost(device, workload, catalog);
 #pragma once
 #include <map>
 #include <string>
