@@ -12,7 +12,7 @@
 #include "hwplan/json_api.h"
 #include "hwplan/measurement.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+HWPLAN_FUZZ_TARGET(fuzz_calibrate) {
     if (size == 0 || size > 4096) return 0; // a calibration plans ~60 times per measurement
     static const char* kDevices[] = {"rtx-a6000", "rtx-4090", "h100-sxm", "apple-m2-ultra"};
     const hwplan::Catalog& cat = hwplan::embedded_catalog().catalog;

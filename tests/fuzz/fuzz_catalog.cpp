@@ -10,7 +10,7 @@
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/json_api.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+HWPLAN_FUZZ_TARGET(fuzz_catalog) {
     if (size == 0) return 0;
     static const char* kPaths[] = {"devices/fuzz.json", "models/fuzz.json", "apis/fuzz.json", "scenarios/fuzz.json",
                                    "formats.json", "assumptions.json", "defaults.json", "extension"};

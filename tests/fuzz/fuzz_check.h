@@ -1,11 +1,18 @@
 // fuzz_check.h: what every fuzz target asserts about an answer, beyond "no crash, no sanitizer report":
 // a JSON answer parses as JSON and is a result or {"errors"}; no entry point leaks an internal error.
 #pragma once
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+// A target's body: `HWPLAN_FUZZ_TARGET(fuzz_x) { ... }` in fuzz_x.cpp. The bodies compile together into one library
+// (CMakeLists.txt: one unity translation unit, so nlohmann_json's templates are compiled once, not once a target) and
+// each target's program is libFuzzer's entry point calling its body (fuzz_main.cpp.in).
+#define HWPLAN_FUZZ_TARGET(name) extern "C" int hwplan_##name(const uint8_t* data, size_t size)
 
 namespace hwplan::fuzz {
 

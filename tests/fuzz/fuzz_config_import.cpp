@@ -13,7 +13,7 @@
 #include "hwplan/hf_config.h"
 #include "hwplan/json_api.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+HWPLAN_FUZZ_TARGET(fuzz_config_import) {
     if (size == 0) return 0;
     using nlohmann::json;
     const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);

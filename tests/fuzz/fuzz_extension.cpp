@@ -13,7 +13,7 @@
 #include "hwplan/json_api.h"
 #include "hwplan/plan.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+HWPLAN_FUZZ_TARGET(fuzz_extension) {
     if (size == 0 || size > 16384) return 0;
     using nlohmann::json;
     const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);

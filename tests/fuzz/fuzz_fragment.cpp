@@ -15,7 +15,7 @@
 #include "hwplan/catalog_embedded.h"
 #include "workload_doc.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+HWPLAN_FUZZ_TARGET(fuzz_fragment) {
     const hwplan::Catalog& cat = hwplan::embedded_catalog().catalog;
     const std::string text(reinterpret_cast<const char*>(data), size);
     hwplan::ui::AppState s;

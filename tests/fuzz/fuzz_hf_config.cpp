@@ -10,7 +10,7 @@
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/hf_config.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+HWPLAN_FUZZ_TARGET(fuzz_hf_config) {
     const std::string text(reinterpret_cast<const char*>(data), size);
     const hwplan::HfConfigRead r = hwplan::read_hf_config(text, {.id = "fuzz-model", .read_on = "2026-11-30"});
     if (r.issues.empty()) {

@@ -9,7 +9,7 @@
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/json_api.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+HWPLAN_FUZZ_TARGET(fuzz_json_api) {
     if (size == 0) return 0;
     const hwplan::Catalog& cat = hwplan::embedded_catalog().catalog;
     const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);

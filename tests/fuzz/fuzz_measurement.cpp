@@ -10,7 +10,7 @@
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/measurement.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+HWPLAN_FUZZ_TARGET(fuzz_measurement) {
     if (size > 4096) return 0; // calibration plans ~60 times per measurement: keep inputs small enough to be fast
     const hwplan::Catalog& cat = hwplan::embedded_catalog().catalog;
     const std::string text(reinterpret_cast<const char*>(data), size);

@@ -13,7 +13,7 @@
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/json_api.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+HWPLAN_FUZZ_TARGET(fuzz_sweep) {
     if (size == 0 || size > 16384) return 0;
     using nlohmann::json;
     static const char* kAxes[] = {"concurrent_users", "context_tokens", "batch_size", "utilization"};

@@ -11,7 +11,7 @@
 #include "hwplan/card.h"
 #include "hwplan/catalog_embedded.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+HWPLAN_FUZZ_TARGET(fuzz_team) {
     if (size > 32768) return 0; // every card is planned
     const hwplan::Catalog& cat = hwplan::embedded_catalog().catalog;
     const std::string text(reinterpret_cast<const char*>(data), size);

@@ -13,7 +13,7 @@
 #include "hwplan/render.h"
 #include "hwplan/workload.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+HWPLAN_FUZZ_TARGET(fuzz_workload) {
     if (size == 0) return 0;
     const hwplan::Catalog& cat = hwplan::embedded_catalog().catalog;
     const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
