@@ -6,18 +6,22 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startAll, watch, shot, T } from './helpers.mjs';
 
-let browser, server;
-before(async () => ({ browser, server } = await startAll()));
+// The course page is loaded once for the file (a cold load of the planner in software WebGL is the costliest step of
+// a browser test); the second test goes on in it at a lower window, where the course page scrolls.
+let browser, server, page, problems;
+before(async () => {
+  ({ browser, server } = await startAll());
+  const context = await browser.newContext({ viewport: { width: 1300, height: 900 } });
+  page = await context.newPage();
+  const url = new URL('examples/course-page.html', server.url).href;
+  ({ problems } = watch(page, new URL(url).origin, url));
+  await page.goto(url);
+});
 after(async () => { await browser?.close(); await server?.close(); });
 
 const frameStatus = (frame) => frame.evaluate(() => document.getElementById('hwplan-status')?.textContent || '');
 
 test('course page: links switch the scenario, postMessage drives the planner, the JS API answers', async () => {
-  const context = await browser.newContext({ viewport: { width: 1300, height: 900 } });
-  const page = await context.newPage();
-  const url = new URL('examples/course-page.html', server.url).href;
-  const { problems } = watch(page, new URL(url).origin, url);
-  await page.goto(url);
   const frame = page.frame({ name: 'planner' });
   assert.ok(frame, 'the planner iframe is there');
   await frame.waitForFunction(() => /^Plan: llama-3\.1-70b, serve/.test(document.getElementById('hwplan-status')?.textContent || ''),
@@ -46,15 +50,10 @@ test('course page: links switch the scenario, postMessage drives the planner, th
   await page.waitForFunction(() => document.getElementById('answer').textContent.endsWith('GB'), null, { timeout: T.step });
   assert.equal(await page.textContent('#answer'), '70 GB');
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('course page: the wheel over the planner scrolls the course page where the planner cannot scroll', async () => {
-  const context = await browser.newContext({ viewport: { width: 1300, height: 700 } });
-  const page = await context.newPage();
-  const url = new URL('examples/course-page.html', server.url).href;
-  const { problems } = watch(page, new URL(url).origin, url);
-  await page.goto(url);
+  await page.setViewportSize({ width: 1300, height: 700 });
   const frame = page.frame({ name: 'planner' });
   await frame.waitForFunction(() => /^Plan: /.test(document.getElementById('hwplan-status')?.textContent || ''), null, { timeout: T.load });
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -66,5 +65,4 @@ test('course page: the wheel over the planner scrolls the course page where the 
   await page.waitForFunction(() => window.scrollY > 0, null, { timeout: T.step });
   assert.ok(await page.evaluate(() => window.scrollY) > 0, 'the course page scrolled');
   assert.deepEqual(problems, []);
-  await context.close();
 });
