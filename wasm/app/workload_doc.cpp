@@ -109,7 +109,7 @@ std::string weights_value(const AppState& state) {
     if (state.precision_index < 0 || state.precision_index >= static_cast<int>(formats.size())) return {};
     const std::string precision(name(formats[state.precision_index]));
     if (params == kDefaultWeightParams && state.precision_index == kDefaultPrecisionIndex) return {};
-    const auto count = parse_number(params);
+    const auto count = parse_count(params);
     if (!count || !estimate_weights({.params = *count, .precision = precision}).issues.empty()) return {};
     return state.precision_index == kDefaultPrecisionIndex ? params : params + "," + precision;
 }
@@ -123,7 +123,7 @@ bool apply_weights_value(AppState& state, const std::string& value) {
                                                              : trim(value.substr(comma + 1));
     if (params.empty() || params.size() >= std::tuple_size_v<decltype(state.params_text)>) return false;
     const auto format = parse_precision(precision);
-    const auto count = parse_number(params);
+    const auto count = parse_count(params);
     if (!format || !count || !estimate_weights({.params = *count, .precision = precision}).issues.empty()) return false;
     const auto formats = all_precisions();
     state.precision_index = static_cast<int>(std::find(formats.begin(), formats.end(), *format) - formats.begin());
