@@ -183,6 +183,43 @@ TEST(CatalogPrices, AServerPriceIsPerDevice) {
     EXPECT_DOUBLE_EQ(purchase_usd_per_device(d), 4000); // 32,000 / 8 beats the 5,000 card
 }
 
+// A rental rented only whole: its instance size and name are read, with the document that gives the size.
+TEST(CatalogPrices, ARentalInstanceSizeIsReadWithItsSource) {
+    auto load = load_device(replace(replace(kDevice, R"("prices": [)",
+                                            R"("prices": [{"kind": "cloud_on_demand", "usd_per_hour": 4, "devices_per_unit": 8,
+                                                           "unit": "big.8x", "provider": "AWS big.8x / 8", "source": "ds",
+                                                           "source_overrides": {"devices_per_unit": "sizes"}}, )"),
+                                    R"("read_on": "2026-11-29"}})",
+                                    R"("read_on": "2026-11-29"}, "sizes": {"title": "instance sizes", "locator": "table", "read_on": "2026-12-02"}})"));
+    ASSERT_TRUE(load.issues.empty()) << to_string(load.issues[0]);
+    const Device& d = load.catalog.devices[0];
+    EXPECT_EQ(d.prices[0].devices_per_unit, 8);
+    EXPECT_EQ(d.prices[0].unit, "big.8x");
+    EXPECT_EQ(d.source_of.at("prices[0].devices_per_unit"), "sizes");
+    // In the real catalog: CoreWeave rents the GB200 NVL72 only by the 72-GPU rack, AWS the H100 by the 8-GPU p5.48xlarge.
+    const Device* gb200 = real_catalog().catalog.device_by_id("gb200-nvl72");
+    ASSERT_NE(gb200, nullptr);
+    const auto coreweave = std::find_if(gb200->prices.begin(), gb200->prices.end(), [](const Price& p) { return p.provider.rfind("CoreWeave", 0) == 0; });
+    ASSERT_NE(coreweave, gb200->prices.end());
+    EXPECT_EQ(coreweave->devices_per_unit, 72);
+    const Device* h100 = real_catalog().catalog.device_by_id("h100-sxm");
+    ASSERT_NE(h100, nullptr);
+    const auto p5 = std::find_if(h100->prices.begin(), h100->prices.end(), [](const Price& p) { return p.unit == "p5.48xlarge"; });
+    ASSERT_NE(p5, h100->prices.end());
+    EXPECT_EQ(p5->devices_per_unit, 8);
+}
+
+// The lowest power mode: read with its source, and never above the board power.
+TEST(CatalogPower, LowestPowerModeIsReadAndChecked) {
+    auto load = load_device(replace(kDevice, R"("power": {"tdp_W": 300, "source": "ds"})", R"("power": {"tdp_W": 300, "min_W": 100, "source": "ds"})"));
+    ASSERT_TRUE(load.issues.empty()) << to_string(load.issues[0]);
+    EXPECT_DOUBLE_EQ(load.catalog.devices[0].min_power_w, 100);
+    auto bad = load_device(replace(kDevice, R"("power": {"tdp_W": 300, "source": "ds"})", R"("power": {"tdp_W": 300, "min_W": 400, "source": "ds"})"));
+    ASSERT_EQ(bad.issues.size(), 1u);
+    EXPECT_EQ(bad.issues[0], (Issue{"power.min_W", "is above tdp_W (300): the lowest power mode cannot draw more than the maximum", "devices/test-gpu.json"}));
+    EXPECT_DOUBLE_EQ(real_catalog().catalog.device_by_id("jetson-agx-orin-64gb")->min_power_w, 15);
+}
+
 // Which cloud a rental price is from: its provider's words; a cloud-only chip's prices count for its cloud.
 TEST(CatalogPrices, RentalCloudsComeFromTheOffers) {
     Price aws{.kind = PriceKind::cloud_on_demand, .usd_per_hour = 1, .provider = "AWS p5.48xlarge / 8"};

@@ -177,6 +177,136 @@ TEST(PurchaseUnits, CatalogServerAndRackUnits) {
     EXPECT_EQ(units_to_buy(rack, 1).devices_bought, 72); // a rack is bought whole, even for one device
 }
 
+// [SECTION] rented whole ----------------------------------------------------------------------------------
+
+namespace {
+
+// A GB200 NVL72-like device with three offers, as the catalog has them: $10.50 a GPU-hour rented only by the
+// 72-GPU rack, $16 by 4-GPU instances, $27.04 by 4-GPU instances.
+Device rack_rented() {
+    Device d;
+    d.id = "test-rack";
+    d.can_rent = true;
+    Price rack{.kind = PriceKind::cloud_on_demand, .usd_per_hour = 10.5, .provider = "rack cloud", .source = "s"};
+    rack.devices_per_unit = 72;
+    rack.unit = "72-GPU rack";
+    Price four{.kind = PriceKind::cloud_on_demand, .usd_per_hour = 16, .provider = "four cloud", .source = "s"};
+    four.devices_per_unit = 4;
+    four.unit = "4-GPU instance";
+    Price dear = four;
+    dear.usd_per_hour = 27.04;
+    dear.provider = "dear cloud";
+    d.prices = {rack, four, dear};
+    return d;
+}
+
+} // namespace
+
+// Per fleet, the offer whose whole instances cost least an hour, by hand:
+//   16 GPUs: rack 72 x 10.5 = $756, four 16 x 16 = $256, dear 16 x 27.04 = $432.64  -> four, 4 instances
+//   72 GPUs: rack $756, four 72 x 16 = $1152                                          -> rack, none idle
+//   50 GPUs: rack $756, four 52 x 16 = $832                                           -> rack, 22 idle
+//    1 GPU:  rack $756, four 4 x 16 = $64                                             -> four, 3 idle
+TEST(RentalUnits, TheOfferWhoseWholeInstancesCostTheFleetLeast) {
+    const Device d = rack_rented();
+    struct Row { int devices; const char* provider; int units, rented, idle; double usd_per_hour; const char* unit; };
+    const Row rows[] = {
+        {16, "four cloud", 4, 16, 0, 256, "4-GPU instance"}, {72, "rack cloud", 1, 72, 0, 756, "72-GPU rack"},
+        {50, "rack cloud", 1, 72, 22, 756, "72-GPU rack"},   {1, "four cloud", 1, 4, 3, 64, "4-GPU instance"},
+    };
+    for (const auto& r : rows) {
+        const RentalUnits u = units_to_rent(d, {}, PriceKind::cloud_on_demand, r.devices);
+        const std::string row = std::to_string(r.devices) + " devices";
+        ASSERT_TRUE(u.price.available) << row;
+        EXPECT_NE(u.price.basis.find(r.provider), std::string::npos) << row << ": " << u.price.basis;
+        EXPECT_EQ(u.units.units, r.units) << row;
+        EXPECT_EQ(u.units.devices_bought, r.rented) << row;
+        EXPECT_EQ(u.units.devices_idle, r.idle) << row;
+        EXPECT_DOUBLE_EQ(u.usd_per_hour, r.usd_per_hour) << row;
+        EXPECT_EQ(u.units.unit, r.unit) << row;
+        EXPECT_EQ(u.units.usd, -1) << row; // a rental has no purchase sum
+    }
+}
+
+// Rented only by the rack: a 16-GPU fleet pays for 72, 72 x $10.50 = $756 an hour against 16 x $10.50 = $168
+// priced per device: 4.5 times as much (the error this rounding fixes), with 56 GPUs idle.
+TEST(RentalUnits, ARackRentedWholeIsPaidWhole) {
+    Device d = rack_rented();
+    d.prices.resize(1);
+    const RentalUnits u = units_to_rent(d, {}, PriceKind::cloud_on_demand, 16);
+    EXPECT_EQ(u.units.devices_bought, 72);
+    EXPECT_EQ(u.units.devices_idle, 56);
+    EXPECT_EQ(u.units.replicas_fit, 4); // 72 / 16 = 4 replicas of 16 would fit
+    EXPECT_DOUBLE_EQ(u.usd_per_hour, 756);
+    EXPECT_DOUBLE_EQ(u.usd_per_hour / (16 * 10.5), 4.5);
+    // The offer's whole instance is a term of the price.
+    ASSERT_EQ(u.price.terms.size(), 3u);
+    EXPECT_EQ(u.price.terms[2].term, "instance");
+    EXPECT_EQ(u.price.terms[2].value, "rented only whole, as 72-GPU rack: 72 devices, $756 an hour");
+}
+
+// Packed as a purchase is: replicas share an instance unless a spare is asked for (each on its own), by hand
+// with 8-device instances at $2: 3 replicas of 2 packed = 1 instance (8, 2 idle); apart = 3 instances (24, 18 idle).
+TEST(RentalUnits, ReplicasArePackedAsPurchasesAre) {
+    Device d;
+    Price eight{.kind = PriceKind::cloud_on_demand, .usd_per_hour = 2, .provider = "p", .source = "s"};
+    eight.devices_per_unit = 8;
+    d.prices = {eight};
+    const RentalUnits packed = units_to_rent(d, {}, PriceKind::cloud_on_demand, 2, 3, false);
+    EXPECT_EQ(packed.units.units, 1);
+    EXPECT_EQ(packed.units.devices_bought, 8);
+    EXPECT_EQ(packed.units.devices_idle, 2);
+    EXPECT_EQ(packed.units.unit, "8-device instance");
+    EXPECT_DOUBLE_EQ(packed.usd_per_hour, 16);
+    const RentalUnits apart = units_to_rent(d, {}, PriceKind::cloud_on_demand, 2, 3, true);
+    EXPECT_EQ(apart.units.units, 3);
+    EXPECT_EQ(apart.units.devices_bought, 24);
+    EXPECT_EQ(apart.units.devices_idle, 18);
+    EXPECT_DOUBLE_EQ(apart.usd_per_hour, 48);
+    // The packing is the purchase's own (whole_units), here with 8-device servers.
+    EXPECT_EQ(apart.units.devices_bought, whole_units(8, 2, 3, true).devices_bought);
+    Device server = priced_device();
+    server.kind = DeviceKind::gpu;
+    server.domain_size = 8;
+    EXPECT_EQ(units_to_buy(server, 2, 3, true).devices_bought, apart.units.devices_bought);
+}
+
+// Ties in the hour go to fewer devices rented: 4 devices at $4 each by the device ($16) against one 8-device
+// instance at $2 ($16). The workload's own price is per device; no offer of a kind is no price.
+TEST(RentalUnits, TiesFewerDevicesWorkloadPricePerDeviceNoOffer) {
+    Device d;
+    Price eight{.kind = PriceKind::cloud_on_demand, .usd_per_hour = 2, .provider = "eight", .source = "s"};
+    eight.devices_per_unit = 8;
+    Price single{.kind = PriceKind::cloud_on_demand, .usd_per_hour = 4, .provider = "single", .source = "s"};
+    d.prices = {eight, single};
+    const RentalUnits u = units_to_rent(d, {}, PriceKind::cloud_on_demand, 4);
+    EXPECT_EQ(u.units.devices_bought, 4);
+    EXPECT_NE(u.price.basis.find("single"), std::string::npos) << u.price.basis;
+    const RentalUnits own_price = units_to_rent(d, {.usd_per_device_hour = 3}, PriceKind::cloud_on_demand, 5);
+    EXPECT_EQ(own_price.units.devices_bought, 5);
+    EXPECT_DOUBLE_EQ(own_price.usd_per_hour, 15);
+    const RentalUnits none = units_to_rent(d, {}, PriceKind::cloud_spot, 4);
+    EXPECT_FALSE(none.price.available);
+    EXPECT_EQ(none.usd_per_hour, -1);
+}
+
+// Inside a named cloud only its offers count: one H100 is Lambda's single GPU at $3.78 anywhere, but inside AWS
+// it is a whole p5.48xlarge, 8 x $6.88 = $55.04 an hour.
+TEST(RentalUnits, InsideANamedCloudOnlyItsOffers) {
+    Device d;
+    d.prices = {{PriceKind::cloud_on_demand, 0, 3.78, "Lambda, 1x H100 SXM instance", "s"}};
+    Price p5{.kind = PriceKind::cloud_on_demand, .usd_per_hour = 6.88, .provider = "AWS p5.48xlarge (8x H100 SXM 80GB)", .source = "s"};
+    p5.devices_per_unit = 8;
+    p5.unit = "p5.48xlarge";
+    d.prices.push_back(p5);
+    EXPECT_DOUBLE_EQ(units_to_rent(d, {}, PriceKind::cloud_on_demand, 1).usd_per_hour, 3.78);
+    const RentalUnits aws = units_to_rent(d, {}, PriceKind::cloud_on_demand, 1, 1, false, "aws");
+    EXPECT_EQ(aws.units.devices_bought, 8);
+    EXPECT_EQ(aws.units.unit, "p5.48xlarge");
+    EXPECT_DOUBLE_EQ(aws.usd_per_hour, 55.04);
+    EXPECT_FALSE(units_to_rent(d, {}, PriceKind::cloud_on_demand, 1, 1, false, "gcp").price.available);
+}
+
 // Break-even: $8,000 / (($1.39 - $0.0854) x 54.17 h a month) = 113 months; never when renting is
 // cheaper than the power alone.
 TEST(Cost, BreakevenMonths) {

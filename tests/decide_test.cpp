@@ -759,9 +759,10 @@ TEST(PricedAsBought, RunItDeploysThePlannedReplicasOnTheBoughtServers) {
     EXPECT_EQ(p.run.deploy.front().what, "serve one replica (run it on each of the 2 replicas' 4 devices)");
 }
 
-// Renting is per device (the catalog's rental prices are per device-hour), and devices the team already owns are
-// counted as they are: only buying rounds up.
-TEST(PricedAsBought, RentalsAndOwnedDevicesAreNotRounded) {
+// Devices the team already owns are counted as they are; renting rounds as buying does. The H200's one rental
+// offer is AWS's 8-GPU p5en.48xlarge, so the bank's 2 replicas of 4 with a spare, each on its own instance
+// (redundancy n+1), rent 2 instances = 16 GPUs, as buying takes 2 servers.
+TEST(PricedAsBought, OwnedDevicesAreNotRoundedRentalsAreAsBought) {
     json w = scenario_json("bank-70b-fp8");
     w["decision"].erase("site");
     w["hardware"] = {{"devices", {"h200"}}, {"owned", {{{"device", "h200"}, {"count", 8}}}}};
@@ -772,7 +773,7 @@ TEST(PricedAsBought, RentalsAndOwnedDevicesAreNotRounded) {
     ASSERT_NE(rent, nullptr);
     ASSERT_NE(own, nullptr);
     ASSERT_NE(owned, nullptr);
-    EXPECT_EQ(rent->count, 8); // 2 replicas of 4, rented by the device
+    EXPECT_EQ(rent->count, 16); // 2 x p5en.48xlarge: 2 replicas of 4, N+1
     EXPECT_EQ(owned->count, 8);
     EXPECT_TRUE(owned->feasible) << owned->reasons.front();
     EXPECT_EQ(own->count, 16);
@@ -833,4 +834,149 @@ TEST(PricedAsBought, CountPriceAndHeadlineAgreeOnEveryScenario) {
     EXPECT_GT(bought_whole, 10); // the check ran over servers and racks, not only cards
 }
 
+} // namespace hwplan
+
+namespace hwplan {
+namespace {
+
+// [SECTION] rented whole ----------------------------------------------------------------------------------
+
+Plan run_on(const json& workload, const Catalog& cat) {
+    Plan p = plan_from_json(workload.dump(), cat, false);
+    for (const auto& i : p.issues) ADD_FAILURE() << to_string(i);
+    return p;
+}
+
+// Lesson 004's 1T MoE: 16 GB200 GPUs. Per fleet the cheapest whole instances: four 4-GPU Oracle instances at $16
+// (16 x $16 x 730 h = $186,880 a month), not CoreWeave's $10.50 rack, which is rented only whole (72 x $10.50
+// = $756 an hour for 16 GPUs of work).
+TEST(RentedWhole, TheMoeServiceRentsWholeInstances) {
+    const Plan p = run(scenario_json("moe-1t-serving"));
+    const Option* o = option(p, "rent", "gb200-nvl72");
+    ASSERT_NE(o, nullptr);
+    EXPECT_EQ(o->count, 16);
+    EXPECT_NEAR(o->usd_per_month, 16 * 16.0 * 730, 1e-6);
+    EXPECT_NE(o->name.find("(4 x BM.GPU.GB200.4)"), std::string::npos) << o->name;
+    const CostTerm* instance = term(*o, "instance");
+    ASSERT_NE(instance, nullptr);
+    EXPECT_EQ(instance->value, "rented only whole, as BM.GPU.GB200.4: 4 devices, $64 an hour");
+}
+
+// With the rack the only offer, the 16-GPU service pays for the rack: 72 x $10.50 x 730 h = $551,880 a month,
+// 4.5 times the $122,640 that 16 x $10.50 came to, and the plan says 56 GPUs are idle.
+TEST(RentedWhole, ARackRentedOnlyWholeIsPaidAndSaidWhole) {
+    Catalog cat = catalog();
+    for (auto& d : cat.devices)
+        if (d.id == "gb200-nvl72")
+            std::erase_if(d.prices, [](const Price& pr) { return pr.kind != PriceKind::purchase && pr.devices_per_unit != 72; });
+    const Plan p = run_on(scenario_json("moe-1t-serving"), cat);
+    const Option* o = option(p, "rent", "gb200-nvl72");
+    ASSERT_NE(o, nullptr);
+    EXPECT_EQ(o->count, 72);
+    EXPECT_NEAR(o->usd_per_month, 72 * 10.5 * 730, 1e-6);
+    EXPECT_NEAR(o->usd_per_month / (16 * 10.5 * 730), 4.5, 1e-12);
+    EXPECT_NE(o->name.find("(1 x CoreWeave GB200 NVL72 rack: 16 used)"), std::string::npos) << o->name;
+    const CostTerm* devices = term(*o, "devices");
+    ASSERT_NE(devices, nullptr);
+    EXPECT_EQ(devices->value, "72 (1 x CoreWeave GB200 NVL72 rack: 16 used, 56 idle)");
+    EXPECT_TRUE(any_starts_with(o->reasons, "instances: 1 x CoreWeave GB200 NVL72 rack rented (72 devices): one replica of 16; 56 devices "
+                                            "rented and idle, headroom for 3 more replicas of 16"))
+        << o->reasons.front();
+}
+
+// One H100 in AWS is one p5.48xlarge: 8 GPUs paid, 7 idle, 8 x $6.88 x 730 h = $40,179.20 a month.
+TEST(RentedWhole, OneGpuInAwsIsOneEightGpuInstance) {
+    json w = {{"stage", "serve"}, {"model", "Llama-3.1-8B"}, {"hardware", {{"devices", {"h100-sxm"}}}}, {"decision", {{"site", "aws"}}}};
+    const Plan p = run(w);
+    const Option* o = option(p, "rent", "h100-sxm");
+    ASSERT_NE(o, nullptr);
+    EXPECT_EQ(o->count, 8);
+    EXPECT_NEAR(o->usd_per_month, 8 * 6.88 * 730, 1e-6);
+    EXPECT_NE(o->name.find("(1 x p5.48xlarge: 1 used)"), std::string::npos) << o->name;
+}
+
+// On every scenario: a rented option's count is whole instances of its offer (the "instance" term's size), and its
+// month is that count's hours at the offer's per device-hour price; the headline names the same count.
+TEST(RentedWhole, CountPriceAndHeadlineAgreeOnEveryScenario) {
+    int rented_whole = 0;
+    for (const auto& s : catalog().scenarios) {
+        if (s.workload_json.empty()) continue;
+        const Plan p = run(json::parse(s.workload_json));
+        for (const auto& o : p.options) {
+            if (o.kind != "rent" && o.kind != "rent_spot") continue;
+            const CostTerm* instance = term(o, "instance");
+            if (instance) {
+                const int size = int(leading_number(instance->value, instance->value.find(": ") + 2));
+                EXPECT_EQ(o.count % size, 0) << s.id << ": " << o.name;
+                ++rented_whole;
+            }
+            const CostTerm* price = term(o, "price");
+            const CostTerm* month = term(o, "a month");
+            if (price && month && month->value.find(" hours") != std::string::npos && price->value.find('$') != std::string::npos) {
+                const double usd_per_hour = leading_number(price->value, price->value.find('$') + 1);
+                const double hours = leading_number(month->value, month->value.find("= ") + 2);
+                EXPECT_NEAR(o.usd_per_month, usd_per_hour * o.count * hours, o.usd_per_month * 1e-3) << s.id << ": " << month->value;
+            }
+        }
+        const Recommendation& r = p.recommendation;
+        if (r.found && r.option.kind.rfind("rent", 0) == 0) {
+            EXPECT_NE(r.headline.find(" " + std::to_string(r.option.count) + " x "), std::string::npos) << s.id << ": " << r.headline;
+        }
+    }
+    EXPECT_GT(rented_whole, 5); // the check ran over whole instances, not only per-device offers
+}
+
+// [SECTION] the power budget --------------------------------------------------------------------------------
+
+// Issue 19: "a 30 W robot gets a device that runs under 30 W or a clear 'none'". The warehouse robot with a 30 W
+// budget: the Jetson AGX Thor (130 W module power; its lowest mode is not in the catalog) is out, naming the budget
+// and the draw; the Jetson AGX Orin 64GB stays, in its 15 W mode, and says it runs capped.
+TEST(PowerBudget, AThirtyWattRobotGetsNothingAboveThirtyWatts) {
+    json w = scenario_json("warehouse-robot");
+    w["decision"]["power_budget_w"] = 30;
+    const Plan p = run(w);
+    const Option* thor = option(p, "own", "jetson-agx-thor");
+    ASSERT_NE(thor, nullptr);
+    EXPECT_FALSE(thor->feasible);
+    EXPECT_TRUE(any_starts_with(thor->reasons, "power budget: 1 x 130 W at its board power (catalog tdp_W; no lower power mode in the "
+                                               "catalog) = 130 W, over the 30 W budget (decision.power_budget_w)"))
+        << thor->reasons.front();
+    const Option* orin = option(p, "own", "jetson-agx-orin-64gb");
+    ASSERT_NE(orin, nullptr);
+    EXPECT_DOUBLE_EQ(orin->power_draw_w, 15);
+    EXPECT_TRUE(any_starts_with(orin->reasons, "power: 15 W in its lowest power mode fits the 30 W budget, 60 W at full power does not"));
+    ASSERT_TRUE(p.recommendation.found);
+    EXPECT_LE(p.recommendation.option.power_draw_w, 30);
+    EXPECT_GT(p.recommendation.option.power_draw_w, 0);
+    // What would change the answer: under 15 W nothing is left.
+    const auto flip = std::find_if(p.flips.begin(), p.flips.end(), [](const FlipPoint& f) { return f.input == "decision.power_budget_w"; });
+    ASSERT_NE(flip, p.flips.end());
+    EXPECT_DOUBLE_EQ(flip->at, 15);
+    EXPECT_EQ(flip->becomes, "no feasible option");
+    // Without the budget the robot gets the Thor, and the plan lists the budget among the inputs it assumed.
+    const Plan open = run(scenario_json("warehouse-robot"));
+    EXPECT_EQ(open.recommendation.option.device, "jetson-agx-thor");
+    EXPECT_TRUE(any_starts_with(open.missing_assumptions, "decision.power_budget_w: not given; no power ceiling"));
+}
+
+// A fleet is held whole: replicas x devices at board power. A device the catalog gives no power for is out as
+// unknown, never assumed to fit.
+TEST(PowerBudget, TheFleetIsHeldAndUnknownPowerIsOut) {
+    Workload w;
+    w.decision.power_budget_w = 1000;
+    const Device& h100 = device("h100-sxm"); // 700 W
+    EXPECT_EQ(power_budget_elimination(h100, w, 1), "");
+    EXPECT_EQ(power_budget_elimination(h100, w, 2),
+              "power budget: 2 x 700 W at its board power (catalog tdp_W; no lower power mode in the catalog) = 1400 W, over the 1000 W "
+              "budget (decision.power_budget_w)");
+    Device unknown = h100;
+    unknown.tdp_w = 0;
+    EXPECT_EQ(power_budget_elimination(unknown, w, 1), "power budget: no published power figure to hold against the 1000 W budget (decision.power_budget_w)");
+    w.decision.power_budget_w = 0;
+    EXPECT_EQ(power_budget_elimination(unknown, w, 1000), "");
+    EXPECT_DOUBLE_EQ(lowest_power_w(device("jetson-agx-orin-64gb")), 15);
+    EXPECT_DOUBLE_EQ(lowest_power_w(h100), 700);
+}
+
+} // namespace
 } // namespace hwplan

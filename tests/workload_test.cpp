@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -100,6 +101,15 @@ TEST(Workload, ErrorsNamePathAndReason) {
          "implausible value -30; expected 0.001 to 36500"},
         {R"({"stage": "pretrain", "model": "Llama-3.1-8B", "decision": {"purchase_budget_usd": 0}})", "decision.purchase_budget_usd",
          "implausible value 0; expected 1 to 1000000000000"},
+        // The power budget (issue 19): 0 is "none"; a negative, a fraction of a watt or more than a gigawatt is refused.
+        {R"({"stage": "edge", "model": "Llama-3.1-8B", "decision": {"power_budget_w": -30}})", "decision.power_budget_w",
+         "implausible value -30; expected 0 to 1000000000"},
+        {R"({"stage": "edge", "model": "Llama-3.1-8B", "decision": {"power_budget_w": 0.5}})", "decision.power_budget_w",
+         "implausible value 0.5; expected 0 or 1 to 1000000000"},
+        {R"({"stage": "serve", "model": "Llama-3.1-8B", "decision": {"power_budget_w": 2e9}})", "decision.power_budget_w",
+         "implausible value 2000000000; expected 0 to 1000000000"},
+        {R"({"stage": "edge", "model": "Llama-3.1-8B", "decision": {"power_budget_w": "30 W"}})", "decision.power_budget_w",
+         "expected a number, got a string"},
         {R"({"stage": "pretrain", "model": "Llama-3.1-8B", "hardware": {"owned": {"device": "h100-sxm"}}})", "hardware.owned",
          "expected an array of {\"device\", \"count\"} objects, got an object"},
         {R"({"stage": "pretrain", "model": "Llama-3.1-8B", "hardware": {"owned": [{"device": "H100 SMX", "count": 8}]}})", "hardware.owned[0].device",
@@ -169,6 +179,18 @@ TEST(Workload, EveryListedChoiceIsAcceptedAtItsKey) {
     }
     for (size_t i = 0; i < c.stage.size(); ++i) EXPECT_EQ(name(static_cast<Stage>(i)), c.stage[i]);
     for (size_t i = 0; i < c.decision_priority.size(); ++i) EXPECT_EQ(name(static_cast<Priority>(i)), c.decision_priority[i]);
+}
+
+// The power budget in watts: read as given, written back by the export, and 0 means none (as absent).
+TEST(Workload, PowerBudgetReadsAndRoundTrips) {
+    const auto p = parse_workload(R"({"stage": "edge", "model": "llama-3.2-3b", "decision": {"site": "robot", "power_budget_w": 30}})", catalog());
+    ASSERT_TRUE(p.issues.empty());
+    EXPECT_DOUBLE_EQ(p.workload.decision.power_budget_w, 30);
+    EXPECT_NE(std::find(p.workload.given.begin(), p.workload.given.end(), "decision.power_budget_w"), p.workload.given.end());
+    EXPECT_DOUBLE_EQ(parse_workload(workload_to_json(p.workload), catalog()).workload.decision.power_budget_w, 30);
+    const auto none = parse_workload(R"({"stage": "edge", "model": "llama-3.2-3b", "decision": {"power_budget_w": 0}})", catalog());
+    ASSERT_TRUE(none.issues.empty());
+    EXPECT_DOUBLE_EQ(none.workload.decision.power_budget_w, 0);
 }
 
 TEST(Workload, UnknownModelListsCloseMatches) {

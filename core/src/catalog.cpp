@@ -264,8 +264,11 @@ std::optional<Device> read_device(const json& doc, const Context& ctx, const std
 
     r.object("power", false, [&](Reader& p) {
         d.tdp_w = p.number("tdp_W", true, 0.5, 1e5).value_or(0);
+        d.min_power_w = p.number("min_W", false, 0.5, 1e5).value_or(0);
+        if (d.min_power_w > 0 && d.tdp_w > 0 && d.min_power_w > d.tdp_w)
+            p.error("min_W", "is above tdp_W (" + format_sig(d.tdp_w, 6) + "): the lowest power mode cannot draw more than the maximum");
         p.string("note", false);
-        attach_source(p, book, {"tdp_W"});
+        attach_source(p, book, {"tdp_W", "min_W"});
     });
 
     r.object("partitioning", false, [&](Reader& p) {
@@ -366,11 +369,14 @@ std::optional<Device> read_device(const json& doc, const Context& ctx, const std
             } else if (kind) {
                 price.usd_per_hour = pr.number("usd_per_hour", true, 0.001, 1e4).value_or(0);
                 price.billing_increment_s = pr.number("billing_increment_s", false, 0.001, 86400).value_or(-1);
+                // Rented only as whole instances of this many devices (an 8-GPU instance, a rack); absent: per device.
+                price.devices_per_unit = pr.integer("devices_per_unit", false, 1, 1000000).value_or(0);
+                price.unit = pr.string("unit", false).value_or("");
             }
             price.provider = pr.string("provider", true).value_or("");
             pr.string("note", false);
             pr.string("date", false);
-            attach_source(pr, book, {"usd", "usd_per_hour", "billing_increment_s"});
+            attach_source(pr, book, {"usd", "usd_per_hour", "billing_increment_s", "devices_per_unit"});
             price.source = book.source_of.count(pr.at("usd")) ? book.source_of[pr.at("usd")]
                                                                : book.source_of[pr.at("usd_per_hour")];
             pr.finish();

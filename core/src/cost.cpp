@@ -8,26 +8,42 @@
 
 namespace hwplan {
 
-HourlyCost rent_cost(const Device& d, const CostSpec& cost, PriceKind kind) {
+namespace {
+
+// The workload's own price (cost.usd_per_device_hour): per device, on demand.
+HourlyCost workload_price(const CostSpec& cost) {
     HourlyCost out;
-    if (cost.usd_per_device_hour >= 0 && kind == PriceKind::cloud_on_demand) {
-        out.available = true;
-        out.usd_per_hour = cost.usd_per_device_hour;
-        out.basis = "the workload's price, $" + format_sig(cost.usd_per_device_hour, 4) + " per device-hour";
-        out.terms = {{"price", "$" + format_sig(cost.usd_per_device_hour, 4) + " per device-hour (the workload's cost.usd_per_device_hour)"}};
-        return out;
-    }
+    out.available = true;
+    out.usd_per_hour = cost.usd_per_device_hour;
+    out.basis = "the workload's price, $" + format_sig(cost.usd_per_device_hour, 4) + " per device-hour";
+    out.terms = {{"price", "$" + format_sig(cost.usd_per_device_hour, 4) + " per device-hour (the workload's cost.usd_per_device_hour)"}};
+    return out;
+}
+
+// One catalog offer as a device-hour price, with its provider (and its instance, when it is rented whole).
+HourlyCost offer_price(const Price& p, PriceKind kind) {
+    HourlyCost out;
+    out.available = true;
+    out.usd_per_hour = p.usd_per_hour;
+    const char* label = kind == PriceKind::cloud_spot ? "spot" : kind == PriceKind::cloud_reserved ? "reserved" : "on-demand";
+    out.basis = std::string(label) + " $" + format_sig(p.usd_per_hour, 4) + " per device-hour (" + p.provider + ")";
+    out.billing_increment_s = p.billing_increment_s;
+    out.terms = {{"price", std::string(label) + " $" + format_sig(p.usd_per_hour, 4) + " per device-hour"}, {"provider", p.provider}};
+    if (p.devices_per_unit > 1)
+        out.terms.push_back({"instance", "rented only whole" + (p.unit.empty() ? std::string() : ", as " + p.unit) + ": " +
+                                             std::to_string(p.devices_per_unit) + " devices, $" +
+                                             format_sig(p.usd_per_hour * p.devices_per_unit, 4) + " an hour"});
+    return out;
+}
+
+} // namespace
+
+HourlyCost rent_cost(const Device& d, const CostSpec& cost, PriceKind kind) {
+    if (cost.usd_per_device_hour >= 0 && kind == PriceKind::cloud_on_demand) return workload_price(cost);
     const Price* best = nullptr;
     for (const auto& p : d.prices)
         if (p.kind == kind && (!best || p.usd_per_hour < best->usd_per_hour)) best = &p;
-    if (!best) return out;
-    out.available = true;
-    out.usd_per_hour = best->usd_per_hour;
-    const char* label = kind == PriceKind::cloud_spot ? "spot" : kind == PriceKind::cloud_reserved ? "reserved" : "on-demand";
-    out.basis = std::string(label) + " $" + format_sig(best->usd_per_hour, 4) + " per device-hour (" + best->provider + ")";
-    out.billing_increment_s = best->billing_increment_s;
-    out.terms = {{"price", std::string(label) + " $" + format_sig(best->usd_per_hour, 4) + " per device-hour"}, {"provider", best->provider}};
-    return out;
+    return best ? offer_price(*best, kind) : HourlyCost{};
 }
 
 double hours_used_per_month(const UsageSpec& u) {
@@ -65,13 +81,9 @@ int purchase_unit_devices(const Device& d) {
     return board ? d.domain_size : 1;
 }
 
-PurchaseUnits units_to_buy(const Device& d, int devices_per_replica, int replicas, bool apart) {
+PurchaseUnits whole_units(int devices_per_unit, int devices_per_replica, int replicas, bool apart) {
     PurchaseUnits out;
-    const int per = std::max(1, devices_per_replica), n = std::max(0, replicas);
-    // One device alone is bought as a single card or module (lesson 001's "buy a local GPU"); only the catalog's
-    // own unit (a Mac, a rack) is never split.
-    const bool catalog_unit = (cheapest_purchase(d) && cheapest_purchase(d)->devices_per_unit > 0) || d.system_accelerators > 1;
-    const int u = per * n == 1 && !catalog_unit ? 1 : purchase_unit_devices(d);
+    const int u = std::max(1, devices_per_unit), per = std::max(1, devices_per_replica), n = std::max(0, replicas);
     out.devices_per_unit = u;
     out.devices_needed = per * n;
     const int units_per_replica = (per + u - 1) / u; // a replica larger than a unit spans whole units
@@ -81,9 +93,50 @@ PurchaseUnits units_to_buy(const Device& d, int devices_per_replica, int replica
     out.devices_bought = out.units * u;
     out.devices_idle = out.devices_bought - out.devices_needed;
     out.replicas_fit = per <= u ? out.units * (u / per) : apart ? out.units / units_per_replica : out.devices_bought / per;
+    return out;
+}
+
+PurchaseUnits units_to_buy(const Device& d, int devices_per_replica, int replicas, bool apart) {
+    const int per = std::max(1, devices_per_replica), n = std::max(0, replicas);
+    // One device alone is bought as a single card or module (lesson 001's "buy a local GPU"); only the catalog's
+    // own unit (a Mac, a rack) is never split.
+    const bool catalog_unit = (cheapest_purchase(d) && cheapest_purchase(d)->devices_per_unit > 0) || d.system_accelerators > 1;
+    const int u = per * n == 1 && !catalog_unit ? 1 : purchase_unit_devices(d);
+    PurchaseUnits out = whole_units(u, per, n, apart);
     const double per_device = purchase_usd_per_device(d);
     if (per_device > 0) out.usd = per_device * out.devices_bought;
     if (u > 1) out.unit = d.system_accelerators == u && !d.system_name.empty() ? d.system_name : std::to_string(u) + "-device server";
+    return out;
+}
+
+RentalUnits units_to_rent(const Device& d, const CostSpec& cost, PriceKind kind, int devices_per_replica, int replicas, bool apart,
+                          const std::string& cloud) {
+    RentalUnits out;
+    if (cost.usd_per_device_hour >= 0 && kind == PriceKind::cloud_on_demand) {
+        out.price = workload_price(cost);
+        out.units = whole_units(1, devices_per_replica, replicas, apart);
+        out.usd_per_hour = out.units.devices_bought * out.price.usd_per_hour;
+        return out;
+    }
+    const Price* best = nullptr;
+    PurchaseUnits best_units;
+    for (const auto& p : d.prices) {
+        if (p.kind != kind || (!cloud.empty() && (d.cloud_only.empty() ? cloud_of(p) : d.cloud_only) != cloud)) continue;
+        const PurchaseUnits u = whole_units(std::max(1, p.devices_per_unit), devices_per_replica, replicas, apart);
+        const double hour = u.devices_bought * p.usd_per_hour, best_hour = best ? best_units.devices_bought * best->usd_per_hour : 0;
+        if (!best || hour < best_hour ||
+            (hour == best_hour && (u.devices_bought < best_units.devices_bought ||
+                                   (u.devices_bought == best_units.devices_bought && p.usd_per_hour < best->usd_per_hour)))) {
+            best = &p;
+            best_units = u;
+        }
+    }
+    if (!best) return out;
+    out.price = offer_price(*best, kind);
+    out.units = best_units;
+    if (best_units.devices_per_unit > 1)
+        out.units.unit = !best->unit.empty() ? best->unit : std::to_string(best_units.devices_per_unit) + "-device instance";
+    out.usd_per_hour = out.units.devices_bought * best->usd_per_hour;
     return out;
 }
 

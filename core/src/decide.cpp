@@ -104,7 +104,7 @@ std::string headline(const Option& o, const Candidate* c, const std::string& uni
             add(c->layout.pipeline_parallel, "pipeline");
             add(c->layout.data_parallel, "data parallel");
             add(c->layout.expert_parallel, "experts over");
-            if (!layout.empty()) s += ", " + layout + (o.count > c->count ? " per replica" : "");
+            if (!layout.empty()) s += ", " + layout + (o.replicas > 1 ? " per replica" : "");
         }
     }
     s += ": " + unit_cost_words(o, unit);
@@ -275,9 +275,10 @@ Demand fixed_demand(const Workload& w, const AssumptionSet& as, double output_to
 }
 
 
-// "2 x 8-device servers", "1 x GB200 NVL72": whole purchase units as the option names them.
+// "2 x 8-device servers", "1 x GB200 NVL72", "4 x BM.GPU.GB200.4": whole units bought or rented as the option names them.
 std::string units_phrase(const PurchaseUnits& u) {
-    const bool plural = u.units > 1 && u.unit.size() > 6 && u.unit.compare(u.unit.size() - 6, 6, "server") == 0;
+    auto ends = [&](const std::string& tail) { return u.unit.size() > tail.size() && u.unit.compare(u.unit.size() - tail.size(), tail.size(), tail) == 0; };
+    const bool plural = u.units > 1 && (ends("server") || ends("instance") || ends("rack"));
     return std::to_string(u.units) + " x " + u.unit + (plural ? "s" : "");
 }
 
@@ -307,6 +308,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         if (w.stage == Stage::serve)
             note("decision.redundancy", "not given; no spare replica (production serving wants N+1: lesson 004, 'two give redundancy')");
         note("decision.budget_usd_per_month", "not given; no budget ceiling");
+        note("decision.power_budget_w", "not given; no power ceiling (a robot, a desk or a rack with a power limit: give it in watts)");
         if (demand.from_users && w.serve.tokens_per_s_per_user_target <= 0)
             p.missing_assumptions.push_back("serve.requests_per_s: not given; demand is " + demand.why +
                                             " (give the arrival rate, or a per-user speed target, to price what your users really ask for)");
@@ -330,10 +332,36 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         }
         const Workload& wc = per_run ? *per_run : w;
         const double hours = workload_hours > 0 ? workload_hours : hours_used_per_month(wc.usage);
-        const HourlyCost rent = rent_cost(*d, w.cost);
-        const HourlyCost spot = rent_cost(*d, w.cost, PriceKind::cloud_spot);
+        const double tput = fig(c, "throughput_tokens_per_s") ? fig(c, "throughput_tokens_per_s")->value : 0;
+        // Output tokens/s one replica sustains with each request's prefill counted (and its band), for an
+        // arrival rate; users held at once are one replica (the count was chosen to fit them).
+        const double capacity = seconds && seconds->value > 0 ? 1e6 / seconds->value : tput;
+        const double capacity_fast = seconds && seconds->low > 0 ? 1e6 / seconds->low : capacity;
+        const double capacity_slow = seconds && seconds->high > 0 ? 1e6 / seconds->high : capacity;
+        const double demand_rate = demand.from_users ? 0 : demand.tokens_per_s;
+        // The queue's own count (plan.cpp: the fewest replicas whose p95 time to first token meets the target) when larger.
+        const int queue_replicas = fig(c, "replicas_for_rate") ? int(fig(c, "replicas_for_rate")->value) : 1;
+        // Counted in double: a tiny capacity against a large rate is reported, not overflowed (see kMostReplicas).
+        auto replicas_needed = [&](double cap) { return demand_rate > 0 && cap > 0 ? std::max({1.0, double(queue_replicas), std::ceil(demand_rate / cap)}) : 1.0; };
+        auto replicas_for = [&](double cap) { return int(std::min(replicas_needed(cap), double(kMostReplicas))); };
+        // Replicas: enough for the load (when an arrival rate is given) plus the spares for redundancy.
+        const int load_replicas = replicas_for(capacity);
+        const int replicas = load_replicas + spares;
+        const int per_replica = fleet;
+        // Bought and rented devices come in whole units (an 8-device server or instance, a rack): the one count
+        // the price, the name, the budget and the notes read (cost.h units_to_buy, units_to_rent). With a spare
+        // replica each replica has its own server(s), so a server can fail (docs/workload.md, redundancy "n+1").
+        // The team's own devices are counted per device.
+        const bool apart = spares > 0 && replicas > 1;
+        // Inside a named cloud only its own offers can be rented (decision.site "aws", "gcp", "azure").
+        const std::string cloud = site == "aws" || site == "gcp" || site == "azure" ? site : "";
+        const RentalUnits rented = units_to_rent(*d, w.cost, PriceKind::cloud_on_demand, per_replica, replicas, apart, cloud);
+        const RentalUnits rented_spot = units_to_rent(*d, w.cost, PriceKind::cloud_spot, per_replica, replicas, apart, cloud);
+        const RentalUnits rented_reserved = units_to_rent(*d, w.cost, PriceKind::cloud_reserved, per_replica, replicas, apart, cloud);
+        const HourlyCost& rent = rented.price;
+        const HourlyCost& spot = rented_spot.price;
         // A reservation is paid every hour of its term: per hour actually used it costs rate x 730 / hours used.
-        HourlyCost reserved = rent_cost(*d, w.cost, PriceKind::cloud_reserved);
+        HourlyCost reserved = rented_reserved.price;
         const double used = is_serving_stage(w.stage) ? kHoursPerMonth : hours_used_per_month(wc.usage);
         if (reserved.available && used > 0 && used < kHoursPerMonth) {
             reserved.basis += ", paid for all 730 hours a month but used " + format_sig(used, 3);
@@ -349,47 +377,30 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         if (owned_count > 0) ways.insert(ways.begin(), &owned);
         if (spot.available) ways.push_back(&spot);        // interruptible: for retryable batch work
         if (reserved.available) ways.push_back(&reserved); // a 1-3 year commitment
-        const double tput = fig(c, "throughput_tokens_per_s") ? fig(c, "throughput_tokens_per_s")->value : 0;
-        // Output tokens/s one replica sustains with each request's prefill counted (and its band), for an
-        // arrival rate; users held at once are one replica (the count was chosen to fit them).
-        const double capacity = seconds && seconds->value > 0 ? 1e6 / seconds->value : tput;
-        const double capacity_fast = seconds && seconds->low > 0 ? 1e6 / seconds->low : capacity;
-        const double capacity_slow = seconds && seconds->high > 0 ? 1e6 / seconds->high : capacity;
-        const double demand_rate = demand.from_users ? 0 : demand.tokens_per_s;
-        // The queue's own count (plan.cpp: the fewest replicas whose p95 time to first token meets the target) when larger.
-        const int queue_replicas = fig(c, "replicas_for_rate") ? int(fig(c, "replicas_for_rate")->value) : 1;
-        // Counted in double: a tiny capacity against a large rate is reported, not overflowed (see kMostReplicas).
-        auto replicas_needed = [&](double cap) { return demand_rate > 0 && cap > 0 ? std::max({1.0, double(queue_replicas), std::ceil(demand_rate / cap)}) : 1.0; };
-        auto replicas_for = [&](double cap) { return int(std::min(replicas_needed(cap), double(kMostReplicas))); };
         for (const HourlyCost* hc : ways) {
             Option o;
             o.kind = hc == &owned ? "owned" : hc == &own ? "own" : hc == &spot ? "rent_spot" : hc == &reserved ? "rent_reserved" : "rent";
             const bool owning = hc == &own || hc == &owned;
             o.device = c.device;
-            // Replicas: enough for the load (when an arrival rate is given) plus the spares for redundancy.
-            const int load_replicas = replicas_for(capacity);
-            const int replicas = load_replicas + spares;
-            const int per_replica = fleet;
-            // Bought devices come in whole purchase units (an 8-device server, a rack): the one count the
-            // price, the name, the budget and the notes read (cost.h units_to_buy). With a spare replica each
-            // replica has its own server(s), so a server can fail (docs/workload.md, redundancy "n+1").
-            // Renting and the team's own devices are counted per device.
-            const bool apart = spares > 0 && replicas > 1;
+            const RentalUnits* rental = hc == &rent ? &rented : hc == &spot ? &rented_spot : hc == &reserved ? &rented_reserved : nullptr;
             auto paid_devices = [&](int replicas_n) {
-                return hc == &own ? units_to_buy(*d, per_replica, replicas_n, apart).devices_bought : per_replica * replicas_n;
+                return hc == &own ? units_to_buy(*d, per_replica, replicas_n, apart).devices_bought
+                       : rental   ? whole_units(rental->units.devices_per_unit, per_replica, replicas_n, apart).devices_bought
+                                  : per_replica * replicas_n;
             };
-            const PurchaseUnits bought = hc == &own ? units_to_buy(*d, per_replica, replicas, apart) : PurchaseUnits{};
-            const bool whole_units = bought.devices_per_unit > 1;
+            const PurchaseUnits bought = hc == &own ? units_to_buy(*d, per_replica, replicas, apart) : rental ? rental->units : PurchaseUnits{};
+            const bool in_units = bought.devices_per_unit > 1;
             o.count = paid_devices(replicas);
             o.replicas = replicas;
             o.speed = speed_of(c, w);
             o.latency_s = latency_of(c);
             o.power_w = d->tdp_w > 0 ? d->tdp_w * o.count : 0;
+            o.power_draw_w = lowest_power_w(*d) * per_replica * replicas;
             // "2 x 8-device servers", "1 x GB200 NVL72": what is bought, when a unit is more than one device.
-            const std::string units_words = whole_units ? units_phrase(bought) : "";
+            const std::string units_words = in_units ? units_phrase(bought) : "";
             const std::string replicas_words =
                 replicas > 1 ? std::to_string(replicas) + " replicas of " + std::to_string(per_replica) + (spares > 0 ? ", N+" + std::to_string(spares) : "")
-                : whole_units && bought.devices_idle > 0 ? std::to_string(per_replica) + " used"
+                : in_units && bought.devices_idle > 0 ? std::to_string(per_replica) + " used"
                                                          : "";
             const std::string layout_words = units_words.empty() ? replicas_words : replicas_words.empty() ? units_words : units_words + ": " + replicas_words;
             // The "devices" cost term and the cost's why: the count paid for, then what it is made of.
@@ -397,7 +408,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                                                    " rollout, each paid for the whole RL step"
                                              : std::string();
             if (!layout_words.empty()) made_of += (made_of.empty() ? "" : "; ") + layout_words;
-            if (whole_units && bought.devices_idle > 0) made_of += ", " + std::to_string(bought.devices_idle) + " idle";
+            if (in_units && bought.devices_idle > 0) made_of += ", " + std::to_string(bought.devices_idle) + " idle";
             const std::string made_of_words = made_of.empty() ? "" : " (" + made_of + ")";
             const std::string devices_words = std::to_string(o.count) + made_of_words;
             o.name = (hc == &spot ? std::string("rent (spot)") : hc == &reserved ? std::string("rent (reserved)") : hc == &owned ? std::string("use owned") : o.kind) + " " +
@@ -405,6 +416,15 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
             o.unit = unit;
             std::vector<std::string> out = eliminations(*d, w, owning ? "own" : o.kind, fleet, level);
             std::vector<std::string> notes;
+            // The power budget (decision.power_budget_w): the devices that run, replicas x a replica's devices, at their
+            // lowest published power; devices bought or rented with a whole unit and left idle are off.
+            if (const std::string over = power_budget_elimination(*d, w, per_replica * replicas); !over.empty())
+                out.push_back(over);
+            else if (w.decision.power_budget_w > 0 && d->min_power_w > 0 && d->tdp_w * per_replica * replicas > w.decision.power_budget_w)
+                notes.push_back("power: " + format_sig(o.power_draw_w, 4) + " W in its lowest power mode fits the " +
+                                format_sig(w.decision.power_budget_w, 6) + " W budget, " + format_sig(d->tdp_w * per_replica * replicas, 4) +
+                                " W at full power does not: run it capped (a Jetson's nvpmodel mode); the speeds above are modelled at "
+                                "full power and will be lower");
             if (!c.fits) out.push_back("does not fit: needs " + format_bytes(c.memory.total_bytes) + " per device, " +
                                        format_bytes(c.memory.capacity_bytes) + " usable");
             if (hc == &own && !d->can_buy) out.push_back("cannot be bought" + (d->cloud_only.empty() ? std::string() : " (only in " + d->cloud_only + ")"));
@@ -456,15 +476,16 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                     short_of.push_back("compromise: tensor parallel over " + std::to_string(c.count) + " devices outside a fast scale-up domain: "
                                        "every decode step pays its all-reduces over the slow link (issue 11: 'six cards can decode slower than one')");
             }
-            if (whole_units) {
+            if (in_units) {
                 const int more = bought.replicas_fit - replicas;
-                notes.push_back("servers: " + units_words + " bought (" + std::to_string(o.count) + " devices): " +
+                const std::string paid = owning ? "bought" : "rented";
+                notes.push_back((owning ? "servers: " : "instances: ") + units_words + " " + paid + " (" + std::to_string(o.count) + " devices): " +
                                 (replicas > 1 ? std::to_string(replicas) + " replicas of " + std::to_string(per_replica) : "one replica of " + std::to_string(per_replica)) +
                                 (apart ? ", each on its own " + bought.unit + " so one can fail"
                                  : replicas > 1 && bought.units < replicas ? " sharing a " + bought.unit + " (no spare replica asked: decision.redundancy)"
                                                                            : "") +
                                 (bought.devices_idle <= 0 ? std::string()
-                                 : "; " + std::to_string(bought.devices_idle) + " devices bought and idle" +
+                                 : "; " + std::to_string(bought.devices_idle) + " devices " + paid + " and idle" +
                                        (more > 0 ? ", headroom for " + std::to_string(more) + " more replica" + (more > 1 ? "s" : "") + " of " + std::to_string(per_replica) +
                                                        " (not counted in the unit cost)"
                                                  : std::string(", paid for in the unit cost"))));
@@ -598,16 +619,18 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
             }
             options.push_back(std::move(o));
         }
-        // Buy versus rent: months until the purchase of one replica's whole units pays for itself at the workload's use.
+        // Buy versus rent: months until the purchase of one replica's whole units pays for itself at the workload's use,
+        // against renting that replica's whole instances.
         const double purchase = units_to_buy(*d, fleet).usd;
-        if (rent.available && own.available && purchase > 0 && hours > 0) {
+        const double rent_hour = units_to_rent(*d, w.cost, PriceKind::cloud_on_demand, fleet, 1, false, cloud).usd_per_hour;
+        if (rent.available && own.available && purchase > 0 && rent_hour > 0 && hours > 0) {
             const double running = d->tdp_w / 1000.0 * cat.defaults.pue_ratio *
                                    (w.cost.usd_per_kwh >= 0 ? w.cost.usd_per_kwh : cat.defaults.electricity_usd_per_j * 3.6e6);
-            const double months = breakeven_months(purchase, rent.usd_per_hour * fleet, running * fleet, hours);
+            const double months = breakeven_months(purchase, rent_hour, running * fleet, hours);
             if (p.breakeven_curve.empty()) { // the curve over usage, for the first such candidate
                 p.breakeven_device = c.device;
                 for (double h : {10.0, 25.0, 50.0, 100.0, 200.0, 400.0, kHoursPerMonth})
-                    p.breakeven_curve.push_back({h, breakeven_months(purchase, rent.usd_per_hour * fleet, running * fleet, h)});
+                    p.breakeven_curve.push_back({h, breakeven_months(purchase, rent_hour, running * fleet, h)});
             }
             if (std::isfinite(months))
                 c.figures["breakeven_months"] = Figure{months, months, months, Label::arithmetic,

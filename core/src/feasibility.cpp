@@ -191,6 +191,22 @@ std::vector<std::string> eliminations(const Device& d, const Workload& w, const 
     return out;
 }
 
+double lowest_power_w(const Device& d) { return d.min_power_w > 0 ? d.min_power_w : d.tdp_w; }
+
+std::string power_budget_elimination(const Device& d, const Workload& w, int devices) {
+    const double budget = w.decision.power_budget_w;
+    if (!(budget > 0)) return "";
+    const std::string budget_words = "the " + format_sig(budget, 6) + " W budget (decision.power_budget_w)";
+    const double each = lowest_power_w(d);
+    if (!(each > 0)) return "power budget: no published power figure to hold against " + budget_words;
+    const double draw = each * std::max(1, devices);
+    if (draw <= budget) return "";
+    const std::string which = d.min_power_w > 0 ? "in its lowest power mode (catalog power.min_W)"
+                                                : "at its board power (catalog tdp_W; no lower power mode in the catalog)";
+    return "power budget: " + std::to_string(std::max(1, devices)) + " x " + format_sig(each, 4) + " W " + which + " = " +
+           format_sig(draw, 4) + " W, over " + budget_words;
+}
+
 std::vector<std::string> api_eliminations(const Workload& w) {
     std::vector<std::string> out;
     const std::string& site = w.decision.site;

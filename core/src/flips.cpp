@@ -1,9 +1,9 @@
 // flips.cpp: what would change the answer. For a plan's recommendation: the cheapest feasible option of each kind
 // side by side, how far its own cost per result may rise before the runner-up wins, and the inputs whose change
 // flips it and where: utilization (re-decided on the same candidates, since only prices move with it), demand
-// (users, requests/s or items, re-planned: counts and layouts move with it) and the deadline (from the chosen
-// count's own time to train). Lesson 004, "what would change the answer": a decision a buyer can act on says
-// where it stops holding.
+// (users, requests/s or items, re-planned: counts and layouts move with it), the deadline (from the chosen
+// count's own time to train) and the power budget (from the chosen fleet's own draw). Lesson 004, "what would
+// change the answer": a decision a buyer can act on says where it stops holding.
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -267,12 +267,38 @@ void deadline_flip(Plan& p, const Workload& w) {
     p.flips.push_back(std::move(f));
 }
 
+// [SECTION] the power budget -----------------------------------------------------------------------------
+// With a power budget the recommendation holds while its running devices, at their lowest published power, fit
+// under it (decide.cpp, feasibility.cpp power_budget_elimination): below that draw it is eliminated, and the
+// same candidates decided again under a budget just below it say what is recommended then.
+void power_flip(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
+    if (!(w.decision.power_budget_w > 0) || !p.recommendation.found || p.recommendation.option.kind == "api") return;
+    const Option& r = p.recommendation.option;
+    if (!(r.power_draw_w > 0)) return;
+    Workload lower = w;
+    lower.decision.power_budget_w = r.power_draw_w * (1 - 1e-9);
+    const Plan q = redecided(p, p.candidates, lower, cat, as);
+    FlipPoint f;
+    f.input = "decision.power_budget_w";
+    f.unit = "W";
+    f.value = w.decision.power_budget_w;
+    f.low = r.power_draw_w;
+    f.high = w.decision.power_budget_w;
+    f.found = true;
+    f.at = r.power_draw_w;
+    f.becomes = shown_answer(q);
+    f.text = "Power: " + r.name + " draws " + format_sig(r.power_draw_w, 4) + " W at its lowest published power (budget " +
+             format_sig(w.decision.power_budget_w, 6) + " W); under " + format_sig(r.power_draw_w, 4) + " W the answer becomes " + f.becomes + ".";
+    p.flips.push_back(std::move(f));
+}
+
 } // namespace
 
 void add_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as, bool replan) {
     best_by_kind(p);
     runner_up_margin(p, w);
     deadline_flip(p, w);
+    power_flip(p, w, cat, as);
     if (!replan) {
         if (p.flips.empty()) unpriced_runner_up(p, w);
         return;

@@ -138,6 +138,7 @@ std::string devices_json(const Catalog& catalog) {
         j["interconnect"] = {{"kind", d.interconnect_kind}, {"bandwidth_bytes_per_s", d.interconnect_bytes_per_s},
                              {"domain_size", d.domain_size}};
         if (d.tdp_w > 0) j["tdp_w"] = d.tdp_w;
+        if (d.min_power_w > 0) j["min_power_w"] = d.min_power_w;
         if (!d.partitions.empty()) {
             json parts = json::array();
             for (const auto& p : d.partitions)
@@ -153,11 +154,11 @@ std::string devices_json(const Catalog& catalog) {
             json pj{{"kind", std::string(name(p.kind))}, {"provider", p.provider}, {"source", p.source}};
             if (p.kind == PriceKind::purchase) {
                 pj["usd"] = p.usd;
-                if (p.devices_per_unit > 0) pj["devices_per_unit"] = p.devices_per_unit;
-                if (!p.unit.empty()) pj["unit"] = p.unit;
             } else {
                 pj["usd_per_hour"] = p.usd_per_hour;
             }
+            if (p.devices_per_unit > 0) pj["devices_per_unit"] = p.devices_per_unit;
+            if (!p.unit.empty()) pj["unit"] = p.unit;
             prices.push_back(pj);
         }
         j["prices"] = prices;
@@ -387,6 +388,7 @@ std::string to_json(const Plan& p) {
         if (o.speed > 0) j["speed"] = o.speed;
         if (o.latency_s > 0) j["latency_s"] = o.latency_s;
         if (o.power_w > 0) j["power_w"] = o.power_w;
+        if (o.power_draw_w > 0) j["power_draw_w"] = o.power_draw_w;
         if (o.cost.value > 0) j[o.unit] = figure_json_checked(o.cost);
         if (o.usd_per_month >= 0) j["usd_per_month"] = o.usd_per_month;
         return j;

@@ -411,6 +411,8 @@ void read_decision(Reader& r, Workload& w) {
         opt_number(d, "budget_usd_per_month", 1, 1e10, v.budget_usd_per_month, w);
         opt_number(d, "purchase_budget_usd", 1, 1e12, v.purchase_budget_usd, w);
         opt_number(d, "deadline_days", 1e-3, 36500, v.deadline_days, w);
+        // 1 W (a microcontroller-class module) to 1 GW (the largest announced AI campuses); 0 is "none", as absent.
+        opt_zero_or(d, "power_budget_w", 1, 1e9, v.power_budget_w, w);
         if (auto b = d.boolean("data_on_premises", false)) { v.data_on_premises = *b; w.given.push_back("decision.data_on_premises"); }
         const bool remote = v.site == "cloud" || v.site == "gcp" || v.site == "aws" || v.site == "azure";
         if (v.data_on_premises && remote)
@@ -558,6 +560,7 @@ std::string workload_to_json(const Workload& w) {
         if (given("decision.budget_usd_per_month")) d["budget_usd_per_month"] = w.decision.budget_usd_per_month;
         if (given("decision.purchase_budget_usd")) d["purchase_budget_usd"] = w.decision.purchase_budget_usd;
         if (given("decision.deadline_days")) d["deadline_days"] = w.decision.deadline_days;
+        if (given("decision.power_budget_w")) d["power_budget_w"] = w.decision.power_budget_w;
         if (given("decision.data_on_premises")) d["data_on_premises"] = w.decision.data_on_premises;
         if (!d.empty()) j["decision"] = d;
     }

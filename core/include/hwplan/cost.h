@@ -1,8 +1,10 @@
 // hwplan/cost.h: what a device-hour costs, rented or owned, and break-even between the two.
-// Rented: the workload's price, else the lowest on-demand price in the catalog (with its provider).
+// Rented: the workload's price, else the catalog offer whose whole instances cost the fleet least (with its
+// provider); bought: whole purchase units. Both rounded up by the same packing (whole_units).
 // Owned: purchase price amortized over its period, plus power x PUE x electricity, plus hosting where a
 // figure exists, per hour actually used (amortization and hosting divided by the utilization reached).
-// Usage: HourlyCost r = rent_cost(device, workload.cost);  HourlyCost o = own_cost(device, workload, catalog);
+// Usage: RentalUnits r = units_to_rent(device, workload.cost, PriceKind::cloud_on_demand, devices);
+//        PurchaseUnits b = units_to_buy(device, devices);  HourlyCost o = own_cost(device, workload, catalog);
 #pragma once
 #include <map>
 #include <string>
@@ -31,8 +33,9 @@ struct HourlyCost {
     bool operator==(const HourlyCost&) const = default;
 };
 
-// Rent: workload override, else the catalog's lowest price of that kind (on-demand by default; spot and
-// reserved where the catalog has them).
+// Rent: workload override, else the catalog's lowest price of that kind per device-hour (on-demand by default;
+// spot and reserved where the catalog has them), whatever the offer's instance size. A fleet is priced by
+// units_to_rent, which rents whole instances.
 HourlyCost rent_cost(const Device& device, const CostSpec& cost, PriceKind kind = PriceKind::cloud_on_demand);
 
 // Hours the job uses per month: usage.hours_per_month, else jobs_per_week x hours_per_job x 52/12;
@@ -65,24 +68,48 @@ double devices_per_purchase(const Device& device, const Price& price);
 // server: MLPerf's H200 system lists accelerators_per_node 8), else 1 (a card, a Mac, a module).
 int purchase_unit_devices(const Device& device);
 
-// Whole purchase units for a fleet of `replicas` replicas of `devices_per_replica` devices each. With
-// `apart` (redundancy: docs/workload.md, "n+1 ... each on its own server") every replica gets its own
-// unit(s), so a unit can fail and take one replica with it; without it replicas are packed, whole replicas
-// per unit when one fits a unit. A fleet of one device is one card or module, unless the catalog prices
-// only a whole unit (a Mac, a rack). Only buying rounds: renting and devices already owned are per device.
-// The one place a bought count is made: decide.cpp prices, names, budgets and notes the option from it.
+// Whole units for a fleet of `replicas` replicas of `devices_per_replica` devices each: bought (a server, a
+// rack) or rented (a cloud instance, a rack rented whole). With `apart` (redundancy: docs/workload.md, "n+1
+// ... each on its own server") every replica gets its own unit(s), so a unit can fail and take one replica
+// with it; without it replicas are packed, whole replicas per unit when one fits a unit. Devices already
+// owned are counted per device.
 struct PurchaseUnits {
-    int devices_per_unit = 1; // purchase_unit_devices
-    int units = 0;            // units bought
+    int devices_per_unit = 1; // purchase_unit_devices, or the rental offer's devices_per_unit
+    int units = 0;            // units bought or rented
     int devices_needed = 0;   // replicas x devices_per_replica
-    int devices_bought = 0;   // units x devices_per_unit
-    int devices_idle = 0;     // devices_bought - devices_needed: bought, not used by the replicas
-    int replicas_fit = 0;     // replicas of devices_per_replica the bought units hold, laid out the same way
-    double usd = -1;          // units x the unit's price (purchase_usd_per_device x devices_per_unit); -1: no purchase price
-    std::string unit;         // one unit, short: "8-device server", the system's name ("GB200 NVL72"); "" when a unit is one device
+    int devices_bought = 0;   // units x devices_per_unit (bought, or rented)
+    int devices_idle = 0;     // devices_bought - devices_needed: paid for, not used by the replicas
+    int replicas_fit = 0;     // replicas of devices_per_replica the units hold, laid out the same way
+    double usd = -1;          // purchases: units x the unit's price (purchase_usd_per_device x devices_per_unit); -1: no purchase price
+    std::string unit;         // one unit, short: "8-device server", the system's name ("GB200 NVL72"), a rented instance
+                              // ("p5.48xlarge"); "" when a unit is one device
     bool operator==(const PurchaseUnits&) const = default;
 };
+
+// The packing alone: `devices_per_unit` devices a unit, the fleet above (usd and unit left empty).
+PurchaseUnits whole_units(int devices_per_unit, int devices_per_replica, int replicas = 1, bool apart = false);
+
+// Bought: the device's purchase unit (purchase_unit_devices). A fleet of one device is one card or module,
+// unless the catalog prices only a whole unit (a Mac, a rack). The one place a bought count is made:
+// decide.cpp prices, names, budgets and notes the option from it.
 PurchaseUnits units_to_buy(const Device& device, int devices_per_replica, int replicas = 1, bool apart = false);
+
+// Rented: among the device's offers of `kind`, the one whose whole instances cost the fleet least an hour
+// (each offer rents devices_per_unit devices at a time, 1 when the catalog gives none; ties: fewer devices
+// rented, then the lower per-device price), rounded up exactly as units_to_buy rounds a purchase. A
+// 16-device fleet on an offer rented only by the 72-device rack pays for 72 (CoreWeave's GB200 NVL72), and a
+// 4-device offer can then be cheaper. The workload's own price (cost.usd_per_device_hour, on-demand) is per
+// device. With `cloud` ("aws", "gcp", "azure": a workload bound to that cloud, decision.site) only that cloud's
+// offers count (cloud_of; a cloud-only chip's offers are its cloud's). The one place a rented count is made:
+// decide.cpp prices, names, budgets and notes the option from it.
+struct RentalUnits {
+    PurchaseUnits units;      // the count (usd stays -1: the price is per hour)
+    HourlyCost price;         // the chosen offer, per device-hour (available false: no offer of that kind)
+    double usd_per_hour = -1; // units.devices_bought x price.usd_per_hour: the fleet's hour as billed; -1: no offer
+    bool operator==(const RentalUnits&) const = default;
+};
+RentalUnits units_to_rent(const Device& device, const CostSpec& cost, PriceKind kind, int devices_per_replica, int replicas = 1,
+                          bool apart = false, const std::string& cloud = "");
 
 // The hyperscale cloud a rental price was read from ("aws", "gcp", "azure"), from its provider's words;
 // "" for a purchase or another provider (a GPU cloud, a marketplace, the vendor's own service).

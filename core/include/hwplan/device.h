@@ -36,8 +36,9 @@ struct Price {
     std::string provider;    // where it was seen
     std::string source;      // source id in Device::sources
     double billing_increment_s = -1; // cloud kinds: billed in whole increments of this; < 0: catalog default
-    int devices_per_unit = 0; // purchase: devices the unit holds (8 for an HGX server); 0 = Device::system_accelerators
-    std::string unit;        // purchase: what is bought ("8x H100 SXM server", "Mac Studio, 192 GB"); "" = the device
+    int devices_per_unit = 0; // purchase: devices the unit holds (8 for an HGX server); 0 = Device::system_accelerators;
+                              // cloud kinds: rented only as whole instances of this many (8 for p5.48xlarge); 0 = per device
+    std::string unit;        // what is bought or rented whole ("8x H100 SXM server", "Mac Studio, 192 GB", "p5.48xlarge"); "" = the device
     bool operator==(const Price&) const = default;
 };
 
@@ -75,6 +76,7 @@ struct Device {
     double interconnect_bytes_per_s = 0;          // per-device aggregate, bidirectional, as quoted; 0 = not published
     int domain_size = 1;                          // devices in one fast domain
     double tdp_w = 0;                             // board/module power
+    double min_power_w = 0;                       // lowest configurable power mode (a Jetson's nvpmodel mode); 0 = only tdp_w published
 
     std::string partitioning_kind;                // "mig" or ""
     std::vector<MigProfile> partitions;

@@ -2,6 +2,7 @@
 // (the level of scale), and what can actually be run and bought (software stack, where it can be had, its
 // licence, the stages it suits, its fast scale-up domain). An option that fails keeps its reasons.
 // Usage: ScaleLevel s = scale_level(w, cat);  auto why = eliminations(device, w, "own", count, s);
+//        std::string over = power_budget_elimination(device, w, replicas * count);
 #pragma once
 #include <string>
 #include <vector>
@@ -44,6 +45,16 @@ std::vector<std::string> clouds_of(const Device& d);
 // Why `kind` ("own", "rent", "rent_spot", "rent_reserved") of `count` devices is out before price; empty
 // when it stays in.
 std::vector<std::string> eliminations(const Device& d, const Workload& w, const std::string& kind, int count, const ScaleLevel& s);
+
+// The power one device draws at its lowest published setting: the catalog's lowest configurable power mode
+// (power.min_W: a Jetson's lowest nvpmodel mode) where it gives one, else the board power (tdp_W); 0 when the
+// catalog publishes neither.
+double lowest_power_w(const Device& d);
+
+// Why `devices` running devices are out against decision.power_budget_w: together they draw more than the
+// budget at their lowest published power, or no power figure is published to hold against it; "" when they
+// stay in or no budget is given. decide.cpp holds every option's running fleet (replicas x devices) against it.
+std::string power_budget_elimination(const Device& d, const Workload& w, int devices);
 
 // Why a hosted API is out (site, data location); empty when it stays in.
 std::vector<std::string> api_eliminations(const Workload& w);

@@ -114,7 +114,7 @@ struct Option {
     std::string kind;            // "rent", "own", "api"
     std::string name;            // "rent 2 x NVIDIA H200", "Groq llama-3.1-8b-instant"
     std::string device;          // catalog id ("" for an API)
-    int count = 0;               // devices paid for: bought in whole units (servers, racks), rented or owned per device
+    int count = 0;               // devices paid for: bought or rented in whole units (servers, instances, racks), owned per device
     int replicas = 1;            // replicas planned on them (load + spares); count / replicas can exceed a replica's devices when bought whole
     std::string unit;            // the useful result priced: "usd_per_million_output_tokens", "usd_per_run", ...
     Figure cost;                 // USD per unit, banded like the time figures it comes from
@@ -125,6 +125,8 @@ struct Option {
     double speed = 0;            // the priority's speed figure: per-user tokens/s (serving), tokens or items/s (others); 0 unknown
     double latency_s = 0;        // time to first token (p95 under load where modelled); 0 unknown
     double power_w = 0;          // board power of all its devices (0: not published)
+    double power_draw_w = 0;     // the devices that run (replicas x a replica's devices) at their lowest published power
+                                 // (catalog min_W, else tdp_W): what decision.power_budget_w holds; 0: not published
     bool operator==(const Option&) const = default;
 };
 
@@ -160,8 +162,8 @@ struct Decision {
 // What would change the answer (flips.cpp): one input of the workload, the range it was moved over, and
 // whether and where the recommendation becomes another option.
 struct FlipPoint {
-    std::string input;           // the workload key moved ("cost.utilization", "serve.concurrent_users", "decision.deadline_days"),
-                                 // or "unit_cost" (the recommendation's own cost per result)
+    std::string input;           // the workload key moved ("cost.utilization", "serve.concurrent_users", "decision.deadline_days",
+                                 // "decision.power_budget_w"), or "unit_cost" (the recommendation's own cost per result)
     std::string unit;            // the input's unit as shown ("ratio", "users", "requests/s", "items", "days", or the plan's cost unit)
     double value = 0;            // the input's value in this plan
     double low = 0, high = 0;    // the range tried

@@ -142,6 +142,7 @@ struct DecisionSpec {
     double budget_usd_per_month = 0;          // ceiling; 0: none
     double purchase_budget_usd = 0;           // one-off ceiling on what is bought; 0: none
     double deadline_days = 0;                 // time to result of a training or batch job; 0: none given
+    double power_budget_w = 0;                // ceiling on what the running devices draw, watts; 0: none
     bool data_on_premises = false;            // data may not leave hardware the team owns
     bool operator==(const DecisionSpec&) const = default;
 };
