@@ -56,7 +56,7 @@ for (const [w, h] of [[1024, 700], [1280, 800], [1920, 1080]]) {
     // The workload form: names are field names (concurrent_users, stage, ...), no common prefix.
     const form = await clipped(page, 'workload:panel', '');
     assert.ok(form.labels >= 12, `the form's rows publish their labels (${form.labels})`);
-    for (const row of ['decision.priority', 'decision.site', 'framework', 'data_on_premises', 'budget_usd_per_month', 'owned:0:device', 'owned:0:count'])
+    for (const row of ['decision.priority', 'decision.site', 'framework', 'data_on_premises', 'budget_usd_per_month', 'power_budget_w', 'owned:0:device', 'owned:0:count'])
       assert.ok(form.names.includes(row), `the Decision section's row ${row} is measured`);
     assert.deepEqual(form.out, [], 'workload form');
     // The "Your hardware" tab: the device form and its hint lines.
