@@ -1,4 +1,4 @@
-// parse_test.cpp: strict number parsing.
+// parse_test.cpp: strict number parsing, and counts written with a size suffix ("3B").
 #include "hwplan/parse.h"
 
 #include <cmath>
@@ -26,6 +26,21 @@ TEST(ParseNumber, PassesNanAndInfinityThroughForValidationToName) {
     auto inf = parse_number("inf");
     ASSERT_TRUE(inf);
     EXPECT_TRUE(std::isinf(*inf));
+}
+
+TEST(ParseCount, ReadsModelSizesWithTheirSuffix) {
+    EXPECT_EQ(parse_count("3B"), 3e9);
+    EXPECT_EQ(parse_count("3b"), 3e9);
+    EXPECT_EQ(parse_count("1.5T"), 1.5e12);
+    EXPECT_EQ(parse_count("350M"), 350e6);
+    EXPECT_EQ(parse_count("125k"), 125e3);
+    EXPECT_EQ(parse_count(" 70B "), 70e9);
+    EXPECT_EQ(parse_count("7e9"), 7e9); // a plain number is read as parse_number reads it
+}
+
+TEST(ParseCount, RejectsOtherSuffixesAndSizesThatAreNotNumbers) {
+    for (const char* bad : {"", "B", "3GB", "3BB", "seven", "infB", "nanK", "7e"})
+        EXPECT_FALSE(parse_count(bad)) << '"' << bad << '"';
 }
 
 } // namespace hwplan

@@ -2,7 +2,8 @@
 // natively), for the form side it carries: the open form tab ("tab=") and the weight check's inputs
 // ("weights=PARAMS[,PRECISION]"). Each key is written only when it differs from the default (the bare page
 // is the default plan), restores exactly what was written, and a damaged or hostile value is a short notice
-// naming the key while that input keeps its default and the rest of the link still opens (issue 10).
+// naming the key while that input keeps its default and the rest of the link still opens (issue 10). And the
+// form's edits by path, list entries included ("hardware.owned[0].count").
 #include "workload_doc.h"
 
 #include <gtest/gtest.h>
@@ -181,6 +182,32 @@ TEST(WorkloadDocFragment, AnUnknownViewNamesTheKeyAndOpensTheDevicesView) {
     apply_fragment(s, "scenario=bank-70b-fp8&view=costs", cat());
     EXPECT_EQ(s.notice, "");
     EXPECT_EQ(s.view, View::costs);
+}
+
+// [SECTION] editing by path: list entries by index, as the core's issue paths name them ------------------
+
+TEST(WorkloadDocPath, AListEntryIsReadAndEditedByIndexAndNeverMadeUp) {
+    AppState s = fresh();
+    set_value(s, "hardware.owned", nlohmann::json::array({{{"device", "h100-sxm"}, {"count", 8}}, {{"device", "l4"}, {"count", 2}}}));
+    EXPECT_EQ(field_text(s.workload, "hardware.owned[1].device"), "l4");
+    EXPECT_TRUE(set_field(s, owned_path(0, "count"), "16"));
+    EXPECT_EQ(s.workload["hardware"]["owned"][0]["count"], 16);
+    EXPECT_TRUE(s.workload["hardware"]["owned"][0]["count"].is_number_integer());
+    EXPECT_FALSE(set_field(s, owned_path(2, "count"), "4")); // no third row: nothing is added
+    EXPECT_EQ(field(s.workload, "hardware.owned[2]"), nullptr);
+    EXPECT_EQ(field(s.workload, "hardware.owned[x]"), nullptr);
+    erase_field(s, owned_path(1, "count")); // the row stays, without its count (the core names the missing field)
+    EXPECT_EQ(s.workload["hardware"]["owned"][1], (nlohmann::json{{"device", "l4"}}));
+    sync_text(s);
+    EXPECT_EQ(std::string(s.text[owned_path(0, "count")].data()), "16");
+}
+
+TEST(WorkloadDocPath, RemovingTheLastEntryRemovesTheListAndItsEmptySection) {
+    AppState s = fresh();
+    set_value(s, "hardware.owned", nlohmann::json::array({{{"device", "h100-sxm"}, {"count", 8}}}));
+    erase_field(s, "hardware.owned[0]");
+    EXPECT_FALSE(s.workload.contains("hardware"));
+    EXPECT_EQ(s.workload.dump(), s.default_json);
 }
 
 } // namespace hwplan::ui

@@ -157,6 +157,30 @@ TEST(Workload, LlamaCppVulkanIsAFrameworkOfItsOwn) {
               "metal, mps, mlx, llama.cpp, llama.cpp-vulkan, neuron, openvino, onnxruntime, qnn, coreml, groqcloud, cerebras-sdk, synapseai");
 }
 
+// The page's combos list workload_choices(): every value there is one the reader takes and writes back, at its key.
+TEST(Workload, EveryListedChoiceIsAcceptedAtItsKey) {
+    const WorkloadChoices& c = workload_choices();
+    const std::vector<std::pair<std::string, const std::vector<std::string>*>> keys = {
+        {"train.method", &c.train_method},           {"train.optimizer", &c.train_optimizer},
+        {"train.checkpointing", &c.train_checkpointing}, {"decision.priority", &c.decision_priority},
+        {"decision.stack", &c.decision_stack},       {"decision.site", &c.decision_site},
+        {"decision.redundancy", &c.decision_redundancy}, {"framework", &c.framework}};
+    for (const auto& [key, values] : keys) {
+        ASSERT_FALSE(values->empty()) << key;
+        for (const auto& v : *values) {
+            const auto dot = key.find('.');
+            const std::string entry = "\"" + key.substr(dot + 1) + "\": \"" + v + "\"";
+            const std::string doc = R"({"stage": "finetune", "model": "llama-3.2-3b", )" +
+                                    (dot == std::string::npos ? entry : "\"" + key.substr(0, dot) + "\": {" + entry + "}") + "}";
+            const auto p = parse_workload(doc, catalog());
+            EXPECT_TRUE(p.issues.empty()) << key << " = " << v << ": " << (p.issues.empty() ? "" : p.issues[0].message);
+            EXPECT_NE(workload_to_json(p.workload).find("\"" + v + "\""), std::string::npos) << key << " = " << v << " is written back";
+        }
+    }
+    for (size_t i = 0; i < c.stage.size(); ++i) EXPECT_EQ(name(static_cast<Stage>(i)), c.stage[i]);
+    for (size_t i = 0; i < c.decision_priority.size(); ++i) EXPECT_EQ(name(static_cast<Priority>(i)), c.decision_priority[i]);
+}
+
 // The power budget in watts: read as given, written back by the export, and 0 means none (as absent).
 TEST(Workload, PowerBudgetReadsAndRoundTrips) {
     const auto p = parse_workload(R"({"stage": "edge", "model": "llama-3.2-3b", "decision": {"site": "robot", "power_budget_w": 30}})", catalog());

@@ -452,8 +452,8 @@ int cmd_weights(const std::vector<std::string>& args) {
     if (!opt.count("--precision")) return bad_input("--precision: required option is missing");
     const std::string fmt = format_option(opt, {"text", "json"});
     if (fmt.empty()) return kExitBadInput;
-    auto params = hwplan::parse_number(opt["--params"]);
-    if (!params) return bad_input("--params: expected a number such as 7e9, got " + hwplan::quote_input(opt["--params"]));
+    auto params = hwplan::parse_count(opt["--params"]);
+    if (!params) return bad_input("--params: expected a number such as 7e9 or 7B, got " + hwplan::quote_input(opt["--params"]));
 
     const auto est = hwplan::estimate_weights({.params = *params, .precision = opt["--precision"]});
     if (!est.issues.empty()) {

@@ -4,6 +4,7 @@
 #include "hwplan/parse.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <string>
@@ -59,6 +60,23 @@ std::optional<double> parse_number(std::string_view text) {
     if (!is_decimal_number(text)) return std::nullopt;
     const std::string copy(text);
     return std::strtod(copy.c_str(), nullptr);
+}
+
+std::optional<double> parse_count(std::string_view text) {
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+    if (text.empty()) return std::nullopt;
+    double scale = 1;
+    switch (std::tolower(static_cast<unsigned char>(text.back()))) {
+    case 'k': scale = 1e3; break;
+    case 'm': scale = 1e6; break;
+    case 'b': scale = 1e9; break;
+    case 't': scale = 1e12; break;
+    default: return parse_number(text);
+    }
+    text.remove_suffix(1);
+    const auto v = parse_number(text);
+    if (!v || !std::isfinite(*v)) return std::nullopt; // "infB", "nanK": not a size
+    return *v * scale;
 }
 
 } // namespace hwplan

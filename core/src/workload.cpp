@@ -10,18 +10,28 @@
 
 namespace hwplan {
 
+// The enum-backed lists follow their enums' order (Stage, TrainMethod, Optimizer, Checkpointing, Priority):
+// name() and the reader index them.
+const WorkloadChoices& workload_choices() {
+    static const WorkloadChoices choices{
+        .stage = {"serve", "batch", "embed", "finetune", "pretrain", "rl", "edge"},
+        .train_method = {"full", "lora", "qlora"},
+        .train_optimizer = {"adamw", "adamw_fp32", "adamw_8bit", "sgd", "adafactor"},
+        .train_checkpointing = {"none", "selective", "full"},
+        .decision_priority = {"unit_cost", "per_user_speed", "latency", "simplest"},
+        .decision_stack = {"pytorch-cuda", "pytorch-rocm", "jax-xla", "aws-neuron", "intel-gaudi", "mlx-metal", "llama.cpp", "any"},
+        .decision_site = {"own_datacenter", "cloud", "gcp", "aws", "azure", "desk", "robot", "phone"},
+        .decision_redundancy = {"none", "n+1"},
+        .framework = {"cuda", "rocm", "xla", "jax", "pytorch", "pytorch-xla", "tensorrt-llm", "vllm", "sglang", "metal", "mps", "mlx",
+                      "llama.cpp", "llama.cpp-vulkan", "neuron", "openvino", "onnxruntime", "qnn", "coreml", "groqcloud",
+                      "cerebras-sdk", "synapseai"},
+    };
+    return choices;
+}
+
 namespace {
 
 using namespace detail;
-
-const std::vector<std::string> kStages{"serve", "batch", "embed", "finetune", "pretrain", "rl", "edge"};
-const std::vector<std::string> kMethods{"full", "lora", "qlora"};
-const std::vector<std::string> kOptimizers{"adamw", "adamw_fp32", "adamw_8bit", "sgd", "adafactor"};
-const std::vector<std::string> kCheckpointing{"none", "selective", "full"};
-const std::vector<std::string> kPriorities{"unit_cost", "per_user_speed", "latency", "simplest"};
-const std::vector<std::string> kStacks{"pytorch-cuda", "pytorch-rocm", "jax-xla", "aws-neuron", "intel-gaudi", "mlx-metal", "llama.cpp", "any"};
-const std::vector<std::string> kSites{"own_datacenter", "cloud", "gcp", "aws", "azure", "desk", "robot", "phone"};
-const std::vector<std::string> kRedundancy{"none", "n+1"};
 
 template <class E> E index_of(const std::vector<std::string>& names, const std::string& s) {
     return static_cast<E>(std::find(names.begin(), names.end(), s) - names.begin());
@@ -268,16 +278,17 @@ void read_serve(Reader& r, Workload& w) {
 }
 
 void read_train(Reader& r, const Catalog& catalog, Workload& w) {
+    const WorkloadChoices& choices = workload_choices();
     r.object("train", false, [&](Reader& t) {
         auto& v = w.train;
-        if (auto m = t.choice("method", false, kMethods)) { v.method = index_of<TrainMethod>(kMethods, *m); w.given.push_back("train.method"); }
-        if (auto o = t.choice("optimizer", false, kOptimizers)) { v.optimizer = index_of<Optimizer>(kOptimizers, *o); w.given.push_back("train.optimizer"); }
+        if (auto m = t.choice("method", false, choices.train_method)) { v.method = index_of<TrainMethod>(choices.train_method, *m); w.given.push_back("train.method"); }
+        if (auto o = t.choice("optimizer", false, choices.train_optimizer)) { v.optimizer = index_of<Optimizer>(choices.train_optimizer, *o); w.given.push_back("train.optimizer"); }
         opt_whole(t, "lora_rank", 1, 4096, v.lora_rank, w);
         opt_number(t, "seq_len", 1, 1e7, v.seq_len, w);
         opt_whole(t, "micro_batch", 1, 1e5, v.micro_batch, w);
         opt_whole(t, "global_batch", 1, 1e8, v.global_batch, w);
         opt_number(t, "tokens", 1, 1e16, v.tokens, w);
-        if (auto c = t.choice("checkpointing", false, kCheckpointing)) { v.checkpointing = index_of<Checkpointing>(kCheckpointing, *c); w.given.push_back("train.checkpointing"); }
+        if (auto c = t.choice("checkpointing", false, choices.train_checkpointing)) { v.checkpointing = index_of<Checkpointing>(choices.train_checkpointing, *c); w.given.push_back("train.checkpointing"); }
         if (auto z = t.integer("zero_stage", false, 0, 3)) { v.zero_stage = *z; w.given.push_back("train.zero_stage"); }
         if (auto o = t.boolean("cpu_offload", false)) { v.cpu_offload = *o; w.given.push_back("train.cpu_offload"); }
         // [runtime profile] (issue 9)
@@ -390,12 +401,13 @@ void read_usage_and_cost(Reader& r, Workload& w) {
 
 // The decision block (lesson 004's inputs before price): each optional, each noted as given.
 void read_decision(Reader& r, Workload& w) {
+    const WorkloadChoices& choices = workload_choices();
     r.object("decision", false, [&](Reader& d) {
         auto& v = w.decision;
-        if (auto p = d.choice("priority", false, kPriorities)) { v.priority = index_of<Priority>(kPriorities, *p); w.given.push_back("decision.priority"); }
-        if (auto s = d.choice("stack", false, kStacks)) { v.stack = *s; w.given.push_back("decision.stack"); }
-        if (auto s = d.choice("site", false, kSites)) { v.site = *s; w.given.push_back("decision.site"); }
-        if (auto s = d.choice("redundancy", false, kRedundancy)) { v.spares = *s == "n+1" ? 1 : 0; w.given.push_back("decision.redundancy"); }
+        if (auto p = d.choice("priority", false, choices.decision_priority)) { v.priority = index_of<Priority>(choices.decision_priority, *p); w.given.push_back("decision.priority"); }
+        if (auto s = d.choice("stack", false, choices.decision_stack)) { v.stack = *s; w.given.push_back("decision.stack"); }
+        if (auto s = d.choice("site", false, choices.decision_site)) { v.site = *s; w.given.push_back("decision.site"); }
+        if (auto s = d.choice("redundancy", false, choices.decision_redundancy)) { v.spares = *s == "n+1" ? 1 : 0; w.given.push_back("decision.redundancy"); }
         opt_number(d, "budget_usd_per_month", 1, 1e10, v.budget_usd_per_month, w);
         opt_number(d, "purchase_budget_usd", 1, 1e12, v.purchase_budget_usd, w);
         opt_number(d, "deadline_days", 1e-3, 36500, v.deadline_days, w);
@@ -432,7 +444,7 @@ WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalo
     Workload& w = out.workload;
     Reader r(ctx, "", *doc);
     w.name = r.string("name", false).value_or("");
-    if (auto s = r.choice("stage", true, kStages)) w.stage = index_of<Stage>(kStages, *s);
+    if (auto s = r.choice("stage", true, workload_choices().stage)) w.stage = index_of<Stage>(workload_choices().stage, *s);
     read_model(r, catalog, w);
     read_precision(r, catalog, w);
     read_serve(r, w);
@@ -449,9 +461,7 @@ WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalo
         w.card.owner = c.string("owner", false).value_or("");
         w.given.push_back("card");
     });
-    if (auto fw = r.choice("framework", false, {"cuda", "rocm", "xla", "jax", "pytorch", "pytorch-xla", "tensorrt-llm", "vllm",
-                                                 "sglang", "metal", "mps", "mlx", "llama.cpp", "llama.cpp-vulkan", "neuron", "openvino", "onnxruntime",
-                                                 "qnn", "coreml", "groqcloud", "cerebras-sdk", "synapseai"})) {
+    if (auto fw = r.choice("framework", false, workload_choices().framework)) {
         w.framework = *fw;
         w.given.push_back("framework");
     }
@@ -557,10 +567,10 @@ std::string workload_to_json(const Workload& w) {
     return j.dump(2);
 }
 
-std::string_view name(Stage s) { return kStages[static_cast<size_t>(s)]; }
-std::string_view name(TrainMethod m) { return kMethods[static_cast<size_t>(m)]; }
-std::string_view name(Optimizer o) { return kOptimizers[static_cast<size_t>(o)]; }
-std::string_view name(Checkpointing c) { return kCheckpointing[static_cast<size_t>(c)]; }
-std::string_view name(Priority p) { return kPriorities[static_cast<size_t>(p)]; }
+std::string_view name(Stage s) { return workload_choices().stage[static_cast<size_t>(s)]; }
+std::string_view name(TrainMethod m) { return workload_choices().train_method[static_cast<size_t>(m)]; }
+std::string_view name(Optimizer o) { return workload_choices().train_optimizer[static_cast<size_t>(o)]; }
+std::string_view name(Checkpointing c) { return workload_choices().train_checkpointing[static_cast<size_t>(c)]; }
+std::string_view name(Priority p) { return workload_choices().decision_priority[static_cast<size_t>(p)]; }
 
 } // namespace hwplan

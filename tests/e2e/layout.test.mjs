@@ -1,10 +1,10 @@
 // layout.test.mjs: no form label is cut off or covered (issue 10: "nothing clipped from 1024 px wide up"). At
-// 1024x700, 1280x800 and 1920x1080, every labelled row of the Workload form and of the "Your hardware" tab keeps its label
-// clear of its field, and label, field and the tab's hint lines end inside their panel. Rectangles come from
-// window.hwplanUi (the app publishes NAME:label for a row's label, and WORKLOAD/CUSTOM:panel for the panel's
-// content region); screenshots of the device form go to build/e2e/ for people to look at. The candidate table's
-// numbers are right-aligned ("numbers aligned"): each column's first rows end at the same x. The page is loaded once
-// for the file; each test starts from the bare page's state at its window size through reset() (helpers.mjs).
+// 1024x700, 1280x800 and 1920x1080, every labelled row of the Workload form (its Decision section open) and of the
+// "Your hardware" tab keeps its label clear of its field, and label, field and the tab's hint lines end inside their
+// panel. Rectangles come from window.hwplanUi (the app publishes NAME:label for a row's label, and WORKLOAD/CUSTOM:panel
+// for the panel's content region); screenshots of both forms go to build/e2e/ for people to look at. The candidate
+// table's numbers are right-aligned ("numbers aligned"): each column's first rows end at the same x. The page is loaded
+// once for the file; each test starts from a link's state at its window size through reset() (helpers.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startAll, open, reset, click, settled, shot, widget, T } from './helpers.mjs';
@@ -37,17 +37,27 @@ async function clipped(page, panelName, prefix) {
   // Every other widget of the panel (its hint lines, text areas, buttons), when its names have a prefix.
   for (const name of Object.keys(ui).filter((k) => prefix && k.startsWith(prefix) && !k.endsWith(':label') && !k.endsWith(':panel')))
     if (ui[name].x + ui[name].w > right) out.push(`${name}: ends at ${ui[name].x + ui[name].w}, past the panel (${right})`);
-  return { out, labels: labels.length };
+  return { out, labels: labels.length, names: labels.map((k) => k.slice(0, -':label'.length)) };
 }
+
+// The default workload (wasm/app/workload_doc.cpp, load_default) with decision inputs and a device the team owns: the
+// link opens the form with its Decision section open, so its rows are measured too.
+const decided = {
+  name: 'Live chat (lesson 003)', stage: 'serve', model: 'mistral-7b', precision: 'bf16',
+  serve: { context_tokens: 8192, prompt_tokens: 1500, output_tokens: 400, concurrent_users: 20, ttft_target_s: 2 },
+  decision: { priority: 'latency', budget_usd_per_month: 50000 }, hardware: { owned: [{ device: 'l40s', count: 2 }] },
+};
 
 for (const [w, h] of [[1024, 700], [1280, 800], [1920, 1080]]) {
   test(`no label is cut off or covered in the forms at ${w}x${h}`, async () => {
-    await reset(page, '#view=devices', { width: w, height: h });
+    await reset(page, `#w=${encodeURIComponent(JSON.stringify(decided))}&view=devices`, { width: w, height: h });
     await widget(page, 'workload:panel');
     await settled(page);
     // The workload form: names are field names (concurrent_users, stage, ...), no common prefix.
     const form = await clipped(page, 'workload:panel', '');
     assert.ok(form.labels >= 12, `the form's rows publish their labels (${form.labels})`);
+    for (const row of ['decision.priority', 'decision.site', 'framework', 'data_on_premises', 'budget_usd_per_month', 'power_budget_w', 'owned:0:device', 'owned:0:count'])
+      assert.ok(form.names.includes(row), `the Decision section's row ${row} is measured`);
     assert.deepEqual(form.out, [], 'workload form');
     // The "Your hardware" tab: the device form and its hint lines.
     await click(page, 'tab_custom');

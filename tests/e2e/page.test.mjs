@@ -3,14 +3,17 @@
 // module loaded otherwise, the rest): a whole number stays an integer (Count 2 is planned, not
 // refused), a bad value keeps the last valid plan with the message at the field, scenarios load, a team opens
 // as its own view and Escape leaves it, the weight tab answers lesson 001's numbers, and an idle page stops
-// drawing. No console errors, no request leaves the page's origin. The served page is loaded once for the file and
+// drawing. The model list filters as you type, and the Decision section takes the decision inputs a CLI user gives,
+// planned as the CLI plans them. No console errors, no request leaves the page's origin. The served page is loaded once for the file and
 // each of its tests starts from the bare page's state through reset() (helpers.mjs); the single file is its own page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PNG } from 'pngjs';
-import { startAll, open, reset, settled, status, workload, planOf, waitStatus, click, typeInto, pickScenario, shot, widget, dist, T } from './helpers.mjs';
+import { startAll, open, reset, settled, status, workload, planOf, waitStatus, click, typeInto, pickScenario, shot, widget, cli, dist, T } from './helpers.mjs';
 
 let browser, server, served;
 before(async () => {
@@ -139,5 +142,81 @@ test('the candidate table sorts by a column and filters by name', async () => {
   await typeInto(page, 'filter', 'h100');
   await page.waitForFunction(() => window.hwplanUi.order.split(',').every((d) => d.includes('h100')), null, { timeout: T.step });
   await shot(page, 'table-sorted-filtered');
+  assert.deepEqual(problems, []);
+});
+
+// Scrolls the form with the wheel, as a person does, until the widget NAME lies inside it (the rows of an open
+// Decision section may start below the fold).
+async function reveal(page, name) {
+  for (let step = 0; step < 30; step++) {
+    const [r, panel] = [await widget(page, name), await widget(page, 'workload:panel')];
+    const [top, bottom] = [panel.y, Math.min(panel.y + panel.h, page.viewportSize().height)];
+    if (r.y >= top && r.y + r.h <= bottom) return;
+    await page.mouse.move(panel.x + 8, (top + bottom) / 2);
+    await settled(page);
+    await page.mouse.wheel(0, r.y + r.h > bottom ? 100 : -100);
+    await page.waitForFunction(([n, y]) => window.hwplanUi[n].y !== y, [name, r.y], { timeout: T.step });
+  }
+  throw new Error(`${name} stays outside the form`);
+}
+
+// Opens a form combo (published as NAME) and clicks its entry NAME:VALUE once the popup stays put.
+async function choose(page, name, value) {
+  await reveal(page, name);
+  await click(page, name);
+  await widget(page, `${name}:${value}`);
+  await settled(page);
+  await click(page, `${name}:${value}`);
+}
+
+// `hwplan plan W --format json` for the page's workload W.
+function cliPlanOf(doc) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hwplan-decision-'));
+  fs.writeFileSync(path.join(dir, 'workload.json'), JSON.stringify(doc));
+  return JSON.parse(cli('plan', path.join(dir, 'workload.json'), '--format', 'json'));
+}
+
+// Issue 22, "every input on the page that the CLI takes": the model list has a filter box (34+ models), and the
+// collapsed Decision section holds docs/workload.md's decision keys, framework and hardware.owned; one of each kind of
+// row (a choice nested and top-level, the check box, a number, a row of devices you own) is set here as a person sets
+// it, and the plan is the CLI's plan of the same document. (layout.test.mjs measures every row of the section.)
+test('the model list filters as you type; the Decision section sets what the CLI takes, and the page plans as the CLI', async () => {
+  const { page, problems } = served;
+  await reset(page);
+  await click(page, 'model');
+  await page.waitForFunction(() => window.hwplanUi.active === 'model:filter', null, { timeout: T.step });
+  await page.keyboard.type('qwen3 8');
+  await page.waitForFunction(() => window.hwplanUi['model:qwen3-8b'] && !window.hwplanUi['model:mistral-7b'], null, { timeout: T.step });
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.hwplanPage.workload().model === 'qwen3-8b', null, { timeout: T.step });
+
+  // Collapsed on the default workload unless opened before (a scenario with decision inputs opens it: layout.test.mjs).
+  if (!(await page.evaluate(() => window.hwplanUi['decision.priority']))) { await reveal(page, 'decision'); await click(page, 'decision'); }
+  await choose(page, 'decision.priority', 'latency');
+  await reveal(page, 'data_on_premises');
+  await click(page, 'data_on_premises');
+  await choose(page, 'framework', 'vllm');
+  await reveal(page, 'budget_usd_per_month');
+  await typeInto(page, 'budget_usd_per_month', '50000');
+  await reveal(page, 'owned:add');
+  await click(page, 'owned:add');
+  await choose(page, 'owned:0:device', 'a100-80gb'); // near the list's top: a popup shows its first 20 or so entries
+  await reveal(page, 'owned:0:count');
+  await typeInto(page, 'owned:0:count', '2');
+  await page.waitForFunction(() => window.hwplanPage.workload().hardware?.owned?.[0]?.count === 2 &&
+                                   /^Plan: /.test(document.getElementById('hwplan-status').textContent), null, { timeout: T.step });
+  const doc = await workload(page);
+  assert.deepEqual(doc.decision, { priority: 'latency', data_on_premises: true, budget_usd_per_month: 50000 });
+  assert.equal(doc.framework, 'vllm');
+  assert.deepEqual(doc.hardware, { owned: [{ device: 'a100-80gb', count: 2 }] });
+  const pagePlan = await planOf(page);
+  assert.deepEqual(pagePlan, cliPlanOf(doc), 'the page plans the document as `hwplan plan` does');
+  assert.equal(pagePlan.plan.recommendation.option.kind, 'owned', 'the devices you own are planned on first');
+  assert.ok(pagePlan.plan.recommendation.reasons.includes('ranked by latency'), 'the priority ranks the options');
+  await shot(page, 'decision-1280x800');
+  // Remove takes the row away, and with it the emptied hardware section.
+  await reveal(page, 'owned:0:remove');
+  await click(page, 'owned:0:remove');
+  await page.waitForFunction(() => !window.hwplanPage.workload().hardware, null, { timeout: T.step });
   assert.deepEqual(problems, []);
 });

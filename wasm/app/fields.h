@@ -68,6 +68,20 @@ constexpr FieldSpec kFields[] = {
     {"cost.usd_per_kwh", "Usage and cost", "Electricity (USD per kWh)", kAllStages, "Power price for owned hardware. Default from catalog/defaults.json."},
     {"cost.amortization_years", "Usage and cost", "Amortization (years)", kAllStages,
      "Years a purchase is written off over. Default from catalog/defaults.json."},
+    // The Decision section (panel_workload.cpp) draws these between its choices and the devices you own.
+    {"decision.budget_usd_per_month", "Decision", "Monthly budget (USD)", kAllStages,
+     "A ceiling on the monthly cost: options over it, or without a monthly cost, are eliminated. Empty: no ceiling. "
+     "Key decision.budget_usd_per_month (docs/workload.md)."},
+    {"decision.purchase_budget_usd", "Decision", "Purchase budget (USD)", kAllStages,
+     "A one-off ceiling on what is bought: a buy option whose servers or racks, as bought (beyond the devices you own), cost "
+     "more is eliminated, naming the sum. Empty: none. Key decision.purchase_budget_usd (docs/workload.md)."},
+    {"decision.power_budget_w", "Decision", "Power budget (W)", kAllStages,
+     "A ceiling on what the running devices draw (a robot's battery, a desk's outlet, a rack's feed): an option whose devices "
+     "draw more at their lowest published power is eliminated, naming the budget and the draw. Empty: none. Key "
+     "decision.power_budget_w (docs/workload.md)."},
+    {"decision.deadline_days", "Decision", "Deadline (days)", kTrain | kBatch,
+     "Time to result of a training job with tokens to train on: the plan takes the fewest devices that finish in time and "
+     "eliminates options that miss it. Empty: no deadline. Key decision.deadline_days (docs/workload.md)."},
 };
 
 } // namespace hwplan::ui

@@ -4,6 +4,7 @@
 // sources. Its inputs and the open tab travel in the link (workload_doc.cpp, "weights=" and "tab=").
 #include <imgui.h>
 
+#include <cstring>
 #include <set>
 
 #include "hwplan/format.h"
@@ -18,7 +19,8 @@ namespace {
 
 // [SECTION] help texts ------------------------------------------------------------------------------
 constexpr const char* kParamsHelp =
-    "Total parameter count of the model, as a plain or scientific number: 7e9 for a 7B model, 70e9 for 70B. The weights "
+    "Total parameter count of the model, as a plain or scientific number or with a K, M, B or T suffix: 7e9 or 7B for a 7B "
+    "model, 70e9 or 70B for 70B. The weights "
     "take count x bytes per parameter. Lesson 001 (Hardware for ML Practitioners, \"The GPU Memory Bottleneck\"): a model "
     "with P parameters in 16-bit floating point needs about 2P bytes for its weights, 2 x 7e9 = 14 GB for 7B. "
     "Default 7e9, that lesson's worked example.";
@@ -66,6 +68,14 @@ std::string precision_help(const Catalog& cat) {
     return out;
 }
 
+// The characters a count can hold (hwplan::parse_count): a scientific number and a K, M, B or T suffix. ImGui's
+// CharsScientific alone dropped the "B" of "3B", which then read as 3 parameters.
+int count_chars(ImGuiInputTextCallbackData* data) {
+    const ImWchar c = data->EventChar;
+    if (c > 0 && c < 128 && std::strchr("0123456789.+-eEkKmMbBtT ", static_cast<char>(c))) return 0;
+    return 1;
+}
+
 } // namespace
 
 // [SECTION] panel -----------------------------------------------------------------------------------
@@ -76,7 +86,7 @@ std::string panel_weights(AppState& state, const Catalog& catalog) {
 
     row_label(state, "params", "Parameters", kParamsHelp, 220);
     ImGui::InputText("##params", state.params_text.data(), state.params_text.size(),
-                     ImGuiInputTextFlags_AutoSelectAll | ImGuiInputTextFlags_CharsScientific);
+                     ImGuiInputTextFlags_AutoSelectAll | ImGuiInputTextFlags_CallbackCharFilter, count_chars);
     publish(state, "params");
     if (ImGui::IsItemActive()) state.active_widget = "params";
 
@@ -99,10 +109,10 @@ std::string panel_weights(AppState& state, const Catalog& catalog) {
     ImGui::Separator();
 
     std::string summary;
-    const auto params = parse_number(state.params_text.data());
+    const auto params = parse_count(state.params_text.data());
     ImGui::PushTextWrapPos(0.0f); // an error wraps inside the panel instead of being cut off
     if (!params) {
-        summary = "Error: params: expected a number such as 7e9";
+        summary = "Error: params: expected a number such as 7e9 or 7B";
         ImGui::TextColored(bad_color(), "%s", summary.c_str());
     } else {
         const auto est =

@@ -14,7 +14,9 @@
 
 #include "fields.h"
 #include "format.h"
+#include "hwplan/catalog.h"
 #include "hwplan/parse.h"
+#include "hwplan/workload.h"
 #include "hwplan/precision.h"
 #include "panels.h"
 #include "theme.h"
@@ -28,9 +30,6 @@ constexpr const char* kStages[] = {"serve", "batch", "embed", "finetune", "pretr
 constexpr const char* kStageHelp[] = {"interactive serving: users wait for each answer", "offline batch generation",
                                       "an embedding job (encoder model)", "fine-tuning", "pretraining",
                                       "RL post-training: a trainer and a rollout pool", "one user on a local device"};
-constexpr const char* kMethods[] = {"full", "lora", "qlora"};
-constexpr const char* kOptimizers[] = {"adamw", "adamw_fp32", "adamw_8bit", "sgd", "adafactor"};
-constexpr const char* kCheckpointing[] = {"none", "selective", "full"};
 constexpr float kNumberWidth = 118.0f; // CSS pixels for a number input (labels get the rest)
 
 int stage_index(const nlohmann::json& w) {
@@ -58,13 +57,11 @@ void show_issues(const AppState& state, const std::string& path, std::set<const 
     }
 }
 
-void number_field(AppState& state, const FieldSpec& f, std::set<const Issue*>& shown) {
-    const std::string path = f.path;
-    const std::string name = path == "model.params" ? "custom_params" : path.substr(path.find('.') + 1);
-    row_label(state, name, f.label, f.help, kNumberWidth);
-    auto& buf = state.text[f.path];
-    const std::string id = std::string("##") + f.path;
-    const bool bad = !issues_at(state, f.path).empty();
+// A number input for `path` (text as typed, kept in state.text), tinted when the core has a problem there.
+void number_box(AppState& state, const std::string& path, const std::string& name) {
+    auto& buf = state.text[path];
+    const std::string id = "##" + path;
+    const bool bad = !issues_at(state, path).empty();
     if (bad) {
         ImVec4 c = bad_color();
         c.w = 0.35f;
@@ -73,26 +70,45 @@ void number_field(AppState& state, const FieldSpec& f, std::set<const Issue*>& s
     ImGui::InputTextWithHint(id.c_str(), "default", buf.data(), buf.size(), ImGuiInputTextFlags_AutoSelectAll);
     if (bad) ImGui::PopStyleColor();
     if (ImGui::IsItemActivated()) remember(state);
-    if (ImGui::IsItemEdited()) set_field(state, f.path, buf.data());
+    if (ImGui::IsItemEdited()) set_field(state, path, buf.data());
     publish(state, name);
     if (ImGui::IsItemActive()) state.active_widget = name;
-    show_issues(state, f.path, shown);
 }
 
-template <size_t N> void choice_field(AppState& state, const char* label, const char* help, const char* path, const char* const (&items)[N],
-                                      const char* fallback) {
+void number_field(AppState& state, const FieldSpec& f, std::set<const Issue*>& shown) {
+    const std::string path = f.path;
+    const std::string name = path == "model.params" ? "custom_params" : path.substr(path.find('.') + 1);
+    row_label(state, name, f.label, f.help, kNumberWidth);
+    number_box(state, path, name);
+    show_issues(state, path, shown);
+}
+
+// A choice among the values the core's reader accepts (hwplan::workload_choices()). The first entry is the
+// default: it removes the key, so the core's default applies and the plan lists it among its assumptions. Each
+// entry is published as "PATH:VALUE".
+void choice_field(AppState& state, const char* label, const char* help, const char* path, const std::vector<std::string>& items,
+                  const char* default_label, std::set<const Issue*>& shown) {
     row_label(state, path, label, help);
-    const std::string current = field_text(state.workload, path);
-    const std::string shown_text = current.empty() ? std::string(fallback) + " (default)" : current;
-    if (ImGui::BeginCombo((std::string("##") + path).c_str(), shown_text.c_str())) {
-        for (const char* item : items)
-            if (ImGui::Selectable(item, current == item)) {
+    const nlohmann::json* v = field(state.workload, path);
+    const std::string current = v ? field_text(state.workload, path) : std::string();
+    const std::string preview = v ? current : std::string(default_label) + " (default)";
+    if (ImGui::BeginCombo((std::string("##") + path).c_str(), preview.c_str(), ImGuiComboFlags_HeightLarge)) {
+        if (ImGui::Selectable((std::string(default_label) + " (default)##default").c_str(), !v)) {
+            remember(state);
+            erase_field(state, path);
+        }
+        publish(state, std::string(path) + ":default");
+        for (const auto& item : items) {
+            if (ImGui::Selectable(item.c_str(), v && current == item)) {
                 remember(state);
                 set_value(state, path, item);
             }
+            publish(state, std::string(path) + ":" + item);
+        }
         ImGui::EndCombo();
     }
     publish(state, path);
+    show_issues(state, path, shown);
 }
 
 void section_heading(const char* title) {
@@ -101,6 +117,137 @@ void section_heading(const char* title) {
     ImGui::TextUnformatted(title);
     ImGui::PopFont();
     ImGui::Separator();
+}
+
+// [SECTION] the decision: what the plan needs beyond sizes (docs/workload.md "decision", "framework",
+// "hardware.owned"). Collapsed until opened, and open whenever a loaded document holds any of them.
+
+constexpr const char* kPriorityHelp =
+    "How feasible options are ranked. unit_cost: cheapest per useful result; per_user_speed: fastest decode per user (an SRAM "
+    "decode tier wins when feasible); latency: lowest time to first token (p95 under load when modelled); simplest: a hosted API "
+    "first, then one fast scale-up domain, fewer devices, less power. Default unit_cost. Key decision.priority.";
+constexpr const char* kSiteHelp =
+    "Where it runs. own_datacenter: owned only, data-centre licence, colocation counted; cloud: rented anywhere; gcp, aws, "
+    "azure: rented there (that cloud's own silicon ranks first); desk; robot (an embedded module); phone. Default: owning and "
+    "renting both considered. Key decision.site.";
+constexpr const char* kStackHelp =
+    "The software stack the team can run; devices without it are eliminated. Default pytorch-cuda, or any inside a named "
+    "cloud. Key decision.stack.";
+constexpr const char* kFrameworkHelp =
+    "The serving or training software the team runs: a device whose catalog software lacks it is eliminated, and it picks the "
+    "measured decode efficiencies (llama.cpp also splits layers across cards). Default: any. Key framework.";
+constexpr const char* kRedundancyHelp =
+    "n+1: one spare replica, each replica on its own server, so a server can fail. Default none. Key decision.redundancy.";
+constexpr const char* kPremisesHelp =
+    "The data may not leave hardware the team owns: rentals and hosted APIs are eliminated (a cloud site is then an error). "
+    "Default off. Key decision.data_on_premises.";
+constexpr const char* kOwnedHelp =
+    "Devices the team already has: a job that fits them is planned on them first, priced at power and hosting only (no "
+    "purchase); needing more than is owned eliminates that option with the shortfall. Each device once, 1 to 1,000,000 of it. "
+    "Key hardware.owned.";
+
+bool any_decision_input(const nlohmann::json& w) {
+    return field(w, "decision") || field(w, "framework") || field(w, "hardware.owned");
+}
+
+// The device a new "devices you own" row starts with: the one the plan shows, else the first catalog device not yet listed.
+std::string device_to_add(const AppState& state, const Catalog& cat) {
+    const nlohmann::json* owned = field(state.workload, "hardware.owned");
+    auto listed = [&](const std::string& id) {
+        if (owned && owned->is_array())
+            for (const auto& row : *owned)
+                if (row.is_object() && row.value("device", std::string()) == id) return true;
+        return false;
+    };
+    const auto& shown = state.shown.candidates;
+    if (state.selected >= 0 && state.selected < static_cast<int>(shown.size()) && !listed(shown[state.selected].device))
+        return shown[state.selected].device;
+    for (const auto& d : cat.devices)
+        if (!listed(d.id)) return d.id;
+    return cat.devices.empty() ? std::string() : cat.devices.front().id;
+}
+
+// One row per device you own: the device (a catalog combo) and how many, with Remove; then "Add a device you own".
+void owned_rows(AppState& state, const Catalog& cat, std::set<const Issue*>& shown) {
+    constexpr float kRemoveWidth = 70.0f; // CSS pixels for the Remove button
+    const nlohmann::json* owned = field(state.workload, "hardware.owned");
+    const size_t rows = owned && owned->is_array() ? owned->size() : 0;
+    int remove = -1;
+    for (size_t i = 0; i < rows; ++i) {
+        const std::string name = "owned:" + std::to_string(i);
+        const std::string device_path = owned_path(i, "device");
+        const std::string id = field_text(state.workload, device_path);
+        std::string label = id.empty() ? std::string("pick a device") : id;
+        if (const Device* d = cat.device_by_id(id)) label = d->name;
+        ImGui::PushID(static_cast<int>(i));
+        row_label(state, name + ":device", ("Device you own " + std::to_string(i + 1)).c_str(), i == 0 ? kOwnedHelp : nullptr);
+        if (ImGui::BeginCombo("##owned_device", label.c_str(), ImGuiComboFlags_HeightLarge)) {
+            for (const auto& d : cat.devices) {
+                if (ImGui::Selectable(d.name.c_str(), d.id == id)) {
+                    remember(state);
+                    set_value(state, device_path, d.id);
+                }
+                publish(state, name + ":device:" + d.id);
+            }
+            ImGui::EndCombo();
+        }
+        publish(state, name + ":device");
+        row_label(state, name + ":count", "How many", nullptr, kNumberWidth + kRemoveWidth + ImGui::GetStyle().ItemSpacing.x);
+        ImGui::SetNextItemWidth(kNumberWidth);
+        number_box(state, owned_path(i, "count"), name + ":count");
+        ImGui::SameLine();
+        if (ImGui::Button("Remove", ImVec2(kRemoveWidth, 0))) remove = static_cast<int>(i);
+        publish(state, name + ":remove");
+        ImGui::PopID();
+        show_issues(state, "hardware.owned[" + std::to_string(i) + "]", shown);
+    }
+    if (ImGui::Button("Add a device you own")) {
+        remember(state);
+        nlohmann::json list = rows ? *owned : nlohmann::json::array();
+        list.push_back({{"device", device_to_add(state, cat)}, {"count", 1}});
+        set_value(state, "hardware.owned", list);
+        sync_text(state);
+    }
+    publish(state, "owned:add");
+    if (remove >= 0) {
+        remember(state);
+        erase_field(state, "hardware.owned[" + std::to_string(remove) + "]");
+        sync_text(state);
+    }
+    show_issues(state, "hardware.owned", shown);
+}
+
+void decision_section(AppState& state, const Catalog& cat, unsigned stage_bit, std::set<const Issue*>& shown) {
+    const bool has = any_decision_input(state.workload);
+    if (has && !state.decision_shown) ImGui::SetNextItemOpen(true); // a loaded scenario, link or import that sets them
+    state.decision_shown = has;
+    ImGui::Spacing();
+    const bool open = ImGui::CollapsingHeader("Decision: priority, site, budgets, what you own##decision");
+    if (open && ImGui::IsItemToggledOpen()) ImGui::SetScrollHereY(0.0f); // opened at the bottom of the form: show its rows
+    publish(state, "decision");
+    if (!open) return;
+    const WorkloadChoices& choices = workload_choices();
+    choice_field(state, "Priority", kPriorityHelp, "decision.priority", choices.decision_priority, "unit_cost", shown);
+    choice_field(state, "Site", kSiteHelp, "decision.site", choices.decision_site, "own or rent", shown);
+    choice_field(state, "Stack", kStackHelp, "decision.stack", choices.decision_stack, "by site", shown);
+    choice_field(state, "Framework", kFrameworkHelp, "framework", choices.framework, "any", shown);
+    choice_field(state, "Redundancy", kRedundancyHelp, "decision.redundancy", choices.decision_redundancy, "none", shown);
+    {
+        row_label(state, "data_on_premises", "Data stays on premises", kPremisesHelp, ImGui::GetFrameHeight());
+        const nlohmann::json* v = field(state.workload, "decision.data_on_premises");
+        bool on = v && v->is_boolean() && v->get<bool>();
+        if (ImGui::Checkbox("##data_on_premises", &on)) {
+            remember(state);
+            if (on) set_value(state, "decision.data_on_premises", true);
+            else erase_field(state, "decision.data_on_premises"); // off is the default
+        }
+        publish(state, "data_on_premises");
+        show_issues(state, "decision.data_on_premises", shown);
+    }
+    for (const auto& f : kFields)
+        if (std::string_view(f.section) == "Decision" && (f.stages & stage_bit)) number_field(state, f, shown);
+    owned_rows(state, cat, shown);
+    show_issues(state, "decision", shown);
 }
 
 } // namespace
@@ -243,16 +390,47 @@ void panel_workload(AppState& state, const Catalog& cat) {
         row_label(state, "model", "Model", "A catalog model (its architecture sets the KV cache and activations), or a custom size: "
                            "the parameter count only.");
         if (ImGui::BeginCombo("##model", label.c_str(), ImGuiComboFlags_HeightLarge)) {
-            if (ImGui::Selectable("custom size (parameter count only)", custom)) {
+            // A filter box on top: typing narrows the list (name, id or alias, as the core matches names: case, spaces,
+            // '-', '_' and '.' ignored); Enter takes the first model left
+            // (the custom size when only it is left).
+            if (ImGui::IsWindowAppearing()) {
+                state.model_filter.fill('\0');
+                ImGui::SetKeyboardFocusHere();
+            }
+            ImGui::SetNextItemWidth(-FLT_MIN);
+            const bool enter = ImGui::InputTextWithHint("##model_filter", "type to filter", state.model_filter.data(),
+                                                        state.model_filter.size(), ImGuiInputTextFlags_EnterReturnsTrue);
+            publish(state, "model:filter");
+            if (ImGui::IsItemActive()) state.active_widget = "model:filter";
+            const std::string wanted = normalize_name(state.model_filter.data());
+            auto matches = [&](const std::string& text) { return normalize_name(text).find(wanted) != std::string::npos; };
+            auto choose_custom = [&] {
                 remember(state);
                 set_value(state, "model", nlohmann::json{{"params", resolved.params > 0 ? resolved.params : 7e9}});
                 sync_text(state);
-            }
-            for (const auto& model : cat.models)
+            };
+            const Model* first = nullptr;
+            const bool show_custom = wanted.empty() || matches("custom size");
+            if (show_custom && ImGui::Selectable("custom size (parameter count only)", custom)) choose_custom();
+            for (const auto& model : cat.models) {
+                bool hit = matches(model.name) || matches(model.id);
+                for (const auto& a : model.aliases) hit = hit || matches(a);
+                if (!hit) continue;
+                if (!first) first = &model;
                 if (ImGui::Selectable(model.name.c_str(), !custom && resolved.model_id == model.id)) {
                     remember(state);
                     set_value(state, "model", model.id);
                 }
+                publish(state, "model:" + model.id);
+            }
+            if (!show_custom && !first) ImGui::TextDisabled("no model matches");
+            if (enter && first) {
+                remember(state);
+                set_value(state, "model", first->id);
+            } else if (enter && show_custom) {
+                choose_custom();
+            }
+            if (enter) ImGui::CloseCurrentPopup();
             ImGui::EndCombo();
         }
         publish(state, "model");
@@ -298,7 +476,7 @@ void panel_workload(AppState& state, const Catalog& cat) {
     const char* section = nullptr;
     for (size_t i = 1; i < std::size(kFields); ++i) {
         const FieldSpec& f = kFields[i];
-        if (!(f.stages & stage_bit)) continue;
+        if (!(f.stages & stage_bit) || std::string_view(f.section) == "Decision") continue;
         if (!section || std::string(section) != f.section) {
             section = f.section;
             if (std::string(section) == "Usage and cost") {
@@ -312,12 +490,14 @@ void panel_workload(AppState& state, const Catalog& cat) {
                 section_heading(std::string(section) == "Serving" && stage_index(w) == 5 ? "Rollouts" : section);
             }
             if (std::string(section) == "Training") {
+                const WorkloadChoices& choices = workload_choices();
                 choice_field(state, "Method", "full: every weight trains; lora: small adapters on frozen weights; qlora: adapters on "
-                                              "4-bit frozen weights. Default full.", "train.method", kMethods, "full");
+                                              "4-bit frozen weights. Default full.", "train.method", choices.train_method, "full", shown);
                 choice_field(state, "Optimizer", "adamw keeps two fp32 moments and a master copy per parameter (16 bytes); "
-                                                 "8-bit and factored optimizers keep less. Default adamw.", "train.optimizer", kOptimizers, "adamw");
+                                                 "8-bit and factored optimizers keep less. Default adamw.", "train.optimizer",
+                             choices.train_optimizer, "adamw", shown);
                 choice_field(state, "Recompute", "Activation checkpointing: recompute activations in the backward pass to hold fewer. "
-                                                 "Default none.", "train.checkpointing", kCheckpointing, "none");
+                                                 "Default none.", "train.checkpointing", choices.train_checkpointing, "none", shown);
             }
             if (std::string(section) == "Hardware") {
                 const nlohmann::json* devs = field(w, "hardware.devices");
@@ -373,6 +553,7 @@ void panel_workload(AppState& state, const Catalog& cat) {
             }
         }
     }
+    decision_section(state, cat, stage_bit, shown);
     // Problems at fields the form does not show (an imported document's extra keys): listed at the end.
     bool first = true;
     for (const auto& i : state.plan.issues) {

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <limits>
 
 #include "fields.h"
 #include "hwplan/format.h"
@@ -20,16 +22,40 @@ namespace {
 constexpr size_t kUndoDepth = 50;            // states (document and team) kept for undo
 constexpr size_t kMaxFragmentBytes = 16384;  // a longer link is refused, not parsed
 
-std::vector<std::string> split_path(const std::string& path) {
-    std::vector<std::string> parts;
+// One step of a path: an object's key, or an array's index ("hardware.owned[1].count" is hardware, owned, [1],
+// count: the core's issue paths name list entries this way).
+struct Step {
+    std::string key;
+    size_t index = 0;
+    bool is_index = false;
+};
+
+std::vector<Step> split_path(const std::string& path) {
+    std::vector<Step> steps;
     size_t at = 0;
     while (at <= path.size()) {
         const size_t dot = path.find('.', at);
-        parts.push_back(path.substr(at, dot == std::string::npos ? std::string::npos : dot - at));
+        std::string part = path.substr(at, dot == std::string::npos ? std::string::npos : dot - at);
+        const size_t open = part.find('[');
+        steps.push_back({part.substr(0, open)});
+        for (size_t i = open; i != std::string::npos && i < part.size(); i = part.find('[', i + 1)) {
+            char* end = nullptr;
+            const size_t index = std::strtoul(part.c_str() + i + 1, &end, 10);
+            const bool digits = std::isdigit(static_cast<unsigned char>(part[i + 1])) && *end == ']';
+            steps.push_back({"", digits ? index : std::numeric_limits<size_t>::max(), true}); // "[x]" names no entry
+        }
         if (dot == std::string::npos) break;
         at = dot + 1;
     }
-    return parts;
+    return steps;
+}
+
+// The value at `step` inside `at`, or nullptr when `at` has no such key or entry (J: json or const json).
+template <class J> J* child(J& at, const Step& step) {
+    if (step.is_index) return at.is_array() && step.index < at.size() ? &at[step.index] : nullptr;
+    if (!at.is_object()) return nullptr;
+    auto it = at.find(step.key);
+    return it == at.end() ? nullptr : &*it;
 }
 
 std::string number_text(const nlohmann::json& v) {
@@ -109,7 +135,7 @@ std::string weights_value(const AppState& state) {
     if (state.precision_index < 0 || state.precision_index >= static_cast<int>(formats.size())) return {};
     const std::string precision(name(formats[state.precision_index]));
     if (params == kDefaultWeightParams && state.precision_index == kDefaultPrecisionIndex) return {};
-    const auto count = parse_number(params);
+    const auto count = parse_count(params);
     if (!count || !estimate_weights({.params = *count, .precision = precision}).issues.empty()) return {};
     return state.precision_index == kDefaultPrecisionIndex ? params : params + "," + precision;
 }
@@ -123,7 +149,7 @@ bool apply_weights_value(AppState& state, const std::string& value) {
                                                              : trim(value.substr(comma + 1));
     if (params.empty() || params.size() >= std::tuple_size_v<decltype(state.params_text)>) return false;
     const auto format = parse_precision(precision);
-    const auto count = parse_number(params);
+    const auto count = parse_count(params);
     if (!format || !count || !estimate_weights({.params = *count, .precision = precision}).issues.empty()) return false;
     const auto formats = all_precisions();
     state.precision_index = static_cast<int>(std::find(formats.begin(), formats.end(), *format) - formats.begin());
@@ -152,12 +178,8 @@ std::string_view name(FormTab t) {
 
 const nlohmann::json* field(const nlohmann::json& doc, const std::string& path) {
     const nlohmann::json* at = &doc;
-    for (const auto& key : split_path(path)) {
-        if (!at->is_object()) return nullptr;
-        auto it = at->find(key);
-        if (it == at->end()) return nullptr;
-        at = &*it;
-    }
+    for (const auto& step : split_path(path))
+        if (!(at = child(*at, step))) return nullptr;
     return at;
 }
 
@@ -168,29 +190,40 @@ std::string field_text(const nlohmann::json& doc, const std::string& path) {
 
 void set_value(AppState& state, const std::string& path, const nlohmann::json& value) {
     nlohmann::json* at = &state.workload;
-    const auto parts = split_path(path);
-    for (size_t i = 0; i + 1 < parts.size(); ++i) {
-        nlohmann::json& next = (*at)[parts[i]];
-        if (!next.is_object()) next = nlohmann::json::object();
-        at = &next;
+    const auto steps = split_path(path);
+    for (size_t i = 0; i + 1 < steps.size(); ++i) {
+        if (steps[i].is_index) { // a list entry is edited where it is, never made up
+            if (!(at = child(*at, steps[i]))) return;
+        } else {
+            if (!at->is_object()) return;
+            at = &(*at)[steps[i].key];
+        }
+        if (!steps[i + 1].is_index && !at->is_object()) *at = nlohmann::json::object();
     }
-    (*at)[parts.back()] = value;
+    if (steps.back().is_index) {
+        if (nlohmann::json* entry = child(*at, steps.back())) *entry = value;
+    } else if (at->is_object()) {
+        (*at)[steps.back().key] = value;
+    }
 }
 
 void erase_field(AppState& state, const std::string& path) {
-    const auto parts = split_path(path);
+    const auto steps = split_path(path);
     nlohmann::json* at = &state.workload;
     std::vector<nlohmann::json*> chain{at};
-    for (size_t i = 0; i + 1 < parts.size(); ++i) {
-        if (!at->is_object() || !at->contains(parts[i])) return;
-        at = &(*at)[parts[i]];
+    for (size_t i = 0; i + 1 < steps.size(); ++i) {
+        if (!(at = child(*at, steps[i]))) return;
         chain.push_back(at);
     }
-    if (!at->is_object()) return;
-    at->erase(parts.back());
-    // An emptied section goes too ("hardware": {} would say nothing anyway).
-    for (size_t i = chain.size() - 1; i > 0; --i)
-        if (chain[i]->is_object() && chain[i]->empty()) chain[i - 1]->erase(parts[i - 1]);
+    const Step& last = steps.back();
+    if (last.is_index && at->is_array() && last.index < at->size()) at->erase(last.index);
+    else if (!last.is_index && at->is_object()) at->erase(last.key);
+    else return;
+    // An emptied section or list goes too ("hardware": {} would say nothing anyway); a list's other entries stay.
+    for (size_t i = chain.size() - 1; i > 0; --i) {
+        if (steps[i - 1].is_index || !chain[i - 1]->is_object() || !chain[i]->empty()) break;
+        chain[i - 1]->erase(steps[i - 1].key);
+    }
 }
 
 bool set_field(AppState& state, const std::string& path, const std::string& text) {
@@ -210,12 +243,17 @@ bool set_field(AppState& state, const std::string& path, const std::string& text
 
 void sync_text(AppState& state) {
     state.text.clear();
-    for (const auto& f : kFields) {
+    auto sync = [&](const std::string& path) {
         std::array<char, 48> buf{};
-        std::snprintf(buf.data(), buf.size(), "%s", field_text(state.workload, f.path).c_str());
-        state.text[f.path] = buf;
-    }
+        std::snprintf(buf.data(), buf.size(), "%s", field_text(state.workload, path).c_str());
+        state.text[path] = buf;
+    };
+    for (const auto& f : kFields) sync(f.path);
+    if (const nlohmann::json* owned = field(state.workload, "hardware.owned"); owned && owned->is_array())
+        for (size_t i = 0; i < owned->size(); ++i) sync(owned_path(i, "count"));
 }
+
+std::string owned_path(size_t row, const char* key) { return "hardware.owned[" + std::to_string(row) + "]." + key; }
 
 void load_workload(AppState& state, const nlohmann::json& doc, const std::string& scenario_id) {
     state.workload = doc;

@@ -10,7 +10,8 @@
 
 namespace hwplan::ui {
 
-// Paths are dot-separated ("serve.context_tokens"), the same as the core's issue paths.
+// Paths are dot-separated ("serve.context_tokens") with list entries by index ("hardware.owned[0].count"), the same
+// as the core's issue paths. An edit changes an existing list entry only; it never makes one up.
 const nlohmann::json* field(const nlohmann::json& doc, const std::string& path);  // nullptr when absent
 std::string field_text(const nlohmann::json& doc, const std::string& path);       // "" when absent
 // Sets a field from typed text: empty removes it (the core's default applies), a number is stored as a
@@ -18,7 +19,8 @@ std::string field_text(const nlohmann::json& doc, const std::string& path);     
 // as text so the core names the field and the reason. Returns true when the document changed.
 bool set_field(AppState& state, const std::string& path, const std::string& text);
 void set_value(AppState& state, const std::string& path, const nlohmann::json& value); // a choice (combo)
-void erase_field(AppState& state, const std::string& path);
+void erase_field(AppState& state, const std::string& path);                         // an emptied section or list goes too
+std::string owned_path(size_t row, const char* key); // "hardware.owned[ROW].KEY": a row of the devices you own
 
 void load_workload(AppState& state, const nlohmann::json& doc, const std::string& scenario_id); // replaces the state
 bool load_scenario(AppState& state, const std::string& id, const Catalog& catalog);               // false: unknown id

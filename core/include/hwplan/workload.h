@@ -170,6 +170,21 @@ struct WorkloadParse {
     Issues issues; // empty when the workload is valid
 };
 
+// The values each choice key accepts, as the reader checks them (docs/workload.md lists the same): the page's
+// combos list these, so a form cannot offer a value the reader refuses or miss one it takes.
+struct WorkloadChoices {
+    std::vector<std::string> stage;                // "stage"
+    std::vector<std::string> train_method;         // "train.method"
+    std::vector<std::string> train_optimizer;      // "train.optimizer"
+    std::vector<std::string> train_checkpointing;  // "train.checkpointing"
+    std::vector<std::string> decision_priority;    // "decision.priority" (Priority's order)
+    std::vector<std::string> decision_stack;       // "decision.stack"
+    std::vector<std::string> decision_site;        // "decision.site"
+    std::vector<std::string> decision_redundancy;  // "decision.redundancy": "none" (default) or "n+1"
+    std::vector<std::string> framework;            // "framework"
+};
+const WorkloadChoices& workload_choices();
+
 WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalog);
 
 // The workload in its canonical JSON form: every field the user gave, in a fixed order, models and
