@@ -587,8 +587,8 @@ TEST(CandidateTable, EachRowPointsAtItsDevicesBestRankedOption) {
 }
 
 // The fleet as the name and the headline say it: the devices paid for, then their replicas and servers. The bank
-// buys 2 replicas of 4 H200 on 2 whole 8-GPU servers (PricedAsBought.BankBuysTwoWholeH200Servers); renting the
-// same 2 replicas of 4 pays for 8. One replica on one device says the count alone.
+// buys 2 replicas of 4 H200 on 2 whole 8-GPU servers (PricedAsBought.BankBuysTwoWholeH200Servers), and rents them
+// as 2 whole 8-GPU instances (each replica on its own, N+1). One replica on one device says the count alone.
 TEST(CandidateTable, FleetSaysTheDevicesPaidForAndTheirReplicas) {
     const Plan bank = run(scenario_json("bank-70b-fp8"));
     const Option* own = option(bank, "own", "h200");
@@ -596,7 +596,7 @@ TEST(CandidateTable, FleetSaysTheDevicesPaidForAndTheirReplicas) {
     ASSERT_NE(own, nullptr);
     ASSERT_NE(rent, nullptr);
     EXPECT_EQ(own->fleet, "16 (2 x 8-device servers: 2 replicas of 4, N+1)");
-    EXPECT_EQ(rent->fleet, "8 (2 replicas of 4, N+1)");
+    EXPECT_EQ(rent->fleet, "16 (2 x p5en.48xlarge: 2 replicas of 4, N+1)");
     EXPECT_EQ(rent->replicas, 2);
     // The headline names the same fleet: "Buy 16 x NVIDIA H200 SXM 141GB (2 x 8-device servers: 2 replicas of 4, N+1), ...".
     const std::string& fleet = bank.recommendation.option.fleet;
