@@ -563,6 +563,64 @@ TEST(CandidateTable, OrderedByPriorityFeasibleFirst) {
     }
 }
 
+// Each candidate row points at the best-ranked option on its device (the page's Devices table shows that option's
+// unit cost, fleet and feasibility): the recommended device's row is the recommendation, an eliminated device's
+// row is an infeasible option with its reason, and every option on that device ranks at or after it.
+TEST(CandidateTable, EachRowPointsAtItsDevicesBestRankedOption) {
+    const Plan p = run(scenario_json("bank-70b-fp8"));
+    ASSERT_TRUE(p.recommendation.found);
+    ASSERT_FALSE(p.candidates.empty());
+    EXPECT_EQ(p.candidates.front().option, 0);
+    bool eliminated = false;
+    for (const auto& c : p.candidates) {
+        ASSERT_GE(c.option, 0) << c.device;
+        ASSERT_LT(c.option, static_cast<int>(p.options.size())) << c.device;
+        const Option& o = p.options[static_cast<size_t>(c.option)];
+        EXPECT_EQ(o.device, c.device);
+        for (int i = 0; i < c.option; ++i) EXPECT_NE(p.options[static_cast<size_t>(i)].device, c.device) << c.device;
+        if (!o.feasible) {
+            eliminated = true;
+            EXPECT_FALSE(o.reasons.empty()) << c.device;
+        }
+    }
+    EXPECT_TRUE(eliminated) << "the bank eliminates some devices (an SRAM system, the ones that do not fit)";
+}
+
+// The fleet as the name and the headline say it: the devices paid for, then their replicas and servers. The bank
+// buys 2 replicas of 4 H200 on 2 whole 8-GPU servers (PricedAsBought.BankBuysTwoWholeH200Servers), and rents them
+// as 2 whole 8-GPU instances (each replica on its own, N+1). One replica on one device says the count alone.
+TEST(CandidateTable, FleetSaysTheDevicesPaidForAndTheirReplicas) {
+    const Plan bank = run(scenario_json("bank-70b-fp8"));
+    const Option* own = option(bank, "own", "h200");
+    const Option* rent = option(bank, "rent", "h200");
+    ASSERT_NE(own, nullptr);
+    ASSERT_NE(rent, nullptr);
+    EXPECT_EQ(own->fleet, "16 (2 x 8-device servers: 2 replicas of 4, N+1)");
+    EXPECT_EQ(rent->fleet, "16 (2 x p5en.48xlarge: 2 replicas of 4, N+1)");
+    EXPECT_EQ(rent->replicas, 2);
+    // The headline names the same fleet: "Buy 16 x NVIDIA H200 SXM 141GB (2 x 8-device servers: 2 replicas of 4, N+1), ...".
+    const std::string& fleet = bank.recommendation.option.fleet;
+    const size_t layout = fleet.find(" (");
+    ASSERT_NE(layout, std::string::npos) << fleet;
+    EXPECT_NE(bank.recommendation.headline.find(fleet.substr(0, layout) + " x "), std::string::npos) << bank.recommendation.headline;
+    EXPECT_NE(bank.recommendation.headline.find(fleet.substr(layout)), std::string::npos) << bank.recommendation.headline;
+    json w = scenario_json("bank-70b-fp8");
+    w["decision"]["redundancy"] = "none";
+    w["model"] = "mistral-7b";
+    const Plan one = run(w);
+    size_t single = 0;
+    for (const auto& o : one.options) {
+        if (o.kind == "rent" && o.replicas == 1 && o.count == 1) {
+            EXPECT_EQ(o.fleet, "1") << o.name;
+            ++single;
+        }
+        if (o.kind == "api") {
+            EXPECT_EQ(o.fleet, "") << o.name;
+        }
+    }
+    EXPECT_GT(single, 0u) << "a 7B model without a spare rents single devices";
+}
+
 // [SECTION] the headline and its cost breakdown (issue 10: "the decision in one sentence, then reasons, lever,
 // runner-up, and the costs in a tidy breakdown") ---------------------------------------------------------
 

@@ -411,6 +411,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
             if (in_units && bought.devices_idle > 0) made_of += ", " + std::to_string(bought.devices_idle) + " idle";
             const std::string made_of_words = made_of.empty() ? "" : " (" + made_of + ")";
             const std::string devices_words = std::to_string(o.count) + made_of_words;
+            o.fleet = std::to_string(o.count) + (layout_words.empty() ? "" : " (" + layout_words + ")");
             o.name = (hc == &spot ? std::string("rent (spot)") : hc == &reserved ? std::string("rent (reserved)") : hc == &owned ? std::string("use owned") : o.kind) + " " +
                      std::to_string(o.count) + " x " + c.device_name + (layout_words.empty() ? "" : " (" + layout_words + ")");
             o.unit = unit;
@@ -760,17 +761,22 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
     });
     p.options = std::move(options);
 
-    // The candidate table follows the same order: the device of the first option that names it.
+    // The candidate table follows the same order: the device of the first option that names it, which is the
+    // option the table's row shows (Candidate::option).
     {
         std::vector<Candidate> ordered;
-        for (const auto& o : p.options)
+        for (size_t i = 0; i < p.options.size(); ++i)
             for (auto& c : p.candidates)
-                if (!c.device.empty() && c.device == o.device) {
+                if (!c.device.empty() && c.device == p.options[i].device) {
                     ordered.push_back(std::move(c));
+                    ordered.back().option = static_cast<int>(i);
                     c.device.clear();
                 }
         for (auto& c : p.candidates)
-            if (!c.device.empty()) ordered.push_back(std::move(c));
+            if (!c.device.empty()) {
+                ordered.push_back(std::move(c));
+                ordered.back().option = -1;
+            }
         p.candidates = std::move(ordered);
     }
 

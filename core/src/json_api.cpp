@@ -372,7 +372,7 @@ std::string to_json(const Plan& p) {
         json j{{"device", c.device}, {"device_name", c.device_name}, {"count", c.count},
                {"layout", layout_of(c, p.stage)},
                {"fits", c.fits}, {"regime", std::string(name(c.regime))}, {"regime_why", c.regime_why},
-               {"memory", std::move(memory)}, {"phases", std::move(phases)}, {"notes", c.notes}};
+               {"memory", std::move(memory)}, {"phases", std::move(phases)}, {"notes", c.notes}, {"option", c.option}};
         for (const auto& [k, f] : c.figures) j[k] = figure_json_checked(f); // figures at the top level under their own names
         if (c.layouts.searched > 0 || !c.layouts.explanation.empty()) j["layouts"] = layouts_json(c.layouts);
         if (!c.rl.explanation.empty()) j["rl"] = rl_json(c.rl);
@@ -381,7 +381,10 @@ std::string to_json(const Plan& p) {
     auto option_json = [](const Option& o) {
         json j{{"kind", o.kind}, {"name", o.name}, {"device", o.device}, {"count", o.count}, {"unit", o.unit},
                {"feasible", o.feasible}, {"reasons", o.reasons}};
-        if (o.kind != "api") j["replicas"] = o.replicas;
+        if (o.kind != "api") {
+            j["replicas"] = o.replicas;
+            j["fleet"] = o.fleet;
+        }
         json terms = json::array();
         for (const auto& t : o.cost_terms) terms.push_back({{"term", t.term}, {"value", t.value}});
         if (!terms.empty()) j["cost_terms"] = std::move(terms);

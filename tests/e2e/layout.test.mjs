@@ -77,7 +77,7 @@ test('numbers in the candidate table are right-aligned, so figures line up down 
   await settled(page);
   const ui = await page.evaluate(() => window.hwplanUi);
   let uneven = 0; // columns whose texts differ in width (where alignment shows)
-  for (const col of ['count', 'memory', 'figure0', 'figure1', 'figure2']) {
+  for (const col of ['cost', 'memory', 'figure0', 'figure1', 'figure2']) {
     const cells = [0, 1, 2, 3, 4].map((r) => ui[`num:${r}:${col}`]).filter(Boolean);
     if (col !== 'figure2') assert.equal(cells.length, 5, `five rows of ${col}`);
     const rights = cells.map((c) => c.x + c.w);

@@ -3,7 +3,9 @@
 // breakdown)"). In the Team view the card is the team's answer (the fleet's monthly cost and each job's
 // decision in a line), not the form's workload; in the Devices view it is the form's recommendation, whose
 // headline and cost terms are the CLI's for the same workload. Screenshots of both views at 1280x800,
-// 1024x700 and 1920x1080 go to build/e2e/reco-*.png, and nothing of the card is cut at the right edge.
+// 1024x700 and 1920x1080 go to build/e2e/reco-*.png, and nothing of the card is cut at the right edge. Beside the
+// canvas the page holds the same card and the Devices table as DOM text (#hwplan-mirror), for screen readers, find
+// in page and printing (issue 22, "An accessible mirror").
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -62,6 +64,47 @@ test('team view: the card at the top is the team\'s answer (fleet cost, a line p
   const shown = (await planOf(page)).plan.recommendation;
   assert.equal(shown.headline, expected.recommendation.headline);
   assert.deepEqual(shown.option?.cost_terms, expected.recommendation.option?.cost_terms);
+  assert.deepEqual(problems, []);
+});
+
+// The plan as text: the accessibility tree holds the headline, every cost term, every reason, what would change
+// the answer and every row of the Devices table; find in page finds "Recommendation"; printed, the page is that text
+// (the canvas is left out); a new plan replaces it.
+test('the plan as text beside the canvas: in the accessibility tree, found by find in page, printed, kept in sync', async () => {
+  await reset(page, '#scenario=bank-70b-fp8');
+  const { plan } = await planOf(page);
+  const r = plan.recommendation;
+  await page.waitForFunction((h) => (document.getElementById('hwplan-mirror')?.textContent || '').includes(h), r.headline, { timeout: T.step });
+  // YAML quotes and escapes some strings; compare with the escapes undone and the space runs collapsed.
+  const aria = (await page.locator('body').ariaSnapshot()).replaceAll('\\"', '"').replace(/\s+/g, ' ');
+  const has = (text, what) => assert.ok(aria.includes(text.replace(/\s+/g, ' ')), `${what} in the accessibility tree: ${text}`);
+  has('Recommendation', 'the heading');
+  has(r.headline, 'the headline');
+  for (const t of r.option.cost_terms) has(t.term, 'a cost term'), has(t.value, `cost term ${t.term}`);
+  for (const reason of r.reasons) has(reason, 'a reason');
+  for (const f of plan.flips) has(f.text, 'a flip point');
+  const rows = await page.locator('#hwplan-mirror table[aria-label="Devices"] tbody tr').count();
+  assert.equal(rows, plan.candidates.length, 'a row a candidate');
+  for (const c of plan.candidates) has(c.device_name, 'a table row');
+  // Find in page.
+  assert.equal(await page.evaluate(() => { const found = window.find('Recommendation'); getSelection().removeAllRanges(); return found; }), true);
+  // Printed: the text, not the canvas.
+  await page.emulateMedia({ media: 'print' });
+  const printed = await page.evaluate(() => {
+    const m = document.getElementById('hwplan-mirror');
+    return { width: m.getBoundingClientRect().width, text: m.innerText, canvas: getComputedStyle(document.getElementById('canvas')).display };
+  });
+  await shot(page, 'print-view-1280x800');
+  await page.emulateMedia({ media: 'screen' });
+  assert.ok(printed.width > 600, `the text fills the printed page (${printed.width} px)`);
+  assert.equal(printed.canvas, 'none');
+  assert.ok(printed.text.includes(r.headline) && printed.text.includes('Recommendation'));
+  // Another plan replaces the text.
+  await reset(page, '#scenario=coding-agent-32b');
+  const next = (await planOf(page)).plan.recommendation.headline;
+  assert.notEqual(next, r.headline);
+  await page.waitForFunction((h) => document.getElementById('hwplan-mirror').textContent.includes(h), next, { timeout: T.step });
+  assert.ok(!(await page.evaluate(() => document.getElementById('hwplan-mirror').textContent)).includes(r.headline));
   assert.deepEqual(problems, []);
 });
 

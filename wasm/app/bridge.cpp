@@ -44,6 +44,55 @@ EM_JS(void, hwplan_mark_busy, (), {
     if (window.hwplanUi && window.hwplanUi.idle) window.hwplanUi.idle = false;
 });
 
+// [SECTION] the plan as text ------------------------------------------------------------------------------
+// #hwplan-mirror: the recommendation, its cost terms, reasons, what would change the answer and the Devices table
+// as real DOM text beside the canvas (web/shell.html hides it from sight and shows it when printed), so screen
+// readers, find in page, selection, translation and printing have the plan. The words are the canvas's own
+// (plan_words.cpp builds both); every string goes in as textContent, never as markup.
+EM_JS(void, hwplan_publish_mirror, (const char* mirror_json), {
+    const root = document.getElementById("hwplan-mirror");
+    if (!root) return;
+    const m = JSON.parse(UTF8ToString(mirror_json));
+    const el = (tag, text, attrs) => {
+        const e = document.createElement(tag);
+        if (text) e.textContent = text;
+        for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+        return e;
+    };
+    const list = (tag, items) => {
+        const l = el(tag);
+        for (const t of items) if (t) l.append(el("li", t));
+        return l;
+    };
+    const parts = [el("p", m.workload), el("h2", m.heading), el("p", m.headline)];
+    if (m.costs.length) {
+        const t = el("table", "", { "aria-label": "Cost breakdown" });
+        for (const c of m.costs) { // no destructuring here: 3.1.6's JS minifier drops it from a for-of
+            const tr = el("tr");
+            tr.append(el("th", c[0], { scope: "row" }), el("td", c[1]));
+            t.append(tr);
+        }
+        parts.push(t);
+    }
+    if (m.range) parts.push(el("p", m.range));
+    parts.push(list("ul", m.reasons.concat([m.lever, m.guide])));
+    if (m.checks.length) parts.push(el("h3", m.checks_heading), list("ul", m.checks));
+    if (m.changes.length) parts.push(el("h3", m.changes_heading), list("ul", m.changes));
+    parts.push(el("h3", m.table_heading));
+    const table = el("table", "", { "aria-label": m.table_heading });
+    const head = el("tr");
+    for (const h of m.headers) head.append(el("th", h, { scope: "col" }));
+    table.append(el("thead"), el("tbody"));
+    table.tHead.append(head);
+    for (const r of m.rows) {
+        const tr = el("tr");
+        r.forEach((c, i) => tr.append(el(i === 1 ? "th" : "td", c, i === 1 ? { scope: "row" } : {})));
+        table.tBodies[0].append(tr);
+    }
+    parts.push(table);
+    root.replaceChildren(...parts);
+});
+
 // [SECTION] plan, fragment --------------------------------------------------------------------------
 EM_JS(void, hwplan_publish_plan, (const char* workload, const char* plan, const char* card, const char* team), {
     const page = window.hwplanPage;

@@ -1,6 +1,7 @@
 // bridge.h: the web planner's side of the page (JavaScript glue in bridge.cpp, one EM_JS function per
-// concern): canvas size and pixel ratio, the live region and widget layout for tests and screen readers,
-// the address fragment, the plan for the page API and postMessage, clipboard, downloads, paste and drop.
+// concern): canvas size and pixel ratio, the live region and widget layout for tests and screen readers, the
+// plan as DOM text beside the canvas, the address fragment, the plan for the page API and postMessage,
+// clipboard, downloads, paste and drop.
 #pragma once
 
 extern "C" {
@@ -8,6 +9,7 @@ void hwplan_canvas_fit(float* css_w, float* css_h, float* dpr);       // sizes t
 void hwplan_publish(const char* summary, const char* layout_json, const char* notice); // #hwplan-status, window.hwplanUi
 void hwplan_mark_busy();                                               // window.hwplanUi.idle = false (input is on its way)
 void hwplan_publish_plan(const char* workload, const char* plan, const char* card, const char* team); // page API + parent frame
+void hwplan_publish_mirror(const char* mirror_json);                   // #hwplan-mirror: the plan as DOM text (plan_words.h)
 void hwplan_set_fragment(const char* fragment);                        // replaces the address fragment (no history entry)
 void hwplan_clipboard_write(const char* text);                         // browser clipboard (with a fallback)
 void hwplan_download(const char* file_name, const char* mime, const char* text); // a download from a Blob

@@ -27,6 +27,7 @@
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/guard.h"
 #include "panels.h"
+#include "plan_words.h"
 #include "theme.h"
 #include "workload_doc.h"
 
@@ -342,6 +343,8 @@ void frame_unguarded() {
         a.published_team = a.state.team_markdown;
         hwplan_publish_plan(a.state.workload.dump().c_str(), a.state.plan_json.c_str(), a.state.card_markdown.c_str(),
                             a.state.team_markdown.c_str());
+        if (a.state.catalog_ready && !(a.state.shown.candidates.empty() && a.state.shown.options.empty())) // the last valid plan, as the canvas shows it
+            hwplan_publish_mirror(hwplan::ui::mirror_json(a.state.shown).c_str());
         wake();
     }
     const std::string fragment = hwplan::ui::fragment_of(a.state) + hwplan::ui::extension_fragment(a.state);

@@ -3,15 +3,18 @@
 // recommended row highlighted, and the selected device's memory, roofline and figures), costs (cost per
 // useful result across the options), assumptions, the workload card and the team.
 #include <imgui.h>
+#include <imgui_internal.h> // RenderTextEllipsis: a device name or fleet cut with "..." in its cell
 
 #include <algorithm>
 #include <cfloat>
 #include <cctype>
+#include <cmath>
 #include <numeric>
 
 #include "charts.h"
 #include "format.h"
 #include "panels.h"
+#include "plan_words.h"
 #include "theme.h"
 #include "workload_doc.h"
 
@@ -57,60 +60,53 @@ void heading(const char* text, float size = 0.0f) {
 void form_card(AppState& state) {
     const Plan& p = state.shown;
     const auto& r = p.recommendation;
+    const CardWords words = card_words(p); // the words the page's text mirror also holds (plan_words.h)
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    text_wrappedf("The form's workload: %s, %s, %s parameters (%s active), weights %s, KV cache %s, compute %s",
-                       std::string(name(p.stage)).c_str(), p.model_name.c_str(), format_count(p.params).c_str(),
-                       format_count(p.active_params).c_str(), p.precision.weights.c_str(), p.precision.kv_cache.c_str(),
-                       p.precision.compute.c_str());
+    text_wrapped(words.workload.c_str());
     ImGui::PopStyleColor();
     ImGui::PushStyleColor(ImGuiCol_Text, r.found ? good_color() : bad_color());
-    heading(r.found ? "Recommendation" : "No feasible option", 19.0f);
+    heading(words.heading.c_str(), 19.0f);
     ImGui::PopStyleColor();
     publish(state, "recommendation");
     publish(state, "reco:form:" + published_id(r.found ? r.option.device : std::string("none")));
     ImGui::PushFont(bold_font(), 0.0f);
-    text_wrapped(r.headline.c_str());
+    text_wrapped(words.headline.c_str());
     ImGui::PopFont();
     publish(state, "reco:headline");
     if (r.found) run_it_toggle(state); // lesson 004's second check as commands; the section is drawn at the card's end
-    if (r.found && !r.option.cost_terms.empty() &&
-        ImGui::BeginTable("costs##reco", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+    if (!words.costs.empty() && ImGui::BeginTable("costs##reco", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
         ImGui::TableSetupColumn("term", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("per device-hour").x + 12);
         ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
-        for (const auto& t : r.option.cost_terms) {
+        for (const auto& [term, value] : words.costs) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextDisabled("%s", t.term.c_str());
+            ImGui::TextDisabled("%s", term.c_str());
             ImGui::TableNextColumn();
-            text_wrapped(t.value.c_str());
+            text_wrapped(value.c_str());
         }
         ImGui::EndTable();
         publish(state, "reco:costs");
     }
-    if (r.found && r.option.cost.low != r.option.cost.high)
-        ImGui::TextDisabled("unit cost range over the assumptions: %s .. %s %s", show_figure(r.option.unit, r.option.cost.low).c_str(),
-                            show_figure(r.option.unit, r.option.cost.high).c_str(), unit_label(r.option.unit).c_str());
-    for (const auto& reason : r.reasons) {
+    if (!words.cost_range.empty()) ImGui::TextDisabled("%s", words.cost_range.c_str());
+    for (const auto& reason : words.reasons) {
         ImGui::Bullet();
         text_wrapped(reason.c_str());
     }
-    if (!r.lever.empty()) {
+    if (!words.lever.empty()) {
         ImGui::Bullet();
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().accent), "What would change it:");
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().accent), "%s", kLeverLabel);
         ImGui::SameLine();
-        text_wrapped(r.lever.c_str());
+        text_wrapped(words.lever.c_str());
     }
     // Lesson 004's first-cut guide beside the computed answer, and the three checks before buying.
-    const Decision& d = p.decision;
-    if (!d.guide.empty()) {
+    if (!words.guide.empty()) {
         ImGui::Bullet();
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().accent), "Lesson 004's first cut:");
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().accent), "%s", kGuideLabel);
         ImGui::SameLine();
-        text_wrappedf("%s (%s)%s", d.guide.c_str(), d.guide_why.c_str(),
-                           d.guide_agrees ? "; the computed answer agrees" : d.guide_note.empty() ? "" : ("; " + d.guide_note).c_str());
+        text_wrapped(words.guide.c_str());
     }
-    if (!d.checks.empty() && ImGui::TreeNode("checks##reco", "The three checks before buying")) {
-        for (size_t i = 0; i < d.checks.size(); ++i) text_wrappedf("%zu. %s", i + 1, d.checks[i].c_str());
+    if (!words.checks.empty() && ImGui::TreeNode("checks##reco", "%s", kChecksHeading)) {
+        for (const auto& check : words.checks) text_wrapped(check.c_str());
         ImGui::TreePop();
     }
     // The second check, as commands: deploy, measure, and the benchmark's output read back (panel_run_it.cpp).
@@ -129,12 +125,24 @@ void recommendation_card(AppState& state, const Catalog& catalog) {
 }
 
 // [SECTION] devices view ---------------------------------------------------------------------------
-void detail(const Candidate& c) {
+// The option a row shows (Candidate::option), or null.
+const Option* option_of(const Plan& p, const Candidate& c) {
+    return c.option >= 0 && c.option < static_cast<int>(p.options.size()) ? &p.options[static_cast<size_t>(c.option)] : nullptr;
+}
+
+// The selected row's detail: the device, then the option its row shows (Candidate::option) and, when feasibility
+// eliminated it, why.
+void detail(const Candidate& c, const Option* o) {
     heading((c.device_name + " x" + std::to_string(c.count)).c_str());
     ImGui::SameLine();
     ImGui::TextColored(c.fits ? good_color() : bad_color(), "%s", c.fits ? "fits" : "does not fit");
     ImGui::SameLine();
     ImGui::Text("| %s", std::string(name(c.regime)).c_str());
+    if (o) {
+        ImGui::PushStyleColor(ImGuiCol_Text, o->feasible ? ImGui::GetStyleColorVec4(ImGuiCol_Text) : bad_color());
+        text_wrapped((o->name + (o->feasible || o->reasons.empty() ? std::string() : ": eliminated: " + o->reasons.front())).c_str());
+        ImGui::PopStyleColor();
+    }
     text_wrapped(c.regime_why.c_str());
     if (c.count > 1)
         ImGui::TextDisabled("layout: tensor %d x pipeline %d x data %d%s%s", c.layout.tensor_parallel, c.layout.pipeline_parallel,
@@ -210,10 +218,38 @@ double headline_of(const Candidate& c, const std::string& key) {
     return it == c.figures.end() ? -1 : it->second.value;
 }
 
+// A header over two lines when it is wider than `width` (split at the space nearest its middle), so the figures'
+// columns are as wide as their numbers, not their names, and more of them fit at 1280 px.
+std::string header_label(const std::string& header, float width) {
+    if (ImGui::CalcTextSize(header.c_str()).x <= width) return header;
+    size_t best = std::string::npos;
+    for (size_t i = header.find(' '); i != std::string::npos; i = header.find(' ', i + 1))
+        if (best == std::string::npos || std::abs(static_cast<double>(i) - header.size() / 2.0) < std::abs(static_cast<double>(best) - header.size() / 2.0))
+            best = i;
+    return best == std::string::npos ? header : header.substr(0, best) + "\n" + header.substr(best + 1);
+}
+
+// Text cut to its cell with "..." (the row's tooltip and the text mirror have it whole).
+void ellipsis_cell(const std::string& text) {
+    const ImVec2 at = ImGui::GetCursorScreenPos(), size = ImGui::CalcTextSize(text.c_str());
+    const float w = ImGui::GetContentRegionAvail().x;
+    ImGui::RenderTextEllipsis(ImGui::GetWindowDrawList(), at, ImVec2(at.x + w, at.y + size.y), at.x + w, text.c_str(), nullptr, &size);
+    ImGui::Dummy(ImVec2(std::min(w, size.x), size.y));
+}
+
+// The published name of a column's cells (num:ROW:NAME), for the columns of numbers.
+std::string cell_name(TableColumn col, size_t figure) {
+    switch (col) {
+    case TableColumn::cost: return "cost";
+    case TableColumn::figure: return "figure" + std::to_string(figure);
+    case TableColumn::memory: return "memory";
+    default: return "";
+    }
+}
+
 void devices_view(AppState& state) {
     const Plan& p = state.shown;
-    auto keys = headline_keys(p.stage);
-    if (keys.size() > 3) keys.resize(3); // the table stays readable; the detail below lists every figure
+    const TableWords table = table_words(p); // the words the page's text mirror also holds (plan_words.h)
     ImGui::SetNextItemWidth(240);
     ImGui::InputTextWithHint("##filter", "filter devices (name or id)", state.filter.data(), state.filter.size());
     publish(state, "filter");
@@ -230,77 +266,94 @@ void devices_view(AppState& state) {
             rows.push_back(i);
     }
     const float table_h = std::max(160.0f, std::min(ImGui::GetContentRegionAvail().y * 0.45f,
-                                                    ImGui::GetFrameHeightWithSpacing() * (static_cast<float>(rows.size()) + 1.6f)));
-    const int columns = 6 + static_cast<int>(keys.size());
+                                                    ImGui::GetFrameHeightWithSpacing() * (static_cast<float>(rows.size()) + 2.6f))); // + two header lines
+    const int columns = static_cast<int>(table.headers.size());
+    const ImVec2 table_at = ImGui::GetCursorScreenPos(); // the table's rectangle on screen (tests: which columns are in view)
+    state.widgets["table:candidates"] = {table_at.x, table_at.y, ImGui::GetContentRegionAvail().x, table_h};
     if (ImGui::BeginTable("candidates##table", columns,
                           ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                               ImGuiTableFlags_Resizable | ImGuiTableFlags_Sortable | ImGuiTableFlags_SizingFixedFit,
                           ImVec2(0, table_h))) {
-        ImGui::TableSetupScrollFreeze(0, 1);
-        // Fixed widths fitted to the contents (headers included): nothing is cut; a narrow window scrolls sideways.
-        ImGui::TableSetupColumn("rank", ImGuiTableColumnFlags_DefaultSort);
-        ImGui::TableSetupColumn("device");
-        ImGui::TableSetupColumn("count");
-        ImGui::TableSetupColumn("fits");
-        ImGui::TableSetupColumn("limited by");
-        ImGui::TableSetupColumn("memory per device / usable");
-        for (const auto& k : keys) ImGui::TableSetupColumn(figure_label(k).c_str());
+        ImGui::TableSetupScrollFreeze(2, 1); // rank and device stay in view while the figures scroll sideways
+        // Widths fitted to the numbers (long headers over two lines), device names and fleets cut with "..." at a
+        // readable width (whole in the row's tooltip), so at 1280 px rank, device, fleet, unit cost and the headline
+        // figures are in view; the long "why" comes last, and a narrow window scrolls sideways.
+        const float em = ImGui::GetFontSize();
+        std::vector<std::string> labels(table.headers.size());
+        for (size_t col = 0; col < table.headers.size(); ++col) {
+            const TableColumn what = table.columns[col];
+            const float width = what == TableColumn::device ? 11 * em : what == TableColumn::fleet ? 9.5f * em : 0;
+            labels[col] = what == TableColumn::why ? table.headers[col] : header_label(table.headers[col], 6.5f * em);
+            ImGui::TableSetupColumn(labels[col].c_str(), (col == 0 ? ImGuiTableColumnFlags_DefaultSort : 0) | (width > 0 ? ImGuiTableColumnFlags_WidthFixed : 0), width);
+        }
         ImGui::TableNextRow(ImGuiTableRowFlags_Headers); // TableHeadersRow(), with each header's rectangle published
         for (int col = 0; col < columns; ++col) {
             ImGui::TableSetColumnIndex(col);
-            ImGui::TableHeader(ImGui::TableGetColumnName(col));
-            publish(state, std::string("header:") + ImGui::TableGetColumnName(col));
+            ImGui::TableHeader(labels[static_cast<size_t>(col)].c_str());
+            publish(state, "header:" + table.headers[static_cast<size_t>(col)]);
         }
         if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsCount > 0) {
             const int col = specs->Specs[0].ColumnIndex;
             const bool desc = specs->Specs[0].SortDirection == ImGuiSortDirection_Descending;
+            const TableColumn what = table.columns[static_cast<size_t>(col)];
+            size_t figure = 0; // which figure column `col` is
+            for (int k = 0; k < col; ++k) figure += table.columns[static_cast<size_t>(k)] == TableColumn::figure;
             std::stable_sort(rows.begin(), rows.end(), [&](int x, int y) {
                 const auto &a = p.candidates[x], &b = p.candidates[y];
+                const Option *oa = option_of(p, a), *ob = option_of(p, b);
                 bool less = false, greater = false;
                 auto cmp = [&](auto u, auto v) { less = u < v; greater = v < u; };
-                switch (col) {
-                case 0: cmp(x, y); break;
-                case 1: cmp(a.device_name, b.device_name); break;
-                case 2: cmp(a.count, b.count); break;
-                case 3: cmp(a.fits, b.fits); break;
-                case 4: cmp(std::string(name(a.regime)), std::string(name(b.regime))); break;
-                case 5: cmp(a.memory.total_bytes, b.memory.total_bytes); break;
-                default: cmp(headline_of(a, keys[col - 6]), headline_of(b, keys[col - 6])); break;
+                switch (what) {
+                case TableColumn::rank: cmp(x, y); break;
+                case TableColumn::device: cmp(a.device_name, b.device_name); break;
+                case TableColumn::fleet: cmp(oa ? oa->count : a.count, ob ? ob->count : b.count); break;
+                case TableColumn::cost: cmp(oa && oa->cost.value > 0 ? oa->cost.value : DBL_MAX, ob && ob->cost.value > 0 ? ob->cost.value : DBL_MAX); break;
+                case TableColumn::figure: cmp(headline_of(a, table.figure_keys[figure]), headline_of(b, table.figure_keys[figure])); break;
+                case TableColumn::regime: cmp(std::string(name(a.regime)), std::string(name(b.regime))); break;
+                case TableColumn::memory: cmp(a.memory.total_bytes, b.memory.total_bytes); break;
+                case TableColumn::why: cmp(table.rows[static_cast<size_t>(x)].cells.back(), table.rows[static_cast<size_t>(y)].cells.back()); break;
                 }
                 return desc ? greater : less;
             });
-            state.sort = static_cast<SortKey>(std::min(col, 4));
+            state.sort = what == TableColumn::rank ? SortKey::rank : what == TableColumn::device ? SortKey::device
+                       : what == TableColumn::fleet ? SortKey::count : what == TableColumn::memory ? SortKey::memory : SortKey::headline;
             state.sort_descending = desc;
         }
-        const std::string recommended = p.recommendation.found ? p.recommendation.option.device : std::string();
         int shown_row = 0; // position in the table, top to bottom
         for (int i : rows) {
-            const auto& c = p.candidates[i];
+            const TableRow& row = table.rows[static_cast<size_t>(i)];
             ImGui::TableNextRow();
-            // One candidate a device: the recommended option's row (its fleet may hold several replicas of the
-            // candidate's count, or whole servers bought around them).
-            if (c.device == recommended)
-                ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, palette().highlight_row);
-            ImGui::TableNextColumn();
-            if (ImGui::Selectable((std::to_string(i + 1) + "##row" + std::to_string(i)).c_str(), state.selected == i,
-                                  ImGuiSelectableFlags_SpanAllColumns))
-                state.selected = i;
-            publish(state, "row:" + c.device);
-            if (state.scroll_to_selected && state.selected == i) ImGui::SetScrollHereY(0.3f);
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(c.device_name.c_str());
-            ImGui::TableNextColumn();
-            number_cell(state, shown_row, "count", std::to_string(c.count));
-            ImGui::TableNextColumn();
-            ImGui::TextColored(c.fits ? good_color() : bad_color(), "%s", c.fits ? "yes" : "no");
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(std::string(name(c.regime)).c_str());
-            ImGui::TableNextColumn();
-            number_cell(state, shown_row, "memory", show_bytes(c.memory.total_bytes) + " / " + show_bytes(c.memory.capacity_bytes));
-            for (size_t k = 0; k < keys.size(); ++k) {
+            // One row a device, showing its best-ranked option: the recommended option's row highlighted (its fleet
+            // may hold several replicas of the candidate's count, or whole servers bought around them).
+            if (row.recommended) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, palette().highlight_row);
+            size_t figure = 0;
+            for (size_t col = 0; col < row.cells.size(); ++col) {
                 ImGui::TableNextColumn();
-                auto it = c.figures.find(keys[k]);
-                number_cell(state, shown_row, ("figure" + std::to_string(k)).c_str(), it == c.figures.end() ? "-" : show_figure(keys[k], it->second.value));
+                const std::string& text = row.cells[col];
+                switch (table.columns[col]) {
+                case TableColumn::rank:
+                    // The rank, or "out" (eliminated) in the warning colour; the whole row selects the detail.
+                    if (!row.ranked) ImGui::PushStyleColor(ImGuiCol_Text, bad_color());
+                    if (ImGui::Selectable((text + "##row" + std::to_string(i)).c_str(), state.selected == i, ImGuiSelectableFlags_SpanAllColumns))
+                        state.selected = i;
+                    if (!row.ranked) ImGui::PopStyleColor();
+                    if (ImGui::IsItemHovered()) // device and fleet (cut to their width) and why, whole
+                        ImGui::SetTooltip("%s\n%s\n%s", row.cells[1].c_str(), row.cells[2].c_str(), row.cells.back().c_str());
+                    publish(state, "row:" + row.device);
+                    if (state.scroll_to_selected && state.selected == i) ImGui::SetScrollHereY(0.3f);
+                    break;
+                case TableColumn::device:
+                case TableColumn::fleet: ellipsis_cell(text); break;
+                case TableColumn::regime: ImGui::TextUnformatted(text.c_str()); break;
+                case TableColumn::why:
+                    if (row.ranked) ImGui::TextUnformatted(text.c_str());
+                    else ImGui::TextColored(bad_color(), "%s", text.c_str());
+                    break;
+                default:
+                    number_cell(state, shown_row, cell_name(table.columns[col], figure).c_str(), text);
+                    figure += table.columns[col] == TableColumn::figure;
+                    break;
+                }
             }
             ++shown_row;
         }
@@ -314,7 +367,7 @@ void devices_view(AppState& state) {
     if (state.selected >= 0 && state.selected < static_cast<int>(p.candidates.size())) {
         ImGui::Separator();
         ImGui::BeginChild("detail##detail");
-        detail(p.candidates[state.selected]);
+        detail(p.candidates[state.selected], option_of(p, p.candidates[state.selected]));
         ImGui::EndChild();
     }
 }

@@ -106,6 +106,8 @@ struct Candidate {
                                  // (parallel.h; its figures are the candidate's); empty otherwise
     std::string count_why;       // pretrain/finetune: how the count was chosen (given, fewest that fit, deadline)
     RlPools rl;                  // rl: trainer pool (`count` devices) and the rollout pool beside it (rl.h); empty otherwise
+    int option = -1;             // index into Plan::options of the best-ranked option on this device (its unit cost, fleet,
+                                 // feasibility and reasons are the table's row); -1 when no option names it (decide.cpp)
     bool operator==(const Candidate&) const = default;
 };
 
@@ -116,6 +118,8 @@ struct Option {
     std::string device;          // catalog id ("" for an API)
     int count = 0;               // devices paid for: bought or rented in whole units (servers, instances, racks), owned per device
     int replicas = 1;            // replicas planned on them (load + spares); count / replicas can exceed a replica's devices when bought whole
+    std::string fleet;           // the devices paid for as the name and the headline say them: "8 (2 replicas of 4)",
+                                 // "8 (1 x 8-device server: 4 used)", "1"; "" for an API
     std::string unit;            // the useful result priced: "usd_per_million_output_tokens", "usd_per_run", ...
     Figure cost;                 // USD per unit, banded like the time figures it comes from
     double usd_per_month = -1;   // at the workload's usage (< 0: usage not given)
