@@ -170,14 +170,28 @@ std::string check_plan(const Plan& p, const json& w) {
         if (!r.option.feasible) return "the recommendation is not feasible";
         if (r.option.kind != "api") {
             // The devices the option pays for: its replicas of the candidate's devices (an RL option rents or buys
-            // both pools, docs/plan.md, rl), bought in whole servers or racks (cost.h units_to_buy, docs/plan.md
-            // "Priced as bought"), each replica on its own unit with a spare.
+            // both pools, docs/plan.md, rl), bought in whole servers or racks and rented in whole instances of the
+            // offer chosen (cost.h units_to_buy, units_to_rent; docs/plan.md "Priced as bought"), each replica on its
+            // own unit with a spare; devices the team owns are counted one by one.
             const Device* d = catalog().device_by_id(r.option.device);
+            const Workload parsed = parse_workload(w.dump(), catalog()).workload;
+            const std::string site = parsed.decision.site;
+            const std::string cloud = site == "aws" || site == "gcp" || site == "azure" ? site : "";
+            const PriceKind rental = r.option.kind == "rent_spot" ? PriceKind::cloud_spot
+                                     : r.option.kind == "rent_reserved" ? PriceKind::cloud_reserved : PriceKind::cloud_on_demand;
             auto paid_for = [&](int per_replica) {
                 const int needed = per_replica * r.option.replicas;
-                if (r.option.kind != "own" || !d) return needed == r.option.count;
-                return units_to_buy(*d, per_replica, r.option.replicas, false).devices_bought == r.option.count ||
-                       units_to_buy(*d, per_replica, r.option.replicas, true).devices_bought == r.option.count;
+                if (!d || r.option.kind == "owned") return needed == r.option.count;
+                for (const bool apart : {false, true}) {
+                    if (r.option.kind == "own") {
+                        if (units_to_buy(*d, per_replica, r.option.replicas, apart).devices_bought == r.option.count) return true;
+                        continue;
+                    }
+                    // A rental with no offer of its kind in whole instances (rent_cost's other prices) is per device.
+                    const RentalUnits rented = units_to_rent(*d, parsed.cost, rental, per_replica, r.option.replicas, apart, cloud);
+                    if ((rented.usd_per_hour < 0 ? needed : rented.units.devices_bought) == r.option.count) return true;
+                }
+                return false;
             };
             const Candidate* c = nullptr;
             for (const auto& x : p.candidates)
