@@ -85,7 +85,8 @@ double encoder_flops_per_item(const ModelArch& arch, double params, double token
 // Share of the device's multiprocessors a GEMM's output tiles keep busy, tile and wave quantisation together:
 // the m x n output is cut into ceil(m/t) x ceil(n/t) tiles of t x t; each multiprocessor runs one tile at a time,
 // so the tiles run in waves = ceil(tiles / sms) and the useful share is m n / (waves x sms x t^2) (NVIDIA, "Matrix
-// Multiplication Background User's Guide", "Dimension Quantization Effects": tile and wave quantization; its
+// Multiplication Background User's Guide", docs.nvidia.com/deeplearning/performance/dl-performance-matrix-multiplication,
+// "Dimension Quantization Effects": tile and wave quantization; its
 // example: on A100's 108 SMs one thread block per SM, a wave of 108 tiles). 1 when sms or tile is 0 (not recorded).
 double gemm_wave_efficiency(double m, double n, double tile, int sms);
 
