@@ -151,4 +151,37 @@ TEST(Queue, LongJobsInTheSameQueueRaiseTheTail) {
     EXPECT_LT(chat_only.p95_s, 1.0);
 }
 
+// [SECTION] tile and wave quantisation (NVIDIA, Matrix Multiplication Background User's Guide) ---------------
+// Each row worked by hand: tiles = ceil(m/t) x ceil(n/t), waves = ceil(tiles/sms), share = m n / (waves sms t^2).
+TEST(GemmWaveEfficiency, HandWorkedRows) {
+    // BERT-Base batch 8 x 128 tokens, out-projection on A100: 8 x 6 = 48 tiles in one wave of 108: 48/108.
+    EXPECT_NEAR(gemm_wave_efficiency(1024, 768, 128, 108), 48.0 / 108.0, 1e-12);
+    // BERT-Large batch 32 x 128 tokens, out-projection: 32 x 8 = 256 tiles, 3 waves of 108: 256/324.
+    EXPECT_NEAR(gemm_wave_efficiency(4096, 1024, 128, 108), 256.0 / 324.0, 1e-12);
+    // Tile quantisation alone: 200 rows need 2 tiles of 128 on one SM, 25,600 useful of 32,768 computed.
+    EXPECT_NEAR(gemm_wave_efficiency(200, 128, 128, 1), 0.78125, 1e-12);
+    // Exactly full waves: 108 tiles of 128 x 128 on 108 SMs.
+    EXPECT_DOUBLE_EQ(gemm_wave_efficiency(128 * 12, 128 * 9, 128, 108), 1.0);
+}
+
+TEST(GemmWaveEfficiency, UnrecordedDeviceOrTileIsNoPenalty) {
+    EXPECT_DOUBLE_EQ(gemm_wave_efficiency(1024, 768, 128, 0), 1.0);
+    EXPECT_DOUBLE_EQ(gemm_wave_efficiency(1024, 768, 0, 108), 1.0);
+}
+
+TEST(BlockGemmWaveEfficiency, BertBaseBatch8OnA100) {
+    // BERT-Base (hidden 768, 12 heads of 64, plain MLP 3072) at 1,024 rows, 128-square tiles, 108 SMs:
+    // QKV n 2304: 144 tiles, 2 waves, 2/3; out n 768: 4/9; up n 3072: 192 tiles, 2 waves, 8/9; down n 768: 4/9.
+    // FLOPs (n x k) in units of 768^2: 3, 1, 4, 4; time 3/(2/3) + 1/(4/9) + 4/(8/9) + 4/(4/9) = 20.25; share 12/20.25.
+    ModelArch bert = test::dense(12, 768, 12, 12, 3072, 30522);
+    bert.mlp = MlpKind::plain;
+    EXPECT_NEAR(block_gemm_wave_efficiency(bert, 1024, 128, 108), 12.0 / 20.25, 1e-9); // 0.5926
+    // Batch 128 (16,384 rows): 128 tile rows; QKV 2304 tiles in 22 waves (2304/2376), out 768 in 8 (768/864),
+    // up 3072 in 29 (3072/3132), down 768/864: share 12 / (3 x 2376/2304 + 864/768 + 4 x 3132/3072 + 4 x 864/768)
+    // = 12 / 12.796875.
+    const double t = 3 * 2376.0 / 2304 + 864.0 / 768 + 4 * 3132.0 / 3072 + 4 * 864.0 / 768;
+    EXPECT_NEAR(t, 12.796875, 1e-12);
+    EXPECT_NEAR(block_gemm_wave_efficiency(bert, 16384, 128, 108), 12.0 / t, 1e-9); // 0.9377
+}
+
 } // namespace hwplan

@@ -84,7 +84,7 @@ TEST(Refit, DecodeShareAndStepRulesReproduceTheCatalog) {
 }
 
 // Single-share rules and assumptions, each by the method its note states. Tolerance 0.5 %: the catalog keeps
-// three digits (encoder_compute_efficiency 0.57 is quoted with two: 0.573 by the planner's own FLOP count).
+// three digits (encoder_compute_efficiency 0.61 is quoted with two: 0.610 by the planner's own FLOP count and wave quantisation).
 TEST(Refit, SingleShareValuesReproduceTheCatalog) {
     struct Row {
         const char* id;
@@ -102,7 +102,8 @@ TEST(Refit, SingleShareValuesReproduceTheCatalog) {
                            Row{"runtimes.unsloth.adapter_step_overhead_s", 0.183}}) {          // Unsloth+FA2 2k/4k/16k
         EXPECT_NEAR(fit(row.id).refit, row.value, 0.005 * row.value) << row.id;
     }
-    EXPECT_NEAR(fit("assumptions.encoder_compute_efficiency").refit, 0.57, 0.01 * 0.57);
+    // BERT-Base b128 on A100: 0.57 of peak reached, over the 93.5 % of SMs its weight GEMMs keep busy (wave quantisation).
+    EXPECT_NEAR(fit("assumptions.encoder_compute_efficiency").refit, 0.61, 0.005 * 0.61);
 }
 
 // The fits read each case as a line: time per unit = base + slope x g(value) + step_slope x step. Planned for real

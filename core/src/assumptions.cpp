@@ -39,6 +39,7 @@ const std::vector<Field>& fields() {
         {"training_attention_efficiency", &Assumptions::training_attention_efficiency},
         {"training_fp8_cast_bytes_per_element", &Assumptions::training_fp8_cast_bytes_per_element},
         {"pcie_handoff_s", &Assumptions::pcie_handoff_s},
+        {"gemm_tile_elements", &Assumptions::gemm_tile_elements},
     };
     return kFields;
 }

@@ -240,6 +240,7 @@ std::optional<Device> read_device(const json& doc, const Context& ctx, const std
         d.int8 = read_peak(c, "int8_dense_TOPS");
         d.fp4 = read_peak(c, "fp4_dense_TFLOPS");
         d.compute_note = c.string("note", false).value_or("");
+        d.streaming_multiprocessors = c.integer("streaming_multiprocessors", false, 1, 100000).value_or(0);
         const std::vector<std::string> keys{"fp64_dense_TFLOPS", "fp32_dense_TFLOPS", "tf32_dense_TFLOPS",
                                             "bf16_dense_TFLOPS", "fp16_dense_TFLOPS", "fp8_dense_TFLOPS",
                                             "int8_dense_TOPS",   "fp4_dense_TFLOPS"};
@@ -247,7 +248,9 @@ std::optional<Device> read_device(const json& doc, const Context& ctx, const std
                 return c.has(k) && c.json_value().at(k).is_number();
             }))
             c.ctx().add(c.path(), "needs at least one published peak (a dense TFLOPS figure)");
-        attach_source(c, book, keys);
+        std::vector<std::string> figures = keys;
+        figures.push_back("streaming_multiprocessors");
+        attach_source(c, book, figures);
     });
 
     // Absent group: no public figure for a scale-up link (the device counts as a domain of one).

@@ -132,6 +132,29 @@ double encoder_flops_per_item(const ModelArch& arch, double params, double token
     return 2.0 * body * tokens + 4.0 * width * tokens * tokens;
 }
 
+double gemm_wave_efficiency(double m, double n, double tile, int sms) {
+    if (sms <= 0 || tile <= 0 || m <= 0 || n <= 0) return 1.0;
+    const double tiles = std::ceil(m / tile) * std::ceil(n / tile);
+    const double waves = std::ceil(tiles / sms);
+    return m * n / (waves * sms * tile * tile);
+}
+
+double block_gemm_wave_efficiency(const ModelArch& arch, double tokens, double tile, int sms) {
+    const double h = arch.hidden;
+    const double q = double(arch.heads) * arch.head_dim;
+    const double kv = double(arch.kv_heads > 0 ? arch.kv_heads : arch.heads) * arch.head_dim;
+    const double up = arch.intermediate * (arch.mlp == MlpKind::gated ? 2.0 : 1.0);
+    // {n, k} of each weight GEMM; its FLOPs are 2 x tokens x n x k.
+    const double gemms[4][2] = {{q + 2 * kv, h}, {h, q}, {up, h}, {h, double(arch.intermediate)}};
+    double flops = 0, time = 0;
+    for (const auto& g : gemms) {
+        if (g[0] <= 0 || g[1] <= 0) continue;
+        flops += g[0] * g[1];
+        time += g[0] * g[1] / gemm_wave_efficiency(tokens, g[0], tile, sms);
+    }
+    return time > 0 ? flops / time : 1.0;
+}
+
 QueueWait mg1_wait(double arrival_per_s, double mean_service_s, double second_moment_service_s2) {
     QueueWait w;
     w.utilization = arrival_per_s * mean_service_s;

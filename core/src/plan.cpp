@@ -1280,14 +1280,25 @@ void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, c
     Phase b;
     if (e.explain) b.name = "encoder batch (" + format_sig(s.batch_size, 6) + " items)";
     b.precision = peak.precision;
-    b.roofline = roofline(s.batch_size * encoder_flops_per_item(arch, w.model.params, s.tokens_per_item), wb.total,
-                          peak.flop_per_s * a.encoder_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
+    // Small batches leave multiprocessors idle: the weight GEMMs (M = batch x tokens rows) run at their tile and wave
+    // quantisation share (performance.h gemm_wave_efficiency) of the kernel efficiency; attention's per-sequence GEMMs
+    // (batch x heads of them) fill the device and keep the full share. 1 where the catalog records no SM count.
+    const double flops = s.batch_size * encoder_flops_per_item(arch, w.model.params, s.tokens_per_item);
+    const double attention_flops = s.batch_size * encoder_flops_per_item(arch, 0, s.tokens_per_item); // no parameters: attention alone
+    const double wave = block_gemm_wave_efficiency(arch, tokens, a.gemm_tile_elements, d.streaming_multiprocessors);
+    const double wave_share = flops > 0 ? flops / ((flops - attention_flops) / wave + attention_flops) : 1.0;
+    b.roofline = roofline(flops, wb.total, peak.flop_per_s * a.encoder_compute_efficiency * wave_share,
+                          d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
     b.time_s = b.roofline.time_s;
     c.phases.push_back(b);
     if (b.time_s > 0) {
         const double items_per_s = n * s.batch_size / b.time_s;
         auto why = [&] { return format_sig(encoder_flops_per_item(arch, w.model.params, s.tokens_per_item) / 1e9, 4) +
-                                " GFLOP per item at " + format_sig(s.tokens_per_item, 6) + " tokens"; };
+                                " GFLOP per item at " + format_sig(s.tokens_per_item, 6) + " tokens" +
+                                (wave < 1 ? "; weight GEMMs of " + format_sig(tokens, 6) + " rows keep " + format_sig(100 * wave, 3) + " % of " +
+                                                std::to_string(d.streaming_multiprocessors) + " SMs busy (" + format_sig(a.gemm_tile_elements, 4) +
+                                                "-square tiles, wave quantisation)"
+                                          : std::string()); };
         c.figures["items_per_s"] = e.figure(items_per_s, Label::modelled, why);
         if (s.items > 0) {
             const double total = s.items / items_per_s;

@@ -82,6 +82,18 @@ double qlora_dequant_time_s(double quantized_params, double bits_per_weight, dou
 // attention 4 x q-width x tokens^2 per layer.
 double encoder_flops_per_item(const ModelArch& arch, double params, double tokens);
 
+// Share of the device's multiprocessors a GEMM's output tiles keep busy, tile and wave quantisation together:
+// the m x n output is cut into ceil(m/t) x ceil(n/t) tiles of t x t; each multiprocessor runs one tile at a time,
+// so the tiles run in waves = ceil(tiles / sms) and the useful share is m n / (waves x sms x t^2) (NVIDIA, "Matrix
+// Multiplication Background User's Guide", docs.nvidia.com/deeplearning/performance/dl-performance-matrix-multiplication,
+// "Dimension Quantization Effects": tile and wave quantization; its
+// example: on A100's 108 SMs one thread block per SM, a wave of 108 tiles). 1 when sms or tile is 0 (not recorded).
+double gemm_wave_efficiency(double m, double n, double tile, int sms);
+
+// The same over one transformer block's weight GEMMs at `tokens` rows (QKV, output projection, MLP up and gate,
+// MLP down), weighted by time: each GEMM's FLOPs (proportional to n x k) divided by its own wave efficiency.
+double block_gemm_wave_efficiency(const ModelArch& arch, double tokens, double tile, int sms);
+
 // Collectives (all-reduce, all-gather, all-to-all, their latency) have one model, in parallel.h.
 
 // M/G/1 waiting time (Poisson arrivals, one server, any service-time distribution).
