@@ -46,7 +46,6 @@ struct App {
     int frames_left = 4;                      // frames still to draw after the last input or change
     long frames_drawn = 0;                    // published for the idle-redraw test: frames laid out
     long frames_rendered = 0;                 // published: frames rasterized (a frame the same as the one on screen is not)
-    std::uint64_t last_drawn_hash = 0;        // the last frame's draw data (frame_hash), rendered or not
     std::uint64_t rendered_hash = 0;          // what the canvas shows now (frame_hash), 0 before the first
     long pastes_typed = 0;                    // published: a test presses Enter only once the paste is in the field
     long pastes_seen = 0;                     // published: every paste the app has handled (typed, imported or dropped)
@@ -118,11 +117,7 @@ App& app() {
 // ticks), and every source of change (GLFW input, the wheel, page commands, a resize) resumes it here.
 bool g_loop_paused = false;
 
-// An input draws two frames (ImGui applies it in the first and shows hover state from the last frame in the second),
-// and the page keeps drawing while a frame differs from the one before it (frame below); each laid-out frame is about
-// 40 ms of the main thread in WebAssembly with a whole-catalog plan on screen, so a fixed four frames an input was
-// most of a hover's cost (40 pointer moves over the table: 160 frames, now 100).
-void wake(int frames = 2) {
+void wake(int frames = 4) {
     app().frames_left = std::max(app().frames_left, frames);
     hwplan_mark_busy();
     if (g_loop_paused) {
@@ -370,12 +365,7 @@ void frame_unguarded() {
     if (a.state.light_theme != a.drawn_light_theme) wake(3); // colours changed mid-frame: draw it whole
     if (a.state.plan_pending_whole) wake(2);                  // the whole plan is still to come (page.cpp refresh_plan)
     a.drawn_light_theme = a.state.light_theme;
-    // A window ImGui is still measuring (a popup's, a tooltip's or an auto-sized window's first frames) is laid out
-    // hidden: nothing on screen changes yet, and it shows in a later frame.
-    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
-        if (w->Active && (w->HiddenFramesCannotSkipItems > 0 || w->HiddenFramesCanSkipItems > 0 || w->HiddenFramesForRenderOnly > 0)) wake(2);
-    if (summary != a.published_summary || layout != a.published_layout_only || drawn != a.last_drawn_hash) wake(2);
-    a.last_drawn_hash = drawn;
+    if (summary != a.published_summary || layout != a.published_layout_only) wake(3);
     a.published_layout_only = layout;
     // Idle: this frame left nothing to draw and no input waits, so what it publishes is what stays on screen
     // (tests and scripts wait for it before they click; wake() clears it the moment input arrives).
