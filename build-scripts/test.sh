@@ -98,7 +98,7 @@ else
   ctest_preset native
 fi
 # Validation suite (issue 9): published measurements against the plan; fails if accuracy fell below the
-# level recorded in tests/validation/baseline.json (ACCURACY.md shows the table).
+# level recorded in tests/validation/baseline.json (ACCURACY.md shows the scores, docs/accuracy-report.md every case).
 if step "validate: published measurements against the recorded accuracy" "$log_dir/validate.log" \
      build/native/core/hwplan validate --check tests/validation/baseline.json; then
   passed=$((passed + 1)); grep -o "hwplan: validate: .*" "$log_dir/validate.log" | tail -1

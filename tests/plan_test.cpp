@@ -270,7 +270,7 @@ TEST(BatchSize, ServingAtAnArrivalRateRunsTheLargestBatchWithinTheTargets) {
 // once per 16 prompts. Llama 2 7B in FP8 on one H100 SXM (1,978.9 TFLOP/s dense FP8, 3,350 GB/s; datasheet):
 // alone, a 128-token prompt reads all 6.7 GB of weights (2.6 ms at 0.78 x 3,350 GB/s) for 1.4 ms of GEMMs
 // (1.7 TFLOP at 0.61 x 1,978.9 TFLOP/s); packed, the step is compute-bound and each prompt costs its FLOPs at
-// the prefill efficiency. The offline throughput is output / (that + output x step / batch) (ACCURACY.md,
+// the prefill efficiency. The offline throughput is output / (that + output x step / batch) (docs/accuracy-history.md,
 // serving item 13: 128-token rows in FP8 were planned too slow).
 TEST(BatchSize, ShortPromptsShareAPrefillStep) {
     const Plan p = run(R"({"stage": "batch", "model": "llama-2-7b", "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},
@@ -378,7 +378,7 @@ TEST(BatchSize, PerQueryHeadAttentionReadsTheKvCacheOncePerQueryHead) {
 // An offline job on n devices may run as r replicas of n / r devices. The plan tries every split
 // (powers of two) and keeps the most output tokens/s, so its throughput is at least r times that of the same
 // job planned on n / r devices (one replica each), for every r whose replica fits, and equals it for the
-// split it names. ACCURACY.md item 12: 8-GPU offline jobs were always one tensor-parallel-8 replica.
+// split it names. docs/accuracy-history.md item 12: 8-GPU offline jobs were always one tensor-parallel-8 replica.
 TEST(ServingLayout, OfflineJobOnEightGpusTakesTheBestSplitIntoReplicas) {
     auto offline = [](int count) {
         return run(R"({"stage": "batch", "model": "llama-2-70b", "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},

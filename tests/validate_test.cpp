@@ -367,6 +367,43 @@ TEST(ValidateSuite, SummaryPerKind) {
     EXPECT_EQ(r.summary.at("all").at("all").cases, 3);
 }
 
+// Sources are counted as leave one source out counts them (source_key: the URL without its anchor, case folded):
+// three_cases() is one source with 3 cases, 2 modelled, 1 within tolerance; a second URL with one case
+// (the 0 % error of base_case, within) comes after it, fewer cases first-sorted last; the markdown names both.
+TEST(ValidateSuite, SourcesAreCountedAsLeaveOneSourceOutLeavesThemOut) {
+    auto a = base_case();
+    auto b = base_case();
+    b["id"] = "b";
+    b["measured"]["value"] = 100;
+    auto c = base_case();
+    c["id"] = "c";
+    c["not_modelled"] = "not in the catalog";
+    auto d = base_case();
+    d["id"] = "d";
+    d["source"]["url"] = "https://example.org/002#table-3";
+    auto e = base_case();
+    e["id"] = "e";
+    e["source"]["url"] = "https://EXAMPLE.org/001#row-2"; // the same source as a, b and c
+    const ValidationReport r = run_validation({file(a, "memory/a.json"), file(b, "memory/b.json"), file(c, "memory/c.json"),
+                                               file(d, "memory/d.json"), file(e, "memory/e.json")}, uncalibrated_catalog());
+    ASSERT_TRUE(r.issues.empty());
+    const std::vector<SourceSummary> s = source_summaries(r);
+    ASSERT_EQ(s.size(), 2u);
+    EXPECT_EQ(s[0].key, "https://example.org/001");
+    EXPECT_EQ(s[0].cases, 4);
+    EXPECT_EQ(s[0].modelled, 3);
+    EXPECT_EQ(s[0].within, 2);      // a and e at 0 %, b at +12 % is out
+    EXPECT_EQ(s[0].loso_within, 2); // no fitted value: leave one source out predicts the same
+    EXPECT_EQ(s[0].kinds, std::vector<std::string>{"memory"});
+    EXPECT_EQ(s[1].key, "https://example.org/002");
+    EXPECT_EQ(s[1].url, "https://example.org/002#table-3");
+    EXPECT_EQ(s[1].cases, 1);
+    EXPECT_EQ(s[1].within, 1);
+    const std::string md = render_validation_markdown(r);
+    EXPECT_NE(md.find("5 cases from 2 sources"), std::string::npos);
+    EXPECT_NE(md.find("| memory | 4 | 3 | 2 | 2 |"), std::string::npos) << md;
+}
+
 TEST(ValidateSuite, DuplicateIdIsAProblem) {
     const auto a = base_case();
     const ValidationReport r = run_validation({file(a, "memory/a.json"), file(a, "memory/b.json")}, uncalibrated_catalog());

@@ -451,6 +451,38 @@ ValidationReport run_validation(const std::vector<CatalogFile>& files, const Cat
     return rep;
 }
 
+// [SECTION] sources ---------------------------------------------------------------------------------
+
+std::vector<SourceSummary> source_summaries(const ValidationReport& r) {
+    std::map<std::string, SourceSummary> by_key;
+    for (size_t i = 0; i < r.results.size(); ++i) {
+        const CaseResult& c = r.results[i];
+        const std::string key = source_key(c.m.source);
+        SourceSummary& s = by_key[key];
+        if (s.cases == 0) {
+            s.key = key;
+            s.title = c.m.source.title;
+            s.publisher = c.m.source.publisher;
+            s.url = c.m.source.url;
+        }
+        ++s.cases;
+        if (std::find(s.kinds.begin(), s.kinds.end(), c.m.kind) == s.kinds.end()) s.kinds.push_back(c.m.kind);
+        if (!c.modelled) continue;
+        ++s.modelled;
+        s.within += c.within;
+        if (i < r.loso.size() && r.loso[i].modelled) s.loso_within += r.loso[i].within;
+    }
+    std::vector<SourceSummary> out;
+    for (auto& [key, s] : by_key) {
+        std::sort(s.kinds.begin(), s.kinds.end(), [](const std::string& a, const std::string& b) {
+            return std::find(kKinds.begin(), kKinds.end(), a) < std::find(kKinds.begin(), kKinds.end(), b);
+        });
+        out.push_back(s);
+    }
+    std::stable_sort(out.begin(), out.end(), [](const SourceSummary& a, const SourceSummary& b) { return a.cases > b.cases; });
+    return out;
+}
+
 // [SECTION] output ----------------------------------------------------------------------------------
 
 namespace {
@@ -605,6 +637,18 @@ std::string render_validation_markdown(const ValidationReport& r) {
         for (size_t i : changed)
             out += "| `" + r.results[i].m.id + "` | " + r.results[i].m.kind + " | " + r.results[i].m.split + " | " + error_text(r.results[i]) + " | " +
                    error_text(r.loso[i]) + " |\n";
+    }
+    const auto sources = source_summaries(r);
+    if (!sources.empty()) {
+        out += "\n### Sources\n\n" + std::to_string(r.results.size()) + " cases from " + std::to_string(sources.size()) +
+               " sources (a source: what leave one source out leaves out, the URL without its anchor).\n\n"
+               "| source | kinds | cases | modelled | within tolerance | leave one source out: within |\n|---|---|---:|---:|---:|---:|\n";
+        for (const auto& s : sources) {
+            std::string kinds;
+            for (const auto& k : s.kinds) kinds += (kinds.empty() ? "" : ", ") + k;
+            out += "| [" + cell(s.title) + "](" + s.url + "), " + cell(s.publisher) + " | " + kinds + " | " + std::to_string(s.cases) + " | " +
+                   std::to_string(s.modelled) + " | " + std::to_string(s.within) + " | " + std::to_string(s.loso_within) + " |\n";
+        }
     }
     std::string split;
     for (const auto& c : r.results) {

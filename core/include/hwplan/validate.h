@@ -94,10 +94,25 @@ struct ValidationReport {
 CaseResult run_case(const Measurement& m, const Catalog& catalog);
 ValidationReport run_validation(const std::vector<CatalogFile>& files, const Catalog& catalog);
 
+// [SECTION] sources ------------------------------------------------------------------------------------
+
+// One source's cases (a source is what leave one source out leaves out: source_key, the URL without its anchor).
+struct SourceSummary {
+    std::string key;                 // source_key(m.source)
+    std::string title, publisher, url; // of its first case (sorted by split, kind, id)
+    std::vector<std::string> kinds;  // the kinds its cases measure, in kKinds order
+    int cases = 0, modelled = 0;
+    int within = 0;                  // modelled cases within tolerance today
+    int loso_within = 0;             // the same with the source left out of every fit
+};
+
+// Every source of the report, the most cases first (ties by key).
+std::vector<SourceSummary> source_summaries(const ValidationReport& r);
+
 // [SECTION] output and the gate ------------------------------------------------------------------------
 
 std::string render_validation_table(const ValidationReport& r);     // plain text, one line per case
-std::string render_validation_markdown(const ValidationReport& r);  // the table ACCURACY.md carries
+std::string render_validation_markdown(const ValidationReport& r);  // the generated report (docs/accuracy-report.md)
 std::string validation_json(const ValidationReport& r);
 std::string baseline_json(const ValidationReport& r);               // the recorded level (summaries only)
 
