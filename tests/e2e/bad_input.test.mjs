@@ -57,6 +57,16 @@ test('every class of bad input names its path and reason on the page, and the la
     last = shown;
   }
   await shot(page, 'bad-input-notice');
+  // A dropped image is not a workload: the notice says that, not a JSON parser's complaint about its first byte.
+  await page.evaluate(() => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+    const dt = new DataTransfer();
+    dt.items.add(new File([png], 'screenshot.png', { type: 'image/png' }));
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await page.waitForFunction((prev) => document.getElementById('hwplan-notice').textContent !== prev, last, { timeout: T.step });
+  assert.match(await notice(page), /^That is not a workload: it is not text \(a dropped image or other binary file\?\)/);
+  assert.equal(await status(page), before, 'a dropped image: the last valid plan stays');
   // The module is alive and plans a good workload after all of them.
   await page.evaluate(() => window.hwplanPage.loadWorkload('{"stage": "serve", "model": "Llama-3.1-8B"}'));
   await waitStatus(page, /^Plan: Llama-3\.1-8B|^Plan: llama-3\.1-8b/i);

@@ -7,7 +7,7 @@
 // reset() (helpers.mjs). The HiDPI test opens its own page: a device pixel ratio is fixed when a context is made.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chord, startAll, open, reset, settled, status, workload, waitStatus, click, typeInto, widget, shot, T } from './helpers.mjs';
+import { chord, startAll, open, reset, settled, status, workload, notice, waitStatus, click, typeInto, widget, shot, T } from './helpers.mjs';
 
 let browser, server, page, problems;
 before(async () => {
@@ -57,12 +57,15 @@ test('copy and paste use the browser clipboard', async () => {
   await chord(page, 'v');
   // The page reads the clipboard 250 ms after Ctrl+V: the app has handled (here: dropped) the '7' before the next copy.
   await until('the app handles the pasted 7', (n) => window.hwplanUi.pastes > n, seen);
+  // ...and says why nothing happened, rather than leave a paste that seems to do nothing.
+  assert.match(await notice(page), /^Pasted text is not a workload \(a workload is a JSON object/);
   const next = await workload(page);
   next.serve.concurrent_users = 12;
   await page.evaluate((t) => navigator.clipboard.writeText(t), JSON.stringify(next));
   await chord(page, 'v');
   await until('Ctrl+V with no field open imports the pasted workload', () => window.hwplanPage.workload().serve.concurrent_users === 12);
   assert.deepEqual(await workload(page), next);
+  assert.equal(await notice(page), '', 'the imported workload clears the notice');
   assert.equal(await page.evaluate(() => window.hwplanUi.pasted), typed, 'no paste was typed into a field');
   assert.deepEqual(problems, []);
 });

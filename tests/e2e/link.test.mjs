@@ -38,6 +38,7 @@ for (const [what, fragment, message] of [
   ['broken JSON', '#w=%7B%22stage%22%3A', /not valid JSON/],
   ['a damaged escape', '#w=%E0%A4%A', /not valid JSON/],
   ['an overlong link', '#w=' + 'x'.repeat(20000), /too long/],
+  ['an unknown device', '#device=nope', /^The link's device value \("nope"\) is not a device of this plan; the recommended device is shown\.$/],
 ]) {
   test(`${what} in the link: a visible message, the default plan, no echo`, async () => {
     await reset(page, fragment);

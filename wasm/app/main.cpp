@@ -276,7 +276,8 @@ void frame_unguarded() {
     new_frame(a);
     // Pasted text is typed into the active field once Ctrl/Cmd is up: a text field ignores characters
     // while Ctrl is held, and the browser's paste event comes while the Ctrl+V chord is still down.
-    // With no field open, pasted JSON is a workload to import (as a dropped file is); other text is dropped.
+    // With no field open, pasted JSON is a workload to import (as a dropped file is); other text is not typed
+    // anywhere, and the notice says why (a paste that seems to do nothing reads as a broken page).
     // io.WantTextInput here says whether the last frame left a text field open, whatever the page published.
     if (!a.pending_paste.empty() && !io.KeyCtrl && !io.KeySuper) {
         if (io.WantTextInput) {
@@ -285,6 +286,9 @@ void frame_unguarded() {
         } else if (const auto first = a.pending_paste.find_first_not_of(" \t\r\n");
                    first != std::string::npos && a.pending_paste[first] == '{') {
             a.commands.push_back({"import", a.pending_paste});
+        } else if (first != std::string::npos) {
+            a.state.notice = "Pasted text is not a workload (a workload is a JSON object, {...}); to type it into a field, "
+                             "click the field first.";
         }
         a.pending_paste.clear();
         ++a.pastes_seen;

@@ -175,13 +175,22 @@ void refresh_plan(AppState& state, const Catalog& catalog) {
         return;
     }
     state.plan_pending_whole = true;
-    // Show the recommended device (or the one a link asked for) and scroll the table to it.
-    std::string want = state.wanted_device;
+    // Show the recommended device (or the one a link asked for) and scroll the table to it. A device the link
+    // names that is not a row of this plan (a typo, a device the workload leaves out) is said, not ignored.
+    const std::string asked = state.wanted_device;
     state.wanted_device.clear();
-    if (want.empty() && state.plan.recommendation.found) want = state.plan.recommendation.option.device;
-    state.selected = 0;
-    for (int i = 0; i < static_cast<int>(state.shown.candidates.size()); ++i)
-        if (state.shown.candidates[i].device == want) state.selected = i;
+    const std::string recommended = state.plan.recommendation.found ? state.plan.recommendation.option.device : std::string();
+    auto row_of = [&](const std::string& id) {
+        for (int i = 0; i < static_cast<int>(state.shown.candidates.size()); ++i)
+            if (state.shown.candidates[i].device == id) return i;
+        return -1;
+    };
+    int row = asked.empty() ? -1 : row_of(asked);
+    if (!asked.empty() && row < 0)
+        state.notice = "The link's device value (\"" + clip_for_message(asked) + "\") is not a device of this plan; " +
+                       (recommended.empty() ? "the first row is shown." : "the recommended device is shown.");
+    if (row < 0 && !recommended.empty()) row = row_of(recommended);
+    state.selected = std::max(0, row);
     state.scroll_to_selected = true;
 }
 

@@ -505,6 +505,18 @@ bool import_json(AppState& state, const std::string& text, const Catalog& catalo
     // the JavaScript API: malformed JSON, a number beyond a double, invalid UTF-8, deep nesting, duplicate
     // keys (a re-serialised copy would have dropped the first silently). A scenario file's inner workload
     // is re-serialised, which is the one place a duplicate key inside it goes unnoticed.
+    // Something that is not text at all (a dropped image, a PDF): say what it is not, rather than quote a JSON
+    // parser's complaint about its first byte. Text holds no NUL or other control bytes but tab and line breaks
+    // (JSON allows no others outside strings, and inside strings only escaped).
+    const auto binary = std::find_if(text.begin(), text.end(), [](char ch) {
+        const auto u = static_cast<unsigned char>(ch);
+        return u < 0x20 && u != '\t' && u != '\n' && u != '\r';
+    });
+    if (binary != text.end()) {
+        state.notice = "That is not a workload: it is not text (a dropped image or other binary file?). A workload is a JSON "
+                       "object ({...}; docs/workload.md describes the form).";
+        return false;
+    }
     auto doc = nlohmann::json::parse(text, nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) {
         const auto parsed = parse_workload(text, catalog);
