@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 
 #include "hwplan/format.h"
 #include "hwplan/render.h"
@@ -55,8 +56,9 @@ void keep_bandwidth_figures(Eval& e, const std::string& precision) {
 }
 
 // `point`: a training candidate's point of the training search (choose_training); null: the profile's default.
+// `splits`: a serving candidate's splits of a given count into replicas, as evaluated (best_serving_layout).
 Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true, int replicas = 0,
-              const TrainPoint* point = nullptr) {
+              const TrainPoint* point = nullptr, std::vector<ServingPoint>* splits = nullptr) {
     Eval e;
     e.explain = explain;
     e.c.device = d.id;
@@ -66,7 +68,7 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
     case Stage::serve:
     case Stage::batch:
     case Stage::edge:
-        e = best_serving_layout(w, cat, d, n, a, explain, replicas);
+        e = best_serving_layout(w, cat, d, n, a, explain, replicas, splits);
         if (explain && w.stage == Stage::serve) mig_partitions(w, cat, d, a, e);
         break;
     case Stage::finetune:
@@ -125,8 +127,45 @@ void widen(Candidate& c, const Candidate& other) {
     c.memory.reserved_high_bytes = std::max(c.memory.reserved_high_bytes, reserved);
 }
 
-// The fewest devices that fit (when the workload does not fix the count): powers of two up to most_devices().
-int choose_count(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a) {
+// [SECTION] the serving search: count and split ----------------------------------------------------------
+// A serving candidate is the best point of one search over devices per replica (tensor parallel inside the fast
+// domain, pipeline stages past it, or expert parallel for a MoE: eval_serve) and replicas, at the batch the engine
+// runs (the planner's choice offline and at an arrival rate: best_batch). With the count left to the planner the
+// points are replica sizes in powers of two, from the fewest devices whose weights fit up to the fast domain (8 at
+// most); with a count given they are the splits of it into replicas (best_serving_layout). The objective:
+// - count open, no arrival rate: the fewest devices that fit ("fewest_devices"); larger sizes are runners-up;
+// - count open at an arrival rate: the size whose fleet (replicas for the rate and its queue x the size) has the
+//   fewest devices, ties to the smaller size ("fewest_fleet_devices");
+// - count given, batch left to the engine: the split with the most output tokens/s, within the latency targets at
+//   a rate, ties to fewer replicas ("most_output_tokens_per_s");
+// - count given with the users or batch given, or an edge device: the one configuration ("given").
+// The latency targets enter through the batch (at a rate, the largest that meets them) and the fleet (replicas
+// whose p95 time to first token meets the target); every point says whether it meets them.
+
+constexpr size_t kServingPointsKept = 6; // the best point and up to five runners-up
+
+// Whether x ranks before y under `objective`: fitting points first; among misfits the most devices (the closest
+// to fitting) first.
+bool serving_ahead(const ServingPoint& x, const ServingPoint& y, const std::string& objective) {
+    if (x.fits != y.fits) return x.fits;
+    if (!x.fits) return x.count > y.count;
+    if (objective == "most_output_tokens_per_s") return x.score > y.score;
+    return x.score < y.score || (x.score == y.score && x.count < y.count);
+}
+
+// The points in the objective's order with the chosen one (count and replicas of the candidate) first, at most
+// kServingPointsKept of them.
+void rank_serving(ServingSearch& s, int count, int replicas) {
+    std::stable_sort(s.points.begin(), s.points.end(), [&](const ServingPoint& x, const ServingPoint& y) { return serving_ahead(x, y, s.objective); });
+    const auto chosen = std::find_if(s.points.begin(), s.points.end(), [&](const ServingPoint& p) { return p.count == count && p.replicas == replicas; });
+    if (chosen != s.points.end()) std::rotate(s.points.begin(), chosen, chosen + 1);
+    if (s.points.size() > kServingPointsKept) s.points.resize(kServingPointsKept);
+}
+
+// The count of a candidate (when the workload does not fix it): training counts come from choose_training; edge
+// and embeddings run on one device; serving and batch search the replica sizes above, recording each point in
+// `search` when given.
+int choose_count(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, ServingSearch* search = nullptr) {
     if (w.hardware.count > 0) return w.hardware.count;
     if (w.stage == Stage::edge || w.stage == Stage::embed) return 1;
     int n0 = 1;
@@ -136,36 +175,92 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
         const double usable = usable_bytes(d, a, true);
         while (n0 < 4096 && weights / n0 > usable) n0 *= 2;
     }
+    std::vector<ServingPoint> points;
+    auto at = [&](int n) {
+        const Eval e = evaluate(w, cat, d, n, a, false);
+        points.push_back(serving_point(w, e));
+        return e;
+    };
     int first = 0;
     for (int n = n0; n <= most_devices(d, a) && !first; n *= 2)
-        if (evaluate(w, cat, d, n, a, false).c.fits) first = n;
-    if (!first) return 1;
-    if (!rate_batch(w)) return first;
-    // At an arrival rate the fleet is ceil(demand / capacity) copies of the n devices planned here: among the
-    // sizes from the fewest that fit up to the fast domain (8 at most), keep the one whose fleet has the fewest
-    // devices (replicas x tensor parallelism at least cost). At a rate the throughput counts each
-    // request's prefill already (eval_serve), as the pricing does (decide.cpp).
-    double demand = w.serve.requests_per_s * serve_shape(w).output;
-    if (!w.serve.traffic.empty()) {
-        demand = 0;
-        for (const auto& t : w.serve.traffic) demand += t.requests_per_s * t.output_tokens;
-    }
-    auto fleet = [&](int n) {
-        const Eval e = evaluate(w, cat, d, n, a, false);
-        const auto tp = e.c.figures.find("throughput_tokens_per_s");
-        const auto q = e.c.figures.find("replicas_for_rate");
-        if (!e.c.fits || tp == e.c.figures.end() || tp->second.value <= 0) return 1e300;
-        const double replicas = std::max(std::ceil(demand / tp->second.value), q == e.c.figures.end() ? 1.0 : q->second.value);
-        return replicas * n;
-    };
+        if (at(n).c.fits) first = n;
+    const bool rate = rate_batch(w);
+    if (search) search->objective = rate && first ? "fewest_fleet_devices" : "fewest_devices";
     int best = first;
-    double best_devices = fleet(first);
-    for (int n = first * 2; n <= std::min(std::max(1, d.domain_size), kMaxTensorParallel); n *= 2)
-        if (const double devices = fleet(n); devices < best_devices) {
-            best = n;
-            best_devices = devices;
+    if (first && !rate) {
+        // Runners-up: the larger replica sizes up to the fast domain (more devices, more output tokens/s each).
+        for (int n = first * 2; search && n <= std::min(std::max(1, d.domain_size), kMaxTensorParallel); n *= 2) (void)at(n);
+        for (auto& p : points) p.score = p.count;
+    } else if (first) {
+        for (auto& p : points) p.score = p.count;
+        // At an arrival rate the fleet is ceil(demand / capacity) copies of the n devices planned here: among the
+        // sizes from the fewest that fit up to the fast domain (8 at most), keep the one whose fleet has the fewest
+        // devices (replicas x tensor parallelism at least cost). At a rate the throughput counts each
+        // request's prefill already (eval_serve), as the pricing does (decide.cpp).
+        double demand = w.serve.requests_per_s * serve_shape(w).output;
+        if (!w.serve.traffic.empty()) {
+            demand = 0;
+            for (const auto& t : w.serve.traffic) demand += t.requests_per_s * t.output_tokens;
         }
-    return best;
+        auto fleet = [&](const Eval& e, int n) {
+            const auto tp = e.c.figures.find("throughput_tokens_per_s");
+            const auto q = e.c.figures.find("replicas_for_rate");
+            if (!e.c.fits || tp == e.c.figures.end() || tp->second.value <= 0) return 1e300;
+            const double replicas = std::max(std::ceil(demand / tp->second.value), q == e.c.figures.end() ? 1.0 : q->second.value);
+            return replicas * n;
+        };
+        // A fleet no size of this device can give (no throughput modelled) ranks last: infinity, null in the JSON.
+        auto fleet_at = [&](ServingPoint& p, const Eval& e) {
+            const double devices = fleet(e, p.count);
+            p.fleet_devices = p.score = devices < 1e300 ? devices : std::numeric_limits<double>::infinity();
+            return devices;
+        };
+        double best_devices = fleet(evaluate(w, cat, d, first, a, false), first);
+        for (auto& p : points)
+            if (p.count == first) p.fleet_devices = p.score = best_devices < 1e300 ? best_devices : std::numeric_limits<double>::infinity();
+        for (int n = first * 2; n <= std::min(std::max(1, d.domain_size), kMaxTensorParallel); n *= 2) {
+            const Eval e = at(n);
+            if (const double devices = fleet_at(points.back(), e); devices < best_devices) {
+                best = n;
+                best_devices = devices;
+            }
+        }
+    }
+    if (search) {
+        search->searched = int(points.size());
+        search->points = std::move(points);
+    }
+    return first ? best : 1;
+}
+
+// The candidate's serving search: the count search's points (count open), else the splits of the count as the
+// candidate's own evaluation tried them; ranked with the candidate's point first and explained in one line.
+void finish_serving_search(const Workload& w, Candidate& c, ServingSearch& s, std::vector<ServingPoint>& splits) {
+    const int replicas = std::max(1, c.layout.data_parallel);
+    if (s.points.empty()) {
+        s.objective = splits.size() > 1 ? "most_output_tokens_per_s" : "given";
+        s.searched = int(splits.size());
+        s.points = std::move(splits);
+    } else if (std::none_of(s.points.begin(), s.points.end(), [&](const ServingPoint& p) { return p.count == c.count && p.replicas == replicas; }) &&
+               !splits.empty()) {
+        // Nothing fits on any size tried: the candidate is one device, as evaluated for it.
+        s.points.push_back(splits.front());
+        s.points.back().score = c.count;
+        ++s.searched;
+    }
+    rank_serving(s, c.count, replicas);
+    if (s.points.empty()) return;
+    const ServingPoint& b = s.points.front();
+    const bool targets = w.serve.ttft_target_s > 0 || w.serve.tokens_per_s_per_user_target > 0;
+    std::string why = !b.fits ? "nothing fits on any size tried; the nearest: " + std::to_string(b.count) + " device(s)"
+                      : s.objective == "fewest_devices" ? "the fewest devices that fit"
+                      : s.objective == "fewest_fleet_devices" ? "the replica size whose fleet meets the arrival rate with the fewest devices (" + format_sig(b.fleet_devices, 6) + ")"
+                      : s.objective == "most_output_tokens_per_s" ? std::string("the split of the ") + std::to_string(b.count) + " devices with the most output tokens/s" +
+                                                                        (rate_batch(w) && targets ? " within the latency targets" : "")
+                                                                  : std::string("the configuration the workload gives");
+    s.explanation = why + ": " + b.describe + (b.meets_targets || !targets ? "" : ", which misses the latency targets") + "; " +
+                    std::to_string(s.searched) + " point(s) searched" + (s.points.size() > 1 ? ", runners-up listed after it" : "");
+    c.serving = std::move(s);
 }
 
 // [SECTION] sensitivity ----------------------------------------------------------------------------
@@ -265,8 +360,14 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
         plan_detail::TrainChoice tc;
         if (trains) tc = plan_detail::choose_training(w, cat, *d, das.typical, true);
         const plan_detail::TrainPoint* point = trains && !tc.points.empty() ? &tc.points.front() : nullptr;
-        const int n = point ? point->n : plan_detail::choose_count(w, cat, *d, das.typical);
-        plan_detail::Eval e = plan_detail::evaluate(w, cat, *d, n, das.typical, true, 0, point);
+        // Serving: the count, split and batch are the best point of the serving search (choose_count over replica
+        // sizes with the count open, best_serving_layout over splits of a given one); the runners-up are kept.
+        const bool serves = w.stage == Stage::serve || w.stage == Stage::batch || w.stage == Stage::edge;
+        ServingSearch ss;
+        std::vector<ServingPoint> splits;
+        const int n = point ? point->n : plan_detail::choose_count(w, cat, *d, das.typical, serves ? &ss : nullptr);
+        plan_detail::Eval e = plan_detail::evaluate(w, cat, *d, n, das.typical, true, 0, point, serves ? &splits : nullptr);
+        if (serves) plan_detail::finish_serving_search(w, e.c, ss, splits);
         if (point) {
             LayoutSearch& ls = e.c.layouts;
             ls.devices = n;

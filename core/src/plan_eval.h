@@ -88,8 +88,11 @@ inline bool is_given(const Workload& w, const std::string& key) { return std::fi
 bool offline_batch(const Workload& w); // an offline batch job whose batch the planner chooses
 // One replica of n devices (a MoE laid out both ways, the faster kept).
 void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e);
-// The candidate on n devices: split into replicas (the best split of a given count, or `fixed_replicas`).
-Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas);
+// The candidate on n devices: split into replicas (the best split of a given count, or `fixed_replicas`); `points`
+// receives every split evaluated.
+Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas,
+                         std::vector<ServingPoint>* points = nullptr);
+ServingPoint serving_point(const Workload& w, const Eval& e); // a point of the serving search from its evaluation
 // MIG instances on one device, reported beside the plan (figures and a note).
 void mig_partitions(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, Eval& e);
 

@@ -548,18 +548,50 @@ double layout_score(const Workload& w, const Eval& e) {
 
 } // namespace
 
+// A point of the serving search from its evaluation: its count, split and layout, and the figures the objective
+// ranks by (`score` is the split's output tokens/s, within the targets at a rate; the count search sets its own).
+ServingPoint serving_point(const Workload& w, const Eval& e) {
+    const Candidate& c = e.c;
+    auto value = [&](const char* k) { auto it = c.figures.find(k); return it == c.figures.end() ? 0.0 : it->second.value; };
+    ServingPoint p;
+    p.count = c.count;
+    p.replicas = std::max(1, c.layout.data_parallel);
+    p.devices_per_replica = c.count / p.replicas;
+    p.tensor_parallel = c.layout.tensor_parallel;
+    p.pipeline_parallel = c.layout.pipeline_parallel;
+    p.expert_parallel = c.layout.expert_parallel;
+    p.batch_sequences = c.figures.count("batch_sequences") ? value("batch_sequences") : serve_shape(w).batch;
+    p.fits = c.fits;
+    const double tps_target = w.serve.tokens_per_s_per_user_target, ttft_target = w.serve.ttft_target_s;
+    p.meets_targets = c.fits && (tps_target <= 0 || value("decode_tokens_per_s_per_user") >= tps_target) &&
+                      (ttft_target <= 0 || (c.figures.count("ttft_s") && value("ttft_s") <= ttft_target));
+    p.throughput_tokens_per_s = value("throughput_tokens_per_s");
+    p.tokens_per_s_per_device = p.count > 0 ? p.throughput_tokens_per_s / p.count : 0;
+    p.fleet_devices = p.count;
+    p.score = layout_score(w, e);
+    p.describe = std::to_string(p.replicas) + " replica(s) x " + std::to_string(p.devices_per_replica) + " device(s) (" +
+                 (p.expert_parallel > 1 ? "expert parallel " + std::to_string(p.expert_parallel) + ", attention tensor parallel " + std::to_string(p.tensor_parallel)
+                                        : "tensor parallel " + std::to_string(p.tensor_parallel) + " x " + std::to_string(p.pipeline_parallel) + " stage(s)") +
+                 ")";
+    return p;
+}
+
 // With the count left to the planner the replica size is the choice itself (choose_count: the fewest devices
 // that fit, or at a rate the size whose fleet has the fewest devices), so only a given count is split.
-// `fixed_replicas` > 0 skips the search (the bands of a layout already chosen).
-Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas) {
+// `fixed_replicas` > 0 skips the search (the bands of a layout already chosen). `points`, when given, receives
+// every split evaluated, in the order tried (serving_point).
+Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas,
+                         std::vector<ServingPoint>* points) {
     if (fixed_replicas > 0 && n % fixed_replicas == 0) return eval_serve_replicas(w, cat, d, n, fixed_replicas, a, explain);
     Eval best = eval_serve_replicas(w, cat, d, n, 1, a, explain);
+    if (points) points->push_back(serving_point(w, best));
     if (n <= 1 || w.hardware.count <= 0 || !(offline_batch(w) || rate_batch(w))) return best;
     double best_score = layout_score(w, best);
     std::string tried = explain ? "1 x " + std::to_string(n) + ": " + (best_score >= 0 ? format_sig(best_score, 4) : std::string("does not fit")) : "";
     for (int r = 2; r <= n; r *= 2) {
         if (n % r != 0) continue;
         Eval t = eval_serve_replicas(w, cat, d, n, r, a, explain);
+        if (points) points->push_back(serving_point(w, t));
         const double score = layout_score(w, t);
         if (explain) tried += ", " + std::to_string(r) + " x " + std::to_string(n / r) + ": " + (score >= 0 ? format_sig(score, 4) : std::string("does not fit"));
         if (score > best_score * (1 + 1e-9)) {
