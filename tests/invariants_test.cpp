@@ -178,8 +178,11 @@ std::string check_plan(const Plan& p, const json& w) {
             for (size_t i = 1; i < s.points.size(); ++i) {
                 const ServingPoint& r = s.points[i];
                 if (!r.fits || !b.fits) continue;
-                const bool beats = s.objective == "most_output_tokens_per_s" ? r.score > b.score * (1 + 1e-9)
-                                                                             : r.score < b.score || (r.score == b.score && r.count < b.count);
+                // The fewest devices that fit rank those that meet the latency targets first (docs/plan.md).
+                const bool targets_first = s.objective == "fewest_devices" && r.meets_targets != b.meets_targets;
+                const bool beats = targets_first ? r.meets_targets
+                                   : s.objective == "most_output_tokens_per_s" ? r.score > b.score * (1 + 1e-9)
+                                                                               : r.score < b.score || (r.score == b.score && r.count < b.count);
                 if (beats) return at + "a runner-up of the serving search (" + r.describe + ") beats the candidate on " + s.objective;
             }
         }

@@ -133,7 +133,8 @@ void widen(Candidate& c, const Candidate& other) {
 // runs (the planner's choice offline and at an arrival rate: best_batch). With the count left to the planner the
 // points are replica sizes in powers of two, from the fewest devices whose weights fit up to the fast domain (8 at
 // most); with a count given they are the splits of it into replicas (best_serving_layout). The objective:
-// - count open, no arrival rate: the fewest devices that fit ("fewest_devices"); larger sizes are runners-up;
+// - count open, no arrival rate: the fewest devices that fit and meet the latency targets, else the fewest that
+//   fit ("fewest_devices"); the other sizes up to the fast domain are runners-up;
 // - count open at an arrival rate: the size whose fleet (replicas for the rate and its queue x the size) has the
 //   fewest devices, ties to the smaller size ("fewest_fleet_devices");
 // - count given, batch left to the engine: the split with the most output tokens/s, within the latency targets at
@@ -149,6 +150,7 @@ constexpr size_t kServingPointsKept = 6; // the best point and up to five runner
 bool serving_ahead(const ServingPoint& x, const ServingPoint& y, const std::string& objective) {
     if (x.fits != y.fits) return x.fits;
     if (!x.fits) return x.count > y.count;
+    if (objective == "fewest_devices" && x.meets_targets != y.meets_targets) return x.meets_targets;
     if (objective == "most_output_tokens_per_s") return x.score > y.score;
     return x.score < y.score || (x.score == y.score && x.count < y.count);
 }
@@ -188,8 +190,11 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
     if (search) search->objective = rate && first ? "fewest_fleet_devices" : "fewest_devices";
     int best = first;
     if (first && !rate) {
-        // Runners-up: the larger replica sizes up to the fast domain (more devices, more output tokens/s each).
-        for (int n = first * 2; search && n <= std::min(std::max(1, d.domain_size), kMaxTensorParallel); n *= 2) (void)at(n);
+        // The larger replica sizes up to the fast domain (more devices, more output tokens/s each): the runners-up,
+        // or, when the fewest that fit miss the latency targets, the fewest that meet them.
+        const bool missed = !points.back().meets_targets;
+        for (int n = first * 2; (search || missed) && n <= std::min(std::max(1, d.domain_size), kMaxTensorParallel); n *= 2)
+            if (at(n).c.fits && missed && best == first && points.back().meets_targets) best = n;
         for (auto& p : points) p.score = p.count;
     } else if (first) {
         for (auto& p : points) p.score = p.count;
@@ -253,7 +258,7 @@ void finish_serving_search(const Workload& w, Candidate& c, ServingSearch& s, st
     const ServingPoint& b = s.points.front();
     const bool targets = w.serve.ttft_target_s > 0 || w.serve.tokens_per_s_per_user_target > 0;
     std::string why = !b.fits ? "nothing fits on any size tried; the nearest: " + std::to_string(b.count) + " device(s)"
-                      : s.objective == "fewest_devices" ? "the fewest devices that fit"
+                      : s.objective == "fewest_devices" ? std::string("the fewest devices that fit") + (targets && b.meets_targets ? " and meet the latency targets" : "")
                       : s.objective == "fewest_fleet_devices" ? "the replica size whose fleet meets the arrival rate with the fewest devices (" + format_sig(b.fleet_devices, 6) + ")"
                       : s.objective == "most_output_tokens_per_s" ? std::string("the split of the ") + std::to_string(b.count) + " devices with the most output tokens/s" +
                                                                         (rate_batch(w) && targets ? " within the latency targets" : "")
