@@ -159,6 +159,33 @@ std::string check_plan(const Plan& p, const json& w) {
                     return at + "a runner-up of the search is faster than the candidate";
         }
     }
+    // One answer, serving: a serving, batch or edge candidate is the first point of its serving search (count, split,
+    // layout and output tokens/s), and no runner-up beats it on the search's objective (docs/plan.md, serving search).
+    if (p.stage == Stage::serve || p.stage == Stage::batch || p.stage == Stage::edge)
+        for (const auto& c : p.candidates) {
+            const std::string at = c.device + " x" + std::to_string(c.count) + ": ";
+            const ServingSearch& s = c.serving;
+            if (s.points.empty()) return at + "a serving candidate without its search";
+            if (s.searched < int(s.points.size()) || s.points.size() > 6) return at + "the serving search keeps more points than it searched, or more than six";
+            const ServingPoint& b = s.points.front();
+            if (b.count != c.count || b.replicas != std::max(1, c.layout.data_parallel) || b.tensor_parallel != c.layout.tensor_parallel ||
+                b.pipeline_parallel != c.layout.pipeline_parallel || b.expert_parallel != c.layout.expert_parallel || b.devices_per_replica * b.replicas != b.count)
+                return at + "the candidate is not its serving search's first point (" + b.describe + ")";
+            if (b.fits != c.fits) return at + "the serving search's first point and the candidate disagree on fitting";
+            if (c.figures.count("throughput_tokens_per_s") &&
+                std::fabs(b.throughput_tokens_per_s - c.figures.at("throughput_tokens_per_s").value) > 1e-9 * b.throughput_tokens_per_s)
+                return at + "output tokens/s differ from the serving search's first point";
+            for (size_t i = 1; i < s.points.size(); ++i) {
+                const ServingPoint& r = s.points[i];
+                if (!r.fits || !b.fits) continue;
+                // The fewest devices that fit rank those that meet the latency targets first (docs/plan.md).
+                const bool targets_first = s.objective == "fewest_devices" && r.meets_targets != b.meets_targets;
+                const bool beats = targets_first ? r.meets_targets
+                                   : s.objective == "most_output_tokens_per_s" ? r.score > b.score * (1 + 1e-9)
+                                                                               : r.score < b.score || (r.score == b.score && r.count < b.count);
+                if (beats) return at + "a runner-up of the serving search (" + r.describe + ") beats the candidate on " + s.objective;
+            }
+        }
     for (const auto& o : p.options) {
         if (std::isnan(o.cost.value) || std::isnan(o.cost.low) || std::isnan(o.cost.high)) return "option " + o.name + ": NaN cost";
         // A feasible option may lack a public price (cost 0: "unit cost unknown"); a priced one is finite and ordered.

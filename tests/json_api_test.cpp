@@ -3,6 +3,7 @@
 
 #include "hwplan/catalog.h"
 #include "hwplan/catalog_embedded.h"
+#include "hwplan/plan.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -91,6 +92,53 @@ TEST(PlanRequestJson, ErrorsNamePathAndReason) {
         ASSERT_TRUE(out.contains("errors")) << r.request;
         EXPECT_EQ(out["errors"][0]["path"], r.path) << r.request;
         EXPECT_EQ(out["errors"][0]["message"], r.message) << r.request;
+    }
+}
+
+// One answer through the JS API: plan_json (what wasm/bindings.cpp's plan calls) writes the plan's candidates as they
+// are, device for device, with the same count and layout (tensor, pipeline, data, expert parallel), and each one's
+// search with that candidate as its best point: the serving search for the bank (serving, every catalog device), the
+// training search for frontier pretraining (GB200 NVL72, H100 SXM, TPU v5p). tests/layouts_agree.cmake checks the CLI.
+TEST(OneAnswer, JsApiPlanIsThePlansCandidates) {
+    const Catalog& cat = embedded_catalog().catalog;
+    for (const std::string id : {"bank-70b-fp8", "frontier-pretraining"}) {
+        const Scenario* sc = nullptr;
+        for (const auto& s : cat.scenarios)
+            if (s.id == id) sc = &s;
+        ASSERT_NE(sc, nullptr) << id;
+        const Plan p = plan_from_json(sc->workload_json, cat);
+        const json j = json::parse(plan_json(cat, sc->workload_json));
+        const json& cands = j.at("plan").at("candidates");
+        ASSERT_EQ(cands.size(), p.candidates.size()) << id;
+        ASSERT_FALSE(p.candidates.empty()) << id;
+        for (size_t i = 0; i < cands.size(); ++i) {
+            const Candidate& c = p.candidates[i];
+            const json& x = cands[i];
+            const std::string at = id + " " + c.device;
+            EXPECT_EQ(x.at("device"), c.device) << at;
+            EXPECT_EQ(x.at("count"), c.count) << at;
+            const json& l = x.at("layout");
+            EXPECT_EQ(l.at("tensor_parallel"), c.layout.tensor_parallel) << at;
+            EXPECT_EQ(l.at("pipeline_parallel"), c.layout.pipeline_parallel) << at;
+            EXPECT_EQ(l.at("data_parallel"), c.layout.data_parallel) << at;
+            EXPECT_EQ(l.at("expert_parallel"), c.layout.expert_parallel) << at;
+            if (p.stage == Stage::serve) {
+                const json& b = x.at("serving_search").at("best");
+                EXPECT_EQ(b.at("count"), c.count) << at;
+                EXPECT_EQ(b.at("replicas"), std::max(1, c.layout.data_parallel)) << at;
+                EXPECT_EQ(b.at("tensor_parallel"), c.layout.tensor_parallel) << at;
+                EXPECT_EQ(b.at("pipeline_parallel"), c.layout.pipeline_parallel) << at;
+                EXPECT_EQ(b.at("expert_parallel"), c.layout.expert_parallel) << at;
+                EXPECT_EQ(x.at("serving_search").at("alternatives").size() + 1, c.serving.points.size()) << at;
+            } else {
+                const json& b = x.at("layouts").at("best");
+                ASSERT_FALSE(b.is_null()) << at;
+                EXPECT_EQ(b.at("tensor_parallel"), c.layout.tensor_parallel) << at;
+                EXPECT_EQ(b.at("pipeline_parallel"), c.layout.pipeline_parallel) << at;
+                EXPECT_EQ(b.at("data_parallel"), c.layout.data_parallel) << at;
+                EXPECT_EQ(b.at("expert_parallel"), c.layout.expert_parallel) << at;
+            }
+        }
     }
 }
 

@@ -1495,6 +1495,32 @@ TEST(OneAnswer, EveryScenarioRecommendsItsCandidatesSearchPoint) {
     }
 }
 
+// A serving count left open is the fewest devices that fit and meet the latency targets. The coding-agent scenario
+// (Qwen2.5-32B at FP8, 4 users at 32,768 tokens of context, 50 tokens/s per user): on one A100 80GB a decode step
+// reads the weights (32.8e9 params x 1 byte = 32.8 GB) and the 4 users' KV cache at their mean history of 20,480
+// tokens (64 layers x 8 KV heads x 128 x 2 x 1 byte = 131 kB a token: 10.7 GB), 43.5 GB over 2,039 GB/s: at least
+// 21 ms, so at most 47 tokens/s per user even at the whole bandwidth. One device fits and cannot meet 50; two
+// (tensor parallel 2, half the bytes each) can. Before, the plan stopped at the fewest that fit (1 device, 35 tokens/s).
+TEST(OneAnswer, ServingCountMeetsThePerUserTarget) {
+    const Scenario* sc = nullptr;
+    for (const auto& s : catalog().scenarios)
+        if (s.id == "coding-agent-32b") sc = &s;
+    ASSERT_NE(sc, nullptr);
+    const Plan p = run(sc->workload_json);
+    const Candidate* c = nullptr;
+    for (const auto& x : p.candidates)
+        if (x.device == "a100-80gb") c = &x;
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->count, 2);
+    EXPECT_GE(c->figures.at("decode_tokens_per_s_per_user").value, 50.0);
+    ASSERT_FALSE(c->serving.points.empty());
+    EXPECT_TRUE(c->serving.points.front().meets_targets);
+    bool one_misses = false;
+    for (const auto& pt : c->serving.points)
+        if (pt.count == 1) one_misses = pt.fits && !pt.meets_targets && pt.throughput_tokens_per_s / 4 < 47.0;
+    EXPECT_TRUE(one_misses) << c->serving.explanation;
+}
+
 // Llama 3 paper, Table 4 (arXiv:2407.21783): 405B on 16,384 H100 at 8,192 tokens, 16M tokens a batch, BF16 MFU
 // 38-43 % across its three stages. The search finds a layout that fits with tensor parallelism inside the 8-GPU
 // NVLink domain and an MFU in that range (the profile's basis is 41 %, less the bubble and exposed communication the

@@ -293,6 +293,22 @@ json layouts_json(const LayoutSearch& s) {
             {"best", s.layouts.empty() ? json(nullptr) : layout_json(s.layouts.front())}, {"alternatives", std::move(alternatives)}};
 }
 
+json serving_point_json(const ServingPoint& p) {
+    return {{"count", p.count}, {"replicas", p.replicas}, {"devices_per_replica", p.devices_per_replica},
+            {"tensor_parallel", p.tensor_parallel}, {"pipeline_parallel", p.pipeline_parallel}, {"expert_parallel", p.expert_parallel},
+            {"batch_sequences", finite_or_null(p.batch_sequences)}, {"fits", p.fits}, {"meets_targets", p.meets_targets},
+            {"throughput_tokens_per_s", finite_or_null(p.throughput_tokens_per_s)}, {"tokens_per_s_per_device", finite_or_null(p.tokens_per_s_per_device)},
+            {"fleet_devices", finite_or_null(p.fleet_devices)}, {"score", finite_or_null(p.score)}, {"describe", p.describe}};
+}
+
+// The serving search as the training one is written: the best point (the candidate's) and the runners-up.
+json serving_json(const ServingSearch& s) {
+    json alternatives = json::array();
+    for (size_t i = 1; i < s.points.size(); ++i) alternatives.push_back(serving_point_json(s.points[i]));
+    return {{"objective", s.objective}, {"searched", s.searched}, {"explanation", s.explanation},
+            {"best", s.points.empty() ? json(nullptr) : serving_point_json(s.points.front())}, {"alternatives", std::move(alternatives)}};
+}
+
 json rl_json(const RlPools& r) {
     return {{"sized", r.sized}, {"trainer_devices", r.trainer_devices}, {"rollout_devices", r.rollout_devices},
             {"rollout_replicas", r.rollout_replicas}, {"replica_devices", r.replica_devices}, {"rollout_share", r.rollout_share},
@@ -376,6 +392,7 @@ std::string to_json(const Plan& p) {
         for (const auto& [k, f] : c.figures) j[k] = figure_json_checked(f); // figures at the top level under their own names
         if (c.layouts.searched > 0 || !c.layouts.explanation.empty()) j["layouts"] = layouts_json(c.layouts);
         if (!c.rl.explanation.empty()) j["rl"] = rl_json(c.rl);
+        if (!c.serving.points.empty()) j["serving_search"] = serving_json(c.serving);
         cands.push_back(std::move(j));
     }
     auto option_json = [](const Option& o) {

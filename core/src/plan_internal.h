@@ -1,4 +1,5 @@
-// plan_internal.h (private to the core): the pieces of planning shared between plan.cpp and decide.cpp.
+// plan_internal.h (private to the core): the pieces of planning shared between the plan's stage files (plan*.cpp)
+// and decide.cpp, flips.cpp; the stages' own shared declarations are in plan_eval.h.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -28,8 +29,8 @@ inline bool is_training_stage(Stage s) { return s == Stage::finetune || s == Sta
 
 // Interactive serving at an arrival rate without a number of concurrent users (MLPerf's Server scenario:
 // Poisson arrivals, TTFT and TPOT limits, the batch left to the engine): a replica runs the batch with the
-// most output tokens/s that still meets the latency targets (issue 9), each step also carrying the prefill
-// of the requests that arrive, so its throughput counts prefill (plan.cpp).
+// most output tokens/s that still meets the latency targets, each step also carrying the prefill
+// of the requests that arrive, so its throughput counts prefill (plan_serving.cpp).
 inline bool rate_batch(const Workload& w) {
     auto given = [&](const char* k) { return std::find(w.given.begin(), w.given.end(), k) != w.given.end(); };
     return w.stage == Stage::serve && (w.serve.requests_per_s > 0 || !w.serve.traffic.empty()) && !given("serve.concurrent_users") &&

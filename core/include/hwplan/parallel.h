@@ -19,7 +19,7 @@ namespace hwplan {
 
 // [SECTION] Network ------------------------------------------------------------------------------------
 // One alpha-beta model for every collective in the planner: tensor-parallel all-reduces of a decode step
-// (plan.cpp), the training layouts' tensor, expert, pipeline and data-parallel traffic (below), RL weight
+// (plan_serving.cpp), the training layouts' tensor, expert, pipeline and data-parallel traffic (below), RL weight
 // synchronisation (rl.h). Its latency terms are NCCL's own tuning model (src/graph/tuning.cc,
 // ncclTopoTuneModel): a fixed launch latency per collective (baseLat), a per-step latency inside the
 // scale-up domain (intraLat) and one per step across it (interLat).
@@ -124,7 +124,7 @@ struct TrainingJob {
     double loss_chunks = 1;
     // The compute of one token on one device, whole model, at `compute_basis_recompute`: when > 0 it replaces
     // FLOPs at prefill_compute_efficiency, so that the search prices layouts on the plan's measured training
-    // efficiency (the runtime profile's MFU basis, plan.cpp); a layout that recomputes more or less scales it
+    // efficiency (the runtime profile's MFU basis, plan_training.cpp); a layout that recomputes more or less scales it
     // by its hardware FLOPs.
     double compute_s_per_token = 0;
     Checkpointing compute_basis_recompute = Checkpointing::none;
@@ -218,7 +218,7 @@ std::string describe(const TrainingLayout& l); // "TP 8 x PP 16 x DP 128, ZeRO-1
 
 // [SECTION] From a workload -------------------------------------------------------------------------------
 
-// The job of a training workload with the storage the plan's runtime profile decided (plan.cpp): bytes per
+// The job of a training workload with the storage the plan's runtime profile decided (plan_training.cpp): bytes per
 // trainable parameter, stored bytes per frozen weight (LoRA/QLoRA) and the activation settings.
 TrainingJob training_job(const Workload& w, double trainable_params, const ModelStateBytes& state, double frozen_bytes_per_param,
                          const ActivationSettings& activations);

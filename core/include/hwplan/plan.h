@@ -90,6 +90,41 @@ struct Layout {
 
 enum class Regime { compute, bandwidth, capacity };
 
+// One point of the serving search (plan_serving.cpp, plan.cpp): `count` devices as `replicas` replicas of
+// `devices_per_replica` each, a replica tensor parallel inside the fast domain and pipeline stages past it (or, for a
+// MoE, expert parallel over the replica), at the batch its engine runs. Its figures are those of its evaluation.
+struct ServingPoint {
+    int count = 0;                       // devices planned on (the candidate's `count`)
+    int replicas = 1;                    // replicas inside them (the candidate's layout.data_parallel)
+    int devices_per_replica = 0;         // count / replicas
+    int tensor_parallel = 1;
+    int pipeline_parallel = 1;
+    int expert_parallel = 1;
+    double batch_sequences = 0;          // sequences a replica runs per step: the engine's batch, or the users given
+    bool fits = false;
+    bool meets_targets = true;           // time to first token and per-user speed meet the workload's targets (true without any)
+    double throughput_tokens_per_s = 0;  // output tokens/s of the `count` devices
+    double tokens_per_s_per_device = 0;  // throughput / count
+    double fleet_devices = 0;            // with the count left open at an arrival rate: the devices whose replicas meet it
+                                         // (replicas for the rate x count); otherwise `count`
+    double score = 0;                    // the figure the search's objective ranks by (ServingSearch::objective)
+    std::string describe;                // "2 replicas x 4 devices (tensor parallel 4)"
+    bool operator==(const ServingPoint&) const = default;
+};
+
+// The points of one serving search, best first: the candidate is points[0] (its count, layout and figures), the rest
+// are the runners-up (at most five) on the same device.
+struct ServingSearch {
+    std::string objective;               // "fewest_devices" (score: devices, fewer first), "fewest_fleet_devices" (score: the
+                                         // fleet at the rate, fewer first), "most_output_tokens_per_s" (score: output tokens/s,
+                                         // within the latency targets at a rate; more first), "given" (one point: the engine
+                                         // configuration the workload fixes)
+    int searched = 0;                    // points evaluated
+    std::string explanation;             // what was searched and why the first point won, in words
+    std::vector<ServingPoint> points;
+    bool operator==(const ServingSearch&) const = default;
+};
+
 struct Candidate {
     std::string device;          // catalog id
     std::string device_name;
@@ -105,6 +140,7 @@ struct Candidate {
     LayoutSearch layouts;        // pretrain/finetune: the points of the training search on `count` devices, this candidate's first
                                  // (parallel.h; its figures are the candidate's); empty otherwise
     std::string count_why;       // pretrain/finetune: how the count was chosen (given, fewest that fit, deadline)
+    ServingSearch serving;       // serve/batch/edge: the points of the serving search, this candidate its first; empty otherwise
     RlPools rl;                  // rl: trainer pool (`count` devices) and the rollout pool beside it (rl.h); empty otherwise
     int option = -1;             // index into Plan::options of the best-ranked option on this device (its unit cost, fleet,
                                  // feasibility and reasons are the table's row); -1 when no option names it (decide.cpp)

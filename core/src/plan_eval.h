@@ -1,0 +1,141 @@
+// plan_eval.h (private to the core): what the plan's stage files share. Device and model facts (plan_facts.cpp),
+// the record of one evaluation (Eval), each stage's evaluator and search (plan_serving.cpp, plan_training.cpp,
+// plan_embed.cpp, plan_rl.cpp) and the assumptions per device (plan_assumptions.cpp); plan.cpp assembles them.
+// Namespace hwplan::plan_detail: the core compiles in unity batches of five files, so these names stay out of
+// hwplan's own scope, where a neighbour's file-local helper of the same name would collide with them.
+#pragma once
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "hwplan/format.h"
+#include "hwplan/parallel.h"
+#include "hwplan/plan.h"
+#include "plan_internal.h"
+
+namespace hwplan::plan_detail {
+
+// [SECTION] device and model facts (plan_facts.cpp) -----------------------------------------------------------
+
+constexpr int kMaxTensorParallel = 8;
+
+struct Peak {
+    double flop_per_s = 0;
+    std::string precision;   // the precision whose peak is used ("" when none is published)
+    std::string requested;
+    std::string device;
+    bool fell_back() const { return precision != requested; }
+    std::string note() const {
+        if (precision.empty())
+            return "no published dense peak for " + requested + " or a wider format on " + device + ": compute time is not modelled";
+        return "no published " + requested + " peak on " + device + "; compute time uses its " + precision + " peak (" +
+               format_sig(flop_per_s / 1e12, 4) + " TFLOPS)";
+    }
+};
+
+Peak peak_for(const Device& d, const std::string& compute);             // the dense peak at `compute`, or the nearest wider path
+bool local_runtime(const Device& d);                                     // SoCs, CPUs, NPUs: llama.cpp/MLX-style runtimes
+double usable_bytes(const Device& d, const Assumptions& a, bool serving); // what one device lets a job use
+double runtime_overhead_bytes(const Device& d, const Assumptions& a);     // runtime context or compute buffer
+int most_devices(const Device& d, const Assumptions& a);                  // the most devices of one kind a plan joins
+
+struct WeightBytes {
+    double total = 0;     // whole model
+    double experts = 0;   // the routed-expert share of `total` (MoE)
+    double input_embedding = 0;           // the untied input token table's share of `total`
+    double input_embedding_row_bytes = 0; // one token's row of it
+    double quantized_params = 0;          // parameters stored at the format's bits (the rest at 16)
+    double bits_per_weight = 16;          // the format's storage bits per quantized parameter
+    std::string why;
+};
+
+WeightBytes weight_bytes(const Workload& w, const Catalog& cat, const std::string& format_name, double params, bool explain);
+double kv_value_bytes(const std::string& kv); // bytes per KV cache value at the named precision (2 when unknown)
+
+// [SECTION] one evaluation: a device, a count, one case of the assumptions ------------------------
+
+// One evaluation. Explanations (the "why" texts) are built only when `explain` is set: the trial
+// evaluations that choose a count and the low/high cases need numbers, not prose.
+struct Eval {
+    Candidate c;
+    double headline = 0; // the stage's ranking figure, larger is better
+    bool explain = true;
+    bool search_batch = true; // false inside a batch search's own trials
+    bool mixed_prefill = false; // a batch search's trials at an arrival rate: prefill mixed into the decode steps
+
+    template <class Why> Figure figure(double value, Label label, Why&& why) const {
+        Figure f;
+        f.value = f.low = f.high = value;
+        f.label = label;
+        if (explain) f.why = why();
+        return f;
+    }
+    template <class Why> void term(MemoryUse& m, const char* name, double bytes, Why&& why) const {
+        m.terms.push_back({name, bytes, explain ? why() : std::string()});
+    }
+};
+
+inline void finish_memory(MemoryUse& m) {
+    m.total_bytes = m.weights_bytes + m.kv_cache_bytes + m.activations_bytes + m.gradients_bytes + m.optimizer_bytes + m.overhead_bytes;
+}
+
+inline std::string gb(double bytes) { return format_bytes(bytes); }
+
+inline bool is_given(const Workload& w, const std::string& key) { return std::find(w.given.begin(), w.given.end(), key) != w.given.end(); }
+
+// [SECTION] serving, batch and edge (plan_serving.cpp) -------------------------------------------------------
+
+bool offline_batch(const Workload& w); // an offline batch job whose batch the planner chooses
+// One replica of n devices (a MoE laid out both ways, the faster kept).
+void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e);
+// The candidate on n devices: split into replicas (the best split of a given count, or `fixed_replicas`); `points`
+// receives every split evaluated.
+Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas,
+                         std::vector<ServingPoint>* points = nullptr);
+ServingPoint serving_point(const Workload& w, const Eval& e); // a point of the serving search from its evaluation
+// MIG instances on one device, reported beside the plan (figures and a note).
+void mig_partitions(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, Eval& e);
+
+// [SECTION] training (plan_training.cpp) ---------------------------------------------------------------------
+
+const TrainingRuntime& training_runtime(const Workload& w, const Catalog& cat); // the trainer's runtime profile
+struct TrainBasis; // what the layout search needs from eval_train (plan_training.cpp)
+// One data-parallel layout with the trainer's own sharding: ZeRO stage `zero_choice` (< 0: the default).
+void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e, int zero_choice = -1,
+                TrainBasis* basis = nullptr);
+
+// One point of the training search.
+struct TrainPoint {
+    int n = 0;
+    bool profile = true;   // a data-parallel point evaluated by eval_train; else one of the layout search's
+    LayoutResult result;   // its layout and numbers (memory per device, step, tokens/s, time to train)
+};
+
+struct TrainChoice {
+    std::vector<TrainPoint> points; // the chosen point first, then the runners-up on the same count
+    long searched = 0;
+    std::string why;                // how the count was chosen, in words (built only when explaining)
+};
+
+TrainChoice choose_training(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, bool explain);
+void eval_train_point(const Workload& w, const Catalog& cat, const Device& d, const TrainPoint& pt, const Assumptions& a, Eval& e);
+
+// [SECTION] embeddings (plan_embed.cpp) and RL pools (plan_rl.cpp) --------------------------------------------
+
+void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e);
+RlPools rl_pools(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, const Candidate& trainer);
+void rl_job_figures(const Workload& w, const RlPools& rl, Eval& e);
+
+// [SECTION] assumptions per device (plan_assumptions.cpp) ----------------------------------------------------
+
+void end_to_end_mfu(AssumptionSet& das, const EfficiencyRule*& attention_rule);
+AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, const Workload& w, const Device& d,
+                                 const EfficiencyRule*& decode_rule, const EfficiencyRule*& mfu_rule, const EfficiencyRule*& attention_rule,
+                                 const EfficiencyRule*& gemm_rule);
+std::vector<const Calibration*> apply_calibrations(AssumptionSet& das, const Catalog& cat, const Device& d);
+void label_user_calibrated(Candidate& c, const std::vector<const Calibration*>& applied);
+void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const AssumptionSet& das, const EfficiencyRule* decode_rule,
+                      const EfficiencyRule* mfu_rule, const EfficiencyRule* attention_rule, const EfficiencyRule* gemm_rule);
+void missing(const Workload& w, Plan& p);
+
+} // namespace hwplan::plan_detail

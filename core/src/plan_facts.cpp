@@ -1,0 +1,116 @@
+// plan_facts.cpp: what a device and a model give every stage's evaluation: the dense peak at the compute precision
+// (with its fallback), the memory a job may use, the runtime's own overhead, how many devices a plan joins, and the
+// weights' bytes at their storage format.
+#include <algorithm>
+#include <span>
+
+#include "hwplan/format.h"
+#include "hwplan/memory.h"
+#include "hwplan/precision.h"
+#include "plan_eval.h"
+
+namespace hwplan::plan_detail {
+
+// [SECTION] device facts ---------------------------------------------------------------------------
+
+// The dense peak for the requested compute precision, falling back to the nearest wider path the
+// device has (FP8 -> BF16 -> FP16 -> FP32; INT8 -> FP16 -> BF16 -> FP32), with a note saying so. INT8
+// compute (TensorRT's INT8 engines, W8A8 kernels) runs on the integer tensor-core path, whose dense OP/s the
+// datasheet gives beside the FLOP/s (int8_dense_TOPS; A100: 624 TOPS vs 312 TFLOPS at FP16).
+Peak peak_for(const Device& d, const std::string& compute) {
+    struct Path {
+        const char* name;
+        PeakRate Device::*rate;
+    };
+    static constexpr Path kFp8[] = {{"fp8", &Device::fp8}, {"bf16", &Device::bf16}, {"fp16", &Device::fp16}, {"fp32", &Device::fp32}};
+    static constexpr Path kBf16[] = {{"bf16", &Device::bf16}, {"fp16", &Device::fp16}, {"fp32", &Device::fp32}};
+    static constexpr Path kFp16[] = {{"fp16", &Device::fp16}, {"bf16", &Device::bf16}, {"fp32", &Device::fp32}};
+    static constexpr Path kFp32[] = {{"fp32", &Device::fp32}};
+    static constexpr Path kInt8[] = {{"int8", &Device::int8}, {"fp16", &Device::fp16}, {"bf16", &Device::bf16}, {"fp32", &Device::fp32}};
+    const std::span<const Path> order = compute == "fp8" ? std::span<const Path>(kFp8)
+                                        : compute == "int8" ? std::span<const Path>(kInt8)
+                                        : compute == "fp16" ? std::span<const Path>(kFp16)
+                                        : compute == "fp32" ? std::span<const Path>(kFp32)
+                                                            : std::span<const Path>(kBf16);
+    Peak p;
+    p.requested = compute;
+    p.device = d.id;
+    for (const auto& path : order) {
+        const PeakRate& rate = d.*path.rate;
+        if (rate.supported) {
+            p.flop_per_s = rate.flop_per_s;
+            p.precision = path.name;
+            return p;
+        }
+    }
+    return p;
+}
+
+// Unified-memory Apple SoCs and CPUs/NPUs run llama.cpp/MLX-style runtimes; the rest run a serving
+// engine (vLLM-like) or a training framework on a discrete accelerator.
+bool local_runtime(const Device& d) { return d.kind == DeviceKind::soc || d.kind == DeviceKind::cpu || d.kind == DeviceKind::npu; }
+
+// What one device lets a job use: the total the driver reports to the runtime where the catalog has that
+// reading (cudaMemGetInfo: what vLLM multiplies by gpu_memory_utilization, vllm/worker/worker.py
+// determine_num_available_blocks, and what PyTorch can allocate), else the datasheet capacity; the platform's
+// usable share (macOS GPU wiring on Apple SoCs); and for serving engines their memory-utilization setting.
+double usable_bytes(const Device& d, const Assumptions& a, bool serving) {
+    double ratio = d.usable_memory_ratio;
+    if (d.vendor == "Apple" && d.usable_rule.empty() && d.usable_memory_ratio == 1.0) ratio = a.macos_gpu_wired_ratio;
+    double bytes = (d.runtime_total_bytes > 0 ? d.runtime_total_bytes : d.memory_bytes) * ratio;
+    if (serving && !local_runtime(d)) bytes *= a.serving_memory_utilization;
+    return bytes;
+}
+
+double runtime_overhead_bytes(const Device& d, const Assumptions& a) {
+    return local_runtime(d) ? a.llama_cpp_compute_buffer_bytes : a.runtime_context_bytes;
+}
+
+// The most devices of one kind a plan joins: for cards whose only link is PCIe and which have no scale-out
+// network one machine of kCardsPerMachine, lesson 004's node ("one node of up to 8"); else 4096 (devices whose
+// network is not recorded, SRAM systems chained on their own links, domains joined by a network).
+constexpr int kCardsPerMachine = 8;
+int most_devices(const Device& d, const Assumptions& a) {
+    const Network net = network_of(d, a);
+    if (!net.multi_node && d.interconnect_kind.rfind("pcie", 0) == 0) return kCardsPerMachine;
+    return 4096;
+}
+
+// [SECTION] model facts ----------------------------------------------------------------------------
+
+// Weights at the storage format: weight-only quantizers keep embeddings and head in 16 bits (memory.h).
+WeightBytes weight_bytes(const Workload& w, const Catalog& cat, const std::string& format_name, double params, bool explain) {
+    WeightBytes out;
+    const WeightFormat* f = cat.find_format(format_name);
+    const double bits = f ? f->bits_per_weight : 16;
+    const auto& arch = w.model.model.arch;
+    const bool keep_embeddings = f && f->kind != "gguf" && f->kind != "float" && !w.model.size_only;
+    const bool low_float = f && f->kind == "float" && bits < 16 && !w.model.size_only; // fp8 engines too
+    const double embed = (keep_embeddings || low_float) ? std::min(params, embedding_and_head_params(arch)) : 0;
+    out.total = (params - embed) * bits / 8 + embed * 2;
+    out.quantized_params = params - embed;
+    out.bits_per_weight = bits;
+    // An untied input table is a lookup: a step reads only its tokens' rows (a tied one is also the head,
+    // read whole). Stored at 16 bits where the embeddings are kept, else at the format's bits.
+    if (!arch.tied_embeddings && !w.model.size_only && arch.vocab > 0 && embedding_and_head_params(arch) <= params) {
+        out.input_embedding_row_bytes = double(arch.hidden) * (embed > 0 ? 2.0 : bits / 8);
+        out.input_embedding = double(arch.vocab) * out.input_embedding_row_bytes;
+    }
+    if (explain) {
+        out.why = format_count(params) + " params x " + format_sig(bits, 4) + " bits (" + format_name + ")";
+        if (embed > 0) out.why += ", embeddings and head (" + format_count(embed) + ") kept at 16 bits";
+    }
+    if (arch.has_moe && !w.model.size_only) { // routed experts are stored at the format's bits
+        const auto& e = arch.moe;
+        const double per_expert = (arch.mlp == MlpKind::gated ? 3.0 : 2.0) * arch.hidden * e.expert_intermediate;
+        out.experts = per_expert * e.experts * (arch.layers - e.dense_layers) * bits / 8;
+    }
+    return out;
+}
+
+double kv_value_bytes(const std::string& kv) {
+    auto p = parse_precision(kv);
+    return p ? bytes_per_value(*p) : 2.0;
+}
+
+} // namespace hwplan::plan_detail

@@ -1,0 +1,683 @@
+// plan_serving.cpp: serving, batch and edge evaluation: one replica's memory, decode and prefill rooflines, the
+// batch the engine would run, the queue at an arrival rate and disaggregation beside it; a MoE laid out both ways;
+// the split of a given count into replicas (serving layouts); MIG partitions reported beside a one-device plan.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "hwplan/format.h"
+#include "hwplan/memory.h"
+#include "hwplan/parallel.h"
+#include "plan_eval.h"
+
+namespace hwplan::plan_detail {
+
+// [SECTION] the engine's batch: the one with the most output tokens/s ---------------------------
+
+// An offline batch job (stage batch without concurrent_users or batch_size) runs as many sequences at once
+// as maximizes output tokens/s within memory, as offline engines do: vLLM's LLM class and trtllm-bench
+// throughput queue every request at once and let the scheduler fill the KV cache.
+bool offline_batch(const Workload& w) {
+    return w.stage == Stage::batch && !is_given(w, "serve.concurrent_users") && !is_given(w, "serve.batch_size");
+}
+
+namespace {
+
+struct BatchChoice {
+    double batch = 0;            // sequences per step
+    double throughput = 0;       // output tokens/s at that batch
+    bool found = false;
+};
+
+// The batch with the most output tokens/s among those that fit and pass `ok` (latency targets): powers
+// of two up to the most sequences whose KV cache fits, and that most itself. Each trial is one plain
+// evaluation at that many concurrent sequences.
+template <class Ok>
+BatchChoice best_batch(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Ok ok, bool mixed_prefill = false) {
+    Workload probe = w;
+    probe.given.push_back("serve.concurrent_users");
+    probe.serve.batch_size = 0;
+    auto trial = [&](double b) {
+        probe.serve.concurrent_users = b;
+        Eval t;
+        t.explain = false;
+        t.search_batch = false;
+        t.mixed_prefill = mixed_prefill;
+        eval_serve(probe, cat, d, n, a, t);
+        return t.c;
+    };
+    BatchChoice best;
+    const Candidate one = trial(1);
+    if (!one.fits || !one.figures.count("max_concurrent_users")) return best;
+    const double most = std::max(1.0, one.figures.at("max_concurrent_users").value);
+    auto consider = [&](double b, const Candidate& c) {
+        if (!c.fits || !c.figures.count("throughput_tokens_per_s") || !ok(c)) return false;
+        const double v = c.figures.at("throughput_tokens_per_s").value;
+        if (v > best.throughput) best = {b, v, true};
+        return true;
+    };
+    for (double b = 1;; b = std::min(most, b * 2)) {
+        if (!consider(b, b == 1 ? one : trial(b)) && b == most && b > 1) {
+            const double fewer = std::floor(0.9 * most); // the largest batch's own activations may not fit
+            if (fewer > best.batch) consider(fewer, trial(fewer));
+        }
+        if (b >= most) break;
+    }
+    return best;
+}
+
+// The fewest k >= lo (at most 2^30) for which ok(k) holds, ok being monotone in k (a queue's wait falls as the
+// arrivals are split over more replicas): doubling, then bisection. 2^30 when none does.
+template <class Ok>
+int fewest_replicas(double lo_value, Ok ok) {
+    constexpr int kMost = 1 << 30;
+    int lo = std::isnan(lo_value) ? kMost : int(std::clamp(std::ceil(lo_value), 1.0, double(kMost))), hi = lo;
+    while (!ok(hi) && hi < kMost) {
+        lo = hi + 1;
+        hi = hi > kMost / 2 ? kMost : 2 * hi;
+    }
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (ok(mid)) hi = mid;
+        else lo = mid + 1;
+    }
+    return hi;
+}
+
+// The widest tensor-parallel split of n devices up to `most`: it must divide the devices (the rest are
+// pipeline stages of tp devices each) and the attention heads (vLLM's config.py: "Total number of attention
+// heads must be divisible by tensor parallel size").
+int serving_tensor_parallel(int n, int most, int heads) {
+    for (int t = std::min(n, most); t > 1; --t)
+        if (n % t == 0 && (heads <= 0 || heads % t == 0)) return t;
+    return 1;
+}
+
+// One serving replica of n devices laid out one way: `ep` = 1, tensor parallel x pipeline stages; `ep` = n
+// (MoE only), expert parallelism: the routed experts spread over all n devices, attention and the dense
+// layers tensor parallel over t devices and data parallel over the n / t groups, an all-to-all of the
+// tokens to their experts and back in every MoE block (DeepSeek-V3 technical report, section 3.4: decoding
+// with attention TP4 x DP80 and the MoE part on EP320; vLLM's --enable-expert-parallel, EP = TP x DP).
+void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, int ep, Eval& e) {
+    Candidate& c = e.c;
+    const auto& arch = w.model.model.arch;
+    ServeShape sh = serve_shape(w);
+    // Latency targets: each user's decode speed (1 / TPOT) and the first token's time.
+    const double tps_target = w.serve.tokens_per_s_per_user_target, ttft_target = w.serve.ttft_target_s;
+    auto meets_targets = [&](const Candidate& t) {
+        return (tps_target <= 0 || t.figures.at("decode_tokens_per_s_per_user").value >= tps_target) &&
+               (ttft_target <= 0 || t.figures.at("ttft_s").value <= ttft_target);
+    };
+    BatchChoice offline, at_rate;
+    if (e.search_batch && offline_batch(w)) {
+        offline = best_batch(w, cat, d, n, a, [](const Candidate&) { return true; });
+        if (offline.found) sh.users = sh.batch = offline.batch;
+    } else if (e.search_batch && rate_batch(w) && peak_for(d, w.precision.compute).flop_per_s > 0) {
+        at_rate = best_batch(w, cat, d, n, a, meets_targets, true);
+        if (at_rate.found) sh.users = sh.batch = at_rate.batch;
+    }
+    // Tensor parallelism inside the fast domain, at most 8 ways (one HGX/UBB board, where serving engines
+    // put it; past that the all-reduces and KV-head replication cost more than they give); the rest of the
+    // devices form pipeline stages. Cards joined only by PCIe form one domain (parallel.h network_of): serving
+    // engines (vLLM, SGLang, TensorRT-LLM) split them by tensor parallelism over NCCL, as on a board (vLLM
+    // issue #6955: four RTX 3090 Ti over PCIe 4.0, Llama 3.1 70B AWQ, one client 30 -> 46 tokens/s from TP 2 to
+    // TP 4). llama.cpp splits by layers (its default --split-mode layer since PR #4606): one stage after another.
+    const Network net = network_of(d, a);
+    const bool layer_split = framework_runtime(w.framework) == "llama.cpp";
+    const int domain = layer_split ? 1 : std::max({1, d.domain_size, net.handoff_s > 0 ? net.domain_size : 1});
+    const bool wide = ep > 1;                     // expert parallel: no pipeline, attention data parallel over g groups
+    // Under expert parallelism a latent-attention model (one KV head) runs attention data parallel, one group per
+    // device: tensor parallelism would copy its whole KV cache onto every rank (SGLang's "DP, DPA and SGLang DP
+    // Router" guide: DP attention for MLA models such as DeepSeek and Kimi-K2).
+    const int tp = wide && arch.has_mla ? 1 : serving_tensor_parallel(n, std::min(domain, kMaxTensorParallel), arch.heads);
+    const int pp = wide ? 1 : std::max(1, n / tp);
+    const int groups = wide ? std::max(1, n / tp) : 1;
+    c.layout = {.tensor_parallel = tp, .pipeline_parallel = pp, .data_parallel = 1, .expert_parallel = std::max(1, ep)};
+    const WeightBytes wb = weight_bytes(w, cat, w.precision.weights, w.model.params, e.explain);
+    const double kvb = kv_value_bytes(w.precision.kv_cache);
+    // KV heads split across tensor-parallel ranks (replicated when there are fewer heads than ranks;
+    // latent caches are per token, not per head, and replicate); layers split across pipeline stages.
+    const bool latent = arch.has_mla;
+    const double kv_div = (latent ? 1.0 : std::min<double>(tp, std::max(1, arch.kv_heads))) * pp * groups;
+    const double kv_seq = kv_bytes_per_sequence(arch, kvb, sh.context, a.kv_block_tokens);
+
+    MemoryUse& m = c.memory;
+    m.capacity_bytes = usable_bytes(d, a, true);
+    // Weights per device: everything split over tp x pp; under expert parallelism the dense part over tp and
+    // the routed experts over all ep devices.
+    m.weights_bytes = wide ? (wb.total - wb.experts) / tp + wb.experts / ep : wb.total / (tp * pp);
+    e.term(m, "weights", m.weights_bytes, [&] { return std::string(wb.why + (wide ? ", dense layers split over " + std::to_string(tp) + " and the routed experts over " + std::to_string(ep) + " devices"
+                                                                                  : n > 1 ? ", split over " + std::to_string(n) + " devices" : "")); });
+    m.kv_cache_bytes = sh.users * kv_seq / kv_div;
+    e.term(m, "kv_cache", m.kv_cache_bytes, [&] { return std::string(format_sig(sh.users, 6) + " sequences x " + format_sig(sh.context, 6) + " tokens x " +
+                 gb(kv_bytes_per_token(arch, kvb)) + "/token (" + w.precision.kv_cache + ")" +
+                 (kv_div > 1 ? " / " + format_sig(kv_div, 3) : "") + ", sliding layers capped at their window, " +
+                 format_sig(a.kv_block_tokens, 3) + "-token blocks"); });
+    // A serving engine reserves activations for its whole token budget, whatever the prompts: vLLM sizes the KV
+    // cache after a profile run of a dummy batch of max_num_batched_tokens tokens (vllm/worker/worker.py
+    // determine_num_available_blocks: "profiles the peak memory usage of the model" with the max batch size;
+    // PR #10511's log: "PyTorch activation peak memory 1.26GiB" for an 8B model at 8,192 tokens).
+    // llama.cpp-style runtimes allocate their compute buffer for the batch they run (llama_cpp_compute_buffer_bytes).
+    const double chunk = local_runtime(d) ? std::min(a.prefill_chunk_tokens, std::max(sh.prompt, sh.batch)) : a.prefill_chunk_tokens;
+    m.activations_bytes = inference_activation_bytes(arch, chunk, std::max(1.0, std::ceil(sh.batch / groups))) / tp;
+    e.term(m, "activations", m.activations_bytes, [&] { return std::string("one block's working set for a " + format_sig(chunk, 6) +
+                                                        "-token chunk" + (local_runtime(d) ? "" : " (the engine's token budget, profiled before the KV cache is sized)") +
+                                                        " + FP32 logits for " + format_sig(sh.batch, 6) + " sequences"); });
+    // A serving engine split over tensor-parallel ranks of a scale-up domain (NVLink, Infinity Fabric) also holds
+    // memory outside PyTorch's allocator on each device (NCCL and custom all-reduce buffers; vLLM's profile:
+    // 1.79 GiB at TP 1, 3.58 GiB at TP 2). Over PCIe vLLM turns its custom all-reduce off beyond two GPUs
+    // (custom_all_reduce.py: "not supported on more than two PCIe-only GPUs"), and a PCIe multi-GPU log shows
+    // no more than a single device's context (the assumption's low end): none is added there.
+    const double tp_buffers = tp > 1 && !local_runtime(d) && d.domain_size > 1 ? a.tensor_parallel_buffer_bytes : 0.0;
+    m.overhead_bytes = runtime_overhead_bytes(d, a) + tp_buffers;
+    e.term(m, "overhead", m.overhead_bytes, [&] { return std::string(local_runtime(d) ? "llama.cpp-style compute buffer" : "runtime context (CUDA/ROCm/XLA) and framework") +
+                                                  (tp_buffers > 0 ? " + tensor-parallel communication buffers " + gb(tp_buffers) : ""); });
+    finish_memory(m);
+    c.fits = m.total_bytes <= m.capacity_bytes;
+
+    const double free_for_kv = m.capacity_bytes - m.weights_bytes - m.overhead_bytes - m.activations_bytes;
+    const double max_users = max_active_users(m.capacity_bytes, m.weights_bytes, m.overhead_bytes + m.activations_bytes, kv_seq / kv_div);
+    c.figures["max_concurrent_users"] = e.figure(max_users, Label::arithmetic, [&] { return std::string("(capacity " + gb(m.capacity_bytes) + " - weights - overhead - activations) / KV per user " + gb(kv_seq / kv_div)); });
+    // Longest single-sequence context whose cache fits beside everything else.
+    double max_ctx = max_context_tokens(arch, kvb, free_for_kv * kv_div, a.kv_block_tokens);
+    const bool capped = arch.max_context > 0 && max_ctx > arch.max_context;
+    if (capped) max_ctx = arch.max_context;
+    auto ctx_why = [&] {
+        return "largest context whose KV cache fits the " + gb(std::max(0.0, free_for_kv)) + " left" +
+               (capped ? "; capped at the model's maximum context" : "");
+    };
+    c.figures["max_context_tokens"] = e.figure(max_ctx, Label::arithmetic, ctx_why);
+
+    const Peak peak = peak_for(d, w.precision.compute);
+    if (peak.fell_back() && e.explain) c.notes.push_back(peak.note());
+    const bool link = d.interconnect_bytes_per_s > 0; // the scale-up link's own rate, not a NIC standing in for it
+    auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM) inside
+        if (tp <= 1) return 0.0;       // the domain, each paying its latency and its bytes (parallel.h)
+        const Group g{tp, tp};
+        return 2.0 * arch.layers * (link ? allreduce_time_s(tokens * arch.hidden * 2.0, g, net) : allreduce_latency_s(g, net));
+    };
+    if (tp > 1 && !link) c.notes.push_back("no published link bandwidth on " + d.id + ": tensor-parallel communication counts its latency only");
+    // Pipeline stages hand the hidden state of every token on to the next stage, one after another: pp - 1
+    // hand-offs per step (parallel.h handoff_time_s), over the scale-up link while the stages share a domain
+    // (PCIe on a desktop of consumer cards, at the measured hand-off) and across the scale-out network once
+    // tp x stages fill it.
+    auto pp_comm = [&](double tokens) {
+        if (pp <= 1) return 0.0;
+        const int per_domain = std::max(1, net.domain_size / std::max(1, tp));
+        const int across = net.multi_node ? (pp - 1) / per_domain : 0;
+        const double bytes = tokens * arch.hidden * 2.0;
+        return (pp - 1 - across) * handoff_time_s(bytes, false, net) + across * handoff_time_s(bytes, true, net);
+    };
+
+    // Decode: one step advances every running sequence by one token; `ctx` is the sequences' average history.
+    const double batch = c.fits ? std::max(1.0, std::min(sh.batch, max_users)) : sh.batch;
+    // A step reads the weights once, but of the untied input embedding table only the batch's rows (OpenAI's
+    // gpt-oss model card leaves the table out of the active parameters for that reason), and of the routed
+    // experts only those the batch's tokens touch.
+    double weights_read = wb.total - wb.input_embedding + std::min(wb.input_embedding, batch * wb.input_embedding_row_bytes);
+    double experts_read = 0; // the routed experts' share of weights_read
+    if (wb.experts > 0) {
+        const auto& ex = arch.moe;
+        const double touched = expected_experts_touched(ex.experts, ex.active_experts, batch);
+        weights_read -= wb.experts - wb.experts * touched / ex.experts;
+        experts_read = wb.experts * touched / ex.experts;
+    }
+    // Bytes one device reads per step: the weights' share (under expert parallelism the dense part over tp and
+    // the experts the batch touches over ep) and the KV cache of the sequences it holds.
+    auto device_weights_read = [&](double total, double experts) { return wide ? (total - experts) / tp + experts / ep : total / (tp * pp); };
+    // Expert all-to-all (wide layouts only): each MoE block sends every token's hidden state to its k experts
+    // and their outputs back (dispatch and combine, BF16), over the scale-up link inside the domain and the
+    // scale-out network beyond it (parallel.h alltoall_time_s). `tokens` is the replica's whole batch, spread
+    // evenly over the n devices.
+    const int moe_layers = arch.has_moe ? std::max(0, arch.layers - arch.moe.dense_layers) : 0;
+    const Group a2a_group{n, std::clamp(net.domain_size, 1, n)};
+    auto a2a_comm = [&](double tokens) {
+        if (!wide || moe_layers == 0) return 0.0;
+        const double bytes = tokens / n * arch.moe.active_experts * arch.hidden * 2.0;
+        const double one = link ? alltoall_time_s(bytes, a2a_group, net)
+                                : net.launch_latency_s + (n - 1) * (a2a_group.inside < n ? net.scale_out.hop_latency_s : net.scale_up.hop_latency_s);
+        return 2.0 * moe_layers * one;
+    };
+    // A decode kernel that runs one thread block per query head reads each KV head once for every query head of
+    // its group (serve.decode_attention "per_query_head"); a latent (MLA) cache is shared by design.
+    const double kv_reads = w.serve.decode_attention == "per_query_head" && !latent && arch.kv_heads > 0
+        ? std::max(1.0, double(arch.heads) / arch.kv_heads) : 1.0;
+    // A decode step runs its weight GEMMs and then attention over the KV cache, one after the other, each on its
+    // own roofline (LLM-Viewer's per-operator roofline, performance.h roofline_sequence): at a large batch the
+    // GEMMs are compute-bound while attention reads every sequence's cache at about one FLOP per byte per query
+    // head of a group and stays memory-bound. At batch 1 both are memory-bound and the sum is the step's total
+    // bytes over the bandwidth, as one roofline gives. Attention runs at the same shares of the same peak and
+    // bandwidth (its compute side never binds at decode). GEMMs at an 8-bit peak (FP8, INT8) reach a smaller share
+    // of it than 16-bit ones of theirs (decode_compute_efficiency_8bit: TensorRT-LLM v0.9.0's LLaMA 7B 128/128 rows,
+    // 0.30-0.36 of the FP8 peak on H100, H200 and L40S against 0.90 of the FP16 peak on the A100).
+    const bool eight_bit_peak = peak.precision == "fp8" || peak.precision == "int8";
+    const double gemm_share = eight_bit_peak ? a.decode_compute_efficiency_8bit : a.decode_compute_efficiency;
+    auto decode_phase = [&](double ctx) {
+        Phase ph;
+        ph.precision = peak.precision;
+        const double share = 1.0 / (tp * pp * groups);
+        const double gemm_flops = batch * decode_flops_per_token(arch, w.model.active_params, 0) * share;
+        const double attention_flops = batch * (decode_flops_per_token(arch, w.model.active_params, ctx) - decode_flops_per_token(arch, w.model.active_params, 0)) * share;
+        const double kv_bytes = kv_reads * batch * kv_bytes_per_sequence(arch, kvb, ctx, 0) * share;
+        const double flop_per_s = peak.flop_per_s * gemm_share, bytes_per_s = d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency;
+        const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read, experts_read), flop_per_s, bytes_per_s);
+        const Roofline attention = roofline(attention_flops, kv_bytes, flop_per_s, bytes_per_s);
+        ph.roofline = roofline_sequence(gemm, attention);
+        if (e.explain) {
+            auto part = [](const Roofline& r) { return std::string(r.compute_bound ? "compute" : "memory") + "-bound " + format_sig(r.time_s * 1e3, 3) + " ms"; };
+            ph.name = "decode step (batch " + format_sig(batch, 6) + ", " + format_sig(ctx, 6) + "-token history" +
+                      (kv_reads > 1 ? ", KV cache read " + format_sig(kv_reads, 3) + "x: once per query head" : "") +
+                      "; weight GEMMs " + part(gemm) + " + attention over the KV cache " + part(attention) + ")";
+        }
+        ph.overhead_s = a.decode_step_overhead_s;
+        ph.communication_s = tp_comm(batch / groups) + pp_comm(batch) + a2a_comm(batch);
+        ph.time_s = pp * ph.roofline.time_s + ph.overhead_s + ph.communication_s;
+        return ph;
+    };
+    const Phase dec = decode_phase(sh.prompt + sh.output / 2);
+    c.phases.push_back(dec);
+
+    // Prefill of one prompt, chunked: each chunk reads the weights once. Under expert parallelism one attention
+    // group of tp devices runs the prompt's dense layers while its routed-expert work spreads over all n.
+    const double expert_flop_share = wide && w.model.active_params > 0
+        ? std::min(1.0, double(moe_layers) * arch.moe.active_experts * (arch.mlp == MlpKind::gated ? 3.0 : 2.0) * arch.hidden * arch.moe.expert_intermediate / w.model.active_params)
+        : 0.0;
+    // `seqs` prompts of `prompt` tokens prefilled together: an engine step's token budget (prefill_chunk_tokens,
+    // vLLM's max_num_batched_tokens) takes several short prompts at once, so each chunk reads the weights once
+    // for all of them and its all-reduces carry all their tokens (one latency each).
+    auto prefill_phase = [&](double prompt, double seqs = 1) {
+        const double tokens = prompt * seqs;
+        const double chunks = std::ceil(tokens / std::max(1.0, a.prefill_chunk_tokens));
+        const double f = seqs * prefill_flops(arch, w.model.active_params, prompt);
+        Phase ph;
+        ph.precision = peak.precision;
+        ph.roofline = roofline(wide ? f * (1 - expert_flop_share) / tp + f * expert_flop_share / n : f / (tp * pp),
+                               chunks * device_weights_read(wb.total, wb.experts) + tokens * kv_bytes_per_token(arch, kvb) / (tp * pp),
+                               peak.flop_per_s * a.prefill_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
+        ph.communication_s = tp_comm(tokens) + pp_comm(tokens) + a2a_comm(tokens);
+        ph.time_s = pp * ph.roofline.time_s + ph.communication_s;
+        return ph;
+    };
+    Phase pre = prefill_phase(sh.prompt);
+    if (e.explain) pre.name = "prefill (" + format_sig(sh.prompt, 6) + " tokens)";
+    c.phases.push_back(pre);
+    // Device time per sequence's prefill when a batch runs (throughput, not one request's first token): prompts
+    // shorter than the step's token budget share a step with as many others as fit in it (continuous batching
+    // with chunked prefill, Agrawal et al. 2024; TensorRT-LLM's static batches prefill the whole batch at once).
+    const double packed_seqs = std::clamp(std::floor(a.prefill_chunk_tokens / std::max(1.0, sh.prompt)), 1.0, std::max(1.0, batch));
+    const double prefill_per_seq_s = packed_seqs > 1 ? prefill_phase(sh.prompt, packed_seqs).time_s / packed_seqs : pre.time_s;
+
+    // Serving under a steady arrival rate (continuous batching, chunked prefill): each step, batch / output
+    // sequences finish and as many arrive, and their prefill shares the step (Sarathi-Serve's stall-free
+    // batching, Agrawal et al. 2024): step = decode step + batch x prefill / output. Its inverse is each
+    // user's speed (1 / TPOT) and batch / step the replica's output tokens/s, prefill counted.
+    const bool mixed = e.mixed_prefill || rate_batch(w);
+    const double step_s = mixed ? dec.time_s + batch * prefill_per_seq_s / std::max(1.0, sh.output) : dec.time_s;
+    auto step_why = [&] { return format_sig(batch, 6) + " sequences per step; " + gb(dec.roofline.bytes) + " read and " +
+                                 format_sig(dec.roofline.flops / 1e9, 4) + " GFLOP per device per step" +
+                                 (mixed ? "; plus the prefill of the " + format_sig(batch / std::max(1.0, sh.output), 3) +
+                                              " requests that arrive per step at a steady rate (" + format_sig(prefill_per_seq_s * 1e3, 3) + " ms each" +
+                                              (packed_seqs > 1 ? ", " + format_sig(packed_seqs, 4) + " prompts per prefill step" : std::string()) + ")" : std::string()); };
+    c.figures["decode_step_s"] = e.figure(step_s, Label::modelled, step_why);
+    c.figures["decode_tokens_per_s_per_user"] = e.figure(1.0 / step_s, Label::modelled, [&] { return std::string("1 / decode step time; " + step_why()); });
+    if (w.stage == Stage::batch) {
+        // Offline: every sequence is prefilled once and decoded `output` steps in a batch of `batch`, so the
+        // device time per sequence is prefill + output x step / batch (continuous batching, chunked prefill).
+        const double per_sequence_s = prefill_per_seq_s + sh.output * dec.time_s / batch;
+        c.figures["throughput_tokens_per_s"] = e.figure(sh.output / per_sequence_s, Label::modelled, [&] {
+            return format_sig(batch, 6) + " sequences in flight: " + format_sig(sh.output, 6) + " output tokens / (prefill " +
+                   format_sig(prefill_per_seq_s * 1e3, 3) + " ms" +
+                   (packed_seqs > 1 ? " (" + format_sig(packed_seqs, 4) + " prompts per " + format_sig(a.prefill_chunk_tokens, 6) + "-token prefill step)" : std::string()) +
+                   " + " + format_sig(sh.output, 6) + " x step / " + format_sig(batch, 6) + ")" +
+                   (offline.found ? ", the batch that gives the most output tokens/s within memory" : ""); });
+        if (offline.found)
+            c.figures["batch_sequences"] = e.figure(batch, Label::arithmetic, [&] { return std::string("sequences per step that maximize output tokens/s within memory (powers of two up to the most whose KV cache fits)"); });
+    } else {
+        c.figures["throughput_tokens_per_s"] = e.figure(batch / step_s, Label::modelled, [&] {
+            return std::string("batch / decode step time; " + step_why()) +
+                   (at_rate.found ? "; at an arrival rate the engine batches up to the largest output tokens/s that meets the latency targets" : ""); });
+        if (at_rate.found)
+            c.figures["batch_sequences"] = e.figure(batch, Label::arithmetic, [&] { return std::string("sequences per step: the batch with the most output tokens/s whose per-user speed and first-token time still meet the targets (powers of two up to the most whose KV cache fits)"); });
+    }
+    c.figures["ttft_s"] = e.figure(pre.time_s, Label::modelled, [&] { return std::string("prefill of " + format_sig(sh.prompt, 6) + " prompt tokens, no queue"); });
+
+    // Latency under load: the replica as an M/G/1 server of GPU time per request.
+    std::vector<TrafficClass> classes = w.serve.traffic;
+    if (classes.empty() && w.serve.requests_per_s > 0) classes.push_back({"requests", w.serve.requests_per_s, sh.prompt, sh.output});
+    if (!classes.empty() && e.search_batch) { // a batch search's trials need no queue
+        double lambda = 0, m1 = 0, m2 = 0;
+        std::vector<double> prefill_s;
+        for (const auto& tc : classes) {
+            const double p_s = prefill_phase(tc.prompt_tokens).time_s;
+            // its share of the decode steps, at its own history length
+            const double service = p_s + tc.output_tokens * decode_phase(tc.prompt_tokens + tc.output_tokens / 2).time_s / batch;
+            prefill_s.push_back(p_s);
+            lambda += tc.requests_per_s;
+            m1 += tc.requests_per_s * service;
+            m2 += tc.requests_per_s * service * service;
+        }
+        // When the workload leaves the count to the planner, the arrivals are split evenly over the fewest
+        // replicas whose queue is stable and whose p95 time to first token meets the target (the fleet that
+        // meets the rate; decide.cpp prices that many); a fixed count takes the whole rate.
+        int replicas = 1;
+        auto wait_at = [&](int k) { return mg1_wait(lambda / k, m1 / lambda, m2 / lambda); };
+        if (w.hardware.count <= 0) {
+            // The wait falls as the replicas grow (each gets lambda / k), so the fewest that meet it are found
+            // by doubling from the fewest with a stable queue, then bisecting. The prefill itself no count
+            // shortens: past the target, the fewest stable replicas are reported (and the target is missed).
+            auto ok = [&](int k) {
+                const QueueWait t = wait_at(k);
+                return t.stable && (ttft_target <= 0 || t.p95_s + prefill_s[0] <= ttft_target);
+            };
+            const bool hopeless = ttft_target > 0 && prefill_s[0] > ttft_target;
+            replicas = fewest_replicas(m1 * (1 + 1e-9), [&](int k) { return hopeless ? wait_at(k).stable : ok(k); });
+            c.figures["replicas_for_rate"] = e.figure(replicas, Label::modelled, [&] {
+                return "the fewest replicas whose M/G/1 queue is stable" + std::string(ttft_target > 0 ? " and whose p95 time to first token meets the target" : "") +
+                       " with " + format_sig(lambda, 4) + " requests/s split evenly over them"; });
+        }
+        const QueueWait q = wait_at(replicas);
+        auto qwhy = [&] { return format_sig(lambda / replicas, 4) + " requests/s per replica (" + std::to_string(replicas) + ") over " + std::to_string(classes.size()) +
+                                 " traffic class(es); utilization " + format_sig(100 * q.utilization, 3) + " %; first class's prefill " +
+                                 format_sig(prefill_s[0], 3) + " s plus the M/G/1 wait"; };
+        c.figures["utilization_ratio"] = e.figure(q.utilization, Label::modelled, [&] { return std::string("arrival rate x mean GPU time per request"); });
+        c.figures["p50_ttft_s"] = e.figure(q.p50_s + prefill_s[0], Label::modelled, qwhy);
+        c.figures["p95_ttft_s"] = e.figure(q.p95_s + prefill_s[0], Label::modelled, qwhy);
+        if (!q.stable) c.notes.push_back("the request rate exceeds what one replica serves (utilization >= 100 %): the queue grows without bound");
+        // Workload isolation (lesson 003): the first (interactive) class alone on its own replica.
+        if (classes.size() > 1) {
+            const auto& tc = classes.front();
+            const double service = prefill_s[0] + tc.output_tokens * decode_phase(tc.prompt_tokens + tc.output_tokens / 2).time_s / batch;
+            const QueueWait alone = mg1_wait(tc.requests_per_s, service, service * service);
+            c.figures["isolated_p95_ttft_s"] = e.figure(alone.p95_s + prefill_s[0], Label::modelled, [&] {
+                return "the \"" + tc.name + "\" class alone on its own replica (the other classes moved elsewhere): utilization " +
+                       format_sig(100 * alone.utilization, 3) + " %";
+            });
+        }
+        // Prefill/decode disaggregation (DistServe, Zhong et al., OSDI 2024: prefill and decode on separate
+        // devices, so no prefill stalls a decode step): a prefill pool sized as an M/G/1 queue of prompts whose
+        // p95 wait + prefill + the KV cache's hand-off over the scale-up link meets the first-token target, and a
+        // decode pool at the batch whose pure decode step meets the per-user speed, against this colocated
+        // replica at its mixed step. Reported beside the plan in replicas of this many devices; the pricing
+        // stays colocated.
+        const double link_bytes_per_s = d.interconnect_bytes_per_s * a.interconnect_efficiency;
+        if (at_rate.found && e.search_batch && link_bytes_per_s > 0) {
+            const BatchChoice pure = best_batch(w, cat, d, n, a, [&](const Candidate& t) {
+                return tps_target <= 0 || t.figures.at("decode_tokens_per_s_per_user").value >= tps_target; });
+            const double handoff_s = sh.prompt * kv_bytes_per_token(arch, kvb) / (tp * pp) / link_bytes_per_s;
+            const double demand_tokens_per_s = lambda * sh.output;
+            if (pure.found && pure.throughput > 0) {
+                const double p_s = prefill_s[0];
+                auto prefill_ok = [&](int k) {
+                    const QueueWait t = mg1_wait(lambda / k, p_s, p_s * p_s);
+                    return t.stable && (ttft_target <= 0 || t.p95_s + p_s + handoff_s <= ttft_target);
+                };
+                const bool hopeless = ttft_target > 0 && p_s + handoff_s > ttft_target;
+                const int k = fewest_replicas(lambda * p_s * (1 + 1e-9), [&](int x) { return hopeless ? mg1_wait(lambda / x, p_s, p_s * p_s).stable : prefill_ok(x); });
+                const double decode_replicas = std::ceil(demand_tokens_per_s / pure.throughput);
+                const double colocated = std::max(std::ceil(demand_tokens_per_s / c.figures.at("throughput_tokens_per_s").value), double(replicas));
+                auto dwhy = [&] {
+                    return std::to_string(k) + " prefill replica(s) (each prompt " + format_sig(p_s * 1e3, 3) + " ms + KV hand-off " +
+                           format_sig(handoff_s * 1e3, 3) + " ms) + " + format_sig(decode_replicas, 6) + " decode replica(s) at batch " +
+                           format_sig(pure.batch, 6) + " (" + format_sig(pure.throughput, 4) + " output tokens/s each, no prefill in its steps), of " +
+                           std::to_string(n) + " device(s) each, against " + format_sig(colocated, 6) + " colocated";
+                };
+                c.figures["disaggregated_replicas"] = e.figure(k + decode_replicas, Label::modelled, dwhy);
+                c.figures["colocated_replicas"] = e.figure(colocated, Label::modelled, dwhy);
+                if (e.explain)
+                    c.notes.push_back("prefill/decode disaggregation: " + dwhy() +
+                                      (k + decode_replicas < colocated ? ": fewer devices split" : ": no fewer devices split"));
+            }
+        }
+    }
+
+    if (!c.fits) {
+        c.regime = Regime::capacity;
+        if (e.explain) c.regime_why = "needs " + gb(m.total_bytes) + " per device but " + gb(m.capacity_bytes) + " is usable";
+    } else {
+        c.regime = dec.roofline.compute_bound ? Regime::compute : Regime::bandwidth;
+        if (e.explain) c.regime_why = "decode: " + format_sig(dec.roofline.intensity_flop_per_byte, 3) + " FLOP/byte against a ridge of " +
+                       format_sig(dec.roofline.ridge_flop_per_byte, 3) + " FLOP/byte; most of the step " +
+                       (dec.roofline.compute_bound ? "in compute-bound weight GEMMs" : "bound by memory (weights and KV cache read)");
+    }
+    e.headline = w.stage == Stage::batch ? c.figures.at("throughput_tokens_per_s").value : 1.0 / step_s;
+
+    // Interactive serving with latency targets: the most output tokens/s any batch reaches while every user
+    // still gets the target speed and first-token time (at an arrival rate, the batch searched above).
+    if (e.search_batch && w.stage == Stage::serve && (tps_target > 0 || ttft_target > 0) && c.fits && peak.flop_per_s > 0) {
+        const BatchChoice within = at_rate.found ? at_rate : best_batch(w, cat, d, n, a, meets_targets);
+        if (within.found) {
+            auto why = [&] { return "batch " + format_sig(within.batch, 6) + ": the largest output tokens/s at which each user still gets " +
+                                    (tps_target > 0 ? format_sig(tps_target, 4) + " tokens/s" : std::string("any speed")) +
+                                    (ttft_target > 0 ? " and a first token within " + format_sig(ttft_target, 4) + " s" : ""); };
+            c.figures["max_throughput_within_targets_tokens_per_s"] = e.figure(within.throughput, Label::modelled, why);
+            c.figures["batch_within_targets_sequences"] = e.figure(within.batch, Label::arithmetic, why);
+        } else if (e.explain) {
+            c.notes.push_back("no batch meets the latency targets on " + std::to_string(n) + " x " + d.id);
+        }
+    }
+}
+
+} // namespace
+
+// A MoE model on several devices of a serving engine is laid out both ways, tensor x pipeline and expert
+// parallel (eval_serve_layout), and the one that fits with the most output tokens/s kept, the other named
+// in a note: wide expert parallelism pays when the all-to-all stays on a fast scale-up link (lesson 004:
+// "Large MoE models want wide expert parallelism: NVL72, Helios or a TPU slice"), and loses where it must
+// cross the scale-out network in every MoE block.
+void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e) {
+    const auto& arch = w.model.model.arch;
+    const bool moe = arch.has_moe && !w.model.size_only && arch.moe.experts > 1;
+    // Expert parallelism needs a link to carry its all-to-all: a published scale-up rate or a scale-out network.
+    const bool carried = d.interconnect_bytes_per_s > 0 || network_of(d, a).multi_node;
+    if (!moe || n <= 1 || !carried || framework_runtime(w.framework) == "llama.cpp") return eval_serve_layout(w, cat, d, n, a, 1, e);
+    Eval dense = e, wide = e;
+    eval_serve_layout(w, cat, d, n, a, 1, dense);
+    eval_serve_layout(w, cat, d, n, a, n, wide);
+    auto tokens_per_s = [](const Eval& x) {
+        auto it = x.c.figures.find("throughput_tokens_per_s");
+        return it == x.c.figures.end() ? 0.0 : it->second.value;
+    };
+    const bool take_wide = wide.c.fits != dense.c.fits ? wide.c.fits : tokens_per_s(wide) > tokens_per_s(dense);
+    Eval& kept = take_wide ? wide : dense;
+    const Eval& other = take_wide ? dense : wide;
+    if (e.explain) {
+        auto a2a = [&](const Eval& x) { return x.c.phases.empty() ? 0.0 : x.c.phases.front().communication_s; };
+        const Network net = network_of(d, a);
+        const bool spans = net.domain_size < n;
+        auto describe_one = [&](const Eval& x) {
+            return (x.c.layout.expert_parallel > 1 ? "expert parallel " + std::to_string(n) + " (attention tensor parallel " + std::to_string(x.c.layout.tensor_parallel) + ")"
+                                                   : "tensor parallel " + std::to_string(x.c.layout.tensor_parallel) + " x " + std::to_string(x.c.layout.pipeline_parallel) + " stage(s)") +
+                   (x.c.fits ? ": " + format_sig(tokens_per_s(x), 4) + " output tokens/s, " + format_sig(a2a(x) * 1e3, 3) + " ms of communication per decode step" : ": does not fit");
+        };
+        kept.c.notes.push_back("MoE layout: " + describe_one(kept) + ", kept over " + describe_one(other) + "; the expert all-to-all of every MoE block runs " +
+                               (spans ? "across the scale-out network (" + std::to_string(n) + " devices span " + std::to_string((n + net.domain_size - 1) / net.domain_size) +
+                                            " scale-up domains of " + std::to_string(net.domain_size) + ")"
+                                      : "inside one scale-up domain"));
+    }
+    e = std::move(kept);
+}
+
+// [SECTION] serving layouts: a given count split into replicas ------------------------------------
+
+namespace {
+
+// The n devices as `replicas` data-parallel copies of n / replicas devices each (tensor parallel inside the
+// fast domain, pipeline stages past it, as eval_serve lays out one replica): one replica is evaluated at its
+// share of the arrival rate, and its throughput and user capacity are multiplied by the replicas.
+Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d, int n, int replicas, const Assumptions& a, bool explain) {
+    // The workload is copied only to split its arrival rate (the search evaluates thousands of layouts).
+    std::optional<Workload> split;
+    if (replicas > 1) {
+        split = w;
+        split->serve.requests_per_s /= replicas;
+        for (auto& t : split->serve.traffic) t.requests_per_s /= replicas;
+    }
+    const Workload& share = split ? *split : w;
+    Eval e;
+    e.explain = explain;
+    e.c.device = d.id;
+    e.c.device_name = d.name;
+    e.c.count = n;
+    eval_serve(share, cat, d, n / replicas, a, e);
+    if (replicas <= 1) return e;
+    e.c.layout.data_parallel = replicas;
+    for (const char* k : {"throughput_tokens_per_s", "max_concurrent_users", "max_throughput_within_targets_tokens_per_s"}) {
+        auto it = e.c.figures.find(k);
+        if (it == e.c.figures.end()) continue;
+        it->second.value *= replicas;
+        it->second.low *= replicas;
+        it->second.high *= replicas;
+        if (explain) it->second.why += "; x " + std::to_string(replicas) + " replicas of " + std::to_string(n / replicas) + " device(s)";
+    }
+    if (w.stage == Stage::batch) e.headline = e.c.figures.at("throughput_tokens_per_s").value;
+    return e;
+}
+
+// Offline jobs and serving at an arrival rate leave the batch to the engine (offline_batch, rate_batch), and
+// on n devices the layout too: every split of n into replicas x devices per replica (powers of two) is
+// evaluated, exhaustively, and the one with the most output tokens/s kept (at an arrival rate, the most that
+// still meets the latency targets). A tie keeps fewer, larger replicas (a shorter time to first token).
+// A given batch or user count is a fixed engine configuration: one replica of n, as the benchmark ran it.
+double layout_score(const Workload& w, const Eval& e) {
+    if (!e.c.fits) return -1;
+    const bool targets = w.serve.ttft_target_s > 0 || w.serve.tokens_per_s_per_user_target > 0;
+    const char* key = rate_batch(w) && targets ? "max_throughput_within_targets_tokens_per_s" : "throughput_tokens_per_s";
+    auto it = e.c.figures.find(key);
+    return it == e.c.figures.end() ? 0 : it->second.value;
+}
+
+} // namespace
+
+// A point of the serving search from its evaluation: its count, split and layout, and the figures the objective
+// ranks by (`score` is the split's output tokens/s, within the targets at a rate; the count search sets its own).
+ServingPoint serving_point(const Workload& w, const Eval& e) {
+    const Candidate& c = e.c;
+    auto value = [&](const char* k) { auto it = c.figures.find(k); return it == c.figures.end() ? 0.0 : it->second.value; };
+    ServingPoint p;
+    p.count = c.count;
+    p.replicas = std::max(1, c.layout.data_parallel);
+    p.devices_per_replica = c.count / p.replicas;
+    p.tensor_parallel = c.layout.tensor_parallel;
+    p.pipeline_parallel = c.layout.pipeline_parallel;
+    p.expert_parallel = c.layout.expert_parallel;
+    p.batch_sequences = c.figures.count("batch_sequences") ? value("batch_sequences") : serve_shape(w).batch;
+    p.fits = c.fits;
+    const double tps_target = w.serve.tokens_per_s_per_user_target, ttft_target = w.serve.ttft_target_s;
+    p.meets_targets = c.fits && (tps_target <= 0 || value("decode_tokens_per_s_per_user") >= tps_target) &&
+                      (ttft_target <= 0 || (c.figures.count("ttft_s") && value("ttft_s") <= ttft_target));
+    p.throughput_tokens_per_s = value("throughput_tokens_per_s");
+    p.tokens_per_s_per_device = p.count > 0 ? p.throughput_tokens_per_s / p.count : 0;
+    p.fleet_devices = p.count;
+    p.score = layout_score(w, e);
+    p.describe = std::to_string(p.replicas) + " replica(s) x " + std::to_string(p.devices_per_replica) + " device(s) (" +
+                 (p.expert_parallel > 1 ? "expert parallel " + std::to_string(p.expert_parallel) + ", attention tensor parallel " + std::to_string(p.tensor_parallel)
+                                        : "tensor parallel " + std::to_string(p.tensor_parallel) + " x " + std::to_string(p.pipeline_parallel) + " stage(s)") +
+                 ")";
+    return p;
+}
+
+// With the count left to the planner the replica size is the choice itself (choose_count: the fewest devices
+// that fit, or at a rate the size whose fleet has the fewest devices), so only a given count is split.
+// `fixed_replicas` > 0 skips the search (the bands of a layout already chosen). `points`, when given, receives
+// every split evaluated, in the order tried (serving_point).
+Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas,
+                         std::vector<ServingPoint>* points) {
+    if (fixed_replicas > 0 && n % fixed_replicas == 0) return eval_serve_replicas(w, cat, d, n, fixed_replicas, a, explain);
+    Eval best = eval_serve_replicas(w, cat, d, n, 1, a, explain);
+    if (points) points->push_back(serving_point(w, best));
+    if (n <= 1 || w.hardware.count <= 0 || !(offline_batch(w) || rate_batch(w))) return best;
+    double best_score = layout_score(w, best);
+    std::string tried = explain ? "1 x " + std::to_string(n) + ": " + (best_score >= 0 ? format_sig(best_score, 4) : std::string("does not fit")) : "";
+    for (int r = 2; r <= n; r *= 2) {
+        if (n % r != 0) continue;
+        Eval t = eval_serve_replicas(w, cat, d, n, r, a, explain);
+        if (points) points->push_back(serving_point(w, t));
+        const double score = layout_score(w, t);
+        if (explain) tried += ", " + std::to_string(r) + " x " + std::to_string(n / r) + ": " + (score >= 0 ? format_sig(score, 4) : std::string("does not fit"));
+        if (score > best_score * (1 + 1e-9)) {
+            best = std::move(t);
+            best_score = score;
+        }
+    }
+    if (explain)
+        best.c.notes.push_back("layout: " + std::to_string(best.c.layout.data_parallel) + " replica(s) x " + std::to_string(n / best.c.layout.data_parallel) +
+                               " device(s) (tensor parallel " + std::to_string(best.c.layout.tensor_parallel) + "), the most output tokens/s" +
+                               (rate_batch(w) ? " within the latency targets" : "") + " of every split tried (replicas x devices: output tokens/s): " + tried);
+    return best;
+}
+
+// [SECTION] MIG partitions ----------------------------------------------------------------------------
+// Several small replicas on one large device: NVIDIA's Multi-Instance GPU splits an A100/H100/H200/B200 into up to
+// seven instances (the catalog's partitioning profiles, from nvidia/mig-parted). The MIG user guide ("Concepts",
+// terminology): "A GPU memory slice is roughly one eighth of the total GPU memory resources, including both
+// capacity and bandwidth", and an SM slice "roughly one seventh of the total number of SMs". An instance is planned
+// as a device of its own: the profile's memory, the memory bandwidth in proportion to its memory, the compute in
+// proportion to its compute slices (the "Ng" of the profile's name, of the whole device's). The profile with the most
+// instances that holds the model for its share of the users is reported beside the plan (figures and a note); the
+// pricing stays whole-device. Lesson 003: MIG "improves sharing and isolation, but it does not remove memory limits
+// or make one device equivalent to many full GPUs": each instance reads the weights again, at its slice's bandwidth.
+
+namespace {
+
+int compute_slices(const std::string& profile) { // "3g.40gb" -> 3; 0 when the name does not say
+    const size_t g = profile.find('g');
+    if (g == 0 || g == std::string::npos) return 0;
+    int v = 0;
+    for (size_t i = 0; i < g; ++i) {
+        if (profile[i] < '0' || profile[i] > '9') return 0;
+        v = v * 10 + (profile[i] - '0');
+    }
+    return v;
+}
+
+} // namespace
+
+void mig_partitions(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, Eval& e) {
+    Candidate& c = e.c;
+    if (d.partitions.size() < 2 || c.count != 1 || !c.fits || !c.figures.count("throughput_tokens_per_s")) return;
+    const MigProfile* whole = nullptr;
+    int most = 0;
+    for (const auto& p : d.partitions) {
+        if (!whole || p.memory_bytes > whole->memory_bytes) whole = &p;
+        most = std::max(most, compute_slices(p.name));
+    }
+    if (!whole || whole->memory_bytes <= 0 || most <= 0) return;
+    std::vector<const MigProfile*> order;
+    for (const auto& p : d.partitions)
+        if (p.max_instances > 1 && compute_slices(p.name) > 0) order.push_back(&p);
+    std::stable_sort(order.begin(), order.end(), [](const MigProfile* x, const MigProfile* y) {
+        return x->max_instances != y->max_instances ? x->max_instances > y->max_instances : x->memory_bytes < y->memory_bytes; });
+    for (const MigProfile* p : order) {
+        const int k = p->max_instances;
+        const double memory_share = p->memory_bytes / whole->memory_bytes, compute_share = double(compute_slices(p->name)) / most;
+        Device part = d;
+        part.memory_bytes = d.memory_bytes * memory_share;
+        part.bandwidth_bytes_per_s = d.bandwidth_bytes_per_s * memory_share;
+        for (PeakRate Device::*r : {&Device::fp64, &Device::fp32, &Device::tf32, &Device::bf16, &Device::fp16, &Device::fp8, &Device::int8, &Device::fp4})
+            (part.*r).flop_per_s *= compute_share;
+        part.partitions.clear();
+        Workload share = w;
+        if (share.serve.concurrent_users > 0) share.serve.concurrent_users = std::ceil(share.serve.concurrent_users / k);
+        if (share.serve.batch_size > 0) share.serve.batch_size = std::ceil(share.serve.batch_size / k);
+        share.serve.requests_per_s /= k;
+        for (auto& t : share.serve.traffic) t.requests_per_s /= k;
+        Eval t;
+        t.explain = false;
+        eval_serve(share, cat, part, 1, a, t);
+        if (!t.c.fits || !t.c.figures.count("throughput_tokens_per_s")) continue;
+        const double per_user = t.c.figures.at("decode_tokens_per_s_per_user").value, total = k * t.c.figures.at("throughput_tokens_per_s").value;
+        auto why = [&] {
+            return std::to_string(k) + " x MIG " + p->name + " (" + format_sig(100 * memory_share, 3) + " % of the memory and its bandwidth, " +
+                   std::to_string(compute_slices(p->name)) + "/" + std::to_string(most) + " of the compute each), the profile with the most instances that holds the model for its share of the load";
+        };
+        c.figures["mig_instances"] = e.figure(k, Label::arithmetic, why);
+        c.figures["mig_decode_tokens_per_s_per_user"] = e.figure(per_user, Label::modelled, why);
+        c.figures["mig_throughput_tokens_per_s"] = e.figure(total, Label::modelled, why);
+        c.notes.push_back("MIG: " + why() + ": " + format_sig(per_user, 3) + " tokens/s per user and " + format_sig(total, 4) +
+                          " output tokens/s together, against " + format_sig(c.figures.at("throughput_tokens_per_s").value, 4) +
+                          " on the whole device; instances isolate tenants but each reads the weights again (lesson 003)");
+        return;
+    }
+}
+
+} // namespace hwplan::plan_detail

@@ -1,0 +1,596 @@
+// plan_training.cpp: training evaluation and the training search. eval_train is one data-parallel layout under
+// the trainer's runtime profile (memory term by term, the step at its MFU); the search tries counts and layouts
+// (data parallel with every ZeRO stage, and for pretraining the layout search's model-parallel layouts) and keeps
+// the best point with its runners-up; eval_train_point makes a candidate of one point.
+#include <algorithm>
+#include <cmath>
+
+#include "hwplan/format.h"
+#include "hwplan/memory.h"
+#include "hwplan/parallel.h"
+#include "plan_eval.h"
+
+namespace hwplan::plan_detail {
+
+// The training runtime profile (catalog/runtimes.json): the workload's, else the catalog's default for the
+// method. A catalog without runtimes.json gets the struct's defaults (the hf-peft storage rules).
+const TrainingRuntime& training_runtime(const Workload& w, const Catalog& cat) {
+    static const TrainingRuntime kBuiltIn{.id = "built-in", .name = "built-in defaults (no catalog/runtimes.json)"};
+    if (!w.train.runtime.empty())
+        if (const TrainingRuntime* r = cat.find_runtime(w.train.runtime)) return *r;
+    const std::string method(name(w.train.method));
+    for (const auto& r : cat.training_runtimes)
+        if (std::find(r.default_for.begin(), r.default_for.end(), method) != r.default_for.end()) return r;
+    return kBuiltIn;
+}
+
+// Training-shaped stages: finetune, pretrain, and the trainer half of rl.
+// What the layout search needs from the trainer's runtime profile to price layouts eval_train does not
+// evaluate itself (tensor, context, pipeline and expert parallelism): the job with its storage rules, the
+// devices, and the profile's compute time per token on one device (the measured MFU basis with its
+// attention, FP8-cast, dequantization and per-micro-batch terms), at the workload's own recomputation.
+struct TrainBasis {
+    TrainingJob job;
+    Cluster cluster;
+    bool valid = false;  // a peak is published and the job has a shape the search can split
+};
+
+namespace {
+
+// The ZeRO stage eval_train uses on n devices when the search does not choose one: the workload's, else
+// ZeRO-3 for a full fine-tune or pretraining over several devices (FSDP), else none.
+int default_zero(const Workload& w, int n) {
+    if (is_given(w, "train.zero_stage")) return w.train.zero_stage;
+    return n > 1 && w.train.method == TrainMethod::full ? 3 : 0;
+}
+
+} // namespace
+
+// One data-parallel layout with the trainer's own sharding: n devices, ZeRO stage `zero` (< 0: default_zero),
+// the workload's micro-batch and recomputation. `basis`, when given, receives what the layout search needs.
+void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e, int zero_choice,
+                TrainBasis* basis) {
+    Candidate& c = e.c;
+    const auto& arch = w.model.model.arch;
+    const auto& t = w.train;
+    const bool full = t.method == TrainMethod::full;
+    const int zero = zero_choice >= 0 ? zero_choice : default_zero(w, n);
+    c.layout = {.tensor_parallel = 1, .pipeline_parallel = 1, .data_parallel = n, .zero_stage = zero, .micro_batch = int(t.micro_batch),
+                .micro_batches = int(std::max(1.0, (t.global_batch > 0 ? t.global_batch : t.micro_batch * n) / (std::max(1.0, t.micro_batch) * n))),
+                .recompute = t.checkpointing};
+    const double trainable = full ? w.model.params : lora_params(arch, t.lora_rank);
+    const TrainingRuntime& rt = training_runtime(w, cat);
+    const bool fp32 = w.precision.compute == "fp32"; // an fp32 run stores 4-byte weights, gradients and activations
+    if (e.explain) c.notes.push_back("training runtime: " + rt.name + " [" + rt.id + "]" + (rt.meaning.empty() ? "" : ": " + rt.meaning));
+
+    MemoryUse& m = c.memory;
+    m.capacity_bytes = usable_bytes(d, a, false);
+    double weights = 0, grad_per = 0, opt_per = 0, frozen_per = 0; // frozen_per, st_per: for the layout search
+    ModelStateBytes st_per;
+    WeightBytes frozen_base; // LoRA/QLoRA: the frozen base as stored (its quantized share is dequantized per use)
+    std::string wwhy;
+    if (full) {
+        // Mixed precision keeps FP32 master weights (lesson 001's 16 bytes per parameter with AdamW); a pure-bf16
+        // trainer (torchtune dtype bf16) updates the bf16 weights in place, its moments in the weights' dtype.
+        const ModelStateBytes st = rt.full_master_weights || fp32
+                                       ? full_training_state_bytes(t.optimizer, fp32)
+                                       : ModelStateBytes{2.0, 2.0, optimizer_moment_bytes_per_param(t.optimizer, rt.optimizer_state_bytes_per_value)};
+        weights = w.model.params * st.weights;
+        st_per = st;
+        grad_per = st.gradients;
+        opt_per = st.optimizer;
+        if (e.explain) wwhy = format_count(w.model.params) + " params x " + format_sig(st.weights, 2) + " bytes" + (fp32 ? " (fp32)" : "");
+    } else {
+        const std::string base = t.method == TrainMethod::qlora && w.precision.weights == "bf16" ? "nf4" : w.precision.weights;
+        const WeightBytes wb = weight_bytes(w, cat, base, w.model.params, e.explain);
+        frozen_base = wb;
+        const double adapter = fp32 ? 4.0 : rt.adapter_bytes_per_param;
+        weights = wb.total + trainable * adapter;
+        grad_per = fp32 ? 4.0 : rt.adapter_gradient_bytes_per_param;
+        opt_per = optimizer_moment_bytes_per_param(t.optimizer, fp32 ? 4.0 : rt.optimizer_state_bytes_per_value);
+        st_per = {adapter, grad_per, opt_per};
+        frozen_per = wb.total / w.model.params;
+        if (e.explain) wwhy = "frozen base: " + wb.why + "; adapters " + format_count(trainable) + " x " + format_sig(adapter, 2) +
+                              " bytes (rank " + format_sig(t.lora_rank, 4) + ", " + rt.id + ")";
+    }
+    // With the optimizer step fused into backward only the tensor being updated holds a gradient.
+    const double grad_params = rt.optimizer_in_backward ? std::min(trainable, full ? largest_tensor_params(arch) : trainable) : trainable;
+    // A mixed-precision optimizer step that converts the gradients to FP32 holds that copy beside its state
+    // (DeepSpeed's memory.rst: "16b for fp32: 4b params, 4b grads, 4b momentum and 4b variance").
+    const double fp32_grad_per = full && !fp32 && rt.full_master_weights ? rt.optimizer_fp32_gradient_bytes_per_param : 0;
+    double grads = grad_params * grad_per, opt = trainable * (opt_per + fp32_grad_per);
+    if (zero >= 1) opt /= n;
+    const bool grads_sharded = zero >= 3 || (zero == 2 && rt.zero2_shards_gradients);
+    if (grads_sharded) grads /= n;
+    if (zero >= 3) weights /= n;
+    // ZeRO-3 as DeepSpeed runs it gathers one layer at a time: its 16-bit parameters and the 16-bit gradients
+    // computed for it (memory.rst: largest_layer_memory = 4 x largest_layer_params); the rest are partitions.
+    const double gather_params = zero >= 3 && full && rt.zero3_layer_gather_bytes_per_param > 0 ? largest_tensor_params(arch) : 0;
+    if (gather_params > 0) {
+        weights += gather_params * rt.zero3_layer_gather_bytes_per_param / 2;
+        grads = gather_params * rt.zero3_layer_gather_bytes_per_param / 2;
+    }
+    const double host_opt = t.cpu_offload ? opt : 0;
+    if (t.cpu_offload) opt = 0;
+    // Optimizer offload that reduces the gradients into host buffers (DeepSpeed ZeRO-2: "offload_optimizer": 2 * params).
+    const bool grads_offloaded = t.cpu_offload && rt.offload_gradients && gather_params == 0;
+    if (grads_offloaded) grads = 0;
+    // FSDP's CPU offload (PyTorch FSDP2 CPUOffloadPolicy: "offloads parameters, gradients, and optimizer states
+    // to CPU. Sharded parameters are copied host-to-device before all-gather"): the device holds only what is
+    // unsharded at the moment, the block being computed and the next one whose all-gather overlaps it, and
+    // the root unit (embeddings, final norm, head), which FSDP2 does not reshard after forward; in backward the
+    // current block's gradient until it is reduce-scattered and copied out, and the root's until backward ends.
+    const bool params_offloaded = t.cpu_offload && rt.offload_parameters && full && zero >= 3 && arch.layers > 0;
+    const double tables_params = params_offloaded ? std::min(w.model.params, embedding_and_head_params(arch)) : 0;
+    const double block_params = params_offloaded ? (w.model.params - tables_params) / arch.layers : 0;
+    // A runtime that wraps the token embeddings and the head as FSDP units of their own (torchtune: 70B_full.yaml
+    // custom_sharded_layers: ['tok_embeddings', 'output'], which training.shard_model passes to fully_shard with
+    // reshard_after_forward=True) reshards them like the blocks: the root keeps only what is left (a learned position
+    // table; Llama: the final norm), and the largest unit in flight is the head (vocab x hidden) beside a block.
+    const double table_params = double(arch.vocab) * arch.hidden;
+    const double own_units_params = rt.shard_embeddings_and_head ? std::min(tables_params, table_params * (arch.tied_embeddings ? 1.0 : 2.0)) : 0;
+    const double root_params = tables_params - own_units_params;
+    const double largest_unit_params = own_units_params > 0 ? std::max(block_params, table_params) : block_params;
+    if (params_offloaded) {
+        weights = (largest_unit_params + block_params + root_params) * st_per.weights;
+        grads = (largest_unit_params + root_params) * grad_per;
+    }
+    m.weights_bytes = weights;
+    e.term(m, "weights", weights, [&] {
+        if (params_offloaded && own_units_params > 0)
+            return std::string(wwhy + "; offloaded with FSDP's CPU offload (" + rt.id + "): on the device the largest unit in flight (" +
+                               format_count(largest_unit_params) + " params) and the next block (" + format_count(block_params) +
+                               "); embeddings and head are units of their own, resharded after forward" +
+                               (root_params > 0 ? ", the root keeps " + format_count(root_params) : ""));
+        if (params_offloaded) return std::string(wwhy + "; offloaded with FSDP's CPU offload (" + rt.id + "): on the device two blocks in flight (" +
+                                                 format_count(2 * block_params) + " params) and the root unit, embeddings and head (" + format_count(root_params) + ")");
+        return std::string(wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : "") +
+                                                           (gather_params > 0 ? " + the largest layer gathered (" + format_count(gather_params) + " params x 2 bytes)" : "")); });
+    m.gradients_bytes = grads;
+    e.term(m, "gradients", grads, [&] {
+        if (params_offloaded && own_units_params > 0)
+            return std::string("the largest unit's (" + format_count(largest_unit_params) + ")" +
+                               (root_params > 0 ? " and the root unit's (" + format_count(root_params) + ")" : "") + " x " + format_sig(grad_per, 2) +
+                               " bytes; the rest are copied to host memory as they are reduce-scattered (" + rt.id + ")");
+        if (params_offloaded) return std::string("the current block's (" + format_count(block_params) + ") and the root unit's (" + format_count(root_params) + ") x " +
+                                                 format_sig(grad_per, 2) + " bytes; the rest are copied to host memory as they are reduce-scattered (" + rt.id + ")");
+        if (grads_offloaded) return std::string("reduced into host memory with the offloaded optimizer (" + rt.id + ")");
+        if (gather_params > 0) return std::string("16-bit gradients of the largest layer only (" + format_count(gather_params) + " params x 2 bytes; ZeRO-3, " + rt.id + ")");
+        return std::string(format_count(grad_params) + (grad_params < trainable ? " (the largest tensor; optimizer step in backward)" : " trainable") +
+                           " x " + format_sig(grad_per, 2) + " bytes" + (grads_sharded ? ", sharded" : zero == 2 ? ", whole on each device (" + rt.id + ")" : ""));
+    });
+    ActivationSettings as;
+    as.seq_len = t.seq_len;
+    as.micro_batch = t.micro_batch;
+    as.checkpointing = t.checkpointing;
+    as.bytes_per_value = fp32 ? 4.0 : 2.0;
+    as.flash_attention = t.attention.empty() ? !rt.eager_attention : t.attention != "eager";
+    as.logits_kept_bytes_per_value = fp32 && rt.logits_kept_bytes_per_value > 0 ? 4.0 : rt.logits_kept_bytes_per_value; // fp32 logits
+    // In an fp32 run the logits are already FP32: the loss's upcast (logits.float()) returns the same tensor,
+    // so of the profile's FP32 bytes per logit (copy 4 + gradient 4, hf-loss-utils) only the gradient is new.
+    as.loss_fp32_bytes_per_value = fp32 ? std::max(0.0, rt.loss_fp32_bytes_per_value - 4.0) : rt.loss_fp32_bytes_per_value;
+    as.loss_chunks = rt.loss_chunks;
+    as.offload_checkpoints = rt.offload_checkpoints;
+    const auto act = training_activation_bytes(arch, as, arch.layers);
+    m.activations_bytes = act.total_bytes;
+    // The caching allocator fragments what is allocated and freed every step (activations, the loss's
+    // buffers, gradients freed by zero_grad(set_to_none=True)); weights and optimizer state are allocated
+    // once, each large tensor in a segment of its own size (PyTorch CUDACachingAllocator: "Large (>1MB)
+    // allocation requests can be filled by a cudaMalloc call of the exact size").
+    const double transient = m.activations_bytes + m.gradients_bytes;
+    const double fragmentation = a.allocator_fragmentation_ratio * transient;
+    m.overhead_bytes = a.runtime_context_bytes + fragmentation;
+    // Paged optimizers (bitsandbytes, QLoRA section 3) keep the optimizer state in unified memory: when the
+    // rest leaves too little room, the part that does not fit pages to host memory instead of failing.
+    double paged = 0;
+    if (rt.paged_optimizer && opt > 0) {
+        const double rest = weights + grads + m.activations_bytes + m.overhead_bytes;
+        paged = std::clamp(rest + opt - m.capacity_bytes, 0.0, opt);
+        opt -= paged;
+    }
+    m.optimizer_bytes = opt;
+    m.context_bytes = a.runtime_context_bytes;
+    m.managed_bytes = rt.paged_optimizer ? opt : 0.0; // what stays on the device of the paged state is still managed memory
+    e.term(m, "optimizer", opt, [&] { return std::string(std::string(name(t.optimizer)) + ": " + format_sig(opt_per, 3) + " bytes per trainable parameter" +
+                                      (fp32_grad_per > 0 ? " + " + format_sig(fp32_grad_per, 2) + " for the FP32 gradient copy (" + rt.id + ")" : "") +
+                                      (zero >= 1 ? ", sharded (ZeRO-" + std::to_string(zero) + ")" : "") +
+                                      (t.cpu_offload ? "; offloaded: " + gb(host_opt) + " in host memory" : "") +
+                                      (paged > 0 ? "; paged optimizer: " + gb(paged) + " paged out to host memory" : "")); });
+    e.term(m, "activations", act.total_bytes, [&] { return std::string("blocks " + gb(act.blocks_bytes) + " (" + std::string(name(t.checkpointing)) +
+                                                    " recomputation, " + (as.flash_attention ? "fused attention" : "eager attention: score matrices stored") +
+                                                    (fp32 ? ", fp32" : "") +
+                                                    (as.offload_checkpoints && t.checkpointing == Checkpointing::full ? ", checkpoints offloaded to host memory" : "") +
+                                                    ") + logits and the loss " + gb(act.logits_bytes) + " (" + rt.id +
+                                                    (rt.loss_chunks > 1 ? ": " + format_sig(rt.loss_chunks, 3) + " chunks" : ": whole FP32 logits") + ")"); });
+    e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context " + gb(a.runtime_context_bytes) + " + allocator fragmentation " +
+                                                  format_sig(100 * a.allocator_fragmentation_ratio, 3) + " % of the per-step tensors (" + gb(transient) + ")"); });
+    finish_memory(m);
+    c.fits = m.total_bytes <= m.capacity_bytes;
+
+    const Peak peak = peak_for(d, w.precision.compute);
+    if (peak.fell_back() && e.explain) c.notes.push_back(peak.note());
+    const double mfu = w.stage == Stage::pretrain ? a.training_mfu : a.finetune_mfu;
+    const double sequences = t.global_batch > 0 ? t.global_batch : t.micro_batch * n;
+    const double tokens_per_step = sequences * t.seq_len;
+    // Adapter fine-tunes take the runtime's own timing (runtimes.json, adapter_step_overhead_s and
+    // causal_attention_flops_ratio, fitted on its calibration rows); full training keeps the MFU's full count.
+    const bool adapter = t.method != TrainMethod::full;
+    // Eager attention computes the whole score matrix, masked or not: only a fused kernel skips (Dao 2023, 3.1.1).
+    const double attention_ratio = adapter && !rt.eager_attention ? rt.causal_attention_flops_ratio : 1.0;
+    const double flops_per_token = training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, t.checkpointing, attention_ratio);
+    Phase step;
+    if (e.explain) step.name = "training step (" + format_sig(tokens_per_step, 6) + " tokens)";
+    step.precision = peak.precision;
+    // MFU is a share of peak in *model* FLOPs (PaLM appendix B; Llama 3 and torchtune's figures count no
+    // recomputation), so the step time divides the model FLOPs by it; what recomputation costs is already in
+    // the measured MFU of the runs that recompute.
+    const double model_flops_per_token =
+        training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, Checkpointing::none, attention_ratio);
+    // Where the attention kernels' own share of peak was measured for the device family (efficiencies.json
+    // training_attention_efficiency), attention FLOPs run at that share of the 16-bit peak (FlashAttention runs
+    // in BF16 under FP8 recipes too) and the MFU prices the rest; elsewhere the MFU prices all of it.
+    const Peak attention_peak = peak_for(d, w.precision.compute == "fp8" ? "bf16" : w.precision.compute);
+    const bool attention_apart = a.training_attention_efficiency > 0 && attention_peak.flop_per_s > 0;
+    const double attention_flops_per_token =
+        attention_apart ? training_flops_per_token(arch, 0, t.seq_len, t.method, Checkpointing::none, attention_ratio) : 0.0; // no parameters: attention alone
+    // The kernels also run the forward that recomputation repeats: full checkpointing recomputes each block's
+    // forward, attention included, and selective recomputation recomputes exactly the attention core (Korthikanti
+    // et al. 2022, arXiv:2205.05198, "Selective Activation Recomputation"). The MFU absorbs the recomputed GEMMs
+    // (it is measured on runs that recompute); a kernel's share of peak does not absorb extra kernel work, so
+    // attention counts 4 forwards instead of 3 (llm-foundry scripts/train/benchmarking/README.md, "HFU": with
+    // checkpointing "4 * attn_flops_per_seq").
+    const double attention_run_flops_per_token =
+        attention_apart ? training_flops_per_token(arch, 0, t.seq_len, t.method,
+                                                   t.checkpointing == Checkpointing::none ? Checkpointing::none : Checkpointing::full,
+                                                   attention_ratio)
+                        : 0.0;
+    const double attention_s = attention_apart ? tokens_per_step * attention_run_flops_per_token / n /
+                                                     (attention_peak.flop_per_s * a.training_attention_efficiency)
+                                               : 0.0;
+    step.roofline = roofline(tokens_per_step * (model_flops_per_token - attention_flops_per_token) / n, 0, peak.flop_per_s * mfu,
+                             d.bandwidth_bytes_per_s);
+    // The step's compute is both parts, and its FLOPs the whole model's (what an MFU is read against).
+    step.roofline.flops = tokens_per_step * model_flops_per_token / n;
+    step.roofline.compute_s += attention_s;
+    step.roofline.time_s = std::max(step.roofline.compute_s, step.roofline.memory_s);
+    // FP8 GEMMs also pay for casting their operands (performance.h, fp8_cast_time_s), memory-bound work the
+    // MFU of the BF16 runs above does not contain; it runs between the GEMMs, so it adds to their time.
+    const double fp8_cast_s = peak.precision == "fp8" && peak.flop_per_s > 0
+                                  ? fp8_cast_time_s(arch, tokens_per_step / n, a.training_fp8_cast_bytes_per_element, d.bandwidth_bytes_per_s)
+                                  : 0.0;
+    // QLoRA dequantizes its frozen 4-bit base on every use (performance.h, qlora_dequant_time_s): forward and
+    // backward, plus the recomputed forward under full checkpointing, once per micro-batch; every device
+    // dequantizes whole layers (data parallel, or FSDP after its all-gather).
+    const double micro_batches = std::max(1.0, sequences / (std::max(1.0, t.micro_batch) * n));
+    const double dequant_uses = micro_batches * (t.checkpointing == Checkpointing::full ? 3.0 : 2.0);
+    const double dequant_s = t.method == TrainMethod::qlora && frozen_base.bits_per_weight < 16
+                                 ? qlora_dequant_time_s(frozen_base.quantized_params, frozen_base.bits_per_weight, dequant_uses,
+                                                        d.bandwidth_bytes_per_s)
+                                 : 0.0;
+    // Gradient all-reduce of the n devices over the scale-up link (parallel.h), a floor for slow links (PCIe):
+    // the MFU above is measured end to end on runs whose network traffic it already includes, so the
+    // scale-out network is priced by the layout search (c.layouts), not added here. Not counted when the
+    // device publishes no link.
+    const Network net = network_of(d, a);
+    step.communication_s = d.interconnect_bytes_per_s > 0 ? allreduce_time_s(trainable * 2.0, {n, n}, net) : 0.0;
+    // A fixed time per micro-batch of an adapter fine-tune (runtimes.json adapter_step_overhead_s): the per-step
+    // cost the LLaMA-Factory rows show beyond FLOPs and dequantization (launches and Python work of the wrapped
+    // layers, the optimizer step every few micro-batches); a fit on the runtime's calibration rows, not a mechanism.
+    const double overhead_s = adapter ? micro_batches * rt.adapter_step_overhead_s : 0.0;
+    step.time_s = std::max(step.roofline.time_s + fp8_cast_s + dequant_s + overhead_s, step.communication_s); // gradient all-reduce overlaps the backward pass
+    c.phases.push_back(step);
+    auto why = [&] { return format_sig(flops_per_token / w.model.active_params, 3) + "N FLOPs per token (with attention) x " +
+                            format_sig(tokens_per_step, 6) + " tokens / (" + std::to_string(n) + " x " + format_sig(peak.flop_per_s / 1e12, 4) +
+                            " TFLOPS x MFU " + format_sig(mfu, 2) + ")" +
+                            (attention_s > 0 ? " + attention " + format_sig(attention_run_flops_per_token * tokens_per_step, 4) + " FLOPs" +
+                                                   (attention_run_flops_per_token > attention_flops_per_token ? " (with its recomputed forward)" : "") + " at " +
+                                                   format_sig(a.training_attention_efficiency, 2) + " of the " + attention_peak.precision + " peak (" +
+                                                   format_sig(attention_s, 3) + " s)"
+                                             : "") +
+                            (fp8_cast_s > 0 ? " + FP8 casts " + format_sig(a.training_fp8_cast_bytes_per_element, 3) + " bytes per GEMM operand element (" +
+                                                  format_sig(fp8_cast_s, 3) + " s)"
+                                            : "") +
+                            (dequant_s > 0 ? " + dequantizing the " + format_sig(frozen_base.bits_per_weight, 4) + "-bit base " + format_sig(dequant_uses, 3) +
+                                                 " times to 16 bits (" + format_sig(dequant_s, 3) + " s)"
+                                           : "") +
+                            (attention_ratio < 1 ? "; attention counted at " + format_sig(attention_ratio, 2) + " of T x T (causal kernel, " + rt.id + ")" : "") +
+                            (overhead_s > 0 ? " + " + format_sig(overhead_s, 3) + " s per-step overhead (" + rt.id + ")" : ""); };
+    if (peak.flop_per_s > 0) {
+        c.figures["step_time_s"] = e.figure(step.time_s, Label::modelled, why);
+        c.figures["train_tokens_per_s"] = e.figure(tokens_per_step / step.time_s, Label::modelled, why);
+        if (t.tokens > 0) c.figures["train_time_s"] = e.figure(t.tokens / (tokens_per_step / step.time_s), Label::modelled, [&] { return std::string(format_sig(t.tokens, 4) + " tokens / tokens per second"); });
+        e.headline = tokens_per_step / step.time_s;
+    }
+    c.figures["trainable_params"] = e.figure(trainable, Label::arithmetic, [&] { return std::string(full ? "every parameter" : "LoRA adapters on every linear layer"); });
+    if (!c.fits) {
+        c.regime = Regime::capacity;
+        if (e.explain) c.regime_why = "needs " + gb(m.total_bytes) + " per device but " + gb(m.capacity_bytes) + " is usable";
+    } else if (step.communication_s > step.roofline.time_s + fp8_cast_s + dequant_s + overhead_s) {
+        c.regime = Regime::bandwidth;
+        if (e.explain) c.regime_why = "the gradient all-reduce (" + format_sig(step.communication_s, 3) + " s) outlasts the compute";
+    } else {
+        c.regime = Regime::compute;
+        if (e.explain) c.regime_why = "training at MFU " + format_sig(mfu, 2) + " of the " + peak.precision + " peak";
+    }
+    // The layout search's basis: the same job and devices, and this profile's compute time per token on one
+    // device (what the step above spends outside communication, over the tokens one device computes).
+    if (basis && peak.flop_per_s > 0) {
+        basis->job = training_job(w, trainable, st_per, frozen_per, as);
+        basis->cluster = cluster_of(d, n, peak.flop_per_s, m.capacity_bytes, a);
+        basis->job.compute_s_per_token = (step.roofline.time_s + fp8_cast_s + dequant_s + overhead_s) * n / tokens_per_step;
+        basis->job.compute_basis_recompute = t.checkpointing;
+        basis->valid = arch.layers > 0 && arch.hidden > 0 && arch.heads > 0;
+    }
+}
+
+// [SECTION] training: one search over count and layout ------------------------------------------------
+// A training candidate is the best point of one search over device count and layout. Points are of two
+// kinds, one evaluator each, on one compute basis: data-parallel layouts with the trainer's own sharding
+// (ZeRO/FSDP stage: eval_train's runtime-profile model, the one the validation suite checks), and for
+// pretraining the layout search's model-parallel layouts (parallel.h: tensor, context, pipeline and expert
+// parallelism, micro-batch, recomputation), priced on the profile's compute time per token. Fine-tunes keep to
+// data parallelism with sharding: what their trainers (torchtune, PEFT with accelerate/DeepSpeed) run.
+
+namespace {
+
+double model_flops_per_token(const Workload& w) {
+    return training_flops_per_token(w.model.model.arch, w.model.active_params, w.train.seq_len, w.train.method, Checkpointing::none);
+}
+
+// The numbers of a data-parallel point, in the layout search's terms.
+LayoutResult result_of(const Workload& w, const Eval& e, double peak_flop_per_s) {
+    const Candidate& c = e.c;
+    LayoutResult r;
+    r.layout = {.tensor_parallel = 1, .pipeline_parallel = 1, .data_parallel = c.layout.data_parallel, .zero_stage = c.layout.zero_stage,
+                .micro_batch = std::max(1, c.layout.micro_batch), .micro_batches = std::max(1, c.layout.micro_batches), .recompute = c.layout.recompute};
+    r.weights_bytes = c.memory.weights_bytes;
+    r.gradients_bytes = c.memory.gradients_bytes;
+    r.optimizer_bytes = c.memory.optimizer_bytes;
+    r.activations_bytes = c.memory.activations_bytes;
+    r.overhead_bytes = c.memory.overhead_bytes;
+    r.memory_bytes = c.memory.total_bytes;
+    r.capacity_bytes = c.memory.capacity_bytes;
+    r.fits = c.fits;
+    auto value = [&](const char* k) { auto it = c.figures.find(k); return it == c.figures.end() ? 0.0 : it->second.value; };
+    r.step_s = value("step_time_s");
+    r.tokens_per_s = value("train_tokens_per_s");
+    r.time_to_train_s = value("train_time_s");
+    if (!c.phases.empty()) {
+        r.compute_s = std::max(0.0, c.phases.front().time_s - std::max(0.0, c.phases.front().communication_s - c.phases.front().roofline.time_s));
+        r.communication_s = c.phases.front().communication_s;
+    }
+    const int n = c.layout.data_parallel;
+    if (r.step_s > 0 && peak_flop_per_s > 0) r.mfu = model_flops_per_token(w) * r.tokens_per_s / (n * peak_flop_per_s);
+    return r;
+}
+
+bool model_parallel(const TrainingLayout& l) {
+    return l.tensor_parallel > 1 || l.pipeline_parallel > 1 || l.context_parallel > 1 || l.expert_parallel > 1;
+}
+
+// Faster first among fitting points; a misfit only when nothing fits, closest to fitting first.
+bool better(const TrainPoint& x, const TrainPoint& y) {
+    if (x.result.fits != y.result.fits) return x.result.fits;
+    if (x.result.fits) return x.result.tokens_per_s > y.result.tokens_per_s;
+    return x.result.memory_bytes / x.result.capacity_bytes < y.result.memory_bytes / y.result.capacity_bytes;
+}
+
+// Every point on n devices, best first (at most `keep`). `searched` counts the layouts looked at.
+std::vector<TrainPoint> train_points(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, size_t keep,
+                                     long& searched) {
+    std::vector<TrainPoint> out;
+    TrainBasis basis;
+    const auto& tr = w.train;
+    std::vector<int> zeros;
+    if (is_given(w, "train.zero_stage") || n == 1) zeros = {default_zero(w, n)};
+    else zeros = {0, 1, 2, 3};
+    const bool profile_allowed = tr.tensor_parallel <= 1 && tr.pipeline_parallel <= 1 && tr.context_parallel <= 1 && tr.expert_parallel <= 1;
+    for (int z : zeros) {
+        Eval e;
+        e.explain = false;
+        eval_train(w, cat, d, n, a, e, z, z == default_zero(w, n) ? &basis : nullptr);
+        if (profile_allowed) out.push_back({n, true, result_of(w, e, peak_for(d, w.precision.compute).flop_per_s)});
+        ++searched;
+    }
+    const bool pinned_data_parallel = tr.tensor_parallel == 1 && tr.pipeline_parallel == 1 && tr.context_parallel == 1 && tr.expert_parallel <= 1;
+    if (w.stage == Stage::pretrain && n > 1 && basis.valid && !pinned_data_parallel) {
+        LayoutLimits lim;
+        lim.keep = 12;
+        lim.find_fewest = false;
+        lim.tensor_parallel = tr.tensor_parallel;
+        lim.pipeline_parallel = tr.pipeline_parallel;
+        lim.context_parallel = tr.context_parallel;
+        lim.expert_parallel = tr.expert_parallel;
+        if (is_given(w, "train.zero_stage")) lim.zero_stage = w.train.zero_stage;
+        if (is_given(w, "train.checkpointing")) lim.recompute = int(w.train.checkpointing);
+        const LayoutSearch s = search_layouts(basis.job, basis.cluster, a, lim);
+        searched += s.searched;
+        // Only layouts of this job on these devices (a search that finds none may answer for another batch or count).
+        const double batch = basis.job.global_batch > 0 ? basis.job.global_batch : basis.job.micro_batch * n;
+        if (s.devices == n && s.global_batch == batch)
+            for (const LayoutResult& r : s.layouts)
+                if (model_parallel(r.layout) && r.fits) out.push_back({n, false, r});
+    }
+    std::stable_sort(out.begin(), out.end(), better);
+    if (out.size() > keep) out.resize(keep);
+    return out;
+}
+
+// The device counts tried: powers of two up to the fast domain, the whole domain, then whole domains doubling
+// while a scale-out network joins them.
+std::vector<int> count_ladder(const Device& d, const Assumptions& a) {
+    const Network net = network_of(d, a);
+    const int domain = std::min(std::max(1, net.domain_size), most_devices(d, a));
+    std::vector<int> out;
+    for (int n = 1; n <= domain; n *= 2) out.push_back(n);
+    if (out.back() != domain) out.push_back(domain);
+    if (net.multi_node)
+        for (long n = 2L * domain; n <= (1L << 17); n *= 2) out.push_back(int(n));
+    return out;
+}
+
+} // namespace
+
+// The count and layout of a training candidate. Given a count, the best layout on it. Otherwise, with a
+// deadline and a token count, the fewest devices (the cheapest: device-hours grow with the count as
+// efficiency falls) whose best layout finishes in time; without a deadline, the fewest that fit.
+TrainChoice choose_training(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, bool explain) {
+    TrainChoice out;
+    const size_t keep = 4;
+    auto at = [&](int n) { return train_points(w, cat, d, n, a, keep, out.searched); };
+    // What a misfit says: how many layouts were looked at and how far the closest is from fitting.
+    auto misfit = [&](int n) {
+        const LayoutResult& r = out.points.front().result;
+        return "none of " + std::to_string(out.searched) + " layouts fits on " + std::to_string(n) + " devices (the closest needs " +
+               format_sig(r.memory_bytes / 1e9, 3) + " GB of " + format_sig(r.capacity_bytes / 1e9, 3) + " GB per device)";
+    };
+    if (w.hardware.count > 0) {
+        out.points = at(w.hardware.count);
+        if (explain)
+            out.why = !out.points.empty() && !out.points.front().result.fits ? misfit(w.hardware.count)
+                                                                             : std::to_string(w.hardware.count) + " devices, as given";
+        return out;
+    }
+    const double deadline_s = w.decision.deadline_days * 86400;
+    auto meets = [&](const std::vector<TrainPoint>& p) { return !p.empty() && p.front().result.fits && p.front().result.time_to_train_s > 0 &&
+                                                                p.front().result.time_to_train_s <= deadline_s; };
+    // Devices the team owns come first: all of them, when the job fits them (and meets its deadline).
+    for (const auto& od : w.hardware.owned)
+        if (od.device == d.id) {
+            std::vector<TrainPoint> mine = at(od.count);
+            if (!mine.empty() && mine.front().result.fits && (deadline_s <= 0 || w.train.tokens <= 0 || meets(mine))) {
+                out.points = std::move(mine);
+                if (explain) out.why = std::to_string(od.count) + " devices, the ones the team owns (hardware.owned)";
+                return out;
+            }
+        }
+    const std::vector<int> ladder = count_ladder(d, a);
+    // Model state spread over n devices is a floor on any layout's memory there: below it, no search.
+    Eval whole;
+    whole.explain = false;
+    eval_train(w, cat, d, 1, a, whole, 0);
+    const double state = whole.c.memory.weights_bytes + whole.c.memory.gradients_bytes + whole.c.memory.optimizer_bytes;
+    size_t i = 0;
+    std::vector<TrainPoint> nearest;
+    for (; i < ladder.size(); ++i) {
+        if (state / ladder[i] > whole.c.memory.capacity_bytes && i + 1 < ladder.size()) continue;
+        out.points = at(ladder[i]);
+        if (!out.points.empty() && out.points.front().result.fits) break;
+        if (nearest.empty() && !out.points.empty()) nearest = out.points;
+    }
+    if (i == ladder.size()) { // nothing fits on the largest count: report the smallest count's nearest point
+        if (!nearest.empty()) out.points = nearest;
+        if (explain) out.why = "nothing fits on up to " + std::to_string(ladder.back()) + " devices" +
+                               (out.points.empty() ? std::string() : "; " + misfit(out.points.front().n));
+        return out;
+    }
+    if (deadline_s <= 0 || w.train.tokens <= 0 || out.points.front().result.time_to_train_s <= 0) {
+        if (explain) out.why = std::to_string(ladder[i]) + " devices, the fewest that fit" +
+                               (w.train.tokens > 0 ? std::string(" (no deadline given)") : std::string(""));
+        return out;
+    }
+    if (meets(out.points)) {
+        if (explain) out.why = std::to_string(ladder[i]) + " devices, the fewest that fit, finish within the " + format_sig(w.decision.deadline_days, 4) + "-day deadline";
+        return out;
+    }
+    // Jump to the count that would meet the deadline at the same speed per device, then walk: up while it does
+    // not, down while the one below also does.
+    const double need = ladder[i] * out.points.front().result.time_to_train_s / deadline_s;
+    size_t j = i;
+    while (j + 1 < ladder.size() && ladder[j] < need) ++j;
+    std::vector<TrainPoint> best = out.points;
+    size_t best_at = i;
+    auto faster = [](const std::vector<TrainPoint>& x, const std::vector<TrainPoint>& y) {
+        return !x.empty() && x.front().result.fits && (y.empty() || !y.front().result.fits || x.front().result.tokens_per_s > y.front().result.tokens_per_s); };
+    std::vector<TrainPoint> cur = at(ladder[j]);
+    if (faster(cur, best)) { best = cur; best_at = j; }
+    while (!meets(cur) && j + 1 < ladder.size()) {
+        cur = at(ladder[++j]);
+        if (faster(cur, best)) { best = cur; best_at = j; }
+    }
+    if (meets(cur)) {
+        while (j > i + 1) {
+            std::vector<TrainPoint> below = at(ladder[j - 1]);
+            if (!meets(below)) break;
+            cur = std::move(below);
+            --j;
+        }
+        out.points = cur;
+        if (explain) out.why = std::to_string(ladder[j]) + " devices, the fewest that finish within the " + format_sig(w.decision.deadline_days, 4) + "-day deadline";
+        return out;
+    }
+    out.points = best;
+    if (explain) out.why = "no count up to " + std::to_string(ladder.back()) + " finishes within the " + format_sig(w.decision.deadline_days, 4) +
+                           "-day deadline; the fastest, " + std::to_string(ladder[best_at]) + " devices, takes " +
+                           format_sig(best.front().result.time_to_train_s / 86400, 3) + " days";
+    return out;
+}
+
+// The candidate at one point: the profile's own evaluation for a data-parallel point; for a layout-search
+// point, the profile on the same devices (its notes, trainable parameters, basis) with the point's memory,
+// step and figures in place of its own.
+void eval_train_point(const Workload& w, const Catalog& cat, const Device& d, const TrainPoint& pt, const Assumptions& a, Eval& e) {
+    if (pt.profile) {
+        eval_train(w, cat, d, pt.n, a, e, pt.result.layout.zero_stage);
+        return;
+    }
+    TrainBasis basis;
+    eval_train(w, cat, d, pt.n, a, e, -1, &basis);
+    const LayoutResult r = basis.valid ? evaluate_layout(basis.job, basis.cluster, a, pt.result.layout) : pt.result;
+    const TrainingLayout& l = r.layout;
+    Candidate& c = e.c;
+    c.layout = {.tensor_parallel = l.tensor_parallel, .pipeline_parallel = l.pipeline_parallel, .data_parallel = l.data_parallel,
+                .zero_stage = l.zero_stage, .expert_parallel = l.expert_parallel, .context_parallel = l.context_parallel,
+                .virtual_stages = l.virtual_stages, .micro_batch = l.micro_batch, .micro_batches = l.micro_batches, .recompute = l.recompute};
+    MemoryUse& m = c.memory;
+    const double context = m.context_bytes;
+    m = MemoryUse{};
+    m.capacity_bytes = r.capacity_bytes;
+    m.context_bytes = context;
+    m.weights_bytes = r.weights_bytes;
+    m.gradients_bytes = r.gradients_bytes;
+    m.optimizer_bytes = r.optimizer_bytes;
+    m.activations_bytes = r.activations_bytes;
+    m.overhead_bytes = r.overhead_bytes;
+    const std::string where = describe(l);
+    e.term(m, "weights", r.weights_bytes, [&] { return "the fullest pipeline stage's share, " + where; });
+    e.term(m, "gradients", r.gradients_bytes, [&] { return std::string("its trainable share") + (l.zero_stage >= 2 ? ", sharded (ZeRO-" + std::to_string(l.zero_stage) + ")" : ""); });
+    e.term(m, "optimizer", r.optimizer_bytes, [&] { return std::string("its trainable share") + (l.zero_stage >= 1 ? ", sharded (ZeRO-" + std::to_string(l.zero_stage) + ")" : ""); });
+    e.term(m, "activations", r.activations_bytes, [&] { return "micro-batches in flight on the first stage (1F1B), sequence parallel under tensor parallelism"; });
+    e.term(m, "overhead", r.overhead_bytes, [&] { return "runtime context + allocator fragmentation of the per-step tensors"; });
+    finish_memory(m);
+    c.fits = r.fits;
+    const double tokens_per_step = l.micro_batch * double(l.micro_batches) * l.data_parallel * w.train.seq_len;
+    Phase step;
+    if (e.explain) step.name = "training step (" + format_sig(tokens_per_step, 6) + " tokens, " + where + ")";
+    step.precision = c.phases.empty() ? std::string() : c.phases.front().precision;
+    step.roofline.flops = tokens_per_step * model_flops_per_token(w) / pt.n;
+    step.roofline.compute_s = step.roofline.time_s = r.compute_s + r.bubble_s;
+    step.roofline.compute_bound = true;
+    step.communication_s = r.communication_s;
+    step.time_s = r.step_s;
+    c.phases = {step};
+    auto why = [&] { return "compute " + format_sig(r.compute_s, 3) + " s + pipeline bubble " + format_sig(r.bubble_s, 3) + " s + exposed communication " +
+                            format_sig(r.communication_s, 3) + " s a step (" + where + "); compute on the profile's basis (" +
+                            format_sig(basis.job.compute_s_per_token * 1e6, 4) + " us per token on one device), MFU " + format_sig(100 * r.mfu, 3) + " %"; };
+    c.figures["step_time_s"] = e.figure(r.step_s, Label::modelled, why);
+    c.figures["train_tokens_per_s"] = e.figure(r.tokens_per_s, Label::modelled, why);
+    c.figures.erase("train_time_s");
+    if (w.train.tokens > 0 && r.tokens_per_s > 0)
+        c.figures["train_time_s"] = e.figure(w.train.tokens / r.tokens_per_s, Label::modelled, [&] { return std::string(format_sig(w.train.tokens, 4) + " tokens / tokens per second"); });
+    e.headline = r.tokens_per_s;
+    if (!c.fits) {
+        c.regime = Regime::capacity;
+        if (e.explain) c.regime_why = "needs " + gb(m.total_bytes) + " per device but " + gb(m.capacity_bytes) + " is usable";
+    } else if (r.communication_s + r.bubble_s > r.compute_s) {
+        c.regime = Regime::bandwidth;
+        if (e.explain) c.regime_why = "communication and the pipeline bubble (" + format_sig(r.communication_s + r.bubble_s, 3) + " s) outlast the compute (" +
+                                      format_sig(r.compute_s, 3) + " s)";
+    } else {
+        c.regime = Regime::compute;
+        if (e.explain) c.regime_why = "compute-bound: MFU " + format_sig(100 * r.mfu, 3) + " % with " + format_sig(r.communication_s + r.bubble_s, 3) +
+                                      " s of communication and bubble a step";
+    }
+}
+
+} // namespace hwplan::plan_detail
