@@ -331,6 +331,32 @@ TEST(Cost, OwnedHardwareCarriesColocationUnlessOnSite) {
     EXPECT_NEAR(desk.usd_per_hour, 10000 / (4 * 8760.0) + 0.5 * 1.5 * 0.10, 1e-9);
 }
 
+// Where an owned device stands decides whether it pays colocation: the workload's site first, and with none given the
+// device itself (a GeForce card's licence keeps it out of data centres, GeForce EULA 2.1.3; a desktop machine or a
+// robot module stands on site).
+TEST(Cost, ColocationFollowsWhereTheDeviceStands) {
+    Device dc = priced_device();
+    Device geforce = dc;
+    geforce.datacenter_use = false;
+    Device desktop = dc;
+    desktop.form_factor = "desktop";
+    Device module = dc;
+    module.form_factor = "embedded_module";
+    struct Row { const Device* d; const char* site; bool pays; };
+    const Row rows[] = {
+        {&dc, "", true},       {&geforce, "", false},           {&desktop, "", false},      {&module, "", false},
+        {&dc, "desk", false},  {&dc, "office", false},          {&dc, "robot", false},      {&dc, "phone", false},
+        {&dc, "own_datacenter", true}, {&geforce, "own_datacenter", true},
+    };
+    for (const auto& r : rows) EXPECT_EQ(pays_colocation(*r.d, r.site), r.pays) << r.d->form_factor << " " << r.d->datacenter_use << " " << r.site;
+    // A GeForce card bought with no site given: purchase and power only, as at a desk.
+    CostDefaults c = defaults();
+    c.colocation_usd_per_w_s = 196.0 / 1000 / (365.25 / 12 * 86400);
+    Workload w;
+    w.cost.utilization = 1;
+    EXPECT_NEAR(own_cost(geforce, w, c).usd_per_hour, 10000 / (4 * 8760.0) + 0.5 * 1.5 * 0.10, 1e-9);
+}
+
 // A rented run is billed from start-up to the end of its last increment: lesson 003's nightly embeddings on
 // an H100 take about 13 s, and with 100 s of start-up in 60 s increments the bill is 2 minutes, not 13 s.
 TEST(Cost, RentedRunsAreBilledInWholeIncrementsFromStartUp) {

@@ -182,6 +182,13 @@ double effective_utilization(const Workload& w) {
     return w.cost.utilization > 0 ? w.cost.utilization : used > 0 ? std::min(1.0, used / kHoursPerMonth) : 1.0;
 }
 
+bool pays_colocation(const Device& d, const std::string& site) {
+    if (site == "own_datacenter") return true;
+    if (site == "desk" || site == "office" || site == "robot" || site == "phone") return false;
+    // No site (or a cloud, where owning is eliminated anyway): where the device itself may stand.
+    return d.datacenter_use && d.form_factor != "desktop" && d.form_factor != "embedded_module";
+}
+
 HourlyCost own_cost(const Device& d, const Workload& w, const CostDefaults& defaults) {
     HourlyCost out;
     const double price = purchase_usd_per_device(d);
@@ -194,8 +201,8 @@ HourlyCost own_cost(const Device& d, const Workload& w, const CostDefaults& defa
     // Power while running: the board's TDP at the facility's PUE (no TDP published: power not counted).
     const double power = d.tdp_w > 0 ? d.tdp_w / 1000.0 * defaults.pue_ratio * usd_per_kwh : 0;
     double hosting = defaults.hosting_usd_per_device_s > 0 ? defaults.hosting_usd_per_device_s * 3600 : 0;
-    // Colocation: rent per kW of IT capacity, paid every hour whether used or not (not at a desk or on a robot).
-    const bool hosted = w.decision.site != "desk" && w.decision.site != "robot" && w.decision.site != "phone";
+    // Colocation: rent per kW of IT capacity, paid every hour whether used or not (pays_colocation).
+    const bool hosted = pays_colocation(d, w.decision.site);
     const double colo = hosted && d.tdp_w > 0 ? d.tdp_w * defaults.colocation_usd_per_w_s * 3600 : 0;
     hosting += colo;
     out.available = true;
@@ -239,7 +246,7 @@ HourlyCost owned_cost(const Device& d, const Workload& w, const CostDefaults& de
     const double usd_per_kwh = w.cost.usd_per_kwh >= 0 ? w.cost.usd_per_kwh : defaults.electricity_usd_per_j * 3.6e6;
     const double utilization = effective_utilization(w);
     const double power = d.tdp_w > 0 ? d.tdp_w / 1000.0 * defaults.pue_ratio * usd_per_kwh : 0;
-    const bool hosted = w.decision.site != "desk" && w.decision.site != "robot" && w.decision.site != "phone";
+    const bool hosted = pays_colocation(d, w.decision.site);
     const double colo = hosted && d.tdp_w > 0 ? d.tdp_w * defaults.colocation_usd_per_w_s * 3600 : 0;
     const double hosting = colo + (defaults.hosting_usd_per_device_s > 0 ? defaults.hosting_usd_per_device_s * 3600 : 0);
     out.available = true;

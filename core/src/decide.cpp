@@ -182,6 +182,16 @@ void isolation_reason(Plan& p, const Workload& w) {
                                        format_figure("ttft_s", mixed->value) + " sharing the replica and " +
                                        format_figure("ttft_s", alone->value) + " on a replica of its own: separate the traffic " +
                                        "(and cap the interactive route's context) before buying hardware");
+    // Lesson 003's diagnosis is an operational fix: "Separate batch traffic, cap context for interactive routes, and
+    // measure again before changing hardware." Where the mix alone breaks the interactive route's target (it misses
+    // it sharing the replica and meets it alone; without a target, the tail at least halves), the headline says the
+    // fix first and the hardware change after it, as the alternative.
+    const double target = w.serve.ttft_target_s;
+    const bool operational = target > 0 ? mixed->value > target && alone->value <= target : alone->value * 2 <= mixed->value;
+    if (!operational || !p.recommendation.found) return;
+    p.recommendation.headline = "Separate the batch traffic and cap \"" + w.serve.traffic.front().name + "\"'s context first (lesson 003): p95 first token " +
+                                format_figure("ttft_s", mixed->value) + " shared, " + format_figure("ttft_s", alone->value) + " alone on " +
+                                std::to_string(c.count) + " x " + c.device_name + ". Else: " + p.recommendation.headline;
 }
 
 namespace {
@@ -295,6 +305,11 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
     const std::string site = w.decision.site;
     std::vector<Option> options;
     std::set<std::string> compromised; // feasible options short of a fixed demand in full (by name)
+    // Lesson 003's CPU row: "Start here when the model is small or latency is loose." An embedding job (a batch job
+    // with a run time) that one CPU finishes in less time than a rented GPU is billed to start (defaults rental_startup_s) is a small
+    // job: its CPU options rank first under the unit_cost and simplest priorities, whatever the GPUs' prices (by name).
+    std::set<std::string> small_on_cpu;
+    bool rentals_mostly_startup = true; // every rented run priced is billed mostly for start-up (its work under half the bill)
     {   // The decision's inputs the user left out, with the default used (docs/workload.md, "decision").
         auto given = [&](const std::string& k) { return std::find(w.given.begin(), w.given.end(), k) != w.given.end(); };
         auto note = [&](const std::string& key, const std::string& text) {
@@ -426,6 +441,12 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                                 format_sig(w.decision.power_budget_w, 6) + " W budget, " + format_sig(d->tdp_w * per_replica * replicas, 4) +
                                 " W at full power does not: run it capped (a Jetson's nvpmodel mode); the speeds above are modelled at "
                                 "full power and will be lower");
+            // With no site given, a device that may not stand in a data centre is bought for a desk or an office (cost.cpp
+            // pays_colocation): the plan says where, and how to rule it out.
+            if (owning && site.empty() && !pays_colocation(*d, site))
+                notes.push_back(std::string("site: no site given, so it stands at a desk or in an office (") +
+                                (!d->datacenter_use ? "its licence keeps it out of data centres" : "a desktop machine or a module, not a server") +
+                                "): no colocation counted; decision.site \"own_datacenter\" rules it out");
             if (!c.fits) out.push_back("does not fit: needs " + format_bytes(c.memory.total_bytes) + " per device, " +
                                        format_bytes(c.memory.capacity_bytes) + " usable");
             if (hc == &own && !d->can_buy) out.push_back("cannot be bought" + (d->cloud_only.empty() ? std::string() : " (only in " + d->cloud_only + ")"));
@@ -441,6 +462,11 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                     out.push_back("purchase budget: " + std::to_string(to_buy.devices_bought) + " x $" + format_sig(purchase_usd_per_device(*d), 5) +
                                   (to_buy.devices_per_unit > 1 ? " (" + units_phrase(to_buy) + ")" : std::string()) + " = $" +
                                   format_sig(to_buy.usd, 4) + ", over the $" + format_sig(w.decision.purchase_budget_usd, 4) + " one-off budget");
+            } else if (hc == &own && w.decision.purchase_budget_usd > 0 && d->can_buy && bought.devices_needed > owned_count) {
+                // No public purchase price: what it would cost cannot be held against the budget, so it is not
+                // ranked as if it fitted (issue 19: never an unpriced option above a priced one without saying so).
+                out.push_back("purchase budget: no purchase price in the catalog to hold against the $" +
+                              format_sig(w.decision.purchase_budget_usd, 4) + " one-off budget");
             }
             if (!owning && !d->can_rent) out.push_back("not offered for rent");
             // An owned job that runs now and then costs its purchase spread over the hours it is used;
@@ -549,6 +575,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                 if (!owning && !is_serving_stage(w.stage) && run_s > 0 && hc != &reserved) {
                     const double inc = hc->billing_increment_s > 0 ? hc->billing_increment_s : cat.defaults.rental_billing_increment_s;
                     billed_s = billed_seconds(run_s, cat.defaults, inc);
+                    if (run_s > billed_s / 2) rentals_mostly_startup = false;
                     factor *= billed_s / run_s;
                     why += "; billed " + format_sig(billed_s, 4) + " s a run (" + format_sig(run_s, 3) + " s of work + " +
                            format_sig(cat.defaults.rental_startup_s, 3) + " s start-up, in " + format_sig(inc, 3) + " s increments" +
@@ -615,6 +642,9 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                 for (auto& n : short_of) o.reasons.push_back(n);
                 for (auto& n : notes) o.reasons.push_back(n);
                 if (!short_of.empty()) compromised.insert(o.name);
+                if (d->kind == DeviceKind::cpu && w.stage == Stage::embed && run_seconds(c, w) > 0 &&
+                    run_seconds(c, w) <= cat.defaults.rental_startup_s)
+                    small_on_cpu.insert(o.name);
             } else {
                 o.reasons = std::move(out);
             }
@@ -688,6 +718,11 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         }
     }
 
+    // The CPU rule holds only for a job so small that every rented device would be billed mostly to start up: where
+    // some rental does more work than start-up (lesson 003's nightly 50,000 chunks: "spot or scheduled GPU jobs for
+    // embeddings"), the GPUs compete on price as usual.
+    if (!rentals_mostly_startup) small_on_cpu.clear();
+
     // Rank: feasible first; inside a named cloud its own accelerators first (lesson 004, Try it: "serving
     // inside Google Cloud or AWS can recommend TPUs or Trainium first"); then by the user's priority.
     const Priority prio = w.decision.priority;
@@ -735,6 +770,8 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         // What the team already owns and the job fits is planned on first (hardware.owned).
         if ((a.kind == "owned") != (b.kind == "owned")) return a.kind == "owned";
         if (prio == Priority::unit_cost && compromised.count(a.name) != compromised.count(b.name)) return compromised.count(a.name) == 0;
+        if ((prio == Priority::unit_cost || prio == Priority::simplest) && small_on_cpu.count(a.name) != small_on_cpu.count(b.name))
+            return small_on_cpu.count(a.name) > 0;
         if (home(a) != home(b)) return home(a);
         if (largest_domain && domain_of(a) != domain_of(b)) return domain_of(a) > domain_of(b);
         switch (prio) {
@@ -813,6 +850,24 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         for (const auto& c : p.candidates)
             if (c.device == r.option.device) lc = &c;
         r.headline = headline(r.option, lc, unit, w);
+        if (small_on_cpu.count(r.option.name) && lc) {
+            // The CPU first, with the run's time and its price or why none; the cheapest priced GPU option as the alternative.
+            const Option* alt = nullptr;
+            for (const auto& o : p.options)
+                if (o.feasible && o.cost.value > 0 && !small_on_cpu.count(o.name)) {
+                    alt = &o;
+                    break;
+                }
+            const Candidate* ac = nullptr;
+            for (const auto& c : p.candidates)
+                if (alt && c.device == alt->device) ac = &c;
+            // The device's name without its parenthesis ("Intel Xeon Platinum 8480+"): the headline stays one short sentence.
+            const std::string short_name = lc->device_name.substr(0, lc->device_name.find(" ("));
+            r.headline = "Run it on a CPU (lesson 003: 'Start here when the model is small'): " + std::to_string(r.option.count) + " x " + short_name +
+                         " does it in " + format_figure("embed_time_s", run_seconds(*lc, w)) + ", under the " +
+                         format_figure("rental_startup_s", cat.defaults.rental_startup_s) + " a rented GPU is billed to start; " +
+                         unit_cost_words(r.option, unit) + (alt ? ". Else: " + headline(*alt, ac, unit, w) : std::string("."));
+        }
         // Training: the size step is the count the search chose, with the lesson's rule of thumb beside it.
         if (lc && (w.stage == Stage::pretrain || w.stage == Stage::finetune) && !lc->count_why.empty()) {
             const Device* d = cat.device_by_id(lc->device);
@@ -845,6 +900,26 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                                 " usable per device");
         }
         for (size_t i = 1; i < r.option.reasons.size(); ++i) r.reasons.push_back(r.option.reasons[i]);
+        // Lesson 004, example 3: "Budget most of the GPUs for rollouts." Where the split departs from it, say so and
+        // why, with the lesson's split priced beside it (rl.h: the best split with more rollout than trainer devices).
+        if (rc && rc->rl.sized && rc->rl.rollout_share <= 0.5) {
+            const RlPools& rl = rc->rl;
+            const int total = rl.trainer_devices + rl.rollout_devices;
+            std::string why = "rollout pool: " + std::to_string(rl.rollout_devices) + " of " + std::to_string(total) + " devices (" +
+                              format_sig(100 * rl.rollout_share, 3) + " %), not most of them as lesson 004 says ('Budget most of the GPUs for "
+                              "rollouts'): the trainer pool is " + std::to_string(rl.trainer_devices) + " devices, the fewest the training step "
+                              "fits on, and generation is " + format_sig(100 * rl.generation_s / rl.step_s, 3) + " % of the step at this split, "
+                              "the fewest device-seconds per step of the " + std::to_string(rl.splits_searched) + " tried";
+            if (rl.lesson_rollout_devices > 0 && r.option.cost.value > 0 && rl.device_s_per_step > 0) {
+                const double lesson_cost = r.option.cost.value * rl.lesson_device_s_per_step / rl.device_s_per_step;
+                why += "; the lesson's split, " + std::to_string(rl.trainer_devices) + " trainer + " + std::to_string(rl.lesson_rollout_devices) +
+                       " rollout devices (" + format_sig(100.0 * rl.lesson_rollout_devices / (rl.trainer_devices + rl.lesson_rollout_devices), 3) +
+                       " %), steps in " + format_figure("rl_step_s", rl.lesson_step_s) + " against " + format_figure("rl_step_s", rl.step_s) +
+                       " and costs " + format_figure(unit, lesson_cost) + " " + unit_label(unit) + " at the same price per device-hour (" +
+                       format_sig(100 * (lesson_cost / r.option.cost.value - 1), 3) + " % more)";
+            }
+            r.reasons.push_back(why);
+        }
         // An SRAM decode tier sells speed; the lesson keeps GPUs for prefill.
         const Device* rd = cat.device_by_id(r.option.device);
         if (rd && rd->kind == DeviceKind::sram_system)
@@ -862,12 +937,19 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         const Option& o = p.options[1];
         std::string why;
         if (!o.feasible) why = o.reasons.front();
-        else if (prio == Priority::per_user_speed && o.speed != r.option.speed) why = format_sig(o.speed, 3) + " against " + format_sig(r.option.speed, 3) + " per-user speed";
+        else if (prio == Priority::per_user_speed && o.speed != r.option.speed) {
+            // speed_of's figure, with its unit.
+            const std::string u = is_serving_stage(w.stage) ? " tokens/s per user" : w.stage == Stage::embed ? " items/s" : " tokens/s";
+            why = format_sig(o.speed, 3) + u + " against " + format_sig(r.option.speed, 3) + u;
+        }
         else if (prio == Priority::latency && o.latency_s != r.option.latency_s) why = "time to first token " + format_sig(o.latency_s, 3) + " s against " + format_sig(r.option.latency_s, 3) + " s";
         else if (prio == Priority::simplest && o.count != r.option.count) why = std::to_string(o.count) + " devices against " + std::to_string(r.option.count);
         else if (prio == Priority::simplest && !in_domain(o) && in_domain(r.option)) why = "tensor parallel outside a fast scale-up domain (lower decode speed)";
         else if (prio == Priority::simplest && o.power_w != r.option.power_w) why = format_sig(o.power_w, 4) + " W against " + format_sig(r.option.power_w, 4) + " W";
         else if (home(r.option) && !home(o)) why = "not " + site + "'s own accelerator";
+        else if (small_on_cpu.count(r.option.name) && !small_on_cpu.count(o.name))
+            why = "ranked after a CPU that finishes the job before a rented GPU starts (lesson 003: 'Start here when the model is small'); " +
+                  unit_cost_words(o, unit);
         else why = o.cost.value > 0 ? format_figure(unit, o.cost.value) + " " + unit_label(unit) + " against " +
                                           (r.option.cost.value > 0 ? format_figure(unit, r.option.cost.value) : std::string("an unpriced first"))
                                     : o.cost.why.empty() ? "no public price" : o.cost.why;

@@ -20,6 +20,13 @@ bool named_cloud(const std::string& site) { return site == "gcp" || site == "aws
 bool any_cloud(const std::string& site) { return site == "cloud" || named_cloud(site); }
 
 // The largest memory of one discrete GPU in the catalog (choose.go's 141 GB H200, generalized).
+// A part that needs a data centre's power, cooling or chassis: a rack, an SRAM system, a TPU, an accelerator
+// board, a GPU on a multi-GPU baseboard (SXM/OAM, domain > 1).
+bool server_part(const Device& d) {
+    return d.kind == DeviceKind::rack_system || d.kind == DeviceKind::sram_system || d.kind == DeviceKind::tpu ||
+           d.kind == DeviceKind::accelerator || (d.kind == DeviceKind::gpu && d.domain_size > 1);
+}
+
 double largest_gpu_bytes(const Catalog& cat) {
     double m = 0;
     for (const auto& d : cat.devices)
@@ -91,9 +98,13 @@ ScaleLevel scale_level(const Workload& w, const Catalog& cat) {
     }
     case Stage::finetune:
         s.level = nominal_b(params) <= 8 ? Scale::one_device : Scale::node;
+        // choose.go's "16 bytes/param of optimizer state" is full fine-tuning's (mixed-precision Adam keeps it for
+        // every parameter); LoRA and QLoRA keep optimizer state for the adapters only.
         s.why = nominal_b(params) <= 8 ? "up to ~8B parameters: one 24-48 GB GPU with QLoRA"
                 : nominal_b(params) <= 70 ? "8B-70B parameters: one to eight GPUs"
-                                 : "above 70B: an 8-GPU node or more with FSDP (16 bytes/param of optimizer state)";
+                : w.train.method == TrainMethod::full ? "above 70B: an 8-GPU node or more with FSDP (16 bytes/param of optimizer state)"
+                                                      : "above 70B: an 8-GPU node or more with FSDP (the frozen base's weights need more than one node's worth of "
+                                                        "small GPUs; optimizer state is the adapters' only)";
         break;
     case Stage::pretrain:
         s.level = Scale::rack;
@@ -174,9 +185,12 @@ std::vector<std::string> eliminations(const Device& d, const Workload& w, const 
         if (site == "robot" && d.form_factor != "embedded_module")
             out.push_back("site: a robot needs an embedded module within its power envelope (" +
                           (d.tdp_w > 0 ? format_sig(d.tdp_w, 4) + " W board" : std::string("no published power")) + ")");
-        const bool server_part = d.kind == DeviceKind::rack_system || d.kind == DeviceKind::sram_system || d.kind == DeviceKind::tpu ||
-                                 d.kind == DeviceKind::accelerator || (d.kind == DeviceKind::gpu && d.domain_size > 1);
-        if (site == "desk" && server_part) out.push_back("site: a data-centre part (server board or rack), not a desk machine");
+        if (site == "desk" && server_part(d)) out.push_back("site: a data-centre part (server board or rack), not a desk machine");
+    } else if (site == "office") {
+        // A desk or an office, renting allowed: what is bought stands there (no colocation, cost.cpp
+        // pays_colocation), a rental or a hosted API runs in the provider's data centre.
+        if (own && !d.can_buy) out.push_back("site: cannot be bought");
+        if (own && server_part(d)) out.push_back("site: a data-centre part (server board or rack), not for a desk or an office");
     }
     if (w.decision.data_on_premises && !own) out.push_back("data: must stay on premises; a rental is someone else's hardware");
     // Size: the level of scale against the device's fast scale-up domain.

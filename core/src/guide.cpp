@@ -28,6 +28,21 @@ std::vector<std::string> node_gpus(const Catalog& cat, double min_bytes, size_t 
     return out;
 }
 
+// The GPUs lesson 004 names for a job ("serve on single GPUs (H100, H200, B200, MI355X)"; fine-tuning "one to
+// eight H100/H200/B200-class GPUs") that the catalog has, with at least `min_bytes` of memory; then, for a wider
+// family, the data-centre node GPUs node_gpus adds (deduplicated).
+std::vector<std::string> lesson_gpus(const Catalog& cat, const std::vector<const char*>& named, double min_bytes, size_t more) {
+    std::vector<std::string> out;
+    for (const char* id : named)
+        if (const Device* d = cat.device_by_id(id); d && d->memory_bytes >= min_bytes) out.push_back(id);
+    for (const auto& id : node_gpus(cat, min_bytes, more))
+        if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
+    return out;
+}
+
+const std::vector<const char*> kServingGpus = {"h100-sxm", "h100-pcie", "h200", "b200", "mi355x"}; // lesson 004, "Serving"
+const std::vector<const char*> kFinetuneGpus = {"h100-sxm", "h100-pcie", "h200", "b200"};         // lesson 004, "Fine-tuning"
+
 } // namespace
 
 Guide first_cut(const Workload& w, const Catalog& cat) {
@@ -56,14 +71,15 @@ Guide first_cut(const Workload& w, const Catalog& cat) {
             g.recommendation = "one 24-48 GB GPU with QLoRA (" + names(cat, g.devices) + ")";
             g.why = "capacity-bound; 4-bit base fits";
         } else if (p <= 70) {
-            g.devices = node_gpus(cat, 80e9, 6);
+            g.devices = lesson_gpus(cat, kFinetuneGpus, 80e9, 0);
             if (cat.device_by_id("rtx-pro-6000-blackwell")) g.devices.push_back("rtx-pro-6000-blackwell");
             g.recommendation = "1-8 H100/H200/B200-class GPUs, or one RTX PRO 6000 with QLoRA (" + names(cat, g.devices) + ")";
             g.why = "capacity-bound";
         } else {
             g.devices = node_gpus(cat, 80e9, 6);
             g.recommendation = "an 8-GPU node or more with FSDP (" + names(cat, g.devices) + ")";
-            g.why = "16 bytes/param of optimizer state";
+            // choose.go's reason is full fine-tuning's; adapters keep optimizer state for themselves only.
+            g.why = w.train.method == TrainMethod::full ? "16 bytes/param of optimizer state" : "the frozen base's weights across the node (adapters' optimizer state only)";
         }
         break;
     }
@@ -76,7 +92,9 @@ Guide first_cut(const Workload& w, const Catalog& cat) {
             g.recommendation = "NVL72, Helios or a TPU slice with wide expert parallelism (catalog: " + names(cat, g.devices) + ")";
             g.why = need + " and an all-to-all every layer";
         } else if (s.level == Scale::one_device) {
-            g.devices = node_gpus(cat, s.need_bytes / 0.85, 4);
+            // The lesson's single GPUs that hold the job (choose.go's 0.85 of one GPU); the fastest others when none does.
+            g.devices = lesson_gpus(cat, kServingGpus, s.need_bytes / 0.85, 0);
+            if (g.devices.empty()) g.devices = node_gpus(cat, s.need_bytes / 0.85, 4);
             const std::string site = w.decision.site;
             for (const auto& d : cat.devices)
                 if (!d.cloud_only.empty() && (site == d.cloud_only)) g.devices.push_back(d.id);
@@ -88,7 +106,8 @@ Guide first_cut(const Workload& w, const Catalog& cat) {
             }
             g.why = need + " fits one GPU";
         } else {
-            g.devices = node_gpus(cat, 0, 8);
+            // Lesson 004, example 2: "One 8-GPU H200 server"; the lesson's serving GPUs first, then the fastest nodes.
+            g.devices = lesson_gpus(cat, kServingGpus, 0, 8);
             g.recommendation = "an 8-GPU node with tensor parallelism (" + names(cat, g.devices) + ")";
             g.why = need + " needs several GPUs";
         }

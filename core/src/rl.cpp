@@ -53,6 +53,11 @@ RlPools size_rl_pools(const RlJob& job, double train_s, const Network& net, cons
         const double sync = weight_sync_s(job.weight_bytes, k, r, total, net);
         const double step = gen + train_s + sync;
         const double cost = total * step;
+        if (r * k > t && (out.lesson_rollout_devices == 0 || cost < out.lesson_device_s_per_step)) {
+            out.lesson_rollout_devices = r * k;
+            out.lesson_step_s = step;
+            out.lesson_device_s_per_step = cost;
+        }
         if (cost < best_cost * (1 - 1e-12) || (cost <= best_cost && step < out.step_s)) {
             best_cost = cost;
             out.rollout_replicas = r;

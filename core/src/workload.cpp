@@ -20,7 +20,7 @@ const WorkloadChoices& workload_choices() {
         .train_checkpointing = {"none", "selective", "full"},
         .decision_priority = {"unit_cost", "per_user_speed", "latency", "simplest"},
         .decision_stack = {"pytorch-cuda", "pytorch-rocm", "jax-xla", "aws-neuron", "intel-gaudi", "mlx-metal", "llama.cpp", "any"},
-        .decision_site = {"own_datacenter", "cloud", "gcp", "aws", "azure", "desk", "robot", "phone"},
+        .decision_site = {"own_datacenter", "cloud", "gcp", "aws", "azure", "desk", "office", "robot", "phone"},
         .decision_redundancy = {"none", "n+1"},
         .framework = {"cuda", "rocm", "xla", "jax", "pytorch", "pytorch-xla", "tensorrt-llm", "vllm", "sglang", "metal", "mps", "mlx",
                       "llama.cpp", "llama.cpp-vulkan", "neuron", "openvino", "onnxruntime", "qnn", "coreml", "groqcloud",

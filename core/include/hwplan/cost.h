@@ -46,8 +46,14 @@ double hours_used_per_month(const UsageSpec& usage);
 // (at most 1), else 1.
 double effective_utilization(const Workload& w);
 
+// Whether an owned device pays data-centre colocation: at the site "own_datacenter" always; at a desk, an
+// office, on a robot or a phone never; with no site given only a device that may stand in a data centre
+// (not a GeForce card, whose driver licence keeps it out: GeForce EULA 2.1.3, catalog datacenter_use; not a
+// desktop machine or an embedded module, catalog form_factor): those stand on site.
+bool pays_colocation(const Device& device, const std::string& site);
+
 // Own: (price / amortization hours + colocation) / utilization + TDP x PUE x electricity. Colocation is the
-// catalog's $/kW/month x TDP, counted unless the workload's site is a desk, a robot or a phone.
+// catalog's $/kW/month x TDP where pays_colocation says so.
 // Utilization: cost.utilization, else hours used per month / 730, else 1 (and the caller says so).
 HourlyCost own_cost(const Device& device, const Workload& workload, const CostDefaults& defaults);
 

@@ -37,6 +37,11 @@ struct RlPools {
     bool sync_over_scale_out = false; // the pools sit in different scale-up domains
     double device_s_per_step = 0; // (trainer + rollout devices) x step: the cost the split minimises
     long splits_searched = 0;
+    // Lesson 004's rule of thumb, "Budget most of the GPUs for rollouts": the split of the fewest device-seconds per
+    // step among those with more rollout than trainer devices (0 devices when none was tried or could generate).
+    int lesson_rollout_devices = 0;
+    double lesson_step_s = 0;
+    double lesson_device_s_per_step = 0;
     std::vector<std::string> reasons;
     std::string explanation;     // one sentence
     bool operator==(const RlPools&) const = default;

@@ -137,7 +137,7 @@ struct DecisionSpec {
     Priority priority = Priority::unit_cost; // how feasible options are ranked
     std::string stack;                        // "pytorch-cuda", "pytorch-rocm", "jax-xla", "aws-neuron", "intel-gaudi",
                                               // "mlx-metal", "llama.cpp", "any"; "": not given (see feasibility.h)
-    std::string site;                         // "own_datacenter", "cloud", "gcp", "aws", "azure", "desk", "robot", "phone"; "": any
+    std::string site;                         // "own_datacenter", "cloud", "gcp", "aws", "azure", "desk", "office" (a desk or an office, renting allowed), "robot", "phone"; "": any
     int spares = -1;                          // redundancy: spare replicas (N+1 = 1); < 0: not given (1 for serve, else 0)
     double budget_usd_per_month = 0;          // ceiling; 0: none
     double purchase_budget_usd = 0;           // one-off ceiling on what is bought; 0: none
