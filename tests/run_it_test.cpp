@@ -327,6 +327,11 @@ TEST(RunIt, CommandsAndConfigsHoldThePlannedLayout) {
                     if (c.tool == "vllm-serve") {
                         EXPECT_EQ(as_int(f, "--tensor-parallel-size"), l.tensor_parallel) << label;
                         EXPECT_EQ(f.count("--enable-expert-parallel"), l.expert_parallel > 1 ? 1u : 0u) << label;
+                        // One replica's devices: tensor x data (the expert-parallel groups) x pipeline parallel.
+                        const int dp = std::max(1, as_int(f, "--data-parallel-size")), pp = std::max(1, as_int(f, "--pipeline-parallel-size"));
+                        if (cand.fits) {
+                            EXPECT_EQ(l.tensor_parallel * dp * pp, cand.count) << label;
+                        }
                         EXPECT_EQ(as_int(f, "--max-model-len"), int(p.workload.serve.context_tokens)) << label;
                     } else if (c.tool == "sglang-launch-server") {
                         // One instance of --tp-size devices (x --pp-size stages) is the replica; under expert parallelism the

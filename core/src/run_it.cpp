@@ -106,7 +106,14 @@ void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate
     CommandLine s{"vllm serve \"$MODEL\""};
     s.add("--tensor-parallel-size", num(c.layout.tensor_parallel));
     if (c.layout.pipeline_parallel > 1) s.add("--pipeline-parallel-size", num(c.layout.pipeline_parallel));
-    if (c.layout.expert_parallel > 1) s.add("--enable-expert-parallel");
+    if (c.layout.expert_parallel > 1) {
+        // The plan's wide layout spreads the experts over all expert_parallel devices with attention tensor parallel over
+        // groups of tensor_parallel (plan.cpp, eval_serve_layout); vLLM spreads them over tensor x data parallel devices
+        // (--enable-expert-parallel), so the groups are its data-parallel ranks.
+        const int groups = std::max(1, c.layout.expert_parallel / std::max(1, c.layout.tensor_parallel));
+        if (groups > 1) s.add("--data-parallel-size", num(groups));
+        s.add("--enable-expert-parallel");
+    }
     s.add("--max-model-len", num(sh.context));
     s.add("--max-num-seqs", num(batch));
     if (w.precision.kv_cache == "fp8") s.add("--kv-cache-dtype", "fp8");
