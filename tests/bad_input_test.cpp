@@ -335,8 +335,8 @@ TEST(BadInput, EveryTextEntryPointAnswersWithErrors) {
          "workload.precision", "expected a format name or an object {weights, kv_cache, compute}, got a number"},
         // run-it's benchmark output read back (readBack, hwplan run-it --measured)
         {+read_back, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "text": "all good, 42 ms", "read_on": "2026-12-02"})", "text",
-         "no benchmark output found: paste the result block `vllm bench serve` prints (from \"============ Serving Benchmark Result "
-         "============\" on) or the table `llama-bench -o md` prints"},
+         "no benchmark output found: paste the result block `vllm bench serve` or `python -m sglang.bench_serving` prints (from "
+         "\"============ Serving Benchmark Result ============\" on) or the table `llama-bench -o md` prints"},
         {+read_back, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "text": "", "read_on": "2026-12-02"})", "text", "must not be empty"},
         {+read_back, R"({"text": "x", "read_on": "2026-12-02"})", "workload",
          "required field is missing (the workload the plan and its run section come from)"},

@@ -78,6 +78,23 @@ TEST(BenchReport, EachSampleIsReadIntoTheFiguresItPrinted) {
           {"Output token throughput (tok/s)", "434.40", 434.40, 10}, {"Median TTFT (ms)", "7099.88", 7099.88, 14},
           {"Mean TPOT (ms)", "70.14", 70.14, 17}},
          17},
+        // SGLang's bench_serving, late 2025 (sgl-cookbook, Qwen3): a "Backend" line, TPOT and ITL, E2E latency, "Max ITL".
+        {"run-it/sglang-bench-serving-cookbook-qwen3.txt", "sglang-bench-serving",
+         {{"Max request concurrency", "100", 100, 4}, {"Total input tokens", "249831", 249831, 7},
+          {"Output token throughput (tok/s)", "2921.15", 2921.15, 14}, {"Concurrency", "89.76", 89.76, 18},
+          {"Mean E2E Latency (ms)", "15496.34", 15496.34, 20}, {"Mean TTFT (ms)", "325.26", 325.26, 23},
+          {"Median TTFT (ms)", "98.25", 98.25, 24}, {"P99 TTFT (ms)", "1484.77", 1484.77, 25}, {"Mean TPOT (ms)", "30.52", 30.52, 27},
+          {"Mean ITL (ms)", "30.14", 30.14, 31}, {"Max ITL (ms)", "1019.75", 1019.75, 35}},
+         28},
+        // SGLang's bench_serving, sglang 0.4.0.post2 (issue 2805): "Max reqeuest concurrency: not set" is no number.
+        {"run-it/sglang-bench-serving-issue2805.txt", "sglang-bench-serving",
+         {{"Successful requests", "1648", 1648, 5}, {"Output token throughput (tok/s)", "1915.40", 1915.40, 12},
+          {"Mean TTFT (ms)", "44294.80", 44294.80, 18}},
+         12},
+        // torchtitan's metrics lines, one per rank: each step once, the last step's figures, commas dropped from tps.
+        {"run-it/torchtitan-log-pr2389.txt", "torchtitan",
+         {{"tps (tokens/s per device)", "10,007", 10007, 8}, {"mfu (%)", "13.93", 13.93, 8}, {"memory (GiB, max reserved)", "66.91", 66.91, 8}},
+         4},
         // llama-bench: "pp 512" and "tg 128" with a space (older), compact names with depth rows (newer), a QNN build.
         {"llama-bench-readme.md", "llama-bench", {{"pp512 (t/s)", "2368.80", 2368.80, 3}, {"tg128 (t/s)", "131.42", 131.42, 4}}, 2},
         {"run-it/llama-bench-readme-depth.md", "llama-bench", {{"pp512 (t/s)", "7340.20", 7340.20, 3}, {"tg128 (t/s)", "120.60", 120.60, 4}}, 2},
@@ -121,8 +138,8 @@ TEST(BenchReport, TextThatIsNoBenchmarkIsANamedError) {
     for (const char* text : {"", "hello world", "{\"stage\": \"serve\"}", "| a | b |\n| - | - |\n| 1 | 2 |\n", "Mean TPOT (ms): fast"}) {
         const BenchReport r = read_bench_report(text);
         ASSERT_EQ(r.issues.size(), 1u) << text;
-        EXPECT_EQ(r.issues[0], (Issue{"text", "no benchmark output found: paste the result block `vllm bench serve` prints (from \"============ "
-                                              "Serving Benchmark Result ============\" on) or the table `llama-bench -o md` prints"}))
+        EXPECT_EQ(r.issues[0], (Issue{"text", "no benchmark output found: paste the result block `vllm bench serve` or `python -m sglang.bench_serving` "
+                                              "prints (from \"============ Serving Benchmark Result ============\" on) or the table `llama-bench -o md` prints"}))
             << text;
         EXPECT_TRUE(r.lines.empty());
     }
@@ -183,6 +200,95 @@ TEST(RunCompare, ThroughputFarBelowPointsAtTheBatchReached) {
               c.notes.end());
 }
 
+// An SGLang plan (the workload names SGLang): the cookbook's block lands on bench_serving's own words. Mean TPOT and
+// mean ITL both carry the decode step; median TTFT the prefill; mean and P99 TTFT, which the plan does not model (a
+// queue behind the opening burst), are kept beside the table. The cookbook ran the default --random-range-ratio, so
+// its requests held 249831 / 500 = 499.7 input and 252162 / 500 = 504.3 output tokens, not the 1000 asked: named.
+std::string sglang_workload() {
+    return R"({"name": "SGLang MoE chat", "stage": "serve", "model": "qwen3-30b-a3b", "framework": "sglang",
+               "precision": {"weights": "bf16", "kv_cache": "fp8", "compute": "bf16"},
+               "serve": {"context_tokens": 4096, "prompt_tokens": 1000, "output_tokens": 1000, "concurrent_users": 100},
+               "hardware": {"devices": ["H100 SXM", "H200", "L40S"]}})";
+}
+
+TEST(RunCompare, SglangBlockMapsOntoTheSglangPlansPredictedLines) {
+    const Plan p = plan_from_json(sglang_workload(), files_catalog(), false);
+    ASSERT_TRUE(p.run.available) << p.run.reason;
+    ASSERT_EQ(p.run.measure[0].tool, "sglang-bench-serving");
+    const RunComparison c = compare_run(p.run, read_bench_report(sample("run-it/sglang-bench-serving-cookbook-qwen3.txt")));
+    ASSERT_TRUE(c.issues.empty()) << to_string(c.issues.front());
+    EXPECT_EQ(c.tool, "sglang-bench-serving");
+    struct Want {
+        const char* metric;
+        const char* figure;
+        double measured;
+        int line;
+    };
+    const Want wants[] = {{"Output token throughput (tok/s)", "throughput_tokens_per_s", 2921.15, 14},
+                          {"Mean TPOT (ms)", "decode_step_s", 30.52, 27},
+                          {"Mean ITL (ms)", "decode_step_s", 30.14, 31},
+                          {"Median TTFT (ms)", p.run.predicted.back().figure.c_str(), 98.25, 24}};
+    ASSERT_EQ(c.lines.size(), 4u);
+    for (const auto& w : wants) {
+        const auto l = std::find_if(c.lines.begin(), c.lines.end(), [&](const ComparedLine& x) { return x.metric == w.metric; });
+        ASSERT_NE(l, c.lines.end()) << w.metric;
+        EXPECT_EQ(l->figure, w.figure) << w.metric;
+        ASSERT_TRUE(l->measured) << w.metric;
+        EXPECT_DOUBLE_EQ(l->value, w.measured) << w.metric;
+        EXPECT_EQ(l->line, w.line) << w.metric;
+        EXPECT_DOUBLE_EQ(l->ratio, w.measured / l->predicted) << w.metric;
+    }
+    for (const char* kept : {"Mean TTFT (ms)", "P99 TTFT (ms)"})
+        EXPECT_TRUE(std::any_of(c.other.begin(), c.other.end(), [&](const MeasuredLine& l) { return l.metric == kept; })) << kept;
+    EXPECT_NE(std::find(c.notes.begin(), c.notes.end(),
+                        "measured 499.7 input tokens a request (Total input tokens / Successful requests), the command asks for 1000"),
+              c.notes.end());
+    EXPECT_NE(std::find(c.notes.begin(), c.notes.end(),
+                        "measured 504.3 output tokens a request (Total generated tokens / Successful requests), the command asks for 1000"),
+              c.notes.end());
+    // Decode lines point at decode bandwidth; the TTFT line at prefill; the throughput at the batch or the bandwidth.
+    EXPECT_FALSE(c.points_at.empty());
+}
+
+// SGLang's block reads into a calibration of the SGLang engine: mean TPOT 30.52 ms at concurrency 100 with
+// 499.7 -> 500 input and 504.3 -> 504 output tokens a request; the older block without TPOT or a concurrency gives its
+// output throughput, and its "not set" is no error.
+TEST(ReadBack, SglangBlocksCalibrateTheSglangEngine) {
+    const MeasurementParse m = parse_measurements(sample("run-it/sglang-bench-serving-cookbook-qwen3.txt"));
+    ASSERT_TRUE(m.issues.empty()) << to_string(m.issues.front());
+    ASSERT_EQ(m.measurements.size(), 1u);
+    EXPECT_EQ(m.measurements[0].kind, MeasurementKind::serving_tpot_s);
+    EXPECT_DOUBLE_EQ(m.measurements[0].value, 30.52e-3);
+    EXPECT_EQ(m.measurements[0].concurrency, 100);
+    EXPECT_EQ(m.measurements[0].prompt_tokens, 500);
+    EXPECT_EQ(m.measurements[0].output_tokens, 504);
+    EXPECT_EQ(m.measurements[0].backend, "sglang");
+    const MeasurementParse old = parse_measurements(sample("run-it/sglang-bench-serving-issue2805.txt"));
+    ASSERT_TRUE(old.issues.empty()) << to_string(old.issues.front());
+    ASSERT_EQ(old.measurements.size(), 1u);
+    EXPECT_EQ(old.measurements[0].kind, MeasurementKind::output_tokens_per_s);
+    EXPECT_DOUBLE_EQ(old.measurements[0].value, 1915.40);
+    const RunComparison c = read_back(files_catalog(), sglang_workload(), "", sample("run-it/sglang-bench-serving-cookbook-qwen3.txt"), "2026-12-02");
+    ASSERT_TRUE(c.issues.empty()) << to_string(c.issues.front());
+    EXPECT_FALSE(c.calibration_note.empty());
+    if (c.calibrated) {
+        EXPECT_EQ(c.calibration.assumption, "decode_bandwidth_efficiency");
+        EXPECT_EQ(c.calibration.measurement, "SGLang bench_serving: mean TPOT 30.52 ms at concurrency 100");
+        for (const auto& l : c.lines) EXPECT_TRUE(std::isfinite(l.replanned) && l.replanned > 0) << l.metric;
+    }
+    // The older block has no concurrency: the note says what the command asks for instead.
+    const Plan p = plan_from_json(sglang_workload(), files_catalog(), false);
+    const RunComparison o = compare_run(p.run, read_bench_report(sample("run-it/sglang-bench-serving-issue2805.txt")));
+    ASSERT_TRUE(o.issues.empty()) << to_string(o.issues.front());
+    EXPECT_NE(std::find_if(o.notes.begin(), o.notes.end(), [](const std::string& n) { return n.rfind("the block names no maximum request concurrency", 0) == 0; }),
+              o.notes.end());
+    // A vLLM block pasted for the SGLang command is named, not compared.
+    const RunComparison v = compare_run(p.run, read_bench_report(sample("vllm-serving.txt")));
+    ASSERT_EQ(v.issues.size(), 1u);
+    EXPECT_EQ(v.issues[0], (Issue{"text", "the plan's measure command is python -m sglang.bench_serving, the pasted text is vLLM's result block: paste "
+                                          "the output of the command run-it wrote"}));
+}
+
 // llama-bench tables on a llama.cpp plan of pp512 / tg128.
 TEST(RunCompare, LlamaBenchRowsMapOntoPpAndTg) {
     const Plan p = plan_from_json(llama_workload("qwen2.5-7b", "q4_k_m"), files_catalog(), false);
@@ -217,11 +323,77 @@ TEST(RunCompare, AnotherToolsOutputOrOtherTestsAreNamedErrors) {
     ASSERT_EQ(b.issues.size(), 1u);
     EXPECT_EQ(b.issues[0], (Issue{"text", "none of the predicted lines (pp2000 (t/s), tg500 (t/s)) is in the pasted output (pp512 (t/s), tg128 (t/s)): "
                                           "run the measure command as written"}));
-    // A training run's step log is not read back yet.
+    // A torchtitan run read against a vLLM block: named.
     const Plan train = plan_from_json(scenario_workload("frontier-pretraining"), files_catalog(), false);
     const RunComparison t = compare_run(train.run, read_bench_report(sample("vllm-serving.txt")));
     ASSERT_EQ(t.issues.size(), 1u);
-    EXPECT_EQ(t.issues[0].path, "run");
+    EXPECT_EQ(t.issues[0], (Issue{"text", "the plan's measure command is torchtitan's training run, the pasted text is vLLM's result block: paste the "
+                                          "output of the command run-it wrote"}));
+    // Megatron-LM's log is not read back yet.
+    const Plan megatron = plan_from_json(R"({"name": "Qwen2.5 7B pretraining", "stage": "pretrain", "model": "Qwen2.5-7B",
+        "train": {"tokens": 1e11, "seq_len": 4096, "global_batch": 512}, "hardware": {"devices": ["H100 SXM"]}})", files_catalog(), false);
+    ASSERT_TRUE(megatron.run.available) << megatron.run.reason;
+    ASSERT_EQ(megatron.run.measure[0].tool, "megatron-lm");
+    const RunComparison g = compare_run(megatron.run, read_bench_report(sample("run-it/torchtitan-log-pr2389.txt")));
+    ASSERT_EQ(g.issues.size(), 1u);
+    EXPECT_EQ(g.issues[0].path, "run");
+}
+
+// [SECTION] Training: torchtitan's log --------------------------------------------------------------------------
+
+// torchtitan prints no step time; with run-it's log_freq = 1 the timestamps of consecutive steps give it:
+// 19:46:19.145 - 19:46:17.508 = 1.637 s. Cross-check from the quote alone: tps x step time = 10,007 x 1.637 = 16,381
+// tokens a device a step, within rounding of a 16,384-token local batch (tps is rounded to a whole number, the
+// timestamps to a millisecond).
+TEST(BenchReport, TorchtitanStepTimeComesFromTheTimestamps) {
+    const BenchReport r = read_bench_report(sample("run-it/torchtitan-log-pr2389.txt"));
+    ASSERT_TRUE(r.issues.empty());
+    const MeasuredLine* step = r.find("step time (s)");
+    ASSERT_NE(step, nullptr);
+    EXPECT_NEAR(step->value, 1.637, 1e-6);
+    EXPECT_EQ(step->line, 8);
+    EXPECT_NEAR(r.find("tps (tokens/s per device)")->value * step->value, 16384, 16384 * 0.001);
+    const MeasurementParse m = parse_measurements(sample("run-it/torchtitan-log-pr2389.txt"));
+    ASSERT_TRUE(m.issues.empty()) << to_string(m.issues.front());
+    ASSERT_EQ(m.measurements.size(), 2u);
+    EXPECT_EQ(m.measurements[0].kind, MeasurementKind::step_time_s);
+    EXPECT_NEAR(m.measurements[0].value, 1.637, 1e-6);
+    EXPECT_EQ(m.measurements[1].kind, MeasurementKind::peak_memory_bytes);
+    EXPECT_DOUBLE_EQ(m.measurements[1].value, 66.91 * 1073741824.0); // GiB, as torchtitan's memory monitor prints it
+    // Without timestamps (the lines without the logger's prefix) there is no step time, and the note says so.
+    std::string bare;
+    for (const char* l : {"step:  4  loss:  7.62585  grad_norm: 26.6250  memory: 66.91GiB(37.51%)  tps: 10,050  tflops: 314.71  mfu: 13.99%\n",
+                          "step:  5  loss:  7.07623  grad_norm: 46.5000  memory: 66.91GiB(37.51%)  tps: 10,007  tflops: 313.36  mfu: 13.93%\n"})
+        bare += l;
+    const BenchReport b = read_bench_report(bare);
+    EXPECT_EQ(b.tool, "torchtitan");
+    EXPECT_EQ(b.find("step time (s)"), nullptr);
+    EXPECT_EQ(b.notes.front(), "no step time: the log's lines carry no timestamps, or fewer than two steps were pasted");
+}
+
+// The frontier pretraining plan (torchtitan): each figure of the log on the predicted line of the same words, from the
+// plan figure it names; the ratio is measured / predicted.
+TEST(RunCompare, TorchtitanLogMapsOntoThePretrainingPlansLines) {
+    const Plan p = plan_from_json(scenario_workload("frontier-pretraining"), files_catalog(), false);
+    ASSERT_TRUE(p.run.available) << p.run.reason;
+    ASSERT_EQ(p.run.measure[0].tool, "torchtitan");
+    const RunComparison c = compare_run(p.run, read_bench_report(sample("run-it/torchtitan-log-pr2389.txt")));
+    ASSERT_TRUE(c.issues.empty()) << to_string(c.issues.front());
+    struct Want {
+        const char* metric;
+        const char* figure;
+        double measured;
+    };
+    for (const Want& w : {Want{"step time (s)", "step_time_s", 1.637}, Want{"tps (tokens/s per device)", "train_tokens_per_s", 10007},
+                          Want{"mfu (%)", "layouts.best.mfu", 13.93}, Want{"memory (GiB, max reserved)", "memory.total_bytes", 66.91}}) {
+        const auto l = std::find_if(c.lines.begin(), c.lines.end(), [&](const ComparedLine& x) { return x.metric == w.metric; });
+        ASSERT_NE(l, c.lines.end()) << w.metric;
+        EXPECT_EQ(l->figure, w.figure);
+        ASSERT_TRUE(l->measured) << w.metric;
+        EXPECT_NEAR(l->value, w.measured, 1e-6 * w.measured) << w.metric;
+        EXPECT_NEAR(l->ratio, l->value / l->predicted, 1e-12) << w.metric;
+    }
+    EXPECT_TRUE(c.points_at == "training_mfu" || c.points_at == "runtime_context_bytes") << c.points_at;
 }
 
 // [SECTION] The loop: calibrate as `hwplan calibrate` does, and plan again ------------------------------------------

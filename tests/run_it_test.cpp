@@ -4,6 +4,8 @@
 // tool's release; each config holds the planned layout; the predicted lines are the plan's own figures.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -53,6 +55,16 @@ std::vector<Planned> every_workload() {
     // A pretraining job on a model torchtitan does not ship, so Megatron-LM's command is written and checked too.
     texts.push_back({"qwen2.5-7b pretraining", R"({"name": "Qwen2.5 7B pretraining", "stage": "pretrain", "model": "Qwen2.5-7B",
         "train": {"tokens": 1e11, "seq_len": 4096, "global_batch": 512}, "hardware": {"devices": ["H100 SXM", "GB200 NVL72"]}})"});
+    // Serving with SGLang (the workload names it): a MoE model laid out expert parallel, and a latent-attention MoE whose
+    // attention runs data parallel under expert parallelism (--dp-size with --enable-dp-attention).
+    texts.push_back({"sglang qwen3-30b-a3b", R"({"name": "SGLang MoE chat", "stage": "serve", "model": "qwen3-30b-a3b", "framework": "sglang",
+        "precision": {"weights": "bf16", "kv_cache": "fp8", "compute": "bf16"},
+        "serve": {"context_tokens": 4096, "prompt_tokens": 1000, "output_tokens": 1000, "concurrent_users": 100},
+        "hardware": {"devices": ["H100 SXM", "H200", "L40S"]}})"});
+    texts.push_back({"sglang deepseek-v3", R"({"name": "SGLang DeepSeek-V3", "stage": "serve", "model": "deepseek-v3", "framework": "sglang",
+        "precision": {"weights": "fp8", "kv_cache": "bf16", "compute": "fp8"},
+        "serve": {"context_tokens": 8192, "prompt_tokens": 2000, "output_tokens": 500, "concurrent_users": 256},
+        "hardware": {"devices": ["H200", "B200", "GB200 NVL72"]}})"});
     std::vector<Planned> out;
     for (const auto& [label, text] : texts) {
         auto parsed = parse_workload(text, catalog());
@@ -161,7 +173,10 @@ std::multimap<std::string, std::string> check_command(const RunCommand& c, const
         for (const auto& kv : parse_toml(c.text, error)) used.insert(kv);
         EXPECT_EQ(error, "") << label << ": " << c.file << " does not parse";
     } else {
-        used = flags_of(c.text);
+        // The flags after the program's own words ("python -m sglang.launch_server": -m is the interpreter's).
+        std::string rest = c.text;
+        if (const auto at = rest.find(t->program); at != std::string::npos) rest.erase(at, t->program.size());
+        used = flags_of(rest);
         // The program: first words, after any environment assignments.
         const auto ws = words(c.text);
         size_t i = 0;
@@ -195,7 +210,7 @@ int as_int(const std::multimap<std::string, std::string>& m, const std::string& 
 // [SECTION] Every scenario and example ------------------------------------------------------------------------
 
 TEST(RunIt, EveryWorkloadHasCommandsOrAReason) {
-    ASSERT_GE(planned().size(), 25u); // 18 single scenarios + a team of 3 + 10 examples + 1
+    ASSERT_GE(planned().size(), 27u); // 18 single scenarios + a team of 3 + 10 examples + 3
     int with_commands = 0;
     for (const auto& p : planned()) {
         const RunIt& r = p.plan.run;
@@ -222,10 +237,79 @@ TEST(RunIt, EveryCommandUsesOnlyFlagsRecordedForItsToolRelease) {
             for (const auto* list : {&r.deploy, &r.measure})
                 for (const auto& c : *list) {
                     check_command(c, p.label + " on " + r.device + " (" + c.what + ")");
+                    EXPECT_TRUE(c.unrecorded.empty()) << p.label << ": no release was chosen, so nothing is unrecorded";
                     ++checked;
                 }
     }
     EXPECT_GT(checked, 200);
+}
+
+const Planned& find(const std::string& label); // a workload of planned() by its label (below)
+
+// A release chosen for a tool (tools.json "<id>@<release>"): each command of that tool names the release, and the flags
+// or keys it writes that the release does not record are exactly its `unrecorded` list (read back here with this
+// file's own readers, against the release's flag set), so an outdated one is visible and nothing else is.
+std::set<std::string> unrecorded_by_reading(const RunCommand& c, const ToolInterface& t) {
+    std::multimap<std::string, std::string> used;
+    if (!c.file.empty()) {
+        std::string error;
+        for (const auto& kv : parse_toml(c.text, error)) used.insert(kv);
+        EXPECT_EQ(error, "");
+    } else {
+        std::string rest = c.text;
+        if (const auto at = rest.find(t.program); at != std::string::npos) rest.erase(at, t.program.size());
+        used = flags_of(rest);
+    }
+    std::set<std::string> out;
+    for (const auto& [flag, value] : used) {
+        const ToolFlag* f = t.flag(flag);
+        if (!f) out.insert(flag);
+        else if (!f->values.empty() && std::find(f->values.begin(), f->values.end(), value) == f->values.end()) out.insert(flag + " " + value);
+    }
+    return out;
+}
+
+TEST(RunIt, AChosenReleaseListsExactlyTheFlagsItDoesNotRecord) {
+    const ToolInterface* old = catalog().find_tool("torchtitan@v0.1.0");
+    ASSERT_NE(old, nullptr);
+    int commands = 0;
+    for (const auto& p : planned())
+        for (const auto& cand : p.plan.candidates) {
+            const RunIt r = run_it(p.plan, p.workload, catalog(), cand.device, {.releases = {{"torchtitan", "v0.1.0"}}});
+            for (const auto* list : {&r.deploy, &r.measure})
+                for (const auto& c : *list) {
+                    if (c.tool.rfind("torchtitan", 0) != 0) continue;
+                    ++commands;
+                    EXPECT_EQ(c.tool, "torchtitan@v0.1.0") << p.label;
+                    EXPECT_EQ(c.release, old->release) << p.label;
+                    EXPECT_EQ(std::set<std::string>(c.unrecorded.begin(), c.unrecorded.end()), unrecorded_by_reading(c, *old)) << p.label << ": " << c.what;
+                }
+        }
+    EXPECT_GT(commands, 0);
+    // The frontier pretraining run (DeepSeek-V3, expert parallel 8): torchtitan v0.1.0 had no expert parallelism and
+    // registered only llama3 (config_manager.py and models/__init__.py at the tag), so both show.
+    const Planned& f = find("scenario frontier-pretraining");
+    const RunIt r = run_it(f.plan, f.workload, catalog(), "", {.releases = {{"torchtitan", "v0.1.0"}}});
+    ASSERT_TRUE(r.available);
+    const RunCommand& toml = r.deploy.front();
+    ASSERT_FALSE(toml.file.empty());
+    EXPECT_NE(std::find(toml.unrecorded.begin(), toml.unrecorded.end(), "parallelism.expert_parallel_degree"), toml.unrecorded.end());
+    if (f.workload.model.model.id == "deepseek-v3") {
+        EXPECT_NE(std::find(toml.unrecorded.begin(), toml.unrecorded.end(), "model.name deepseek_v3"), toml.unrecorded.end());
+    }
+    EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) { return n.rfind("torchtitan v0.1.0", 0) == 0; }));
+    // The current release records every key it writes.
+    for (const auto& c : f.plan.run.deploy) EXPECT_TRUE(c.unrecorded.empty());
+}
+
+TEST(RunIt, AReleaseNotRecordedIsNamed) {
+    const Planned& f = find("scenario frontier-pretraining");
+    const RunIt r = run_it(f.plan, f.workload, catalog(), "", {.releases = {{"torchtitan", "v9.9"}}});
+    EXPECT_EQ(r.deploy.front().tool, "torchtitan");
+    EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+        return n.rfind("no release \"v9.9\" of torchtitan is recorded in catalog/tools.json (recorded: v0.2.2", 0) == 0;
+    }));
+    EXPECT_EQ(find_tool_release(catalog(), "torchtitan", "v0.2.2"), catalog().find_tool("torchtitan")); // the current entry by its release
 }
 
 // Each command or config holds the candidate's layout, read back from its text.
@@ -243,7 +327,38 @@ TEST(RunIt, CommandsAndConfigsHoldThePlannedLayout) {
                     if (c.tool == "vllm-serve") {
                         EXPECT_EQ(as_int(f, "--tensor-parallel-size"), l.tensor_parallel) << label;
                         EXPECT_EQ(f.count("--enable-expert-parallel"), l.expert_parallel > 1 ? 1u : 0u) << label;
+                        // One replica's devices: tensor x data (the expert-parallel groups) x pipeline parallel.
+                        const int dp = std::max(1, as_int(f, "--data-parallel-size")), pp = std::max(1, as_int(f, "--pipeline-parallel-size"));
+                        if (cand.fits) {
+                            EXPECT_EQ(l.tensor_parallel * dp * pp, cand.count) << label;
+                        }
                         EXPECT_EQ(as_int(f, "--max-model-len"), int(p.workload.serve.context_tokens)) << label;
+                    } else if (c.tool == "sglang-launch-server") {
+                        // One instance of --tp-size devices (x --pp-size stages) is the replica; under expert parallelism the
+                        // experts span all of it and the attention runs tensor parallel over tp / dp of them.
+                        const int tp = as_int(f, "--tp-size"), pp = std::max(1, as_int(f, "--pp-size"));
+                        if (cand.fits) {
+                            EXPECT_EQ(tp * pp, cand.count) << label;
+                        }
+                        EXPECT_EQ(std::max(1, as_int(f, "--ep-size")), l.expert_parallel) << label;
+                        const int dp = std::max(1, as_int(f, "--dp-size"));
+                        EXPECT_EQ(tp / dp, l.expert_parallel > 1 ? l.tensor_parallel : tp) << label;
+                        EXPECT_EQ(f.count("--enable-dp-attention"), dp > 1 ? 1u : 0u) << label;
+                        EXPECT_EQ(pp, l.pipeline_parallel) << label;
+                        EXPECT_EQ(as_int(f, "--context-length"), int(p.workload.serve.context_tokens)) << label;
+                        const auto b = cand.figures.find("batch_sequences");
+                        if (b != cand.figures.end()) {
+                            EXPECT_EQ(as_int(f, "--max-running-requests"), int(std::lround(b->second.value))) << label;
+                        }
+                        ASSERT_EQ(f.count("--mem-fraction-static"), 1u) << label;
+                        const double fraction = std::stod(f.find("--mem-fraction-static")->second);
+                        EXPECT_TRUE(fraction > 0 && fraction <= 1) << label << ": " << fraction;
+                    } else if (c.tool == "sglang-bench-serving") {
+                        EXPECT_EQ(as_int(f, "--random-input-len"), int(p.workload.serve.prompt_tokens)) << label;
+                        EXPECT_EQ(as_int(f, "--random-output-len"), int(p.workload.serve.output_tokens)) << label;
+                        EXPECT_EQ(f.find("--random-range-ratio")->second, "1") << label; // fixed lengths, as planned
+                        EXPECT_EQ(as_int(f, "--max-concurrency"), r.setup.concurrency) << label;
+                        EXPECT_EQ(as_int(f, "--num-prompts"), r.setup.requests) << label;
                     } else if (c.tool == "megatron-lm") {
                         EXPECT_EQ(as_int(f, "--tensor-model-parallel-size"), l.tensor_parallel) << label;
                         EXPECT_EQ(as_int(f, "--pipeline-model-parallel-size"), l.pipeline_parallel) << label;
@@ -269,7 +384,8 @@ TEST(RunIt, CommandsAndConfigsHoldThePlannedLayout) {
                     }
                 }
         }
-    for (const char* t : {"vllm-serve", "vllm-bench-serve", "llama-server", "llama-bench", "torchtune", "torchtitan", "megatron-lm"})
+    for (const char* t : {"vllm-serve", "vllm-bench-serve", "sglang-launch-server", "sglang-bench-serving", "llama-server", "llama-bench", "torchtune",
+                          "torchtitan", "megatron-lm"})
         EXPECT_TRUE(tools_seen.count(t)) << t << " is never written by any scenario or example";
 }
 
@@ -301,6 +417,61 @@ TEST(RunIt, BankAssistantServesAndBenchmarksTheWorkloadItself) {
     EXPECT_EQ(as_int(bench, "--random-output-len"), 500);
     EXPECT_EQ(as_int(bench, "--max-concurrency"), 200);
     EXPECT_EQ(bench.find("--dataset-name")->second, "random");
+}
+
+// SGLang (the workload names it): the server gets the candidate's layout and the planned batch, FP8 KV as SGLang spells
+// it (server_args.py lists fp8_e4m3 and fp8_e5m2, no plain fp8); the benchmark runs the workload's fixed lengths; the
+// predicted lines are the candidate's figures under bench_serving's words.
+TEST(RunIt, SglangServesTheChosenLayoutAndBenchmarksTheWorkload) {
+    const Planned& p = find("sglang qwen3-30b-a3b");
+    const RunIt& r = p.plan.run;
+    ASSERT_TRUE(r.available) << r.reason;
+    ASSERT_EQ(r.deploy.size(), 1u);
+    EXPECT_EQ(r.deploy[0].tool, "sglang-launch-server");
+    const auto serve = flags_of(r.deploy[0].text);
+    EXPECT_EQ(serve.find("--kv-cache-dtype")->second, "fp8_e4m3");
+    EXPECT_EQ(serve.find("--dtype")->second, "bfloat16");
+    EXPECT_EQ(as_int(serve, "--context-length"), 4096);
+    ASSERT_EQ(r.measure.size(), 1u);
+    const auto bench = flags_of(r.measure[0].text);
+    EXPECT_EQ(bench.find("--backend")->second, "sglang");
+    EXPECT_EQ(as_int(bench, "--random-input-len"), 1000);
+    EXPECT_EQ(as_int(bench, "--random-output-len"), 1000);
+    EXPECT_EQ(r.setup.prompt_tokens, 1000);
+    const Candidate* c = nullptr;
+    for (const auto& x : p.plan.candidates)
+        if (x.device == r.device) c = &x;
+    ASSERT_NE(c, nullptr);
+    std::map<std::string, PredictedLine> by;
+    for (const auto& l : r.predicted) by[l.metric] = l;
+    EXPECT_DOUBLE_EQ(by.at("Mean TPOT (ms)").value, c->figures.at("decode_step_s").value * 1000);
+    EXPECT_DOUBLE_EQ(by.at("Mean ITL (ms)").value, c->figures.at("decode_step_s").value * 1000);
+    EXPECT_DOUBLE_EQ(by.at("Output token throughput (tok/s)").value, c->figures.at("throughput_tokens_per_s").value);
+    EXPECT_TRUE(by.count("Median TTFT (ms)"));
+    // An FP8 checkpoint of DeepSeek-V3: --quantization fp8, one of the values server_args.py lists.
+    const Planned& ds = find("sglang deepseek-v3");
+    ASSERT_TRUE(ds.plan.run.available) << ds.plan.run.reason;
+    EXPECT_EQ(flags_of(ds.plan.run.deploy[0].text).find("--quantization")->second, "fp8");
+}
+
+// Under expert parallelism a latent-attention model runs attention data parallel, one group a device (plan.cpp,
+// eval_serve_layout): SGLang's --tp-size N --ep-size N --dp-size N --enable-dp-attention.
+TEST(RunIt, SglangWritesDataParallelAttentionForAWideExpertLayout) {
+    int wide = 0;
+    for (const auto& p : planned())
+        for (const auto& cand : p.plan.candidates) {
+            if (cand.layout.expert_parallel <= 1 || p.workload.framework != "sglang") continue;
+            const RunIt r = run_it(p.plan, p.workload, catalog(), cand.device);
+            if (!r.available) continue;
+            const auto f = flags_of(r.deploy[0].text);
+            EXPECT_EQ(as_int(f, "--ep-size"), cand.layout.expert_parallel) << p.label << " on " << cand.device;
+            EXPECT_EQ(as_int(f, "--tp-size"), cand.layout.expert_parallel) << p.label << " on " << cand.device;
+            if (cand.layout.tensor_parallel < cand.layout.expert_parallel) {
+                EXPECT_EQ(as_int(f, "--dp-size"), cand.layout.expert_parallel / cand.layout.tensor_parallel) << p.label << " on " << cand.device;
+            }
+            ++wide;
+        }
+    EXPECT_GT(wide, 0) << "no SGLang workload was laid out expert parallel";
 }
 
 // The predicted lines are the candidate's own figures in the benchmark's units: ms = s x 1000, the band kept.

@@ -8,7 +8,7 @@
 //        hwplan validate [--suite DIR] [--format table|markdown|json] [--check FILE] [--record FILE]
 //        hwplan import-config FILE|- [--id ID] [--name NAME] [--read-on DATE]    (writes an --extend file)
 //        hwplan calibrate FILE|- --workload FILE --device ID [--read-on DATE] [--extend FILE]
-//        hwplan run-it FILE|--scenario ID [--device ID] [--measured FILE [--read-on DATE]] [--format text|json]
+//        hwplan run-it FILE|--scenario ID [--device ID] [--release TOOL=RELEASE] [--measured FILE [--read-on DATE]] [--format text|json]
 //        hwplan version
 // Exit codes: 0 ok, 2 bad input (the message names the option and the reason), 3 internal error (a bug: the
 // message names the command and what went wrong; never an abort).
@@ -87,12 +87,15 @@ Usage:
         Reads pasted benchmark output (llama-bench's table, vLLM benchmark_serving / benchmark_throughput,
         "step time: 1.25 s", "peak memory: 21.3 GB") and calibrates the device's assumption so the plan of
         the workload reproduces it; prints {"calibrations": [...]} for --extend (add it to your extension).
-  hwplan run-it FILE|-|--scenario ID [--device ID] [--measured FILE [--read-on DATE]] [--format text|json] [--catalog DIR] [--extend FILE]
+  hwplan run-it FILE|-|--scenario ID [--device ID] [--release TOOL=RELEASE,...] [--measured FILE [--read-on DATE]] [--format text|json]
+        [--catalog DIR] [--extend FILE]
         Run it: the commands that deploy the recommended option (or the candidate on device ID) with its
         planned layout, the benchmark that measures it, and what the plan predicts the benchmark prints,
         with the band. Flags are those recorded per tool release in catalog/tools.json (docs/run-it.md).
-        --measured FILE (- for standard input): the benchmark's output (vllm bench serve's result block,
-        llama-bench's table) read back: predicted against measured line by line (band, ratio), the
+        --release TOOL=RELEASE: check TOOL's commands against that recorded release (torchtitan=v0.1.0);
+        the flags it does not record are listed under each command.
+        --measured FILE (- for standard input): the benchmark's output (vllm bench serve's or SGLang
+        bench_serving's result block, llama-bench's table) read back: predicted against measured line by line (band, ratio), the
         assumption the largest difference points at, and the plan again with the measurement as a
         calibration (as calibrate makes it; --read-on YYYY-MM-DD dates it, default today).
   hwplan version
@@ -645,8 +648,30 @@ int cmd_run_it(const std::vector<std::string>& args) {
     std::map<std::string, std::string> opt;
     hwplan::CatalogLoad cat;
     std::string text, label;
-    if (!read_workload_arg(args, opt, cat, text, label, {"--format", "--catalog", "--extend", "--scenario", "--device", "--measured", "--read-on"}))
+    if (!read_workload_arg(args, opt, cat, text, label, {"--format", "--catalog", "--extend", "--scenario", "--device", "--measured", "--read-on", "--release"}))
         return kExitBadInput;
+    // --release TOOL=RELEASE[,TOOL=RELEASE]: check the commands of TOOL against that recorded release
+    hwplan::RunItOptions run_options;
+    if (opt.count("--release")) {
+        std::string list = opt["--release"];
+        for (size_t start = 0; start <= list.size();) {
+            const size_t comma = std::min(list.find(',', start), list.size());
+            const std::string item = list.substr(start, comma - start);
+            const size_t eq = item.find('=');
+            if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+                return bad_input("--release: expected TOOL=RELEASE (torchtitan=v0.1.0), got " + hwplan::quote_input(item));
+            const std::string tool = item.substr(0, eq), release = item.substr(eq + 1);
+            if (!cat.catalog.find_tool(tool)) return bad_input("--release: no tool \"" + tool + "\" in catalog/tools.json");
+            if (!hwplan::find_tool_release(cat.catalog, tool, release)) {
+                std::string known;
+                for (const auto& t : cat.catalog.tools)
+                    if (t.id == tool || t.id.rfind(tool + "@", 0) == 0) known += (known.empty() ? "" : ", ") + t.release;
+                return bad_input("--release: no release \"" + release + "\" of " + tool + " is recorded (recorded: " + known + ")");
+            }
+            run_options.releases[tool] = release;
+            start = comma + 1;
+        }
+    }
     const std::string fmt = format_option(opt, {"text", "json"});
     if (fmt.empty()) return kExitBadInput;
     if (opt.count("--scenario") && text.find("\"cards\"") != std::string::npos)
@@ -683,7 +708,8 @@ int cmd_run_it(const std::vector<std::string>& args) {
         else std::printf("%s", hwplan::comparison_text(c).c_str());
         return kExitOk;
     }
-    const hwplan::RunIt r = device.empty() ? p.run : hwplan::run_it(p, parsed.workload, cat.catalog, device);
+    const hwplan::RunIt r =
+        device.empty() && run_options.releases.empty() ? p.run : hwplan::run_it(p, parsed.workload, cat.catalog, device, run_options);
     if (fmt == "json") std::printf("%s\n", hwplan::to_json(r).c_str());
     else std::printf("%s", hwplan::run_text(r).c_str());
     return kExitOk;

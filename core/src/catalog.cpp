@@ -772,7 +772,10 @@ void read_tools(const json& doc, const Context& ctx, Catalog& catalog) {
         [](const std::string& key, Reader& e, SourceBook& b) {
             ToolInterface t;
             t.id = key;
-            if (!valid_id(key)) e.ctx().add(e.path(), "id must be lower-case letters, digits, '-' or '.'");
+            // "torchtitan", or "torchtitan@v0.1.0" for an older release of the same tool (run_it.h, RunItOptions)
+            const auto at = key.find('@');
+            if (!valid_id(key.substr(0, at)) || (at != std::string::npos && !valid_id(key.substr(at + 1))))
+                e.ctx().add(e.path(), "id must be lower-case letters, digits, '-' or '.', and may end in @RELEASE of the same");
             t.name = e.string("name", true).value_or("");
             t.program = e.string("program", true).value_or("");
             t.repository = e.string("repository", true).value_or("");

@@ -335,6 +335,7 @@ json run_json(const RunIt& r) {
         for (const auto& c : cs) {
             json j{{"tool", c.tool}, {"release", c.release}, {"what", c.what}, {"text", c.text}};
             if (!c.file.empty()) j["file"] = c.file;
+            if (!c.unrecorded.empty()) j["unrecorded"] = c.unrecorded; // only with a chosen release (RunItOptions)
             arr.push_back(std::move(j));
         }
         return arr;

@@ -162,8 +162,9 @@ void read_bench_row(const BenchHeader& h, const std::vector<std::string>& cells,
 
 struct ServingBlock {
     int first_line = 0;
-    double tpot_s = 0, output_tps = 0, requests = 0, input_tokens = 0, output_tokens = 0;
+    double tpot_s = 0, itl_s = 0, output_tps = 0, requests = 0, input_tokens = 0, output_tokens = 0;
     int concurrency = 0;
+    std::string backend;   // SGLang's bench_serving names it ("sglang", "sglang-oai", "vllm"); vLLM's block does not
     bool any = false;
 };
 
@@ -176,15 +177,20 @@ void finish_serving(ServingBlock& b, MeasurementParse& out) {
         m.output_tokens = static_cast<int>(std::lround(b.output_tokens / b.requests));
     }
     m.concurrency = b.concurrency;
-    if (b.tpot_s > 0 && b.concurrency > 0) {
+    m.backend = b.backend;
+    const std::string tool = b.backend.empty() ? "vLLM benchmark_serving" : "SGLang bench_serving";
+    // SGLang's bench_serving of early 2025 prints no TPOT (sglang PR #4973): its mean ITL is the same mean when every
+    // request makes the same number of tokens (run-it's --random-range-ratio 1), so it stands in.
+    const double tpot_s = b.tpot_s > 0 ? b.tpot_s : b.backend.empty() ? 0 : b.itl_s;
+    if (tpot_s > 0 && b.concurrency > 0) {
         m.kind = MeasurementKind::serving_tpot_s;
-        m.value = b.tpot_s;
-        m.what = "vLLM benchmark_serving: mean TPOT " + format_sig(b.tpot_s * 1e3, 4) + " ms at concurrency " + std::to_string(b.concurrency);
+        m.value = tpot_s;
+        m.what = tool + ": mean " + (b.tpot_s > 0 ? "TPOT " : "ITL ") + format_sig(tpot_s * 1e3, 4) + " ms at concurrency " + std::to_string(b.concurrency);
         out.measurements.push_back(m);
     } else if (b.output_tps > 0) {
         m.kind = MeasurementKind::output_tokens_per_s;
         m.value = b.output_tps;
-        m.what = "vLLM benchmark_serving: output " + format_sig(b.output_tps, 5) + " tok/s";
+        m.what = tool + ": output " + format_sig(b.output_tps, 5) + " tok/s";
         out.measurements.push_back(m);
     } else {
         out.issues.push_back({line_path(b.first_line, ""), "a benchmark_serving block without \"Mean TPOT (ms)\" and "
@@ -206,6 +212,18 @@ bool read_serving_line(const std::string& line, int number, ServingBlock& b, Mea
         double ServingBlock::*field;
         double scale;
     };
+    if (key == "Backend") { // SGLang's bench_serving: the block's first line names the API it measured
+        const std::string backend = trim(line.substr(colon + 1));
+        if (backend.empty()) return false;
+        if (!b.any) b.first_line = number;
+        b.any = true;
+        b.backend = backend;
+        return true;
+    }
+    if (key == "Mean ITL (ms)") { // kept quietly: it only stands in for a missing Mean TPOT (0.00 when not streamed)
+        if (has_number && v > 0) b.itl_s = v * 1e-3;
+        return true;
+    }
     static const Key kKeys[] = {{"Mean TPOT (ms)", &ServingBlock::tpot_s, 1e-3},
                                 {"Output token throughput (tok/s)", &ServingBlock::output_tps, 1},
                                 {"Successful requests", &ServingBlock::requests, 1},
@@ -222,7 +240,9 @@ bool read_serving_line(const std::string& line, int number, ServingBlock& b, Mea
             b.*k.field = v * k.scale;
             return true;
         }
-    if (key == "Maximum request concurrency") {
+    // vLLM's words, SGLang's, and SGLang's spelling of early 2025 (sglang issue #2805)
+    if (key == "Maximum request concurrency" || key == "Max request concurrency" || key == "Max reqeuest concurrency") {
+        if (trim(line.substr(colon + 1)) == "not set") return true; // SGLang without --max-concurrency
         if (!has_number || v < 1 || v > 1e6 || v != std::floor(v)) out.issues.push_back({line_path(number, key), "expected a whole number of requests"});
         else b.concurrency = static_cast<int>(v);
         if (!b.any) b.first_line = number;
@@ -257,6 +277,117 @@ bool read_throughput_line(const std::string& line, int number, MeasurementParse&
     m.what = "vLLM benchmark_throughput: " + format_sig(v, 5) + " output tokens/s";
     out.measurements.push_back(m);
     return true;
+}
+
+// [SECTION] torchtitan's training log ----------------------------------------------------------------
+
+// One logged step of torchtitan's metrics line (torchtitan/components/metrics.py, MetricsProcessor.log, v0.1.0 to
+// v0.2.2): "step: 10  loss:  3.9119  grad_norm:  1.6558  memory: 66.91GiB(37.51%)  tps: 10,050  tflops: 314.71
+// mfu: 13.99%", after the logger's "[titan] 2026-02-24 19:46:17,508 - root - INFO - " (and "[rank0]:" from torchrun).
+// tps is tokens a second per device, memory torch.cuda.max_memory_reserved in GiB, mfu a percentage; the step time is
+// not printed, so it is read off the timestamps of consecutive logged steps (run-it's config logs every step).
+struct TitanStep {
+    int step = 0, line = 0;
+    double time_s = -1;                 // the logger's timestamp, seconds (days since 1970 x 86400 + time of day); -1: none
+    double tps = 0, mfu = 0, memory_gib = 0;
+    std::string tps_text, mfu_text, memory_text;
+};
+
+// Days from 1970-01-01 of a civil date (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms", days_from_civil).
+long days_from_civil(long y, long m, long d) {
+    y -= m <= 2 ? 1 : 0;
+    const long era = (y >= 0 ? y : y - 399) / 400;
+    const long yoe = y - era * 400;
+    const long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+// "2026-02-24 19:46:17,508" anywhere before `before`; -1 when absent.
+double log_timestamp_s(const std::string& l, size_t before) {
+    for (size_t i = 0; i + 23 <= before && i + 23 <= l.size(); ++i) {
+        const std::string t = l.substr(i, 23);
+        auto digits = [&](size_t a, size_t n) {
+            for (size_t k = a; k < a + n; ++k)
+                if (!std::isdigit(static_cast<unsigned char>(t[k]))) return false;
+            return true;
+        };
+        if (!(digits(0, 4) && t[4] == '-' && digits(5, 2) && t[7] == '-' && digits(8, 2) && t[10] == ' ' && digits(11, 2) && t[13] == ':' &&
+              digits(14, 2) && t[16] == ':' && digits(17, 2) && (t[19] == ',' || t[19] == '.') && digits(20, 3)))
+            continue;
+        const long days = days_from_civil(std::stol(t.substr(0, 4)), std::stol(t.substr(5, 2)), std::stol(t.substr(8, 2)));
+        return static_cast<double>(days) * 86400.0 + std::stoi(t.substr(11, 2)) * 3600.0 + std::stoi(t.substr(14, 2)) * 60.0 + std::stoi(t.substr(17, 2)) +
+               std::stoi(t.substr(20, 3)) / 1000.0;
+    }
+    return -1;
+}
+
+// The number after `key` in `l` (commas as thousands separators dropped), as value and text; false when absent.
+bool titan_field(const std::string& l, const std::string& key, double& v, std::string& text) {
+    const size_t at = l.find(key);
+    if (at == std::string::npos) return false;
+    size_t i = at + key.size();
+    while (i < l.size() && l[i] == ' ') ++i;
+    size_t j = i;
+    while (j < l.size() && (std::isdigit(static_cast<unsigned char>(l[j])) || l[j] == ',' || l[j] == '.')) ++j;
+    text = l.substr(i, j - i);
+    std::string plain;
+    for (char ch : text)
+        if (ch != ',') plain += ch;
+    double x = 0;
+    if (plain.empty() || !number_at(plain, 0, x)) return false;
+    v = x;
+    return true;
+}
+
+// A torchtitan metrics line; ANSI colour codes (its logger's) are dropped first.
+bool read_titan_step(const std::string& raw, int number, TitanStep& out) {
+    std::string l;
+    for (size_t i = 0; i < raw.size(); ++i) {
+        if (raw[i] == '\x1b') {
+            while (i < raw.size() && raw[i] != 'm') ++i;
+            continue;
+        }
+        l += raw[i];
+    }
+    const size_t step_at = l.find("step:");
+    if (step_at == std::string::npos || l.find("tps:") == std::string::npos || l.find("mfu:") == std::string::npos ||
+        l.find("memory:") == std::string::npos || l.find("validate step:") != std::string::npos)
+        return false;
+    double step = 0;
+    std::string text;
+    if (!titan_field(l, "step:", step, text)) return false;
+    out = TitanStep{};
+    out.step = static_cast<int>(step);
+    out.line = number;
+    out.time_s = log_timestamp_s(l, step_at);
+    return titan_field(l, "tps:", out.tps, out.tps_text) && titan_field(l, "mfu:", out.mfu, out.mfu_text) &&
+           titan_field(l, "memory:", out.memory_gib, out.memory_text);
+}
+
+// The logged steps of a pasted torchtitan log, each step once (the first line of it: several ranks print the same step).
+std::vector<TitanStep> titan_steps(const std::string& text) {
+    std::vector<TitanStep> steps;
+    std::stringstream ss(text);
+    std::string line;
+    int number = 0;
+    while (std::getline(ss, line)) {
+        ++number;
+        TitanStep st;
+        if (!read_titan_step(line, number, st)) continue;
+        if (std::any_of(steps.begin(), steps.end(), [&](const TitanStep& x) { return x.step == st.step; })) continue;
+        steps.push_back(st);
+    }
+    return steps;
+}
+
+// The step time from the last two logged steps' timestamps: (t_last - t_before) / (steps between); 0 when not stamped.
+double titan_step_time_s(const std::vector<TitanStep>& steps) {
+    if (steps.size() < 2) return 0;
+    const TitanStep& a = steps[steps.size() - 2];
+    const TitanStep& b = steps.back();
+    if (a.time_s < 0 || b.time_s < 0 || b.step <= a.step || !(b.time_s > a.time_s)) return 0;
+    return (b.time_s - a.time_s) / (b.step - a.step);
 }
 
 // [SECTION] step time and peak memory --------------------------------------------------------------
@@ -392,6 +523,27 @@ MeasurementParse parse_measurements(const std::string& text) {
         if (read_step_time(line, number, out)) continue;
     }
     finish_serving(serving, out);
+    // torchtitan's metrics lines: the step time off their timestamps, and the peak memory reserved of the last step.
+    if (const std::vector<TitanStep> steps = titan_steps(text); !steps.empty()) {
+        const TitanStep& last = steps.back();
+        if (const double step_s = titan_step_time_s(steps); step_s > 0) {
+            BenchMeasurement m;
+            m.kind = MeasurementKind::step_time_s;
+            m.value = step_s;
+            m.line = last.line;
+            m.what = "torchtitan: step time " + format_sig(step_s, 4) + " s (timestamps of steps " + std::to_string(steps[steps.size() - 2].step) + " and " +
+                     std::to_string(last.step) + ")";
+            out.measurements.push_back(m);
+        }
+        if (last.memory_gib > 0) {
+            BenchMeasurement m;
+            m.kind = MeasurementKind::peak_memory_bytes;
+            m.value = last.memory_gib * 1073741824.0;
+            m.line = last.line;
+            m.what = "torchtitan: memory " + last.memory_text + " GiB reserved at step " + std::to_string(last.step);
+            out.measurements.push_back(m);
+        }
+    }
     if (out.measurements.empty() && out.issues.empty())
         out.issues.push_back({"", "no measurement found: paste llama-bench's table, vLLM benchmark_serving's result block or "
                                   "benchmark_throughput's line, a step time (\"step time: 1.25 s\") or a peak memory (\"peak memory: 21.3 GB\")"});
@@ -503,7 +655,7 @@ CalibrationResult calibrate_unguarded(const Catalog& catalog, const std::string&
         }
         s["concurrent_users"] = m.concurrency;
         doc["serve"] = s;
-        doc["framework"] = "vllm";
+        doc["framework"] = lower(m.backend).rfind("sglang", 0) == 0 ? "sglang" : "vllm"; // the engine the block measured
         t = {"decode_bandwidth_efficiency", "decode_step_s", m.value};
         break;
     }
@@ -678,19 +830,24 @@ bool vllm_key(const std::string& key, bool& before_header) {
     static const char* const kKeys[] = {"Successful requests", "Failed requests", "Request rate configured (RPS)", "Benchmark duration (s)",
                                         "Total input tokens", "Total generated tokens", "Request throughput (req/s)", "Request goodput (req/s)",
                                         "Output token throughput (tok/s)", "Peak output token throughput (tok/s)", "Peak concurrent requests",
-                                        "Total Token throughput (tok/s)", "Total token throughput (tok/s)"};
+                                        "Total Token throughput (tok/s)", "Total token throughput (tok/s)",
+                                        // SGLang's bench_serving (python/sglang/bench_serving.py, benchmark()): its own lines, and its
+                                        // concurrency line, spelt "Max reqeuest concurrency" in releases of early 2025 (issue #2805)
+                                        "Max request concurrency", "Max reqeuest concurrency", "Total input text tokens", "Total input vision tokens",
+                                        "Total generated tokens (retokenized)", "Input token throughput (tok/s)", "Concurrency", "Accept length"};
     before_header = false;
     for (const char* k : kBefore)
         if (key == k) return before_header = true;
     for (const char* k : kKeys)
         if (key == k) return true;
-    // "Mean TTFT (ms)", "Median TPOT (ms)", "P99 ITL (ms)", "P99.9 E2EL (ms)": a statistic of a per-request metric.
+    // "Mean TTFT (ms)", "Median TPOT (ms)", "P99 ITL (ms)", "P99.9 E2EL (ms)": a statistic of a per-request metric
+    // (SGLang's also "Max ITL (ms)" and "Mean E2E Latency (ms)").
     const auto space = key.find(' ');
     if (space == std::string::npos || key.size() < 5 || key.substr(key.size() - 5) != " (ms)") return false;
     const std::string stat = key.substr(0, space), metric = key.substr(space + 1, key.size() - 5 - space - 1);
-    const bool stat_ok = stat == "Mean" || stat == "Median" || stat == "Std" ||
+    const bool stat_ok = stat == "Mean" || stat == "Median" || stat == "Std" || stat == "Max" ||
                          (stat.size() > 1 && stat[0] == 'P' && stat.find_first_not_of("0123456789.", 1) == std::string::npos);
-    return stat_ok && (metric == "TTFT" || metric == "TPOT" || metric == "ITL" || metric == "E2EL");
+    return stat_ok && (metric == "TTFT" || metric == "TPOT" || metric == "ITL" || metric == "E2EL" || metric == "E2E Latency");
 }
 
 // "pp 512" -> "pp512"; "" for a test that is not one pp or tg of its own (a depth, pp+tg).
@@ -720,13 +877,19 @@ BenchReport read_bench_report(const std::string& text) {
     std::string line;
     int number = 0;
     // vLLM: blocks of lines; the last complete one is the report.
+    // A block that names its backend ("Backend:    sglang") is SGLang's bench_serving's; vLLM's names none.
     std::vector<std::vector<MeasuredLine>> blocks;
+    std::vector<bool> block_sglang;
     std::vector<MeasuredLine> block, before;
-    bool in_block = false;
+    bool in_block = false, sglang = false;
     auto end_block = [&] {
-        if (in_block && !block.empty()) blocks.push_back(block);
+        if (in_block && !block.empty()) {
+            blocks.push_back(block);
+            block_sglang.push_back(sglang);
+        }
         block.clear();
         in_block = false;
+        sglang = false;
     };
     // llama-bench: the table's rows, one line per test.
     BenchHeader header;
@@ -782,6 +945,15 @@ BenchReport read_bench_report(const std::string& text) {
         const auto colon = t.find(':');
         if (colon == std::string::npos) continue;
         const std::string key = trim(t.substr(0, colon));
+        if (key == "Backend") { // SGLang's first line, a name: the block is SGLang's bench_serving's
+            if (!in_block) {
+                in_block = true;
+                block = before;
+                before.clear();
+            }
+            sglang = true;
+            continue;
+        }
         bool before_header = false;
         if (!vllm_key(key, before_header)) continue;
         const std::string rest = trim(t.substr(colon + 1));
@@ -802,12 +974,29 @@ BenchReport read_bench_report(const std::string& text) {
     }
     end_block();
     const bool vllm = !blocks.empty(), llama = !rows.empty();
+    if (const std::vector<TitanStep> steps = titan_steps(text); !steps.empty() && !vllm && !llama) {
+        // torchtitan's log: the last logged step's figures, in its words; the step time off the timestamps.
+        const TitanStep& last = steps.back();
+        out.tool = "torchtitan";
+        if (const double step_s = titan_step_time_s(steps); step_s > 0) {
+            out.lines.push_back({"step time (s)", step_s, format_sig(step_s, 4), last.line});
+            out.notes.push_back("step time from the timestamps of steps " + std::to_string(steps[steps.size() - 2].step) + " and " +
+                                std::to_string(last.step) + " (torchtitan does not print it)");
+        } else {
+            out.notes.push_back("no step time: the log's lines carry no timestamps, or fewer than two steps were pasted");
+        }
+        out.lines.push_back({"tps (tokens/s per device)", last.tps, last.tps_text, last.line});
+        out.lines.push_back({"mfu (%)", last.mfu, last.mfu_text, last.line});
+        out.lines.push_back({"memory (GiB, max reserved)", last.memory_gib, last.memory_text, last.line});
+        if (steps.size() > 1) out.notes.push_back(std::to_string(steps.size()) + " steps logged: step " + std::to_string(last.step) + "'s figures (the last) are compared");
+        return out;
+    }
     if (vllm && llama) {
         out.issues.push_back({"text", "holds both a vLLM result block and a llama-bench table: paste one benchmark's output"});
         return out;
     }
     if (vllm) {
-        out.tool = "vllm-bench-serve";
+        out.tool = block_sglang.back() ? "sglang-bench-serving" : "vllm-bench-serve";
         out.lines = blocks.back();
         if (blocks.size() > 1)
             out.notes.push_back(std::to_string(blocks.size()) + " result blocks: the last one (from line " + std::to_string(out.lines.front().line) + ") is compared");
@@ -826,8 +1015,8 @@ BenchReport read_bench_report(const std::string& text) {
         out.notes.push_back("skipped the tests at a depth or combined (" + list + "): run-it predicts plain pp and tg");
     }
     if (!vllm && !llama && out.issues.empty())
-        out.issues.push_back({"text", "no benchmark output found: paste the result block `vllm bench serve` prints (from \"============ Serving "
-                                      "Benchmark Result ============\" on) or the table `llama-bench -o md` prints"});
+        out.issues.push_back({"text", "no benchmark output found: paste the result block `vllm bench serve` or `python -m sglang.bench_serving` "
+                                      "prints (from \"============ Serving Benchmark Result ============\" on) or the table `llama-bench -o md` prints"});
     return out;
 }
 

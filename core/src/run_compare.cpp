@@ -37,8 +37,11 @@ std::vector<MeasuredLine> unpredicted(const RunIt& run, const BenchReport& repor
 // [SECTION] The setup the benchmark ran, against the command's ----------------------------------------------
 void check_setup(const RunIt& run, const BenchReport& report, RunComparison& c) {
     const BenchSetup& s = run.setup;
-    if (report.tool == "vllm-bench-serve") {
+    if (report.tool == "vllm-bench-serve" || report.tool == "sglang-bench-serving") {
+        // vLLM's words; SGLang's, and SGLang's spelling of early 2025 (sglang issue #2805)
         const MeasuredLine* conc = report.find("Maximum request concurrency");
+        if (!conc) conc = report.find("Max request concurrency");
+        if (!conc) conc = report.find("Max reqeuest concurrency");
         if (!conc)
             c.notes.push_back("the block names no maximum request concurrency (run without --max-concurrency?): the command asks for " +
                               std::to_string(s.concurrency) + " requests in flight, so throughput and TTFT are of another load");
@@ -103,6 +106,7 @@ void point(const BenchReport& report, RunComparison& c) {
     } else if (f == "throughput_tokens_per_s") {
         // Little's law over the decode: tokens a second x seconds a token = sequences decoding at once.
         const MeasuredLine* tpot = report.find("Mean TPOT (ms)");
+        if (!tpot) tpot = report.find("Mean ITL (ms)"); // SGLang's bench_serving of early 2025: the same mean at fixed output lengths
         const int planned = c.setup.concurrency;
         if (tpot && tpot->value > 0 && planned > 0) {
             const double reached = far->value * tpot->value / 1e3;
@@ -118,6 +122,16 @@ void point(const BenchReport& report, RunComparison& c) {
             c.why = how + "Throughput is the batch times the step rate; without a Mean TPOT to split them, look first at the batch the "
                           "server actually reached (--max-concurrency, --max-num-seqs, KV cache blocks).";
         }
+    } else if (f == "step_time_s" || f == "train_tokens_per_s" || f == "layouts.best.mfu") {
+        // A step is the model FLOPs of its tokens over the devices' peak and the share of it reached (MFU); tokens a
+        // second per device and MFU are the same step seen from its tokens and its FLOPs.
+        c.points_at = "training_mfu";
+        c.why = how + "A training step does the model's FLOPs for its tokens at the share of the devices' peak the run reaches (MFU), so the "
+                      "step time, the tokens a second and the MFU move together: training MFU.";
+    } else if (f == "memory.total_bytes") {
+        c.points_at = "runtime_context_bytes";
+        c.why = how + "Peak memory reserved is the weights, gradients, optimizer state and activations the plan counts, plus what the allocator "
+                      "and the runtime keep: the runtime memory.";
     } else {
         c.why = how;
     }
@@ -141,16 +155,27 @@ RunComparison compare_run(const RunIt& run, const BenchReport& report) {
         c.issues.push_back({"run", "no command to compare with: " + run.reason});
         return c;
     }
-    const std::string expected = run.measure.empty() ? "" : run.measure.front().tool;
-    if (expected != "vllm-bench-serve" && expected != "llama-bench") {
-        c.issues.push_back({"run", "the plan's measure command is " + expected + "; reading its output back is not written yet (vllm bench serve "
-                                   "and llama-bench are)"});
+    // The tool's id without a chosen release ("torchtitan@v0.1.0" reads as torchtitan's log).
+    std::string expected = run.measure.empty() ? "" : run.measure.front().tool;
+    expected = expected.substr(0, expected.find('@'));
+    auto command_name = [](const std::string& tool) {
+        return tool == "llama-bench" ? "llama-bench" : tool == "sglang-bench-serving" ? "python -m sglang.bench_serving"
+               : tool == "torchtitan"                                             ? "torchtitan's training run"
+                                                                                  : "vllm bench serve";
+    };
+    auto text_name = [](const std::string& tool) {
+        return tool == "llama-bench" ? "llama-bench's table" : tool == "sglang-bench-serving" ? "SGLang bench_serving's result block"
+               : tool == "torchtitan"                                                  ? "torchtitan's training log"
+                                                                                       : "vLLM's result block";
+    };
+    if (expected != "vllm-bench-serve" && expected != "sglang-bench-serving" && expected != "llama-bench" && expected != "torchtitan") {
+        c.issues.push_back({"run", "the plan's measure command is " + expected + "; reading its output back is not written yet (vllm bench serve, "
+                                   "python -m sglang.bench_serving, llama-bench and torchtitan's log are)"});
         return c;
     }
     if (report.tool != expected) {
-        c.issues.push_back({"text", "the plan's measure command is " + std::string(expected == "llama-bench" ? "llama-bench" : "vllm bench serve") +
-                                        ", the pasted text is " + (report.tool == "llama-bench" ? "llama-bench's table" : "vLLM's result block") +
-                                        ": paste the output of the command run-it wrote"});
+        c.issues.push_back({"text", "the plan's measure command is " + std::string(command_name(expected)) + ", the pasted text is " +
+                                        text_name(report.tool) + ": paste the output of the command run-it wrote"});
         return c;
     }
     for (const auto& p : run.predicted) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 
 #include "hwplan/catalog.h"
 #include "hwplan/format.h"
@@ -61,15 +62,17 @@ void predict(RunIt& r, const Candidate& c, const std::string& key, const std::st
 
 // [SECTION] Which tool runs the option -------------------------------------------------------------------
 
-enum class Runner { vllm, llama_cpp, none };
+enum class Runner { vllm, sglang, llama_cpp, none };
 
-// Serving: vLLM on a CUDA or ROCm device that runs it, llama.cpp on local hardware (Apple, CPUs, edge) or when the
-// workload names it; else no recorded tool.
+// Serving: SGLang when the workload names it and the device runs it, vLLM on a CUDA or ROCm device that runs it,
+// llama.cpp on local hardware (Apple, CPUs, edge) or when the workload names it; else no recorded tool.
 Runner serving_runner(const Workload& w, const Device& d) {
     const std::string fw = framework_runtime(w.framework);
     const bool gpu_stack = has(d.software, "cuda") || has(d.software, "rocm");
-    const bool vllm = has(d.software, "vllm") && gpu_stack && (d.kind == DeviceKind::gpu || d.kind == DeviceKind::rack_system || d.kind == DeviceKind::soc);
+    const bool engine_device = gpu_stack && (d.kind == DeviceKind::gpu || d.kind == DeviceKind::rack_system || d.kind == DeviceKind::soc);
+    const bool vllm = has(d.software, "vllm") && engine_device;
     const bool llama = has(d.software, "llama.cpp");
+    if (fw == "sglang" && has(d.software, "sglang") && engine_device) return Runner::sglang;
     if (fw == "llama.cpp" || fw == "mlx" || w.stage == Stage::edge || d.kind == DeviceKind::cpu || d.vendor == "Apple")
         return llama ? Runner::llama_cpp : vllm ? Runner::vllm : Runner::none;
     if (vllm) return Runner::vllm;
@@ -103,7 +106,14 @@ void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate
     CommandLine s{"vllm serve \"$MODEL\""};
     s.add("--tensor-parallel-size", num(c.layout.tensor_parallel));
     if (c.layout.pipeline_parallel > 1) s.add("--pipeline-parallel-size", num(c.layout.pipeline_parallel));
-    if (c.layout.expert_parallel > 1) s.add("--enable-expert-parallel");
+    if (c.layout.expert_parallel > 1) {
+        // The plan's wide layout spreads the experts over all expert_parallel devices with attention tensor parallel over
+        // groups of tensor_parallel (plan.cpp, eval_serve_layout); vLLM spreads them over tensor x data parallel devices
+        // (--enable-expert-parallel), so the groups are its data-parallel ranks.
+        const int groups = std::max(1, c.layout.expert_parallel / std::max(1, c.layout.tensor_parallel));
+        if (groups > 1) s.add("--data-parallel-size", num(groups));
+        s.add("--enable-expert-parallel");
+    }
     s.add("--max-model-len", num(sh.context));
     s.add("--max-num-seqs", num(batch));
     if (w.precision.kv_cache == "fp8") s.add("--kv-cache-dtype", "fp8");
@@ -138,6 +148,115 @@ void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate
                 "one prefill with no queue; the benchmark opens with " + num(batch) + " prompts at once, so compare the median, not the mean");
     r.notes.push_back("Set MODEL to the Hugging Face id or local path of " + w.model.model.name + " in " + w.precision.weights +
                       " (a quantized checkpoint carries its quantization; vLLM reads it from the checkpoint's config).");
+}
+
+// [SECTION] Serving: SGLang ---------------------------------------------------------------------------------
+
+constexpr int kServerDevices = 8;   // devices one server holds (HGX boards), past which a replica spans servers
+
+// SGLang's --quantization for the plan's weight format, where the format names one method (server_args.py's
+// QUANTIZATION_CHOICES); "" where the checkpoint must name it (int8 and int4 are AWQ, GPTQ or W8A8 checkpoints).
+std::string sglang_quantization(const Catalog& cat, const std::string& weights) {
+    if (weights == "fp8") return "fp8";
+    if (weights == "mxfp4") return "mxfp4";
+    if (weights == "nvfp4") return "modelopt_fp4";
+    if (weights == "nf4") return "bitsandbytes";
+    const WeightFormat* f = cat.find_format(weights);
+    if (f && f->kind == "gguf") return "gguf";
+    return "";
+}
+
+// SGLang's --kv-cache-dtype for the plan's KV precision; "" keeps auto (the model's dtype).
+std::string sglang_kv_dtype(const std::string& kv) {
+    if (kv == "fp8") return "fp8_e4m3";
+    if (kv == "nvfp4") return "nvfp4";
+    return "";
+}
+
+void serve_sglang(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d, int replicas) {
+    const ToolInterface* serve = cat.find_tool("sglang-launch-server");
+    const ToolInterface* bench = cat.find_tool("sglang-bench-serving");
+    if (!serve || !bench) {
+        r.reason = "catalog/tools.json has no sglang-launch-server or sglang-bench-serving entry";
+        return;
+    }
+    const ServeShape sh = serve_shape(w);
+    const auto b = c.figures.find("batch_sequences");
+    const double batch = b != c.figures.end() ? b->second.value : sh.batch;
+    const Layout& l = c.layout;
+    // Under expert parallelism the plan spreads the experts over all the replica's devices and runs attention tensor
+    // parallel over groups of l.tensor_parallel (plan.cpp, eval_serve_layout). SGLang says that as one instance of
+    // --tp-size devices with --ep-size experts' ranks, and attention data parallel over tp / attention-tp groups
+    // (server_args.py: enable_dp_attention, "data parallelism for attention and tensor parallelism for FFN").
+    const bool wide = l.expert_parallel > 1;
+    const int instance = wide ? l.expert_parallel : l.tensor_parallel;
+    const int attention_groups = wide ? std::max(1, l.expert_parallel / std::max(1, l.tensor_parallel)) : 1;
+    CommandLine s{"python -m sglang.launch_server"};
+    s.add("--model-path", "\"$MODEL\"");
+    s.add("--tp-size", num(instance));
+    if (l.pipeline_parallel > 1) s.add("--pp-size", num(l.pipeline_parallel));
+    if (wide) {
+        s.add("--ep-size", num(l.expert_parallel));
+        if (attention_groups > 1) {
+            s.add("--dp-size", num(attention_groups));
+            s.add("--enable-dp-attention");
+        }
+    }
+    s.add("--context-length", num(sh.context));
+    s.add("--max-running-requests", num(batch));
+    // --mem-fraction-static holds the weights and the KV cache pool, which SGLang sizes to fill the rest of it: the
+    // plan's weights and KV cache over the memory the driver reports, rounded up to a hundredth, at most the plan's
+    // usable share (what vLLM's --gpu-memory-utilization gets).
+    const double device_bytes = d.runtime_total_bytes > 0 ? d.runtime_total_bytes : d.memory_bytes;
+    if (device_bytes > 0 && c.memory.weights_bytes > 0) {
+        const double usable = c.memory.capacity_bytes > 0 ? std::floor(c.memory.capacity_bytes / device_bytes * 100) / 100 : 1;
+        const double fraction = std::min(usable, std::ceil((c.memory.weights_bytes + c.memory.kv_cache_bytes) / device_bytes * 100) / 100);
+        s.add("--mem-fraction-static", format_sig(fraction, 2));
+    }
+    const std::string kv = sglang_kv_dtype(w.precision.kv_cache);
+    if (!kv.empty()) s.add("--kv-cache-dtype", kv);
+    const std::string quant = sglang_quantization(cat, w.precision.weights);
+    if (!quant.empty()) s.add("--quantization", quant);
+    else if (w.precision.weights == "bf16") s.add("--dtype", "bfloat16");
+    else if (w.precision.weights == "fp16") s.add("--dtype", "float16");
+    s.add("--host", "127.0.0.1");
+    s.add("--port", "30000");
+    r.deploy.push_back(command(*serve, replicas > 1 ? "serve one replica (run it on each of the " + std::to_string(replicas) + " replicas' " +
+                                                          std::to_string(c.count) + " devices)"
+                                                    : "serve the model on " + std::to_string(c.count) + " device" + (c.count > 1 ? "s" : ""),
+                               s.text()));
+    const double prompts = std::max(100.0, 10 * batch);
+    CommandLine m{"python -m sglang.bench_serving"};
+    m.add("--backend", "sglang");
+    m.add("--host", "127.0.0.1");
+    m.add("--port", "30000");
+    m.add("--model", "\"$MODEL\"");
+    m.add("--dataset-name", "random");
+    m.add("--random-input-len", num(sh.prompt));
+    m.add("--random-output-len", num(sh.output));
+    m.add("--random-range-ratio", "1");
+    m.add("--max-concurrency", num(batch));
+    m.add("--num-prompts", num(prompts));
+    r.measure.push_back(command(*bench, "benchmark one replica at the planned batch (" + num(batch) + " requests in flight)", m.text()));
+    r.setup = {int(std::lround(sh.prompt)), int(std::lround(sh.output)), int(std::lround(batch)), int(std::lround(prompts))};
+    predict(r, c, "throughput_tokens_per_s", "Output token throughput (tok/s)", 1, "tok/s",
+            "decode tokens per second of one replica at the planned batch; the benchmark's figure also spends time on prefills");
+    predict(r, c, "decode_step_s", "Mean TPOT (ms)", 1e3, "ms");
+    // bench_serving at the recorded commit prints ITL, not TPOT (later ones print both). With --random-range-ratio 1
+    // every request makes the same number of tokens, so the mean over all gaps (ITL) is the mean over requests (TPOT).
+    predict(r, c, "decode_step_s", "Mean ITL (ms)", 1e3, "ms", "mean inter-token latency: with every output of the same length, the mean TPOT");
+    if (c.figures.count("p50_ttft_s")) predict(r, c, "p50_ttft_s", "Median TTFT (ms)", 1e3, "ms");
+    else
+        predict(r, c, "ttft_s", "Median TTFT (ms)", 1e3, "ms",
+                "one prefill with no queue; the benchmark opens with " + num(batch) + " prompts at once, so compare the median, not the mean");
+    r.notes.push_back("Set MODEL to the Hugging Face id or local path of " + w.model.model.name + " in " + w.precision.weights +
+                      (quant.empty() ? " (a quantized checkpoint names its quantization in its config; SGLang reads it from there)." : "."));
+    if (!w.precision.kv_cache.empty() && kv.empty() && w.precision.kv_cache != "bf16" && w.precision.kv_cache != "fp16")
+        r.notes.push_back("SGLang records no " + w.precision.kv_cache + " KV cache type (server_args.py's --kv-cache-dtype choices), so the cache keeps the "
+                          "model's dtype and takes more memory than planned.");
+    if (c.count > kServerDevices)
+        r.notes.push_back("One replica spans " + std::to_string(c.count) + " devices: start the same command on each of its servers with SGLang's "
+                          "--nnodes, --node-rank and --dist-init-addr (not written here).");
 }
 
 // [SECTION] Serving: llama.cpp -----------------------------------------------------------------------------
@@ -234,11 +353,14 @@ void predict_training(RunIt& r, const Candidate& c, const std::string& tool) {
     const MemoryUse& m = c.memory;
     const bool reserved = m.reserved_high_bytes > 0;
     const double v = (m.total_bytes - m.context_bytes - m.managed_bytes) / 1e9;
-    const double gib = tool == "torchtune" ? 1e9 / 1073741824.0 : 1;
-    r.predicted.push_back({tool == "torchtune" ? "peak_memory_reserved (GiB)" : "peak memory per device (GB, torch.cuda.max_memory_reserved)",
+    const double gib = tool == "torchtune" || tool == "torchtitan" ? 1e9 / 1073741824.0 : 1;
+    // torchtune logs peak_memory_reserved in GiB, torchtitan "memory: 66.91GiB" (max_memory_reserved, metrics.py): both GiB.
+    const bool in_gib = tool == "torchtune" || tool == "torchtitan";
+    r.predicted.push_back({tool == "torchtune" ? "peak_memory_reserved (GiB)" : tool == "torchtitan" ? "memory (GiB, max reserved)"
+                                                                                                 : "peak memory per device (GB, torch.cuda.max_memory_reserved)",
                            "memory.total_bytes", (reserved ? v : m.total_bytes / 1e9) * gib,
                            (reserved ? m.reserved_low_bytes : m.total_low_bytes) / 1e9 * gib,
-                           (reserved ? m.reserved_high_bytes : m.total_high_bytes) / 1e9 * gib, tool == "torchtune" ? "GiB" : "GB", true,
+                           (reserved ? m.reserved_high_bytes : m.total_high_bytes) / 1e9 * gib, in_gib ? "GiB" : "GB", true,
                            reserved ? "the plan's memory less the runtime context and managed memory, which PyTorch's allocator does not count" : ""});
 }
 
@@ -430,6 +552,62 @@ void finetune(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& 
                           ", PP " + std::to_string(l.pipeline_parallel) + ", CP " + std::to_string(l.context_parallel) + ") is the nearest they run.");
 }
 
+// [SECTION] Checking a command against a chosen release ----------------------------------------------------------
+
+std::string strip_quotes(std::string v) {
+    if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
+    return v;
+}
+
+// (flag or key, value) pairs of a command line (continuations joined, double-quoted words kept whole) or a TOML file.
+std::vector<std::pair<std::string, std::string>> used_flags(const RunCommand& c, const ToolInterface& t) {
+    std::vector<std::pair<std::string, std::string>> out;
+    if (!c.file.empty() && t.syntax == "toml") {
+        std::string section, line;
+        std::istringstream in(c.text);
+        while (std::getline(in, line)) {
+            const auto first = line.find_first_not_of(' ');
+            if (first == std::string::npos || line[first] == '#') continue;
+            if (line[first] == '[') {
+                section = line.substr(first + 1, line.find(']') - first - 1);
+                continue;
+            }
+            const auto eq = line.find(" = ");
+            if (eq != std::string::npos) out.push_back({section + "." + line.substr(first, eq - first), strip_quotes(line.substr(eq + 3))});
+        }
+        return out;
+    }
+    // The program's own words ("python -m sglang.launch_server") are not flags: the text without them.
+    std::string text = c.text;
+    if (const auto at = text.find(t.program); !t.program.empty() && at != std::string::npos) text.erase(at, t.program.size());
+    std::vector<std::string> words;
+    std::string w;
+    bool quoted = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char ch = text[i];
+        if (ch == '\\' && i + 1 < text.size() && text[i + 1] == '\n') { ++i; continue; }
+        if (ch == '"') quoted = !quoted;
+        if (!quoted && (ch == ' ' || ch == '\n')) {
+            if (!w.empty()) words.push_back(w);
+            w.clear();
+        } else {
+            w += ch;
+        }
+    }
+    if (!w.empty()) words.push_back(w);
+    auto is_flag = [](const std::string& x) { return x.size() > 1 && x[0] == '-' && !std::isdigit(static_cast<unsigned char>(x[1])); };
+    for (size_t i = 0; i < words.size(); ++i) {
+        if (is_flag(words[i])) {
+            const bool valued = i + 1 < words.size() && !is_flag(words[i + 1]) && words[i + 1].find('=') == std::string::npos;
+            out.push_back({words[i], valued ? strip_quotes(words[i + 1]) : ""});
+            if (valued) ++i;
+        } else if (const auto eq = words[i].find('='); eq != std::string::npos && eq > 0 && words[i][0] != '"') {
+            out.push_back({words[i].substr(0, eq), strip_quotes(words[i].substr(eq + 1))});
+        }
+    }
+    return out;
+}
+
 const Candidate* candidate_on(const Plan& p, const std::string& device) {
     for (const auto& c : p.candidates)
         if (c.device == device) return &c;
@@ -438,9 +616,60 @@ const Candidate* candidate_on(const Plan& p, const std::string& device) {
 
 } // namespace
 
+const ToolInterface* find_tool_release(const Catalog& cat, const std::string& id, const std::string& release) {
+    if (const ToolInterface* t = cat.find_tool(id + "@" + release)) return t;
+    const ToolInterface* t = cat.find_tool(id);
+    return t && t->release.rfind(release, 0) == 0 ? t : nullptr;
+}
+
+std::vector<std::string> unrecorded_flags(const RunCommand& c, const ToolInterface& t) {
+    std::vector<std::string> out;
+    for (const auto& [flag, value] : used_flags(c, t)) {
+        const ToolFlag* f = t.flag(flag);
+        std::string miss = !f ? flag : !f->values.empty() && !has(f->values, value) ? flag + " " + value : "";
+        if (!miss.empty() && !has(out, miss)) out.push_back(miss);
+    }
+    return out;
+}
+
+namespace {
+
+// The commands of tools with a chosen release: that release's id and name, and what it does not record.
+void check_releases(RunIt& r, const Catalog& cat, const RunItOptions& options) {
+    for (const auto& [id, release] : options.releases) {
+        bool used = false;
+        for (auto* list : {&r.deploy, &r.measure})
+            for (auto& c : *list) {
+                if (c.tool != id) continue;
+                used = true;
+                const ToolInterface* t = find_tool_release(cat, id, release);
+                if (!t) continue;
+                c.tool = t->id;
+                c.release = t->release;
+                c.unrecorded = unrecorded_flags(c, *t);
+                if (!c.unrecorded.empty()) {
+                    std::string names;
+                    for (const auto& u : c.unrecorded) names += (names.empty() ? "" : ", ") + u;
+                    r.notes.push_back(id + " " + t->release + " does not record " + names + " (" + c.what + "): written for the current release, "
+                                      "so change or drop it for yours.");
+                }
+            }
+        if (!used) continue;
+        if (!find_tool_release(cat, id, release)) {
+            std::string known;
+            for (const auto& t : cat.tools)
+                if (t.id == id || t.id.rfind(id + "@", 0) == 0) known += (known.empty() ? "" : ", ") + t.release;
+            r.notes.push_back("no release \"" + release + "\" of " + id + " is recorded in catalog/tools.json (recorded: " + known +
+                              "); the commands are checked against the current one.");
+        }
+    }
+}
+
+} // namespace
+
 // [SECTION] The run section ---------------------------------------------------------------------------------
 
-RunIt run_it(const Plan& p, const Workload& w, const Catalog& cat, const std::string& device) {
+RunIt run_it(const Plan& p, const Workload& w, const Catalog& cat, const std::string& device, const RunItOptions& options) {
     RunIt r;
     const Candidate* c = nullptr;
     int total = 0;
@@ -488,6 +717,7 @@ RunIt run_it(const Plan& p, const Workload& w, const Catalog& cat, const std::st
         const int replicas = device.empty() ? std::max(1, p.recommendation.option.replicas) : c->count > 0 ? std::max(1, total / c->count) : 1;
         switch (serving_runner(w, *d)) {
         case Runner::vllm: serve_vllm(r, w, cat, *c, *d, replicas); break;
+        case Runner::sglang: serve_sglang(r, w, cat, *c, *d, replicas); break;
         case Runner::llama_cpp: serve_llama_cpp(r, w, cat, *c); break;
         case Runner::none:
             r.reason = d->kind == DeviceKind::sram_system
@@ -510,6 +740,7 @@ RunIt run_it(const Plan& p, const Workload& w, const Catalog& cat, const std::st
         r.predicted.clear();
         r.setup = {};
     }
+    check_releases(r, cat, options);
     return r;
 }
 
@@ -524,6 +755,11 @@ std::string run_text(const RunIt& r) {
         s += std::string("\n") + title + "\n";
         for (const auto& c : cmds) {
             s += "# " + c.what + " (" + c.tool + ", " + c.release + ")" + (c.file.empty() ? "" : ": write " + c.file) + "\n";
+            if (!c.unrecorded.empty()) {
+                s += "# not recorded for " + c.release + ":";
+                for (const auto& u : c.unrecorded) s += " " + u;
+                s += "\n";
+            }
             s += c.text + (c.text.empty() || c.text.back() == '\n' ? "" : "\n");
         }
     };

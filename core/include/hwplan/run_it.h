@@ -6,7 +6,9 @@
 // catalog/tools.json; where no command can be written the reason says why.
 // Usage: RunIt r = run_it(plan, workload, catalog);          // the recommended option
 //        RunIt r = run_it(plan, workload, catalog, "h100-sxm"); // the candidate on that device
+//        RunIt r = run_it(plan, workload, catalog, "", {.releases = {{"torchtitan", "v0.1.0"}}}); // checked against an older release
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@ namespace hwplan {
 
 struct Catalog;
 struct Plan;
+struct ToolInterface;
 struct Workload;
 
 // [SECTION] The run section -------------------------------------------------------------------------------
@@ -26,6 +29,9 @@ struct RunCommand {
     std::string what;                   // "serve one replica", "benchmark one replica", "config file", ...
     std::string text;                   // the command line, or the file's text
     std::string file;                   // a config file's name ("" for a command)
+    // Checked against a release chosen with RunItOptions: the flags, keys or "flag value" pairs of the text that the
+    // release does not record (an outdated or not yet existing flag). Empty when every one is recorded.
+    std::vector<std::string> unrecorded;
     bool operator==(const RunCommand&) const = default;
 };
 
@@ -64,8 +70,22 @@ struct RunIt {
     bool operator==(const RunIt&) const = default;
 };
 
+struct RunItOptions {
+    // Tool id -> the release to check its commands against ("torchtitan" -> "v0.1.0"): a tools.json entry
+    // "<id>@<release>", or the entry <id> itself when its release starts with it. The commands are written as for the
+    // current release and carry the chosen release's id, release and the flags it does not record (RunCommand::unrecorded).
+    std::map<std::string, std::string> releases;
+};
+
 // The run section for the recommended option (`device` empty) or for the candidate on `device`.
-RunIt run_it(const Plan& plan, const Workload& workload, const Catalog& catalog, const std::string& device = "");
+RunIt run_it(const Plan& plan, const Workload& workload, const Catalog& catalog, const std::string& device = "", const RunItOptions& options = {});
+
+// The tool release `release` of tool `id` (see RunItOptions); nullptr when none is recorded.
+const ToolInterface* find_tool_release(const Catalog& catalog, const std::string& id, const std::string& release);
+
+// The flags (command lines: "--flag", "-f", key=value words and environment assignments; TOML files: "section.key")
+// of `command` that `tool` does not record, and "flag value" for a value outside the values its source lists.
+std::vector<std::string> unrecorded_flags(const RunCommand& command, const ToolInterface& tool);
 
 std::string run_text(const RunIt& run); // plain text for the CLI
 
