@@ -12,6 +12,7 @@
 #include "hwplan/format.h"
 #include "hwplan/plan.h"
 #include "hwplan/workload.h"
+#include "plan_eval.h"
 #include "plan_internal.h"
 
 namespace hwplan {
@@ -108,7 +109,7 @@ void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate
     if (c.layout.pipeline_parallel > 1) s.add("--pipeline-parallel-size", num(c.layout.pipeline_parallel));
     if (c.layout.expert_parallel > 1) {
         // The plan's wide layout spreads the experts over all expert_parallel devices with attention tensor parallel over
-        // groups of tensor_parallel (plan.cpp, eval_serve_layout); vLLM spreads them over tensor x data parallel devices
+        // groups of tensor_parallel (plan_serving.cpp, eval_serve_layout); vLLM spreads them over tensor x data parallel devices
         // (--enable-expert-parallel), so the groups are its data-parallel ranks.
         const int groups = std::max(1, c.layout.expert_parallel / std::max(1, c.layout.tensor_parallel));
         if (groups > 1) s.add("--data-parallel-size", num(groups));
@@ -119,6 +120,9 @@ void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate
     if (w.precision.kv_cache == "fp8") s.add("--kv-cache-dtype", "fp8");
     else if (w.precision.weights == "bf16") s.add("--dtype", "bfloat16");
     else if (w.precision.weights == "fp16") s.add("--dtype", "float16");
+    // FP8 weights: vLLM quantizes a 16-bit checkpoint as it loads it (an FP8 checkpoint names fp8 in its config, which
+    // the flag agrees with); int8 and int4 need a checkpoint quantized by a named method, which names itself.
+    if (w.precision.weights == "fp8") s.add("--quantization", "fp8");
     const double device_bytes = (d.runtime_total_bytes > 0 ? d.runtime_total_bytes : d.memory_bytes) * d.usable_memory_ratio;
     if (device_bytes > 0 && c.memory.capacity_bytes > 0)
         s.add("--gpu-memory-utilization", format_sig(std::round(c.memory.capacity_bytes / device_bytes * 100) / 100, 2));
@@ -146,8 +150,12 @@ void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate
     else
         predict(r, c, "ttft_s", "Median TTFT (ms)", 1e3, "ms",
                 "one prefill with no queue; the benchmark opens with " + num(batch) + " prompts at once, so compare the median, not the mean");
-    r.notes.push_back("Set MODEL to the Hugging Face id or local path of " + w.model.model.name + " in " + w.precision.weights +
-                      " (a quantized checkpoint carries its quantization; vLLM reads it from the checkpoint's config).");
+    const bool quantized_checkpoint = w.precision.weights != "bf16" && w.precision.weights != "fp16" && w.precision.weights != "fp8";
+    r.notes.push_back("Set MODEL to the Hugging Face id or local path of " + w.model.model.name +
+                      (w.precision.weights == "fp8" ? ": a 16-bit checkpoint or an FP8 one (--quantization fp8 quantizes the first as it loads)."
+                       : quantized_checkpoint      ? " quantized to " + w.precision.weights +
+                                                    " by a method vLLM reads (AWQ, GPTQ, ...): the checkpoint's config names its quantization."
+                                                   : " in " + w.precision.weights + "."));
 }
 
 // [SECTION] Serving: SGLang ---------------------------------------------------------------------------------
@@ -185,7 +193,7 @@ void serve_sglang(RunIt& r, const Workload& w, const Catalog& cat, const Candida
     const double batch = b != c.figures.end() ? b->second.value : sh.batch;
     const Layout& l = c.layout;
     // Under expert parallelism the plan spreads the experts over all the replica's devices and runs attention tensor
-    // parallel over groups of l.tensor_parallel (plan.cpp, eval_serve_layout). SGLang says that as one instance of
+    // parallel over groups of l.tensor_parallel (plan_serving.cpp, eval_serve_layout). SGLang says that as one instance of
     // --tp-size devices with --ep-size experts' ranks, and attention data parallel over tp / attention-tp groups
     // (server_args.py: enable_dp_attention, "data parallelism for attention and tensor parallelism for FFN").
     const bool wide = l.expert_parallel > 1;
@@ -531,6 +539,11 @@ void finetune(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& 
         s.parts.push_back(std::string("enable_activation_checkpointing=") + (l.recompute != Checkpointing::none ? "True" : "False"));
         if (!full) s.parts.push_back("model.lora_rank=" + num(w.train.lora_rank));
         if (full && t.devices > 1 && l.tensor_parallel > 1) s.parts.push_back("tensor_parallel_dim=" + num(l.tensor_parallel));
+        // The planned sharding and offload in the recipes' own keys (torchtune's memory guide): FSDP reshards after
+        // forward by default (ZeRO-3); ZeRO-2 keeps the gathered parameters to backward. Offload: FSDP's CPU offload in
+        // the distributed recipes, torchao's CPU-offload optimizer in the single-device ones.
+        if (t.devices > 1 && l.zero_stage == 2) s.parts.push_back("fsdp_reshard_after_forward=False");
+        if (w.train.cpu_offload) s.parts.push_back(t.devices > 1 ? "fsdp_cpu_offload=True" : "optimizer=torchao.prototype.low_bit_optim.CPUOffloadOptimizer");
         if (measure) {
             s.parts.push_back("epochs=1");
             s.parts.push_back("max_steps_per_epoch=" + std::to_string(kMeasureSteps));
@@ -547,7 +560,18 @@ void finetune(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& 
     if (config.front() == '"')
         r.notes.push_back("torchtune v0.6.1 ships no " + method + " config for " + w.model.model.name + " with " + recipe +
                           ": set TORCHTUNE_CONFIG to one you copied (tune cp) and adapted.");
-    if (l.zero_stage != (t.devices > 1 ? 3 : 0) || l.pipeline_parallel > 1 || l.context_parallel > 1)
+    const TrainingRuntime& rt = plan_detail::training_runtime(w, cat);
+    if (rt.id != "torchtune")
+        r.notes.push_back("The plan's memory follows " + rt.name + "'s storage rules (train.runtime " + rt.id +
+                          "); torchtune's recipes store adapters, gradients and optimizer state their own way, so peak memory will differ from the "
+                          "prediction: plan with train.runtime torchtune to predict this command's figures.");
+    if (w.train.cpu_offload && t.devices > 1 && l.zero_stage < 3)
+        r.notes.push_back("torchtune's CPU offload is FSDP's (fsdp_cpu_offload): it moves the sharded parameters and gradients to the CPU too, "
+                          "not only the optimizer state the plan offloads.");
+    if (l.zero_stage == 1 && t.devices > 1)
+        r.notes.push_back("torchtune's distributed recipes have no ZeRO-1 (optimizer state sharded alone): FSDP shards the parameters too, "
+                          "which saves memory beyond the plan and adds parameter gathers.");
+    else if ((l.zero_stage == 0 && t.devices > 1) || l.pipeline_parallel > 1 || l.context_parallel > 1)
         r.notes.push_back("torchtune's distributed recipes shard with FSDP (ZeRO-3); the planned layout (ZeRO-" + std::to_string(l.zero_stage) +
                           ", PP " + std::to_string(l.pipeline_parallel) + ", CP " + std::to_string(l.context_parallel) + ") is the nearest they run.");
 }
