@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "hwplan/plan.h"
+#include "hwplan/run_it.h"
+#include "hwplan/workload.h"
 #include "test_files.h"
 
 namespace hwplan {
@@ -102,6 +104,10 @@ TEST(BenchReport, EachSampleIsReadIntoTheFiguresItPrinted) {
         {"run-it/megatron-log-issue756.txt", "megatron-lm",
          {{"elapsed time per iteration (ms)", "5718.6", 5718.6, 3}, {"throughput per GPU (TFLOP/s/GPU)", "228.4", 228.4, 3}},
          2},
+        // DeepSpeed's throughput timer: CurrSamplesPerSec and MaxMemAllocated ("GB", GiB) of the last line.
+        {"run-it/deepspeed-log-issue5779.txt", "deepspeed",
+         {{"CurrSamplesPerSec", "16.807402094161112", 16.807402094161112, 1}, {"MaxMemAllocated (GiB)", "0.97", 0.97, 1}},
+         2},
         // llama-bench: "pp 512" and "tg 128" with a space (older), compact names with depth rows (newer), a QNN build.
         {"llama-bench-readme.md", "llama-bench", {{"pp512 (t/s)", "2368.80", 2368.80, 3}, {"tg128 (t/s)", "131.42", 131.42, 4}}, 2},
         {"run-it/llama-bench-readme-depth.md", "llama-bench", {{"pp512 (t/s)", "7340.20", 7340.20, 3}, {"tg128 (t/s)", "120.60", 120.60, 4}}, 2},
@@ -147,7 +153,7 @@ TEST(BenchReport, TextThatIsNoBenchmarkIsANamedError) {
         ASSERT_EQ(r.issues.size(), 1u) << text;
         EXPECT_EQ(r.issues[0], (Issue{"text", "no benchmark output found: paste the result block `vllm bench serve` or `python -m sglang.bench_serving` "
                                               "prints (from \"============ Serving Benchmark Result ============\" on), the table `llama-bench -o md` prints, "
-                                              "or torchtitan's, torchtune's or Megatron-LM's training log"}))
+                                              "or torchtitan's, torchtune's, Megatron-LM's or DeepSpeed's training log"}))
             << text;
         EXPECT_TRUE(r.lines.empty());
     }
@@ -346,6 +352,37 @@ TEST(RunCompare, AnotherToolsOutputOrOtherTestsAreNamedErrors) {
     ASSERT_EQ(g.issues.size(), 1u);
     EXPECT_EQ(g.issues[0], (Issue{"text", "the plan's measure command is Megatron-LM's training run, the pasted text is torchtitan's training log: "
                                           "paste the output of the command run-it wrote"}));
+}
+
+// [SECTION] Training: torchtune's, Megatron-LM's and DeepSpeed's logs --------------------------------------------
+
+// A DeepSpeed run (train.runtime deepspeed): the timer's CurrSamplesPerSec on the predicted samples a second (the
+// train_batch_size over the planned step time) and MaxMemAllocated on the plan's allocated memory.
+TEST(RunCompare, DeepSpeedLogMapsOntoTheFineTunesLines) {
+    const std::string workload = R"({"stage": "finetune", "model": "llama-3.1-8b", "precision": "bf16", "train": {"method": "full",
+        "seq_len": 2048, "micro_batch": 1, "zero_stage": 2, "cpu_offload": true, "runtime": "deepspeed"},
+        "hardware": {"devices": ["H100 SXM"], "count": 4}})";
+    const WorkloadParse w = parse_workload(workload, files_catalog());
+    ASSERT_TRUE(w.issues.empty());
+    const Plan p = plan_from_json(workload, files_catalog(), false);
+    ASSERT_FALSE(p.candidates.empty());
+    const RunIt run = run_it(p, w.workload, files_catalog(), p.candidates.front().device);
+    ASSERT_TRUE(run.available) << run.reason;
+    ASSERT_EQ(run.measure[0].tool, "deepspeed");
+    const RunComparison c = compare_run(run, read_bench_report(sample("run-it/deepspeed-log-issue5779.txt")));
+    ASSERT_TRUE(c.issues.empty()) << to_string(c.issues.front());
+    const Candidate& cand = p.candidates.front();
+    const double batch = double(cand.layout.micro_batch) * cand.layout.micro_batches * cand.count;
+    const auto samples = std::find_if(c.lines.begin(), c.lines.end(), [](const ComparedLine& l) { return l.metric == "CurrSamplesPerSec"; });
+    ASSERT_NE(samples, c.lines.end());
+    EXPECT_EQ(samples->figure, "step_time_s");
+    EXPECT_NEAR(samples->predicted, batch / cand.figures.at("step_time_s").value, 1e-9 * samples->predicted);
+    ASSERT_TRUE(samples->measured);
+    EXPECT_DOUBLE_EQ(samples->value, 16.807402094161112);
+    const auto mem = std::find_if(c.lines.begin(), c.lines.end(), [](const ComparedLine& l) { return l.metric == "MaxMemAllocated (GiB)"; });
+    ASSERT_NE(mem, c.lines.end());
+    EXPECT_DOUBLE_EQ(mem->value, 0.97);
+    EXPECT_NEAR(mem->predicted, (cand.memory.total_bytes - cand.memory.overhead_bytes - cand.memory.managed_bytes) / 1073741824.0, 1e-9);
 }
 
 // [SECTION] Training: torchtune's and Megatron-LM's logs ------------------------------------------------------------

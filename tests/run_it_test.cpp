@@ -76,6 +76,10 @@ std::vector<Planned> every_workload() {
     texts.push_back({"8b full fine-tune zero-2 h100s", R"({"name": "8B full fine-tune, ZeRO-2", "stage": "finetune", "model": "llama-3.1-8b",
         "precision": "bf16", "train": {"method": "full", "seq_len": 2048, "micro_batch": 1, "zero_stage": 2, "runtime": "torchtune"},
         "hardware": {"devices": ["H100 SXM"], "count": 8}})"});
+    // A full fine-tune under DeepSpeed's ZeRO engine with optimizer offload: a ds_config.json and the deepspeed launcher.
+    texts.push_back({"8b full fine-tune deepspeed offload", R"({"name": "8B full fine-tune, DeepSpeed ZeRO-2 with optimizer offload",
+        "stage": "finetune", "model": "llama-3.1-8b", "precision": "bf16", "train": {"method": "full", "seq_len": 2048, "micro_batch": 1,
+        "zero_stage": 2, "cpu_offload": true, "runtime": "deepspeed"}, "hardware": {"devices": ["H100 SXM"], "count": 4}})"});
     std::vector<Planned> out;
     for (const auto& [label, text] : texts) {
         auto parsed = parse_workload(text, catalog());
@@ -178,7 +182,18 @@ std::multimap<std::string, std::string> check_command(const RunCommand& c, const
     if (!t) return {};
     EXPECT_EQ(c.release, t->release) << label;
     std::multimap<std::string, std::string> used;
-    if (!c.file.empty()) {
+    if (!c.file.empty() && t->syntax == "json") {
+        // A JSON config: every leaf by its dotted path (nlohmann's parser, not the writer's code).
+        const auto j = nlohmann::json::parse(c.text, nullptr, false);
+        EXPECT_FALSE(j.is_discarded()) << label << ": " << c.file << " does not parse";
+        const auto flat = j.is_discarded() ? nlohmann::json::object() : j.flatten();
+        if (!j.is_discarded())
+            for (const auto& [path, value] : flat.items()) {
+                std::string key = path.substr(1);
+                std::replace(key.begin(), key.end(), '/', '.');
+                used.emplace(key, value.is_string() ? value.get<std::string>() : value.dump());
+            }
+    } else if (!c.file.empty()) {
         EXPECT_EQ(t->syntax, "toml") << label;
         std::string error;
         for (const auto& kv : parse_toml(c.text, error)) used.insert(kv);
@@ -388,6 +403,18 @@ TEST(RunIt, CommandsAndConfigsHoldThePlannedLayout) {
                         EXPECT_EQ(l.data_parallel * l.tensor_parallel * l.pipeline_parallel * l.context_parallel, cand.count) << label;
                         EXPECT_EQ(as_int(f, "training.global_batch_size"), l.micro_batch * l.micro_batches * l.data_parallel) << label;
                         EXPECT_EQ(as_int(f, "training.seq_len"), int(p.workload.train.seq_len)) << label;
+                    } else if (c.tool == "deepspeed" && !c.file.empty()) {
+                        EXPECT_EQ(as_int(f, "zero_optimization.stage"), l.zero_stage) << label;
+                        EXPECT_EQ(as_int(f, "train_micro_batch_size_per_gpu"), l.micro_batch) << label;
+                        EXPECT_EQ(as_int(f, "gradient_accumulation_steps"), l.micro_batches) << label;
+                        // DeepSpeed's identity (config-json.md): micro-batch x accumulation x devices.
+                        EXPECT_EQ(as_int(f, "train_batch_size"), l.micro_batch * l.micro_batches * cand.count) << label;
+                        for (const char* k : {"train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "zero_optimization.stage"})
+                            EXPECT_EQ(f.find(k)->second.find_first_not_of("0123456789"), std::string::npos) << label << ": " << k << " is a whole number";
+                        EXPECT_EQ(f.count("zero_optimization.offload_optimizer.device"), p.workload.train.cpu_offload ? 1u : 0u) << label;
+                    } else if (c.tool == "deepspeed") {
+                        EXPECT_GE(as_int(f, "--num_nodes") * as_int(f, "--num_gpus"), cand.count) << label;
+                        EXPECT_EQ(f.count("--deepspeed"), 1u) << label;
                     } else if (c.tool == "torchtune") {
                         EXPECT_EQ(as_int(f, "batch_size"), l.micro_batch) << label;
                         EXPECT_EQ(as_int(f, "gradient_accumulation_steps"), l.micro_batches) << label;
@@ -396,7 +423,7 @@ TEST(RunIt, CommandsAndConfigsHoldThePlannedLayout) {
                 }
         }
     for (const char* t : {"vllm-serve", "vllm-bench-serve", "sglang-launch-server", "sglang-bench-serving", "llama-server", "llama-bench", "torchtune",
-                          "torchtitan", "megatron-lm"})
+                          "torchtitan", "megatron-lm", "deepspeed"})
         EXPECT_TRUE(tools_seen.count(t)) << t << " is never written by any scenario or example";
 }
 

@@ -475,6 +475,35 @@ bool read_megatron_line(const std::string& raw, int number, std::map<std::string
     return !values.empty();
 }
 
+// DeepSpeed's throughput timer line (deepspeed/utils/timer.py ThroughputTimer.stop, every steps_per_print steps):
+// "... epoch=0/micro_step=4500/global_step=4500, RunningAvgSamplesPerSec=16.12, CurrSamplesPerSec=16.81,
+// MemAllocated=0.02GB, MaxMemAllocated=0.97GB": samples are engine.py's train_batch_size (all devices), memory
+// torch.cuda.memory_allocated() / 1024**3 printed as "GB". The last such line's CurrSamplesPerSec and
+// MaxMemAllocated, with the count of lines; false when none.
+bool deepspeed_last_values(const std::string& text, std::map<std::string, LoggedValue>& last, int& lines) {
+    std::stringstream ss(text);
+    std::string line;
+    int number = 0;
+    lines = 0;
+    while (std::getline(ss, line)) {
+        ++number;
+        if (line.find("CurrSamplesPerSec=") == std::string::npos) continue;
+        bool any = false;
+        for (const char* key : {"CurrSamplesPerSec=", "MaxMemAllocated="}) {
+            const size_t at = line.find(key);
+            if (at == std::string::npos) continue;
+            const size_t from = at + std::char_traits<char>::length(key);
+            double v = 0;
+            size_t end = 0;
+            if (!number_at(line, from, v, &end) || end <= from) continue;
+            last[std::string(key, std::char_traits<char>::length(key) - 1)] = {v, line.substr(from, end - from), number};
+            any = true;
+        }
+        if (any) ++lines;
+    }
+    return lines > 0;
+}
+
 // The last iteration's fields and the last memory report of a Megatron-LM log.
 std::map<std::string, LoggedValue> megatron_last_values(const std::string& text, int& iterations) {
     std::map<std::string, LoggedValue> last;
@@ -1147,6 +1176,18 @@ BenchReport read_bench_report(const std::string& text) {
             if (!tune.count("peak_memory_reserved")) out.notes.push_back("no peak_memory_reserved: run with log_peak_memory_stats=True, as run-it writes");
             return out;
         }
+        // DeepSpeed's throughput timer lines.
+        std::map<std::string, LoggedValue> ds;
+        int ds_lines = 0;
+        if (deepspeed_last_values(text, ds, ds_lines)) {
+            out.tool = "deepspeed";
+            if (const auto it = ds.find("CurrSamplesPerSec"); it != ds.end()) out.lines.push_back({"CurrSamplesPerSec", it->second.value, it->second.text, it->second.line});
+            if (const auto it = ds.find("MaxMemAllocated"); it != ds.end())
+                out.lines.push_back({"MaxMemAllocated (GiB)", it->second.value, it->second.text, it->second.line});
+            out.notes.push_back(std::to_string(ds_lines) + " throughput line(s): the last one is compared; DeepSpeed's samples are its "
+                                "train_batch_size, over all devices, and its GB are GiB (2^30 bytes)");
+            return out;
+        }
         // Megatron-LM's iteration lines and memory report.
         int iterations = 0;
         const auto mega = megatron_last_values(text, iterations);
@@ -1189,7 +1230,7 @@ BenchReport read_bench_report(const std::string& text) {
     if (!vllm && !llama && out.issues.empty())
         out.issues.push_back({"text", "no benchmark output found: paste the result block `vllm bench serve` or `python -m sglang.bench_serving` "
                                       "prints (from \"============ Serving Benchmark Result ============\" on), the table `llama-bench -o md` prints, or "
-                                      "torchtitan's, torchtune's or Megatron-LM's training log"});
+                                      "torchtitan's, torchtune's, Megatron-LM's or DeepSpeed's training log"});
     return out;
 }
 

@@ -164,6 +164,7 @@ RunComparison compare_run(const RunIt& run, const BenchReport& report) {
                : tool == "torchtitan"                                             ? "torchtitan's training run"
                : tool == "torchtune"                                              ? "torchtune's fine-tuning run"
                : tool == "megatron-lm"                                            ? "Megatron-LM's training run"
+               : tool == "deepspeed"                                              ? "DeepSpeed's training run"
                                                                                   : "vllm bench serve";
     };
     auto text_name = [](const std::string& tool) {
@@ -171,12 +172,14 @@ RunComparison compare_run(const RunIt& run, const BenchReport& report) {
                : tool == "torchtitan"                                                  ? "torchtitan's training log"
                : tool == "torchtune"                                                   ? "torchtune's step log"
                : tool == "megatron-lm"                                                 ? "Megatron-LM's iteration log"
+               : tool == "deepspeed"                                                   ? "DeepSpeed's throughput log"
                                                                                        : "vLLM's result block";
     };
-    static const char* const kReadBack[] = {"vllm-bench-serve", "sglang-bench-serving", "llama-bench", "torchtitan", "torchtune", "megatron-lm"};
+    static const char* const kReadBack[] = {"vllm-bench-serve", "sglang-bench-serving", "llama-bench", "torchtitan", "torchtune", "megatron-lm",
+                                            "deepspeed"};
     if (std::none_of(std::begin(kReadBack), std::end(kReadBack), [&](const char* t) { return expected == t; })) {
         c.issues.push_back({"run", "the plan's measure command is " + expected + "; reading its output back is not written yet (vllm bench serve, "
-                                   "python -m sglang.bench_serving, llama-bench, and torchtitan's, torchtune's and Megatron-LM's logs are)"});
+                                   "python -m sglang.bench_serving, llama-bench, and torchtitan's, torchtune's, Megatron-LM's and DeepSpeed's logs are)"});
         return c;
     }
     if (report.tool != expected) {

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "hwplan/catalog.h"
 #include "hwplan/format.h"
 #include "hwplan/plan.h"
@@ -512,7 +514,76 @@ void pretrain(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& 
     if (t.per_node < t.devices) r.notes.push_back(std::to_string(kNodeDevices) + " devices per node assumed; change the per-node count to your servers'.");
 }
 
+// DeepSpeed (the plan's runtime profile is DeepSpeed's ZeRO engine): a ds_config.json with the planned batch, precision,
+// ZeRO stage and offload (config-json.md's keys), and the deepspeed launcher over the user's training script.
+void finetune_deepspeed(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const TrainingRuntime& rt) {
+    const ToolInterface* ds = cat.find_tool("deepspeed");
+    if (!ds) {
+        r.reason = "catalog/tools.json has no deepspeed entry";
+        return;
+    }
+    const TrainShape t = train_shape(w, c);
+    const Layout& l = c.layout;
+    const int micro = std::max(1, l.micro_batch), accumulation = std::max(1, l.micro_batches);
+    // DeepSpeed's ZeRO engine is data parallel over every device it starts: its batch identity (config-json.md) counts them all.
+    const double batch = double(micro) * accumulation * t.devices;
+    auto config = [&](int print_every) {
+        nlohmann::ordered_json j;
+        j["train_batch_size"] = static_cast<long long>(batch); // an integer: DeepSpeed checks the identity exactly
+        j["train_micro_batch_size_per_gpu"] = micro;
+        j["gradient_accumulation_steps"] = accumulation;
+        j["steps_per_print"] = print_every;
+        if (w.precision.compute == "fp16") j["fp16"]["enabled"] = true;
+        else if (w.precision.compute != "fp32") j["bf16"]["enabled"] = true;
+        j["zero_optimization"]["stage"] = l.zero_stage;
+        if (w.train.cpu_offload) {
+            j["zero_optimization"]["offload_optimizer"]["device"] = "cpu";
+            if (l.zero_stage >= 3 && rt.offload_parameters) j["zero_optimization"]["offload_param"]["device"] = "cpu";
+        }
+        return j.dump(2) + "\n";
+    };
+    auto launch = [&](const std::string& file) {
+        CommandLine s{"deepspeed"};
+        s.add("--num_nodes", num(t.nodes));
+        s.add("--num_gpus", num(t.per_node));
+        s.parts.push_back("\"$TRAIN_SCRIPT\"");
+        s.add("--deepspeed");
+        s.add("--deepspeed_config", file);
+        return s.text();
+    };
+    r.deploy.push_back(command(*ds, "DeepSpeed config: the planned batch, ZeRO stage and offload", config(10), "ds_config.json"));
+    r.deploy.push_back(command(*ds, "launch your training script on each node", launch("ds_config.json")));
+    r.measure.push_back(command(*ds, "the same config, a progress line every step", config(1), "ds_measure.json"));
+    r.measure.push_back(command(*ds, "run " + std::to_string(kMeasureSteps) + " steps (your script's own step limit) and keep the log", launch("ds_measure.json")));
+    // The throughput timer's line: CurrSamplesPerSec = train_batch_size / the step's time (timer.py), and
+    // MaxMemAllocated = torch.cuda.max_memory_allocated() in GiB: the plan's memory without the runtime context, the
+    // managed optimizer state and the allocator's share (overhead), which allocated memory does not count.
+    if (const auto st = c.figures.find("step_time_s"); st != c.figures.end() && st->second.value > 0) {
+        const Figure& f = st->second;
+        r.predicted.push_back({"CurrSamplesPerSec", "step_time_s", batch / f.value, f.high > 0 ? batch / f.high : batch / f.value,
+                               f.low > 0 ? batch / f.low : batch / f.value, "samples/s", f.low != f.high,
+                               "train_batch_size (" + num(batch) + ") over the planned step time"});
+    }
+    const MemoryUse& m = c.memory;
+    const double allocated = m.total_bytes - m.overhead_bytes - m.managed_bytes;
+    if (allocated > 0)
+        r.predicted.push_back({"MaxMemAllocated (GiB)", "memory.total_bytes", allocated / 1073741824.0, allocated / 1073741824.0,
+                               allocated / 1073741824.0, "GiB", false,
+                               "the plan's weights, gradients, optimizer state and activations on one device; DeepSpeed prints GiB as GB"});
+    r.notes.push_back("TRAIN_SCRIPT is your training script: it passes its arguments to deepspeed.initialize (add_config_arguments gives it "
+                      "--deepspeed and --deepspeed_config), which reads the batch, precision, ZeRO stage and offload from the config.");
+    if (l.tensor_parallel > 1 || l.pipeline_parallel > 1 || l.context_parallel > 1)
+        r.notes.push_back("DeepSpeed's ZeRO engine is data parallel over all " + std::to_string(t.devices) + " devices; the planned TP " +
+                          std::to_string(l.tensor_parallel) + ", PP " + std::to_string(l.pipeline_parallel) + " and CP " +
+                          std::to_string(l.context_parallel) + " are not in this config.");
+    if (t.per_node < t.devices) r.notes.push_back(std::to_string(kNodeDevices) + " devices per node assumed; change --num_gpus to your servers'.");
+}
+
 void finetune(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c) {
+    if (const TrainingRuntime& rt = plan_detail::training_runtime(w, cat); rt.id == "deepspeed") {
+        finetune_deepspeed(r, w, cat, c, rt);
+        return;
+    }
     const ToolInterface* tune = cat.find_tool("torchtune");
     if (!tune) {
         r.reason = "catalog/tools.json has no torchtune entry";
@@ -583,9 +654,24 @@ std::string strip_quotes(std::string v) {
     return v;
 }
 
-// (flag or key, value) pairs of a command line (continuations joined, double-quoted words kept whole) or a TOML file.
+// A JSON config's leaves as (dotted path, value as text): {"zero_optimization": {"stage": 2}} -> ("zero_optimization.stage", "2").
+void json_leaves(const nlohmann::json& j, const std::string& path, std::vector<std::pair<std::string, std::string>>& out) {
+    if (j.is_object()) {
+        for (const auto& [k, v] : j.items()) json_leaves(v, path.empty() ? k : path + "." + k, out);
+        return;
+    }
+    out.push_back({path, j.is_string() ? j.get<std::string>() : j.dump()});
+}
+
+// (flag or key, value) pairs of a command line (continuations joined, double-quoted words kept whole) or a TOML or
+// JSON file.
 std::vector<std::pair<std::string, std::string>> used_flags(const RunCommand& c, const ToolInterface& t) {
     std::vector<std::pair<std::string, std::string>> out;
+    if (!c.file.empty() && t.syntax == "json") {
+        const nlohmann::json j = nlohmann::json::parse(c.text, nullptr, false);
+        if (!j.is_discarded()) json_leaves(j, "", out);
+        return out;
+    }
     if (!c.file.empty() && t.syntax == "toml") {
         std::string section, line;
         std::istringstream in(c.text);
