@@ -160,13 +160,22 @@ async function reveal(page, name) {
   throw new Error(`${name} stays outside the form`);
 }
 
-// Opens a form combo (published as NAME) and clicks its entry NAME:VALUE once the popup stays put.
-async function choose(page, name, value) {
+// Opens a form combo (published as NAME), clicks its entry NAME:VALUE once the popup stays put, and waits until the app
+// has taken it: the popup gone and the workload the page publishes holding VALUE at KEYS (the document path as a list).
+// Without that wait the next gesture raced this one: `settled` could still read the idle layout published before the
+// click reached the page, so the next click (the check box below Priority lies under the open popup) could reach the
+// app in the same frame as this one and the popup took it instead; decision.priority was then never set (seen on a
+// quiet machine, BENCHMARKS.md, "The browser tests' CPU: where it goes").
+async function choose(page, name, value, keys) {
   await reveal(page, name);
   await click(page, name);
   await widget(page, `${name}:${value}`);
   await settled(page);
   await click(page, `${name}:${value}`);
+  await page.waitForFunction(([entry, v, path]) => !window.hwplanUi[entry] &&
+                               path.reduce((at, k) => (at == null ? undefined : at[k]), window.hwplanPage.workload()) === v,
+                             [`${name}:${value}`, value, keys], { timeout: T.step });
+  await settled(page);
 }
 
 // `hwplan plan W --format json` for the page's workload W.
@@ -192,15 +201,15 @@ test('the model list filters as you type; the Decision section sets what the CLI
 
   // Collapsed on the default workload unless opened before (a scenario with decision inputs opens it: layout.test.mjs).
   if (!(await page.evaluate(() => window.hwplanUi['decision.priority']))) { await reveal(page, 'decision'); await click(page, 'decision'); }
-  await choose(page, 'decision.priority', 'latency');
+  await choose(page, 'decision.priority', 'latency', ['decision', 'priority']);
   await reveal(page, 'data_on_premises');
   await click(page, 'data_on_premises');
-  await choose(page, 'framework', 'vllm');
+  await choose(page, 'framework', 'vllm', ['framework']);
   await reveal(page, 'budget_usd_per_month');
   await typeInto(page, 'budget_usd_per_month', '50000');
   await reveal(page, 'owned:add');
   await click(page, 'owned:add');
-  await choose(page, 'owned:0:device', 'a100-80gb'); // near the list's top: a popup shows its first 20 or so entries
+  await choose(page, 'owned:0:device', 'a100-80gb', ['hardware', 'owned', 0, 'device']); // near the list's top: a popup shows its first 20 or so entries
   await reveal(page, 'owned:0:count');
   await typeInto(page, 'owned:0:count', '2');
   await page.waitForFunction(() => window.hwplanPage.workload().hardware?.owned?.[0]?.count === 2 &&
