@@ -40,6 +40,7 @@ const std::vector<Field>& fields() {
         {"training_fp8_cast_bytes_per_element", &Assumptions::training_fp8_cast_bytes_per_element},
         {"pcie_handoff_s", &Assumptions::pcie_handoff_s},
         {"gemm_tile_elements", &Assumptions::gemm_tile_elements},
+        {"kernel_launch_overhead_s", &Assumptions::kernel_launch_overhead_s},
     };
     return kFields;
 }
