@@ -202,6 +202,8 @@ TEST(Workload, UnknownModelListsCloseMatches) {
 
 } // namespace hwplan
 
+namespace hwplan {
+
 // The encoder runtime (catalog/runtimes.json encoder_runtimes) is a workload input at embed.runtime: a known profile
 // reads back unchanged; an unknown one is an error at that path naming the profiles the catalog has.
 TEST(Workload, EmbedRuntimeNamesAnEncoderProfile) {
@@ -212,8 +214,10 @@ TEST(Workload, EmbedRuntimeNamesAnEncoderProfile) {
     const auto bad = parse_workload(R"({"stage": "embed", "model": "bert-base-uncased", "embed": {"runtime": "onnx"}})", catalog());
     ASSERT_EQ(bad.issues.size(), 1u);
     EXPECT_EQ(bad.issues[0].path, "embed.runtime");
-    EXPECT_EQ(bad.issues[0].message, "unknown encoder runtime \"onnx\"; expected one of tensorrt, pytorch-eager, tensorflow-xla");
+    EXPECT_EQ(bad.issues[0].message, "unknown encoder runtime \"onnx\"; expected one of pytorch-eager, tensorflow-xla, tensorrt");
     const auto empty = parse_workload(R"({"stage": "embed", "model": "bert-base-uncased", "embed": {"runtime": ""}})", catalog());
     ASSERT_EQ(empty.issues.size(), 1u);
     EXPECT_EQ(empty.issues[0].path, "embed.runtime");
 }
+
+} // namespace hwplan
