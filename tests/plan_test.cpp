@@ -1353,10 +1353,12 @@ TEST(EncoderRuntimes, AnUnfusedRuntimeAddsItsCountedTrafficAndLaunches) {
     };
     const double extra_s = 1132462080.0 / (2039e9 * 0.78) + 12 * 25 * 4.25e-6;
     EXPECT_NEAR(batch_s("tensorflow-xla") - batch_s("tensorrt"), extra_s, 1e-9);
-    // The fused engine is the default.
+    // The fused engine is the default, and the plan lists it among the assumptions the workload left out.
     const Plan d = run(R"({"stage": "embed", "model": "bert-base-uncased", "precision": "fp16",
         "embed": {"tokens_per_item": 128, "batch_size": 8}, "hardware": {"devices": ["a100-80gb"], "count": 1}})");
     EXPECT_NEAR(8.0 / d.candidates.at(0).figures.at("items_per_s").value, batch_s("tensorrt"), 1e-15);
+    EXPECT_TRUE(std::any_of(d.missing_assumptions.begin(), d.missing_assumptions.end(),
+                            [](const std::string& m) { return m.rfind("embed.runtime: not given; a fused engine (TensorRT) assumed", 0) == 0; }));
 }
 
 // An eager runtime no efficiency was calibrated under says so and stays `modelled`; its band spans the launch cost's

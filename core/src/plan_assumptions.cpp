@@ -274,6 +274,8 @@ void missing(const Workload& w, Plan& p) {
         note("embed.tokens_per_item", "not given; " + format_sig(w.embed.tokens_per_item, 6) + " assumed");
         note("embed.batch_size", "not given; " + format_sig(w.embed.batch_size, 6) + " assumed");
         note("embed.window_s", "no batch window to check against");
+        note("embed.runtime", "not given; a fused engine (TensorRT) assumed: eager PyTorch or TensorFlow run slower "
+                              "(pytorch-eager, tensorflow-xla in catalog/runtimes.json encoder_runtimes)");
         break;
     }
 }
