@@ -1361,6 +1361,22 @@ TEST(EncoderRuntimes, AnUnfusedRuntimeAddsItsCountedTrafficAndLaunches) {
                             [](const std::string& m) { return m.rfind("embed.runtime: not given; a fused engine (TensorRT) assumed", 0) == 0; }));
 }
 
+// A power-capped board's 16-bit GEMMs run at its sustained rate (device.h sustained_16bit_flop_per_s; T4: 24 TFLOPS
+// under 70 W, NVIDIA developer forum), not the 65 TFLOPS boost-clock peak: a compute-bound encoder batch on T4 (no SM
+// count recorded, so no wave term) achieves 24e12 x 0.61 (encoder_compute_efficiency) = 14.64e12 FLOP/s. Its FP32
+// path keeps the published 8.1 TFLOPS: 8.1e12 x 0.61 = 4.941e12.
+TEST(EncoderRuntimes, APowerCappedBoardRunsItsSixteenBitGemmsAtTheSustainedRate) {
+    auto achieved = [](const char* precision) {
+        const Plan p = run(std::string(R"({"stage": "embed", "model": "bert-base-uncased", "precision": ")") + precision + R"(",
+            "embed": {"tokens_per_item": 128, "batch_size": 128}, "hardware": {"devices": ["t4"], "count": 1}})");
+        const Roofline& r = p.candidates.at(0).phases.back().roofline;
+        EXPECT_TRUE(r.compute_bound) << precision;
+        return r.flops / r.compute_s;
+    };
+    EXPECT_NEAR(achieved("fp16"), 14.64e12, 1e3);
+    EXPECT_NEAR(achieved("fp32"), 4.941e12, 1e3);
+}
+
 // An eager runtime no efficiency was calibrated under says so and stays `modelled`; its band spans the launch cost's
 // range (kernel_launch_overhead_s 2.4 to 60.5 us), so its slow end lies below its typical value.
 TEST(EncoderRuntimes, AnUncalibratedRuntimeSaysSoAndWidensItsBand) {
