@@ -500,3 +500,25 @@ TEST(Resolve, UnknownNameListsCloseMatches) {
 }
 
 } // namespace hwplan
+
+namespace hwplan {
+
+// A power-capped board records what continuous 16-bit matrix multiply sustains (T4: about 24 of its 65 TFLOPS at
+// 70 W, NVIDIA developer forum), and the encoder runtimes read from runtimes.json with exactly one default.
+TEST(CatalogDevices, SustainedSixteenBitRateAndEncoderRuntimesAreRead) {
+    const Catalog& c = real_catalog().catalog;
+    const Device* t4 = c.device_by_id("t4");
+    ASSERT_NE(t4, nullptr);
+    EXPECT_DOUBLE_EQ(t4->sustained_16bit_flop_per_s, 24e12);
+    EXPECT_EQ(t4->streaming_multiprocessors, 0); // not recorded: the wave model's 128-square tile is read from an SM80 table
+    EXPECT_EQ(c.device_by_id("a100-80gb")->sustained_16bit_flop_per_s, 0); // the peak holds
+    ASSERT_NE(c.find_encoder_runtime(""), nullptr);
+    EXPECT_EQ(c.find_encoder_runtime("")->id, "tensorrt");
+    const EncoderRuntime* eager = c.find_encoder_runtime("pytorch-eager");
+    ASSERT_NE(eager, nullptr);
+    EXPECT_EQ(eager->kernels_per_layer, 22);
+    EXPECT_TRUE(eager->calibrated_by.empty());
+    EXPECT_EQ(c.find_encoder_runtime("onnx"), nullptr);
+}
+
+} // namespace hwplan

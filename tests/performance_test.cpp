@@ -184,4 +184,18 @@ TEST(BlockGemmWaveEfficiency, BertBaseBatch8OnA100) {
     EXPECT_NEAR(block_gemm_wave_efficiency(bert, 16384, 128, 108), 12.0 / t, 1e-9); // 0.9377
 }
 
+// [SECTION] unfused encoder traffic (runtimes.json encoder_runtimes, counted from the runtimes' model code) ---------
+TEST(EncoderUnfusedBytes, BertBaseEagerPerItemByHand) {
+    // BERT-Base, 128 tokens, the pytorch-eager counts (30 passes of tokens x hidden, 8 of the heads x tokens^2 scores)
+    // at 2 bytes: per layer 30 x 128 x 768 + 8 x 12 x 128^2 = 2,949,120 + 1,572,864 = 4,521,984 elements;
+    // x 12 layers x 2 bytes = 108,527,616 bytes per item.
+    ModelArch bert = test::dense(12, 768, 12, 12, 3072, 30522);
+    bert.mlp = MlpKind::plain;
+    EXPECT_DOUBLE_EQ(encoder_unfused_bytes_per_item(bert, 128, 30, 8, 2), 108527616.0);
+    // Scores grow with the square of the tokens: at 384 tokens 30 x 384 x 768 + 8 x 12 x 384^2 = 8,847,360 + 14,155,776.
+    EXPECT_DOUBLE_EQ(encoder_unfused_bytes_per_item(bert, 384, 30, 8, 2), 12 * 2 * (8847360.0 + 14155776.0));
+    // A fused engine counts nothing.
+    EXPECT_DOUBLE_EQ(encoder_unfused_bytes_per_item(bert, 128, 0, 0, 2), 0.0);
+}
+
 } // namespace hwplan

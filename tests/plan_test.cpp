@@ -1319,6 +1319,78 @@ TEST(Runtimes, TorchtuneShardsEmbeddingsAndHeadAsUnitsOfTheirOwn) {
     EXPECT_EQ(m.optimizer_bytes, 0); // the optimizer steps on the CPU
 }
 
+// FSDP's CPU offload streams the frozen base of a LoRA fine-tune from host memory too (Answer.AI fsdp_qlora
+// train.py: CPUOffload(offload_params=True) over the whole model). The same 5B shape as above, LoRA rank 8 under
+// the fsdp-qlora profile (bf16 base and adapters), by hand:
+//   tables (untied embeddings + head) 2 x 200,000 x 4,096 = 1,638,400,000 params: the root unit, kept whole
+//   block (5e9 - 1,638,400,000) / 40 = 84,040,000 params; the one computed and the next: 2 x 84,040,000 x 2 bytes
+//   adapters per block: rank 8 x (4 x (4,096 + 4,096) + 3 x (4,096 + 11,008)) = 262,144 + 362,496 = 624,640
+//   weights 336,160,000 + 3,276,800,000 + 2 x 624,640 x 2 = 3,615,458,560 bytes; gradients 624,640 x 2 = 1,249,280.
+// Before offload counted adapters this plan held the whole sharded base: (5e9 x 2 + 24,985,600 x 2) / 8 bytes.
+TEST(Runtimes, FsdpCpuOffloadStreamsTheFrozenBaseOfAnAdapterFineTune) {
+    const Plan p = run(R"({"stage": "finetune", "precision": "bf16",
+        "model": {"params": 5e9, "layers": 40, "hidden": 4096, "heads": 32, "head_dim": 128, "intermediate": 11008, "vocab": 200000},
+        "train": {"method": "lora", "lora_rank": 8, "runtime": "fsdp-qlora", "seq_len": 2048, "micro_batch": 2, "checkpointing": "full",
+                  "zero_stage": 3, "cpu_offload": true},
+        "hardware": {"devices": ["a100-80gb"], "count": 8}})");
+    const MemoryUse& m = p.candidates.at(0).memory;
+    EXPECT_NEAR(m.weights_bytes, 3615458560.0, 1);
+    EXPECT_NEAR(m.gradients_bytes, 1249280.0, 1);
+    EXPECT_EQ(m.optimizer_bytes, 0); // the optimizer steps on the CPU
+}
+
+// Encoder runtimes (runtimes.json encoder_runtimes): an unfused runtime adds its counted traffic at the device's
+// bandwidth and its launches at kernel_launch_overhead_s to the fused engine's batch time. BERT-Base, 8 x 128 tokens,
+// FP16 on an A100 80GB, tensorflow-xla (48 passes of tokens x hidden, 6 of the scores, 25 kernels per layer), by hand:
+//   bytes per item: 12 layers x 2 bytes x (48 x 128 x 768 + 6 x 12 x 128^2) = 24 x 5,898,240 = 141,557,760; x 8 items
+//   at 2,039e9 B/s x 0.78 (decode_bandwidth_efficiency): 1,132,462,080 / 1.59042e12 = 0.71205 ms
+//   launches: 12 x 25 x 4.25 us (kernel_launch_overhead_s) = 1.275 ms; 1.98705 ms more per batch in all.
+TEST(EncoderRuntimes, AnUnfusedRuntimeAddsItsCountedTrafficAndLaunches) {
+    auto batch_s = [](const char* runtime) {
+        const Plan p = run(std::string(R"({"stage": "embed", "model": "bert-base-uncased", "precision": "fp16",
+            "embed": {"tokens_per_item": 128, "batch_size": 8, "runtime": ")") + runtime + R"("},
+            "hardware": {"devices": ["a100-80gb"], "count": 1}})");
+        return 8.0 / p.candidates.at(0).figures.at("items_per_s").value;
+    };
+    const double extra_s = 1132462080.0 / (2039e9 * 0.78) + 12 * 25 * 4.25e-6;
+    EXPECT_NEAR(batch_s("tensorflow-xla") - batch_s("tensorrt"), extra_s, 1e-9);
+    // The fused engine is the default, and the plan lists it among the assumptions the workload left out.
+    const Plan d = run(R"({"stage": "embed", "model": "bert-base-uncased", "precision": "fp16",
+        "embed": {"tokens_per_item": 128, "batch_size": 8}, "hardware": {"devices": ["a100-80gb"], "count": 1}})");
+    EXPECT_NEAR(8.0 / d.candidates.at(0).figures.at("items_per_s").value, batch_s("tensorrt"), 1e-15);
+    EXPECT_TRUE(std::any_of(d.missing_assumptions.begin(), d.missing_assumptions.end(),
+                            [](const std::string& m) { return m.rfind("embed.runtime: not given; a fused engine (TensorRT) assumed", 0) == 0; }));
+}
+
+// A power-capped board's 16-bit GEMMs run at its sustained rate (device.h sustained_16bit_flop_per_s; T4: 24 TFLOPS
+// under 70 W, NVIDIA developer forum), not the 65 TFLOPS boost-clock peak: a compute-bound encoder batch on T4 (no SM
+// count recorded, so no wave term) achieves 24e12 x 0.61 (encoder_compute_efficiency) = 14.64e12 FLOP/s. Its FP32
+// path keeps the published 8.1 TFLOPS: 8.1e12 x 0.61 = 4.941e12.
+TEST(EncoderRuntimes, APowerCappedBoardRunsItsSixteenBitGemmsAtTheSustainedRate) {
+    auto achieved = [](const char* precision) {
+        const Plan p = run(std::string(R"({"stage": "embed", "model": "bert-base-uncased", "precision": ")") + precision + R"(",
+            "embed": {"tokens_per_item": 128, "batch_size": 128}, "hardware": {"devices": ["t4"], "count": 1}})");
+        const Roofline& r = p.candidates.at(0).phases.back().roofline;
+        EXPECT_TRUE(r.compute_bound) << precision;
+        return r.flops / r.compute_s;
+    };
+    EXPECT_NEAR(achieved("fp16"), 14.64e12, 1e3);
+    EXPECT_NEAR(achieved("fp32"), 4.941e12, 1e3);
+}
+
+// An eager runtime no efficiency was calibrated under says so and stays `modelled`; its band spans the launch cost's
+// range (kernel_launch_overhead_s 2.4 to 60.5 us), so its slow end lies below its typical value.
+TEST(EncoderRuntimes, AnUncalibratedRuntimeSaysSoAndWidensItsBand) {
+    const Plan p = run(R"({"stage": "embed", "model": "bert-base-uncased", "precision": "fp16",
+        "embed": {"tokens_per_item": 128, "batch_size": 8, "runtime": "pytorch-eager"},
+        "hardware": {"devices": ["a100-80gb"], "count": 1}})");
+    const Candidate& c = p.candidates.at(0);
+    EXPECT_EQ(c.figures.at("items_per_s").label, Label::modelled);
+    EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) { return n.find("not calibrated for this runtime (pytorch-eager)") == 0; }));
+    // 12 x 22 launches at 60.5 us add 15.97 ms to a batch: the slow end is under half the typical rate here.
+    EXPECT_LT(c.figures.at("items_per_s").low, 0.5 * c.figures.at("items_per_s").value);
+}
+
 // Unsloth's forward returns bf16 logits (CausalLM_fast_forward: no upcast), its loss kernel saves them and writes
 // their gradient in place (2 bytes per logit), and transformers' Trainer returns them through accelerate's
 // convert_outputs_to_fp32 as an FP32 copy (4 bytes). Llama 2 7B, QLoRA, 8,192 tokens, full recomputation with the

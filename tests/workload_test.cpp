@@ -201,3 +201,23 @@ TEST(Workload, UnknownModelListsCloseMatches) {
 }
 
 } // namespace hwplan
+
+namespace hwplan {
+
+// The encoder runtime (catalog/runtimes.json encoder_runtimes) is a workload input at embed.runtime: a known profile
+// reads back unchanged; an unknown one is an error at that path naming the profiles the catalog has.
+TEST(Workload, EmbedRuntimeNamesAnEncoderProfile) {
+    const auto p = parse_workload(R"({"stage": "embed", "model": "bert-base-uncased", "embed": {"runtime": "pytorch-eager"}})", catalog());
+    ASSERT_TRUE(p.issues.empty()) << to_string(p.issues[0]);
+    EXPECT_EQ(p.workload.embed.runtime, "pytorch-eager");
+    EXPECT_EQ(parse_workload(workload_to_json(p.workload), catalog()).workload.embed.runtime, "pytorch-eager");
+    const auto bad = parse_workload(R"({"stage": "embed", "model": "bert-base-uncased", "embed": {"runtime": "onnx"}})", catalog());
+    ASSERT_EQ(bad.issues.size(), 1u);
+    EXPECT_EQ(bad.issues[0].path, "embed.runtime");
+    EXPECT_EQ(bad.issues[0].message, "unknown encoder runtime \"onnx\"; expected one of pytorch-eager, tensorflow-xla, tensorrt");
+    const auto empty = parse_workload(R"({"stage": "embed", "model": "bert-base-uncased", "embed": {"runtime": ""}})", catalog());
+    ASSERT_EQ(empty.issues.size(), 1u);
+    EXPECT_EQ(empty.issues[0].path, "embed.runtime");
+}
+
+} // namespace hwplan

@@ -241,6 +241,7 @@ std::optional<Device> read_device(const json& doc, const Context& ctx, const std
         d.fp4 = read_peak(c, "fp4_dense_TFLOPS");
         d.compute_note = c.string("note", false).value_or("");
         d.streaming_multiprocessors = c.integer("streaming_multiprocessors", false, 1, 100000).value_or(0);
+        d.sustained_16bit_flop_per_s = c.number("sustained_16bit_TFLOPS", false, 0.001, 1e6).value_or(0) * 1e12;
         const std::vector<std::string> keys{"fp64_dense_TFLOPS", "fp32_dense_TFLOPS", "tf32_dense_TFLOPS",
                                             "bf16_dense_TFLOPS", "fp16_dense_TFLOPS", "fp8_dense_TFLOPS",
                                             "int8_dense_TOPS",   "fp4_dense_TFLOPS"};
@@ -250,6 +251,7 @@ std::optional<Device> read_device(const json& doc, const Context& ctx, const std
             c.ctx().add(c.path(), "needs at least one published peak (a dense TFLOPS figure)");
         std::vector<std::string> figures = keys;
         figures.push_back("streaming_multiprocessors");
+        figures.push_back("sustained_16bit_TFLOPS");
         attach_source(c, book, figures);
     });
 
@@ -677,10 +679,36 @@ void read_assumptions(const json& doc, const Context& ctx, Catalog& catalog) {
 
 // [SECTION] Training runtime profiles (runtimes.json) ---------------------------------------------
 
+// One encoder runtime profile (EncoderRuntime, runtime.h): per-layer counts and the suite cases it was calibrated on.
+EncoderRuntime read_encoder_runtime(const std::string& key, Reader& e, SourceBook& b) {
+    EncoderRuntime t;
+    t.id = key;
+    if (!valid_id(key)) e.ctx().add(e.path(), "id must be lower-case letters, digits, '-' or '.'");
+    t.name = e.string("name", true).value_or("");
+    t.meaning = e.string("meaning", true).value_or("");
+    t.activation_passes_per_layer = e.number("activation_passes_per_layer", true, 0, 1000).value_or(0);
+    t.score_passes_per_layer = e.number("score_passes_per_layer", true, 0, 100).value_or(0);
+    t.kernels_per_layer = e.number("kernels_per_layer", true, 0, 1000).value_or(0);
+    t.is_default = e.boolean("default", false).value_or(false);
+    t.calibrated_by = e.strings("calibrated_by", false);
+    e.string("note", false);
+    attach_source(e, b, {"activation_passes_per_layer", "score_passes_per_layer", "kernels_per_layer"});
+    t.source = b.source_of.count(e.at("activation_passes_per_layer")) ? b.source_of[e.at("activation_passes_per_layer")] : "";
+    return t;
+}
+
 void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
     SourceBook book;
-    read_named_entries(
-        doc, ctx, "runtimes", book,
+    Reader top(ctx, "", doc);
+    read_sources(top, book);
+    read_entry_group(top, ctx, "encoder_runtimes", false, book, read_encoder_runtime,
+                     [&](EncoderRuntime t) { catalog.encoder_runtimes.push_back(std::move(t)); });
+    if (!catalog.encoder_runtimes.empty()) {
+        const auto defaults = std::count_if(catalog.encoder_runtimes.begin(), catalog.encoder_runtimes.end(), [](const EncoderRuntime& r) { return r.is_default; });
+        if (defaults != 1) ctx.add("encoder_runtimes", "exactly one encoder runtime must be the default, found " + std::to_string(defaults));
+    }
+    read_entry_group(
+        top, ctx, "runtimes", true, book,
         [](const std::string& key, Reader& e, SourceBook& b) {
             TrainingRuntime t;
             t.id = key;
@@ -721,6 +749,8 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
             return t;
         },
         [&](TrainingRuntime t) { catalog.training_runtimes.push_back(std::move(t)); });
+    check_sources_used(top, book);
+    top.finish();
     catalog.runtime_sources = std::move(book.sources);
     for (const char* m : {"full", "lora", "qlora"}) {
         int n = 0;
@@ -1226,6 +1256,12 @@ const Device* Catalog::device_by_id(const std::string& id) const {
 const ToolInterface* Catalog::find_tool(const std::string& id) const {
     for (const auto& t : tools)
         if (t.id == id) return &t;
+    return nullptr;
+}
+
+const EncoderRuntime* Catalog::find_encoder_runtime(const std::string& id) const {
+    for (const auto& r : encoder_runtimes)
+        if (id.empty() ? r.is_default : r.id == id) return &r;
     return nullptr;
 }
 

@@ -155,6 +155,17 @@ double block_gemm_wave_efficiency(const ModelArch& arch, double tokens, double t
     return time > 0 ? flops / time : 1.0;
 }
 
+double encoder_unfused_bytes_per_item(const ModelArch& arch, double tokens, double activation_passes, double score_passes,
+                                      double bytes_per_value) {
+    if (tokens <= 0 || bytes_per_value <= 0) return 0;
+    double sum = 0;
+    for (const auto& run : arch.attention_layers) {
+        if (run.kind == AttentionKind::none) continue;
+        sum += run.count * (activation_passes * tokens * double(arch.hidden) + score_passes * double(arch.heads) * tokens * tokens);
+    }
+    return sum * bytes_per_value;
+}
+
 QueueWait mg1_wait(double arrival_per_s, double mean_service_s, double second_moment_service_s2) {
     QueueWait w;
     w.utilization = arrival_per_s * mean_service_s;

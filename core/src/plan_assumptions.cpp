@@ -185,6 +185,8 @@ void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const
         break;
     case Stage::embed:
         if (c.phases.empty()) return;
+        // an encoder runtime no efficiency was fitted under is modelled, not calibrated (runtimes.json)
+        if (const EncoderRuntime* r = cat.find_encoder_runtime(w.embed.runtime); r && r->calibrated_by.empty()) return;
         keys = {c.phases.back().roofline.compute_bound ? "encoder_compute_efficiency" : "decode_bandwidth_efficiency"};
         figures = {"items_per_s", "embed_time_s", "window_used_ratio"};
         break;
@@ -272,6 +274,8 @@ void missing(const Workload& w, Plan& p) {
         note("embed.tokens_per_item", "not given; " + format_sig(w.embed.tokens_per_item, 6) + " assumed");
         note("embed.batch_size", "not given; " + format_sig(w.embed.batch_size, 6) + " assumed");
         note("embed.window_s", "no batch window to check against");
+        note("embed.runtime", "not given; a fused engine (TensorRT) assumed: eager PyTorch or TensorFlow run slower "
+                              "(pytorch-eager, tensorflow-xla in catalog/runtimes.json encoder_runtimes)");
         break;
     }
 }

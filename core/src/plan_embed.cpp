@@ -1,5 +1,6 @@
 // plan_embed.cpp: encoder (embedding) evaluation: the weights and one batch's working set in memory, and one
-// encoder batch on its roofline with tile and wave quantisation of the weight GEMMs; items/s and the job's time.
+// encoder batch on its roofline with tile and wave quantisation of the weight GEMMs, plus what the encoder runtime
+// does not fuse (element-wise and score-matrix traffic, per-kernel launches); items/s and the job's time.
 #include <algorithm>
 
 #include "hwplan/format.h"
@@ -20,9 +21,18 @@ void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, c
     m.weights_bytes = wb.total;
     e.term(m, "weights", wb.total, [&] { return std::string(wb.why); });
     const double tokens = s.batch_size * s.tokens_per_item;
-    m.activations_bytes = inference_activation_bytes(arch, tokens, 0); // fused attention: no score matrices
+    // The encoder runtime profile (runtimes.json "encoder_runtimes"): the workload's embed.runtime, else the default.
+    static const EncoderRuntime kFused{.id = "fused", .name = "fused kernels (no catalog encoder runtimes)"};
+    const EncoderRuntime* found = cat.find_encoder_runtime(s.runtime);
+    const EncoderRuntime& rt = found ? *found : kFused;
+    const double value_bytes = w.precision.compute == "fp32" ? 4.0 : 2.0;
+    // An unfused attention keeps one layer's scores and probabilities at once (DLE modeling.py BertSelfAttention:
+    // attention_scores, then attention_probs = softmax(attention_scores)); a fused kernel keeps neither.
+    const double score_bytes = rt.score_passes_per_layer > 0 ? 2.0 * s.batch_size * double(arch.heads) * s.tokens_per_item * s.tokens_per_item * value_bytes : 0;
+    m.activations_bytes = inference_activation_bytes(arch, tokens, 0) + score_bytes;
     e.term(m, "activations", m.activations_bytes, [&] { return std::string("one block's working set for " + format_sig(s.batch_size, 6) + " items x " +
-                                                        format_sig(s.tokens_per_item, 6) + " tokens"); });
+                                                        format_sig(s.tokens_per_item, 6) + " tokens" +
+                                                        (score_bytes > 0 ? " + one layer's score and probability matrices (" + gb(score_bytes) + ", " + rt.id + ")" : "")); });
     m.overhead_bytes = runtime_overhead_bytes(d, a);
     e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context and framework"); });
     finish_memory(m);
@@ -42,8 +52,23 @@ void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const double wave_share = flops > 0 ? flops / ((flops - attention_flops) / wave + attention_flops) : 1.0;
     b.roofline = roofline(flops, wb.total, peak.flop_per_s * a.encoder_compute_efficiency * wave_share,
                           d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
-    b.time_s = b.roofline.time_s;
+    // What the runtime leaves unfused (performance.h encoder_unfused_bytes_per_item) runs between the GEMMs at the
+    // device's bandwidth, and an eager or graph-compiled framework launches kernels_per_layer kernels per layer, each
+    // at the host's launch cost (kernel_launch_overhead_s); neither overlaps the GEMMs it waits on.
+    const int layers = arch.layers;
+    const double unfused_bytes = s.batch_size * encoder_unfused_bytes_per_item(arch, s.tokens_per_item, rt.activation_passes_per_layer,
+                                                                               rt.score_passes_per_layer, value_bytes);
+    const double bandwidth = d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency;
+    const double unfused_s = bandwidth > 0 ? unfused_bytes / bandwidth : 0;
+    const double launch_s = layers * rt.kernels_per_layer * a.kernel_launch_overhead_s;
+    b.time_s = b.roofline.time_s + unfused_s + launch_s;
     c.phases.push_back(b);
+    if (e.explain) {
+        c.notes.push_back("encoder runtime: " + rt.name + " [" + rt.id + "]" + (rt.meaning.empty() ? "" : ": " + rt.meaning));
+        if (found && rt.calibrated_by.empty())
+            c.notes.push_back("not calibrated for this runtime (" + rt.id + "): its per-layer traffic and launches are counted from its model code, "
+                              "not fitted; the band spans kernel_launch_overhead_s's range (known weak area: eager encoder throughput)");
+    }
     if (b.time_s > 0) {
         const double items_per_s = n * s.batch_size / b.time_s;
         auto why = [&] { return format_sig(encoder_flops_per_item(arch, w.model.params, s.tokens_per_item) / 1e9, 4) +
@@ -51,7 +76,10 @@ void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                 (wave < 1 ? "; weight GEMMs of " + format_sig(tokens, 6) + " rows keep " + format_sig(100 * wave, 3) + " % of " +
                                                 std::to_string(d.streaming_multiprocessors) + " SMs busy (" + format_sig(a.gemm_tile_elements, 4) +
                                                 "-square tiles, wave quantisation)"
-                                          : std::string()); };
+                                          : std::string()) +
+                                (unfused_s > 0 ? "; " + rt.id + " moves " + gb(unfused_bytes) + " outside the GEMMs per batch (" + format_sig(1e3 * unfused_s, 3) + " ms)" : "") +
+                                (launch_s > 0 ? "; " + format_sig(layers * rt.kernels_per_layer, 4) + " kernel launches x " + format_sig(1e6 * a.kernel_launch_overhead_s, 3) +
+                                                    " us (" + format_sig(1e3 * launch_s, 3) + " ms)" : ""); };
         c.figures["items_per_s"] = e.figure(items_per_s, Label::modelled, why);
         if (s.items > 0) {
             const double total = s.items / items_per_s;

@@ -3,6 +3,7 @@
 // weights' bytes at their storage format.
 #include <algorithm>
 #include <span>
+#include <string_view>
 
 #include "hwplan/format.h"
 #include "hwplan/memory.h"
@@ -39,6 +40,10 @@ Peak peak_for(const Device& d, const std::string& compute) {
         const PeakRate& rate = d.*path.rate;
         if (rate.supported) {
             p.flop_per_s = rate.flop_per_s;
+            // A power-capped board clocks down under continuous matrix multiply: its 16-bit tensor paths run at the
+            // sustained rate the catalog records (device.h sustained_16bit_flop_per_s), not at the boost-clock peak.
+            const bool sixteen = std::string_view(path.name) == "fp16" || std::string_view(path.name) == "bf16";
+            if (sixteen && d.sustained_16bit_flop_per_s > 0) p.flop_per_s = std::min(p.flop_per_s, d.sustained_16bit_flop_per_s);
             p.precision = path.name;
             return p;
         }

@@ -120,7 +120,9 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // unsharded at the moment, the block being computed and the next one whose all-gather overlaps it, and
     // the root unit (embeddings, final norm, head), which FSDP2 does not reshard after forward; in backward the
     // current block's gradient until it is reduce-scattered and copied out, and the root's until backward ends.
-    const bool params_offloaded = t.cpu_offload && rt.offload_parameters && full && zero >= 3 && arch.layers > 0;
+    // The same holds for LoRA/QLoRA under FSDP (Answer.AI fsdp_qlora train.py: FSDP(..., cpu_offload=CPUOffload(
+    // offload_params=True)) over the whole model, the frozen base included): the frozen blocks stream from host memory.
+    const bool params_offloaded = t.cpu_offload && rt.offload_parameters && zero >= 3 && arch.layers > 0;
     const double tables_params = params_offloaded ? std::min(w.model.params, embedding_and_head_params(arch)) : 0;
     const double block_params = params_offloaded ? (w.model.params - tables_params) / arch.layers : 0;
     // A runtime that wraps the token embeddings and the head as FSDP units of their own (torchtune: 70B_full.yaml
@@ -131,9 +133,20 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const double own_units_params = rt.shard_embeddings_and_head ? std::min(tables_params, table_params * (arch.tied_embeddings ? 1.0 : 2.0)) : 0;
     const double root_params = tables_params - own_units_params;
     const double largest_unit_params = own_units_params > 0 ? std::max(block_params, table_params) : block_params;
-    if (params_offloaded) {
+    if (params_offloaded && full) {
         weights = (largest_unit_params + block_params + root_params) * st_per.weights;
         grads = (largest_unit_params + root_params) * grad_per;
+    } else if (params_offloaded) {
+        // Adapters: the units in flight hold the frozen base as stored (quantized blocks at the format's bytes, the
+        // 16-bit tables at 2) and their blocks' adapters; gradients exist for the current block's adapters only.
+        const double table_bytes_per_param = frozen_base.quantized_params < w.model.params ? 2.0 : frozen_per;
+        const double block_bytes_per_param = w.model.params > tables_params
+                                                 ? std::max(0.0, frozen_base.total - tables_params * table_bytes_per_param) / (w.model.params - tables_params)
+                                                 : frozen_per;
+        const double adapters_per_block = trainable / arch.layers;
+        weights = (largest_unit_params + block_params) * block_bytes_per_param + root_params * table_bytes_per_param +
+                  2.0 * adapters_per_block * st_per.weights;
+        grads = adapters_per_block * grad_per;
     }
     m.weights_bytes = weights;
     e.term(m, "weights", weights, [&] {
@@ -148,6 +161,9 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                            (gather_params > 0 ? " + the largest layer gathered (" + format_count(gather_params) + " params x 2 bytes)" : "")); });
     m.gradients_bytes = grads;
     e.term(m, "gradients", grads, [&] {
+        if (params_offloaded && !full)
+            return std::string("the current block's adapters (" + format_count(trainable / arch.layers) + ") x " + format_sig(grad_per, 2) +
+                               " bytes; the rest are copied to host memory as they are reduce-scattered (" + rt.id + ")");
         if (params_offloaded && own_units_params > 0)
             return std::string("the largest unit's (" + format_count(largest_unit_params) + ")" +
                                (root_params > 0 ? " and the root unit's (" + format_count(root_params) + ")" : "") + " x " + format_sig(grad_per, 2) +

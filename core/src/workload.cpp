@@ -318,13 +318,23 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
     });
 }
 
-void read_embed(Reader& r, Workload& w) {
+void read_embed(Reader& r, const Catalog& catalog, Workload& w) {
     r.object("embed", false, [&](Reader& e) {
         auto& v = w.embed;
         opt_number(e, "items", 1, 1e13, v.items, w);
         opt_number(e, "tokens_per_item", 1, 1e6, v.tokens_per_item, w);
         opt_number(e, "window_s", 1, 1e9, v.window_s, w);
         opt_whole(e, "batch_size", 1, 1e6, v.batch_size, w);
+        if (auto rt = e.string("runtime", false)) {
+            if (catalog.find_encoder_runtime(*rt) && !rt->empty()) {
+                v.runtime = *rt;
+                w.given.push_back("embed.runtime");
+            } else {
+                std::string known;
+                for (const auto& p : catalog.encoder_runtimes) known += (known.empty() ? "" : ", ") + p.id;
+                e.error("runtime", "unknown encoder runtime \"" + *rt + "\"; expected one of " + (known.empty() ? "(none in the catalog)" : known));
+            }
+        }
     });
 }
 
@@ -449,7 +459,7 @@ WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalo
     read_precision(r, catalog, w);
     read_serve(r, w);
     read_train(r, catalog, w);
-    read_embed(r, w);
+    read_embed(r, catalog, w);
     read_hardware(r, catalog, w);
     read_usage_and_cost(r, w);
     read_assumption_overrides(r, w);
@@ -531,6 +541,7 @@ std::string workload_to_json(const Workload& w) {
         if (given(std::string("train.layout.") + key)) j["train"]["layout"][key] = value;
     section("embed", {{"items", w.embed.items}, {"tokens_per_item", w.embed.tokens_per_item}, {"window_s", w.embed.window_s},
                       {"batch_size", w.embed.batch_size}});
+    if (given("embed.runtime")) j["embed"]["runtime"] = w.embed.runtime;
     if (!w.hardware.devices.empty()) j["hardware"]["devices"] = w.hardware.devices;
     if (w.hardware.count > 0) j["hardware"]["count"] = w.hardware.count;
     if (!w.hardware.owned.empty()) {

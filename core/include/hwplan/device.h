@@ -72,6 +72,7 @@ struct Device {
     PeakRate fp64, fp32, tf32, bf16, fp16, fp8, int8, fp4; // dense peaks
     std::string compute_note;
     int streaming_multiprocessors = 0;           // SMs that run GEMM tiles side by side (wave quantisation); 0 = not recorded
+    double sustained_16bit_flop_per_s = 0;       // what continuous 16-bit matrix multiply sustains under the board's power cap; 0 = the peak holds
 
     std::string interconnect_kind;                // "nvlink4"; "" when no link is published
     double interconnect_bytes_per_s = 0;          // per-device aggregate, bidirectional, as quoted; 0 = not published

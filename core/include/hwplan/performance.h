@@ -94,6 +94,14 @@ double gemm_wave_efficiency(double m, double n, double tile, int sms);
 // MLP down), weighted by time: each GEMM's FLOPs (proportional to n x k) divided by its own wave efficiency.
 double block_gemm_wave_efficiency(const ModelArch& arch, double tokens, double tile, int sms);
 
+// Bytes an encoder runtime that does not fuse its element-wise work moves through device memory per item of
+// `tokens` tokens, outside the weight GEMMs: per layer, `activation_passes` reads or writes of a tokens x hidden
+// tensor (bias copies, transposes, residual adds, normalisation, activation) and `score_passes` of the
+// heads x tokens x tokens score matrix (written by QK^T, scaled, masked, soft-maxed, read by the product with V),
+// each element `bytes_per_value` bytes. Counts per runtime: catalog/runtimes.json "encoder_runtimes".
+double encoder_unfused_bytes_per_item(const ModelArch& arch, double tokens, double activation_passes, double score_passes,
+                                      double bytes_per_value);
+
 // Collectives (all-reduce, all-gather, all-to-all, their latency) have one model, in parallel.h.
 
 // M/G/1 waiting time (Poisson arrivals, one server, any service-time distribution).

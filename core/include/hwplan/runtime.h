@@ -44,6 +44,26 @@ struct TrainingRuntime {
     bool operator==(const TrainingRuntime&) const = default;
 };
 
+// How an encoder (embedding) runtime executes one transformer layer (catalog/runtimes.json "encoder_runtimes"):
+// what its kernels move through device memory outside the weight GEMMs and how many kernels the host launches.
+// A fused runtime (TensorRT, FasterTransformer: bias, activation and normalisation in the GEMM epilogues, fused
+// multi-head attention) counts none of it; that is what encoder_compute_efficiency was calibrated on. An eager or
+// graph-compiled framework writes each GEMM output, reads it back for every element-wise kernel, and sends the
+// batch x heads x tokens x tokens score matrix through memory several times. Counted per layer from the runtime's
+// model code; the plan adds the bytes at the device's bandwidth and the launches at kernel_launch_overhead_s.
+struct EncoderRuntime {
+    std::string id;                              // "tensorrt", "pytorch-eager", "tensorflow-xla"
+    std::string name;                            // "PyTorch eager (nn.Linear + unfused attention)"
+    std::string meaning;                         // what it fuses and what it does not, in one sentence
+    double activation_passes_per_layer = 0;      // elements of tokens x hidden read or written per layer by non-GEMM kernels and bias copies
+    double score_passes_per_layer = 0;           // elements of batch x heads x tokens^2 read or written per layer outside a fused attention kernel
+    double kernels_per_layer = 0;                // kernels the host launches per layer (0: one graph or engine launch, no per-kernel cost)
+    bool is_default = false;                     // the profile a workload without embed.runtime gets
+    std::vector<std::string> calibrated_by;      // suite cases an efficiency under this profile was fitted on (empty: not calibrated for it)
+    std::string source;                          // source id in Catalog::runtime_sources
+    bool operator==(const EncoderRuntime&) const = default;
+};
+
 } // namespace hwplan
 
 namespace hwplan {

@@ -93,6 +93,7 @@ struct EmbedSpec {
     double tokens_per_item = 512;
     double window_s = 0;                     // 0: no deadline
     double batch_size = 64;
+    std::string runtime;                     // encoder runtime profile id (catalog/runtimes.json "encoder_runtimes"); "" = the catalog's default
 };
 
 // Devices a team already has: planned on first when the job fits them, at no purchase cost.
