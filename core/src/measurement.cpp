@@ -454,9 +454,19 @@ std::map<std::string, LoggedValue> tune_last_values(const std::string& text, int
 // the throughput with --log-throughput; and report_memory's line (megatron/training/utils.py): "[Rank 0] (after 10
 // iterations) memory (MB) | allocated: .. | max allocated: .. | reserved: .. | max reserved: 66802.0", in MiB (1024**2).
 // Returns "key: value" fields split on '|'; false for any other line.
+// A key followed by spaces and a digit ("elapsed time per iteration (ms): 5444.9"): the key as a log prints it, not
+// quoted in prose.
+bool key_then_number(const std::string& raw, const std::string& key) {
+    const size_t at = raw.find(key);
+    if (at == std::string::npos) return false;
+    size_t i = at + key.size();
+    while (i < raw.size() && raw[i] == ' ') ++i;
+    return i < raw.size() && std::isdigit(static_cast<unsigned char>(raw[i]));
+}
+
 bool read_megatron_line(const std::string& raw, int number, std::map<std::string, LoggedValue>& values) {
-    const bool iteration = raw.find("elapsed time per iteration (ms):") != std::string::npos && raw.find("iteration") != std::string::npos;
-    const bool memory = raw.find("memory (MB)") != std::string::npos && raw.find("max reserved:") != std::string::npos;
+    const bool iteration = key_then_number(raw, "elapsed time per iteration (ms):") && key_then_number(raw, "iteration");
+    const bool memory = key_then_number(raw, "memory (MB) | allocated:") && key_then_number(raw, "max reserved:");
     if (!iteration && !memory) return false;
     values.clear();
     size_t from = 0;
@@ -487,7 +497,7 @@ bool deepspeed_last_values(const std::string& text, std::map<std::string, Logged
     lines = 0;
     while (std::getline(ss, line)) {
         ++number;
-        if (line.find("CurrSamplesPerSec=") == std::string::npos) continue;
+        if (!key_then_number(line, "CurrSamplesPerSec=")) continue;
         bool any = false;
         for (const char* key : {"CurrSamplesPerSec=", "MaxMemAllocated="}) {
             const size_t at = line.find(key);
