@@ -431,8 +431,9 @@ TEST(RunCompare, MegatronLogMapsOntoThePretrainingLines) {
     ASSERT_EQ(p.run.measure[0].tool, "megatron-lm");
     const RunComparison c = compare_run(p.run, read_bench_report(sample("run-it/megatron-log-issue756.txt")));
     ASSERT_TRUE(c.issues.empty()) << to_string(c.issues.front());
-    for (const auto& [metric, figure, value] : {std::tuple<const char*, const char*, double>{"elapsed time per iteration (ms)", "step_time_s", 5718.6},
-                                                {"throughput per GPU (TFLOP/s/GPU)", "layouts.best.hardware_flop_per_s", 228.4}}) {
+    for (const auto& [metric_name, figure, value] : {std::tuple<const char*, const char*, double>{"elapsed time per iteration (ms)", "step_time_s", 5718.6},
+                                                     {"throughput per GPU (TFLOP/s/GPU)", "layouts.best.hardware_flop_per_s", 228.4}}) {
+        const std::string metric = metric_name; // clang 14 cannot capture a structured binding
         const auto l = std::find_if(c.lines.begin(), c.lines.end(), [&](const ComparedLine& x) { return x.metric == metric; });
         ASSERT_NE(l, c.lines.end()) << metric;
         EXPECT_EQ(l->figure, figure);
