@@ -198,31 +198,41 @@ std::string check_plan(const Plan& p, const json& w) {
         if (r.option.kind != "api") {
             // The devices the option pays for: its replicas of the candidate's devices (an RL option rents or buys
             // both pools, docs/plan.md, rl), bought in whole servers or racks and rented in whole instances of the
-            // offer chosen (cost.h units_to_buy, units_to_rent; docs/plan.md "Priced as bought"), each replica on its
-            // own unit with a spare; devices the team owns are counted one by one.
+            // offer chosen (cost.h units_to_buy, units_to_rent; docs/plan.md "Priced as bought"), with a spare enough
+            // units that one can fail; devices the team owns are counted one by one.
             const Device* d = catalog().device_by_id(r.option.device);
             const Workload parsed = parse_workload(w.dump(), catalog()).workload;
             const std::string site = parsed.decision.site;
             const std::string cloud = site == "aws" || site == "gcp" || site == "azure" ? site : "";
             const PriceKind rental = r.option.kind == "rent_spot" ? PriceKind::cloud_spot
                                      : r.option.kind == "rent_reserved" ? PriceKind::cloud_reserved : PriceKind::cloud_on_demand;
+            // The replicas the load needs are found back from the option's placed replicas: at most all of them,
+            // with 0 or 1 spare (decision.redundancy "n+1").
             auto paid_for = [&](int per_replica) {
-                const int needed = per_replica * r.option.replicas;
-                if (!d || r.option.kind == "owned") return needed == r.option.count;
-                for (const bool apart : {false, true}) {
-                    if (r.option.kind == "own") {
-                        if (units_to_buy(*d, per_replica, r.option.replicas, apart).devices_bought == r.option.count) return true;
-                        continue;
+                if (!d || r.option.kind == "owned") return per_replica * r.option.replicas == r.option.count;
+                for (int load = 1; load <= r.option.replicas; ++load)
+                    for (const int spares : {0, 1}) {
+                        if (r.option.kind == "own") {
+                            const PurchaseUnits u = units_to_buy(*d, per_replica, load, spares);
+                            if (u.devices_bought == r.option.count && u.replicas == r.option.replicas) return true;
+                            continue;
+                        }
+                        // A rental with no offer of its kind in whole instances (rent_cost's other prices) is per device.
+                        const RentalUnits rented = units_to_rent(*d, parsed.cost, rental, per_replica, load, spares, cloud);
+                        const int placed = rented.usd_per_hour < 0 ? load + spares : rented.units.replicas;
+                        if ((rented.usd_per_hour < 0 ? per_replica * placed : rented.units.devices_bought) == r.option.count && placed == r.option.replicas)
+                            return true;
                     }
-                    // A rental with no offer of its kind in whole instances (rent_cost's other prices) is per device.
-                    const RentalUnits rented = units_to_rent(*d, parsed.cost, rental, per_replica, r.option.replicas, apart, cloud);
-                    if ((rented.usd_per_hour < 0 ? needed : rented.units.devices_bought) == r.option.count) return true;
-                }
                 return false;
+            };
+            // A serving candidate may itself be several replicas (users split over them: layout.data_parallel).
+            auto per_replica_of = [&](const Candidate& x) {
+                const bool serving = p.stage == Stage::serve || p.stage == Stage::batch || p.stage == Stage::edge;
+                return serving && x.layout.data_parallel > 1 && x.count % x.layout.data_parallel == 0 ? x.count / x.layout.data_parallel : x.count;
             };
             const Candidate* c = nullptr;
             for (const auto& x : p.candidates)
-                if (x.device == r.option.device && (paid_for(x.count) || (x.rl.sized && paid_for(x.rl.trainer_devices + x.rl.rollout_devices))))
+                if (x.device == r.option.device && (paid_for(per_replica_of(x)) || (x.rl.sized && paid_for(x.rl.trainer_devices + x.rl.rollout_devices))))
                     c = &x;
             if (!c) return "the recommendation names no candidate";
             if ((p.stage == Stage::finetune || p.stage == Stage::pretrain) && r.option.replicas != 1)
