@@ -270,9 +270,11 @@ void deadline_flip(Plan& p, const Workload& w) {
 // [SECTION] the power budget -----------------------------------------------------------------------------
 // With a power budget the recommendation holds while its running devices, at their lowest published power, fit
 // under it (decide.cpp, feasibility.cpp power_budget_elimination): below that draw it is eliminated, and the
-// same candidates decided again under a budget just below it say what is recommended then.
+// same candidates decided again under a budget just below it say what is recommended then. An edge device with no
+// budget given gets the same line: power binds there (lesson 004, the robot: "binding: power and capacity").
 void power_flip(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
-    if (!(w.decision.power_budget_w > 0) || !p.recommendation.found || p.recommendation.option.kind == "api") return;
+    const bool budget = w.decision.power_budget_w > 0;
+    if (!(budget || w.stage == Stage::edge) || !p.recommendation.found || p.recommendation.option.kind == "api") return;
     const Option& r = p.recommendation.option;
     if (!(r.power_draw_w > 0)) return;
     Workload lower = w;
@@ -281,14 +283,15 @@ void power_flip(Plan& p, const Workload& w, const Catalog& cat, const Assumption
     FlipPoint f;
     f.input = "decision.power_budget_w";
     f.unit = "W";
-    f.value = w.decision.power_budget_w;
+    f.value = budget ? w.decision.power_budget_w : r.power_draw_w;
     f.low = r.power_draw_w;
-    f.high = w.decision.power_budget_w;
+    f.high = budget ? w.decision.power_budget_w : r.power_draw_w;
     f.found = true;
     f.at = r.power_draw_w;
     f.becomes = shown_answer(q);
-    f.text = "Power: " + r.name + " draws " + format_sig(r.power_draw_w, 4) + " W at its lowest published power (budget " +
-             format_sig(w.decision.power_budget_w, 6) + " W); under " + format_sig(r.power_draw_w, 4) + " W the answer becomes " + f.becomes + ".";
+    f.text = "Power: " + r.name + " draws " + format_sig(r.power_draw_w, 4) + " W at its lowest published power (" +
+             (budget ? "budget " + format_sig(w.decision.power_budget_w, 6) + " W" : std::string("no budget given: decision.power_budget_w")) + "); under " +
+             format_sig(r.power_draw_w, 4) + " W the answer becomes " + f.becomes + ".";
     p.flips.push_back(std::move(f));
 }
 
