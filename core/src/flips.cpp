@@ -295,6 +295,62 @@ void power_flip(Plan& p, const Workload& w, const Catalog& cat, const Assumption
     p.flips.push_back(std::move(f));
 }
 
+// [SECTION] what would make it fit -----------------------------------------------------------------------
+// No feasible answer because nothing fits: the levers the lessons name for capacity, each re-planned (sensitivity
+// off), and the first setting of each at which an answer appears. Serving: narrower weights (lesson 003:
+// "Quantization reduces the number of bits used to store each weight ... halving precision roughly halves the memory
+// required for weights"). A full fine-tune: LoRA, then QLoRA on 4-bit NF4 weights (lesson 001: "full fine-tuning
+// requires multi-GPU setups or parameter-efficient methods like LoRA"). A count the workload fixes: more devices.
+void fit_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
+    if (p.recommendation.found || p.candidates.empty() || p.candidates.front().fits) return;
+    struct Lever {
+        std::string input, unit, words;
+        std::function<void(Workload&)> set;
+        double value = 0, at = 0;
+    };
+    std::vector<Lever> levers;
+    const std::string& wt = w.precision.weights;
+    if (is_serving_stage(w.stage)) {
+        const bool wide = wt == "fp32" || wt == "bf16" || wt == "fp16";
+        for (const char* narrower : {"fp8", "int4"}) {
+            if (!wide && std::string(narrower) == "fp8") continue;
+            if (wt == narrower || wt == "int4" || wt == "nf4") continue;
+            const std::string n = narrower;
+            levers.push_back({"precision.weights", "", n + " weights (now " + wt + ")", [n](Workload& x) { x.precision.weights = n; }});
+        }
+    }
+    if (w.stage == Stage::finetune && w.train.method == TrainMethod::full) {
+        levers.push_back({"train.method", "", "LoRA (now a full fine-tune)", [](Workload& x) { x.train.method = TrainMethod::lora; }});
+        levers.push_back({"train.method", "", "QLoRA on 4-bit NF4 weights (now a full fine-tune)", [](Workload& x) {
+                              x.train.method = TrainMethod::qlora;
+                              x.precision.weights = "nf4";
+                          }});
+    }
+    if (w.hardware.count > 0)
+        for (int n = w.hardware.count * 2; n <= std::max(8, w.hardware.count * 2) && n <= 1024; n *= 2)
+            levers.push_back({"hardware.count", "devices", std::to_string(n) + " devices (now " + std::to_string(w.hardware.count) + ")",
+                              [n](Workload& x) { x.hardware.count = n; }, double(w.hardware.count), double(n)});
+    std::string seen; // one flip per input: its first setting that gives an answer
+    for (const Lever& l : levers) {
+        if (seen.find("|" + l.input + "|") != std::string::npos) continue;
+        Workload v = w;
+        l.set(v);
+        const Plan q = plan(v, cat, as, false);
+        if (!q.issues.empty() || !q.recommendation.found) continue;
+        seen += "|" + l.input + "|";
+        FlipPoint f;
+        f.input = l.input;
+        f.unit = l.unit;
+        f.value = f.low = l.value;
+        f.high = f.at = l.at;
+        f.found = true;
+        f.becomes = shown_answer(q);
+        f.text = "Fit: nothing fits now (" + p.candidates.front().device_name + " needs " + format_bytes(p.candidates.front().memory.total_bytes) +
+                 " of " + format_bytes(p.candidates.front().memory.capacity_bytes) + " usable); with " + l.words + " the answer becomes " + f.becomes + ".";
+        p.flips.push_back(std::move(f));
+    }
+}
+
 } // namespace
 
 void add_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as, bool replan) {
@@ -308,6 +364,7 @@ void add_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionS
     }
     utilization_flips(p, w, cat, as);
     demand_flips(p, w, cat, as);
+    fit_flips(p, w, cat, as);
     if (p.flips.empty()) unpriced_runner_up(p, w);
 }
 

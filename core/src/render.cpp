@@ -183,14 +183,24 @@ std::vector<std::string> change_lines(const Plan& p) {
             best += (best.back() == ':' ? " " : "; ") + o.name + " at " +
                     (o.cost.value > 0 ? format_figure(o.unit, o.cost.value) + " " + unit_label(o.unit) : std::string("a price the catalog lacks"));
         }
-        // One kind alone: why none of the others is there (the first reason of its best-ranked option).
+        // One kind alone: why none of the others is there (the reason that eliminated most options of that kind, the
+        // first met on a tie: "site: your own data centre ..." rather than one device's software).
         if (p.best_by_kind.size() == 1)
             for (const Option& o : p.options) {
                 if (std::find(kinds.begin(), kinds.end(), o.kind) != kinds.end() || o.reasons.empty()) continue;
                 kinds.push_back(o.kind);
+                std::vector<std::pair<std::string, int>> counts;
+                for (const Option& x : p.options)
+                    if (x.kind == o.kind)
+                        for (const std::string& r : x.reasons) {
+                            auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == r; });
+                            if (it == counts.end()) counts.push_back({r, 1});
+                            else ++it->second;
+                        }
+                const auto most = std::max_element(counts.begin(), counts.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
                 const std::string what = o.kind == "own" ? "purchase" : o.kind == "rent" ? "rental" : o.kind == "rent_spot" ? "spot rental"
                                          : o.kind == "rent_reserved" ? "reservation" : o.kind == "api" ? "hosted API" : o.kind;
-                best += "; no " + what + " (" + o.reasons.front() + ")";
+                best += "; no " + what + " (" + (most != counts.end() ? most->first : o.reasons.front()) + ")";
             }
         out.push_back(best + ".");
     }
