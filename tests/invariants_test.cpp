@@ -9,6 +9,7 @@
 // time; a higher ZeRO stage never raises memory per device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -17,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hwplan/assumptions.h"
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/cost.h"
 #include "hwplan/plan.h"
@@ -191,6 +193,23 @@ std::string check_plan(const Plan& p, const json& w) {
         // A feasible option may lack a public price (cost 0: "unit cost unknown"); a priced one is finite and ordered.
         if (o.cost.value != 0 && !(std::isfinite(o.cost.value) && o.cost.value > 0)) return "option " + o.name + ": a cost that is not finite and positive";
         if (o.cost.value > 0 && !(close_le(o.cost.low, o.cost.value) && close_le(o.cost.value, o.cost.high))) return "option " + o.name + ": cost band out of order";
+    }
+    // A fixed demand of users is met, or the option has no unit cost (decide.cpp, docs/plan.md "Fixed demand"): with
+    // concurrent users and no per-user target, every feasible serving option streams each user at least a reader's
+    // pace (assumption user_read_tokens_per_s at the catalog's value: no random workload sets it), and an option out
+    // for the demand carries no unit cost and no monthly cost.
+    {
+        const auto s = w.value("serve", json::object());
+        const bool users = p.stage == Stage::serve && s.contains("concurrent_users") && !s.contains("tokens_per_s_per_user_target");
+        Issues none;
+        const double pace = assumptions_for(catalog(), {}, none).typical.user_read_tokens_per_s;
+        for (const auto& o : p.options) {
+            const bool out_for_demand = std::any_of(o.reasons.begin(), o.reasons.end(), [](const std::string& x) { return x.rfind("demand: ", 0) == 0; });
+            if (out_for_demand && (o.feasible || o.cost.value != 0 || o.usd_per_month >= 0))
+                return "option " + o.name + ": out for the demand, yet feasible or priced";
+            if (users && o.feasible && o.kind != "api" && o.speed > 0 && o.speed < pace * (1 - 1e-9))
+                return "option " + o.name + ": feasible at " + std::to_string(o.speed) + " tokens/s per user, under a reader's pace";
+        }
     }
     const auto& r = p.recommendation;
     if (r.found) {
