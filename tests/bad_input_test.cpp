@@ -336,7 +336,8 @@ TEST(BadInput, EveryTextEntryPointAnswersWithErrors) {
         // run-it's benchmark output read back (readBack, hwplan run-it --measured)
         {+read_back, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "text": "all good, 42 ms", "read_on": "2026-12-02"})", "text",
          "no benchmark output found: paste the result block `vllm bench serve` or `python -m sglang.bench_serving` prints (from "
-         "\"============ Serving Benchmark Result ============\" on) or the table `llama-bench -o md` prints"},
+         "\"============ Serving Benchmark Result ============\" on), the table `llama-bench -o md` prints, or torchtitan's, torchtune's, "
+         "Megatron-LM's or DeepSpeed's training log"},
         {+read_back, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "text": "", "read_on": "2026-12-02"})", "text", "must not be empty"},
         {+read_back, R"({"text": "x", "read_on": "2026-12-02"})", "workload",
          "required field is missing (the workload the plan and its run section come from)"},

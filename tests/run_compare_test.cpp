@@ -9,10 +9,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
 #include "hwplan/plan.h"
+#include "hwplan/run_it.h"
+#include "hwplan/workload.h"
 #include "test_files.h"
 
 namespace hwplan {
@@ -95,6 +98,16 @@ TEST(BenchReport, EachSampleIsReadIntoTheFiguresItPrinted) {
         {"run-it/torchtitan-log-pr2389.txt", "torchtitan",
          {{"tps (tokens/s per device)", "10,007", 10007, 8}, {"mfu (%)", "13.93", 13.93, 8}, {"memory (GiB, max reserved)", "66.91", 66.91, 8}},
          4},
+        // torchtune's step lines: the last step's tokens_per_second_per_gpu, its digits as printed.
+        {"run-it/torchtune-log-pr1358.txt", "torchtune", {{"tokens_per_second_per_gpu", "542.9797193194343", 542.9797193194343, 15}}, 1},
+        // Megatron-LM's iteration lines: the last iteration's time and throughput.
+        {"run-it/megatron-log-issue756.txt", "megatron-lm",
+         {{"elapsed time per iteration (ms)", "5718.6", 5718.6, 3}, {"throughput per GPU (TFLOP/s/GPU)", "228.4", 228.4, 3}},
+         2},
+        // DeepSpeed's throughput timer: CurrSamplesPerSec and MaxMemAllocated ("GB", GiB) of the last line.
+        {"run-it/deepspeed-log-issue5779.txt", "deepspeed",
+         {{"CurrSamplesPerSec", "16.807402094161112", 16.807402094161112, 1}, {"MaxMemAllocated (GiB)", "0.97", 0.97, 1}},
+         2},
         // llama-bench: "pp 512" and "tg 128" with a space (older), compact names with depth rows (newer), a QNN build.
         {"llama-bench-readme.md", "llama-bench", {{"pp512 (t/s)", "2368.80", 2368.80, 3}, {"tg128 (t/s)", "131.42", 131.42, 4}}, 2},
         {"run-it/llama-bench-readme-depth.md", "llama-bench", {{"pp512 (t/s)", "7340.20", 7340.20, 3}, {"tg128 (t/s)", "120.60", 120.60, 4}}, 2},
@@ -139,7 +152,8 @@ TEST(BenchReport, TextThatIsNoBenchmarkIsANamedError) {
         const BenchReport r = read_bench_report(text);
         ASSERT_EQ(r.issues.size(), 1u) << text;
         EXPECT_EQ(r.issues[0], (Issue{"text", "no benchmark output found: paste the result block `vllm bench serve` or `python -m sglang.bench_serving` "
-                                              "prints (from \"============ Serving Benchmark Result ============\" on) or the table `llama-bench -o md` prints"}))
+                                              "prints (from \"============ Serving Benchmark Result ============\" on), the table `llama-bench -o md` prints, "
+                                              "or torchtitan's, torchtune's, Megatron-LM's or DeepSpeed's training log"}))
             << text;
         EXPECT_TRUE(r.lines.empty());
     }
@@ -329,14 +343,112 @@ TEST(RunCompare, AnotherToolsOutputOrOtherTestsAreNamedErrors) {
     ASSERT_EQ(t.issues.size(), 1u);
     EXPECT_EQ(t.issues[0], (Issue{"text", "the plan's measure command is torchtitan's training run, the pasted text is vLLM's result block: paste the "
                                           "output of the command run-it wrote"}));
-    // Megatron-LM's log is not read back yet.
+    // A Megatron-LM run read against torchtitan's log: named.
     const Plan megatron = plan_from_json(R"({"name": "Qwen2.5 7B pretraining", "stage": "pretrain", "model": "Qwen2.5-7B",
         "train": {"tokens": 1e11, "seq_len": 4096, "global_batch": 512}, "hardware": {"devices": ["H100 SXM"]}})", files_catalog(), false);
     ASSERT_TRUE(megatron.run.available) << megatron.run.reason;
     ASSERT_EQ(megatron.run.measure[0].tool, "megatron-lm");
     const RunComparison g = compare_run(megatron.run, read_bench_report(sample("run-it/torchtitan-log-pr2389.txt")));
     ASSERT_EQ(g.issues.size(), 1u);
-    EXPECT_EQ(g.issues[0].path, "run");
+    EXPECT_EQ(g.issues[0], (Issue{"text", "the plan's measure command is Megatron-LM's training run, the pasted text is torchtitan's training log: "
+                                          "paste the output of the command run-it wrote"}));
+}
+
+// [SECTION] Training: torchtune's, Megatron-LM's and DeepSpeed's logs --------------------------------------------
+
+// A DeepSpeed run (train.runtime deepspeed): the timer's CurrSamplesPerSec on the predicted samples a second (the
+// train_batch_size over the planned step time) and MaxMemAllocated on the plan's allocated memory.
+TEST(RunCompare, DeepSpeedLogMapsOntoTheFineTunesLines) {
+    const std::string workload = R"({"stage": "finetune", "model": "llama-3.1-8b", "precision": "bf16", "train": {"method": "full",
+        "seq_len": 2048, "micro_batch": 1, "zero_stage": 2, "cpu_offload": true, "runtime": "deepspeed"},
+        "hardware": {"devices": ["H100 SXM"], "count": 4}})";
+    const WorkloadParse w = parse_workload(workload, files_catalog());
+    ASSERT_TRUE(w.issues.empty());
+    const Plan p = plan_from_json(workload, files_catalog(), false);
+    ASSERT_FALSE(p.candidates.empty());
+    const RunIt run = run_it(p, w.workload, files_catalog(), p.candidates.front().device);
+    ASSERT_TRUE(run.available) << run.reason;
+    ASSERT_EQ(run.measure[0].tool, "deepspeed");
+    const RunComparison c = compare_run(run, read_bench_report(sample("run-it/deepspeed-log-issue5779.txt")));
+    ASSERT_TRUE(c.issues.empty()) << to_string(c.issues.front());
+    const Candidate& cand = p.candidates.front();
+    const double batch = double(cand.layout.micro_batch) * cand.layout.micro_batches * cand.count;
+    const auto samples = std::find_if(c.lines.begin(), c.lines.end(), [](const ComparedLine& l) { return l.metric == "CurrSamplesPerSec"; });
+    ASSERT_NE(samples, c.lines.end());
+    EXPECT_EQ(samples->figure, "step_time_s");
+    EXPECT_NEAR(samples->predicted, batch / cand.figures.at("step_time_s").value, 1e-9 * samples->predicted);
+    ASSERT_TRUE(samples->measured);
+    EXPECT_DOUBLE_EQ(samples->value, 16.807402094161112);
+    const auto mem = std::find_if(c.lines.begin(), c.lines.end(), [](const ComparedLine& l) { return l.metric == "MaxMemAllocated (GiB)"; });
+    ASSERT_NE(mem, c.lines.end());
+    EXPECT_DOUBLE_EQ(mem->value, 0.97);
+    EXPECT_NEAR(mem->predicted, (cand.memory.total_bytes - cand.memory.overhead_bytes - cand.memory.managed_bytes) / 1073741824.0, 1e-9);
+}
+
+// [SECTION] Training: torchtune's and Megatron-LM's logs ------------------------------------------------------------
+
+// torchtune prints "Step N | key:value ..." (metric_logging.py); run-it predicts tokens_per_second_per_gpu and
+// peak_memory_reserved (GiB) under those words. The PR 1358 log carries no memory (run without log_peak_memory_stats);
+// a line in the format get_memory_stats prints (GiB: bytes / 1024**3) adds it.
+TEST(RunCompare, TorchtuneLogMapsOntoTheFineTunesLines) {
+    const Plan p = plan_from_json(R"({"stage": "finetune", "model": "llama-3.1-8b", "precision": "bf16",
+        "train": {"method": "lora", "seq_len": 2048, "micro_batch": 1}, "hardware": {"devices": ["A100 80GB"], "count": 1}})", files_catalog(), false);
+    ASSERT_TRUE(p.run.available) << p.run.reason;
+    ASSERT_EQ(p.run.measure[0].tool, "torchtune");
+    const RunComparison c = compare_run(p.run, read_bench_report(sample("run-it/torchtune-log-pr1358.txt")));
+    ASSERT_TRUE(c.issues.empty()) << to_string(c.issues.front());
+    const auto tps = std::find_if(c.lines.begin(), c.lines.end(), [](const ComparedLine& l) { return l.metric == "tokens_per_second_per_gpu"; });
+    ASSERT_NE(tps, c.lines.end());
+    EXPECT_EQ(tps->figure, "train_tokens_per_s");
+    ASSERT_TRUE(tps->measured);
+    EXPECT_DOUBLE_EQ(tps->value, 542.9797193194343);
+    EXPECT_EQ(c.points_at, "training_mfu");
+    const auto mem = std::find_if(c.lines.begin(), c.lines.end(), [](const ComparedLine& l) { return l.metric == "peak_memory_reserved (GiB)"; });
+    ASSERT_NE(mem, c.lines.end());
+    EXPECT_FALSE(mem->measured);
+    // With memory logged: 21.5 GiB read as GiB, and calibration sees 21.5 x 2^30 bytes.
+    const std::string with_memory = "Step 20 | loss:0.98 lr:0.0003 tokens_per_second_per_gpu:3120.5 peak_memory_active:18.2 peak_memory_alloc:18.9 "
+                                    "peak_memory_reserved:21.5\n";
+    const BenchReport r = read_bench_report(with_memory);
+    ASSERT_EQ(r.tool, "torchtune");
+    ASSERT_NE(r.find("peak_memory_reserved (GiB)"), nullptr);
+    EXPECT_DOUBLE_EQ(r.find("peak_memory_reserved (GiB)")->value, 21.5);
+    const MeasurementParse m = parse_measurements(with_memory);
+    ASSERT_TRUE(m.issues.empty()) << to_string(m.issues.front());
+    ASSERT_EQ(m.measurements.size(), 1u);
+    EXPECT_EQ(m.measurements[0].kind, MeasurementKind::peak_memory_bytes);
+    EXPECT_DOUBLE_EQ(m.measurements[0].value, 21.5 * 1073741824.0);
+}
+
+// Megatron-LM's iteration line: elapsed time per iteration (ms) and throughput per GPU on run-it's predicted lines;
+// the last iteration (45: 5718.6 ms) calibrates the step as a step time of 5.7186 s.
+TEST(RunCompare, MegatronLogMapsOntoThePretrainingLines) {
+    const Plan p = plan_from_json(R"({"name": "Qwen2.5 7B pretraining", "stage": "pretrain", "model": "Qwen2.5-7B",
+        "train": {"tokens": 1e11, "seq_len": 4096, "global_batch": 512}, "hardware": {"devices": ["H100 SXM"]}})", files_catalog(), false);
+    ASSERT_TRUE(p.run.available) << p.run.reason;
+    ASSERT_EQ(p.run.measure[0].tool, "megatron-lm");
+    const RunComparison c = compare_run(p.run, read_bench_report(sample("run-it/megatron-log-issue756.txt")));
+    ASSERT_TRUE(c.issues.empty()) << to_string(c.issues.front());
+    for (const auto& [metric, figure, value] : {std::tuple<const char*, const char*, double>{"elapsed time per iteration (ms)", "step_time_s", 5718.6},
+                                                {"throughput per GPU (TFLOP/s/GPU)", "layouts.best.hardware_flop_per_s", 228.4}}) {
+        const auto l = std::find_if(c.lines.begin(), c.lines.end(), [&](const ComparedLine& x) { return x.metric == metric; });
+        ASSERT_NE(l, c.lines.end()) << metric;
+        EXPECT_EQ(l->figure, figure);
+        ASSERT_TRUE(l->measured) << metric;
+        EXPECT_DOUBLE_EQ(l->value, value);
+    }
+    EXPECT_EQ(c.points_at, "training_mfu");
+    const MeasurementParse m = parse_measurements(sample("run-it/megatron-log-issue756.txt"));
+    ASSERT_TRUE(m.issues.empty()) << to_string(m.issues.front());
+    ASSERT_EQ(m.measurements.size(), 1u);
+    EXPECT_EQ(m.measurements[0].kind, MeasurementKind::step_time_s);
+    EXPECT_DOUBLE_EQ(m.measurements[0].value, 5.7186);
+    EXPECT_EQ(m.measurements[0].line, 3);
+    // report_memory's line (megatron/training/utils.py: MB of 1024 x 1024 bytes): max reserved 66802.0 MiB = 70.05 GB.
+    const std::string memory = "[Rank 0] (after 10 iterations) memory (MB) | allocated: 26222.72 | max allocated: 63359.77 | reserved: 66802.0 | max reserved: 66802.0\n";
+    const BenchReport r = read_bench_report(sample("run-it/megatron-log-issue756.txt") + memory);
+    ASSERT_NE(r.find("peak memory per device (GB, torch.cuda.max_memory_reserved)"), nullptr);
+    EXPECT_NEAR(r.find("peak memory per device (GB, torch.cuda.max_memory_reserved)")->value, 66802.0 * 1048576 / 1e9, 1e-9);
 }
 
 // [SECTION] Training: torchtitan's log --------------------------------------------------------------------------

@@ -65,6 +65,21 @@ std::vector<Planned> every_workload() {
         "precision": {"weights": "fp8", "kv_cache": "bf16", "compute": "fp8"},
         "serve": {"context_tokens": 8192, "prompt_tokens": 2000, "output_tokens": 500, "concurrent_users": 256},
         "hardware": {"devices": ["H200", "B200", "GB200 NVL72"]}})"});
+    // Fine-tunes whose sharding and offload torchtune spells in its own keys: optimizer offload on one device (torchao's
+    // CPU-offload optimizer), FSDP's CPU offload over several, and ZeRO-2 (FSDP without resharding after forward).
+    texts.push_back({"8b full fine-tune offload one a100", R"({"name": "8B full fine-tune, optimizer in host memory", "stage": "finetune",
+        "model": "llama-3.1-8b", "precision": "bf16", "train": {"method": "full", "seq_len": 2048, "micro_batch": 1, "cpu_offload": true,
+        "runtime": "torchtune"}, "hardware": {"devices": ["A100 80GB"], "count": 1}})"});
+    texts.push_back({"70b lora offload a100s", R"({"name": "70B LoRA, FSDP with CPU offload", "stage": "finetune", "model": "llama-3.1-70b",
+        "precision": "bf16", "train": {"method": "lora", "seq_len": 2048, "micro_batch": 1, "cpu_offload": true, "checkpointing": "full"},
+        "hardware": {"devices": ["A100 80GB"], "count": 4}})"});
+    texts.push_back({"8b full fine-tune zero-2 h100s", R"({"name": "8B full fine-tune, ZeRO-2", "stage": "finetune", "model": "llama-3.1-8b",
+        "precision": "bf16", "train": {"method": "full", "seq_len": 2048, "micro_batch": 1, "zero_stage": 2, "runtime": "torchtune"},
+        "hardware": {"devices": ["H100 SXM"], "count": 8}})"});
+    // A full fine-tune under DeepSpeed's ZeRO engine with optimizer offload: a ds_config.json and the deepspeed launcher.
+    texts.push_back({"8b full fine-tune deepspeed offload", R"({"name": "8B full fine-tune, DeepSpeed ZeRO-2 with optimizer offload",
+        "stage": "finetune", "model": "llama-3.1-8b", "precision": "bf16", "train": {"method": "full", "seq_len": 2048, "micro_batch": 1,
+        "zero_stage": 2, "cpu_offload": true, "runtime": "deepspeed"}, "hardware": {"devices": ["H100 SXM"], "count": 4}})"});
     std::vector<Planned> out;
     for (const auto& [label, text] : texts) {
         auto parsed = parse_workload(text, catalog());
@@ -167,7 +182,18 @@ std::multimap<std::string, std::string> check_command(const RunCommand& c, const
     if (!t) return {};
     EXPECT_EQ(c.release, t->release) << label;
     std::multimap<std::string, std::string> used;
-    if (!c.file.empty()) {
+    if (!c.file.empty() && t->syntax == "json") {
+        // A JSON config: every leaf by its dotted path (nlohmann's parser, not the writer's code).
+        const auto j = nlohmann::json::parse(c.text, nullptr, false);
+        EXPECT_FALSE(j.is_discarded()) << label << ": " << c.file << " does not parse";
+        const auto flat = j.is_discarded() ? nlohmann::json::object() : j.flatten();
+        if (!j.is_discarded())
+            for (const auto& [path, value] : flat.items()) {
+                std::string key = path.substr(1);
+                std::replace(key.begin(), key.end(), '/', '.');
+                used.emplace(key, value.is_string() ? value.get<std::string>() : value.dump());
+            }
+    } else if (!c.file.empty()) {
         EXPECT_EQ(t->syntax, "toml") << label;
         std::string error;
         for (const auto& kv : parse_toml(c.text, error)) used.insert(kv);
@@ -377,6 +403,18 @@ TEST(RunIt, CommandsAndConfigsHoldThePlannedLayout) {
                         EXPECT_EQ(l.data_parallel * l.tensor_parallel * l.pipeline_parallel * l.context_parallel, cand.count) << label;
                         EXPECT_EQ(as_int(f, "training.global_batch_size"), l.micro_batch * l.micro_batches * l.data_parallel) << label;
                         EXPECT_EQ(as_int(f, "training.seq_len"), int(p.workload.train.seq_len)) << label;
+                    } else if (c.tool == "deepspeed" && !c.file.empty()) {
+                        EXPECT_EQ(as_int(f, "zero_optimization.stage"), l.zero_stage) << label;
+                        EXPECT_EQ(as_int(f, "train_micro_batch_size_per_gpu"), l.micro_batch) << label;
+                        EXPECT_EQ(as_int(f, "gradient_accumulation_steps"), l.micro_batches) << label;
+                        // DeepSpeed's identity (config-json.md): micro-batch x accumulation x devices.
+                        EXPECT_EQ(as_int(f, "train_batch_size"), l.micro_batch * l.micro_batches * cand.count) << label;
+                        for (const char* k : {"train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "zero_optimization.stage"})
+                            EXPECT_EQ(f.find(k)->second.find_first_not_of("0123456789"), std::string::npos) << label << ": " << k << " is a whole number";
+                        EXPECT_EQ(f.count("zero_optimization.offload_optimizer.device"), p.workload.train.cpu_offload ? 1u : 0u) << label;
+                    } else if (c.tool == "deepspeed") {
+                        EXPECT_GE(as_int(f, "--num_nodes") * as_int(f, "--num_gpus"), cand.count) << label;
+                        EXPECT_EQ(f.count("--deepspeed"), 1u) << label;
                     } else if (c.tool == "torchtune") {
                         EXPECT_EQ(as_int(f, "batch_size"), l.micro_batch) << label;
                         EXPECT_EQ(as_int(f, "gradient_accumulation_steps"), l.micro_batches) << label;
@@ -385,7 +423,7 @@ TEST(RunIt, CommandsAndConfigsHoldThePlannedLayout) {
                 }
         }
     for (const char* t : {"vllm-serve", "vllm-bench-serve", "sglang-launch-server", "sglang-bench-serving", "llama-server", "llama-bench", "torchtune",
-                          "torchtitan", "megatron-lm"})
+                          "torchtitan", "megatron-lm", "deepspeed"})
         EXPECT_TRUE(tools_seen.count(t)) << t << " is never written by any scenario or example";
 }
 
@@ -409,6 +447,9 @@ TEST(RunIt, BankAssistantServesAndBenchmarksTheWorkloadItself) {
     ASSERT_EQ(r.deploy.size(), 1u);
     const auto serve = flags_of(r.deploy[0].text);
     EXPECT_EQ(serve.find("--kv-cache-dtype")->second, "fp8");
+    // FP8 weights (the workload's precision.weights): vLLM's --quantization fp8 loads a 16-bit checkpoint as FP8.
+    ASSERT_EQ(serve.count("--quantization"), 1u);
+    EXPECT_EQ(serve.find("--quantization")->second, "fp8");
     EXPECT_EQ(as_int(serve, "--max-model-len"), 8192);
     EXPECT_EQ(as_int(serve, "--max-num-seqs"), 200);
     ASSERT_EQ(r.measure.size(), 1u);
@@ -523,6 +564,57 @@ TEST(RunIt, TrainingPredictionsComeFromTheChosenPoint) {
     EXPECT_TRUE(step && tokens);
 }
 
+// torchtune writes the planned sharding and offload in the keys its memory guide names (docs/source/tutorials/
+// memory_optimizations.rst at v0.6.1): "use CPU-offloading in distributed recipes, use fsdp_cpu_offload=True"; the
+// single-device recipes take torchao's CPUOffloadOptimizer; fsdp_reshard_after_forward False is SHARD_GRAD_OP (ZeRO-2).
+TEST(RunIt, TorchtuneWritesThePlannedOffloadAndSharding) {
+    struct Row {
+        const char* label;
+        const char* key;
+        const char* value; // "" = the key must be absent
+    };
+    const Row rows[] = {
+        {"8b full fine-tune offload one a100", "optimizer", "torchao.prototype.low_bit_optim.CPUOffloadOptimizer"},
+        {"8b full fine-tune offload one a100", "fsdp_cpu_offload", ""},
+        {"70b lora offload a100s", "fsdp_cpu_offload", "True"},
+        {"70b lora offload a100s", "optimizer", ""},
+        {"8b full fine-tune zero-2 h100s", "fsdp_reshard_after_forward", "False"},
+        {"8b full fine-tune zero-2 h100s", "fsdp_cpu_offload", ""},
+        {"7b-full-finetune-adam.json", "fsdp_cpu_offload", ""},
+    };
+    for (const auto& row : rows) {
+        const Planned& p = find(row.label);
+        ASSERT_FALSE(p.plan.candidates.empty()) << row.label;
+        const Candidate& c = p.plan.candidates.front(); // one device kind in each workload
+        EXPECT_TRUE(c.fits) << row.label;
+        const RunIt r = run_it(p.plan, p.workload, catalog(), c.device);
+        ASSERT_TRUE(r.available) << row.label << ": " << r.reason;
+        ASSERT_FALSE(r.deploy.empty()) << row.label;
+        EXPECT_EQ(r.deploy[0].tool, "torchtune") << row.label;
+        const auto f = check_command(r.deploy[0], row.label);
+        const auto it = f.find(row.key);
+        if (*row.value) {
+            ASSERT_NE(it, f.end()) << row.label << ": no " << row.key << " in " << r.deploy[0].text;
+            EXPECT_EQ(it->second, row.value) << row.label;
+        } else {
+            EXPECT_EQ(it, f.end()) << row.label << ": " << row.key << " written although not planned";
+        }
+    }
+    // The layouts those rows rest on: one device for the first, several for the others, ZeRO-2 as asked.
+    EXPECT_EQ(find("8b full fine-tune offload one a100").plan.candidates.front().count, 1);
+    EXPECT_GT(find("70b lora offload a100s").plan.candidates.front().count, 1);
+    EXPECT_EQ(find("8b full fine-tune zero-2 h100s").plan.candidates.front().layout.zero_stage, 2);
+    // A plan made for another trainer's storage rules says the prediction is not torchtune's.
+    const Planned& lp = find("70b lora offload a100s");
+    const RunIt lora = run_it(lp.plan, lp.workload, catalog(), lp.plan.candidates.front().device);
+    EXPECT_TRUE(std::none_of(lora.notes.begin(), lora.notes.end(), [](const std::string& n) { return n.find("storage rules") != std::string::npos; }))
+        << "LoRA's default runtime is torchtune";
+    const RunIt& full = find("7b-full-finetune-adam.json").plan.run;
+    if (full.available) {
+        EXPECT_TRUE(std::any_of(full.notes.begin(), full.notes.end(), [](const std::string& n) { return n.find("train.runtime hf-peft") != std::string::npos; }));
+    }
+}
+
 // [SECTION] No command, and bad input ----------------------------------------------------------------------
 
 TEST(RunIt, HostedApisAndUnrecordedStacksSayWhy) {
@@ -565,7 +657,9 @@ TEST(RunIt, EveryRecordedFlagNamesASourceWithARepositoryAndADate) {
                 const std::string& source = f.source; // clang 14 cannot capture a structured binding
                 const auto s = std::find_if(catalog().tool_sources.begin(), catalog().tool_sources.end(), [&](const Source& x) { return x.id == source; });
                 ASSERT_NE(s, catalog().tool_sources.end()) << t.id << " " << flag;
-                EXPECT_EQ(s->read_on, "2026-12-02") << t.id << " " << flag;
+                // Read on a date (YYYY-MM-DD) since the tools' flags were first recorded.
+                EXPECT_TRUE(s->read_on.size() == 10 && s->read_on[4] == '-' && s->read_on[7] == '-' && s->read_on >= "2026-12-02")
+                    << t.id << " " << flag << ": " << s->read_on;
                 EXPECT_NE(s->locator.find(t.repository), std::string::npos) << t.id << " " << flag << ": the source names another repository";
             }
 }

@@ -40,6 +40,7 @@ const std::vector<Field>& fields() {
         {"training_fp8_cast_bytes_per_element", &Assumptions::training_fp8_cast_bytes_per_element},
         {"pcie_handoff_s", &Assumptions::pcie_handoff_s},
         {"gemm_tile_elements", &Assumptions::gemm_tile_elements},
+        {"moe_alltoall_overlap", &Assumptions::moe_alltoall_overlap},
     };
     return kFields;
 }

@@ -50,7 +50,7 @@ std::optional<Figure> seconds_per_unit(const Candidate& c, const Workload& w, do
         if (!step || !tput || !ttft) return std::nullopt;
         Figure per_token = inv(*tput, 1.0);
         Figure out = per_token;
-        // Offline batches and serving at an arrival rate count prefill in their throughput already (plan.cpp).
+        // Offline batches and serving at an arrival rate count prefill in their throughput already (plan_serving.cpp).
         const double prefill_share = w.stage == Stage::batch || rate_batch(w) ? 0.0 : 1.0 / output_tokens_per_request;
         out.value = per_token.value + ttft->value * prefill_share;
         out.low = per_token.low + ttft->low * prefill_share;
@@ -63,7 +63,7 @@ std::optional<Figure> seconds_per_unit(const Candidate& c, const Workload& w, do
         if (!ips) return std::nullopt;
         return inv(*ips, 1000.0);
     }
-    // RL: the whole job (both pools, every step: plan.cpp rl_job_figures); unknown without sized pools.
+    // RL: the whole job (both pools, every step: plan_rl.cpp rl_job_figures); unknown without sized pools.
     if (w.stage == Stage::rl && !fig(c, "rl_tokens_per_s")) return std::nullopt;
     if (w.train.tokens > 0) {
         const Figure* t = fig(c, "train_time_s");
@@ -210,7 +210,7 @@ double latency_of(const Candidate& c) {
 }
 
 // Seconds of work in one run of a batch or training job (0 when not modelled): rentals are billed per run.
-// Devices one replica pays for: an RL job's trainer and rollout pools together (plan.cpp rl_job_figures),
+// Devices one replica pays for: an RL job's trainer and rollout pools together (plan_rl.cpp rl_job_figures),
 // else the candidate's count.
 int fleet_devices(const Candidate& c) {
     const Figure* f = fig(c, "rl_devices");
@@ -239,7 +239,7 @@ struct Demand {
     std::string why;
 };
 
-// FP8 compute asked for on a device with no published FP8 peak: plan.cpp times it at a 16-bit peak, i.e.
+// FP8 compute asked for on a device with no published FP8 peak: plan_facts.cpp peak_for times it at a 16-bit peak, i.e.
 // a different numeric path (FP8 weights dequantized to 16 bits); "" otherwise. A bf16/fp16 swap is not
 // counted: serving engines treat the two as equivalent.
 std::string compute_fallback(const Device& d, const std::string& compute) {
@@ -247,7 +247,7 @@ std::string compute_fallback(const Device& d, const std::string& compute) {
     return "no FP8 compute path published for " + d.id + " (it would run the FP8 weights at 16-bit compute)";
 }
 
-// SoCs, CPUs and NPUs are planned with a llama.cpp-style local runtime (plan.cpp), not a batching serving engine.
+// SoCs, CPUs and NPUs are planned with a llama.cpp-style local runtime (plan_facts.cpp local_runtime), not a batching serving engine.
 bool local_device(const Device& d) { return d.kind == DeviceKind::soc || d.kind == DeviceKind::cpu || d.kind == DeviceKind::npu; }
 
 bool is_given(const Workload& w, const std::string& key) { return std::find(w.given.begin(), w.given.end(), key) != w.given.end(); }
@@ -354,7 +354,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         const double capacity_fast = seconds && seconds->low > 0 ? 1e6 / seconds->low : capacity;
         const double capacity_slow = seconds && seconds->high > 0 ? 1e6 / seconds->high : capacity;
         const double demand_rate = demand.from_users ? 0 : demand.tokens_per_s;
-        // The queue's own count (plan.cpp: the fewest replicas whose p95 time to first token meets the target) when larger.
+        // The queue's own count (plan_serving.cpp: the fewest replicas whose p95 time to first token meets the target) when larger.
         const int queue_replicas = fig(c, "replicas_for_rate") ? int(fig(c, "replicas_for_rate")->value) : 1;
         // Counted in double: a tiny capacity against a large rate is reported, not overflowed (see kMostReplicas).
         auto replicas_needed = [&](double cap) { return demand_rate > 0 && cap > 0 ? std::max({1.0, double(queue_replicas), std::ceil(demand_rate / cap)}) : 1.0; };
@@ -789,7 +789,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
     };
     // At rack scale the largest fast domain ranks first: pretraining and RL "Buy the largest fast domain you
     // can get"; large MoE serving wants "wide expert parallelism: NVL72, Helios or a TPU slice" (lesson 004).
-    // The serving plan prices the expert all-to-all per layout (plan.cpp eval_serve: over the scale-up link inside
+    // The serving plan prices the expert all-to-all per layout (plan_serving.cpp eval_serve: over the scale-up link inside
     // one domain, across the scale-out network beyond it); this ordering keeps the guide's preference among
     // options whose unit cost is unknown (rack-scale systems have no public price in the catalog).
     const bool largest_domain = level.level == Scale::rack;

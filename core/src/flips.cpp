@@ -241,7 +241,7 @@ void demand_flips(Plan& p, const Workload& w, const Catalog& cat, const Assumpti
 
 // [SECTION] the deadline ---------------------------------------------------------------------------------
 // With a deadline the count is the fewest devices (on the count ladder) that finish in time: below the chosen count's
-// own time to train it no longer does, and the next count is needed (plan.cpp, choose_training).
+// own time to train it no longer does, and the next count is needed (plan_training.cpp, choose_training).
 void deadline_flip(Plan& p, const Workload& w) {
     if (!(w.decision.deadline_days > 0) || !p.recommendation.found || p.recommendation.option.kind == "api") return;
     if (w.stage != Stage::pretrain && w.stage != Stage::finetune) return;

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <sstream>
 
 #include "hwplan/assumptions.h"
@@ -390,6 +391,136 @@ double titan_step_time_s(const std::vector<TitanStep>& steps) {
     return (b.time_s - a.time_s) / (b.step - a.step);
 }
 
+// [SECTION] torchtune's and Megatron-LM's training logs ---------------------------------------------
+
+// One value of a logged step: as printed, and its line.
+struct LoggedValue {
+    double value = 0;
+    std::string text;
+    int line = 0;
+};
+
+// torchtune's metric line (torchtune/training/metric_logging.py at v0.6.1, StdoutLogger and DiskLogger log_dict):
+// "Step 12 | loss:1.1174 lr:2e-05 tokens_per_second_per_gpu:542.98 peak_memory_active:.. peak_memory_alloc:..
+// peak_memory_reserved:..", the memory figures in GiB (training/memory.py get_memory_stats: bytes / 1024**3).
+// Returns the key:value pairs of one such line; false for any other line.
+bool read_tune_step(const std::string& raw, int number, int& step, std::map<std::string, LoggedValue>& values) {
+    const std::string t = trim(raw);
+    if (t.rfind("Step ", 0) != 0) return false;
+    size_t i = 5;
+    while (i < t.size() && t[i] == ' ') ++i;
+    size_t j = i;
+    while (j < t.size() && std::isdigit(static_cast<unsigned char>(t[j]))) ++j;
+    if (j == i) return false;
+    size_t bar = j;
+    while (bar < t.size() && t[bar] == ' ') ++bar;
+    if (bar >= t.size() || t[bar] != '|') return false;
+    step = std::stoi(t.substr(i, std::min<size_t>(j - i, 9)));
+    values.clear();
+    std::stringstream words(t.substr(bar + 1));
+    std::string w;
+    while (words >> w) {
+        const auto colon = w.find(':');
+        if (colon == std::string::npos || colon == 0) continue;
+        double v = 0;
+        size_t end = 0;
+        if (!number_at(w, colon + 1, v, &end)) continue;
+        values[w.substr(0, colon)] = {v, w.substr(colon + 1, end - colon - 1), number};
+    }
+    return values.count("tokens_per_second_per_gpu") || values.count("peak_memory_reserved");
+}
+
+// The last logged values of each key over a torchtune log (several ranks or steps: the last line wins).
+std::map<std::string, LoggedValue> tune_last_values(const std::string& text, int& steps, int& last_step) {
+    std::map<std::string, LoggedValue> last;
+    std::stringstream ss(text);
+    std::string line;
+    int number = 0;
+    steps = 0;
+    while (std::getline(ss, line)) {
+        ++number;
+        int step = 0;
+        std::map<std::string, LoggedValue> values;
+        if (!read_tune_step(line, number, step, values)) continue;
+        ++steps;
+        last_step = step;
+        for (auto& [k, v] : values) last[k] = v;
+    }
+    return last;
+}
+
+// Megatron-LM's iteration line (megatron/training/training.py training_log): " [2024-04-06 02:59:36] iteration 43/ 100 |
+// consumed samples: 5504 | elapsed time per iteration (ms): 5444.9 | throughput per GPU (TFLOP/s/GPU): 239.8 | ...",
+// the throughput with --log-throughput; and report_memory's line (megatron/training/utils.py): "[Rank 0] (after 10
+// iterations) memory (MB) | allocated: .. | max allocated: .. | reserved: .. | max reserved: 66802.0", in MiB (1024**2).
+// Returns "key: value" fields split on '|'; false for any other line.
+bool read_megatron_line(const std::string& raw, int number, std::map<std::string, LoggedValue>& values) {
+    const bool iteration = raw.find("elapsed time per iteration (ms):") != std::string::npos && raw.find("iteration") != std::string::npos;
+    const bool memory = raw.find("memory (MB)") != std::string::npos && raw.find("max reserved:") != std::string::npos;
+    if (!iteration && !memory) return false;
+    values.clear();
+    size_t from = 0;
+    while (from <= raw.size()) {
+        const size_t bar = std::min(raw.find('|', from), raw.size());
+        const std::string field = trim(raw.substr(from, bar - from));
+        from = bar + 1;
+        const auto colon = field.rfind(':');
+        if (colon == std::string::npos) continue;
+        double v = 0;
+        size_t end = 0;
+        const std::string rest = trim(field.substr(colon + 1));
+        if (!number_at(rest, 0, v, &end)) continue;
+        values[trim(field.substr(0, colon))] = {v, rest.substr(0, end), number};
+    }
+    return !values.empty();
+}
+
+// DeepSpeed's throughput timer line (deepspeed/utils/timer.py ThroughputTimer.stop, every steps_per_print steps):
+// "... epoch=0/micro_step=4500/global_step=4500, RunningAvgSamplesPerSec=16.12, CurrSamplesPerSec=16.81,
+// MemAllocated=0.02GB, MaxMemAllocated=0.97GB": samples are engine.py's train_batch_size (all devices), memory
+// torch.cuda.memory_allocated() / 1024**3 printed as "GB". The last such line's CurrSamplesPerSec and
+// MaxMemAllocated, with the count of lines; false when none.
+bool deepspeed_last_values(const std::string& text, std::map<std::string, LoggedValue>& last, int& lines) {
+    std::stringstream ss(text);
+    std::string line;
+    int number = 0;
+    lines = 0;
+    while (std::getline(ss, line)) {
+        ++number;
+        if (line.find("CurrSamplesPerSec=") == std::string::npos) continue;
+        bool any = false;
+        for (const char* key : {"CurrSamplesPerSec=", "MaxMemAllocated="}) {
+            const size_t at = line.find(key);
+            if (at == std::string::npos) continue;
+            const size_t from = at + std::char_traits<char>::length(key);
+            double v = 0;
+            size_t end = 0;
+            if (!number_at(line, from, v, &end) || end <= from) continue;
+            last[std::string(key, std::char_traits<char>::length(key) - 1)] = {v, line.substr(from, end - from), number};
+            any = true;
+        }
+        if (any) ++lines;
+    }
+    return lines > 0;
+}
+
+// The last iteration's fields and the last memory report of a Megatron-LM log.
+std::map<std::string, LoggedValue> megatron_last_values(const std::string& text, int& iterations) {
+    std::map<std::string, LoggedValue> last;
+    std::stringstream ss(text);
+    std::string line;
+    int number = 0;
+    iterations = 0;
+    while (std::getline(ss, line)) {
+        ++number;
+        std::map<std::string, LoggedValue> values;
+        if (!read_megatron_line(line, number, values)) continue;
+        if (values.count("elapsed time per iteration (ms)")) ++iterations;
+        for (auto& [k, v] : values) last[k] = v;
+    }
+    return last;
+}
+
 // [SECTION] step time and peak memory --------------------------------------------------------------
 
 bool read_step_time(const std::string& line, int number, MeasurementParse& out) {
@@ -519,6 +650,11 @@ MeasurementParse parse_measurements(const std::string& text) {
             continue;
         }
         if (read_throughput_line(line, number, out)) continue;
+        {
+            int step = 0;
+            std::map<std::string, LoggedValue> logged;
+            if (read_tune_step(line, number, step, logged) || read_megatron_line(line, number, logged)) continue; // after the loop
+        }
         if (read_peak_memory(line, number, out)) continue;
         if (read_step_time(line, number, out)) continue;
     }
@@ -541,6 +677,40 @@ MeasurementParse parse_measurements(const std::string& text) {
             m.value = last.memory_gib * 1073741824.0;
             m.line = last.line;
             m.what = "torchtitan: memory " + last.memory_text + " GiB reserved at step " + std::to_string(last.step);
+            out.measurements.push_back(m);
+        }
+    }
+    // torchtune's last peak_memory_reserved (GiB); it prints no step time.
+    {
+        int steps = 0, last_step = 0;
+        const auto tune = tune_last_values(text, steps, last_step);
+        if (const auto it = tune.find("peak_memory_reserved"); it != tune.end() && it->second.value > 0) {
+            BenchMeasurement m;
+            m.kind = MeasurementKind::peak_memory_bytes;
+            m.value = it->second.value * 1073741824.0;
+            m.line = it->second.line;
+            m.what = "torchtune: peak_memory_reserved " + it->second.text + " GiB at step " + std::to_string(last_step);
+            out.measurements.push_back(m);
+        }
+    }
+    // Megatron-LM's last iteration time and its memory report's max reserved (MiB).
+    {
+        int iterations = 0;
+        const auto mega = megatron_last_values(text, iterations);
+        if (const auto it = mega.find("elapsed time per iteration (ms)"); it != mega.end() && it->second.value > 0) {
+            BenchMeasurement m;
+            m.kind = MeasurementKind::step_time_s;
+            m.value = it->second.value * 1e-3;
+            m.line = it->second.line;
+            m.what = "Megatron-LM: elapsed time per iteration " + it->second.text + " ms (the last of " + std::to_string(iterations) + " iterations)";
+            out.measurements.push_back(m);
+        }
+        if (const auto it = mega.find("max reserved"); it != mega.end() && it->second.value > 0) {
+            BenchMeasurement m;
+            m.kind = MeasurementKind::peak_memory_bytes;
+            m.value = it->second.value * 1048576.0;
+            m.line = it->second.line;
+            m.what = "Megatron-LM: max reserved " + it->second.text + " MB (MiB)";
             out.measurements.push_back(m);
         }
     }
@@ -991,6 +1161,49 @@ BenchReport read_bench_report(const std::string& text) {
         if (steps.size() > 1) out.notes.push_back(std::to_string(steps.size()) + " steps logged: step " + std::to_string(last.step) + "'s figures (the last) are compared");
         return out;
     }
+    if (!vllm && !llama) {
+        // torchtune's step lines: the last step's figures in its words (memory in GiB).
+        int steps = 0, last_step = 0;
+        const auto tune = tune_last_values(text, steps, last_step);
+        if (steps > 0) {
+            out.tool = "torchtune";
+            for (const auto& [key, metric] : {std::pair<std::string, std::string>{"tokens_per_second_per_gpu", "tokens_per_second_per_gpu"},
+                                              {"peak_memory_reserved", "peak_memory_reserved (GiB)"}})
+                if (const auto it = tune.find(key); it != tune.end()) out.lines.push_back({metric, it->second.value, it->second.text, it->second.line});
+            out.notes.push_back(std::to_string(steps) + " step line(s) logged: step " + std::to_string(last_step) +
+                                "'s figures (the last) are compared; tokens_per_second_per_gpu counts the tokens the loss sees (labels not ignored), so "
+                                "padding and masked prompt tokens are not in it");
+            if (!tune.count("peak_memory_reserved")) out.notes.push_back("no peak_memory_reserved: run with log_peak_memory_stats=True, as run-it writes");
+            return out;
+        }
+        // DeepSpeed's throughput timer lines.
+        std::map<std::string, LoggedValue> ds;
+        int ds_lines = 0;
+        if (deepspeed_last_values(text, ds, ds_lines)) {
+            out.tool = "deepspeed";
+            if (const auto it = ds.find("CurrSamplesPerSec"); it != ds.end()) out.lines.push_back({"CurrSamplesPerSec", it->second.value, it->second.text, it->second.line});
+            if (const auto it = ds.find("MaxMemAllocated"); it != ds.end())
+                out.lines.push_back({"MaxMemAllocated (GiB)", it->second.value, it->second.text, it->second.line});
+            out.notes.push_back(std::to_string(ds_lines) + " throughput line(s): the last one is compared; DeepSpeed's samples are its "
+                                "train_batch_size, over all devices, and its GB are GiB (2^30 bytes)");
+            return out;
+        }
+        // Megatron-LM's iteration lines and memory report.
+        int iterations = 0;
+        const auto mega = megatron_last_values(text, iterations);
+        if (iterations > 0) {
+            out.tool = "megatron-lm";
+            for (const char* key : {"elapsed time per iteration (ms)", "throughput per GPU (TFLOP/s/GPU)"})
+                if (const auto it = mega.find(key); it != mega.end()) out.lines.push_back({key, it->second.value, it->second.text, it->second.line});
+            if (const auto it = mega.find("max reserved"); it != mega.end())
+                out.lines.push_back({"peak memory per device (GB, torch.cuda.max_memory_reserved)", it->second.value * 1048576.0 / 1e9,
+                                     format_sig(it->second.value * 1048576.0 / 1e9, 4), it->second.line});
+            out.notes.push_back(std::to_string(iterations) + " iteration line(s): the last one is compared (the first iterations include warm-up)");
+            if (mega.count("max reserved")) out.notes.push_back("Megatron-LM's memory report is in MB of 1024 x 1024 bytes (MiB); shown here in GB (1e9 bytes)");
+            if (!mega.count("throughput per GPU (TFLOP/s/GPU)")) out.notes.push_back("no throughput per GPU: run with --log-throughput, as run-it writes");
+            return out;
+        }
+    }
     if (vllm && llama) {
         out.issues.push_back({"text", "holds both a vLLM result block and a llama-bench table: paste one benchmark's output"});
         return out;
@@ -1016,7 +1229,8 @@ BenchReport read_bench_report(const std::string& text) {
     }
     if (!vllm && !llama && out.issues.empty())
         out.issues.push_back({"text", "no benchmark output found: paste the result block `vllm bench serve` or `python -m sglang.bench_serving` "
-                                      "prints (from \"============ Serving Benchmark Result ============\" on) or the table `llama-bench -o md` prints"});
+                                      "prints (from \"============ Serving Benchmark Result ============\" on), the table `llama-bench -o md` prints, or "
+                                      "torchtitan's, torchtune's, Megatron-LM's or DeepSpeed's training log"});
     return out;
 }
 

@@ -310,9 +310,14 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     // Expert parallelism: dispatch and combine all-to-alls per MoE block and pass; each rank sends its tokens'
     // k routed copies (split over the t ranks by sequence parallelism). The e ranks are data-parallel
     // neighbours t apart, so domain / t of them share a domain.
+    // Under a pipeline schedule that pairs the forward chunk of one micro-batch with the backward chunk of another
+    // (DeepSeek-V3's DualPipe, arXiv 2412.19437 section 3.2.1), the all-to-alls of one chunk run while the other
+    // computes: up to moe_alltoall_overlap x a micro-batch's compute of them is hidden (1 = DualPipe's "fully hidden";
+    // 0 = a schedule that waits on each all-to-all). Without a pipeline there is no second chunk to hide behind.
     if (e > 1 && arch.has_moe) {
         const double sent = tokens_mb * arch.moe.active_experts * h * job.activation_bytes_per_value / t;
-        comm_mb += stage_moe * passes * 2.0 * alltoall_time_s(sent, {e, std::max(1, domain / t)}, net);
+        const double a2a = stage_moe * passes * 2.0 * alltoall_time_s(sent, {e, std::max(1, domain / t)}, net);
+        comm_mb += std::max(0.0, a2a - (p > 1 ? a.moe_alltoall_overlap * compute_mb : 0.0));
     }
     // Pipeline: one activation forward and one gradient back per micro-batch and model chunk, across domains
     // once the t x d ranks of a stage fill a domain.
@@ -320,11 +325,18 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
         const bool across = double(t) * cp * d * p > domain;
         comm_mb += 2.0 * v * send_time_s(act_bytes / t, across, net);
     }
-    // ZeRO-3 gathers each weight for the forward and again for the backward; prefetching hides it behind compute.
+    // ZeRO-3 (FSDP) gathers every block's 16-bit weights before its forward and again before its backward, one
+    // all-gather per block and pass (PyTorch FSDP, Zhao et al. 2023, arXiv 2304.11277, section 3.3: one FlatParameter
+    // per wrapped block, prefetched one block ahead), so each pays its own ring latency across the ranks; over
+    // thousands of ranks that latency, not the bytes, is what these gathers cost. They share the network with the
+    // gradient reduce-scatter below, and all of it hides behind the step's compute.
+    const Group dense_group{d * cp, std::max(1, domain / t)};
+    const Group expert_group{std::max(1, d / e) * cp, std::max(1, domain / (t * e))};
+    double gather_mb = 0;
     if (l.zero_stage >= 3) {
-        const double gather = 2.0 * (allgather_time_s((ps.dense_blocks * frac / t) * 2.0, {d * cp, std::max(1, domain / t)}, net) +
-                                     allgather_time_s(routed * 2.0, {d / e * cp, std::max(1, domain / (t * e))}, net));
-        comm_mb += std::max(0.0, gather - compute_mb);
+        const double block_dense = ps.dense_blocks / L / t * 2.0;
+        const double block_routed = ps.moe_layers > 0 ? ps.routed_per_moe_layer / (double(t) * e) * 2.0 : 0.0;
+        gather_mb = 2.0 * (stage_layers * allgather_time_s(block_dense, dense_group, net) + stage_moe * allgather_time_s(block_routed, expert_group, net));
     }
     const double t_mb = compute_mb + comm_mb;
 
@@ -333,12 +345,12 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     const double grad_wire = st.gradients; // bytes per gradient on the wire
     double dp = 0;
     if (d * cp > 1) {
-        const Group dense_group{d * cp, std::max(1, domain / t)};
-        const Group expert_group{std::max(1, d / e) * cp, std::max(1, domain / (t * e))};
         auto reduce = [&](double bytes, const Group& g) { return l.zero_stage >= 3 ? allgather_time_s(bytes, g, net) : allreduce_time_s(bytes, g, net); };
         dp = reduce(trainable_dense * grad_wire, dense_group) + reduce(trainable_routed * grad_wire, expert_group);
     }
-    const double exposed_dp = std::max(0.0, dp - 2.0 / 3.0 * compute_mb);
+    // ZeRO-3: the m micro-batches' weight gathers and the reduce-scatter go over the same links while the step
+    // computes; what exceeds the step's compute is exposed, and never less than the reduction's own tail.
+    const double exposed_dp = std::max({0.0, dp - 2.0 / 3.0 * compute_mb, m * gather_mb + dp - m * compute_mb});
 
     // 1F1B: (m + (p-1)/v) micro-batch slots; the (p-1)/v extra slots are the bubble (Narayanan et al. 2021,
     // section 2.2: bubble fraction (p-1)/m, divided by v when interleaved).

@@ -479,6 +479,23 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
         };
         plan_detail::widen(e.c, band(das.low));
         plan_detail::widen(e.c, band(das.high));
+        // A layout-search point's fast end: at the high end of the assumptions a runner-up of the same search may
+        // overtake the layout chosen at the typical ones (a faster compute basis favours layouts that hide less behind
+        // compute: a pipeline over ZeRO-3's per-block gathers), so the time figures' fast side also spans the kept
+        // points evaluated there (at most three evaluations, not a search). Memory stays the chosen layout's.
+        if (point && !point->profile)
+            for (const plan_detail::TrainPoint& tp : tc.points) {
+                if (&tp == point || !tp.result.fits || tp.n != n) continue;
+                const plan_detail::Eval b = plan_detail::evaluate(w, cat, *d, n, das.high, false, tp.result.layout.data_parallel, &tp);
+                if (!b.c.fits) continue;
+                for (const char* k : {"step_time_s", "train_time_s", "train_tokens_per_s"}) {
+                    auto f = e.c.figures.find(k);
+                    auto g = b.c.figures.find(k);
+                    if (f == e.c.figures.end() || g == b.c.figures.end()) continue;
+                    if (std::string(k) == "train_tokens_per_s") f->second.high = std::max(f->second.high, g->second.value);
+                    else f->second.low = std::min(f->second.low, g->second.value);
+                }
+            }
         plan_detail::label_calibrated(e.c, w, cat, das, rule, mfu_rule, attention_rule, gemm_rule);
         if (rule && w.stage != Stage::finetune && w.stage != Stage::pretrain)
             e.c.notes.push_back("decode bandwidth efficiency " + format_sig(rule->value, 3) + " (" + format_sig(rule->low, 3) + ".." +

@@ -267,17 +267,40 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                  ? qlora_dequant_time_s(frozen_base.quantized_params, frozen_base.bits_per_weight, dequant_uses,
                                                         d.bandwidth_bytes_per_s)
                                  : 0.0;
-    // Gradient all-reduce of the n devices over the scale-up link (parallel.h), a floor for slow links (PCIe):
-    // the MFU above is measured end to end on runs whose network traffic it already includes, so the
-    // scale-out network is priced by the layout search (c.layouts), not added here. Not counted when the
-    // device publishes no link.
-    const Network net = network_of(d, a);
-    step.communication_s = d.interconnect_bytes_per_s > 0 ? allreduce_time_s(trainable * 2.0, {n, n}, net) : 0.0;
     // A fixed time per micro-batch of an adapter fine-tune (runtimes.json adapter_step_overhead_s): the per-step
     // cost the LLaMA-Factory rows show beyond FLOPs and dequantization (launches and Python work of the wrapped
     // layers, the optimizer step every few micro-batches); a fit on the runtime's calibration rows, not a mechanism.
     const double overhead_s = adapter ? micro_batches * rt.adapter_step_overhead_s : 0.0;
-    step.time_s = std::max(step.roofline.time_s + fp8_cast_s + dequant_s + overhead_s, step.communication_s); // gradient all-reduce overlaps the backward pass
+    const double compute_s = step.roofline.time_s + fp8_cast_s + dequant_s + overhead_s;
+    // The layout search's job and devices on this profile's basis: compute time per token on one device (what the
+    // step above spends outside communication, over the tokens one device computes).
+    TrainingJob job;
+    Cluster cluster;
+    const bool shaped = peak.flop_per_s > 0 && arch.layers > 0 && arch.hidden > 0 && arch.heads > 0;
+    if (shaped) {
+        job = training_job(w, trainable, st_per, frozen_per, as);
+        cluster = cluster_of(d, n, peak.flop_per_s, m.capacity_bytes, a);
+        job.compute_s_per_token = compute_s * n / tokens_per_step;
+        job.compute_basis_recompute = t.checkpointing;
+    }
+    // Pretraining's MFU is a kernel-level basis (assumptions.json training_mfu: the anchor run with its modelled
+    // bubble and exposed communication taken out), so over several devices the step adds what the layout model
+    // leaves exposed of this data-parallel layout's traffic (parallel.cpp: the gradient all-reduce or, under ZeRO-3,
+    // the per-block weight gathers and the reduce-scatter on the scale-up and scale-out links, less what the
+    // compute hides). Fine-tunes keep their end-to-end MFU (finetune_mfu, single-node runs): the gradient all-reduce
+    // over the scale-up link (parallel.h) is a floor for slow links (PCIe), overlapping the backward pass; not
+    // counted when the device publishes no link.
+    const bool layout_priced = shaped && w.stage == Stage::pretrain && n > 1;
+    if (layout_priced) {
+        const LayoutResult lr = evaluate_layout(job, cluster, a, {.data_parallel = n, .zero_stage = zero, .micro_batch = std::max(1, c.layout.micro_batch),
+                                                                  .micro_batches = std::max(1, c.layout.micro_batches), .recompute = t.checkpointing});
+        step.communication_s = std::isfinite(lr.communication_s) ? lr.communication_s : 0.0;
+        step.time_s = compute_s + step.communication_s;
+    } else {
+        const Network net = network_of(d, a);
+        step.communication_s = d.interconnect_bytes_per_s > 0 ? allreduce_time_s(trainable * 2.0, {n, n}, net) : 0.0;
+        step.time_s = std::max(compute_s, step.communication_s); // gradient all-reduce overlaps the backward pass
+    }
     c.phases.push_back(step);
     auto why = [&] { return format_sig(flops_per_token / w.model.active_params, 3) + "N FLOPs per token (with attention) x " +
                             format_sig(tokens_per_step, 6) + " tokens / (" + std::to_string(n) + " x " + format_sig(peak.flop_per_s / 1e12, 4) +
@@ -294,7 +317,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                  " times to 16 bits (" + format_sig(dequant_s, 3) + " s)"
                                            : "") +
                             (attention_ratio < 1 ? "; attention counted at " + format_sig(attention_ratio, 2) + " of T x T (causal kernel, " + rt.id + ")" : "") +
-                            (overhead_s > 0 ? " + " + format_sig(overhead_s, 3) + " s per-step overhead (" + rt.id + ")" : ""); };
+                            (overhead_s > 0 ? " + " + format_sig(overhead_s, 3) + " s per-step overhead (" + rt.id + ")" : "") +
+                            (layout_priced && step.communication_s > 0 ? " + exposed data-parallel communication " + format_sig(step.communication_s, 3) + " s" : ""); };
     if (peak.flop_per_s > 0) {
         c.figures["step_time_s"] = e.figure(step.time_s, Label::modelled, why);
         c.figures["train_tokens_per_s"] = e.figure(tokens_per_step / step.time_s, Label::modelled, why);
@@ -305,21 +329,20 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     if (!c.fits) {
         c.regime = Regime::capacity;
         if (e.explain) c.regime_why = "needs " + gb(m.total_bytes) + " per device but " + gb(m.capacity_bytes) + " is usable";
-    } else if (step.communication_s > step.roofline.time_s + fp8_cast_s + dequant_s + overhead_s) {
+    } else if (step.communication_s > compute_s) {
         c.regime = Regime::bandwidth;
-        if (e.explain) c.regime_why = "the gradient all-reduce (" + format_sig(step.communication_s, 3) + " s) outlasts the compute";
+        if (e.explain) c.regime_why = std::string(layout_priced ? "the exposed data-parallel communication (" : "the gradient all-reduce (") +
+                                      format_sig(step.communication_s, 3) + " s) outlasts the compute";
     } else {
         c.regime = Regime::compute;
         if (e.explain) c.regime_why = "training at MFU " + format_sig(mfu, 2) + " of the " + peak.precision + " peak";
     }
     // The layout search's basis: the same job and devices, and this profile's compute time per token on one
     // device (what the step above spends outside communication, over the tokens one device computes).
-    if (basis && peak.flop_per_s > 0) {
-        basis->job = training_job(w, trainable, st_per, frozen_per, as);
-        basis->cluster = cluster_of(d, n, peak.flop_per_s, m.capacity_bytes, a);
-        basis->job.compute_s_per_token = (step.roofline.time_s + fp8_cast_s + dequant_s + overhead_s) * n / tokens_per_step;
-        basis->job.compute_basis_recompute = t.checkpointing;
-        basis->valid = arch.layers > 0 && arch.hidden > 0 && arch.heads > 0;
+    if (basis && shaped) {
+        basis->job = job;
+        basis->cluster = cluster;
+        basis->valid = true;
     }
 }
 
@@ -356,8 +379,12 @@ LayoutResult result_of(const Workload& w, const Eval& e, double peak_flop_per_s)
     r.tokens_per_s = value("train_tokens_per_s");
     r.time_to_train_s = value("train_time_s");
     if (!c.phases.empty()) {
-        r.compute_s = std::max(0.0, c.phases.front().time_s - std::max(0.0, c.phases.front().communication_s - c.phases.front().roofline.time_s));
-        r.communication_s = c.phases.front().communication_s;
+        const Phase& ph = c.phases.front();
+        // Pretraining over several devices adds the exposed communication to the compute (eval_train); otherwise the
+        // all-reduce overlaps the compute and only what outlasts it shows.
+        const bool added = w.stage == Stage::pretrain && c.layout.data_parallel > 1;
+        r.compute_s = std::max(0.0, added ? ph.time_s - ph.communication_s : ph.time_s - std::max(0.0, ph.communication_s - ph.roofline.time_s));
+        r.communication_s = ph.communication_s;
     }
     const int n = c.layout.data_parallel;
     if (r.step_s > 0 && peak_flop_per_s > 0) r.mfu = model_flops_per_token(w) * r.tokens_per_s / (n * peak_flop_per_s);
@@ -384,7 +411,11 @@ std::vector<TrainPoint> train_points(const Workload& w, const Catalog& cat, cons
     std::vector<int> zeros;
     if (is_given(w, "train.zero_stage") || n == 1) zeros = {default_zero(w, n)};
     else zeros = {0, 1, 2, 3};
-    const bool profile_allowed = tr.tensor_parallel <= 1 && tr.pipeline_parallel <= 1 && tr.context_parallel <= 1 && tr.expert_parallel <= 1;
+    // A data-parallel point gives every rank whole sequences: pretraining with a global batch below the count has
+    // none (the layout search splits those counts by tensor, context and pipeline parallelism instead).
+    const bool whole_sequences = !(w.stage == Stage::pretrain && tr.global_batch > 0 && tr.global_batch < n);
+    const bool profile_allowed = whole_sequences && tr.tensor_parallel <= 1 && tr.pipeline_parallel <= 1 && tr.context_parallel <= 1 &&
+                                 tr.expert_parallel <= 1;
     for (int z : zeros) {
         Eval e;
         e.explain = false;

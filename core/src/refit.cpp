@@ -28,7 +28,7 @@ struct FitDecl {
 constexpr FitDecl kFits[] = {
     {"assumptions.decode_compute_efficiency", FitMethod::anchor, true, ""},                 // one row: v0.9 LLaMA 7B on A100 FP16
     {"assumptions.decode_compute_efficiency_8bit", FitMethod::log_least_squares, true, ""}, // six TensorRT-LLM FP8 rows it moves
-    {"assumptions.training_mfu", FitMethod::anchor, true, ""},                              // Llama 3 405B; llm-foundry 760m is the low
+    {"assumptions.training_mfu", FitMethod::anchor, true, ""},                              // llm-foundry MPT-13B on 8 H100; 760m is the low
     {"assumptions.finetune_mfu", FitMethod::anchor, true, ""},                              // torchtune 405B QLoRA; the others the band
     {"assumptions.encoder_compute_efficiency", FitMethod::anchor, true, ""},                // BERT-Base b128; b8 and Large the band
     {"assumptions.training_fp8_cast_bytes_per_element", FitMethod::log_least_squares, false, ""},

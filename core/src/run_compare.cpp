@@ -4,6 +4,7 @@
 #include "hwplan/run_compare.h"
 
 #include <algorithm>
+#include <iterator>
 #include <cmath>
 
 #include "hwplan/assumptions.h"
@@ -122,7 +123,7 @@ void point(const BenchReport& report, RunComparison& c) {
             c.why = how + "Throughput is the batch times the step rate; without a Mean TPOT to split them, look first at the batch the "
                           "server actually reached (--max-concurrency, --max-num-seqs, KV cache blocks).";
         }
-    } else if (f == "step_time_s" || f == "train_tokens_per_s" || f == "layouts.best.mfu") {
+    } else if (f == "step_time_s" || f == "train_tokens_per_s" || f == "layouts.best.mfu" || f == "layouts.best.hardware_flop_per_s") {
         // A step is the model FLOPs of its tokens over the devices' peak and the share of it reached (MFU); tokens a
         // second per device and MFU are the same step seen from its tokens and its FLOPs.
         c.points_at = "training_mfu";
@@ -161,16 +162,24 @@ RunComparison compare_run(const RunIt& run, const BenchReport& report) {
     auto command_name = [](const std::string& tool) {
         return tool == "llama-bench" ? "llama-bench" : tool == "sglang-bench-serving" ? "python -m sglang.bench_serving"
                : tool == "torchtitan"                                             ? "torchtitan's training run"
+               : tool == "torchtune"                                              ? "torchtune's fine-tuning run"
+               : tool == "megatron-lm"                                            ? "Megatron-LM's training run"
+               : tool == "deepspeed"                                              ? "DeepSpeed's training run"
                                                                                   : "vllm bench serve";
     };
     auto text_name = [](const std::string& tool) {
         return tool == "llama-bench" ? "llama-bench's table" : tool == "sglang-bench-serving" ? "SGLang bench_serving's result block"
                : tool == "torchtitan"                                                  ? "torchtitan's training log"
+               : tool == "torchtune"                                                   ? "torchtune's step log"
+               : tool == "megatron-lm"                                                 ? "Megatron-LM's iteration log"
+               : tool == "deepspeed"                                                   ? "DeepSpeed's throughput log"
                                                                                        : "vLLM's result block";
     };
-    if (expected != "vllm-bench-serve" && expected != "sglang-bench-serving" && expected != "llama-bench" && expected != "torchtitan") {
+    static const char* const kReadBack[] = {"vllm-bench-serve", "sglang-bench-serving", "llama-bench", "torchtitan", "torchtune", "megatron-lm",
+                                            "deepspeed"};
+    if (std::none_of(std::begin(kReadBack), std::end(kReadBack), [&](const char* t) { return expected == t; })) {
         c.issues.push_back({"run", "the plan's measure command is " + expected + "; reading its output back is not written yet (vllm bench serve, "
-                                   "python -m sglang.bench_serving, llama-bench and torchtitan's log are)"});
+                                   "python -m sglang.bench_serving, llama-bench, and torchtitan's, torchtune's, Megatron-LM's and DeepSpeed's logs are)"});
         return c;
     }
     if (report.tool != expected) {

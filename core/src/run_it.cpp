@@ -8,10 +8,13 @@
 #include <cstdio>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "hwplan/catalog.h"
 #include "hwplan/format.h"
 #include "hwplan/plan.h"
 #include "hwplan/workload.h"
+#include "plan_eval.h"
 #include "plan_internal.h"
 
 namespace hwplan {
@@ -114,7 +117,7 @@ void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate
     if (c.layout.pipeline_parallel > 1) s.add("--pipeline-parallel-size", num(c.layout.pipeline_parallel));
     if (c.layout.expert_parallel > 1) {
         // The plan's wide layout spreads the experts over all expert_parallel devices with attention tensor parallel over
-        // groups of tensor_parallel (plan.cpp, eval_serve_layout); vLLM spreads them over tensor x data parallel devices
+        // groups of tensor_parallel (plan_serving.cpp, eval_serve_layout); vLLM spreads them over tensor x data parallel devices
         // (--enable-expert-parallel), so the groups are its data-parallel ranks.
         const int groups = std::max(1, c.layout.expert_parallel / std::max(1, c.layout.tensor_parallel));
         if (groups > 1) s.add("--data-parallel-size", num(groups));
@@ -125,6 +128,9 @@ void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate
     if (w.precision.kv_cache == "fp8") s.add("--kv-cache-dtype", "fp8");
     else if (w.precision.weights == "bf16") s.add("--dtype", "bfloat16");
     else if (w.precision.weights == "fp16") s.add("--dtype", "float16");
+    // FP8 weights: vLLM quantizes a 16-bit checkpoint as it loads it (an FP8 checkpoint names fp8 in its config, which
+    // the flag agrees with); int8 and int4 need a checkpoint quantized by a named method, which names itself.
+    if (w.precision.weights == "fp8") s.add("--quantization", "fp8");
     const double device_bytes = (d.runtime_total_bytes > 0 ? d.runtime_total_bytes : d.memory_bytes) * d.usable_memory_ratio;
     if (device_bytes > 0 && c.memory.capacity_bytes > 0)
         s.add("--gpu-memory-utilization", format_sig(std::round(c.memory.capacity_bytes / device_bytes * 100) / 100, 2));
@@ -152,8 +158,12 @@ void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate
     else
         predict(r, c, "ttft_s", "Median TTFT (ms)", 1e3, "ms",
                 "one prefill with no queue; the benchmark opens with " + num(batch) + " prompts at once, so compare the median, not the mean");
-    r.notes.push_back("Set MODEL to the Hugging Face id or local path of " + w.model.model.name + " in " + w.precision.weights +
-                      " (a quantized checkpoint carries its quantization; vLLM reads it from the checkpoint's config).");
+    const bool quantized_checkpoint = w.precision.weights != "bf16" && w.precision.weights != "fp16" && w.precision.weights != "fp8";
+    r.notes.push_back("Set MODEL to the Hugging Face id or local path of " + w.model.model.name +
+                      (w.precision.weights == "fp8" ? ": a 16-bit checkpoint or an FP8 one (--quantization fp8 quantizes the first as it loads)."
+                       : quantized_checkpoint      ? " quantized to " + w.precision.weights +
+                                                    " by a method vLLM reads (AWQ, GPTQ, ...): the checkpoint's config names its quantization."
+                                                   : " in " + w.precision.weights + "."));
 }
 
 // [SECTION] Serving: SGLang ---------------------------------------------------------------------------------
@@ -191,7 +201,7 @@ void serve_sglang(RunIt& r, const Workload& w, const Catalog& cat, const Candida
     const double batch = b != c.figures.end() ? b->second.value : sh.batch;
     const Layout& l = c.layout;
     // Under expert parallelism the plan spreads the experts over all the replica's devices and runs attention tensor
-    // parallel over groups of l.tensor_parallel (plan.cpp, eval_serve_layout). SGLang says that as one instance of
+    // parallel over groups of l.tensor_parallel (plan_serving.cpp, eval_serve_layout). SGLang says that as one instance of
     // --tp-size devices with --ep-size experts' ranks, and attention data parallel over tp / attention-tp groups
     // (server_args.py: enable_dp_attention, "data parallelism for attention and tensor parallelism for FFN").
     const bool wide = l.expert_parallel > 1;
@@ -510,7 +520,76 @@ void pretrain(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& 
     if (t.per_node < t.devices) r.notes.push_back(std::to_string(kNodeDevices) + " devices per node assumed; change the per-node count to your servers'.");
 }
 
+// DeepSpeed (the plan's runtime profile is DeepSpeed's ZeRO engine): a ds_config.json with the planned batch, precision,
+// ZeRO stage and offload (config-json.md's keys), and the deepspeed launcher over the user's training script.
+void finetune_deepspeed(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const TrainingRuntime& rt) {
+    const ToolInterface* ds = cat.find_tool("deepspeed");
+    if (!ds) {
+        r.reason = "catalog/tools.json has no deepspeed entry";
+        return;
+    }
+    const TrainShape t = train_shape(w, c);
+    const Layout& l = c.layout;
+    const int micro = std::max(1, l.micro_batch), accumulation = std::max(1, l.micro_batches);
+    // DeepSpeed's ZeRO engine is data parallel over every device it starts: its batch identity (config-json.md) counts them all.
+    const double batch = double(micro) * accumulation * t.devices;
+    auto config = [&](int print_every) {
+        nlohmann::ordered_json j;
+        j["train_batch_size"] = static_cast<long long>(batch); // an integer: DeepSpeed checks the identity exactly
+        j["train_micro_batch_size_per_gpu"] = micro;
+        j["gradient_accumulation_steps"] = accumulation;
+        j["steps_per_print"] = print_every;
+        if (w.precision.compute == "fp16") j["fp16"]["enabled"] = true;
+        else if (w.precision.compute != "fp32") j["bf16"]["enabled"] = true;
+        j["zero_optimization"]["stage"] = l.zero_stage;
+        if (w.train.cpu_offload) {
+            j["zero_optimization"]["offload_optimizer"]["device"] = "cpu";
+            if (l.zero_stage >= 3 && rt.offload_parameters) j["zero_optimization"]["offload_param"]["device"] = "cpu";
+        }
+        return j.dump(2) + "\n";
+    };
+    auto launch = [&](const std::string& file) {
+        CommandLine s{"deepspeed"};
+        s.add("--num_nodes", num(t.nodes));
+        s.add("--num_gpus", num(t.per_node));
+        s.parts.push_back("\"$TRAIN_SCRIPT\"");
+        s.add("--deepspeed");
+        s.add("--deepspeed_config", file);
+        return s.text();
+    };
+    r.deploy.push_back(command(*ds, "DeepSpeed config: the planned batch, ZeRO stage and offload", config(10), "ds_config.json"));
+    r.deploy.push_back(command(*ds, "launch your training script on each node", launch("ds_config.json")));
+    r.measure.push_back(command(*ds, "the same config, a progress line every step", config(1), "ds_measure.json"));
+    r.measure.push_back(command(*ds, "run " + std::to_string(kMeasureSteps) + " steps (your script's own step limit) and keep the log", launch("ds_measure.json")));
+    // The throughput timer's line: CurrSamplesPerSec = train_batch_size / the step's time (timer.py), and
+    // MaxMemAllocated = torch.cuda.max_memory_allocated() in GiB: the plan's memory without the runtime context, the
+    // managed optimizer state and the allocator's share (overhead), which allocated memory does not count.
+    if (const auto st = c.figures.find("step_time_s"); st != c.figures.end() && st->second.value > 0) {
+        const Figure& f = st->second;
+        r.predicted.push_back({"CurrSamplesPerSec", "step_time_s", batch / f.value, f.high > 0 ? batch / f.high : batch / f.value,
+                               f.low > 0 ? batch / f.low : batch / f.value, "samples/s", f.low != f.high,
+                               "train_batch_size (" + num(batch) + ") over the planned step time"});
+    }
+    const MemoryUse& m = c.memory;
+    const double allocated = m.total_bytes - m.overhead_bytes - m.managed_bytes;
+    if (allocated > 0)
+        r.predicted.push_back({"MaxMemAllocated (GiB)", "memory.total_bytes", allocated / 1073741824.0, allocated / 1073741824.0,
+                               allocated / 1073741824.0, "GiB", false,
+                               "the plan's weights, gradients, optimizer state and activations on one device; DeepSpeed prints GiB as GB"});
+    r.notes.push_back("TRAIN_SCRIPT is your training script: it passes its arguments to deepspeed.initialize (add_config_arguments gives it "
+                      "--deepspeed and --deepspeed_config), which reads the batch, precision, ZeRO stage and offload from the config.");
+    if (l.tensor_parallel > 1 || l.pipeline_parallel > 1 || l.context_parallel > 1)
+        r.notes.push_back("DeepSpeed's ZeRO engine is data parallel over all " + std::to_string(t.devices) + " devices; the planned TP " +
+                          std::to_string(l.tensor_parallel) + ", PP " + std::to_string(l.pipeline_parallel) + " and CP " +
+                          std::to_string(l.context_parallel) + " are not in this config.");
+    if (t.per_node < t.devices) r.notes.push_back(std::to_string(kNodeDevices) + " devices per node assumed; change --num_gpus to your servers'.");
+}
+
 void finetune(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c) {
+    if (const TrainingRuntime& rt = plan_detail::training_runtime(w, cat); rt.id == "deepspeed") {
+        finetune_deepspeed(r, w, cat, c, rt);
+        return;
+    }
     const ToolInterface* tune = cat.find_tool("torchtune");
     if (!tune) {
         r.reason = "catalog/tools.json has no torchtune entry";
@@ -537,6 +616,11 @@ void finetune(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& 
         s.parts.push_back(std::string("enable_activation_checkpointing=") + (l.recompute != Checkpointing::none ? "True" : "False"));
         if (!full) s.parts.push_back("model.lora_rank=" + num(w.train.lora_rank));
         if (full && t.devices > 1 && l.tensor_parallel > 1) s.parts.push_back("tensor_parallel_dim=" + num(l.tensor_parallel));
+        // The planned sharding and offload in the recipes' own keys (torchtune's memory guide): FSDP reshards after
+        // forward by default (ZeRO-3); ZeRO-2 keeps the gathered parameters to backward. Offload: FSDP's CPU offload in
+        // the distributed recipes, torchao's CPU-offload optimizer in the single-device ones.
+        if (t.devices > 1 && l.zero_stage == 2) s.parts.push_back("fsdp_reshard_after_forward=False");
+        if (w.train.cpu_offload) s.parts.push_back(t.devices > 1 ? "fsdp_cpu_offload=True" : "optimizer=torchao.prototype.low_bit_optim.CPUOffloadOptimizer");
         if (measure) {
             s.parts.push_back("epochs=1");
             s.parts.push_back("max_steps_per_epoch=" + std::to_string(kMeasureSteps));
@@ -553,7 +637,18 @@ void finetune(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& 
     if (config.front() == '"')
         r.notes.push_back("torchtune v0.6.1 ships no " + method + " config for " + w.model.model.name + " with " + recipe +
                           ": set TORCHTUNE_CONFIG to one you copied (tune cp) and adapted.");
-    if (l.zero_stage != (t.devices > 1 ? 3 : 0) || l.pipeline_parallel > 1 || l.context_parallel > 1)
+    const TrainingRuntime& rt = plan_detail::training_runtime(w, cat);
+    if (rt.id != "torchtune")
+        r.notes.push_back("The plan's memory follows " + rt.name + "'s storage rules (train.runtime " + rt.id +
+                          "); torchtune's recipes store adapters, gradients and optimizer state their own way, so peak memory will differ from the "
+                          "prediction: plan with train.runtime torchtune to predict this command's figures.");
+    if (w.train.cpu_offload && t.devices > 1 && l.zero_stage < 3)
+        r.notes.push_back("torchtune's CPU offload is FSDP's (fsdp_cpu_offload): it moves the sharded parameters and gradients to the CPU too, "
+                          "not only the optimizer state the plan offloads.");
+    if (l.zero_stage == 1 && t.devices > 1)
+        r.notes.push_back("torchtune's distributed recipes have no ZeRO-1 (optimizer state sharded alone): FSDP shards the parameters too, "
+                          "which saves memory beyond the plan and adds parameter gathers.");
+    else if ((l.zero_stage == 0 && t.devices > 1) || l.pipeline_parallel > 1 || l.context_parallel > 1)
         r.notes.push_back("torchtune's distributed recipes shard with FSDP (ZeRO-3); the planned layout (ZeRO-" + std::to_string(l.zero_stage) +
                           ", PP " + std::to_string(l.pipeline_parallel) + ", CP " + std::to_string(l.context_parallel) + ") is the nearest they run.");
 }
@@ -565,9 +660,24 @@ std::string strip_quotes(std::string v) {
     return v;
 }
 
-// (flag or key, value) pairs of a command line (continuations joined, double-quoted words kept whole) or a TOML file.
+// A JSON config's leaves as (dotted path, value as text): {"zero_optimization": {"stage": 2}} -> ("zero_optimization.stage", "2").
+void json_leaves(const nlohmann::json& j, const std::string& path, std::vector<std::pair<std::string, std::string>>& out) {
+    if (j.is_object()) {
+        for (const auto& [k, v] : j.items()) json_leaves(v, path.empty() ? k : path + "." + k, out);
+        return;
+    }
+    out.push_back({path, j.is_string() ? j.get<std::string>() : j.dump()});
+}
+
+// (flag or key, value) pairs of a command line (continuations joined, double-quoted words kept whole) or a TOML or
+// JSON file.
 std::vector<std::pair<std::string, std::string>> used_flags(const RunCommand& c, const ToolInterface& t) {
     std::vector<std::pair<std::string, std::string>> out;
+    if (!c.file.empty() && t.syntax == "json") {
+        const nlohmann::json j = nlohmann::json::parse(c.text, nullptr, false);
+        if (!j.is_discarded()) json_leaves(j, "", out);
+        return out;
+    }
     if (!c.file.empty() && t.syntax == "toml") {
         std::string section, line;
         std::istringstream in(c.text);

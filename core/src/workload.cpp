@@ -172,7 +172,7 @@ void read_model(Reader& r, const Catalog& catalog, Workload& w) {
         if (*active_experts > *experts) m.error("active_experts", "cannot exceed experts (" + std::to_string(*experts) + ")");
         a.has_moe = true;
         a.moe = {.experts = *experts, .active_experts = *active_experts, .expert_intermediate = a.intermediate};
-        // The routed experts alone (gated MLP: 3 x hidden x intermediate each, per layer; as plan.cpp's
+        // The routed experts alone (gated MLP: 3 x hidden x intermediate each, per layer; as plan_facts.cpp's
         // weight split counts them) must fit inside the stated total.
         const double per_expert = (a.mlp == MlpKind::gated ? 3.0 : 2.0) * a.hidden * double(a.intermediate);
         const double routed = per_expert * *experts * a.layers;

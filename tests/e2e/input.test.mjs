@@ -92,14 +92,20 @@ test('Ctrl held while a field lets go (the focus moves to the canvas) stays held
 test('one wheel notch scrolls the candidate table one step, downwards', async () => {
   await reset(page);
   const ids = (await page.evaluate(() => window.hwplanUi.order)).split(',');
-  const probe = `row:${ids[ids.length - 1]}`; // the last row: its y moves up as the table scrolls down
+  // The probe: the lowest row in view (only rows in view are laid out and published). Its y moves up as the table scrolls
+  // down, and it stays in view after one step (Dear ImGui's wheel step is at most two thirds of the table's height).
+  const inView = await page.evaluate((list) => list.filter((id) => window.hwplanUi[`row:${id}`]), ids);
+  assert.ok(inView.length >= 3 && inView.length < ids.length, `some rows are in view, not all (${inView.length} of ${ids.length})`);
+  const probe = `row:${inView[inView.length - 1]}`;
   const before = await widget(page, probe);
   const table = await widget(page, `row:${ids[0]}`);
   await page.mouse.move(table.x + 200, (await widget(page, 'header:device')).y + 60);
   await settled(page); // the app has drawn a frame with the pointer over the table: the wheel goes to what it hovers
   await page.mouse.wheel(0, 100); // one notch down (Chromium: 100 px)
-  await page.waitForFunction(([p, y]) => window.hwplanUi[p].y !== y, [probe, before.y], { timeout: T.step });
-  const after = await widget(page, probe);
+  await page.waitForFunction(([p, y]) => !window.hwplanUi[p] || window.hwplanUi[p].y !== y, [probe, before.y], { timeout: T.step });
+  await settled(page);
+  const after = await page.evaluate((p) => window.hwplanUi[p], probe);
+  assert.ok(after, `${probe} is still in view after one notch: one step, not a jump to the end`);
   const moved = before.y - after.y;
   // One step is about five lines of text (Dear ImGui's wheel step), not the whole table (50 rows, ~1000 px).
   assert.ok(moved > 0, `the table scrolled down (rows moved up by ${moved} px)`);

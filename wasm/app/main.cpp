@@ -113,6 +113,53 @@ App& app() {
     return a;
 }
 
+} // namespace
+
+// [SECTION] GL state ------------------------------------------------------------------------------------
+// Dear ImGui's OpenGL backend reads the GL state before each frame it renders and restores it after (about 25 reads).
+// In WebGL each read is getParameter or isEnabled, a synchronous round trip to the GPU process: about 45 ms of the
+// main thread per rendered frame in headless Chromium (bench/hover.mjs), and as many wake-ups of the GPU process.
+// The backend is the only thing that draws on this canvas besides the clear in frame(), so between its frames the
+// state is what it restored, which is what it read; starting from WebGL's defaults, that is always the defaults
+// (no program, buffer, vertex array, texture or sampler bound; texture unit 0; blending off with ONE/ZERO and
+// FUNC_ADD; no test enabled), with the viewport frame() set. The backend's compile line maps its reads to these
+// (wasm/CMakeLists.txt); any other query (its start-up's version, texture size, extensions) asks WebGL.
+static GLint g_viewport[4] = {0, 0, 0, 0}; // the viewport frame() set for the frame being rendered
+
+extern "C" void hwplan_gl_get_integerv(GLenum name, GLint* out) {
+    switch (name) {
+    case GL_ACTIVE_TEXTURE: *out = GL_TEXTURE0; return;
+    case GL_CURRENT_PROGRAM:
+    case GL_TEXTURE_BINDING_2D:
+    case GL_SAMPLER_BINDING:
+    case GL_ARRAY_BUFFER_BINDING:
+    case GL_ELEMENT_ARRAY_BUFFER_BINDING:
+    case GL_VERTEX_ARRAY_BINDING:
+    case GL_PIXEL_UNPACK_BUFFER_BINDING: *out = 0; return;
+    case GL_VIEWPORT:
+    case GL_SCISSOR_BOX: std::memcpy(out, g_viewport, sizeof g_viewport); return; // the scissor test is off between frames
+    case GL_BLEND_SRC_RGB:
+    case GL_BLEND_SRC_ALPHA: *out = GL_ONE; return;
+    case GL_BLEND_DST_RGB:
+    case GL_BLEND_DST_ALPHA: *out = GL_ZERO; return;
+    case GL_BLEND_EQUATION_RGB:
+    case GL_BLEND_EQUATION_ALPHA: *out = GL_FUNC_ADD; return;
+    default: glGetIntegerv(name, out); return;
+    }
+}
+extern "C" GLboolean hwplan_gl_is_enabled(GLenum name) {
+    switch (name) {
+    case GL_BLEND:
+    case GL_CULL_FACE:
+    case GL_DEPTH_TEST:
+    case GL_STENCIL_TEST:
+    case GL_SCISSOR_TEST: return GL_FALSE;
+    default: return glIsEnabled(name);
+    }
+}
+
+namespace {
+
 // Idle costs nothing: when no frame is left to draw, the main loop itself is paused (no animation-frame
 // ticks), and every source of change (GLFW input, the wheel, page commands, a resize) resumes it here.
 bool g_loop_paused = false;
@@ -326,6 +373,7 @@ void frame_unguarded() {
     const std::uint64_t drawn = frame_hash(*ImGui::GetDrawData(), fb_w, fb_h, bg);
     if (drawn == 0 || drawn != a.rendered_hash) {
         glViewport(0, 0, fb_w, fb_h);
+        g_viewport[2] = fb_w, g_viewport[3] = fb_h;
         glClearColor(bg.x, bg.y, bg.z, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());

@@ -247,6 +247,44 @@ std::string cell_name(TableColumn col, size_t figure) {
     }
 }
 
+// One row of the Devices table: the device's best-ranked option, the recommended option's row highlighted (its fleet
+// may hold several replicas of the candidate's count, or whole servers bought around them). `i` indexes the plan's
+// candidates, `shown_row` is the row's position in the table, top to bottom.
+void table_row(AppState& state, const TableWords& table, int i, int shown_row) {
+    const TableRow& row = table.rows[static_cast<size_t>(i)];
+    ImGui::TableNextRow();
+    if (row.recommended) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, palette().highlight_row);
+    size_t figure = 0;
+    for (size_t col = 0; col < row.cells.size(); ++col) {
+        ImGui::TableNextColumn();
+        const std::string& text = row.cells[col];
+        switch (table.columns[col]) {
+        case TableColumn::rank:
+            // The rank, or "out" (eliminated) in the warning colour; the whole row selects the detail.
+            if (!row.ranked) ImGui::PushStyleColor(ImGuiCol_Text, bad_color());
+            if (ImGui::Selectable((text + "##row" + std::to_string(i)).c_str(), state.selected == i, ImGuiSelectableFlags_SpanAllColumns))
+                state.selected = i;
+            if (!row.ranked) ImGui::PopStyleColor();
+            if (ImGui::IsItemHovered()) // device and fleet (cut to their width) and why, whole
+                ImGui::SetTooltip("%s\n%s\n%s", row.cells[1].c_str(), row.cells[2].c_str(), row.cells.back().c_str());
+            publish(state, "row:" + row.device);
+            if (state.scroll_to_selected && state.selected == i) ImGui::SetScrollHereY(0.3f);
+            break;
+        case TableColumn::device:
+        case TableColumn::fleet: ellipsis_cell(text); break;
+        case TableColumn::regime: ImGui::TextUnformatted(text.c_str()); break;
+        case TableColumn::why:
+            if (row.ranked) ImGui::TextUnformatted(text.c_str());
+            else ImGui::TextColored(bad_color(), "%s", text.c_str());
+            break;
+        default:
+            number_cell(state, shown_row, cell_name(table.columns[col], figure).c_str(), text);
+            figure += table.columns[col] == TableColumn::figure;
+            break;
+        }
+    }
+}
+
 void devices_view(AppState& state) {
     const Plan& p = state.shown;
     const TableWords table = table_words(p); // the words the page's text mirror also holds (plan_words.h)
@@ -319,44 +357,24 @@ void devices_view(AppState& state) {
                        : what == TableColumn::fleet ? SortKey::count : what == TableColumn::memory ? SortKey::memory : SortKey::headline;
             state.sort_descending = desc;
         }
-        int shown_row = 0; // position in the table, top to bottom
-        for (int i : rows) {
-            const TableRow& row = table.rows[static_cast<size_t>(i)];
-            ImGui::TableNextRow();
-            // One row a device, showing its best-ranked option: the recommended option's row highlighted (its fleet
-            // may hold several replicas of the candidate's count, or whole servers bought around them).
-            if (row.recommended) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, palette().highlight_row);
-            size_t figure = 0;
-            for (size_t col = 0; col < row.cells.size(); ++col) {
-                ImGui::TableNextColumn();
-                const std::string& text = row.cells[col];
-                switch (table.columns[col]) {
-                case TableColumn::rank:
-                    // The rank, or "out" (eliminated) in the warning colour; the whole row selects the detail.
-                    if (!row.ranked) ImGui::PushStyleColor(ImGuiCol_Text, bad_color());
-                    if (ImGui::Selectable((text + "##row" + std::to_string(i)).c_str(), state.selected == i, ImGuiSelectableFlags_SpanAllColumns))
-                        state.selected = i;
-                    if (!row.ranked) ImGui::PopStyleColor();
-                    if (ImGui::IsItemHovered()) // device and fleet (cut to their width) and why, whole
-                        ImGui::SetTooltip("%s\n%s\n%s", row.cells[1].c_str(), row.cells[2].c_str(), row.cells.back().c_str());
-                    publish(state, "row:" + row.device);
-                    if (state.scroll_to_selected && state.selected == i) ImGui::SetScrollHereY(0.3f);
-                    break;
-                case TableColumn::device:
-                case TableColumn::fleet: ellipsis_cell(text); break;
-                case TableColumn::regime: ImGui::TextUnformatted(text.c_str()); break;
-                case TableColumn::why:
-                    if (row.ranked) ImGui::TextUnformatted(text.c_str());
-                    else ImGui::TextColored(bad_color(), "%s", text.c_str());
-                    break;
-                default:
-                    number_cell(state, shown_row, cell_name(table.columns[col], figure).c_str(), text);
-                    figure += table.columns[col] == TableColumn::figure;
-                    break;
-                }
-            }
-            ++shown_row;
-        }
+        // Only the rows in view are laid out (Dear ImGui's list clipper; every row is one line, so they are all as tall
+        // as the first): up to 53 rows of ten cells each took most of a frame's main-thread time in WebAssembly. A row
+        // scrolled out of view publishes nothing (row:DEVICE, num:ROW:COLUMN); the text mirror and the published order
+        // hold every row. Every row is laid out while the table fits its columns to their contents (its first frames, or
+        // a double click on a column's edge), so the widths are those of all rows, as before; and the selected row is
+        // laid out when a link asks to scroll to it.
+        ImGuiListClipper clipper;
+        clipper.Begin(static_cast<int>(rows.size()));
+        const ImGuiTable* laid_out = ImGui::GetCurrentTable();
+        bool fitting = false;
+        for (int col = 0; col < columns; ++col) fitting = fitting || laid_out->Columns[col].AutoFitQueue != 0;
+        if (fitting) clipper.IncludeItemsByIndex(0, static_cast<int>(rows.size()));
+        else if (state.scroll_to_selected)
+            if (const auto at = std::find(rows.begin(), rows.end(), state.selected); at != rows.end())
+                clipper.IncludeItemByIndex(static_cast<int>(at - rows.begin()));
+        while (clipper.Step())
+            for (int shown_row = clipper.DisplayStart; shown_row < clipper.DisplayEnd; ++shown_row) // position, top to bottom
+                table_row(state, table, rows[static_cast<size_t>(shown_row)], shown_row);
         state.scroll_to_selected = false;
         ImGui::EndTable();
     }

@@ -39,6 +39,7 @@ struct Assumptions {
     double training_fp8_cast_bytes_per_element = 0; // bytes FP8 training moves per GEMM operand element (casts)
     double pcie_handoff_s = 0;               // one pipeline-stage hand-off between cards joined only by PCIe, per step
     double gemm_tile_elements = 0;           // edge of a GEMM kernel's square output tile (rows = columns), for wave quantisation
+    double moe_alltoall_overlap = 0;         // share of a micro-batch's compute that hides the expert all-to-alls under a pipeline
 };
 
 enum class Case { typical, low, high }; // which end of each range
