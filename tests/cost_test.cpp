@@ -111,28 +111,37 @@ TEST(PurchaseUnits, UnitDevicesByCatalogThenSystemThenBoard) {
     }
 }
 
-// A fleet in whole units, by hand, on 8-device servers at $10,000 a device ($80,000 a server):
-//   1 replica of 4            -> 1 server (8 bought, 4 idle, room for 2 replicas), $80,000
-//   2 replicas of 4, packed   -> 1 server (8 bought, 0 idle), $80,000
-//   2 replicas of 4, apart    -> 2 servers (16 bought, 8 idle, room for 4), $160,000 (n+1: a server can fail)
-//   3 replicas of 3, packed   -> 2 per server -> 2 servers (16 bought, 7 idle, room for 4)
-//   2 replicas of 12, packed  -> 24 devices -> 3 servers (24 bought, 0 idle)
-//   2 replicas of 12, apart   -> 2 servers each -> 4 servers (32 bought, 8 idle, room for 2)
-//   a card (unit of 1)        -> exactly the devices needed
+// A fleet in whole units, by hand, on 8-device servers at $10,000 a device ($80,000 a server). Spares: servers
+// that may fail with the load's replicas still serving (docs/workload.md, redundancy "n+1").
+//   1 replica of 4                 -> 1 server (8 bought, 4 idle, room for 2 replicas), $80,000
+//   2 replicas of 4                -> 1 server (8 bought, 0 idle), $80,000
+//   1 replica of 4, n+1            -> 1 server + 1 spare: 2 servers (16 bought), 2 placed (one on each), 8 idle, room for 4
+//   3 replicas of 3                -> 2 per server -> 2 servers (16 bought, 7 idle, room for 4)
+//   2 replicas of 12               -> 24 devices -> 3 servers (24 bought, 0 idle)
+//   1 replica of 12, n+1           -> a replica spans 2 servers: 2 replicas on 2 servers each -> 4 servers (32 bought, 8 idle)
+//   1 replica of 8, n+1            -> lesson 004's bank: "One 8-GPU H200 server ... holds this ...; two give redundancy": 2 servers
+//   9 replicas of 1                -> 2 servers (16 bought, 7 idle, room for 16)
+//   2 replicas of 1, n+1           -> 1 server + 1 spare = 2 servers; 2 on each (4 placed) so either can fail; 12 idle
+//   8 replicas of 1, n+1           -> 1 server + 1 spare = 2 servers (not 9); 8 on each (16 placed): either can fail
+//   3 replicas of 4, n+1           -> 2 servers + 1 spare = 3; 5 placed (2, 2, 1): losing a server of 2 leaves 3; 4 idle
+//   a card (unit of 1)             -> exactly the devices needed
 TEST(PurchaseUnits, FleetsRoundUpToWholeServers) {
     Device d = priced_device();
     d.domain_size = 8; // an SXM GPU: bought on 8-GPU servers
-    struct Row { int per_replica; int replicas; bool apart; int units; int bought; int idle; int fit; };
+    struct Row { int per_replica; int replicas; int spares; int units; int bought; int idle; int fit; int placed; };
     const Row rows[] = {
-        {4, 1, false, 1, 8, 4, 2}, {4, 2, false, 1, 8, 0, 2}, {4, 2, true, 2, 16, 8, 4},  {3, 3, false, 2, 16, 7, 4},
-        {12, 2, false, 3, 24, 0, 2}, {12, 2, true, 4, 32, 8, 2}, {8, 2, true, 2, 16, 0, 2}, {1, 9, false, 2, 16, 7, 16},
+        {4, 1, 0, 1, 8, 4, 2, 1},   {4, 2, 0, 1, 8, 0, 2, 2},   {4, 1, 1, 2, 16, 8, 4, 2},   {3, 3, 0, 2, 16, 7, 4, 3},
+        {12, 2, 0, 3, 24, 0, 2, 2}, {12, 1, 1, 4, 32, 8, 2, 2}, {8, 1, 1, 2, 16, 0, 2, 2},   {1, 9, 0, 2, 16, 7, 16, 9},
+        {1, 2, 1, 2, 16, 12, 16, 4}, {1, 8, 1, 2, 16, 0, 16, 16}, {4, 3, 1, 3, 24, 4, 6, 5},
     };
     for (const auto& r : rows) {
-        const PurchaseUnits u = units_to_buy(d, r.per_replica, r.replicas, r.apart);
-        const std::string row = std::to_string(r.replicas) + " x " + std::to_string(r.per_replica) + (r.apart ? " apart" : " packed");
+        const PurchaseUnits u = units_to_buy(d, r.per_replica, r.replicas, r.spares);
+        const std::string row = std::to_string(r.replicas) + " x " + std::to_string(r.per_replica) + " + " + std::to_string(r.spares) + " spare";
         EXPECT_EQ(u.devices_per_unit, 8) << row;
         EXPECT_EQ(u.units, r.units) << row;
-        EXPECT_EQ(u.devices_needed, r.per_replica * r.replicas) << row;
+        EXPECT_EQ(u.replicas, r.placed) << row;
+        EXPECT_EQ(u.spare_units, r.spares) << row;
+        EXPECT_EQ(u.devices_needed, r.per_replica * r.placed) << row;
         EXPECT_EQ(u.devices_bought, r.bought) << row;
         EXPECT_EQ(u.devices_idle, r.idle) << row;
         EXPECT_EQ(u.replicas_fit, r.fit) << row;
@@ -143,7 +152,8 @@ TEST(PurchaseUnits, FleetsRoundUpToWholeServers) {
     EXPECT_EQ(units_to_buy(d, 1).devices_bought, 1);
     EXPECT_EQ(units_to_buy(d, 1).unit, "");
     EXPECT_EQ(units_to_buy(d, 1, 2).devices_bought, 8);
-    const PurchaseUnits card = units_to_buy(priced_device(), 3, 2, true);
+    const PurchaseUnits card = units_to_buy(priced_device(), 3, 1, 1); // one replica of 3 cards and a spare replica
+    EXPECT_EQ(card.replicas, 2);
     EXPECT_EQ(card.units, 6);
     EXPECT_EQ(card.devices_bought, 6);
     EXPECT_EQ(card.devices_idle, 0);
@@ -245,30 +255,32 @@ TEST(RentalUnits, ARackRentedWholeIsPaidWhole) {
     EXPECT_EQ(u.price.terms[2].value, "rented only whole, as 72-GPU rack: 72 devices, $756 an hour");
 }
 
-// Packed as a purchase is: replicas share an instance unless a spare is asked for (each on its own), by hand
-// with 8-device instances at $2: 3 replicas of 2 packed = 1 instance (8, 2 idle); apart = 3 instances (24, 18 idle).
+// Packed as a purchase is: replicas share an instance; with a spare, one more instance and the replicas spread so
+// either can fail. By hand with 8-device instances at $2: 3 replicas of 2 = 1 instance (8, 2 idle), $16; 2 replicas
+// of 2 and a spare = 1 + 1 = 2 instances (16 devices, 2 replicas on each, 8 idle), $32.
 TEST(RentalUnits, ReplicasArePackedAsPurchasesAre) {
     Device d;
     Price eight{.kind = PriceKind::cloud_on_demand, .usd_per_hour = 2, .provider = "p", .source = "s"};
     eight.devices_per_unit = 8;
     d.prices = {eight};
-    const RentalUnits packed = units_to_rent(d, {}, PriceKind::cloud_on_demand, 2, 3, false);
+    const RentalUnits packed = units_to_rent(d, {}, PriceKind::cloud_on_demand, 2, 3, 0);
     EXPECT_EQ(packed.units.units, 1);
     EXPECT_EQ(packed.units.devices_bought, 8);
     EXPECT_EQ(packed.units.devices_idle, 2);
     EXPECT_EQ(packed.units.unit, "8-device instance");
     EXPECT_DOUBLE_EQ(packed.usd_per_hour, 16);
-    const RentalUnits apart = units_to_rent(d, {}, PriceKind::cloud_on_demand, 2, 3, true);
-    EXPECT_EQ(apart.units.units, 3);
-    EXPECT_EQ(apart.units.devices_bought, 24);
-    EXPECT_EQ(apart.units.devices_idle, 18);
-    EXPECT_DOUBLE_EQ(apart.usd_per_hour, 48);
+    const RentalUnits apart = units_to_rent(d, {}, PriceKind::cloud_on_demand, 2, 2, 1);
+    EXPECT_EQ(apart.units.units, 2);
+    EXPECT_EQ(apart.units.replicas, 4);
+    EXPECT_EQ(apart.units.devices_bought, 16);
+    EXPECT_EQ(apart.units.devices_idle, 8);
+    EXPECT_DOUBLE_EQ(apart.usd_per_hour, 32);
     // The packing is the purchase's own (whole_units), here with 8-device servers.
-    EXPECT_EQ(apart.units.devices_bought, whole_units(8, 2, 3, true).devices_bought);
+    EXPECT_EQ(apart.units.devices_bought, whole_units(8, 2, 2, 1).devices_bought);
     Device server = priced_device();
     server.kind = DeviceKind::gpu;
     server.domain_size = 8;
-    EXPECT_EQ(units_to_buy(server, 2, 3, true).devices_bought, apart.units.devices_bought);
+    EXPECT_EQ(units_to_buy(server, 2, 2, 1).devices_bought, apart.units.devices_bought);
 }
 
 // Ties in the hour go to fewer devices rented: 4 devices at $4 each by the device ($16) against one 8-device
@@ -300,11 +312,11 @@ TEST(RentalUnits, InsideANamedCloudOnlyItsOffers) {
     p5.unit = "p5.48xlarge";
     d.prices.push_back(p5);
     EXPECT_DOUBLE_EQ(units_to_rent(d, {}, PriceKind::cloud_on_demand, 1).usd_per_hour, 3.78);
-    const RentalUnits aws = units_to_rent(d, {}, PriceKind::cloud_on_demand, 1, 1, false, "aws");
+    const RentalUnits aws = units_to_rent(d, {}, PriceKind::cloud_on_demand, 1, 1, 0, "aws");
     EXPECT_EQ(aws.units.devices_bought, 8);
     EXPECT_EQ(aws.units.unit, "p5.48xlarge");
     EXPECT_DOUBLE_EQ(aws.usd_per_hour, 55.04);
-    EXPECT_FALSE(units_to_rent(d, {}, PriceKind::cloud_on_demand, 1, 1, false, "gcp").price.available);
+    EXPECT_FALSE(units_to_rent(d, {}, PriceKind::cloud_on_demand, 1, 1, 0, "gcp").price.available);
 }
 
 // Break-even: $8,000 / (($1.39 - $0.0854) x 54.17 h a month) = 113 months; never when renting is

@@ -388,6 +388,53 @@ TEST(Lesson003, TeamChatOnOneGpuEmbeddingsAtRealBillingFineTuneRented) {
 
 // [SECTION] fixed demand ------------------------------------------------------------------------------------
 
+// A candidate's unit cost is the cost of the fleet that meets the demand, or, when no fleet of it can, none and why.
+// The bank's 70B at FP8 for its 200 users on a Xeon Platinum 8480+ (8 channels of DDR5-4800: 307.2 GB/s): a decode
+// step reads at least the 70.6 GB of weights, so even one user alone on a CPU streams at most 307.2 / 70.6 = 4.35
+// tokens/s, under a reader's 5.67 (238 words a minute, Brysbaert 2019, x 100/70 tokens a word): no split of the users
+// over replicas meets the demand. Such a fleet used to be "feasible, short of the demand" and priced as if it met
+// it; it is out now, with no unit cost and the reason in its place.
+// Fleets that meet the demand but not as asked (the RTX PRO 6000's FP8 weights at 16-bit compute, tensor parallel over
+// PCIe: lesson 004's "If budget is tight, RTX PRO 6000 ... are an option, at lower decode speed") keep their price
+// and say why they rank after the options without a compromise.
+TEST(FixedDemand, AFleetThatCannotMeetTheDemandHasNoUnitCost) {
+    json w = scenario_json("bank-70b-fp8");
+    w["decision"] = {{"stack", "any"}};
+    w["hardware"] = {{"devices", {"xeon-platinum-8480plus"}}};
+    const Plan cpu_plan = run(w);
+    EXPECT_LT(device("xeon-platinum-8480plus").bandwidth_bytes_per_s / 70.6e9, 238.0 / 60 * 100 / 70);
+    const Option* cpu = option(cpu_plan, "own", "xeon-platinum-8480plus");
+    ASSERT_NE(cpu, nullptr);
+    EXPECT_FALSE(cpu->feasible);
+    EXPECT_TRUE(any_starts_with(cpu->reasons, "demand: streams ")) << cpu->reasons.front();
+    EXPECT_TRUE(any_contains(cpu->reasons, "slower than the 5.67 tokens/s a user reads (assumption user_read_tokens_per_s), with the users split "
+                                           "over as many replicas as the search tried: no fleet of it meets the demand, so no unit cost"))
+        << cpu->reasons.front();
+    EXPECT_EQ(cpu->cost.value, 0);
+    EXPECT_EQ(cpu->cost.why.rfind("demand: streams ", 0), 0u) << cpu->cost.why;
+    EXPECT_LT(cpu->usd_per_month, 0);
+    EXPECT_TRUE(cpu->cost_terms.empty());
+    const Candidate* c = find(cpu_plan, "xeon-platinum-8480plus");
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->figures.count("own_usd_per_million_output_tokens"), 0u);
+    EXPECT_FALSE(cpu_plan.recommendation.found);
+
+    const Plan bank = run(scenario_json("bank-70b-fp8"));
+    const Option* pro = option(bank, "own", "rtx-pro-6000-blackwell");
+    ASSERT_NE(pro, nullptr);
+    ASSERT_TRUE(pro->feasible) << pro->reasons.front();
+    EXPECT_EQ(pro->reasons.front().rfind("fits and meets the targets and the demand, with a compromise (ranked after every option without one, "
+                                         "whatever its price)", 0), 0u) << pro->reasons.front();
+    EXPECT_TRUE(any_starts_with(pro->reasons, "compromise: no FP8 compute path published for rtx-pro-6000-blackwell"));
+    EXPECT_GT(pro->speed, 238.0 / 60 * 100 / 70); // it streams faster than a user reads: the demand is met
+    const auto at = [&](const Option* o) { return std::find(bank.options.begin(), bank.options.end(), *o) - bank.options.begin(); };
+    const Option* h100 = option(bank, "own", "h100-sxm");
+    ASSERT_NE(h100, nullptr);
+    EXPECT_LT(at(h100), at(pro));
+    EXPECT_LT(pro->cost.value, h100->cost.value); // cheaper, and after it: the compromise, as its first reason says
+}
+
+
 // Lesson 003's live chat: "20 concurrent users" reading streamed answers. Users read at their own pace
 // (assumption user_read_tokens_per_s: 238 words a minute, Brysbaert 2019, x 100/70 tokens a word, Google's
 // Gemini token guide = 5.667 tokens/s), so the demand is 20 x 5.667 = 113.3 output tokens/s, 297.8 M tokens
@@ -1053,6 +1100,54 @@ TEST(PowerBudget, TheFleetIsHeldAndUnknownPowerIsOut) {
 
 // [SECTION] a buyer's variations of the lessons' examples (issue 19) ----------------------------------------------
 // Each case is the workload a buyer would type, read against the lessons' own words (quoted in each test).
+
+// Lesson 004, the guide: "Serving. Start with fit: if the model fits one GPU at FP8 with room for its KV cache, serve on
+// single GPUs (H100, H200, B200, MI355X)"; its bank example: "One 8-GPU H200 server ... holds this ...; two give
+// redundancy". The bank with a smaller model, Llama 3.1 8B at FP8 for the same 200 users at 8k context. By hand:
+//   KV cache per token at FP8: 2 (K, V) x 32 layers x 8 KV heads x 128 x 1 byte = 65,536 bytes;
+//   every user on one replica: 200 x 8,192 x 65,536 = 107.4 GB of KV cache + about 9.1 GB of weights (6.98 B
+//   parameters at 8 bits, the 1.05 B of embedding and head at 16) = 116.5 GB: more than one H100 80GB holds;
+//   split in two: 100 x 8,192 x 65,536 = 53.7 GB + 9.1 GB = 62.8 GB a replica: one H100 each.
+// So the H100 candidate is 2 single-GPU replicas (not tensor parallel 2 over both: the same devices, and the lesson
+// says single GPUs). Priced as bought: H100 SXM comes on 8-GPU servers, so the 2 replicas and a spare server (N+1)
+// are 2 servers, 16 devices, the replicas spread 2 on each so either can fail: 16 x $0.908 a device-hour (own H100:
+// $25,000 / (5 x 8,760 h) = $0.571 + colocation 700 W x $196/kW/month / 730 h = $0.188 + power 0.7 kW x PUE 1.58 x
+// $0.135/kWh = $0.149) x 730 h = $10,606 a month. The recommendation, whatever the device, is single-GPU replicas.
+TEST(BuyerVariations, TheEightBBankGetsSingleGpuReplicas) {
+    json w = scenario_json("bank-70b-fp8");
+    w["model"] = "Llama-3.1-8B";
+    const Plan p = run(w);
+    const Candidate* h100 = find(p, "h100-sxm");
+    ASSERT_NE(h100, nullptr);
+    EXPECT_EQ(h100->count, 2);
+    EXPECT_EQ(h100->layout.data_parallel, 2);
+    EXPECT_EQ(h100->layout.tensor_parallel, 1);
+    EXPECT_TRUE(h100->fits);
+    EXPECT_NEAR(h100->memory.kv_cache_bytes, 100 * 8192 * 65536.0, 100 * 8192 * 65536.0 * 1e-3);
+    EXPECT_NEAR(h100->figures.at("max_concurrent_users").value / 2, 110, 20); // each replica holds its 100 and a little more
+    EXPECT_NE(h100->serving.explanation.find("serve on single GPUs"), std::string::npos) << h100->serving.explanation;
+    const Option* own = option(p, "own", "h100-sxm");
+    ASSERT_NE(own, nullptr);
+    ASSERT_TRUE(own->feasible) << own->reasons.front();
+    EXPECT_EQ(own->count, 16);
+    EXPECT_EQ(own->replicas, 4);
+    EXPECT_EQ(own->name, "own 16 x NVIDIA H100 SXM5 80GB (2 x 8-device servers: 4 replicas of 1, N+1)");
+    EXPECT_NEAR(own->usd_per_month, 16 * 0.908 * 730, 16 * 0.908 * 730 * 2e-3);
+    EXPECT_TRUE(any_contains(own->reasons, "2 of them carrying the load, spread over the 2 x 8-device servers so that any one can fail"))
+        << own->name;
+    // The recommendation: single-GPU replicas, enough for the users and one more unit, as bought.
+    ASSERT_TRUE(p.recommendation.found) << p.recommendation.summary;
+    const Option& o = p.recommendation.option;
+    const Candidate* c = find(p, o.device);
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->count / std::max(1, c->layout.data_parallel), 1) << o.name;
+    EXPECT_GT(o.replicas, std::max(1, c->layout.data_parallel)) << o.name; // a spare: N+1
+    // The 70B bank keeps the lesson's answer: 8-GPU servers, two of them (tensor parallel inside each).
+    const Plan bank = run(scenario_json("bank-70b-fp8"));
+    ASSERT_TRUE(bank.recommendation.found);
+    EXPECT_EQ(bank.recommendation.option.count, 16) << bank.recommendation.option.name;
+    EXPECT_GT(bank.recommendation.option.replicas, 1);
+}
 
 // Lesson 004: "What can you actually run and buy? Software support and available capacity eliminate most options
 // before price is even considered." A CUDA team bound to Google Cloud gets an NVIDIA GPU rented there: the catalog

@@ -9,6 +9,7 @@
 // time; a higher ZeRO stage never raises memory per device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -17,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hwplan/assumptions.h"
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/cost.h"
 #include "hwplan/plan.h"
@@ -192,37 +194,64 @@ std::string check_plan(const Plan& p, const json& w) {
         if (o.cost.value != 0 && !(std::isfinite(o.cost.value) && o.cost.value > 0)) return "option " + o.name + ": a cost that is not finite and positive";
         if (o.cost.value > 0 && !(close_le(o.cost.low, o.cost.value) && close_le(o.cost.value, o.cost.high))) return "option " + o.name + ": cost band out of order";
     }
+    // A fixed demand of users is met, or the option has no unit cost (decide.cpp, docs/plan.md "Fixed demand"): with
+    // concurrent users and no per-user target, every feasible serving option streams each user at least a reader's
+    // pace (assumption user_read_tokens_per_s at the catalog's value: no random workload sets it), and an option out
+    // for the demand carries no unit cost and no monthly cost.
+    {
+        const auto s = w.value("serve", json::object());
+        const bool users = p.stage == Stage::serve && s.contains("concurrent_users") && !s.contains("tokens_per_s_per_user_target");
+        Issues none;
+        const double pace = assumptions_for(catalog(), {}, none).typical.user_read_tokens_per_s;
+        for (const auto& o : p.options) {
+            const bool out_for_demand = std::any_of(o.reasons.begin(), o.reasons.end(), [](const std::string& x) { return x.rfind("demand: ", 0) == 0; });
+            if (out_for_demand && (o.feasible || o.cost.value != 0 || o.usd_per_month >= 0))
+                return "option " + o.name + ": out for the demand, yet feasible or priced";
+            if (users && o.feasible && o.kind != "api" && o.speed > 0 && o.speed < pace * (1 - 1e-9))
+                return "option " + o.name + ": feasible at " + std::to_string(o.speed) + " tokens/s per user, under a reader's pace";
+        }
+    }
     const auto& r = p.recommendation;
     if (r.found) {
         if (!r.option.feasible) return "the recommendation is not feasible";
         if (r.option.kind != "api") {
             // The devices the option pays for: its replicas of the candidate's devices (an RL option rents or buys
             // both pools, docs/plan.md, rl), bought in whole servers or racks and rented in whole instances of the
-            // offer chosen (cost.h units_to_buy, units_to_rent; docs/plan.md "Priced as bought"), each replica on its
-            // own unit with a spare; devices the team owns are counted one by one.
+            // offer chosen (cost.h units_to_buy, units_to_rent; docs/plan.md "Priced as bought"), with a spare enough
+            // units that one can fail; devices the team owns are counted one by one.
             const Device* d = catalog().device_by_id(r.option.device);
             const Workload parsed = parse_workload(w.dump(), catalog()).workload;
             const std::string site = parsed.decision.site;
             const std::string cloud = site == "aws" || site == "gcp" || site == "azure" ? site : "";
             const PriceKind rental = r.option.kind == "rent_spot" ? PriceKind::cloud_spot
                                      : r.option.kind == "rent_reserved" ? PriceKind::cloud_reserved : PriceKind::cloud_on_demand;
+            // The replicas the load needs are found back from the option's placed replicas: at most all of them,
+            // with 0 or 1 spare (decision.redundancy "n+1").
             auto paid_for = [&](int per_replica) {
-                const int needed = per_replica * r.option.replicas;
-                if (!d || r.option.kind == "owned") return needed == r.option.count;
-                for (const bool apart : {false, true}) {
-                    if (r.option.kind == "own") {
-                        if (units_to_buy(*d, per_replica, r.option.replicas, apart).devices_bought == r.option.count) return true;
-                        continue;
+                if (!d || r.option.kind == "owned") return per_replica * r.option.replicas == r.option.count;
+                for (int load = 1; load <= r.option.replicas; ++load)
+                    for (const int spares : {0, 1}) {
+                        if (r.option.kind == "own") {
+                            const PurchaseUnits u = units_to_buy(*d, per_replica, load, spares);
+                            if (u.devices_bought == r.option.count && u.replicas == r.option.replicas) return true;
+                            continue;
+                        }
+                        // A rental with no offer of its kind in whole instances (rent_cost's other prices) is per device.
+                        const RentalUnits rented = units_to_rent(*d, parsed.cost, rental, per_replica, load, spares, cloud);
+                        const int placed = rented.usd_per_hour < 0 ? load + spares : rented.units.replicas;
+                        if ((rented.usd_per_hour < 0 ? per_replica * placed : rented.units.devices_bought) == r.option.count && placed == r.option.replicas)
+                            return true;
                     }
-                    // A rental with no offer of its kind in whole instances (rent_cost's other prices) is per device.
-                    const RentalUnits rented = units_to_rent(*d, parsed.cost, rental, per_replica, r.option.replicas, apart, cloud);
-                    if ((rented.usd_per_hour < 0 ? needed : rented.units.devices_bought) == r.option.count) return true;
-                }
                 return false;
+            };
+            // A serving candidate may itself be several replicas (users split over them: layout.data_parallel).
+            auto per_replica_of = [&](const Candidate& x) {
+                const bool serving = p.stage == Stage::serve || p.stage == Stage::batch || p.stage == Stage::edge;
+                return serving && x.layout.data_parallel > 1 && x.count % x.layout.data_parallel == 0 ? x.count / x.layout.data_parallel : x.count;
             };
             const Candidate* c = nullptr;
             for (const auto& x : p.candidates)
-                if (x.device == r.option.device && (paid_for(x.count) || (x.rl.sized && paid_for(x.rl.trainer_devices + x.rl.rollout_devices))))
+                if (x.device == r.option.device && (paid_for(per_replica_of(x)) || (x.rl.sized && paid_for(x.rl.trainer_devices + x.rl.rollout_devices))))
                     c = &x;
             if (!c) return "the recommendation names no candidate";
             if ((p.stage == Stage::finetune || p.stage == Stage::pretrain) && r.option.replicas != 1)

@@ -355,8 +355,8 @@ TEST(RunIt, CommandsAndConfigsHoldThePlannedLayout) {
                         EXPECT_EQ(f.count("--enable-expert-parallel"), l.expert_parallel > 1 ? 1u : 0u) << label;
                         // One replica's devices: tensor x data (the expert-parallel groups) x pipeline parallel.
                         const int dp = std::max(1, as_int(f, "--data-parallel-size")), pp = std::max(1, as_int(f, "--pipeline-parallel-size"));
-                        if (cand.fits) {
-                            EXPECT_EQ(l.tensor_parallel * dp * pp, cand.count) << label;
+                        if (cand.fits) { // the candidate's count may be several replicas (users split over them)
+                            EXPECT_EQ(l.tensor_parallel * dp * pp * std::max(1, l.data_parallel), cand.count) << label;
                         }
                         EXPECT_EQ(as_int(f, "--max-model-len"), int(p.workload.serve.context_tokens)) << label;
                     } else if (c.tool == "sglang-launch-server") {
@@ -364,7 +364,7 @@ TEST(RunIt, CommandsAndConfigsHoldThePlannedLayout) {
                         // experts span all of it and the attention runs tensor parallel over tp / dp of them.
                         const int tp = as_int(f, "--tp-size"), pp = std::max(1, as_int(f, "--pp-size"));
                         if (cand.fits) {
-                            EXPECT_EQ(tp * pp, cand.count) << label;
+                            EXPECT_EQ(tp * pp * std::max(1, l.data_parallel), cand.count) << label;
                         }
                         EXPECT_EQ(std::max(1, as_int(f, "--ep-size")), l.expert_parallel) << label;
                         const int dp = std::max(1, as_int(f, "--dp-size"));

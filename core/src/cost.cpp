@@ -81,40 +81,57 @@ int purchase_unit_devices(const Device& d) {
     return board ? d.domain_size : 1;
 }
 
-PurchaseUnits whole_units(int devices_per_unit, int devices_per_replica, int replicas, bool apart) {
+PurchaseUnits whole_units(int devices_per_unit, int devices_per_replica, int replicas, int spare_units) {
     PurchaseUnits out;
-    const int u = std::max(1, devices_per_unit), per = std::max(1, devices_per_replica), n = std::max(0, replicas);
+    const int u = std::max(1, devices_per_unit), per = std::max(1, devices_per_replica), n = std::max(0, replicas), s = std::max(0, spare_units);
     out.devices_per_unit = u;
-    out.devices_needed = per * n;
+    out.spare_units = s;
     const int units_per_replica = (per + u - 1) / u; // a replica larger than a unit spans whole units
-    if (per <= u && !apart) out.units = (n + u / per - 1) / (u / per); // whole replicas packed into each unit
-    else if (per <= u || apart) out.units = n * units_per_replica;     // each replica on units of its own
-    else out.units = (out.devices_needed + u - 1) / u;                 // packed, replicas spanning units
+    const int per_unit = per <= u ? u / per : 0;       // whole replicas one unit holds (0: a replica spans units)
+    if (s == 0) {
+        out.replicas = n;
+        if (per_unit > 0) out.units = (n + per_unit - 1) / per_unit;   // whole replicas packed into each unit
+        else out.units = (per * n + u - 1) / u;                      // packed, replicas spanning units
+    } else if (per_unit > 0 && n > 0) {
+        // N+s over units that hold replicas (docs/workload.md, redundancy): enough units for the n replicas, plus s
+        // units, with the replicas spread so that any s units can fail and n replicas still serve (lesson 004, the
+        // bank: "One 8-GPU H200 server ... holds this ...; two give redundancy"). Placed: the fewest x with x - s x
+        // (the most on one unit, ceil(x / units)) >= n.
+        out.units = (n + per_unit - 1) / per_unit + s;
+        int x = n;
+        while (x < out.units * per_unit && x - s * ((x + out.units - 1) / out.units) < n) ++x;
+        out.replicas = x;
+    } else {
+        // A replica spanning units fails with any of them: each replica on units of its own, s of them spare.
+        out.replicas = n > 0 ? n + s : 0;
+        out.units = out.replicas * units_per_replica;
+    }
+    out.devices_needed = per * out.replicas;
     out.devices_bought = out.units * u;
     out.devices_idle = out.devices_bought - out.devices_needed;
-    out.replicas_fit = per <= u ? out.units * (u / per) : apart ? out.units / units_per_replica : out.devices_bought / per;
+    out.replicas_fit = per_unit > 0 ? out.units * per_unit : s > 0 ? out.units / units_per_replica : out.devices_bought / per;
     return out;
 }
 
-PurchaseUnits units_to_buy(const Device& d, int devices_per_replica, int replicas, bool apart) {
+PurchaseUnits units_to_buy(const Device& d, int devices_per_replica, int replicas, int spare_units) {
     const int per = std::max(1, devices_per_replica), n = std::max(0, replicas);
     // One device alone is bought as a single card or module (lesson 001's "buy a local GPU"); only the catalog's
     // own unit (a Mac, a rack) is never split.
     const bool catalog_unit = (cheapest_purchase(d) && cheapest_purchase(d)->devices_per_unit > 0) || d.system_accelerators > 1;
-    const int u = per * n == 1 && !catalog_unit ? 1 : purchase_unit_devices(d);
-    PurchaseUnits out = whole_units(u, per, n, apart);
+    const int u = per * n == 1 && spare_units <= 0 && !catalog_unit ? 1 : purchase_unit_devices(d);
+    PurchaseUnits out = whole_units(u, per, n, spare_units);
     const double per_device = purchase_usd_per_device(d);
     if (per_device > 0) out.usd = per_device * out.devices_bought;
     if (u > 1) out.unit = d.system_accelerators == u && !d.system_name.empty() ? d.system_name : std::to_string(u) + "-device server";
     return out;
 }
 
-RentalUnits units_to_rent(const Device& d, const CostSpec& cost, PriceKind kind, int devices_per_replica, int replicas, bool apart,
+RentalUnits units_to_rent(const Device& d, const CostSpec& cost, PriceKind kind, int devices_per_replica, int replicas, int spare_units,
                           const std::string& cloud) {
     RentalUnits out;
     if (cost.usd_per_device_hour >= 0 && kind == PriceKind::cloud_on_demand) {
         out.price = workload_price(cost);
-        out.units = whole_units(1, devices_per_replica, replicas, apart);
+        out.units = whole_units(1, devices_per_replica, replicas, spare_units);
         out.usd_per_hour = out.units.devices_bought * out.price.usd_per_hour;
         return out;
     }
@@ -122,7 +139,7 @@ RentalUnits units_to_rent(const Device& d, const CostSpec& cost, PriceKind kind,
     PurchaseUnits best_units;
     for (const auto& p : d.prices) {
         if (p.kind != kind || (!cloud.empty() && (d.cloud_only.empty() ? cloud_of(p) : d.cloud_only) != cloud)) continue;
-        const PurchaseUnits u = whole_units(std::max(1, p.devices_per_unit), devices_per_replica, replicas, apart);
+        const PurchaseUnits u = whole_units(std::max(1, p.devices_per_unit), devices_per_replica, replicas, spare_units);
         const double hour = u.devices_bought * p.usd_per_hour, best_hour = best ? best_units.devices_bought * best->usd_per_hour : 0;
         if (!best || hour < best_hour ||
             (hour == best_hour && (u.devices_bought < best_units.devices_bought ||

@@ -102,7 +102,7 @@ std::string headline(const Option& o, const Candidate* c, const std::string& uni
             };
             add(c->layout.tensor_parallel, "tensor parallel");
             add(c->layout.pipeline_parallel, "pipeline");
-            add(c->layout.data_parallel, "data parallel");
+            if (!is_serving_stage(w.stage)) add(c->layout.data_parallel, "data parallel"); // serving: the replicas, named already
             add(c->layout.expert_parallel, "experts over");
             if (!layout.empty()) s += ", " + layout + (o.replicas > 1 ? " per replica" : "");
         }
@@ -359,20 +359,23 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         // Counted in double: a tiny capacity against a large rate is reported, not overflowed (see kMostReplicas).
         auto replicas_needed = [&](double cap) { return demand_rate > 0 && cap > 0 ? std::max({1.0, double(queue_replicas), std::ceil(demand_rate / cap)}) : 1.0; };
         auto replicas_for = [&](double cap) { return int(std::min(replicas_needed(cap), double(kMostReplicas))); };
-        // Replicas: enough for the load (when an arrival rate is given) plus the spares for redundancy.
-        const int load_replicas = replicas_for(capacity);
-        const int replicas = load_replicas + spares;
-        const int per_replica = fleet;
+        // Replicas: enough copies of the candidate for the load (when an arrival rate is given), each copy being the
+        // candidate's own replicas (users split over single-device replicas, plan.cpp choose_count; a given count's
+        // split), plus the spares for redundancy.
+        const int split = !c.rl.sized && is_serving_stage(w.stage) && c.layout.data_parallel > 1 && fleet % c.layout.data_parallel == 0
+                              ? c.layout.data_parallel : 1;
+        const int per_replica = fleet / split;
+        const int load_replicas = replicas_for(capacity); // copies of the candidate
+        const int needed = load_replicas * split;         // replicas the load needs
         // Bought and rented devices come in whole units (an 8-device server or instance, a rack): the one count
-        // the price, the name, the budget and the notes read (cost.h units_to_buy, units_to_rent). With a spare
-        // replica each replica has its own server(s), so a server can fail (docs/workload.md, redundancy "n+1").
-        // The team's own devices are counted per device.
-        const bool apart = spares > 0 && replicas > 1;
+        // the price, the name, the budget and the notes read (cost.h units_to_buy, units_to_rent). With spares the
+        // units are enough that `spares` of them can fail with the load still served (docs/workload.md, redundancy
+        // "n+1"; lesson 004: "two give redundancy"). The team's own devices are counted per device.
         // Inside a named cloud only its own offers can be rented (decision.site "aws", "gcp", "azure").
         const std::string cloud = site == "aws" || site == "gcp" || site == "azure" ? site : "";
-        const RentalUnits rented = units_to_rent(*d, w.cost, PriceKind::cloud_on_demand, per_replica, replicas, apart, cloud);
-        const RentalUnits rented_spot = units_to_rent(*d, w.cost, PriceKind::cloud_spot, per_replica, replicas, apart, cloud);
-        const RentalUnits rented_reserved = units_to_rent(*d, w.cost, PriceKind::cloud_reserved, per_replica, replicas, apart, cloud);
+        const RentalUnits rented = units_to_rent(*d, w.cost, PriceKind::cloud_on_demand, per_replica, needed, spares, cloud);
+        const RentalUnits rented_spot = units_to_rent(*d, w.cost, PriceKind::cloud_spot, per_replica, needed, spares, cloud);
+        const RentalUnits rented_reserved = units_to_rent(*d, w.cost, PriceKind::cloud_reserved, per_replica, needed, spares, cloud);
         const HourlyCost& rent = rented.price;
         const HourlyCost& spot = rented_spot.price;
         // A reservation is paid every hour of its term: per hour actually used it costs rate x 730 / hours used.
@@ -398,14 +401,22 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
             const bool owning = hc == &own || hc == &owned;
             o.device = c.device;
             const RentalUnits* rental = hc == &rent ? &rented : hc == &spot ? &rented_spot : hc == &reserved ? &rented_reserved : nullptr;
-            auto paid_devices = [&](int replicas_n) {
-                return hc == &own ? units_to_buy(*d, per_replica, replicas_n, apart).devices_bought
-                       : rental   ? whole_units(rental->units.devices_per_unit, per_replica, replicas_n, apart).devices_bought
-                                  : per_replica * replicas_n;
+            // The fleet for `copies` copies of the candidate: whole units bought or rented, spares included; the
+            // team's own devices one by one, with `spares` spare replicas.
+            auto fleet_for = [&](int copies) {
+                const int n = copies * split;
+                if (hc == &own) return units_to_buy(*d, per_replica, n, spares);
+                if (rental) return whole_units(rental->units.devices_per_unit, per_replica, n, spares);
+                PurchaseUnits each = whole_units(1, per_replica, n + spares);
+                each.spare_units = spares;
+                return each;
             };
-            const PurchaseUnits bought = hc == &own ? units_to_buy(*d, per_replica, replicas, apart) : rental ? rental->units : PurchaseUnits{};
+            auto paid_devices = [&](int copies) { return fleet_for(copies).devices_bought; };
+            const PurchaseUnits bought = hc == &own ? units_to_buy(*d, per_replica, needed, spares)
+                                         : rental && rental->usd_per_hour >= 0 ? rental->units : fleet_for(load_replicas);
             const bool in_units = bought.devices_per_unit > 1;
-            o.count = paid_devices(replicas);
+            const int replicas = bought.replicas; // placed: the load's and the spares'
+            o.count = paid_devices(load_replicas);
             o.replicas = replicas;
             o.speed = speed_of(c, w);
             o.latency_s = latency_of(c);
@@ -430,7 +441,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
             o.name = (hc == &spot ? std::string("rent (spot)") : hc == &reserved ? std::string("rent (reserved)") : hc == &owned ? std::string("use owned") : o.kind) + " " +
                      std::to_string(o.count) + " x " + c.device_name + (layout_words.empty() ? "" : " (" + layout_words + ")");
             o.unit = unit;
-            std::vector<std::string> out = eliminations(*d, w, owning ? "own" : o.kind, fleet, level);
+            std::vector<std::string> out = eliminations(*d, w, owning ? "own" : o.kind, fleet, level, per_replica);
             std::vector<std::string> notes;
             // The power budget (decision.power_budget_w): the devices that run, replicas x a replica's devices, at their
             // lowest published power; devices bought or rented with a whole unit and left idle are off.
@@ -484,23 +495,32 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
             if (replicas_needed(capacity) > kMostReplicas)
                 out.push_back("scale: the demand needs " + format_sig(replicas_needed(capacity), 3) + " replicas of " + std::to_string(c.count) +
                               " device(s); more than " + format_sig(kMostReplicas, 3) + " are not planned");
-            // A fixed demand is met in full only by a fleet that keeps pace with its readers, runs the compute
-            // precision asked for, and batches its users in a serving engine. One that falls short on any of
-            // these stays an option (lesson 004: "If budget is tight, RTX PRO 6000 ... are an option, at lower
-            // decode speed") but ranks after every fleet that meets the demand in full, whatever its price.
+            // A fixed demand of users is met only by a fleet that streams each as fast as they read: the serving search
+            // splits the users over as many replicas as that takes (plan.cpp choose_count), so a candidate still slower
+            // is one no fleet of the device meets: out, with no unit cost (its fleet's price would be for less than the
+            // demand). A fleet that meets the demand but not as asked (a 16-bit compute path for FP8, a local runtime
+            // instead of a batching engine, tensor parallel over a slow link) stays an option (lesson 004: "If budget is
+            // tight, RTX PRO 6000 ... are an option, at lower decode speed") and ranks after every option without a
+            // compromise, whatever its price; its reasons say so.
+            std::string no_fleet; // why no fleet of it meets the demand ("" when one does)
             std::vector<std::string> short_of;
             if (demand.tokens_per_s > 0 && w.stage == Stage::serve) {
-                if (demand.from_users && w.serve.tokens_per_s_per_user_target <= 0 && o.speed > 0 && o.speed < demand.per_user_tokens_per_s)
-                    short_of.push_back("compromise: streams " + format_sig(o.speed, 3) + " tokens/s per user, slower than the " +
-                                       format_sig(demand.per_user_tokens_per_s, 3) + " tokens/s a user reads (assumption user_read_tokens_per_s)");
+                if (demand.from_users && w.serve.tokens_per_s_per_user_target <= 0 && o.speed > 0 && o.speed < demand.per_user_tokens_per_s) {
+                    no_fleet = "demand: streams " + format_sig(o.speed, 3) + " tokens/s per user, slower than the " +
+                                  format_sig(demand.per_user_tokens_per_s, 3) + " tokens/s a user reads (assumption user_read_tokens_per_s), " +
+                                  (w.hardware.count > 0 || is_given(w, "serve.batch_size") ? std::string("at the count and batch given")
+                                                                                           : "with the users split over as many replicas as the search tried") +
+                                  ": no fleet of it meets the demand, so no unit cost";
+                    out.push_back(no_fleet);
+                }
                 const std::string fallback = compute_fallback(*d, w.precision.compute);
                 if (!fallback.empty())
                     short_of.push_back("compromise: " + fallback + " (lesson 003: lower precision 'must be tested for quality and supported kernels')");
                 if (local_device(*d) && demand.from_users && w.serve.concurrent_users > 1)
                     short_of.push_back("compromise: planned with a llama.cpp-style local runtime, not a serving engine that batches " +
                                        format_sig(w.serve.concurrent_users, 6) + " users (lesson 003: 'one GPU endpoint for chat')");
-                if (c.count > std::max(1, d->domain_size))
-                    short_of.push_back("compromise: tensor parallel over " + std::to_string(c.count) + " devices outside a fast scale-up domain: "
+                if (per_replica > std::max(1, d->domain_size))
+                    short_of.push_back("compromise: tensor parallel over " + std::to_string(per_replica) + " devices outside a fast scale-up domain: "
                                        "every decode step pays its all-reduces over the slow link (issue 11: 'six cards can decode slower than one')");
             }
             if (in_units) {
@@ -508,7 +528,9 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                 const std::string paid = owning ? "bought" : "rented";
                 notes.push_back((owning ? "servers: " : "instances: ") + units_words + " " + paid + " (" + std::to_string(o.count) + " devices): " +
                                 (replicas > 1 ? std::to_string(replicas) + " replicas of " + std::to_string(per_replica) : "one replica of " + std::to_string(per_replica)) +
-                                (apart ? ", each on its own " + bought.unit + " so one can fail"
+                                (spares > 0 && replicas <= bought.units ? ", each on its own " + bought.unit + " so one can fail"
+                                 : spares > 0 ? ", " + std::to_string(needed) + " of them carrying the load, spread over the " + units_phrase(bought) +
+                                                    " so that any " + (spares == 1 ? std::string("one") : std::to_string(spares)) + " can fail (lesson 004: 'two give redundancy')"
                                  : replicas > 1 && bought.units < replicas ? " sharing a " + bought.unit + " (no spare replica asked: decision.redundancy)"
                                                                            : "") +
                                 (bought.devices_idle <= 0 ? std::string()
@@ -535,9 +557,9 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                 // Fixed demand: the fleet that meets it, paid every hour, over the output tokens demanded (not
                 // over what the devices could produce at full load).
                 auto per_million = [&](int replicas_n, double tokens_per_s) { return hc->usd_per_hour * paid_devices(replicas_n) / (tokens_per_s * 3600) * 1e6; };
-                o.cost.value = per_million(replicas, demand.tokens_per_s);
-                o.cost.low = per_million(replicas_for(capacity_fast) + spares, demand.high_tokens_per_s);
-                o.cost.high = per_million(replicas_for(capacity_slow) + spares, demand.low_tokens_per_s);
+                o.cost.value = per_million(load_replicas, demand.tokens_per_s);
+                o.cost.low = per_million(replicas_for(capacity_fast), demand.high_tokens_per_s);
+                o.cost.high = per_million(replicas_for(capacity_slow), demand.low_tokens_per_s);
                 o.cost.label = Label::modelled;
                 o.cost.why = hc->basis + " x " + std::to_string(o.count) + " device(s)" + made_of_words + ", every hour, over the tokens demanded: " + demand.why;
                 if (demand_rate > 0 && capacity > 0)
@@ -635,9 +657,18 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
                     out.push_back("budget: $" + format_sig(o.usd_per_month, 4) + " a month is over the $" +
                                   format_sig(w.decision.budget_usd_per_month, 6) + " ceiling");
             }
+            if (!no_fleet.empty()) { // no unit cost for a fleet that cannot meet the demand, and the reason in its place
+                for (const std::string& k : {o.kind + "_" + unit, o.kind + "_usd_per_month", o.kind + "_usd_per_hour"}) c.figures.erase(k);
+                o.cost = Figure{};
+                o.cost.why = no_fleet;
+                o.cost_terms.clear();
+                o.usd_per_month = -1;
+            }
             o.feasible = out.empty();
             if (o.feasible) {
-                o.reasons.push_back(std::string(short_of.empty() ? "fits and meets the targets; " : "fits and meets the targets, short of the demand in full; ") +
+                o.reasons.push_back(std::string(short_of.empty() ? "fits and meets the targets; "
+                                                                 : "fits and meets the targets and the demand, with a compromise (ranked after every option "
+                                                                   "without one, whatever its price); ") +
                                     (hc->available ? hc->basis : "no public price"));
                 for (auto& n : short_of) o.reasons.push_back(n);
                 for (auto& n : notes) o.reasons.push_back(n);
@@ -653,7 +684,7 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         // Buy versus rent: months until the purchase of one replica's whole units pays for itself at the workload's use,
         // against renting that replica's whole instances.
         const double purchase = units_to_buy(*d, fleet).usd;
-        const double rent_hour = units_to_rent(*d, w.cost, PriceKind::cloud_on_demand, fleet, 1, false, cloud).usd_per_hour;
+        const double rent_hour = units_to_rent(*d, w.cost, PriceKind::cloud_on_demand, fleet, 1, 0, cloud).usd_per_hour;
         if (rent.available && own.available && purchase > 0 && rent_hour > 0 && hours > 0) {
             const double running = d->tdp_w / 1000.0 * cat.defaults.pue_ratio *
                                    (w.cost.usd_per_kwh >= 0 ? w.cost.usd_per_kwh : cat.defaults.electricity_usd_per_j * 3.6e6);
@@ -737,7 +768,8 @@ void decide(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet&
         const Device* d = o.kind == "api" ? nullptr : cat.device_by_id(o.device);
         if (!d) return true;
         for (const auto& c : p.candidates)
-            if (c.device == o.device) return c.count <= std::max(1, d->domain_size);
+            if (c.device == o.device) // a serving candidate's replica (users split over replicas), else the whole count
+                return (is_serving_stage(w.stage) ? c.count / std::max(1, c.layout.data_parallel) : c.count) <= std::max(1, d->domain_size);
         return true;
     };
     // With a fixed demand every option's cost per token is its monthly cost over the same demanded tokens,

@@ -149,7 +149,9 @@ std::vector<std::string> clouds_of(const Device& d) {
     return out;
 }
 
-std::vector<std::string> eliminations(const Device& d, const Workload& w, const std::string& kind, int count, const ScaleLevel& s) {
+std::vector<std::string> eliminations(const Device& d, const Workload& w, const std::string& kind, int count, const ScaleLevel& s,
+                                      int replica_devices) {
+    const int group = replica_devices > 0 ? replica_devices : count; // one replica's devices
     std::vector<std::string> out;
     const bool own = kind == "own";
     const std::string& site = w.decision.site;
@@ -196,8 +198,8 @@ std::vector<std::string> eliminations(const Device& d, const Workload& w, const 
     // Size: the level of scale against the device's fast scale-up domain.
     // Serving a wide MoE: one replica's expert-parallel group must sit inside the fast domain. (Training
     // spans domains over the scale-out fabric; there the largest domain ranks first, decide.cpp.)
-    if (s.level == Scale::rack && s.wide_moe && !training(w.stage) && count > std::max(1, d.domain_size))
-        out.push_back("scale: needs " + std::to_string(count) + " devices in one expert-parallel group; its fast domain holds " +
+    if (s.level == Scale::rack && s.wide_moe && !training(w.stage) && group > std::max(1, d.domain_size))
+        out.push_back("scale: needs " + std::to_string(group) + " devices in one expert-parallel group; its fast domain holds " +
                       std::to_string(std::max(1, d.domain_size)) + ", so the all-to-all would cross the slower scale-out network");
     if (own && s.level != Scale::rack && d.system_accelerators > 8 && count <= 8)
         out.push_back("scale: uses " + std::to_string(count) + " of the " + std::to_string(d.system_accelerators) + " accelerators of a " +

@@ -270,9 +270,11 @@ void deadline_flip(Plan& p, const Workload& w) {
 // [SECTION] the power budget -----------------------------------------------------------------------------
 // With a power budget the recommendation holds while its running devices, at their lowest published power, fit
 // under it (decide.cpp, feasibility.cpp power_budget_elimination): below that draw it is eliminated, and the
-// same candidates decided again under a budget just below it say what is recommended then.
+// same candidates decided again under a budget just below it say what is recommended then. An edge device with no
+// budget given gets the same line: power binds there (lesson 004, the robot: "binding: power and capacity").
 void power_flip(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
-    if (!(w.decision.power_budget_w > 0) || !p.recommendation.found || p.recommendation.option.kind == "api") return;
+    const bool budget = w.decision.power_budget_w > 0;
+    if (!(budget || w.stage == Stage::edge) || !p.recommendation.found || p.recommendation.option.kind == "api") return;
     const Option& r = p.recommendation.option;
     if (!(r.power_draw_w > 0)) return;
     Workload lower = w;
@@ -281,15 +283,72 @@ void power_flip(Plan& p, const Workload& w, const Catalog& cat, const Assumption
     FlipPoint f;
     f.input = "decision.power_budget_w";
     f.unit = "W";
-    f.value = w.decision.power_budget_w;
+    f.value = budget ? w.decision.power_budget_w : r.power_draw_w;
     f.low = r.power_draw_w;
-    f.high = w.decision.power_budget_w;
+    f.high = budget ? w.decision.power_budget_w : r.power_draw_w;
     f.found = true;
     f.at = r.power_draw_w;
     f.becomes = shown_answer(q);
-    f.text = "Power: " + r.name + " draws " + format_sig(r.power_draw_w, 4) + " W at its lowest published power (budget " +
-             format_sig(w.decision.power_budget_w, 6) + " W); under " + format_sig(r.power_draw_w, 4) + " W the answer becomes " + f.becomes + ".";
+    f.text = "Power: " + r.name + " draws " + format_sig(r.power_draw_w, 4) + " W at its lowest published power (" +
+             (budget ? "budget " + format_sig(w.decision.power_budget_w, 6) + " W" : std::string("no budget given: decision.power_budget_w")) + "); under " +
+             format_sig(r.power_draw_w, 4) + " W the answer becomes " + f.becomes + ".";
     p.flips.push_back(std::move(f));
+}
+
+// [SECTION] what would make it fit -----------------------------------------------------------------------
+// No feasible answer because nothing fits: the levers the lessons name for capacity, each re-planned (sensitivity
+// off), and the first setting of each at which an answer appears. Serving: narrower weights (lesson 003:
+// "Quantization reduces the number of bits used to store each weight ... halving precision roughly halves the memory
+// required for weights"). A full fine-tune: LoRA, then QLoRA on 4-bit NF4 weights (lesson 001: "full fine-tuning
+// requires multi-GPU setups or parameter-efficient methods like LoRA"). A count the workload fixes: more devices.
+void fit_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
+    if (p.recommendation.found || p.candidates.empty() || p.candidates.front().fits) return;
+    struct Lever {
+        std::string input, unit, words;
+        std::function<void(Workload&)> set;
+        double value = 0, at = 0;
+    };
+    std::vector<Lever> levers;
+    const std::string& wt = w.precision.weights;
+    if (is_serving_stage(w.stage)) {
+        const bool wide = wt == "fp32" || wt == "bf16" || wt == "fp16";
+        for (const char* narrower : {"fp8", "int4"}) {
+            if (!wide && std::string(narrower) == "fp8") continue;
+            if (wt == narrower || wt == "int4" || wt == "nf4") continue;
+            const std::string n = narrower;
+            levers.push_back({"precision.weights", "", n + " weights (now " + wt + ")", [n](Workload& x) { x.precision.weights = n; }});
+        }
+    }
+    if (w.stage == Stage::finetune && w.train.method == TrainMethod::full) {
+        levers.push_back({"train.method", "", "LoRA (now a full fine-tune)", [](Workload& x) { x.train.method = TrainMethod::lora; }});
+        levers.push_back({"train.method", "", "QLoRA on 4-bit NF4 weights (now a full fine-tune)", [](Workload& x) {
+                              x.train.method = TrainMethod::qlora;
+                              x.precision.weights = "nf4";
+                          }});
+    }
+    if (w.hardware.count > 0)
+        for (int n = w.hardware.count * 2; n <= std::max(8, w.hardware.count * 2) && n <= 1024; n *= 2)
+            levers.push_back({"hardware.count", "devices", std::to_string(n) + " devices (now " + std::to_string(w.hardware.count) + ")",
+                              [n](Workload& x) { x.hardware.count = n; }, double(w.hardware.count), double(n)});
+    std::string seen; // one flip per input: its first setting that gives an answer
+    for (const Lever& l : levers) {
+        if (seen.find("|" + l.input + "|") != std::string::npos) continue;
+        Workload v = w;
+        l.set(v);
+        const Plan q = plan(v, cat, as, false);
+        if (!q.issues.empty() || !q.recommendation.found) continue;
+        seen += "|" + l.input + "|";
+        FlipPoint f;
+        f.input = l.input;
+        f.unit = l.unit;
+        f.value = f.low = l.value;
+        f.high = f.at = l.at;
+        f.found = true;
+        f.becomes = shown_answer(q);
+        f.text = "Fit: nothing fits now (" + p.candidates.front().device_name + " needs " + format_bytes(p.candidates.front().memory.total_bytes) +
+                 " of " + format_bytes(p.candidates.front().memory.capacity_bytes) + " usable); with " + l.words + " the answer becomes " + f.becomes + ".";
+        p.flips.push_back(std::move(f));
+    }
 }
 
 } // namespace
@@ -305,6 +364,7 @@ void add_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionS
     }
     utilization_flips(p, w, cat, as);
     demand_flips(p, w, cat, as);
+    fit_flips(p, w, cat, as);
     if (p.flips.empty()) unpriced_runner_up(p, w);
 }
 

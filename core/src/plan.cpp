@@ -9,6 +9,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
 
 #include "hwplan/format.h"
 #include "hwplan/render.h"
@@ -166,8 +167,11 @@ void rank_serving(ServingSearch& s, int count, int replicas) {
 
 // The count of a candidate (when the workload does not fix it): training counts come from choose_training; edge
 // and embeddings run on one device; serving and batch search the replica sizes above, recording each point in
-// `search` when given.
-int choose_count(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, ServingSearch* search = nullptr) {
+// `search` when given. `split_replicas` receives the replicas the count is split into (users split over replicas), 0
+// when the candidate is one replica.
+int choose_count(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, ServingSearch* search = nullptr,
+                 int* split_replicas = nullptr) {
+    if (split_replicas) *split_replicas = 0;
     if (w.hardware.count > 0) return w.hardware.count;
     if (w.stage == Stage::edge || w.stage == Stage::embed) return 1;
     int n0 = 1;
@@ -196,6 +200,80 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
         for (int n = first * 2; (search || missed) && n <= std::min(std::max(1, d.domain_size), kMaxTensorParallel); n *= 2)
             if (at(n).c.fits && missed && best == first && points.back().meets_targets) best = n;
         for (auto& p : points) p.score = p.count;
+        if (splits_users(w)) {
+            // Users split over replicas: for each replica size from the fewest devices whose weights fit up to the fast
+            // domain (8 at most), the fewest replicas whose share of the users fits a replica and meets the latency
+            // targets and, with no per-user target given, a reader's pace (assumption user_read_tokens_per_s, the
+            // demand decide.cpp prices): more replicas hold fewer users each, less KV cache and a faster step. The
+            // fleet with the fewest devices (replicas x size) wins; a tie goes to single-device replicas (lesson 004:
+            // "if the model fits one GPU at FP8 with room for its KV cache, serve on single GPUs"), then to fewer,
+            // larger replicas (a shorter time to first token).
+            const double users = w.serve.concurrent_users;
+            const double pace = w.serve.tokens_per_s_per_user_target <= 0 && is_given(w, "serve.concurrent_users") ? a.user_read_tokens_per_s : 0;
+            auto paced = [&](const ServingPoint& p, const Eval& e) {
+                const auto f = e.c.figures.find("decode_tokens_per_s_per_user");
+                return p.fits && p.meets_targets && (pace <= 0 || (f != e.c.figures.end() && f->second.value >= pace));
+            };
+            struct Tried {
+                bool fits = false, paced = false;
+                double held = 0; // users the point's memory holds
+            };
+            std::map<std::pair<int, int>, Tried> tried; // (size, replicas) -> what the point gave
+            auto trial = [&](int size, int r) -> Tried {
+                auto it = tried.find({size, r});
+                if (it != tried.end()) return it->second;
+                const Eval e = r == 1 ? evaluate(w, cat, d, size, a, false) : evaluate(w, cat, d, size * r, a, false, r);
+                ServingPoint p = serving_point(w, e);
+                p.score = p.count;
+                const auto held = e.c.figures.find("max_concurrent_users");
+                const Tried v{p.fits, paced(p, e), held == e.c.figures.end() ? 0.0 : held->second.value};
+                p.meets_targets = v.paced; // the pace is one of the targets the points rank by
+                const auto same = std::find_if(points.begin(), points.end(), [&](const ServingPoint& q) { return q.count == size * r && q.replicas == r; });
+                if (same != points.end()) same->meets_targets = v.paced;
+                else points.push_back(std::move(p));
+                return tried[{size, r}] = v;
+            };
+            int best_size = best, best_r = 1, best_devices = best;
+            bool best_meets = trial(best, 1).paced;
+            const int top = std::max(first, std::min(std::max(1, d.domain_size), kMaxTensorParallel));
+            const int most = int(std::clamp(users, 1.0, 4096.0)); // one user a replica at most
+            for (int size = n0; size <= top; size *= 2) {
+                // How many users a replica of `size` holds gives the fewest replicas to try.
+                const double held = trial(size, 1).held;
+                if (held < 1) continue; // the weights alone leave no room
+                const int lo = int(std::clamp(std::ceil(users / std::floor(held)), 1.0, double(most)));
+                // The fewest replicas that fit and meet the targets and pace, else (when none does) the fewest that fit:
+                // doubling, then bisection (both improve as the replicas grow).
+                for (const bool targets : {true, false}) {
+                    auto ok = [&](int r) { const Tried v = trial(size, r); return targets ? v.paced : v.fits; };
+                    int l = lo, h = lo;
+                    while (!ok(h) && h < most) {
+                        l = h + 1;
+                        h = std::min(most, 2 * h);
+                    }
+                    if (!ok(h)) continue;
+                    while (l < h) {
+                        const int mid = l + (h - l) / 2;
+                        if (ok(mid)) h = mid;
+                        else l = mid + 1;
+                    }
+                    const int devices = size * h;
+                    const bool better = targets != best_meets ? targets
+                                        : devices != best_devices ? devices < best_devices
+                                        : (size == 1) != (best_size == 1) ? size == 1
+                                                                          : size > best_size;
+                    if (better) {
+                        best_size = size;
+                        best_r = h;
+                        best_devices = devices;
+                        best_meets = targets;
+                    }
+                    break;
+                }
+            }
+            best = best_size * best_r;
+            if (split_replicas && best_r > 1) *split_replicas = best_r;
+        }
     } else if (first) {
         for (auto& p : points) p.score = p.count;
         // At an arrival rate the fleet is ceil(demand / capacity) copies of the n devices planned here: among the
@@ -258,7 +336,10 @@ void finish_serving_search(const Workload& w, Candidate& c, ServingSearch& s, st
     const ServingPoint& b = s.points.front();
     const bool targets = w.serve.ttft_target_s > 0 || w.serve.tokens_per_s_per_user_target > 0;
     std::string why = !b.fits ? "nothing fits on any size tried; the nearest: " + std::to_string(b.count) + " device(s)"
-                      : s.objective == "fewest_devices" ? std::string("the fewest devices that fit") + (targets && b.meets_targets ? " and meet the latency targets" : "")
+                      : s.objective == "fewest_devices" ? std::string("the fewest devices that fit") + (targets && b.meets_targets ? " and meet the latency targets" : "") +
+                                                              (b.replicas > 1 ? ", the users split over " + std::to_string(b.replicas) + " replicas" +
+                                                                                    (b.devices_per_replica == 1 ? " of one device (lesson 004: 'serve on single GPUs' when the model fits one)" : "")
+                                                                              : std::string())
                       : s.objective == "fewest_fleet_devices" ? "the replica size whose fleet meets the arrival rate with the fewest devices (" + format_sig(b.fleet_devices, 6) + ")"
                       : s.objective == "most_output_tokens_per_s" ? std::string("the split of the ") + std::to_string(b.count) + " devices with the most output tokens/s" +
                                                                         (rate_batch(w) && targets ? " within the latency targets" : "")
@@ -370,8 +451,9 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
         const bool serves = w.stage == Stage::serve || w.stage == Stage::batch || w.stage == Stage::edge;
         ServingSearch ss;
         std::vector<ServingPoint> splits;
-        const int n = point ? point->n : plan_detail::choose_count(w, cat, *d, das.typical, serves ? &ss : nullptr);
-        plan_detail::Eval e = plan_detail::evaluate(w, cat, *d, n, das.typical, true, 0, point, serves ? &splits : nullptr);
+        int split = 0; // users split over replicas by the count search (0: one replica)
+        const int n = point ? point->n : plan_detail::choose_count(w, cat, *d, das.typical, serves ? &ss : nullptr, &split);
+        plan_detail::Eval e = plan_detail::evaluate(w, cat, *d, n, das.typical, true, split, point, serves ? &splits : nullptr);
         if (serves) plan_detail::finish_serving_search(w, e.c, ss, splits);
         if (point) {
             LayoutSearch& ls = e.c.layouts;

@@ -86,6 +86,7 @@ inline bool is_given(const Workload& w, const std::string& key) { return std::fi
 // [SECTION] serving, batch and edge (plan_serving.cpp) -------------------------------------------------------
 
 bool offline_batch(const Workload& w); // an offline batch job whose batch the planner chooses
+bool splits_users(const Workload& w);  // interactive users that the count search may split over replicas
 // One replica of n devices (a MoE laid out both ways, the faster kept).
 void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e);
 // The candidate on n devices: split into replicas (the best split of a given count, or `fixed_replicas`); `points`

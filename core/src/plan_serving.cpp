@@ -21,6 +21,13 @@ bool offline_batch(const Workload& w) {
     return w.stage == Stage::batch && !is_given(w, "serve.concurrent_users") && !is_given(w, "serve.batch_size");
 }
 
+// Interactive serving to a number of users with the count left to the planner and the batch to the engine: the
+// users may be split over replicas, each holding its share (lesson 004: "if the model fits one GPU at FP8 with room
+// for its KV cache, serve on single GPUs"; choose_count searches replicas x devices per replica).
+bool splits_users(const Workload& w) {
+    return w.stage == Stage::serve && w.hardware.count <= 0 && !rate_batch(w) && w.serve.concurrent_users > 1 && !is_given(w, "serve.batch_size");
+}
+
 namespace {
 
 struct BatchChoice {
@@ -503,14 +510,16 @@ namespace {
 
 // The n devices as `replicas` data-parallel copies of n / replicas devices each (tensor parallel inside the
 // fast domain, pipeline stages past it, as eval_serve lays out one replica): one replica is evaluated at its
-// share of the arrival rate, and its throughput and user capacity are multiplied by the replicas.
+// share of the arrival rate (and of the concurrent users, when they are split: splits_users), and its throughput
+// and user capacity are multiplied by the replicas.
 Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d, int n, int replicas, const Assumptions& a, bool explain) {
-    // The workload is copied only to split its arrival rate (the search evaluates thousands of layouts).
+    // The workload is copied only to split its arrival rate or users (the search evaluates thousands of layouts).
     std::optional<Workload> split;
     if (replicas > 1) {
         split = w;
         split->serve.requests_per_s /= replicas;
         for (auto& t : split->serve.traffic) t.requests_per_s /= replicas;
+        if (splits_users(w)) split->serve.concurrent_users = std::ceil(w.serve.concurrent_users / replicas);
     }
     const Workload& share = split ? *split : w;
     Eval e;
@@ -527,7 +536,8 @@ Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d,
         it->second.value *= replicas;
         it->second.low *= replicas;
         it->second.high *= replicas;
-        if (explain) it->second.why += "; x " + std::to_string(replicas) + " replicas of " + std::to_string(n / replicas) + " device(s)";
+        if (explain) it->second.why += "; x " + std::to_string(replicas) + " replicas of " + std::to_string(n / replicas) + " device(s)" +
+                                       (splits_users(w) ? ", " + format_sig(std::ceil(w.serve.concurrent_users / replicas), 6) + " users each" : "");
     }
     if (w.stage == Stage::batch) e.headline = e.c.figures.at("throughput_tokens_per_s").value;
     return e;

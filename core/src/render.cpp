@@ -1,6 +1,7 @@
 // render.cpp: terminal table and Markdown worksheet of a plan.
 #include "hwplan/render.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -173,13 +174,34 @@ std::string render_table(const Plan& p, size_t max_candidates) {
 
 std::vector<std::string> change_lines(const Plan& p) {
     std::vector<std::string> out;
-    if (p.best_by_kind.size() > 1) {
+    if (!p.best_by_kind.empty()) {
         std::string best = "Best of each kind:";
+        std::vector<std::string> kinds;
         for (const int i : p.best_by_kind) {
             const Option& o = p.options[static_cast<size_t>(i)];
+            kinds.push_back(o.kind);
             best += (best.back() == ':' ? " " : "; ") + o.name + " at " +
                     (o.cost.value > 0 ? format_figure(o.unit, o.cost.value) + " " + unit_label(o.unit) : std::string("a price the catalog lacks"));
         }
+        // One kind alone: why none of the others is there (the reason that eliminated most options of that kind, the
+        // first met on a tie: "site: your own data centre ..." rather than one device's software).
+        if (p.best_by_kind.size() == 1)
+            for (const Option& o : p.options) {
+                if (std::find(kinds.begin(), kinds.end(), o.kind) != kinds.end() || o.reasons.empty()) continue;
+                kinds.push_back(o.kind);
+                std::vector<std::pair<std::string, int>> counts;
+                for (const Option& x : p.options)
+                    if (x.kind == o.kind)
+                        for (const std::string& r : x.reasons) {
+                            auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == r; });
+                            if (it == counts.end()) counts.push_back({r, 1});
+                            else ++it->second;
+                        }
+                const auto most = std::max_element(counts.begin(), counts.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+                const std::string what = o.kind == "own" ? "purchase" : o.kind == "rent" ? "rental" : o.kind == "rent_spot" ? "spot rental"
+                                         : o.kind == "rent_reserved" ? "reservation" : o.kind == "api" ? "hosted API" : o.kind;
+                best += "; no " + what + " (" + (most != counts.end() ? most->first : o.reasons.front()) + ")";
+            }
         out.push_back(best + ".");
     }
     for (const auto& f : p.flips) out.push_back(f.text);

@@ -96,6 +96,12 @@ std::string llama_cache_type(const std::string& kv, std::string& note) {
 
 // [SECTION] Serving: vLLM ----------------------------------------------------------------------------------
 
+// One serving replica's devices: the candidate's count over its replicas (users split over replicas, plan.cpp choose_count).
+int replica_devices(const Candidate& c) {
+    const int dp = std::max(1, c.layout.data_parallel);
+    return c.count % dp == 0 ? c.count / dp : c.count;
+}
+
 void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d, int replicas) {
     const ToolInterface* serve = cat.find_tool("vllm-serve");
     const ToolInterface* bench = cat.find_tool("vllm-bench-serve");
@@ -129,8 +135,8 @@ void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate
     if (device_bytes > 0 && c.memory.capacity_bytes > 0)
         s.add("--gpu-memory-utilization", format_sig(std::round(c.memory.capacity_bytes / device_bytes * 100) / 100, 2));
     r.deploy.push_back(command(*serve, replicas > 1 ? "serve one replica (run it on each of the " + std::to_string(replicas) + " replicas' " +
-                                                          std::to_string(c.count) + " devices)"
-                                                    : "serve the model on " + std::to_string(c.count) + " device" + (c.count > 1 ? "s" : ""),
+                                                          std::to_string(replica_devices(c)) + " devices)"
+                                                    : "serve the model on " + std::to_string(replica_devices(c)) + " device" + (replica_devices(c) > 1 ? "s" : ""),
                                s.text()));
     const double prompts = std::max(100.0, 10 * batch);
     CommandLine m{"vllm bench serve"};
@@ -232,8 +238,8 @@ void serve_sglang(RunIt& r, const Workload& w, const Catalog& cat, const Candida
     s.add("--host", "127.0.0.1");
     s.add("--port", "30000");
     r.deploy.push_back(command(*serve, replicas > 1 ? "serve one replica (run it on each of the " + std::to_string(replicas) + " replicas' " +
-                                                          std::to_string(c.count) + " devices)"
-                                                    : "serve the model on " + std::to_string(c.count) + " device" + (c.count > 1 ? "s" : ""),
+                                                          std::to_string(replica_devices(c)) + " devices)"
+                                                    : "serve the model on " + std::to_string(replica_devices(c)) + " device" + (replica_devices(c) > 1 ? "s" : ""),
                                s.text()));
     const double prompts = std::max(100.0, 10 * batch);
     CommandLine m{"python -m sglang.bench_serving"};
@@ -264,8 +270,8 @@ void serve_sglang(RunIt& r, const Workload& w, const Catalog& cat, const Candida
     if (!w.precision.kv_cache.empty() && kv.empty() && w.precision.kv_cache != "bf16" && w.precision.kv_cache != "fp16")
         r.notes.push_back("SGLang records no " + w.precision.kv_cache + " KV cache type (server_args.py's --kv-cache-dtype choices), so the cache keeps the "
                           "model's dtype and takes more memory than planned.");
-    if (c.count > kServerDevices)
-        r.notes.push_back("One replica spans " + std::to_string(c.count) + " devices: start the same command on each of its servers with SGLang's "
+    if (replica_devices(c) > kServerDevices)
+        r.notes.push_back("One replica spans " + std::to_string(replica_devices(c)) + " devices: start the same command on each of its servers with SGLang's "
                           "--nnodes, --node-rank and --dist-init-addr (not written here).");
 }
 
@@ -824,7 +830,7 @@ RunIt run_it(const Plan& p, const Workload& w, const Catalog& cat, const std::st
     case Stage::batch:
     case Stage::edge: {
         // The option's own replicas (a bought fleet may hold idle devices beyond them); a device asked for: its count.
-        const int replicas = device.empty() ? std::max(1, p.recommendation.option.replicas) : c->count > 0 ? std::max(1, total / c->count) : 1;
+        const int replicas = device.empty() ? std::max(1, p.recommendation.option.replicas) : std::max(1, total / replica_devices(*c));
         switch (serving_runner(w, *d)) {
         case Runner::vllm: serve_vllm(r, w, cat, *c, *d, replicas); break;
         case Runner::sglang: serve_sglang(r, w, cat, *c, *d, replicas); break;

@@ -128,8 +128,9 @@ constexpr const char* kPriorityHelp =
     "first, then one fast scale-up domain, fewer devices, less power. Default unit_cost. Key decision.priority.";
 constexpr const char* kSiteHelp =
     "Where it runs. own_datacenter: owned only, data-centre licence, colocation counted; cloud: rented anywhere; gcp, aws, "
-    "azure: rented there (that cloud's own silicon ranks first); desk; robot (an embedded module); phone. Default: owning and "
-    "renting both considered. Key decision.site.";
+    "azure: rented there (that cloud's own silicon ranks first); desk: owned only, at a desk; office: a desk or an office, "
+    "renting and hosted APIs allowed (what is bought stands there: no colocation, no data-centre parts); robot (an embedded "
+    "module); phone. Default: owning and renting both considered. Key decision.site.";
 constexpr const char* kStackHelp =
     "The software stack the team can run; devices without it are eliminated. Default pytorch-cuda, or any inside a named "
     "cloud. Key decision.stack.";
@@ -137,7 +138,8 @@ constexpr const char* kFrameworkHelp =
     "The serving or training software the team runs: a device whose catalog software lacks it is eliminated, and it picks the "
     "measured decode efficiencies (llama.cpp also splits layers across cards). Default: any. Key framework.";
 constexpr const char* kRedundancyHelp =
-    "n+1: one spare replica, each replica on its own server, so a server can fail. Default none. Key decision.redundancy.";
+    "n+1: one spare server (or instance, or card), the replicas spread so that any one can fail and the load is still served. "
+    "Default none. Key decision.redundancy.";
 constexpr const char* kPremisesHelp =
     "The data may not leave hardware the team owns: rentals and hosted APIs are eliminated (a cloud site is then an error). "
     "Default off. Key decision.data_on_premises.";

@@ -74,15 +74,20 @@ double devices_per_purchase(const Device& device, const Price& price);
 // server: MLPerf's H200 system lists accelerators_per_node 8), else 1 (a card, a Mac, a module).
 int purchase_unit_devices(const Device& device);
 
-// Whole units for a fleet of `replicas` replicas of `devices_per_replica` devices each: bought (a server, a
-// rack) or rented (a cloud instance, a rack rented whole). With `apart` (redundancy: docs/workload.md, "n+1
-// ... each on its own server") every replica gets its own unit(s), so a unit can fail and take one replica
-// with it; without it replicas are packed, whole replicas per unit when one fits a unit. Devices already
-// owned are counted per device.
+// Whole units for a fleet of `replicas` replicas of `devices_per_replica` devices each (the replicas the load
+// needs): bought (a server, a rack) or rented (a cloud instance, a rack rented whole). Replicas are packed, whole
+// replicas per unit when one fits a unit. With `spare_units` s > 0 (redundancy: docs/workload.md, "n+1") the fleet
+// keeps its replicas serving when any s units fail: where a unit holds whole replicas, enough units for them plus
+// s more, the replicas spread over all of them (lesson 004's bank: "One 8-GPU H200 server ... holds this ...; two
+// give redundancy"; eight 1-device replicas and a spare need two 8-device servers, not nine); where a replica spans
+// units, each replica on units of its own and s spare replicas. Devices already owned are counted per device.
 struct PurchaseUnits {
     int devices_per_unit = 1; // purchase_unit_devices, or the rental offer's devices_per_unit
     int units = 0;            // units bought or rented
-    int devices_needed = 0;   // replicas x devices_per_replica
+    int spare_units = 0;      // units that may fail with the load still served (0: no redundancy)
+    int replicas = 0;         // replicas placed on them: the load's, and with spares enough more that any spare_units
+                              // units can fail and the load's replicas still serve
+    int devices_needed = 0;   // replicas (placed) x devices_per_replica
     int devices_bought = 0;   // units x devices_per_unit (bought, or rented)
     int devices_idle = 0;     // devices_bought - devices_needed: paid for, not used by the replicas
     int replicas_fit = 0;     // replicas of devices_per_replica the units hold, laid out the same way
@@ -93,12 +98,12 @@ struct PurchaseUnits {
 };
 
 // The packing alone: `devices_per_unit` devices a unit, the fleet above (usd and unit left empty).
-PurchaseUnits whole_units(int devices_per_unit, int devices_per_replica, int replicas = 1, bool apart = false);
+PurchaseUnits whole_units(int devices_per_unit, int devices_per_replica, int replicas = 1, int spare_units = 0);
 
 // Bought: the device's purchase unit (purchase_unit_devices). A fleet of one device is one card or module,
 // unless the catalog prices only a whole unit (a Mac, a rack). The one place a bought count is made:
 // decide.cpp prices, names, budgets and notes the option from it.
-PurchaseUnits units_to_buy(const Device& device, int devices_per_replica, int replicas = 1, bool apart = false);
+PurchaseUnits units_to_buy(const Device& device, int devices_per_replica, int replicas = 1, int spare_units = 0);
 
 // Rented: among the device's offers of `kind`, the one whose whole instances cost the fleet least an hour
 // (each offer rents devices_per_unit devices at a time, 1 when the catalog gives none; ties: fewer devices
@@ -115,7 +120,7 @@ struct RentalUnits {
     bool operator==(const RentalUnits&) const = default;
 };
 RentalUnits units_to_rent(const Device& device, const CostSpec& cost, PriceKind kind, int devices_per_replica, int replicas = 1,
-                          bool apart = false, const std::string& cloud = "");
+                          int spare_units = 0, const std::string& cloud = "");
 
 // The hyperscale cloud a rental price was read from ("aws", "gcp", "azure"), from its provider's words;
 // "" for a purchase or another provider (a GPU cloud, a marketplace, the vendor's own service).

@@ -44,7 +44,9 @@ std::vector<std::string> clouds_of(const Device& d);
 
 // Why `kind` ("own", "rent", "rent_spot", "rent_reserved") of `count` devices is out before price; empty
 // when it stays in.
-std::vector<std::string> eliminations(const Device& d, const Workload& w, const std::string& kind, int count, const ScaleLevel& s);
+// `replica_devices`: one serving replica's devices when the count holds several replicas (0: the count is one).
+std::vector<std::string> eliminations(const Device& d, const Workload& w, const std::string& kind, int count, const ScaleLevel& s,
+                                      int replica_devices = 0);
 
 // The power one device draws at its lowest published setting: the catalog's lowest configurable power mode
 // (power.min_W: a Jetson's lowest nvpmodel mode) where it gives one, else the board power (tdp_W); 0 when the
