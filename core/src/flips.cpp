@@ -215,7 +215,7 @@ void demand_flips(Plan& p, const Workload& w, const Catalog& cat, const Assumpti
             d.set(v, v0 * factor);
             const double tried = d.get(v);
             if (tried == v0) continue; // one user cannot be a quarter
-            const Plan q = plan(v, cat, as, false);
+            const Plan q = answer_plan(v, cat, as);
             if (!q.issues.empty()) continue;
             if (answer_of(q) != base) {
                 f.found = true;
@@ -335,7 +335,7 @@ void fit_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionS
         if (seen.find("|" + l.input + "|") != std::string::npos) continue;
         Workload v = w;
         l.set(v);
-        const Plan q = plan(v, cat, as, false);
+        const Plan q = answer_plan(v, cat, as);
         if (!q.issues.empty() || !q.recommendation.found) continue;
         seen += "|" + l.input + "|";
         FlipPoint f;

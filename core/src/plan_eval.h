@@ -62,6 +62,8 @@ struct Eval {
     bool explain = true;
     bool search_batch = true; // false inside a batch search's own trials
     bool mixed_prefill = false; // a batch search's trials at an arrival rate: prefill mixed into the decode steps
+    bool count_trial = false;   // a count search's trial: only the figures it ranks by (fits, per-user speed, first token,
+                                // throughput, users held); the batch within the latency targets is left to the point chosen
 
     template <class Why> Figure figure(double value, Label label, Why&& why) const {
         Figure f;
@@ -92,7 +94,7 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
 // The candidate on n devices: split into replicas (the best split of a given count, or `fixed_replicas`); `points`
 // receives every split evaluated.
 Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas,
-                         std::vector<ServingPoint>* points = nullptr);
+                         std::vector<ServingPoint>* points = nullptr, bool count_trial = false);
 ServingPoint serving_point(const Workload& w, const Eval& e); // a point of the serving search from its evaluation
 // MIG instances on one device, reported beside the plan (figures and a note).
 void mig_partitions(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, Eval& e);

@@ -449,8 +449,10 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     e.headline = w.stage == Stage::batch ? c.figures.at("throughput_tokens_per_s").value : 1.0 / step_s;
 
     // Interactive serving with latency targets: the most output tokens/s any batch reaches while every user
-    // still gets the target speed and first-token time (at an arrival rate, the batch searched above).
-    if (e.search_batch && w.stage == Stage::serve && (tps_target > 0 || ttft_target > 0) && c.fits && peak.flop_per_s > 0) {
+    // still gets the target speed and first-token time (at an arrival rate, the batch searched above). A count
+    // search's trial skips that search: it ranks by fit, per-user speed, first token and users held.
+    if (e.search_batch && (at_rate.found || !e.count_trial) && w.stage == Stage::serve && (tps_target > 0 || ttft_target > 0) && c.fits &&
+        peak.flop_per_s > 0) {
         const BatchChoice within = at_rate.found ? at_rate : best_batch(w, cat, d, n, a, meets_targets);
         if (within.found) {
             auto why = [&] { return "batch " + format_sig(within.batch, 6) + ": the largest output tokens/s at which each user still gets " +
@@ -512,7 +514,7 @@ namespace {
 // fast domain, pipeline stages past it, as eval_serve lays out one replica): one replica is evaluated at its
 // share of the arrival rate (and of the concurrent users, when they are split: splits_users), and its throughput
 // and user capacity are multiplied by the replicas.
-Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d, int n, int replicas, const Assumptions& a, bool explain) {
+Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d, int n, int replicas, const Assumptions& a, bool explain, bool count_trial) {
     // The workload is copied only to split its arrival rate or users (the search evaluates thousands of layouts).
     std::optional<Workload> split;
     if (replicas > 1) {
@@ -524,6 +526,7 @@ Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d,
     const Workload& share = split ? *split : w;
     Eval e;
     e.explain = explain;
+    e.count_trial = count_trial;
     e.c.device = d.id;
     e.c.device_name = d.name;
     e.c.count = n;
@@ -591,16 +594,16 @@ ServingPoint serving_point(const Workload& w, const Eval& e) {
 // `fixed_replicas` > 0 skips the search (the bands of a layout already chosen). `points`, when given, receives
 // every split evaluated, in the order tried (serving_point).
 Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas,
-                         std::vector<ServingPoint>* points) {
-    if (fixed_replicas > 0 && n % fixed_replicas == 0) return eval_serve_replicas(w, cat, d, n, fixed_replicas, a, explain);
-    Eval best = eval_serve_replicas(w, cat, d, n, 1, a, explain);
+                         std::vector<ServingPoint>* points, bool count_trial) {
+    if (fixed_replicas > 0 && n % fixed_replicas == 0) return eval_serve_replicas(w, cat, d, n, fixed_replicas, a, explain, count_trial);
+    Eval best = eval_serve_replicas(w, cat, d, n, 1, a, explain, count_trial);
     if (points) points->push_back(serving_point(w, best));
     if (n <= 1 || w.hardware.count <= 0 || !(offline_batch(w) || rate_batch(w))) return best;
     double best_score = layout_score(w, best);
     std::string tried = explain ? "1 x " + std::to_string(n) + ": " + (best_score >= 0 ? format_sig(best_score, 4) : std::string("does not fit")) : "";
     for (int r = 2; r <= n; r *= 2) {
         if (n % r != 0) continue;
-        Eval t = eval_serve_replicas(w, cat, d, n, r, a, explain);
+        Eval t = eval_serve_replicas(w, cat, d, n, r, a, explain, count_trial);
         if (points) points->push_back(serving_point(w, t));
         const double score = layout_score(w, t);
         if (explain) tried += ", " + std::to_string(r) + " x " + std::to_string(n / r) + ": " + (score >= 0 ? format_sig(score, 4) : std::string("does not fit"));
