@@ -127,10 +127,19 @@ void utilization_flips(Plan& p, const Workload& w, const Catalog& cat, const Ass
             return o.device == c.device && (o.feasible || (!o.reasons.empty() && std::all_of(o.reasons.begin(), o.reasons.end(), [](const std::string& r) {
                                                                 return r.rfind("budget: ", 0) == 0; })));
         });
-        if (may_win) live.push_back(c);
+        if (!may_win) continue;
+        // What decide() reads of a candidate is numbers (figures, memory, count, layout, regime): the words and the
+        // search's points are dropped from the copy re-decided up to nineteen times.
+        Candidate& k = live.emplace_back(c);
+        for (auto& [name, f] : k.figures) f.why.clear();
+        k.notes.clear();
+        k.phases.clear();
+        k.memory.terms.clear();
+        k.serving.points.clear();
+        k.layouts.layouts.clear();
     }
+    Workload v = w; // one copy, its utilization moved for each re-decision
     auto at = [&](double u) {
-        Workload v = w;
         v.cost.utilization = u;
         return redecided(p, live, v, cat, as);
     };

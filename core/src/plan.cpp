@@ -459,9 +459,10 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
         std::vector<ServingPoint> splits;
         int split = 0; // users split over replicas by the count search (0: one replica)
         const int n = point ? point->n : plan_detail::choose_count(w, cat, *d, das.typical, serves ? &ss : nullptr, &split);
-        // An answer alone needs no batch within the latency targets (decide ranks by other figures): evaluated as a
-        // count search's trial is.
-        plan_detail::Eval e = plan_detail::evaluate(w, cat, *d, n, das.typical, true, split, point, serves ? &splits : nullptr, answer_only);
+        // An answer alone needs neither the batch within the latency targets (decide ranks by other figures) nor, when
+        // serving, the words: evaluated as a count search's trial is. (An RL job's pools are sized only when explaining.)
+        plan_detail::Eval e = plan_detail::evaluate(w, cat, *d, n, das.typical, !(answer_only && serves), split, point, serves ? &splits : nullptr,
+                                                    answer_only);
         if (serves) plan_detail::finish_serving_search(w, e.c, ss, splits);
         if (point) {
             LayoutSearch& ls = e.c.layouts;
