@@ -89,7 +89,7 @@ std::vector<Planned> every_workload() {
         "hardware": {"devices": ["H100 SXM", "H200"]}})"});
     texts.push_back({"trtllm deepseek-v3", R"({"name": "TensorRT-LLM DeepSeek-V3", "stage": "serve", "model": "deepseek-v3",
         "framework": "tensorrt-llm", "precision": {"weights": "fp8", "kv_cache": "bf16", "compute": "fp8"},
-        "serve": {"context_tokens": 8192, "prompt_tokens": 2000, "output_tokens": 500, "concurrent_users": 256},
+        "serve": {"context_tokens": 8192, "prompt_tokens": 6000, "output_tokens": 500, "concurrent_users": 256},
         "hardware": {"devices": ["H200", "B200"]}})"});
     // MLX on Apple silicon (the workload names it): one user at the edge, and a small team served in a batch.
     texts.push_back({"mlx qwen2.5-7b edge", R"({"name": "MLX on a laptop", "stage": "edge", "model": "qwen2.5-7b", "framework": "mlx",
@@ -447,6 +447,7 @@ TEST(RunIt, CommandsAndConfigsHoldThePlannedLayout) {
                             EXPECT_EQ(as_int(f, "--max_batch_size"), int(std::lround(b->second.value))) << label;
                         }
                         EXPECT_EQ(f.find("--config")->second, "trtllm_config.yml") << label;
+                        EXPECT_EQ(f.count("--enable_chunked_prefill"), p.workload.serve.prompt_tokens > as_int(f, "--max_num_tokens") ? 1u : 0u) << label;
                         const double fraction = std::stod(f.find("--kv_cache_free_gpu_memory_fraction")->second);
                         EXPECT_TRUE(fraction > 0 && fraction <= 1) << label << ": " << fraction;
                     } else if (c.tool == "trtllm-serve") {
@@ -626,6 +627,11 @@ TEST(RunIt, TensorRtLlmWritesTheServerItsOptionsAndItsBenchmark) {
     const double others = c.memory.total_bytes - c.memory.kv_cache_bytes, free_bytes = device_bytes - others;
     const double fraction = std::min(std::floor((c.memory.capacity_bytes - others) / free_bytes * 100) / 100,
                                      std::ceil(c.memory.kv_cache_bytes / free_bytes * 100) / 100);
+    // An iteration's token budget is the plan's engine step, prefill_chunk_tokens (2048 in catalog/assumptions.json); the
+    // 2000-token prompt fits it, so no chunked prefill.
+    Issues issues;
+    const int step_tokens = int(assumptions_for(catalog(), {}, issues).typical.prefill_chunk_tokens);
+    ASSERT_EQ(step_tokens, 2048);
     const ToolInterface* serve = catalog().find_tool("trtllm-serve");
     ASSERT_NE(serve, nullptr);
     ASSERT_EQ(r.deploy.size(), 2u);
@@ -633,7 +639,7 @@ TEST(RunIt, TensorRtLlmWritesTheServerItsOptionsAndItsBenchmark) {
     EXPECT_EQ(r.deploy[0].text, "# TensorRT-LLM " + serve->release + ": LLM API options for trtllm-serve --config\n"
                                 "kv_cache_config:\n  dtype: fp8\n");
     EXPECT_EQ(r.deploy[1].text, "trtllm-serve \"$MODEL\" \\\n  --backend pytorch \\\n  --tp_size " + std::to_string(c.layout.tensor_parallel) +
-                                    " \\\n  --max_batch_size " + std::to_string(batch) + " \\\n  --max_num_tokens " + std::to_string(2000 + batch) +
+                                    " \\\n  --max_batch_size " + std::to_string(batch) + " \\\n  --max_num_tokens " + std::to_string(step_tokens) +
                                     " \\\n  --max_seq_len 8192 \\\n  --kv_cache_free_gpu_memory_fraction " + format_sig(fraction, 2) +
                                     " \\\n  --host 127.0.0.1 \\\n  --port 8000 \\\n  --config trtllm_config.yml");
     EXPECT_GT(fraction, 0);
@@ -650,7 +656,8 @@ TEST(RunIt, TensorRtLlmWritesTheServerItsOptionsAndItsBenchmark) {
     EXPECT_DOUBLE_EQ(by.at("Output token throughput (tok/s)").value, c.figures.at("throughput_tokens_per_s").value);
     // No quantization flag: the note says the checkpoint names it.
     EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) { return n.find("trtllm-serve has no quantization flag") != std::string::npos; }));
-    // A MoE laid out expert parallel: --ep_size and attention data parallel in the options file.
+    // A MoE laid out expert parallel: --ep_size and attention data parallel in the options file; its prompts are longer
+    // than an iteration's budget, so prefilled in chunks.
     const Planned& ds = find("trtllm deepseek-v3");
     int wide = 0;
     for (const auto& cand : ds.plan.candidates) {
@@ -662,6 +669,7 @@ TEST(RunIt, TensorRtLlmWritesTheServerItsOptionsAndItsBenchmark) {
         const bool dp = cand.layout.expert_parallel > cand.layout.tensor_parallel;
         EXPECT_EQ(w.deploy[0].text.find("enable_attention_dp: true\n") != std::string::npos, dp) << cand.device;
         EXPECT_NE(w.deploy[0].text.find("  dtype: auto\n"), std::string::npos) << cand.device; // a BF16 KV cache: the checkpoint's
+        EXPECT_EQ(flags_of(w.deploy[1].text).count("--enable_chunked_prefill"), 1u) << cand.device; // 6,000-token prompts, 2,048-token steps
     }
     EXPECT_GT(wide, 0);
 }

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hwplan/assumptions.h"
 #include "hwplan/catalog.h"
 #include "hwplan/format.h"
 #include "hwplan/plan.h"
@@ -362,9 +363,12 @@ void serve_trtllm(RunIt& r, const Workload& w, const Catalog& cat, const Candida
     if (l.pipeline_parallel > 1) s.add("--pp_size", num(l.pipeline_parallel));
     if (wide) s.add("--ep_size", num(l.expert_parallel));
     s.add("--max_batch_size", num(batch));
-    // One whole prompt and a decode token for each of the other sequences in one iteration: the plan prefills a prompt
-    // whole (no chunking) while the batch decodes.
-    s.add("--max_num_tokens", num(sh.prompt + batch));
+    // An iteration's token budget: the plan's engine step (plan_serving.cpp prefills prompts in steps of
+    // prefill_chunk_tokens); a prompt longer than it is prefilled in chunks, which trtllm-serve turns on with a flag.
+    Issues unused;
+    const double budget = assumptions_for(cat, w.assumptions, unused).typical.prefill_chunk_tokens;
+    s.add("--max_num_tokens", num(budget));
+    if (sh.prompt > budget) s.add("--enable_chunked_prefill");
     s.add("--max_seq_len", num(sh.context));
     if (const double f = trtllm_kv_fraction(c, d); f > 0) s.add("--kv_cache_free_gpu_memory_fraction", format_sig(f, 2));
     s.add("--host", "127.0.0.1");
