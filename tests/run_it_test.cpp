@@ -738,6 +738,22 @@ TEST(RunIt, LaunchersStartTheCatalogsDevicesPerNode) {
         ASSERT_TRUE(r.available) << device << ": " << r.reason;
         EXPECT_EQ(as_int(flags_of(r.deploy[0].text), "--nproc_per_node"), per_node) << device;
     }
+    // A serving replica wider than a GB200 node (4): vLLM's command says how to span nodes, with the count's source.
+    auto served = parse_workload(R"({"stage": "serve", "model": "deepseek-v3", "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},
+        "serve": {"context_tokens": 8192, "prompt_tokens": 2000, "output_tokens": 500, "concurrent_users": 256},
+        "hardware": {"devices": ["GB200 NVL72"]}})", catalog());
+    ASSERT_TRUE(served.issues.empty());
+    const Plan wide = plan(served.workload, catalog(), assumptions_for(catalog(), served.workload.assumptions, issues), false);
+    const Candidate& gb = wide.candidates.front();
+    const int replica = gb.count / std::max(1, gb.layout.data_parallel);
+    ASSERT_GT(replica, 4) << "DeepSeek-V3 in FP8 needs more than one 4-GPU node a replica";
+    const RunIt r = run_it(wide, served.workload, catalog(), "gb200-nvl72");
+    ASSERT_TRUE(r.available) << r.reason;
+    EXPECT_EQ(r.deploy[0].tool, "vllm-serve");
+    const std::string note = "One replica spans " + std::to_string(replica) + " devices, more than one node's 4: start a Ray cluster over its nodes";
+    EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [&](const std::string& n) {
+        return n.rfind(note, 0) == 0 && n.find("from the catalog's smallest whole unit of NVIDIA GB200 NVL72 (per Blackwell GPU) (BM.GPU.GB200.4)") != std::string::npos;
+    }));
 }
 
 // The predicted lines are the candidate's own figures in the benchmark's units: ms = s x 1000, the band kept.
