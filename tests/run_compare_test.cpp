@@ -108,6 +108,21 @@ TEST(BenchReport, EachSampleIsReadIntoTheFiguresItPrinted) {
         {"run-it/deepspeed-log-issue5779.txt", "deepspeed",
          {{"CurrSamplesPerSec", "16.807402094161112", 16.807402094161112, 1}, {"MaxMemAllocated (GiB)", "0.97", 0.97, 1}},
          2},
+        // TensorRT-LLM's benchmark_serving (its run-benchmark guide): vLLM's block with lines of its own, no concurrency line.
+        {"run-it/trtllm-benchmark-serving-guide.txt", "trtllm-benchmark-serving",
+         {{"Successful requests", "1", 1, 2}, {"Output token throughput (tok/s)", "622.56", 622.56, 7}, {"User throughput (tok/s)", "623.08", 623.08, 9},
+          {"Mean Request AR", "0.9980", 0.998, 10}, {"Median TTFT (ms)", "12.83", 12.83, 14}, {"Mean TPOT (ms)", "1.59", 1.59, 17},
+          {"P99 ITL (ms)", "1.77", 1.77, 23}, {"P99 E2EL (ms)", "1643.44", 1643.44, 27}},
+         22},
+        // mlx_lm.benchmark as first merged: five trials and their averages; the lengths from the "Timing with" line.
+        {"run-it/mlx-lm-benchmark-pr396.txt", "mlx-lm-benchmark",
+         {{"prompt_tps", "2902.166", 2902.166, 8}, {"generation_tps", "205.099", 205.099, 8}, {"peak_memory (GB)", "3.285", 3.285, 8},
+          {"prompt_tokens", "2048", 2048, 2}, {"generation_tokens", "128", 128, 2}},
+         5},
+        // mlx_lm.benchmark with -b 16: the averages line alone.
+        {"run-it/mlx-lm-benchmark-pr478-batched.txt", "mlx-lm-benchmark",
+         {{"prompt_tps", "944.421", 944.421, 1}, {"generation_tps", "301.916", 301.916, 1}, {"peak_memory (GB)", "46.885", 46.885, 1}},
+         3},
         // llama-bench: "pp 512" and "tg 128" with a space (older), compact names with depth rows (newer), a QNN build.
         {"llama-bench-readme.md", "llama-bench", {{"pp512 (t/s)", "2368.80", 2368.80, 3}, {"tg128 (t/s)", "131.42", 131.42, 4}}, 2},
         {"run-it/llama-bench-readme-depth.md", "llama-bench", {{"pp512 (t/s)", "7340.20", 7340.20, 3}, {"tg128 (t/s)", "120.60", 120.60, 4}}, 2},
@@ -153,9 +168,10 @@ TEST(BenchReport, TextThatIsNoBenchmarkIsANamedError) {
                              "Megatron-LM's iteration lines (\"elapsed time per iteration (ms)\") from 2024, DeepSpeed's CurrSamplesPerSec=.. in 2 runs"}) {
         const BenchReport r = read_bench_report(text);
         ASSERT_EQ(r.issues.size(), 1u) << text;
-        EXPECT_EQ(r.issues[0], (Issue{"text", "no benchmark output found: paste the result block `vllm bench serve` or `python -m sglang.bench_serving` "
-                                              "prints (from \"============ Serving Benchmark Result ============\" on), the table `llama-bench -o md` prints, "
-                                              "or torchtitan's, torchtune's, Megatron-LM's or DeepSpeed's training log"}))
+        EXPECT_EQ(r.issues[0], (Issue{"text", "no benchmark output found: paste the result block `vllm bench serve`, `python -m sglang.bench_serving` or "
+                                              "TensorRT-LLM's benchmark_serving prints (from \"============ Serving Benchmark Result ============\" on), the "
+                                              "table `llama-bench -o md` prints, mlx_lm.benchmark's lines, or torchtitan's, torchtune's, Megatron-LM's or "
+                                              "DeepSpeed's training log"}))
             << text;
         EXPECT_TRUE(r.lines.empty());
     }
@@ -305,6 +321,131 @@ TEST(ReadBack, SglangBlocksCalibrateTheSglangEngine) {
                                           "the output of the command run-it wrote"}));
 }
 
+// [SECTION] TensorRT-LLM and MLX -------------------------------------------------------------------------------
+
+std::string trtllm_workload() {
+    return R"({"name": "TensorRT-LLM 70B FP8", "stage": "serve", "model": "llama-3.1-70b", "framework": "tensorrt-llm",
+        "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},
+        "serve": {"context_tokens": 8192, "prompt_tokens": 2000, "output_tokens": 500, "concurrent_users": 64},
+        "hardware": {"devices": ["H100 SXM", "H200"]}})";
+}
+
+// TensorRT-LLM's guide block (one request of 1024 in and 1024 out) on a TensorRT-LLM plan: the figures on the lines of
+// the same words; the block prints no concurrency, so the command's is taken and the note says so; the lengths differ.
+TEST(RunCompare, TensorRtLlmBlockMapsOntoTheServingLines) {
+    const Plan p = plan_from_json(trtllm_workload(), files_catalog(), false);
+    ASSERT_TRUE(p.run.available) << p.run.reason;
+    ASSERT_EQ(p.run.measure[0].tool, "trtllm-benchmark-serving");
+    const RunComparison c = compare_run(p.run, read_bench_report(sample("run-it/trtllm-benchmark-serving-guide.txt")));
+    ASSERT_TRUE(c.issues.empty()) << to_string(c.issues.front());
+    EXPECT_EQ(c.tool, "trtllm-benchmark-serving");
+    const std::pair<const char*, double> wants[] = {{"Output token throughput (tok/s)", 622.56}, {"Mean TPOT (ms)", 1.59}, {"Median TTFT (ms)", 12.83}};
+    ASSERT_EQ(c.lines.size(), 3u);
+    for (const auto& [metric, measured] : wants) {
+        const std::string m = metric; // clang 14 cannot capture a structured binding
+        const auto l = std::find_if(c.lines.begin(), c.lines.end(), [&](const ComparedLine& x) { return x.metric == m; });
+        ASSERT_NE(l, c.lines.end()) << metric;
+        ASSERT_TRUE(l->measured) << metric;
+        EXPECT_DOUBLE_EQ(l->value, measured) << metric;
+        EXPECT_DOUBLE_EQ(l->ratio, measured / l->predicted) << metric;
+    }
+    const std::string concurrency = "TensorRT-LLM's benchmark_serving prints no concurrency: the figures are taken as run at the command's --max-concurrency " +
+                                    std::to_string(p.run.setup.concurrency);
+    EXPECT_NE(std::find(c.notes.begin(), c.notes.end(), concurrency), c.notes.end());
+    // 1024 / 1 input and output tokens a request against the command's 2000 and 500.
+    EXPECT_NE(std::find(c.notes.begin(), c.notes.end(), "measured 1024 input tokens a request (Total input tokens / Successful requests), the command asks for 2000"),
+              c.notes.end());
+    EXPECT_NE(std::find(c.notes.begin(), c.notes.end(), "measured 1024 output tokens a request (Total generated tokens / Successful requests), the command asks for 500"),
+              c.notes.end());
+    EXPECT_TRUE(std::any_of(c.other.begin(), c.other.end(), [](const MeasuredLine& l) { return l.metric == "User throughput (tok/s)"; }));
+    // vLLM's block (the fork's parent) is read for the TensorRT-LLM command too, with a note; llama-bench's table is not.
+    const RunComparison v = compare_run(p.run, read_bench_report(sample("vllm-serving.txt")));
+    ASSERT_TRUE(v.issues.empty()) << to_string(v.issues.front());
+    EXPECT_NE(std::find(v.notes.begin(), v.notes.end(),
+                        "the block has none of TensorRT-LLM's own lines (User throughput): read as its benchmark_serving's, which prints vLLM's block"),
+              v.notes.end());
+    const RunComparison l = compare_run(p.run, read_bench_report(sample("llama-bench-readme.md")));
+    ASSERT_EQ(l.issues.size(), 1u);
+    EXPECT_EQ(l.issues[0], (Issue{"text", "the plan's measure command is python -m tensorrt_llm.serve.scripts.benchmark_serving, the pasted text is "
+                                          "llama-bench's table: paste the output of the command run-it wrote"}));
+}
+
+// The block's Mean TPOT, at the command's concurrency (the block prints none), calibrates TensorRT-LLM's decode.
+TEST(ReadBack, TensorRtLlmTpotCalibratesAtTheCommandsConcurrency) {
+    const Plan p = plan_from_json(trtllm_workload(), files_catalog(), false);
+    const RunComparison c = read_back(files_catalog(), trtllm_workload(), "", sample("run-it/trtllm-benchmark-serving-guide.txt"), "2026-12-03");
+    ASSERT_TRUE(c.issues.empty()) << to_string(c.issues.front());
+    const std::string what = "TensorRT-LLM benchmark_serving: mean TPOT 1.59 ms at the command's concurrency " + std::to_string(p.run.setup.concurrency);
+    // 1.59 ms a token for a 70B model at that batch is past what any efficiency reaches on one replica, or a calibration.
+    EXPECT_NE(c.calibration_note.find(what), std::string::npos) << c.calibration_note;
+    if (c.calibrated) {
+        EXPECT_EQ(c.calibration.assumption, "decode_bandwidth_efficiency");
+    }
+}
+
+std::string mlx_workload(int users) {
+    return R"({"name": "MLX", "stage": ")" + std::string(users > 1 ? "serve" : "edge") + R"(", "model": "qwen2.5-7b", "framework": "mlx",
+        "precision": {"weights": "int4", "kv_cache": "fp16", "compute": "fp16"},
+        "serve": {"context_tokens": 2176, "prompt_tokens": 2048, "output_tokens": 128)" +
+           (users > 1 ? ", \"concurrent_users\": " + std::to_string(users) : std::string()) + R"(}, "hardware": {"devices": ["Apple M4 Max"]},
+        "decision": {"stack": "mlx-metal"}})";
+}
+
+// mlx_lm.benchmark's averages on an MLX plan of 2048 prompt and 128 generated tokens (PR 396's own lengths): prompt_tps,
+// generation_tps and peak_memory (GB) on the lines of the same words; one sequence calibrates as llama-bench's pp and tg do,
+// on the MLX engine.
+TEST(RunCompare, MlxBenchmarkMapsOntoPromptGenerationAndMemory) {
+    const Plan p = plan_from_json(mlx_workload(1), files_catalog(), false);
+    ASSERT_TRUE(p.run.available) << p.run.reason;
+    ASSERT_EQ(p.run.measure[0].tool, "mlx-lm-benchmark");
+    const RunComparison c = compare_run(p.run, read_bench_report(sample("run-it/mlx-lm-benchmark-pr396.txt")));
+    ASSERT_TRUE(c.issues.empty()) << to_string(c.issues.front());
+    const std::pair<const char*, double> wants[] = {{"prompt_tps", 2902.166}, {"generation_tps", 205.099}, {"peak_memory (GB)", 3.285}};
+    ASSERT_EQ(c.lines.size(), 3u);
+    for (const auto& [metric, measured] : wants) {
+        const std::string m = metric;
+        const auto l = std::find_if(c.lines.begin(), c.lines.end(), [&](const ComparedLine& x) { return x.metric == m; });
+        ASSERT_NE(l, c.lines.end()) << metric;
+        ASSERT_TRUE(l->measured) << metric;
+        EXPECT_DOUBLE_EQ(l->value, measured) << metric;
+    }
+    EXPECT_NE(std::find(c.notes.begin(), c.notes.end(), "the averages over 5 trial(s) are compared"), c.notes.end());
+    // The same lengths as the command: no note about them.
+    EXPECT_TRUE(std::none_of(c.notes.begin(), c.notes.end(), [](const std::string& n) { return n.rfind("measured with", 0) == 0; }));
+    const MeasurementParse m = parse_measurements(sample("run-it/mlx-lm-benchmark-pr396.txt"));
+    ASSERT_TRUE(m.issues.empty()) << to_string(m.issues.front());
+    ASSERT_EQ(m.measurements.size(), 2u);
+    EXPECT_EQ(m.measurements[0].kind, MeasurementKind::prefill_tokens_per_s);
+    EXPECT_DOUBLE_EQ(m.measurements[0].value, 2902.166);
+    EXPECT_EQ(m.measurements[0].prompt_tokens, 2048);
+    EXPECT_EQ(m.measurements[1].kind, MeasurementKind::decode_tokens_per_s);
+    EXPECT_DOUBLE_EQ(m.measurements[1].value, 205.099);
+    EXPECT_EQ(m.measurements[1].backend, "MLX");
+    const RunComparison back = read_back(files_catalog(), mlx_workload(1), "", sample("run-it/mlx-lm-benchmark-pr396.txt"), "2026-12-03");
+    ASSERT_TRUE(back.issues.empty()) << to_string(back.issues.front());
+    EXPECT_FALSE(back.calibration_note.empty());
+}
+
+// With a batch: 301.916 generated tokens a second over 16 sequences is a decode step of 16 / 301.916 s = 53.0 ms
+// (BatchStats: the batch's generated tokens over the generation time), a TPOT at concurrency 16 on the MLX engine.
+TEST(ReadBack, MlxBatchedGenerationIsADecodeStepAtItsBatch) {
+    const std::string text = "Timing with prompt_tokens=128, generation_tokens=128, batch_size=16.\n" + sample("run-it/mlx-lm-benchmark-pr478-batched.txt");
+    const MeasurementParse m = parse_measurements(text);
+    ASSERT_TRUE(m.issues.empty()) << to_string(m.issues.front());
+    ASSERT_EQ(m.measurements.size(), 1u); // a batch's prompt_tps is no one sequence's prefill
+    EXPECT_EQ(m.measurements[0].kind, MeasurementKind::serving_tpot_s);
+    EXPECT_NEAR(m.measurements[0].value, 16 / 301.916, 1e-12);
+    EXPECT_EQ(m.measurements[0].concurrency, 16);
+    // Against a plan of another batch the note names it.
+    const Plan p = plan_from_json(mlx_workload(4), files_catalog(), false);
+    ASSERT_TRUE(p.run.available) << p.run.reason;
+    const RunComparison c = compare_run(p.run, read_bench_report(text));
+    ASSERT_TRUE(c.issues.empty()) << to_string(c.issues.front());
+    EXPECT_NE(std::find(c.notes.begin(), c.notes.end(), "measured with prompt_tokens=128, the command asks for 2048"), c.notes.end());
+    EXPECT_NE(std::find(c.notes.begin(), c.notes.end(), "measured with batch_size=16, the command asks for " + std::to_string(p.run.setup.concurrency)),
+              c.notes.end());
+}
+
 // llama-bench tables on a llama.cpp plan of pp512 / tg128.
 TEST(RunCompare, LlamaBenchRowsMapOntoPpAndTg) {
     const Plan p = plan_from_json(llama_workload("qwen2.5-7b", "q4_k_m"), files_catalog(), false);
@@ -385,6 +526,42 @@ TEST(RunCompare, DeepSpeedLogMapsOntoTheFineTunesLines) {
     ASSERT_NE(mem, c.lines.end());
     EXPECT_DOUBLE_EQ(mem->value, 0.97);
     EXPECT_NEAR(mem->predicted, (cand.memory.total_bytes - cand.memory.overhead_bytes - cand.memory.managed_bytes) / 1073741824.0, 1e-9);
+}
+
+// DeepSpeed's samples a second become a step time with the run's train_batch_size (timer.py: CurrSamplesPerSec =
+// train_batch_size / the step's time), which calibrates the fine-tune's MFU. The issue's line allocated 0.97 GiB, far
+// from an 8B full fine-tune's memory: that difference is the largest, points at the plan's memory terms (allocated, not
+// reserved), and the step time calibrates instead.
+TEST(ReadBack, DeepSpeedSamplesCalibrateAsAStepTime) {
+    const std::string workload = R"({"stage": "finetune", "model": "llama-3.1-8b", "precision": "bf16", "train": {"method": "full",
+        "seq_len": 2048, "micro_batch": 1, "zero_stage": 2, "cpu_offload": true, "runtime": "deepspeed"},
+        "hardware": {"devices": ["H100 SXM"], "count": 4}})";
+    const Plan p = plan_from_json(workload, files_catalog(), false);
+    ASSERT_TRUE(p.run.available) << p.run.reason;
+    const Candidate* cand = nullptr;
+    for (const auto& x : p.candidates)
+        if (x.device == p.run.device) cand = &x;
+    ASSERT_NE(cand, nullptr);
+    const int batch = cand->layout.micro_batch * cand->layout.micro_batches * cand->count;
+    EXPECT_EQ(p.run.setup.batch_samples, batch);
+    const RunComparison c = read_back(files_catalog(), workload, "", sample("run-it/deepspeed-log-issue5779.txt"), "2026-12-03");
+    ASSERT_TRUE(c.issues.empty()) << to_string(c.issues.front());
+    EXPECT_EQ(c.largest, "MaxMemAllocated (GiB)");
+    EXPECT_EQ(c.points_at, "memory_terms");
+    EXPECT_NE(c.why.find("This peak counts only the tensors (allocated, not reserved)"), std::string::npos) << c.why;
+    EXPECT_EQ(c.why.find("Peak memory reserved"), std::string::npos) << c.why;
+    // The step: train_batch_size / CurrSamplesPerSec, 4 / 16.807402094161112 = 0.238 s for the 4 devices' batch of 4.
+    EXPECT_EQ(batch, 4);
+    const std::string what = "DeepSpeed: step time 0.238 s (train_batch_size 4 / CurrSamplesPerSec 16.807402094161112)";
+    EXPECT_EQ(c.calibration_note.rfind("allocated memory calibrates no assumption", 0), 0u) << c.calibration_note;
+    EXPECT_NE(c.calibration_note.find(what), std::string::npos) << c.calibration_note;
+    // 0.238 s against the plan's step is inside what finetune MFU reaches on an H100, so it calibrates, and the re-planned
+    // samples a second reproduce the measured 16.807 (the step time is the calibration's target, within bisection).
+    ASSERT_TRUE(c.calibrated) << c.calibration_note;
+    EXPECT_EQ(c.calibration.assumption, "finetune_mfu");
+    const auto samples = std::find_if(c.lines.begin(), c.lines.end(), [](const ComparedLine& l) { return l.metric == "CurrSamplesPerSec"; });
+    ASSERT_NE(samples, c.lines.end());
+    EXPECT_NEAR(samples->replanned / 16.807402094161112, 1.0, 0.02);
 }
 
 // [SECTION] Training: torchtune's and Megatron-LM's logs ------------------------------------------------------------

@@ -16,6 +16,7 @@
 
 #include "hwplan/assumptions.h"
 #include "hwplan/catalog.h"
+#include "hwplan/format.h"
 #include "hwplan/json_api.h"
 #include "hwplan/plan.h"
 #include "hwplan/run_it.h"
@@ -80,6 +81,29 @@ std::vector<Planned> every_workload() {
     texts.push_back({"8b full fine-tune deepspeed offload", R"({"name": "8B full fine-tune, DeepSpeed ZeRO-2 with optimizer offload",
         "stage": "finetune", "model": "llama-3.1-8b", "precision": "bf16", "train": {"method": "full", "seq_len": 2048, "micro_batch": 1,
         "zero_stage": 2, "cpu_offload": true, "runtime": "deepspeed"}, "hardware": {"devices": ["H100 SXM"], "count": 4}})"});
+    // TensorRT-LLM (the workload names it): a dense FP8 model tensor parallel, and a MoE laid out expert parallel with
+    // attention data parallel (enable_attention_dp in the options file).
+    texts.push_back({"trtllm llama-3.1-70b fp8", R"({"name": "TensorRT-LLM 70B FP8", "stage": "serve", "model": "llama-3.1-70b",
+        "framework": "tensorrt-llm", "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},
+        "serve": {"context_tokens": 8192, "prompt_tokens": 2000, "output_tokens": 500, "concurrent_users": 64},
+        "hardware": {"devices": ["H100 SXM", "H200"]}})"});
+    texts.push_back({"trtllm deepseek-v3", R"({"name": "TensorRT-LLM DeepSeek-V3", "stage": "serve", "model": "deepseek-v3",
+        "framework": "tensorrt-llm", "precision": {"weights": "fp8", "kv_cache": "bf16", "compute": "fp8"},
+        "serve": {"context_tokens": 8192, "prompt_tokens": 6000, "output_tokens": 500, "concurrent_users": 256},
+        "hardware": {"devices": ["H200", "B200"]}})"});
+    // MLX on Apple silicon (the workload names it): one user at the edge, and a small team served in a batch.
+    texts.push_back({"mlx qwen2.5-7b edge", R"({"name": "MLX on a laptop", "stage": "edge", "model": "qwen2.5-7b", "framework": "mlx",
+        "precision": {"weights": "int4", "kv_cache": "fp16", "compute": "fp16"},
+        "serve": {"context_tokens": 4096, "prompt_tokens": 1000, "output_tokens": 300}, "hardware": {"devices": ["Apple M4 Max"]},
+        "decision": {"stack": "mlx-metal"}})"});
+    texts.push_back({"mlx llama-3.1-8b team", R"({"name": "MLX for a team", "stage": "serve", "model": "llama-3.1-8b", "framework": "mlx",
+        "precision": {"weights": "int8", "kv_cache": "fp8", "compute": "fp16"},
+        "serve": {"context_tokens": 8192, "prompt_tokens": 2000, "output_tokens": 400, "concurrent_users": 8},
+        "hardware": {"devices": ["Apple M3 Ultra"]}, "decision": {"stack": "mlx-metal"}})"});
+    // Pretraining on a device whose board holds 4 (MI250X: interconnect domain 4), so the launchers start 4 a node.
+    texts.push_back({"qwen2.5-7b pretraining mi250x", R"({"name": "Qwen2.5 7B pretraining on MI250X", "stage": "pretrain", "model": "Qwen2.5-7B",
+        "train": {"tokens": 1e10, "seq_len": 4096, "global_batch": 256}, "hardware": {"devices": ["MI250X"], "count": 16},
+        "decision": {"stack": "pytorch-rocm"}})"});
     std::vector<Planned> out;
     for (const auto& [label, text] : texts) {
         auto parsed = parse_workload(text, catalog());
@@ -174,6 +198,31 @@ std::map<std::string, std::string> parse_toml(const std::string& text, std::stri
     return out;
 }
 
+// A small YAML reader for what an options file holds: block mappings by indentation, "key: value" scalars.
+// Returns the dotted path -> value text; a line that is neither "key:" nor "key: value" is a parse error.
+std::map<std::string, std::string> parse_yaml(const std::string& text, std::string& error) {
+    std::map<std::string, std::string> out;
+    std::vector<std::pair<size_t, std::string>> open; // (indent, key) of the mappings holding the line
+    std::istringstream in(text);
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+        const auto first = line.find_first_not_of(' ');
+        if (first == std::string::npos || line[first] == '#') continue;
+        const auto colon = line.find(": ", first);
+        const bool opens = line.back() == ':' && line.find(':', first) == line.size() - 1;
+        if (colon == std::string::npos && !opens) { error = "line " + std::to_string(n) + ": expected key: value or key:"; return out; }
+        while (!open.empty() && open.back().first >= first) open.pop_back();
+        if (!open.empty() && first <= open.back().first) { error = "line " + std::to_string(n) + ": bad indentation"; return out; }
+        std::string path;
+        for (const auto& o : open) path += o.second + ".";
+        if (opens) { open.push_back({first, line.substr(first, line.size() - 1 - first)}); continue; }
+        const std::string key = path + line.substr(first, colon - first);
+        if (out.count(key)) { error = "line " + std::to_string(n) + ": duplicate key " + key; return out; }
+        out[key] = line.substr(colon + 2);
+    }
+    return out;
+}
+
 // Checks one command or config against its tool: the program it starts with, every flag or key recorded, every
 // value one the source lists. Returns the flags it used (key -> value).
 std::multimap<std::string, std::string> check_command(const RunCommand& c, const std::string& label) {
@@ -193,6 +242,10 @@ std::multimap<std::string, std::string> check_command(const RunCommand& c, const
                 std::replace(key.begin(), key.end(), '/', '.');
                 used.emplace(key, value.is_string() ? value.get<std::string>() : value.dump());
             }
+    } else if (!c.file.empty() && t->syntax == "yaml") {
+        std::string error;
+        for (const auto& kv : parse_yaml(c.text, error)) used.insert(kv);
+        EXPECT_EQ(error, "") << label << ": " << c.file << " does not parse";
     } else if (!c.file.empty()) {
         EXPECT_EQ(t->syntax, "toml") << label;
         std::string error;
@@ -379,6 +432,37 @@ TEST(RunIt, CommandsAndConfigsHoldThePlannedLayout) {
                         ASSERT_EQ(f.count("--mem-fraction-static"), 1u) << label;
                         const double fraction = std::stod(f.find("--mem-fraction-static")->second);
                         EXPECT_TRUE(fraction > 0 && fraction <= 1) << label << ": " << fraction;
+                    } else if (c.tool == "trtllm-serve" && c.file.empty()) {
+                        // One instance of --tp_size devices (x --pp_size stages) is the replica; under expert parallelism the
+                        // experts span all of it (--ep_size) and attention runs data parallel (the options file).
+                        const int tp = as_int(f, "--tp_size"), pp = std::max(1, as_int(f, "--pp_size"));
+                        if (cand.fits) {
+                            EXPECT_EQ(tp * pp * std::max(1, l.data_parallel), cand.count) << label;
+                        }
+                        EXPECT_EQ(std::max(1, as_int(f, "--ep_size")), l.expert_parallel) << label;
+                        EXPECT_EQ(tp, l.expert_parallel > 1 ? l.expert_parallel : l.tensor_parallel) << label;
+                        EXPECT_EQ(pp, l.pipeline_parallel) << label;
+                        EXPECT_EQ(as_int(f, "--max_seq_len"), int(p.workload.serve.context_tokens)) << label;
+                        if (const auto b = cand.figures.find("batch_sequences"); b != cand.figures.end()) {
+                            EXPECT_EQ(as_int(f, "--max_batch_size"), int(std::lround(b->second.value))) << label;
+                        }
+                        EXPECT_EQ(f.find("--config")->second, "trtllm_config.yml") << label;
+                        EXPECT_EQ(f.count("--enable_chunked_prefill"), p.workload.serve.prompt_tokens > as_int(f, "--max_num_tokens") ? 1u : 0u) << label;
+                        const double fraction = std::stod(f.find("--kv_cache_free_gpu_memory_fraction")->second);
+                        EXPECT_TRUE(fraction > 0 && fraction <= 1) << label << ": " << fraction;
+                    } else if (c.tool == "trtllm-serve") {
+                        EXPECT_EQ(c.file, "trtllm_config.yml") << label;
+                        EXPECT_EQ(f.find("kv_cache_config.dtype")->second, p.workload.precision.kv_cache == "fp8" ? "fp8" : "auto") << label;
+                        const bool groups = l.expert_parallel > std::max(1, l.tensor_parallel);
+                        EXPECT_EQ(f.count("enable_attention_dp"), groups ? 1u : 0u) << label;
+                    } else if (c.tool == "trtllm-benchmark-serving" || c.tool == "mlx-lm-benchmark") {
+                        const bool trt = c.tool == "trtllm-benchmark-serving";
+                        EXPECT_EQ(as_int(f, trt ? "--random-input-len" : "--prompt-tokens"), int(p.workload.serve.prompt_tokens)) << label;
+                        EXPECT_EQ(as_int(f, trt ? "--random-output-len" : "--generation-tokens"), int(p.workload.serve.output_tokens)) << label;
+                        EXPECT_EQ(as_int(f, trt ? "--max-concurrency" : "--batch-size"), r.setup.concurrency) << label;
+                    } else if (c.tool == "mlx-lm-server") {
+                        EXPECT_EQ(as_int(f, "--decode-concurrency"), r.setup.concurrency) << label;
+                        EXPECT_EQ(as_int(f, "--max-tokens"), int(p.workload.serve.output_tokens)) << label;
                     } else if (c.tool == "sglang-bench-serving") {
                         EXPECT_EQ(as_int(f, "--random-input-len"), int(p.workload.serve.prompt_tokens)) << label;
                         EXPECT_EQ(as_int(f, "--random-output-len"), int(p.workload.serve.output_tokens)) << label;
@@ -422,8 +506,8 @@ TEST(RunIt, CommandsAndConfigsHoldThePlannedLayout) {
                     }
                 }
         }
-    for (const char* t : {"vllm-serve", "vllm-bench-serve", "sglang-launch-server", "sglang-bench-serving", "llama-server", "llama-bench", "torchtune",
-                          "torchtitan", "megatron-lm", "deepspeed"})
+    for (const char* t : {"vllm-serve", "vllm-bench-serve", "sglang-launch-server", "sglang-bench-serving", "trtllm-serve", "trtllm-benchmark-serving",
+                          "mlx-lm-server", "mlx-lm-benchmark", "llama-server", "llama-bench", "torchtune", "torchtitan", "megatron-lm", "deepspeed"})
         EXPECT_TRUE(tools_seen.count(t)) << t << " is never written by any scenario or example";
 }
 
@@ -513,6 +597,163 @@ TEST(RunIt, SglangWritesDataParallelAttentionForAWideExpertLayout) {
             ++wide;
         }
     EXPECT_GT(wide, 0) << "no SGLang workload was laid out expert parallel";
+}
+
+const Candidate& candidate_of(const Planned& p, const std::string& device) {
+    for (const auto& c : p.plan.candidates)
+        if (c.device == device) return c;
+    ADD_FAILURE() << p.label << ": no candidate on " << device;
+    static const Candidate none;
+    return none;
+}
+
+// TensorRT-LLM (the workload names it): the options file and trtllm-serve with the candidate's layout and the planned
+// batch, word for word; the KV cache fraction is serve.py's "free GPU memory fraction reserved for KV Cache, after
+// allocating model weights and buffers": the plan's KV cache over the device's memory less the plan's other terms,
+// rounded up to a hundredth (at most what the usable share leaves). The benchmark runs the workload's fixed lengths.
+TEST(RunIt, TensorRtLlmWritesTheServerItsOptionsAndItsBenchmark) {
+    const Planned& p = find("trtllm llama-3.1-70b fp8");
+    const RunIt& r = p.plan.run;
+    ASSERT_TRUE(r.available) << r.reason;
+    const Candidate& c = candidate_of(p, r.device);
+    const Device* d = catalog().device_by_id(r.device);
+    ASSERT_NE(d, nullptr);
+    ASSERT_EQ(c.layout.expert_parallel, 1);
+    ASSERT_EQ(c.layout.pipeline_parallel, 1);
+    // The planned batch: the candidate's batch_sequences where it has one, else the workload's 64 users.
+    const auto planned_batch = c.figures.find("batch_sequences");
+    const int batch = planned_batch != c.figures.end() ? int(std::lround(planned_batch->second.value)) : 64;
+    const double device_bytes = d->runtime_total_bytes > 0 ? d->runtime_total_bytes : d->memory_bytes;
+    const double others = c.memory.total_bytes - c.memory.kv_cache_bytes, free_bytes = device_bytes - others;
+    const double fraction = std::min(std::floor((c.memory.capacity_bytes - others) / free_bytes * 100) / 100,
+                                     std::ceil(c.memory.kv_cache_bytes / free_bytes * 100) / 100);
+    // An iteration's token budget is the plan's engine step, prefill_chunk_tokens (2048 in catalog/assumptions.json); the
+    // 2000-token prompt fits it, so no chunked prefill.
+    Issues issues;
+    const int step_tokens = int(assumptions_for(catalog(), {}, issues).typical.prefill_chunk_tokens);
+    ASSERT_EQ(step_tokens, 2048);
+    const ToolInterface* serve = catalog().find_tool("trtllm-serve");
+    ASSERT_NE(serve, nullptr);
+    ASSERT_EQ(r.deploy.size(), 2u);
+    EXPECT_EQ(r.deploy[0].file, "trtllm_config.yml");
+    EXPECT_EQ(r.deploy[0].text, "# TensorRT-LLM " + serve->release + ": LLM API options for trtllm-serve --config\n"
+                                "kv_cache_config:\n  dtype: fp8\n");
+    EXPECT_EQ(r.deploy[1].text, "trtllm-serve \"$MODEL\" \\\n  --backend pytorch \\\n  --tp_size " + std::to_string(c.layout.tensor_parallel) +
+                                    " \\\n  --max_batch_size " + std::to_string(batch) + " \\\n  --max_num_tokens " + std::to_string(step_tokens) +
+                                    " \\\n  --max_seq_len 8192 \\\n  --kv_cache_free_gpu_memory_fraction " + format_sig(fraction, 2) +
+                                    " \\\n  --host 127.0.0.1 \\\n  --port 8000 \\\n  --config trtllm_config.yml");
+    EXPECT_GT(fraction, 0);
+    EXPECT_LE(fraction, 1);
+    ASSERT_EQ(r.measure.size(), 1u);
+    EXPECT_EQ(r.measure[0].text, "python -m tensorrt_llm.serve.scripts.benchmark_serving \\\n  --backend openai \\\n  --host 127.0.0.1 \\\n"
+                                 "  --port 8000 \\\n  --model \"$MODEL\" \\\n  --dataset-name random \\\n  --random-ids \\\n  --random-input-len 2000 \\\n"
+                                 "  --random-output-len 500 \\\n  --tokenize-on-client \\\n  --max-concurrency " + std::to_string(batch) +
+                                     " \\\n  --num-prompts " + std::to_string(std::max(100, 10 * batch)) +
+                                     " \\\n  --ignore-eos \\\n  --percentile-metrics ttft,tpot,itl \\\n  --metric-percentiles 50,99");
+    std::map<std::string, PredictedLine> by;
+    for (const auto& l : r.predicted) by[l.metric] = l;
+    EXPECT_DOUBLE_EQ(by.at("Mean TPOT (ms)").value, c.figures.at("decode_step_s").value * 1000);
+    EXPECT_DOUBLE_EQ(by.at("Output token throughput (tok/s)").value, c.figures.at("throughput_tokens_per_s").value);
+    // No quantization flag: the note says the checkpoint names it.
+    EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) { return n.find("trtllm-serve has no quantization flag") != std::string::npos; }));
+    // A MoE laid out expert parallel: --ep_size and attention data parallel in the options file; its prompts are longer
+    // than an iteration's budget, so prefilled in chunks.
+    const Planned& ds = find("trtllm deepseek-v3");
+    int wide = 0;
+    for (const auto& cand : ds.plan.candidates) {
+        if (cand.layout.expert_parallel <= 1) continue;
+        const RunIt w = run_it(ds.plan, ds.workload, catalog(), cand.device);
+        if (!w.available) continue;
+        ++wide;
+        EXPECT_EQ(as_int(flags_of(w.deploy[1].text), "--ep_size"), cand.layout.expert_parallel) << cand.device;
+        const bool dp = cand.layout.expert_parallel > cand.layout.tensor_parallel;
+        EXPECT_EQ(w.deploy[0].text.find("enable_attention_dp: true\n") != std::string::npos, dp) << cand.device;
+        EXPECT_NE(w.deploy[0].text.find("  dtype: auto\n"), std::string::npos) << cand.device; // a BF16 KV cache: the checkpoint's
+        EXPECT_EQ(flags_of(w.deploy[1].text).count("--enable_chunked_prefill"), 1u) << cand.device; // 6,000-token prompts, 2,048-token steps
+    }
+    EXPECT_GT(wide, 0);
+}
+
+// MLX (the workload names it, on Apple silicon): mlx_lm.server decoding the planned batch and mlx_lm.benchmark with the
+// workload's lengths, word for word; prompt_tps is prompt tokens over the plan's time to first token, generation_tps one
+// sequence's decode speed (the batch's tokens a second above one), peak_memory the plan's arrays in GB.
+TEST(RunIt, MlxWritesTheServerAndItsBenchmark) {
+    const Planned& p = find("mlx qwen2.5-7b edge");
+    const RunIt& r = p.plan.run;
+    ASSERT_TRUE(r.available) << r.reason;
+    ASSERT_EQ(r.deploy.size(), 1u);
+    EXPECT_EQ(r.deploy[0].text, "mlx_lm.server \\\n  --model \"$MODEL\" \\\n  --decode-concurrency 1 \\\n  --max-tokens 300 \\\n  --host 127.0.0.1 \\\n"
+                                "  --port 8080");
+    ASSERT_EQ(r.measure.size(), 1u);
+    EXPECT_EQ(r.measure[0].text, "mlx_lm.benchmark \\\n  --model \"$MODEL\" \\\n  --prompt-tokens 1000 \\\n  --generation-tokens 300 \\\n  --batch-size 1");
+    const Candidate& c = candidate_of(p, r.device);
+    std::map<std::string, PredictedLine> by;
+    for (const auto& l : r.predicted) by[l.metric] = l;
+    ASSERT_EQ(by.size(), 3u);
+    EXPECT_DOUBLE_EQ(by.at("prompt_tps").value, 1000 / c.figures.at("ttft_s").value);
+    EXPECT_DOUBLE_EQ(by.at("generation_tps").value, c.figures.at("decode_tokens_per_s_per_user").value);
+    EXPECT_DOUBLE_EQ(by.at("peak_memory (GB)").value, (c.memory.total_bytes - c.memory.overhead_bytes) / 1e9);
+    // A team served in a batch: the server decodes the batch, the benchmark runs it, and an 8-bit KV cache it cannot hold is named.
+    const Planned& t = find("mlx llama-3.1-8b team");
+    const RunIt& team = t.plan.run;
+    ASSERT_TRUE(team.available) << team.reason;
+    const int batch = team.setup.concurrency;
+    EXPECT_GT(batch, 1);
+    EXPECT_EQ(as_int(flags_of(team.deploy[0].text), "--decode-concurrency"), batch);
+    EXPECT_EQ(as_int(flags_of(team.measure[0].text), "--batch-size"), batch);
+    EXPECT_TRUE(std::any_of(team.notes.begin(), team.notes.end(), [](const std::string& n) { return n.rfind("mlx_lm.server has no KV cache quantization flag", 0) == 0; }));
+}
+
+// Devices per node come from the catalog device: MI250X's 4-device board, GB200's 4-GPU instance (BM.GPU.GB200.4), H100's
+// 8-GPU server; the launchers start that many a node and the note names where the count came from.
+TEST(RunIt, LaunchersStartTheCatalogsDevicesPerNode) {
+    struct Row {
+        const char* label;
+        const char* device;
+        int per_node;
+        const char* from;
+    };
+    const Row rows[] = {
+        {"qwen2.5-7b pretraining mi250x", "mi250x", 4, "4 devices per node, from the 4-device board of AMD Instinct MI250X (OAM, two GCDs) (its interconnect domain)"},
+    };
+    for (const auto& row : rows) {
+        const Planned& p = find(row.label);
+        const Candidate& c = candidate_of(p, row.device);
+        ASSERT_GT(c.count, row.per_node) << row.label;
+        const RunIt r = run_it(p.plan, p.workload, catalog(), row.device);
+        ASSERT_TRUE(r.available) << r.reason;
+        const auto f = flags_of(r.deploy[0].text);
+        EXPECT_EQ(as_int(f, "--nproc_per_node"), row.per_node) << row.label;
+        EXPECT_EQ(as_int(f, "--nnodes"), (c.count + row.per_node - 1) / row.per_node) << row.label;
+        EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [&](const std::string& n) { return n.rfind(row.from, 0) == 0; })) << row.label;
+    }
+    // The same pretraining job on 16 of each: GB200 NVL72 rents as 4-GPU instances, H100 SXM as 8-GPU servers.
+    auto parsed = parse_workload(R"({"stage": "pretrain", "model": "Qwen2.5-7B", "train": {"tokens": 1e11, "seq_len": 4096, "global_batch": 512},
+        "hardware": {"devices": ["H100 SXM", "GB200 NVL72"], "count": 16}})", catalog());
+    ASSERT_TRUE(parsed.issues.empty());
+    Issues issues;
+    const Plan plan16 = plan(parsed.workload, catalog(), assumptions_for(catalog(), parsed.workload.assumptions, issues), false);
+    for (const auto& [device, per_node] : {std::pair<std::string, int>{"gb200-nvl72", 4}, {"h100-sxm", 8}}) {
+        const RunIt r = run_it(plan16, parsed.workload, catalog(), device);
+        ASSERT_TRUE(r.available) << device << ": " << r.reason;
+        EXPECT_EQ(as_int(flags_of(r.deploy[0].text), "--nproc_per_node"), per_node) << device;
+    }
+    // A serving replica wider than a GB200 node (4): vLLM's command says how to span nodes, with the count's source.
+    auto served = parse_workload(R"({"stage": "serve", "model": "deepseek-v3", "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},
+        "serve": {"context_tokens": 8192, "prompt_tokens": 2000, "output_tokens": 500, "concurrent_users": 256},
+        "hardware": {"devices": ["GB200 NVL72"]}})", catalog());
+    ASSERT_TRUE(served.issues.empty());
+    const Plan wide = plan(served.workload, catalog(), assumptions_for(catalog(), served.workload.assumptions, issues), false);
+    const Candidate& gb = wide.candidates.front();
+    const int replica = gb.count / std::max(1, gb.layout.data_parallel);
+    ASSERT_GT(replica, 4) << "DeepSeek-V3 in FP8 needs more than one 4-GPU node a replica";
+    const RunIt r = run_it(wide, served.workload, catalog(), "gb200-nvl72");
+    ASSERT_TRUE(r.available) << r.reason;
+    EXPECT_EQ(r.deploy[0].tool, "vllm-serve");
+    const std::string note = "One replica spans " + std::to_string(replica) + " devices, more than one node's 4: start a Ray cluster over its nodes";
+    EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [&](const std::string& n) {
+        return n.rfind(note, 0) == 0 && n.find("from the catalog's smallest whole unit of NVIDIA GB200 NVL72 (per Blackwell GPU) (BM.GPU.GB200.4)") != std::string::npos;
+    }));
 }
 
 // The predicted lines are the candidate's own figures in the benchmark's units: ms = s x 1000, the band kept.

@@ -761,7 +761,7 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
 
 // [SECTION] Tool interfaces (tools.json) -----------------------------------------------------------
 
-const std::vector<std::string> kToolSyntaxes{"flags", "overrides", "toml", "json"};
+const std::vector<std::string> kToolSyntaxes{"flags", "overrides", "toml", "json", "yaml"};
 
 // A named source of tools.json: known, and counted as used.
 void use_source(Reader& r, SourceBook& book, const std::string& key = "source") {

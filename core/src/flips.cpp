@@ -127,10 +127,19 @@ void utilization_flips(Plan& p, const Workload& w, const Catalog& cat, const Ass
             return o.device == c.device && (o.feasible || (!o.reasons.empty() && std::all_of(o.reasons.begin(), o.reasons.end(), [](const std::string& r) {
                                                                 return r.rfind("budget: ", 0) == 0; })));
         });
-        if (may_win) live.push_back(c);
+        if (!may_win) continue;
+        // What decide() reads of a candidate is numbers (figures, memory, count, layout, regime): the words and the
+        // search's points are dropped from the copy re-decided up to nineteen times.
+        Candidate& k = live.emplace_back(c);
+        for (auto& [name, f] : k.figures) f.why.clear();
+        k.notes.clear();
+        k.phases.clear();
+        k.memory.terms.clear();
+        k.serving.points.clear();
+        k.layouts.layouts.clear();
     }
+    Workload v = w; // one copy, its utilization moved for each re-decision
     auto at = [&](double u) {
-        Workload v = w;
         v.cost.utilization = u;
         return redecided(p, live, v, cat, as);
     };
@@ -215,7 +224,7 @@ void demand_flips(Plan& p, const Workload& w, const Catalog& cat, const Assumpti
             d.set(v, v0 * factor);
             const double tried = d.get(v);
             if (tried == v0) continue; // one user cannot be a quarter
-            const Plan q = plan(v, cat, as, false);
+            const Plan q = answer_plan(v, cat, as);
             if (!q.issues.empty()) continue;
             if (answer_of(q) != base) {
                 f.found = true;
@@ -335,7 +344,7 @@ void fit_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionS
         if (seen.find("|" + l.input + "|") != std::string::npos) continue;
         Workload v = w;
         l.set(v);
-        const Plan q = plan(v, cat, as, false);
+        const Plan q = answer_plan(v, cat, as);
         if (!q.issues.empty() || !q.recommendation.found) continue;
         seen += "|" + l.input + "|";
         FlipPoint f;

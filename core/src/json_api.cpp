@@ -355,6 +355,8 @@ json run_json(const RunIt& r) {
     if (r.setup.prompt_tokens > 0)
         j["setup"] = {{"prompt_tokens", r.setup.prompt_tokens}, {"output_tokens", r.setup.output_tokens}, {"concurrency", r.setup.concurrency},
                       {"requests", r.setup.requests}};
+    else if (r.setup.batch_samples > 0)
+        j["setup"] = {{"batch_samples", r.setup.batch_samples}};
     if (!r.reason.empty()) j["reason"] = r.reason;
     if (!r.entry_point.empty()) j["entry_point"] = r.entry_point;
     return j;

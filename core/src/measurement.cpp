@@ -391,7 +391,7 @@ double titan_step_time_s(const std::vector<TitanStep>& steps) {
     return (b.time_s - a.time_s) / (b.step - a.step);
 }
 
-// [SECTION] torchtune's and Megatron-LM's training logs ---------------------------------------------
+// [SECTION] Training logs and MLX's benchmark: the last value of each key -----------------------------
 
 // One value of a logged step: as printed, and its line.
 struct LoggedValue {
@@ -400,11 +400,49 @@ struct LoggedValue {
     int line = 0;
 };
 
+using LoggedValues = std::map<std::string, LoggedValue>;
+
+// The last logged value of each key over a log: `read(line, number, values)` fills the key/value pairs of one line and
+// returns false for a line that is not the tool's; each later line overwrites the keys it holds (several ranks or steps:
+// the last line wins). `lines` counts the lines read.
+template <class ReadLine>
+LoggedValues last_values(const std::string& text, ReadLine read, int& lines) {
+    LoggedValues last;
+    std::stringstream ss(text);
+    std::string line;
+    int number = 0;
+    lines = 0;
+    while (std::getline(ss, line)) {
+        ++number;
+        LoggedValues values;
+        if (!read(line, number, values)) continue;
+        ++lines;
+        for (auto& [k, v] : values) last[k] = v;
+    }
+    return last;
+}
+
+// "key=number" pairs separated by commas, from `from` on: DeepSpeed's "CurrSamplesPerSec=16.8, MaxMemAllocated=0.97GB" and
+// MLX's "prompt_tps=2902.166, generation_tps=205.099, peak_memory=3.285"; the number as printed, its unit dropped.
+void comma_pairs(const std::string& line, size_t from, int number, LoggedValues& values) {
+    while (from < line.size()) {
+        const size_t comma = std::min(line.find(',', from), line.size());
+        const std::string field = trim(line.substr(from, comma - from));
+        from = comma + 1;
+        const auto eq = field.find('=');
+        if (eq == std::string::npos || eq == 0) continue;
+        double v = 0;
+        size_t end = 0;
+        if (!number_at(field, eq + 1, v, &end) || end <= eq + 1) continue;
+        values[field.substr(0, eq)] = {v, field.substr(eq + 1, end - eq - 1), number};
+    }
+}
+
 // torchtune's metric line (torchtune/training/metric_logging.py at v0.6.1, StdoutLogger and DiskLogger log_dict):
 // "Step 12 | loss:1.1174 lr:2e-05 tokens_per_second_per_gpu:542.98 peak_memory_active:.. peak_memory_alloc:..
 // peak_memory_reserved:..", the memory figures in GiB (training/memory.py get_memory_stats: bytes / 1024**3).
 // Returns the key:value pairs of one such line; false for any other line.
-bool read_tune_step(const std::string& raw, int number, int& step, std::map<std::string, LoggedValue>& values) {
+bool read_tune_step(const std::string& raw, int number, int& step, LoggedValues& values) {
     const std::string t = trim(raw);
     if (t.rfind("Step ", 0) != 0) return false;
     size_t i = 5;
@@ -430,23 +468,14 @@ bool read_tune_step(const std::string& raw, int number, int& step, std::map<std:
     return values.count("tokens_per_second_per_gpu") || values.count("peak_memory_reserved");
 }
 
-// The last logged values of each key over a torchtune log (several ranks or steps: the last line wins).
-std::map<std::string, LoggedValue> tune_last_values(const std::string& text, int& steps, int& last_step) {
-    std::map<std::string, LoggedValue> last;
-    std::stringstream ss(text);
-    std::string line;
-    int number = 0;
-    steps = 0;
-    while (std::getline(ss, line)) {
-        ++number;
+// The last logged values of each key over a torchtune log, the step lines and the last step's number.
+LoggedValues tune_last_values(const std::string& text, int& steps, int& last_step) {
+    return last_values(text, [&](const std::string& line, int number, LoggedValues& values) {
         int step = 0;
-        std::map<std::string, LoggedValue> values;
-        if (!read_tune_step(line, number, step, values)) continue;
-        ++steps;
+        if (!read_tune_step(line, number, step, values)) return false;
         last_step = step;
-        for (auto& [k, v] : values) last[k] = v;
-    }
-    return last;
+        return true;
+    }, steps);
 }
 
 // Megatron-LM's iteration line (megatron/training/training.py training_log): " [2024-04-06 02:59:36] iteration 43/ 100 |
@@ -464,7 +493,7 @@ bool key_then_number(const std::string& raw, const std::string& key) {
     return i < raw.size() && std::isdigit(static_cast<unsigned char>(raw[i]));
 }
 
-bool read_megatron_line(const std::string& raw, int number, std::map<std::string, LoggedValue>& values) {
+bool read_megatron_line(const std::string& raw, int number, LoggedValues& values) {
     const bool iteration = key_then_number(raw, "elapsed time per iteration (ms):") && key_then_number(raw, "iteration");
     const bool memory = key_then_number(raw, "memory (MB) | allocated:") && key_then_number(raw, "max reserved:");
     if (!iteration && !memory) return false;
@@ -490,45 +519,76 @@ bool read_megatron_line(const std::string& raw, int number, std::map<std::string
 // MemAllocated=0.02GB, MaxMemAllocated=0.97GB": samples are engine.py's train_batch_size (all devices), memory
 // torch.cuda.memory_allocated() / 1024**3 printed as "GB". The last such line's CurrSamplesPerSec and
 // MaxMemAllocated, with the count of lines; false when none.
-bool deepspeed_last_values(const std::string& text, std::map<std::string, LoggedValue>& last, int& lines) {
-    std::stringstream ss(text);
-    std::string line;
-    int number = 0;
-    lines = 0;
-    while (std::getline(ss, line)) {
-        ++number;
-        if (!key_then_number(line, "CurrSamplesPerSec=")) continue;
-        bool any = false;
-        for (const char* key : {"CurrSamplesPerSec=", "MaxMemAllocated="}) {
-            const size_t at = line.find(key);
-            if (at == std::string::npos) continue;
-            const size_t from = at + std::char_traits<char>::length(key);
-            double v = 0;
-            size_t end = 0;
-            if (!number_at(line, from, v, &end) || end <= from) continue;
-            last[std::string(key, std::char_traits<char>::length(key) - 1)] = {v, line.substr(from, end - from), number};
-            any = true;
-        }
-        if (any) ++lines;
-    }
+bool deepspeed_last_values(const std::string& text, LoggedValues& last, int& lines) {
+    last = last_values(text, [](const std::string& line, int number, LoggedValues& values) {
+        if (!key_then_number(line, "CurrSamplesPerSec=")) return false;
+        LoggedValues all;
+        comma_pairs(line, 0, number, all);
+        for (const char* key : {"CurrSamplesPerSec", "MaxMemAllocated"})
+            if (const auto it = all.find(key); it != all.end()) values[key] = it->second;
+        return !values.empty();
+    }, lines);
     return lines > 0;
 }
 
 // The last iteration's fields and the last memory report of a Megatron-LM log.
-std::map<std::string, LoggedValue> megatron_last_values(const std::string& text, int& iterations) {
-    std::map<std::string, LoggedValue> last;
-    std::stringstream ss(text);
-    std::string line;
-    int number = 0;
+LoggedValues megatron_last_values(const std::string& text, int& iterations) {
     iterations = 0;
-    while (std::getline(ss, line)) {
-        ++number;
-        std::map<std::string, LoggedValue> values;
-        if (!read_megatron_line(line, number, values)) continue;
+    int lines = 0;
+    return last_values(text, [&](const std::string& line, int number, LoggedValues& values) {
+        if (!read_megatron_line(line, number, values)) return false;
         if (values.count("elapsed time per iteration (ms)")) ++iterations;
-        for (auto& [k, v] : values) last[k] = v;
-    }
-    return last;
+        return true;
+    }, lines);
+}
+
+// MLX's benchmark (mlx_lm/benchmark.py at v0.31.3): "Timing with prompt_tokens=2048, generation_tokens=128, batch_size=1."
+// (before batching, in 2025: "Timing with prompt_tokens=2048 and generation_tokens=128."), one "Trial N:  prompt_tps=..,
+// generation_tps=.., peak_memory=.., total_time=.." line a trial and "Averages: prompt_tps=.., generation_tps=..,
+// peak_memory=..": the averages when printed, else the last trial's; peak_memory in GB (mx.get_peak_memory() / 1e9).
+struct MlxRun {
+    LoggedValues values;                // prompt_tps, generation_tps, peak_memory
+    int trials = 0;
+    bool averages = false;
+    int prompt_tokens = 0, generation_tokens = 0, batch_size = 0; // from the "Timing with" line; 0 when not printed
+    int timing_line = 0;
+};
+
+bool mlx_run(const std::string& text, MlxRun& out) {
+    int lines = 0;
+    LoggedValues trial, average;
+    out.trials = 0;
+    trial = last_values(text, [&](const std::string& raw, int number, LoggedValues& values) {
+        const std::string t = trim(raw);
+        if (t.rfind("Timing with ", 0) == 0) {
+            LoggedValues setup;
+            std::string pairs = t;
+            for (auto& ch : pairs)
+                if (ch == ' ') ch = ','; // "prompt_tokens=2048 and generation_tokens=128." reads as pairs too
+            comma_pairs(pairs, 0, number, setup);
+            auto whole = [&](const char* k) { const auto it = setup.find(k); return it == setup.end() ? 0 : int(std::lround(it->second.value)); };
+            out.prompt_tokens = whole("prompt_tokens");
+            out.generation_tokens = whole("generation_tokens");
+            out.batch_size = whole("batch_size");
+            out.timing_line = number;
+            return false;
+        }
+        const bool is_trial = t.rfind("Trial ", 0) == 0, is_average = t.rfind("Averages:", 0) == 0;
+        if (!is_trial && !is_average) return false;
+        LoggedValues read;
+        comma_pairs(t, t.find(':') + 1, number, read);
+        if (!read.count("generation_tps") && !read.count("prompt_tps")) return false;
+        if (is_average) {
+            average = read;
+            return false;
+        }
+        ++out.trials;
+        values = read;
+        return true;
+    }, lines);
+    out.averages = !average.empty();
+    out.values = out.averages ? average : trial;
+    return !out.values.empty();
 }
 
 // [SECTION] step time and peak memory --------------------------------------------------------------
@@ -662,8 +722,9 @@ MeasurementParse parse_measurements(const std::string& text) {
         if (read_throughput_line(line, number, out)) continue;
         {
             int step = 0;
-            std::map<std::string, LoggedValue> logged;
+            LoggedValues logged;
             if (read_tune_step(line, number, step, logged) || read_megatron_line(line, number, logged)) continue; // after the loop
+            if (line.find("generation_tps=") != std::string::npos) continue; // mlx_lm.benchmark's trial and average lines: after the loop
         }
         if (read_peak_memory(line, number, out)) continue;
         if (read_step_time(line, number, out)) continue;
@@ -722,6 +783,39 @@ MeasurementParse parse_measurements(const std::string& text) {
             m.line = it->second.line;
             m.what = "Megatron-LM: max reserved " + it->second.text + " MB (MiB)";
             out.measurements.push_back(m);
+        }
+    }
+    // MLX's benchmark: one sequence's prompt and generation speed (as llama-bench's pp and tg), or with a batch the
+    // generation step of the batch: batch_size sequences a step at generation_tps tokens a second, so a token of each
+    // sequence every batch_size / generation_tps seconds (BatchStats: generated tokens over the generation time).
+    if (MlxRun mlx; mlx_run(text, mlx)) {
+        auto add = [&](MeasurementKind kind, double value, const std::string& what, int at) {
+            BenchMeasurement m;
+            m.kind = kind;
+            m.value = value;
+            m.line = at;
+            m.what = what;
+            m.backend = "MLX";
+            m.prompt_tokens = mlx.prompt_tokens;
+            m.output_tokens = mlx.generation_tokens;
+            return m;
+        };
+        const int batch = std::max(1, mlx.batch_size);
+        if (const auto it = mlx.values.find("prompt_tps"); it != mlx.values.end() && it->second.value > 0 && batch == 1 && mlx.prompt_tokens > 0)
+            out.measurements.push_back(add(MeasurementKind::prefill_tokens_per_s, it->second.value, "mlx_lm.benchmark: prompt_tps " + it->second.text +
+                                           " at " + std::to_string(mlx.prompt_tokens) + " prompt tokens", it->second.line));
+        if (const auto it = mlx.values.find("generation_tps"); it != mlx.values.end() && it->second.value > 0) {
+            if (batch == 1)
+                out.measurements.push_back(add(MeasurementKind::decode_tokens_per_s, it->second.value, "mlx_lm.benchmark: generation_tps " + it->second.text,
+                                               it->second.line));
+            else {
+                BenchMeasurement m = add(MeasurementKind::serving_tpot_s, batch / it->second.value,
+                                         "mlx_lm.benchmark: generation_tps " + it->second.text + " at batch " + std::to_string(batch) + ", a step of " +
+                                             format_sig(batch / it->second.value * 1e3, 4) + " ms",
+                                         it->second.line);
+                m.concurrency = batch;
+                out.measurements.push_back(m);
+            }
         }
     }
     if (out.measurements.empty() && out.issues.empty())
@@ -809,7 +903,7 @@ CalibrationResult calibrate_unguarded(const Catalog& catalog, const std::string&
         doc["serve"] = {{"context_tokens", prompt + output}, {"prompt_tokens", prompt}, {"output_tokens", output}, {"concurrent_users", 1}};
         // llama-bench names the ggml backend it ran ("Vulkan" for a GGML_VULKAN build, "CUDA", "Metal"; "Vulkan,BLAS"
         // when a second one is loaded): the Vulkan backend is a framework of its own for the decode rules.
-        doc["framework"] = lower(m.backend).rfind("vulkan", 0) == 0 ? "llama.cpp-vulkan" : "llama.cpp";
+        doc["framework"] = lower(m.backend) == "mlx" ? "mlx" : lower(m.backend).rfind("vulkan", 0) == 0 ? "llama.cpp-vulkan" : "llama.cpp";
     };
     switch (m.kind) {
     case MeasurementKind::decode_tokens_per_s:
@@ -835,7 +929,8 @@ CalibrationResult calibrate_unguarded(const Catalog& catalog, const std::string&
         }
         s["concurrent_users"] = m.concurrency;
         doc["serve"] = s;
-        doc["framework"] = lower(m.backend).rfind("sglang", 0) == 0 ? "sglang" : "vllm"; // the engine the block measured
+        // the engine the block measured
+        doc["framework"] = lower(m.backend).rfind("sglang", 0) == 0 ? "sglang" : m.backend == "MLX" ? "mlx" : m.backend == "tensorrt-llm" ? "tensorrt-llm" : "vllm";
         t = {"decode_bandwidth_efficiency", "decode_step_s", m.value};
         break;
     }
@@ -1014,7 +1109,9 @@ bool vllm_key(const std::string& key, bool& before_header) {
                                         // SGLang's bench_serving (python/sglang/bench_serving.py, benchmark()): its own lines, and its
                                         // concurrency line, spelt "Max reqeuest concurrency" in releases of early 2025 (issue #2805)
                                         "Max request concurrency", "Max reqeuest concurrency", "Total input text tokens", "Total input vision tokens",
-                                        "Total generated tokens (retokenized)", "Input token throughput (tok/s)", "Concurrency", "Accept length"};
+                                        "Total generated tokens (retokenized)", "Input token throughput (tok/s)", "Concurrency", "Accept length",
+                                        // TensorRT-LLM's fork (tensorrt_llm/serve/scripts/benchmark_serving.py): its own lines
+                                        "Total requests", "User throughput (tok/s)", "Mean Request AR", "Median Request AR"};
     before_header = false;
     for (const char* k : kBefore)
         if (key == k) return before_header = true;
@@ -1028,6 +1125,11 @@ bool vllm_key(const std::string& key, bool& before_header) {
     const bool stat_ok = stat == "Mean" || stat == "Median" || stat == "Std" || stat == "Max" ||
                          (stat.size() > 1 && stat[0] == 'P' && stat.find_first_not_of("0123456789.", 1) == std::string::npos);
     return stat_ok && (metric == "TTFT" || metric == "TPOT" || metric == "ITL" || metric == "E2EL" || metric == "E2E Latency");
+}
+
+// Lines only TensorRT-LLM's benchmark_serving prints: a block holding one is its, not vLLM's.
+bool trtllm_key(const std::string& key) {
+    return key == "Total requests" || key == "User throughput (tok/s)" || key == "Mean Request AR" || key == "Median Request AR";
 }
 
 // "pp 512" -> "pp512"; "" for a test that is not one pp or tg of its own (a depth, pp+tg).
@@ -1058,18 +1160,20 @@ BenchReport read_bench_report(const std::string& text) {
     int number = 0;
     // vLLM: blocks of lines; the last complete one is the report.
     // A block that names its backend ("Backend:    sglang") is SGLang's bench_serving's; vLLM's names none.
+    // A block with a line only TensorRT-LLM's fork prints ("User throughput (tok/s)") is its benchmark_serving's.
     std::vector<std::vector<MeasuredLine>> blocks;
-    std::vector<bool> block_sglang;
+    std::vector<std::string> block_tool;
     std::vector<MeasuredLine> block, before;
-    bool in_block = false, sglang = false;
+    bool in_block = false, sglang = false, trtllm = false;
     auto end_block = [&] {
         if (in_block && !block.empty()) {
             blocks.push_back(block);
-            block_sglang.push_back(sglang);
+            block_tool.push_back(sglang ? "sglang-bench-serving" : trtllm ? "trtllm-benchmark-serving" : "vllm-bench-serve");
         }
         block.clear();
         in_block = false;
         sglang = false;
+        trtllm = false;
     };
     // llama-bench: the table's rows, one line per test.
     BenchHeader header;
@@ -1142,6 +1246,7 @@ BenchReport read_bench_report(const std::string& text) {
         if (rest.empty() || !(std::isdigit(static_cast<unsigned char>(rest[0])) || rest[0] == '.') || !number_at(rest, 0, v, &end))
             continue; // "Traffic request rate: inf", "Max request concurrency: not set"
         MeasuredLine m{key, v, rest.substr(0, end), number};
+        if (trtllm_key(key)) trtllm = true;
         if (!in_block && before_header) before.push_back(m);
         else {
             if (!in_block) { // a block pasted without its header line
@@ -1171,6 +1276,20 @@ BenchReport read_bench_report(const std::string& text) {
         if (steps.size() > 1) out.notes.push_back(std::to_string(steps.size()) + " steps logged: step " + std::to_string(last.step) + "'s figures (the last) are compared");
         return out;
     }
+    if (MlxRun mlx; !vllm && !llama && mlx_run(text, mlx)) {
+        // MLX's benchmark: the averages (or the last trial) in its words, peak_memory in GB.
+        out.tool = "mlx-lm-benchmark";
+        for (const auto& [key, metric] : {std::pair<std::string, std::string>{"prompt_tps", "prompt_tps"},
+                                          {"generation_tps", "generation_tps"}, {"peak_memory", "peak_memory (GB)"}})
+            if (const auto it = mlx.values.find(key); it != mlx.values.end()) out.lines.push_back({metric, it->second.value, it->second.text, it->second.line});
+        if (mlx.prompt_tokens > 0) out.lines.push_back({"prompt_tokens", double(mlx.prompt_tokens), std::to_string(mlx.prompt_tokens), mlx.timing_line});
+        if (mlx.generation_tokens > 0)
+            out.lines.push_back({"generation_tokens", double(mlx.generation_tokens), std::to_string(mlx.generation_tokens), mlx.timing_line});
+        if (mlx.batch_size > 0) out.lines.push_back({"batch_size", double(mlx.batch_size), std::to_string(mlx.batch_size), mlx.timing_line});
+        out.notes.push_back(mlx.averages ? "the averages over " + std::to_string(mlx.trials) + " trial(s) are compared"
+                                         : "no Averages line: the last of " + std::to_string(mlx.trials) + " trial(s) is compared");
+        return out;
+    }
     if (!vllm && !llama) {
         // torchtune's step lines: the last step's figures in its words (memory in GiB).
         int steps = 0, last_step = 0;
@@ -1187,7 +1306,7 @@ BenchReport read_bench_report(const std::string& text) {
             return out;
         }
         // DeepSpeed's throughput timer lines.
-        std::map<std::string, LoggedValue> ds;
+        LoggedValues ds;
         int ds_lines = 0;
         if (deepspeed_last_values(text, ds, ds_lines)) {
             out.tool = "deepspeed";
@@ -1219,7 +1338,7 @@ BenchReport read_bench_report(const std::string& text) {
         return out;
     }
     if (vllm) {
-        out.tool = block_sglang.back() ? "sglang-bench-serving" : "vllm-bench-serve";
+        out.tool = block_tool.back();
         out.lines = blocks.back();
         if (blocks.size() > 1)
             out.notes.push_back(std::to_string(blocks.size()) + " result blocks: the last one (from line " + std::to_string(out.lines.front().line) + ") is compared");
@@ -1238,9 +1357,10 @@ BenchReport read_bench_report(const std::string& text) {
         out.notes.push_back("skipped the tests at a depth or combined (" + list + "): run-it predicts plain pp and tg");
     }
     if (!vllm && !llama && out.issues.empty())
-        out.issues.push_back({"text", "no benchmark output found: paste the result block `vllm bench serve` or `python -m sglang.bench_serving` "
-                                      "prints (from \"============ Serving Benchmark Result ============\" on), the table `llama-bench -o md` prints, or "
-                                      "torchtitan's, torchtune's, Megatron-LM's or DeepSpeed's training log"});
+        out.issues.push_back({"text", "no benchmark output found: paste the result block `vllm bench serve`, `python -m sglang.bench_serving` or "
+                                      "TensorRT-LLM's benchmark_serving prints (from \"============ Serving Benchmark Result ============\" on), the "
+                                      "table `llama-bench -o md` prints, mlx_lm.benchmark's lines, or torchtitan's, torchtune's, Megatron-LM's or "
+                                      "DeepSpeed's training log"});
     return out;
 }
 

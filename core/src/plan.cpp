@@ -58,8 +58,9 @@ void keep_bandwidth_figures(Eval& e, const std::string& precision) {
 
 // `point`: a training candidate's point of the training search (choose_training); null: the profile's default.
 // `splits`: a serving candidate's splits of a given count into replicas, as evaluated (best_serving_layout).
+// `count_trial`: a serving count search's trial (Eval::count_trial), not a candidate's own evaluation.
 Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true, int replicas = 0,
-              const TrainPoint* point = nullptr, std::vector<ServingPoint>* splits = nullptr) {
+              const TrainPoint* point = nullptr, std::vector<ServingPoint>* splits = nullptr, bool count_trial = false) {
     Eval e;
     e.explain = explain;
     e.c.device = d.id;
@@ -69,7 +70,7 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
     case Stage::serve:
     case Stage::batch:
     case Stage::edge:
-        e = best_serving_layout(w, cat, d, n, a, explain, replicas, splits);
+        e = best_serving_layout(w, cat, d, n, a, explain, replicas, splits, count_trial);
         if (explain && w.stage == Stage::serve) mig_partitions(w, cat, d, a, e);
         break;
     case Stage::finetune:
@@ -183,7 +184,7 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
     }
     std::vector<ServingPoint> points;
     auto at = [&](int n) {
-        const Eval e = evaluate(w, cat, d, n, a, false);
+        const Eval e = evaluate(w, cat, d, n, a, false, 0, nullptr, nullptr, true);
         points.push_back(serving_point(w, e));
         return e;
     };
@@ -222,7 +223,7 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
             auto trial = [&](int size, int r) -> Tried {
                 auto it = tried.find({size, r});
                 if (it != tried.end()) return it->second;
-                const Eval e = r == 1 ? evaluate(w, cat, d, size, a, false) : evaluate(w, cat, d, size * r, a, false, r);
+                const Eval e = evaluate(w, cat, d, size * r, a, false, r == 1 ? 0 : r, nullptr, nullptr, true);
                 ServingPoint p = serving_point(w, e);
                 p.score = p.count;
                 const auto held = e.c.figures.find("max_concurrent_users");
@@ -298,7 +299,7 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
             p.fleet_devices = p.score = devices < 1e300 ? devices : std::numeric_limits<double>::infinity();
             return devices;
         };
-        double best_devices = fleet(evaluate(w, cat, d, first, a, false), first);
+        double best_devices = fleet(evaluate(w, cat, d, first, a, false, 0, nullptr, nullptr, true), first);
         for (auto& p : points)
             if (p.count == first) p.fleet_devices = p.score = best_devices < 1e300 ? best_devices : std::numeric_limits<double>::infinity();
         for (int n = first * 2; n <= std::min(std::max(1, d.domain_size), kMaxTensorParallel); n *= 2) {
@@ -394,7 +395,7 @@ void add_sensitivity(Plan& p, const Workload& w, const Catalog& cat, const Assum
         for (bool hi : {false, true}) {
             Workload v = w;
             probe.set(v, hi);
-            const Plan q = plan(v, cat, as, false);
+            const Plan q = answer_plan(v, cat, as);
             line += std::string(hi ? "; " : " ") + "at " + probe.show(v) + ": " + outcome(q);
         }
         p.sensitivity.push_back(line);
@@ -404,7 +405,12 @@ void add_sensitivity(Plan& p, const Workload& w, const Catalog& cat, const Assum
 } // namespace
 } // namespace plan_detail
 
-Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool sensitivity) {
+namespace {
+
+// `answer_only`: the candidates at the typical assumptions, decided, and nothing after (no bands, flips, sensitivity
+// or run section): the recommendation and the options' typical costs, which is all a flip or a sensitivity probe
+// compares (neither feasibility nor the ranking reads a band).
+Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool sensitivity, bool answer_only) {
     Plan p;
     p.name = w.name;
     p.stage = w.stage;
@@ -453,7 +459,10 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
         std::vector<ServingPoint> splits;
         int split = 0; // users split over replicas by the count search (0: one replica)
         const int n = point ? point->n : plan_detail::choose_count(w, cat, *d, das.typical, serves ? &ss : nullptr, &split);
-        plan_detail::Eval e = plan_detail::evaluate(w, cat, *d, n, das.typical, true, split, point, serves ? &splits : nullptr);
+        // An answer alone needs neither the batch within the latency targets (decide ranks by other figures) nor, when
+        // serving, the words: evaluated as a count search's trial is. (An RL job's pools are sized only when explaining.)
+        plan_detail::Eval e = plan_detail::evaluate(w, cat, *d, n, das.typical, !(answer_only && serves), split, point, serves ? &splits : nullptr,
+                                                    answer_only);
         if (serves) plan_detail::finish_serving_search(w, e.c, ss, splits);
         if (point) {
             LayoutSearch& ls = e.c.layouts;
@@ -470,6 +479,10 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
         }
         e.c.memory.total_low_bytes = e.c.memory.total_high_bytes = e.c.memory.total_bytes;
         e.c.memory.reserved_low_bytes = e.c.memory.reserved_high_bytes = e.c.memory.total_bytes - e.c.memory.context_bytes - e.c.memory.managed_bytes;
+        if (answer_only) {
+            ranked.push_back({e.headline, std::move(e.c)});
+            continue;
+        }
         // The bands of the layout chosen; an RL job's time also needs its pools sized at each end.
         auto band = [&](const Assumptions& ba) {
             plan_detail::Eval b = plan_detail::evaluate(w, cat, *d, n, ba, false, e.c.layout.data_parallel, point);
@@ -522,11 +535,18 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
     });
     for (auto& r : ranked) p.candidates.push_back(std::move(r.second));
     decide(p, w, cat, as);
+    if (answer_only) return p;
     add_flips(p, w, cat, as, sensitivity);
     if (sensitivity) plan_detail::add_sensitivity(p, w, cat, as);
     p.run = run_it(p, w, cat);
     return p;
 }
+
+} // namespace
+
+Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool sensitivity) { return plan_candidates(w, cat, as, sensitivity, false); }
+
+Plan answer_plan(const Workload& w, const Catalog& cat, const AssumptionSet& as) { return plan_candidates(w, cat, as, false, true); }
 
 Plan plan_from_json(const std::string& workload_json, const Catalog& catalog, bool sensitivity) {
     auto parsed = parse_workload(workload_json, catalog);

@@ -5,6 +5,8 @@
 // hwplan's own scope, where a neighbour's file-local helper of the same name would collide with them.
 #pragma once
 #include <algorithm>
+#include <stdexcept>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -62,6 +64,14 @@ struct Eval {
     bool explain = true;
     bool search_batch = true; // false inside a batch search's own trials
     bool mixed_prefill = false; // a batch search's trials at an arrival rate: prefill mixed into the decode steps
+    bool count_trial = false;   // a count search's trial: only the figures it ranks by (fits, per-user speed, first token,
+                                // throughput, users held); the batch within the latency targets is left to the point chosen
+    // The share of the workload one replica serves, applied by the serving evaluation instead of a copy of the workload
+    // (a search evaluates thousands of points, and a copy carries the whole model):
+    int arrivals_split = 1;     // the arrivals (serve.requests_per_s and every traffic class) divided over this many replicas
+    double users_share = 0;     // > 0: the replica's concurrent users (users split over replicas: splits_users)
+    double batch_trial = 0;     // > 0: a batch search's trial at this many sequences, as if serve.concurrent_users were given
+                                // as that and serve.batch_size were not
 
     template <class Why> Figure figure(double value, Label label, Why&& why) const {
         Figure f;
@@ -81,6 +91,14 @@ inline void finish_memory(MemoryUse& m) {
 
 inline std::string gb(double bytes) { return format_bytes(bytes); }
 
+// A figure the evaluation has set, looked up without building a key string (Figures is transparent); throws like
+// std::map::at when it is missing.
+inline const Figure& fig(const Candidate& c, std::string_view name) {
+    const auto it = c.figures.find(name);
+    if (it == c.figures.end()) throw std::out_of_range("no figure " + std::string(name));
+    return it->second;
+}
+
 inline bool is_given(const Workload& w, const std::string& key) { return std::find(w.given.begin(), w.given.end(), key) != w.given.end(); }
 
 // [SECTION] serving, batch and edge (plan_serving.cpp) -------------------------------------------------------
@@ -92,7 +110,7 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
 // The candidate on n devices: split into replicas (the best split of a given count, or `fixed_replicas`); `points`
 // receives every split evaluated.
 Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas,
-                         std::vector<ServingPoint>* points = nullptr);
+                         std::vector<ServingPoint>* points = nullptr, bool count_trial = false);
 ServingPoint serving_point(const Workload& w, const Eval& e); // a point of the serving search from its evaluation
 // MIG instances on one device, reported beside the plan (figures and a note).
 void mig_partitions(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, Eval& e);

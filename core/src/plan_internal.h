@@ -48,4 +48,8 @@ void isolation_reason(Plan& plan, const Workload& workload); // mixed traffic: t
 // prices move), demand (users, requests/s or items: re-planned at a quarter and four times), the deadline.
 void add_flips(Plan& plan, const Workload& workload, const Catalog& catalog, const AssumptionSet& assumptions, bool replan);
 
+// The recommendation alone (plan.cpp): every candidate at the typical assumptions, decided, without bands, flips,
+// sensitivity or run section; what a flip or a sensitivity probe re-plans, since it compares answers and typical costs.
+Plan answer_plan(const Workload& workload, const Catalog& catalog, const AssumptionSet& assumptions);
+
 } // namespace hwplan

@@ -41,25 +41,22 @@ struct BatchChoice {
 // evaluation at that many concurrent sequences.
 template <class Ok>
 BatchChoice best_batch(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Ok ok, bool mixed_prefill = false) {
-    Workload probe = w;
-    probe.given.push_back("serve.concurrent_users");
-    probe.serve.batch_size = 0;
     auto trial = [&](double b) {
-        probe.serve.concurrent_users = b;
         Eval t;
         t.explain = false;
         t.search_batch = false;
         t.mixed_prefill = mixed_prefill;
-        eval_serve(probe, cat, d, n, a, t);
-        return t.c;
+        t.batch_trial = b;
+        eval_serve(w, cat, d, n, a, t);
+        return std::move(t.c);
     };
     BatchChoice best;
     const Candidate one = trial(1);
     if (!one.fits || !one.figures.count("max_concurrent_users")) return best;
-    const double most = std::max(1.0, one.figures.at("max_concurrent_users").value);
+    const double most = std::max(1.0, fig(one, "max_concurrent_users").value);
     auto consider = [&](double b, const Candidate& c) {
         if (!c.fits || !c.figures.count("throughput_tokens_per_s") || !ok(c)) return false;
-        const double v = c.figures.at("throughput_tokens_per_s").value;
+        const double v = fig(c, "throughput_tokens_per_s").value;
         if (v > best.throughput) best = {b, v, true};
         return true;
     };
@@ -108,18 +105,27 @@ int serving_tensor_parallel(int n, int most, int heads) {
 void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, int ep, Eval& e) {
     Candidate& c = e.c;
     const auto& arch = w.model.model.arch;
+    // The replica's share of the workload (Eval: users split over replicas, or a batch search's trial).
     ServeShape sh = serve_shape(w);
+    const bool batch_trial = e.batch_trial > 0;
+    if (batch_trial) {
+        sh.users = sh.batch = e.batch_trial;
+    } else if (e.users_share > 0) {
+        sh.users = e.users_share;
+        sh.batch = w.serve.batch_size > 0 ? w.serve.batch_size : sh.users;
+    }
+    const bool at_a_rate = !batch_trial && rate_batch(w); // a trial's users are given: no rate of its own
     // Latency targets: each user's decode speed (1 / TPOT) and the first token's time.
     const double tps_target = w.serve.tokens_per_s_per_user_target, ttft_target = w.serve.ttft_target_s;
     auto meets_targets = [&](const Candidate& t) {
-        return (tps_target <= 0 || t.figures.at("decode_tokens_per_s_per_user").value >= tps_target) &&
-               (ttft_target <= 0 || t.figures.at("ttft_s").value <= ttft_target);
+        return (tps_target <= 0 || fig(t, "decode_tokens_per_s_per_user").value >= tps_target) &&
+               (ttft_target <= 0 || fig(t, "ttft_s").value <= ttft_target);
     };
     BatchChoice offline, at_rate;
-    if (e.search_batch && offline_batch(w)) {
+    if (e.search_batch && !batch_trial && offline_batch(w)) {
         offline = best_batch(w, cat, d, n, a, [](const Candidate&) { return true; });
         if (offline.found) sh.users = sh.batch = offline.batch;
-    } else if (e.search_batch && rate_batch(w) && peak_for(d, w.precision.compute).flop_per_s > 0) {
+    } else if (e.search_batch && at_a_rate && peak_for(d, w.precision.compute).flop_per_s > 0) {
         at_rate = best_batch(w, cat, d, n, a, meets_targets, true);
         if (at_rate.found) sh.users = sh.batch = at_rate.batch;
     }
@@ -149,6 +155,8 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     const double kv_seq = kv_bytes_per_sequence(arch, kvb, sh.context, a.kv_block_tokens);
 
     MemoryUse& m = c.memory;
+    m.terms.reserve(4);  // weights, KV cache, activations, overhead
+    c.phases.reserve(2); // decode, prefill
     m.capacity_bytes = usable_bytes(d, a, true);
     // Weights per device: everything split over tp x pp; under expert parallelism the dense part over tp and
     // the routed experts over all ep devices.
@@ -318,7 +326,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // sequences finish and as many arrive, and their prefill shares the step (Sarathi-Serve's stall-free
     // batching, Agrawal et al. 2024): step = decode step + batch x prefill / output. Its inverse is each
     // user's speed (1 / TPOT) and batch / step the replica's output tokens/s, prefill counted.
-    const bool mixed = e.mixed_prefill || rate_batch(w);
+    const bool mixed = e.mixed_prefill || at_a_rate;
     const double step_s = mixed ? dec.time_s + batch * prefill_per_seq_s / std::max(1.0, sh.output) : dec.time_s;
     auto step_why = [&] { return format_sig(batch, 6) + " sequences per step; " + gb(dec.roofline.bytes) + " read and " +
                                  format_sig(dec.roofline.flops / 1e9, 4) + " GFLOP per device per step" +
@@ -349,9 +357,11 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     c.figures["ttft_s"] = e.figure(pre.time_s, Label::modelled, [&] { return std::string("prefill of " + format_sig(sh.prompt, 6) + " prompt tokens, no queue"); });
 
     // Latency under load: the replica as an M/G/1 server of GPU time per request.
-    std::vector<TrafficClass> classes = w.serve.traffic;
-    if (classes.empty() && w.serve.requests_per_s > 0) classes.push_back({"requests", w.serve.requests_per_s, sh.prompt, sh.output});
-    if (!classes.empty() && e.search_batch) { // a batch search's trials need no queue
+    if (e.search_batch && (!w.serve.traffic.empty() || w.serve.requests_per_s > 0)) { // a batch search's trials need no queue
+        std::vector<TrafficClass> classes = w.serve.traffic;
+        if (classes.empty()) classes.push_back({"requests", w.serve.requests_per_s, sh.prompt, sh.output});
+        if (e.arrivals_split > 1)
+            for (auto& tc : classes) tc.requests_per_s /= e.arrivals_split;
         double lambda = 0, m1 = 0, m2 = 0;
         std::vector<double> prefill_s;
         for (const auto& tc : classes) {
@@ -409,7 +419,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         const double link_bytes_per_s = d.interconnect_bytes_per_s * a.interconnect_efficiency;
         if (at_rate.found && e.search_batch && link_bytes_per_s > 0) {
             const BatchChoice pure = best_batch(w, cat, d, n, a, [&](const Candidate& t) {
-                return tps_target <= 0 || t.figures.at("decode_tokens_per_s_per_user").value >= tps_target; });
+                return tps_target <= 0 || fig(t, "decode_tokens_per_s_per_user").value >= tps_target; });
             const double handoff_s = sh.prompt * kv_bytes_per_token(arch, kvb) / (tp * pp) / link_bytes_per_s;
             const double demand_tokens_per_s = lambda * sh.output;
             if (pure.found && pure.throughput > 0) {
@@ -421,7 +431,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                 const bool hopeless = ttft_target > 0 && p_s + handoff_s > ttft_target;
                 const int k = fewest_replicas(lambda * p_s * (1 + 1e-9), [&](int x) { return hopeless ? mg1_wait(lambda / x, p_s, p_s * p_s).stable : prefill_ok(x); });
                 const double decode_replicas = std::ceil(demand_tokens_per_s / pure.throughput);
-                const double colocated = std::max(std::ceil(demand_tokens_per_s / c.figures.at("throughput_tokens_per_s").value), double(replicas));
+                const double colocated = std::max(std::ceil(demand_tokens_per_s / fig(c, "throughput_tokens_per_s").value), double(replicas));
                 auto dwhy = [&] {
                     return std::to_string(k) + " prefill replica(s) (each prompt " + format_sig(p_s * 1e3, 3) + " ms + KV hand-off " +
                            format_sig(handoff_s * 1e3, 3) + " ms) + " + format_sig(decode_replicas, 6) + " decode replica(s) at batch " +
@@ -446,11 +456,13 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                        format_sig(dec.roofline.ridge_flop_per_byte, 3) + " FLOP/byte; most of the step " +
                        (dec.roofline.compute_bound ? "in compute-bound weight GEMMs" : "bound by memory (weights and KV cache read)");
     }
-    e.headline = w.stage == Stage::batch ? c.figures.at("throughput_tokens_per_s").value : 1.0 / step_s;
+    e.headline = w.stage == Stage::batch ? fig(c, "throughput_tokens_per_s").value : 1.0 / step_s;
 
     // Interactive serving with latency targets: the most output tokens/s any batch reaches while every user
-    // still gets the target speed and first-token time (at an arrival rate, the batch searched above).
-    if (e.search_batch && w.stage == Stage::serve && (tps_target > 0 || ttft_target > 0) && c.fits && peak.flop_per_s > 0) {
+    // still gets the target speed and first-token time (at an arrival rate, the batch searched above). A count
+    // search's trial skips that search: it ranks by fit, per-user speed, first token and users held.
+    if (e.search_batch && (at_rate.found || !e.count_trial) && w.stage == Stage::serve && (tps_target > 0 || ttft_target > 0) && c.fits &&
+        peak.flop_per_s > 0) {
         const BatchChoice within = at_rate.found ? at_rate : best_batch(w, cat, d, n, a, meets_targets);
         if (within.found) {
             auto why = [&] { return "batch " + format_sig(within.batch, 6) + ": the largest output tokens/s at which each user still gets " +
@@ -512,22 +524,18 @@ namespace {
 // fast domain, pipeline stages past it, as eval_serve lays out one replica): one replica is evaluated at its
 // share of the arrival rate (and of the concurrent users, when they are split: splits_users), and its throughput
 // and user capacity are multiplied by the replicas.
-Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d, int n, int replicas, const Assumptions& a, bool explain) {
-    // The workload is copied only to split its arrival rate or users (the search evaluates thousands of layouts).
-    std::optional<Workload> split;
-    if (replicas > 1) {
-        split = w;
-        split->serve.requests_per_s /= replicas;
-        for (auto& t : split->serve.traffic) t.requests_per_s /= replicas;
-        if (splits_users(w)) split->serve.concurrent_users = std::ceil(w.serve.concurrent_users / replicas);
-    }
-    const Workload& share = split ? *split : w;
+Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d, int n, int replicas, const Assumptions& a, bool explain, bool count_trial) {
     Eval e;
     e.explain = explain;
+    e.count_trial = count_trial;
     e.c.device = d.id;
     e.c.device_name = d.name;
     e.c.count = n;
-    eval_serve(share, cat, d, n / replicas, a, e);
+    if (replicas > 1) { // the replica's share, applied by the evaluation (Eval::arrivals_split, users_share)
+        e.arrivals_split = replicas;
+        if (splits_users(w)) e.users_share = std::ceil(w.serve.concurrent_users / replicas);
+    }
+    eval_serve(w, cat, d, n / replicas, a, e);
     if (replicas <= 1) return e;
     e.c.layout.data_parallel = replicas;
     for (const char* k : {"throughput_tokens_per_s", "max_concurrent_users", "max_throughput_within_targets_tokens_per_s"}) {
@@ -539,7 +547,7 @@ Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d,
         if (explain) it->second.why += "; x " + std::to_string(replicas) + " replicas of " + std::to_string(n / replicas) + " device(s)" +
                                        (splits_users(w) ? ", " + format_sig(std::ceil(w.serve.concurrent_users / replicas), 6) + " users each" : "");
     }
-    if (w.stage == Stage::batch) e.headline = e.c.figures.at("throughput_tokens_per_s").value;
+    if (w.stage == Stage::batch) e.headline = fig(e.c, "throughput_tokens_per_s").value;
     return e;
 }
 
@@ -591,16 +599,16 @@ ServingPoint serving_point(const Workload& w, const Eval& e) {
 // `fixed_replicas` > 0 skips the search (the bands of a layout already chosen). `points`, when given, receives
 // every split evaluated, in the order tried (serving_point).
 Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas,
-                         std::vector<ServingPoint>* points) {
-    if (fixed_replicas > 0 && n % fixed_replicas == 0) return eval_serve_replicas(w, cat, d, n, fixed_replicas, a, explain);
-    Eval best = eval_serve_replicas(w, cat, d, n, 1, a, explain);
+                         std::vector<ServingPoint>* points, bool count_trial) {
+    if (fixed_replicas > 0 && n % fixed_replicas == 0) return eval_serve_replicas(w, cat, d, n, fixed_replicas, a, explain, count_trial);
+    Eval best = eval_serve_replicas(w, cat, d, n, 1, a, explain, count_trial);
     if (points) points->push_back(serving_point(w, best));
     if (n <= 1 || w.hardware.count <= 0 || !(offline_batch(w) || rate_batch(w))) return best;
     double best_score = layout_score(w, best);
     std::string tried = explain ? "1 x " + std::to_string(n) + ": " + (best_score >= 0 ? format_sig(best_score, 4) : std::string("does not fit")) : "";
     for (int r = 2; r <= n; r *= 2) {
         if (n % r != 0) continue;
-        Eval t = eval_serve_replicas(w, cat, d, n, r, a, explain);
+        Eval t = eval_serve_replicas(w, cat, d, n, r, a, explain, count_trial);
         if (points) points->push_back(serving_point(w, t));
         const double score = layout_score(w, t);
         if (explain) tried += ", " + std::to_string(r) + " x " + std::to_string(n / r) + ": " + (score >= 0 ? format_sig(score, 4) : std::string("does not fit"));
@@ -675,7 +683,7 @@ void mig_partitions(const Workload& w, const Catalog& cat, const Device& d, cons
         t.explain = false;
         eval_serve(share, cat, part, 1, a, t);
         if (!t.c.fits || !t.c.figures.count("throughput_tokens_per_s")) continue;
-        const double per_user = t.c.figures.at("decode_tokens_per_s_per_user").value, total = k * t.c.figures.at("throughput_tokens_per_s").value;
+        const double per_user = fig(t.c, "decode_tokens_per_s_per_user").value, total = k * fig(t.c, "throughput_tokens_per_s").value;
         auto why = [&] {
             return std::to_string(k) + " x MIG " + p->name + " (" + format_sig(100 * memory_share, 3) + " % of the memory and its bandwidth, " +
                    std::to_string(compute_slices(p->name)) + "/" + std::to_string(most) + " of the compute each), the profile with the most instances that holds the model for its share of the load";
@@ -684,7 +692,7 @@ void mig_partitions(const Workload& w, const Catalog& cat, const Device& d, cons
         c.figures["mig_decode_tokens_per_s_per_user"] = e.figure(per_user, Label::modelled, why);
         c.figures["mig_throughput_tokens_per_s"] = e.figure(total, Label::modelled, why);
         c.notes.push_back("MIG: " + why() + ": " + format_sig(per_user, 3) + " tokens/s per user and " + format_sig(total, 4) +
-                          " output tokens/s together, against " + format_sig(c.figures.at("throughput_tokens_per_s").value, 4) +
+                          " output tokens/s together, against " + format_sig(fig(c, "throughput_tokens_per_s").value, 4) +
                           " on the whole device; instances isolate tenants but each reads the weights again (lesson 003)");
         return;
     }

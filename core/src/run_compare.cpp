@@ -21,6 +21,9 @@ namespace {
 using namespace detail;
 
 constexpr double kSetupTolerance = 0.10; // a measured prompt, output or concurrency this far from the command's is named
+// What a difference in allocated memory (DeepSpeed's MaxMemAllocated) points at: the plan's memory terms, which no
+// assumption of the catalog calibrates.
+constexpr const char* kAllocatedMemory = "memory_terms";
 
 std::string percent(double ratio) { return format_sig(std::fabs(ratio - 1) * 100, 2) + " %"; }
 
@@ -38,12 +41,15 @@ std::vector<MeasuredLine> unpredicted(const RunIt& run, const BenchReport& repor
 // [SECTION] The setup the benchmark ran, against the command's ----------------------------------------------
 void check_setup(const RunIt& run, const BenchReport& report, RunComparison& c) {
     const BenchSetup& s = run.setup;
-    if (report.tool == "vllm-bench-serve" || report.tool == "sglang-bench-serving") {
+    if (report.tool == "vllm-bench-serve" || report.tool == "sglang-bench-serving" || report.tool == "trtllm-benchmark-serving") {
         // vLLM's words; SGLang's, and SGLang's spelling of early 2025 (sglang issue #2805)
         const MeasuredLine* conc = report.find("Maximum request concurrency");
         if (!conc) conc = report.find("Max request concurrency");
         if (!conc) conc = report.find("Max reqeuest concurrency");
-        if (!conc)
+        if (!conc && report.tool == "trtllm-benchmark-serving") // its fork prints no concurrency line (benchmark_serving.py, benchmark())
+            c.notes.push_back("TensorRT-LLM's benchmark_serving prints no concurrency: the figures are taken as run at the command's --max-concurrency " +
+                              std::to_string(s.concurrency));
+        else if (!conc)
             c.notes.push_back("the block names no maximum request concurrency (run without --max-concurrency?): the command asks for " +
                               std::to_string(s.concurrency) + " requests in flight, so throughput and TTFT are of another load");
         else if (s.concurrency > 0 && std::fabs(conc->value / s.concurrency - 1) > kSetupTolerance)
@@ -65,6 +71,12 @@ void check_setup(const RunIt& run, const BenchReport& report, RunComparison& c) 
         if (const MeasuredLine* failed = report.find("Failed requests"); failed && failed->value > 0)
             c.notes.push_back(failed->text + " requests failed: the figures are of the ones that finished");
     }
+    if (report.tool == "mlx-lm-benchmark")
+        // The "Timing with" line names the run's lengths and batch (its batch since batching came, in late 2025).
+        for (const auto& [metric, planned] : {std::pair<const char*, int>{"prompt_tokens", s.prompt_tokens}, {"generation_tokens", s.output_tokens},
+                                              {"batch_size", s.concurrency}})
+            if (const MeasuredLine* l = report.find(metric); l && planned > 0 && std::lround(l->value) != planned)
+                c.notes.push_back(std::string("measured with ") + metric + "=" + l->text + ", the command asks for " + std::to_string(planned));
     if (report.tool == "llama-bench")
         for (const auto& p : run.predicted)
             if (!report.find(p.metric)) {
@@ -100,10 +112,16 @@ void point(const BenchReport& report, RunComparison& c) {
                       "memory bandwidth the runtime reaches: decode bandwidth efficiency.";
     } else if (f == "ttft_s" || f == "p50_ttft_s") {
         c.points_at = "prefill_compute_efficiency";
+        const bool serving = report.tool != "llama-bench" && report.tool != "mlx-lm-benchmark";
         c.why = how + "A prefill is one pass over the prompt, bound by compute: prefill compute efficiency" +
-                (c.setup.concurrency > 1 ? ", or the queue: the benchmark starts " + std::to_string(c.setup.concurrency) +
+                (serving && c.setup.concurrency > 1 ? ", or the queue: the benchmark starts " + std::to_string(c.setup.concurrency) +
                                                " prompts at once, so a median TTFT includes waiting behind other prefills."
                                          : ".");
+    } else if (f == "throughput_tokens_per_s" && report.tool == "mlx-lm-benchmark") {
+        // mlx_lm.benchmark decodes exactly --batch-size sequences together, so the batch is the command's.
+        c.points_at = "decode_bandwidth_efficiency";
+        c.why = how + "mlx_lm.benchmark decodes exactly the command's batch together, so the difference is in the step time itself: a decode "
+                      "step reads the weights and the KV cache once for every token it makes: decode bandwidth efficiency.";
     } else if (f == "throughput_tokens_per_s") {
         // Little's law over the decode: tokens a second x seconds a token = sequences decoding at once.
         const MeasuredLine* tpot = report.find("Mean TPOT (ms)");
@@ -129,6 +147,14 @@ void point(const BenchReport& report, RunComparison& c) {
         c.points_at = "training_mfu";
         c.why = how + "A training step does the model's FLOPs for its tokens at the share of the devices' peak the run reaches (MFU), so the "
                       "step time, the tokens a second and the MFU move together: training MFU.";
+    } else if (f == "memory.total_bytes" && (far->metric == "MaxMemAllocated (GiB)" || far->metric == "peak_memory (GB)")) {
+        // DeepSpeed's MaxMemAllocated is torch.cuda.max_memory_allocated() and MLX's peak_memory mx.get_peak_memory(): the
+        // tensors alone, without an allocator's cached blocks or the runtime context, so a difference is in the plan's own
+        // terms, not the runtime memory.
+        c.points_at = kAllocatedMemory;
+        c.why = how + "This peak counts only the tensors (allocated, not reserved): the weights, gradients, optimizer state, KV cache and "
+                      "activations the plan counts, without the allocator's cache or the runtime context. So the difference is in those terms "
+                      "themselves, the activations first (recomputation, micro-batch, sequence length), not in the runtime memory.";
     } else if (f == "memory.total_bytes") {
         c.points_at = "runtime_context_bytes";
         c.why = how + "Peak memory reserved is the weights, gradients, optimizer state and activations the plan counts, plus what the allocator "
@@ -165,6 +191,8 @@ RunComparison compare_run(const RunIt& run, const BenchReport& report) {
                : tool == "torchtune"                                              ? "torchtune's fine-tuning run"
                : tool == "megatron-lm"                                            ? "Megatron-LM's training run"
                : tool == "deepspeed"                                              ? "DeepSpeed's training run"
+               : tool == "trtllm-benchmark-serving"                               ? "python -m tensorrt_llm.serve.scripts.benchmark_serving"
+               : tool == "mlx-lm-benchmark"                                       ? "mlx_lm.benchmark"
                                                                                   : "vllm bench serve";
     };
     auto text_name = [](const std::string& tool) {
@@ -173,16 +201,21 @@ RunComparison compare_run(const RunIt& run, const BenchReport& report) {
                : tool == "torchtune"                                                   ? "torchtune's step log"
                : tool == "megatron-lm"                                                 ? "Megatron-LM's iteration log"
                : tool == "deepspeed"                                                   ? "DeepSpeed's throughput log"
+               : tool == "trtllm-benchmark-serving"                                    ? "TensorRT-LLM benchmark_serving's result block"
+               : tool == "mlx-lm-benchmark"                                            ? "mlx_lm.benchmark's lines"
                                                                                        : "vLLM's result block";
     };
-    static const char* const kReadBack[] = {"vllm-bench-serve", "sglang-bench-serving", "llama-bench", "torchtitan", "torchtune", "megatron-lm",
-                                            "deepspeed"};
+    static const char* const kReadBack[] = {"vllm-bench-serve", "sglang-bench-serving", "trtllm-benchmark-serving", "llama-bench", "mlx-lm-benchmark",
+                                            "torchtitan", "torchtune", "megatron-lm", "deepspeed"};
     if (std::none_of(std::begin(kReadBack), std::end(kReadBack), [&](const char* t) { return expected == t; })) {
         c.issues.push_back({"run", "the plan's measure command is " + expected + "; reading its output back is not written yet (vllm bench serve, "
-                                   "python -m sglang.bench_serving, llama-bench, and torchtitan's, torchtune's, Megatron-LM's and DeepSpeed's logs are)"});
+                                   "python -m sglang.bench_serving, TensorRT-LLM's benchmark_serving, llama-bench, mlx_lm.benchmark, and torchtitan's, torchtune's, "
+                                   "Megatron-LM's and DeepSpeed's logs are)"});
         return c;
     }
-    if (report.tool != expected) {
+    // TensorRT-LLM's benchmark_serving is a fork of vLLM's and prints its block; one without the fork's own lines reads as vLLM's.
+    const bool fork_block = expected == "trtllm-benchmark-serving" && report.tool == "vllm-bench-serve";
+    if (report.tool != expected && !fork_block) {
         c.issues.push_back({"text", "the plan's measure command is " + std::string(command_name(expected)) + ", the pasted text is " +
                                         text_name(report.tool) + ": paste the output of the command run-it wrote"});
         return c;
@@ -201,6 +234,7 @@ RunComparison compare_run(const RunIt& run, const BenchReport& report) {
     }
     c.other = unpredicted(run, report);
     c.notes = report.notes;
+    if (fork_block) c.notes.push_back("the block has none of TensorRT-LLM's own lines (User throughput): read as its benchmark_serving's, which prints vLLM's block");
     check_setup(run, report, c);
     if (std::none_of(c.lines.begin(), c.lines.end(), [](const ComparedLine& l) { return l.measured; })) {
         std::string want, got;
@@ -245,12 +279,52 @@ RunComparison read_back_unguarded(const Catalog& catalog, const std::string& wor
     }
     const Plan p = plan(parsed.workload, catalog, as, false);
     const RunIt run = device.empty() ? p.run : run_it(p, parsed.workload, catalog, device);
-    c = compare_run(run, read_bench_report(text));
+    const BenchReport report = read_bench_report(text);
+    c = compare_run(run, report);
     if (!c.issues.empty()) return c;
 
     // Calibrate the run's device as `hwplan calibrate` does, then plan again over the catalog extended by it.
-    const MeasurementParse measurements = parse_measurements(text);
-    const BenchMeasurement* m = calibrating(measurements, c.points_at);
+    MeasurementParse measurements = parse_measurements(text);
+    // DeepSpeed prints samples a second over all devices, not a step time: timer.py's CurrSamplesPerSec is
+    // train_batch_size / the step's elapsed time, so the run's train_batch_size over it is the step time, which
+    // calibrates training MFU as a printed step time does.
+    if (const MeasuredLine* samples = c.tool == "deepspeed" ? report.find("CurrSamplesPerSec") : nullptr;
+        samples && samples->value > 0 && run.setup.batch_samples > 0) {
+        BenchMeasurement step;
+        step.kind = MeasurementKind::step_time_s;
+        step.value = run.setup.batch_samples / samples->value;
+        step.line = samples->line;
+        step.what = "DeepSpeed: step time " + format_sig(step.value, 4) + " s (train_batch_size " + std::to_string(run.setup.batch_samples) +
+                    " / CurrSamplesPerSec " + samples->text + ")";
+        measurements.measurements.push_back(step);
+    }
+    // TensorRT-LLM's block prints no concurrency: its Mean TPOT is taken at the command's --max-concurrency, so it
+    // calibrates decode bandwidth efficiency as vLLM's does at a printed one.
+    if (const MeasuredLine* tpot = c.tool == "trtllm-benchmark-serving" && !report.find("Maximum request concurrency") ? report.find("Mean TPOT (ms)") : nullptr;
+        tpot && tpot->value > 0 && run.setup.concurrency > 0) {
+        BenchMeasurement step;
+        step.kind = MeasurementKind::serving_tpot_s;
+        step.value = tpot->value * 1e-3;
+        step.line = tpot->line;
+        step.concurrency = run.setup.concurrency;
+        step.backend = "tensorrt-llm";
+        const MeasuredLine* done = report.find("Successful requests");
+        const MeasuredLine* in = report.find("Total input tokens");
+        const MeasuredLine* out = report.find("Total generated tokens");
+        if (done && in && out && done->value > 0) {
+            step.prompt_tokens = static_cast<int>(std::lround(in->value / done->value));
+            step.output_tokens = static_cast<int>(std::lround(out->value / done->value));
+        }
+        step.what = "TensorRT-LLM benchmark_serving: mean TPOT " + tpot->text + " ms at the command's concurrency " + std::to_string(run.setup.concurrency);
+        measurements.measurements.push_back(step);
+    }
+    // Allocated memory (DeepSpeed's MaxMemAllocated, MLX's peak_memory) holds no runtime memory to calibrate: the run's
+    // speed calibrates instead, the step time where there is one.
+    const bool allocated = c.points_at == kAllocatedMemory;
+    const std::string before = allocated ? "allocated memory calibrates no assumption (runtime memory is calibrated from a reserved peak), so the "
+                                           "speed does: "
+                                         : "";
+    const BenchMeasurement* m = calibrating(measurements, allocated ? "training_mfu" : c.points_at);
     if (!m) {
         c.calibration_note = "not calibrated: " + (measurements.issues.empty() ? std::string("no measurement in the text") : to_string(measurements.issues.front()));
         return c;
@@ -265,7 +339,7 @@ RunComparison read_back_unguarded(const Catalog& catalog, const std::string& wor
     }
     const CalibrationResult k = calibrate(catalog, workload_json, run.device, *m, read_on);
     if (!k.issues.empty()) {
-        c.calibration_note = "not calibrated from " + m->what + ": " + to_string(k.issues.front());
+        c.calibration_note = before + "not calibrated from " + m->what + ": " + to_string(k.issues.front());
         return c;
     }
     Catalog extended = catalog;
@@ -277,7 +351,7 @@ RunComparison read_back_unguarded(const Catalog& catalog, const std::string& wor
     c.calibration = k.calibration;
     c.calibration_ratio = k.ratio;
     c.extension_json = k.extension_json;
-    c.calibration_note = k.calibration.assumption + " = " + format_sig(k.calibration.value, 4) + " on " + run.device + " from " + m->what;
+    c.calibration_note = before + k.calibration.assumption + " = " + format_sig(k.calibration.value, 4) + " on " + run.device + " from " + m->what;
     Issues again_issues;
     const AssumptionSet again_as = assumptions_for(extended, parsed.workload.assumptions, again_issues);
     const Plan again = plan(parsed.workload, extended, again_as, false);

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hwplan/assumptions.h"
 #include "hwplan/catalog.h"
 #include "hwplan/format.h"
 #include "hwplan/plan.h"
@@ -65,10 +66,11 @@ void predict(RunIt& r, const Candidate& c, const std::string& key, const std::st
 
 // [SECTION] Which tool runs the option -------------------------------------------------------------------
 
-enum class Runner { vllm, sglang, llama_cpp, none };
+enum class Runner { vllm, sglang, trtllm, mlx, llama_cpp, none };
 
-// Serving: SGLang when the workload names it and the device runs it, vLLM on a CUDA or ROCm device that runs it,
-// llama.cpp on local hardware (Apple, CPUs, edge) or when the workload names it; else no recorded tool.
+// Serving: SGLang or TensorRT-LLM when the workload names it and the device runs it, MLX when the workload names it on a
+// device that runs it (Apple silicon), vLLM on a CUDA or ROCm device that runs it, llama.cpp on local hardware (Apple,
+// CPUs, edge) or when the workload names it; else no recorded tool.
 Runner serving_runner(const Workload& w, const Device& d) {
     const std::string fw = framework_runtime(w.framework);
     const bool gpu_stack = has(d.software, "cuda") || has(d.software, "rocm");
@@ -76,6 +78,8 @@ Runner serving_runner(const Workload& w, const Device& d) {
     const bool vllm = has(d.software, "vllm") && engine_device;
     const bool llama = has(d.software, "llama.cpp");
     if (fw == "sglang" && has(d.software, "sglang") && engine_device) return Runner::sglang;
+    if (fw == "tensorrt-llm" && has(d.software, "tensorrt-llm") && engine_device) return Runner::trtllm;
+    if (fw == "mlx" && has(d.software, "mlx")) return Runner::mlx;
     if (fw == "llama.cpp" || fw == "mlx" || w.stage == Stage::edge || d.kind == DeviceKind::cpu || d.vendor == "Apple")
         return llama ? Runner::llama_cpp : vllm ? Runner::vllm : Runner::none;
     if (vllm) return Runner::vllm;
@@ -92,6 +96,41 @@ std::string llama_cache_type(const std::string& kv, std::string& note) {
         return "q8_0";
     }
     return "";
+}
+
+// [SECTION] Devices per node ----------------------------------------------------------------------------
+
+constexpr int kNodeDevices = 8;    // devices per node assumed when the catalog records no node size (an 8-GPU server); the note says so
+
+// The devices one node holds (one host: where a launcher starts its processes, --nproc_per_node, NGPU, --num_gpus), from
+// the catalog device: the smallest whole unit of 8 or fewer that its prices record (an 8-GPU server, a p5.48xlarge, a
+// 4-GPU GB200 compute tray rented as one instance, a Mac), else its fast domain when that is one board of 2 to 8 (an HGX
+// or OAM baseboard, interconnect.domain_size), else a system of 2 to 8 accelerators. None of these (a PCIe card): the
+// launchers assume kNodeDevices and a note says so.
+struct NodeSize {
+    int devices = kNodeDevices;
+    bool recorded = false;              // false: assumed
+    std::string from;                   // where the count comes from, in words
+};
+
+NodeSize node_size(const Device& d) {
+    const Price* unit = nullptr;
+    for (const auto& p : d.prices)
+        if (p.devices_per_unit > 0 && p.devices_per_unit <= 8 && (!unit || p.devices_per_unit < unit->devices_per_unit)) unit = &p;
+    if (unit)
+        return {unit->devices_per_unit, true, "the catalog's smallest whole unit of " + d.name + (unit->unit.empty() ? "" : " (" + unit->unit + ")")};
+    const bool board = (d.kind == DeviceKind::gpu || d.kind == DeviceKind::accelerator) && d.domain_size > 1 && d.domain_size <= 8;
+    if (board) return {d.domain_size, true, "the " + std::to_string(d.domain_size) + "-device board of " + d.name + " (its interconnect domain)"};
+    if (d.system_accelerators > 1 && d.system_accelerators <= 8)
+        return {d.system_accelerators, true, "the " + std::to_string(d.system_accelerators) + "-accelerator system of " + d.name};
+    return {};
+}
+
+// The note for a job spanning nodes: where the per-node count comes from, or that it is assumed.
+std::string node_note(const NodeSize& n, const std::string& change) {
+    return n.recorded ? std::to_string(n.devices) + " devices per node, from " + n.from + "; change " + change + " if your nodes hold another count."
+                      : std::to_string(n.devices) + " devices per node assumed (the catalog records no server or board size for this device); change " +
+                            change + " to your servers'.";
 }
 
 // [SECTION] Serving: vLLM ----------------------------------------------------------------------------------
@@ -164,11 +203,14 @@ void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate
                        : quantized_checkpoint      ? " quantized to " + w.precision.weights +
                                                     " by a method vLLM reads (AWQ, GPTQ, ...): the checkpoint's config names its quantization."
                                                    : " in " + w.precision.weights + "."));
+    if (const NodeSize n = node_size(d); replica_devices(c) > n.devices)
+        r.notes.push_back("One replica spans " + std::to_string(replica_devices(c)) + " devices, more than one node's " + std::to_string(n.devices) +
+                          ": start a Ray cluster over its nodes (vLLM's multi-node serving guide) and run the command on its head node. " +
+                          node_note(n, "the node count"));
 }
 
 // [SECTION] Serving: SGLang ---------------------------------------------------------------------------------
 
-constexpr int kServerDevices = 8;   // devices one server holds (HGX boards), past which a replica spans servers
 
 // SGLang's --quantization for the plan's weight format, where the format names one method (server_args.py's
 // QUANTIZATION_CHOICES); "" where the checkpoint must name it (int8 and int4 are AWQ, GPTQ or W8A8 checkpoints).
@@ -270,9 +312,172 @@ void serve_sglang(RunIt& r, const Workload& w, const Catalog& cat, const Candida
     if (!w.precision.kv_cache.empty() && kv.empty() && w.precision.kv_cache != "bf16" && w.precision.kv_cache != "fp16")
         r.notes.push_back("SGLang records no " + w.precision.kv_cache + " KV cache type (server_args.py's --kv-cache-dtype choices), so the cache keeps the "
                           "model's dtype and takes more memory than planned.");
-    if (replica_devices(c) > kServerDevices)
-        r.notes.push_back("One replica spans " + std::to_string(replica_devices(c)) + " devices: start the same command on each of its servers with SGLang's "
-                          "--nnodes, --node-rank and --dist-init-addr (not written here).");
+    if (const NodeSize n = node_size(d); replica_devices(c) > n.devices)
+        r.notes.push_back("One replica spans " + std::to_string(replica_devices(c)) + " devices, more than one node's " + std::to_string(n.devices) +
+                          ": start the same command on each of its nodes with SGLang's --nnodes, --node-rank and --dist-init-addr (not written here). " +
+                          node_note(n, "the node count"));
+}
+
+// [SECTION] Serving: TensorRT-LLM ---------------------------------------------------------------------------
+
+// trtllm-serve's --kv_cache_free_gpu_memory_fraction is the share of the memory left free once the weights and the
+// runtime's buffers are loaded that the KV cache takes (serve.py: "Free GPU memory fraction reserved for KV Cache, after
+// allocating model weights and buffers"): the plan's KV cache over the device's memory less the plan's other terms,
+// rounded up to a hundredth, at most the share of it the plan's usable memory leaves.
+double trtllm_kv_fraction(const Candidate& c, const Device& d) {
+    const double device_bytes = d.runtime_total_bytes > 0 ? d.runtime_total_bytes : d.memory_bytes;
+    const double others = c.memory.total_bytes - c.memory.kv_cache_bytes;
+    const double free_bytes = device_bytes - others;
+    if (!(free_bytes > 0) || !(c.memory.kv_cache_bytes > 0)) return 0;
+    const double usable = c.memory.capacity_bytes > others ? std::floor((c.memory.capacity_bytes - others) / free_bytes * 100) / 100 : 1;
+    return std::max(0.01, std::min(usable, std::ceil(c.memory.kv_cache_bytes / free_bytes * 100) / 100));
+}
+
+void serve_trtllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d, int replicas) {
+    const ToolInterface* serve = cat.find_tool("trtllm-serve");
+    const ToolInterface* bench = cat.find_tool("trtllm-benchmark-serving");
+    if (!serve || !bench) {
+        r.reason = "catalog/tools.json has no trtllm-serve or trtllm-benchmark-serving entry";
+        return;
+    }
+    const ServeShape sh = serve_shape(w);
+    const auto b = c.figures.find("batch_sequences");
+    const double batch = b != c.figures.end() ? b->second.value : sh.batch;
+    const Layout& l = c.layout;
+    // Under expert parallelism the plan spreads the experts over the replica's expert_parallel devices with attention tensor
+    // parallel over groups of tensor_parallel (plan_serving.cpp, eval_serve_layout). trtllm-serve says that as --tp_size
+    // devices with --ep_size experts' ranks; attention over groups is its enable_attention_dp, where each rank runs
+    // attention on its own requests (attention tensor parallel 1).
+    const bool wide = l.expert_parallel > 1;
+    const int instance = wide ? l.expert_parallel : l.tensor_parallel;
+    const int attention_groups = wide ? std::max(1, l.expert_parallel / std::max(1, l.tensor_parallel)) : 1;
+    // The LLM API options trtllm-serve reads with --config (the run-benchmark guide's extra-llm-api-config.yml): the KV
+    // cache's precision (auto: the checkpoint's) and attention data parallelism.
+    std::string yaml = "# TensorRT-LLM " + serve->release + ": LLM API options for trtllm-serve --config\n";
+    yaml += "kv_cache_config:\n  dtype: " + std::string(w.precision.kv_cache == "fp8" ? "fp8" : "auto") + "\n";
+    if (attention_groups > 1) yaml += "enable_attention_dp: true\n";
+    const std::string file = "trtllm_config.yml";
+    CommandLine s{"trtllm-serve \"$MODEL\""};
+    s.add("--backend", "pytorch");
+    s.add("--tp_size", num(instance));
+    if (l.pipeline_parallel > 1) s.add("--pp_size", num(l.pipeline_parallel));
+    if (wide) s.add("--ep_size", num(l.expert_parallel));
+    s.add("--max_batch_size", num(batch));
+    // An iteration's token budget: the plan's engine step (plan_serving.cpp prefills prompts in steps of
+    // prefill_chunk_tokens); a prompt longer than it is prefilled in chunks, which trtllm-serve turns on with a flag.
+    Issues unused;
+    const double budget = assumptions_for(cat, w.assumptions, unused).typical.prefill_chunk_tokens;
+    s.add("--max_num_tokens", num(budget));
+    if (sh.prompt > budget) s.add("--enable_chunked_prefill");
+    s.add("--max_seq_len", num(sh.context));
+    if (const double f = trtllm_kv_fraction(c, d); f > 0) s.add("--kv_cache_free_gpu_memory_fraction", format_sig(f, 2));
+    s.add("--host", "127.0.0.1");
+    s.add("--port", "8000");
+    s.add("--config", file);
+    r.deploy.push_back(command(*serve, "LLM API options: the KV cache precision" + std::string(attention_groups > 1 ? " and attention data parallelism" : ""),
+                               yaml, file));
+    r.deploy.push_back(command(*serve, replicas > 1 ? "serve one replica (run it on each of the " + std::to_string(replicas) + " replicas' " +
+                                                          std::to_string(replica_devices(c)) + " devices)"
+                                                    : "serve the model on " + std::to_string(replica_devices(c)) + " device" + (replica_devices(c) > 1 ? "s" : ""),
+                               s.text()));
+    const double prompts = std::max(100.0, 10 * batch);
+    CommandLine m{"python -m tensorrt_llm.serve.scripts.benchmark_serving"};
+    m.add("--backend", "openai");
+    m.add("--host", "127.0.0.1");
+    m.add("--port", "8000");
+    m.add("--model", "\"$MODEL\"");
+    m.add("--dataset-name", "random");
+    m.add("--random-ids");
+    m.add("--random-input-len", num(sh.prompt));
+    m.add("--random-output-len", num(sh.output));
+    m.add("--tokenize-on-client");
+    m.add("--max-concurrency", num(batch));
+    m.add("--num-prompts", num(prompts));
+    m.add("--ignore-eos");
+    m.add("--percentile-metrics", "ttft,tpot,itl");
+    m.add("--metric-percentiles", "50,99");
+    r.measure.push_back(command(*bench, "benchmark one replica at the planned batch (" + num(batch) + " requests in flight)", m.text()));
+    r.setup = {int(std::lround(sh.prompt)), int(std::lround(sh.output)), int(std::lround(batch)), int(std::lround(prompts))};
+    predict(r, c, "throughput_tokens_per_s", "Output token throughput (tok/s)", 1, "tok/s",
+            "decode tokens per second of one replica at the planned batch; the benchmark's figure also spends time on prefills");
+    predict(r, c, "decode_step_s", "Mean TPOT (ms)", 1e3, "ms");
+    if (c.figures.count("p50_ttft_s")) predict(r, c, "p50_ttft_s", "Median TTFT (ms)", 1e3, "ms");
+    else
+        predict(r, c, "ttft_s", "Median TTFT (ms)", 1e3, "ms",
+                "one prefill with no queue; the benchmark opens with " + num(batch) + " prompts at once, so compare the median, not the mean");
+    // trtllm-serve has no quantization flag: the checkpoint's own quantization config (TensorRT Model Optimizer's FP8 or
+    // NVFP4 checkpoints, such as the run-benchmark guide's nvidia/Llama-3.3-70B-Instruct-FP8) says how its weights are stored.
+    const bool sixteen = w.precision.weights == "bf16" || w.precision.weights == "fp16";
+    r.notes.push_back("Set MODEL to the Hugging Face id or local path of " + w.model.model.name +
+                      (sixteen ? " in " + w.precision.weights + "."
+                               : " quantized to " + w.precision.weights + " by TensorRT Model Optimizer (an FP8 or NVFP4 checkpoint such as nvidia's): "
+                                 "trtllm-serve has no quantization flag and reads it from the checkpoint."));
+    if (!w.precision.kv_cache.empty() && w.precision.kv_cache != "fp8" && w.precision.kv_cache != "bf16" && w.precision.kv_cache != "fp16")
+        r.notes.push_back("trtllm-serve's kv_cache_config.dtype is auto or fp8 (the run-benchmark guide); a " + w.precision.kv_cache +
+                          " KV cache is not one, so the cache keeps the checkpoint's dtype and takes more memory than planned.");
+    if (wide && l.tensor_parallel > 1 && attention_groups > 1)
+        r.notes.push_back("The plan runs attention tensor parallel over groups of " + std::to_string(l.tensor_parallel) +
+                          "; TensorRT-LLM's attention data parallelism runs it on each device alone, the nearest it writes.");
+    if (const NodeSize n = node_size(d); replica_devices(c) > n.devices)
+        r.notes.push_back("One replica spans " + std::to_string(replica_devices(c)) + " devices, more than one node's " + std::to_string(n.devices) +
+                          ": launch trtllm-serve on its nodes with trtllm-llmapi-launch under your scheduler (the run-benchmark guide). " +
+                          node_note(n, "the node count"));
+}
+
+// [SECTION] Serving: MLX -----------------------------------------------------------------------------------
+
+void serve_mlx(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c) {
+    const ToolInterface* server = cat.find_tool("mlx-lm-server");
+    const ToolInterface* bench = cat.find_tool("mlx-lm-benchmark");
+    if (!server || !bench) {
+        r.reason = "catalog/tools.json has no mlx-lm-server or mlx-lm-benchmark entry";
+        return;
+    }
+    const ServeShape sh = serve_shape(w);
+    const auto b = c.figures.find("batch_sequences");
+    const double batch = std::max(1.0, b != c.figures.end() ? b->second.value : sh.batch);
+    CommandLine s{"mlx_lm.server"};
+    s.add("--model", "\"$MODEL\"");
+    s.add("--decode-concurrency", num(batch));
+    s.add("--max-tokens", num(sh.output));
+    s.add("--host", "127.0.0.1");
+    s.add("--port", "8080");
+    r.deploy.push_back(command(*server, "serve the model (" + num(batch) + " request" + (batch > 1 ? "s" : "") + " decoded at once)", s.text()));
+    CommandLine m{"mlx_lm.benchmark"};
+    m.add("--model", "\"$MODEL\"");
+    m.add("--prompt-tokens", num(sh.prompt));
+    m.add("--generation-tokens", num(sh.output));
+    m.add("--batch-size", num(batch));
+    r.measure.push_back(command(*bench, "prompt and generation speed at the planned batch (" + num(batch) + " sequence" + (batch > 1 ? "s" : "") + ")",
+                                m.text()));
+    r.setup = {int(std::lround(sh.prompt)), int(std::lround(sh.output)), int(std::lround(batch)), 0};
+    // benchmark.py prints prompt_tps (prompt tokens / prompt time), generation_tps (generated tokens / generation time,
+    // over the whole batch with --batch-size above 1: batch_generate's BatchStats) and peak_memory (mx.get_peak_memory()
+    // / 1e9, GB) from generate.py at v0.31.3.
+    if (const auto t = c.figures.find("ttft_s"); t != c.figures.end() && t->second.value > 0) {
+        const Figure& f = t->second;
+        r.predicted.push_back({"prompt_tps", "ttft_s", sh.prompt / f.value, f.high > 0 ? sh.prompt / f.high : 0, f.low > 0 ? sh.prompt / f.low : 0,
+                               "tok/s", f.low != f.high, "prompt tokens / the plan's time to first token"});
+    }
+    if (batch > 1) predict(r, c, "throughput_tokens_per_s", "generation_tps", 1, "tok/s", "the batch's generated tokens a second at the planned batch");
+    else
+        predict(r, c, "decode_tokens_per_s_per_user", "generation_tps", 1, "tok/s",
+                "benchmark.py decodes from the prompt's context, the plan at the workload's, so expect it a little faster");
+    const MemoryUse& mem = c.memory;
+    if (const double arrays = mem.total_bytes - mem.overhead_bytes; arrays > 0)
+        r.predicted.push_back({"peak_memory (GB)", "memory.total_bytes", arrays / 1e9, arrays / 1e9, arrays / 1e9, "GB", false,
+                               "the plan's weights, KV cache and activations: MLX's peak counts its arrays, not the process's runtime"});
+    const WeightFormat* f = cat.find_format(w.precision.weights);
+    const bool sixteen = w.precision.weights == "bf16" || w.precision.weights == "fp16";
+    r.notes.push_back("Set MODEL to an MLX checkpoint of " + w.model.model.name +
+                      (sixteen ? " in " + w.precision.weights + "."
+                       : f && f->kind == "gguf"
+                           ? ": MLX does not read GGUF, so convert it with mlx_lm.convert -q (4 or 8 bits, the nearest to " + w.precision.weights +
+                                 ") and expect the speed to follow its size."
+                           : " quantized to " + w.precision.weights + " (mlx_lm.convert -q, or an mlx-community conversion)."));
+    if (!w.precision.kv_cache.empty() && w.precision.kv_cache != "bf16" && w.precision.kv_cache != "fp16")
+        r.notes.push_back("mlx_lm.server has no KV cache quantization flag at v0.31.3 (mlx_lm.generate's --kv-bits is not a server flag), so the "
+                          "cache keeps the model's dtype and takes more memory than the planned " + w.precision.kv_cache + " cache.");
 }
 
 // [SECTION] Serving: llama.cpp -----------------------------------------------------------------------------
@@ -334,17 +539,18 @@ void serve_llama_cpp(RunIt& r, const Workload& w, const Catalog& cat, const Cand
 // [SECTION] Training: Megatron-LM, torchtitan, torchtune -----------------------------------------------------
 
 constexpr int kMeasureSteps = 20;  // a short run: enough steps past warm-up for a steady step time
-constexpr int kNodeDevices = 8;    // devices per node assumed for the launcher (HGX boards); the note says so
 
 struct TrainShape {
     int devices = 1, per_node = 1, nodes = 1;
     double global_batch = 1, steps = 0; // steps: 0 when the workload gives no token count
+    NodeSize node;                      // the device's node size, which per_node is at most
 };
 
-TrainShape train_shape(const Workload& w, const Candidate& c) {
+TrainShape train_shape(const Workload& w, const Candidate& c, const Device& d) {
     TrainShape t;
     t.devices = std::max(1, c.count);
-    t.per_node = std::min(t.devices, kNodeDevices);
+    t.node = node_size(d);
+    t.per_node = std::min(t.devices, t.node.devices);
     t.nodes = (t.devices + t.per_node - 1) / t.per_node;
     t.global_batch = double(std::max(1, c.layout.micro_batch)) * std::max(1, c.layout.micro_batches) * std::max(1, c.layout.data_parallel);
     if (w.train.tokens > 0 && w.train.seq_len > 0) t.steps = std::ceil(w.train.tokens / (t.global_batch * w.train.seq_len));
@@ -478,8 +684,8 @@ std::string torchtitan_toml(const Workload& w, const Candidate& c, const ToolInt
     return s;
 }
 
-void pretrain(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c) {
-    const TrainShape t = train_shape(w, c);
+void pretrain(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d) {
+    const TrainShape t = train_shape(w, c, d);
     const ToolInterface* titan = cat.find_tool("torchtitan");
     const ToolInterface* megatron = cat.find_tool("megatron-lm");
     const std::map<std::string, std::string>* model = nullptr;
@@ -517,18 +723,18 @@ void pretrain(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& 
         r.reason = "catalog/tools.json has no torchtitan or megatron-lm entry";
         return;
     }
-    if (t.per_node < t.devices) r.notes.push_back(std::to_string(kNodeDevices) + " devices per node assumed; change the per-node count to your servers'.");
+    if (t.per_node < t.devices) r.notes.push_back(node_note(t.node, "the per-node count"));
 }
 
 // DeepSpeed (the plan's runtime profile is DeepSpeed's ZeRO engine): a ds_config.json with the planned batch, precision,
 // ZeRO stage and offload (config-json.md's keys), and the deepspeed launcher over the user's training script.
-void finetune_deepspeed(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const TrainingRuntime& rt) {
+void finetune_deepspeed(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d, const TrainingRuntime& rt) {
     const ToolInterface* ds = cat.find_tool("deepspeed");
     if (!ds) {
         r.reason = "catalog/tools.json has no deepspeed entry";
         return;
     }
-    const TrainShape t = train_shape(w, c);
+    const TrainShape t = train_shape(w, c, d);
     const Layout& l = c.layout;
     const int micro = std::max(1, l.micro_batch), accumulation = std::max(1, l.micro_batches);
     // DeepSpeed's ZeRO engine is data parallel over every device it starts: its batch identity (config-json.md) counts them all.
@@ -560,6 +766,7 @@ void finetune_deepspeed(RunIt& r, const Workload& w, const Catalog& cat, const C
     r.deploy.push_back(command(*ds, "DeepSpeed config: the planned batch, ZeRO stage and offload", config(10), "ds_config.json"));
     r.deploy.push_back(command(*ds, "launch your training script on each node", launch("ds_config.json")));
     r.measure.push_back(command(*ds, "the same config, a progress line every step", config(1), "ds_measure.json"));
+    r.setup.batch_samples = static_cast<int>(batch);
     r.measure.push_back(command(*ds, "run " + std::to_string(kMeasureSteps) + " steps (your script's own step limit) and keep the log", launch("ds_measure.json")));
     // The throughput timer's line: CurrSamplesPerSec = train_batch_size / the step's time (timer.py), and
     // MaxMemAllocated = torch.cuda.max_memory_allocated() in GiB: the plan's memory without the runtime context, the
@@ -582,12 +789,13 @@ void finetune_deepspeed(RunIt& r, const Workload& w, const Catalog& cat, const C
         r.notes.push_back("DeepSpeed's ZeRO engine is data parallel over all " + std::to_string(t.devices) + " devices; the planned TP " +
                           std::to_string(l.tensor_parallel) + ", PP " + std::to_string(l.pipeline_parallel) + " and CP " +
                           std::to_string(l.context_parallel) + " are not in this config.");
-    if (t.per_node < t.devices) r.notes.push_back(std::to_string(kNodeDevices) + " devices per node assumed; change --num_gpus to your servers'.");
+    if (t.per_node < t.devices) r.notes.push_back(node_note(t.node, "--num_gpus"));
 }
 
-void finetune(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c) {
-    if (const TrainingRuntime& rt = plan_detail::training_runtime(w, cat); rt.id == "deepspeed") {
-        finetune_deepspeed(r, w, cat, c, rt);
+void finetune(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d) {
+    const TrainingRuntime& rt = plan_detail::training_runtime(w, cat);
+    if (rt.id == "deepspeed") {
+        finetune_deepspeed(r, w, cat, c, d, rt);
         return;
     }
     const ToolInterface* tune = cat.find_tool("torchtune");
@@ -595,7 +803,7 @@ void finetune(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& 
         r.reason = "catalog/tools.json has no torchtune entry";
         return;
     }
-    const TrainShape t = train_shape(w, c);
+    const TrainShape t = train_shape(w, c, d);
     const Layout& l = c.layout;
     const bool full = w.train.method == TrainMethod::full;
     const std::string method(name(w.train.method));
@@ -637,7 +845,6 @@ void finetune(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& 
     if (config.front() == '"')
         r.notes.push_back("torchtune v0.6.1 ships no " + method + " config for " + w.model.model.name + " with " + recipe +
                           ": set TORCHTUNE_CONFIG to one you copied (tune cp) and adapted.");
-    const TrainingRuntime& rt = plan_detail::training_runtime(w, cat);
     if (rt.id != "torchtune")
         r.notes.push_back("The plan's memory follows " + rt.name + "'s storage rules (train.runtime " + rt.id +
                           "); torchtune's recipes store adapters, gradients and optimizer state their own way, so peak memory will differ from the "
@@ -645,6 +852,7 @@ void finetune(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& 
     if (w.train.cpu_offload && t.devices > 1 && l.zero_stage < 3)
         r.notes.push_back("torchtune's CPU offload is FSDP's (fsdp_cpu_offload): it moves the sharded parameters and gradients to the CPU too, "
                           "not only the optimizer state the plan offloads.");
+    if (t.per_node < t.devices) r.notes.push_back(node_note(t.node, "--nproc-per-node"));
     if (l.zero_stage == 1 && t.devices > 1)
         r.notes.push_back("torchtune's distributed recipes have no ZeRO-1 (optimizer state sharded alone): FSDP shards the parameters too, "
                           "which saves memory beyond the plan and adds parameter gathers.");
@@ -676,6 +884,26 @@ std::vector<std::pair<std::string, std::string>> used_flags(const RunCommand& c,
     if (!c.file.empty() && t.syntax == "json") {
         const nlohmann::json j = nlohmann::json::parse(c.text, nullptr, false);
         if (!j.is_discarded()) json_leaves(j, "", out);
+        return out;
+    }
+    if (!c.file.empty() && t.syntax == "yaml") {
+        // Block mappings by indentation: "kv_cache_config:" then "  dtype: fp8" -> ("kv_cache_config.dtype", "fp8").
+        std::vector<std::pair<size_t, std::string>> parents; // (indent, key)
+        std::string line;
+        std::istringstream in(c.text);
+        while (std::getline(in, line)) {
+            const auto first = line.find_first_not_of(' ');
+            if (first == std::string::npos || line[first] == '#') continue;
+            const auto colon = line.find(':', first);
+            if (colon == std::string::npos) continue;
+            while (!parents.empty() && parents.back().first >= first) parents.pop_back();
+            std::string path;
+            for (const auto& p : parents) path += p.second + ".";
+            const std::string key = line.substr(first, colon - first);
+            const auto v = line.find_first_not_of(' ', colon + 1);
+            if (v == std::string::npos) parents.push_back({first, key});
+            else out.push_back({path + key, strip_quotes(line.substr(v))});
+        }
         return out;
     }
     if (!c.file.empty() && t.syntax == "toml") {
@@ -834,6 +1062,8 @@ RunIt run_it(const Plan& p, const Workload& w, const Catalog& cat, const std::st
         switch (serving_runner(w, *d)) {
         case Runner::vllm: serve_vllm(r, w, cat, *c, *d, replicas); break;
         case Runner::sglang: serve_sglang(r, w, cat, *c, *d, replicas); break;
+        case Runner::trtllm: serve_trtllm(r, w, cat, *c, *d, replicas); break;
+        case Runner::mlx: serve_mlx(r, w, cat, *c); break;
         case Runner::llama_cpp: serve_llama_cpp(r, w, cat, *c); break;
         case Runner::none:
             r.reason = d->kind == DeviceKind::sram_system
@@ -844,8 +1074,8 @@ RunIt run_it(const Plan& p, const Workload& w, const Catalog& cat, const std::st
         }
         break;
     }
-    case Stage::pretrain: pretrain(r, w, cat, *c); break;
-    case Stage::finetune: finetune(r, w, cat, *c); break;
+    case Stage::pretrain: pretrain(r, w, cat, *c, *d); break;
+    case Stage::finetune: finetune(r, w, cat, *c, *d); break;
     case Stage::embed: r.reason = "embedding jobs: no deploy or benchmark command is written yet (vLLM's pooling runner is not recorded)"; break;
     case Stage::rl: r.reason = "reinforcement learning: no RL framework's interface is recorded yet (veRL, OpenRLHF)"; break;
     }

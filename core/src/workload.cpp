@@ -277,6 +277,22 @@ void read_serve(Reader& r, Workload& w) {
     });
 }
 
+// A runtime profile named by its id ("runtime": "deepspeed"): one of the catalog's `profiles` (training or encoder
+// runtimes), else a named error listing the ids it knows. An empty id names none.
+template <class Profile>
+void read_runtime(Reader& r, const std::vector<Profile>& profiles, const std::string& kind, const std::string& given, std::string& out, Workload& w) {
+    const auto rt = r.string("runtime", false);
+    if (!rt) return;
+    if (!rt->empty() && std::any_of(profiles.begin(), profiles.end(), [&](const Profile& p) { return p.id == *rt; })) {
+        out = *rt;
+        w.given.push_back(given);
+        return;
+    }
+    std::string known;
+    for (const auto& p : profiles) known += (known.empty() ? "" : ", ") + p.id;
+    r.error("runtime", "unknown " + kind + " runtime \"" + *rt + "\"; expected one of " + (known.empty() ? "(none in the catalog)" : known));
+}
+
 void read_train(Reader& r, const Catalog& catalog, Workload& w) {
     const WorkloadChoices& choices = workload_choices();
     r.object("train", false, [&](Reader& t) {
@@ -292,16 +308,7 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
         if (auto z = t.integer("zero_stage", false, 0, 3)) { v.zero_stage = *z; w.given.push_back("train.zero_stage"); }
         if (auto o = t.boolean("cpu_offload", false)) { v.cpu_offload = *o; w.given.push_back("train.cpu_offload"); }
         // [runtime profile] (issue 9)
-        if (auto rt = t.string("runtime", false)) {
-            if (catalog.find_runtime(*rt)) {
-                v.runtime = *rt;
-                w.given.push_back("train.runtime");
-            } else {
-                std::string known;
-                for (const auto& p : catalog.training_runtimes) known += (known.empty() ? "" : ", ") + p.id;
-                t.error("runtime", "unknown training runtime \"" + *rt + "\"; expected one of " + (known.empty() ? "(none in the catalog)" : known));
-            }
-        }
+        read_runtime(t, catalog.training_runtimes, "training", "train.runtime", v.runtime, w);
         if (auto a = t.choice("attention", false, {"sdpa", "eager"})) { v.attention = *a; w.given.push_back("train.attention"); }
         t.object("layout", false, [&](Reader& l) {
             auto pin = [&](const char* key, int& out) {
@@ -325,16 +332,7 @@ void read_embed(Reader& r, const Catalog& catalog, Workload& w) {
         opt_number(e, "tokens_per_item", 1, 1e6, v.tokens_per_item, w);
         opt_number(e, "window_s", 1, 1e9, v.window_s, w);
         opt_whole(e, "batch_size", 1, 1e6, v.batch_size, w);
-        if (auto rt = e.string("runtime", false)) {
-            if (catalog.find_encoder_runtime(*rt) && !rt->empty()) {
-                v.runtime = *rt;
-                w.given.push_back("embed.runtime");
-            } else {
-                std::string known;
-                for (const auto& p : catalog.encoder_runtimes) known += (known.empty() ? "" : ", ") + p.id;
-                e.error("runtime", "unknown encoder runtime \"" + *rt + "\"; expected one of " + (known.empty() ? "(none in the catalog)" : known));
-            }
-        }
+        read_runtime(e, catalog.encoder_runtimes, "encoder", "embed.runtime", v.runtime, w);
     });
 }
 

@@ -31,6 +31,10 @@ struct Figure {
     bool operator==(const Figure&) const = default;
 };
 
+// A candidate's figures by name. The comparator is transparent, so find/count/contains with a string literal look up
+// without building a std::string (a search evaluates thousands of candidates).
+using Figures = std::map<std::string, Figure, std::less<>>;
+
 // One named term of the memory on one device.
 struct MemoryTerm {
     std::string name;   // "weights", "kv_cache", ...
@@ -134,7 +138,7 @@ struct Candidate {
     Regime regime = Regime::capacity;
     std::string regime_why;
     MemoryUse memory;            // per device
-    std::map<std::string, Figure> figures; // "ttft_s", "decode_tokens_per_s_per_user", "step_time_s", ...
+    Figures figures;             // "ttft_s", "decode_tokens_per_s_per_user", "step_time_s", ...
     std::vector<Phase> phases;
     std::vector<std::string> notes; // precision fallbacks, missing figures, how far off a misfit is
     LayoutSearch layouts;        // pretrain/finetune: the points of the training search on `count` devices, this candidate's first

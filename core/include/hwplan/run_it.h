@@ -46,12 +46,14 @@ struct PredictedLine {
     bool operator==(const PredictedLine&) const = default;
 };
 
-// The setup the measure command runs, so that pasted output can be checked against it (run_compare.h).
+// The setup the measure command runs, so that pasted output can be checked against it and read back (run_compare.h).
 struct BenchSetup {
     int prompt_tokens = 0;              // tokens a prompt (vllm --random-input-len, llama-bench -p); 0: not a serving benchmark
     int output_tokens = 0;              // tokens an output (--random-output-len, -n)
     int concurrency = 0;                // requests in flight (--max-concurrency); 1 for llama-bench
     int requests = 0;                   // requests sent (--num-prompts); 0 for llama-bench
+    int batch_samples = 0;              // training: samples a step over all devices (DeepSpeed's train_batch_size), which turns
+                                        // a logged samples a second into a step time; 0 otherwise
     bool operator==(const BenchSetup&) const = default;
 };
 

@@ -23,7 +23,7 @@ enum class SweepAxis { concurrent_users, context_tokens, batch_size, utilization
 struct SweepPoint {
     double x = 0;                           // the axis value planned
     bool fits = false;                      // the candidate fits at this value
-    std::map<std::string, Figure> figures;  // the candidate's figures, plus "memory_bytes" (per device, banded over
+    Figures figures;                        // the candidate's figures, plus "memory_bytes" (per device, banded over
                                             // the overheads), "capacity_bytes", and where priced "rent_cost" / "own_cost"
                                             // (USD per useful result, in Sweep::unit)
     bool operator==(const SweepPoint&) const = default;

@@ -22,7 +22,7 @@ struct ToolInterface {
     std::string program;                // what the command line starts with: "vllm serve", "tune run"
     std::string repository;             // "vllm-project/vllm"
     std::string release;                // the release or commit the flags were read from
-    std::string syntax;                 // "flags" (--flag value), "overrides" (flags, then key=value), "toml" or "json" (a config file's syntax; keys as dotted paths)
+    std::string syntax;                 // "flags" (--flag value), "overrides" (flags, then key=value), "toml", "json" or "yaml" (a config file's syntax; keys as dotted paths)
     std::map<std::string, ToolFlag> flags;
     std::map<std::string, ToolFlag> recipes;  // torchtune: recipe names
     // torchtune: catalog model id -> recipe -> method -> config name; torchtitan: model id -> {"name", "flavor"}
