@@ -91,8 +91,8 @@ TEST(Refit, SingleShareValuesReproduceTheCatalog) {
         double value;
     };
     for (const Row& row : {Row{"decode_bandwidth_efficiency.hbm-gpu-llama.cpp", 0.572},        // median of A100 0.530, H100 PCIe 0.615
-                           Row{"decode_bandwidth_efficiency.gddr-gpu-llama.cpp", 0.805},       // median of 0.794, 0.872, 0.754, 0.816
-                           Row{"decode_bandwidth_efficiency.nvidia-pytorch-awq-int", 0.675},   // log least squares of 0.624, 0.724
+                           Row{"decode_bandwidth_efficiency.gddr-gpu-llama.cpp", 0.816},       // median of 0.794, 0.872, 0.754, 0.816, 0.847 (llama.cpp PR #4766)
+                           Row{"decode_bandwidth_efficiency.nvidia-pytorch-awq-int", 0.654},   // log least squares of 0.624, 0.724 (TinyChat), 0.600, 0.659 (gpt-fast int8)
                            Row{"decode_bandwidth_efficiency.apple-m1-max-llama.cpp-gguf", 0.469}, // at the Apple family's 3.47 ms
                            Row{"training_mfu.a100-pretraining", 0.553},                        // MPT-30B on 8 x A100, MFU 55.3 %
                            Row{"decode_compute_efficiency_8bit.mi300x-vllm-fp8", 0.160},       // log least squares of 0.134, 0.203
