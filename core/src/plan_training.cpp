@@ -73,12 +73,12 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const TrainingRuntime& rt = training_runtime(w, cat);
     const int zero = zero_choice >= 0 ? zero_choice : default_zero(w, n, rt);
     // The recomputation of this point: the search's choice when the workload leaves it open (train_points), else the
-    // trainer's fixed one, else the workload's. The MFU prices the step whichever it is (below: it was measured on runs
-    // that recompute, torchtune's and llm-foundry's large rows); what changes is the memory, and the attention kernels'
-    // and QLoRA's extra work of the recomputed forward.
-    Checkpointing recompute = t.checkpointing;
-    runtime_recompute(w, rt, recompute);
-    if (recompute_choice >= 0) recompute = Checkpointing(recompute_choice);
+    // trainer's fixed one, else the workload's. A fine-tune's MFU prices the step whichever it is (finetune_mfu was
+    // measured on torchtune's runs, which recompute); pretraining's is a kernel-level basis read at the workload's own
+    // setting, so a recomputation added beyond it costs its extra forward (below), as in the layout search.
+    Checkpointing basis_recompute = t.checkpointing; // what the MFU was read at: the trainer's fixed one, else the workload's
+    runtime_recompute(w, rt, basis_recompute);
+    const Checkpointing recompute = recompute_choice >= 0 ? Checkpointing(recompute_choice) : basis_recompute;
     c.layout = {.tensor_parallel = 1, .pipeline_parallel = 1, .data_parallel = n, .zero_stage = zero, .micro_batch = int(t.micro_batch),
                 .micro_batches = int(std::max(1.0, (t.global_batch > 0 ? t.global_batch : t.micro_batch * n) / (std::max(1.0, t.micro_batch) * n))),
                 .recompute = recompute};
@@ -286,7 +286,17 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const double attention_s = attention_apart ? tokens_per_step * attention_run_flops_per_token / n /
                                                      (attention_peak.flop_per_s * a.training_attention_efficiency)
                                                : 0.0;
-    step.roofline = roofline(tokens_per_step * (model_flops_per_token - attention_flops_per_token) / n, 0, peak.flop_per_s * mfu,
+    // Pretraining with a recomputation other than the one its basis was read at: the GEMMs' FLOPs scale
+    // by the hardware FLOPs of the two settings, attention apart (priced above with its own recomputed forward), as
+    // the layout search scales its compute basis (parallel.cpp, compute_basis_recompute), so the two kinds of point
+    // of one pretraining search compete on one basis.
+    auto gemm_flops = [&](Checkpointing rc) {
+        return training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, rc, attention_ratio) -
+               (attention_apart ? training_flops_per_token(arch, 0, t.seq_len, t.method, rc, attention_ratio) : 0.0);
+    };
+    const double recompute_ratio =
+        w.stage == Stage::pretrain && recompute != basis_recompute ? gemm_flops(recompute) / gemm_flops(basis_recompute) : 1.0;
+    step.roofline = roofline(tokens_per_step * (model_flops_per_token - attention_flops_per_token) * recompute_ratio / n, 0, peak.flop_per_s * mfu,
                              d.bandwidth_bytes_per_s);
     // The step's compute is both parts, and its FLOPs the whole model's (what an MFU is read against).
     step.roofline.flops = tokens_per_step * model_flops_per_token / n;
