@@ -63,7 +63,8 @@ Assumptions layout_assumptions(const Assumptions& a, const TrainingRuntime& rt) 
 } // namespace
 
 // One data-parallel layout with the trainer's own sharding: n devices, ZeRO stage `zero` (< 0: default_zero),
-// the workload's micro-batch and recomputation. `basis`, when given, receives what the layout search needs.
+// the workload's micro-batch, recomputation `recompute_choice` (< 0: the trainer's fixed one, else the workload's).
+// `basis`, when given, receives what the layout search needs.
 void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e, int zero_choice,
                 TrainBasis* basis, int recompute_choice) {
     Candidate& c = e.c;
@@ -640,9 +641,9 @@ void eval_train_point(const Workload& w, const Catalog& cat, const Device& d, co
             return;
         }
         e.c.notes.push_back(std::string("activation recomputation: ") + std::string(name(rc)) +
-                            ", chosen by the search (train.checkpointing not given: recomputation off and full were tried" +
-                            (rc == Checkpointing::none ? "; none is needed to fit, and none is fastest)"
-                                                       : "; without it the activations do not fit, or fit only on a slower point)"));
+                            ", chosen by the search (train.checkpointing not given, so recomputation off and on were tried" +
+                            (rc == Checkpointing::none ? ": the job fits without it, and runs fastest so)"
+                                                       : ": without it the activations do not fit, or only on a slower point)"));
     };
     if (pt.profile) {
         eval_train(w, cat, d, pt.n, a, e, pt.result.layout.zero_stage, nullptr, int(pt.result.layout.recompute));
