@@ -368,6 +368,41 @@ TEST(LoaderErrors, RuntimeShardEmbeddingsAndHeadIsABoolean) {
     EXPECT_EQ(*it, (Issue{"runtimes.r.shard_embeddings_and_head", "expected true or false, got a string", "runtimes.json"})) << to_string(*it);
 }
 
+// runtimes.json: the layouts a trainer offers (max_zero_stage 0 to 3, a fixed recomputation, tensor-parallel overlap
+// yes or no) are read with their source; absent, any ZeRO stage, the search's recomputation and the overlap; a value
+// outside names its field.
+TEST(LoaderErrors, RuntimeLayoutLimitsAreRead) {
+    const std::string runtimes = R"({"runtimes": {"r": {"name": "n", "meaning": "m", "adapter_bytes_per_param": 2,
+      "adapter_gradient_bytes_per_param": 2, "optimizer_state_bytes_per_value": 2, "logits_kept_bytes_per_value": 2,
+      "loss_fp32_bytes_per_value": 8, "loss_chunks": 8, "paged_optimizer": false, "full_master_weights": false,
+      "optimizer_in_backward": false, "attention": "sdpa", "max_zero_stage": 0, "recompute": "full", "tensor_parallel_overlap": false,
+      "default_for": ["full", "lora", "qlora"], "source": "s"}},
+      "sources": {"s": {"title": "t", "locator": "l", "read_on": "2026-12-03"}}})";
+    const auto good = load_catalog({{"runtimes.json", runtimes}});
+    EXPECT_TRUE(std::none_of(good.issues.begin(), good.issues.end(), [](const Issue& i) { return i.file == "runtimes.json"; }));
+    ASSERT_EQ(good.catalog.training_runtimes.size(), 1u);
+    EXPECT_EQ(good.catalog.training_runtimes[0].max_zero_stage, 0);
+    EXPECT_EQ(good.catalog.training_runtimes[0].recompute, "full");
+    EXPECT_FALSE(good.catalog.training_runtimes[0].tensor_parallel_overlap);
+    const auto plain = load_catalog({{"runtimes.json", replace(replace(replace(runtimes, R"("max_zero_stage": 0, )", ""), R"("recompute": "full", )", ""),
+                                                               R"("tensor_parallel_overlap": false,)", "")}});
+    ASSERT_EQ(plain.catalog.training_runtimes.size(), 1u);
+    EXPECT_EQ(plain.catalog.training_runtimes[0].max_zero_stage, 3);
+    EXPECT_EQ(plain.catalog.training_runtimes[0].recompute, "");
+    EXPECT_TRUE(plain.catalog.training_runtimes[0].tensor_parallel_overlap);
+    for (const auto& [from, to, path, message] : std::vector<std::tuple<std::string, std::string, std::string, std::string>>{
+             {R"("max_zero_stage": 0)", R"("max_zero_stage": 4)", "runtimes.r.max_zero_stage", "implausible value 4; expected 0 to 3"},
+             {R"("recompute": "full")", R"("recompute": "some")", "runtimes.r.recompute",
+              "unknown value \"some\"; expected one of none, selective, full"},
+             {R"("tensor_parallel_overlap": false)", R"("tensor_parallel_overlap": 1)", "runtimes.r.tensor_parallel_overlap",
+              "expected true or false, got a number"}}) {
+        const auto bad = load_catalog({{"runtimes.json", replace(runtimes, from, to)}});
+        const auto it = std::find_if(bad.issues.begin(), bad.issues.end(), [](const Issue& i) { return i.file == "runtimes.json"; });
+        ASSERT_NE(it, bad.issues.end()) << message;
+        EXPECT_EQ(*it, (Issue{path, message, "runtimes.json"})) << to_string(*it);
+    }
+}
+
 // runtimes.json: an adapter timing is a per-step time in seconds (0 to 10) and a causal attention share from 0.5
 // (a kernel that skips the masked half) to 1 (the full count); a value outside names its field.
 TEST(LoaderErrors, RuntimeAdapterTimingIsRangeChecked) {

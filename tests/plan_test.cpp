@@ -1600,10 +1600,12 @@ TEST(OneAnswer, ServingCountMeetsThePerUserTarget) {
 // the exposed traffic of each layout, so the MFU here is a prediction, not the anchor it used to be. It must fit with
 // tensor parallelism inside the 8-GPU NVLink domain and pipeline parallelism (ZeRO-3 alone over thousands of ranks
 // pays a ring latency per block and pass: 2 x 126 all-gathers a micro-batch), and a recommendation is found.
-// Tolerance on the MFU: the suite's training tolerance (25 %, issue 9) around the paper's 41 %. Today it lands at
-// 33 % (TP 8 x PP 4 interleaved x DP 512): Llama 3's stack runs its 16,384-wide GEMMs faster than llm-foundry's
-// single node and needs no full recomputation at PP 16, where the planner's activation model does; the band's fast
-// end (a runner-up at the basis' high end, TP 8 x CP 2 x PP 8) holds the paper's figure.
+// Tolerance on the MFU: the suite's training tolerance (25 %, issue 9) around the paper's 41 %. It lands at 35.6 %
+// (TP 8 x PP 4 interleaved x DP 512; 33.1 % before tensor-parallel traffic was overlapped with the GEMMs,
+// assumptions.json tensor_parallel_overlap, 2026-12-03). What remains: the compute basis alone (no bubble, no exposed
+// traffic) is 39 % here, llm-foundry's single-node kernels on 8K-token 405B blocks; and at the paper's PP 16 the
+// planner's activation model (three 53,248-wide MLP tensors a block kept, 16 micro-batches of 8 blocks in flight)
+// needs recomputation, which Llama 3 says it did not. The band's fast end holds the paper's figure.
 TEST(OneAnswer, Llama405bOn16384H100PipelinesInsideTheNvlinkDomain) {
     const Plan p = run(R"({"stage": "pretrain", "model": "llama-3.1-405b", "precision": "bf16",
         "train": {"method": "full", "seq_len": 8192, "micro_batch": 1, "global_batch": 2048, "tokens": 15.6e12},
@@ -1642,51 +1644,61 @@ TEST(OneAnswer, DeepSeekV3On2048H800UsesExpertsAndAPipeline) {
     EXPECT_NEAR(gpu_hours / 2.664e6, 1.0, 0.25) << c.layouts.explanation;
 }
 
-// Narayanan et al. 2021 (arXiv 2104.04473, "Efficient Large-Scale Language Model Training on GPU Clusters"), Table 1
-// and section 5.1: GPT-3 175B (96 layers, hidden 12,288, 96 heads, vocabulary 51,200) at batch 1,536 and sequence
-// 2,048 on 1,024 A100 80GB, TP 8 x PP 16 interleaved, 153 TFLOP/s per GPU counting the recomputed forward (their
-// equation 3: 96 B s l h^2 (1 + s/6h + V/16lh) = 4.51e18 FLOPs a step), so 4.51e18 / (1,024 x 153e12) = 28.8 s a step
-// (section 5.1's 34 days for 300B tokens give 30.8 s), 36.8 % MFU in model FLOPs. Not met: the plan steps in about
-// 19.5 s (TP 2 x DP 512, ZeRO-3, 54.6 % MFU). Its A100 compute basis is llm-foundry's MPT-30B on 8 A100 (55.3 % MFU,
-// FlashAttention, 2023; efficiencies.json a100-pretraining), while Megatron-LM's 2021 kernels ran at 44-52 % of peak
-// even at 32 GPUs (Table 1's 1.7B row: 137 TFLOP/s), so most of the gap is the software stack, not the scale; the
-// layout model's bubble (15 / (v x 192) of a step at the paper's layout) and NVLink tensor traffic are small here. The
-// bounds pin what is met (within 15 % of the paper above, no more than 40 % below it) so that the gap cannot widen
-// unnoticed.
+// Narayanan et al. 2021 (arXiv 2104.04473, "Efficient Large-Scale Language Model Training on GPU Clusters Using
+// Megatron-LM"), section 5.1: "On n=1024 A100 GPUs using batch size 1536, we achieve X=140 teraFLOP/s per GPU" for
+// GPT-3 175B (96 layers, hidden 12,288, 96 heads, vocabulary 51,200, sequence 2,048), "the time required to train this
+// model is 34 days" on 300B tokens. X counts the recomputed forward (equation 3). The step, by hand:
+//   F = 96 B s l h^2 (1 + s/6h + V/16lh) = 96 x 1,536 x 2,048 x 96 x 12,288^2 x (1 + 0.02778 + 0.00271)
+//     = 4.3774e18 x 1.03049 = 4.511e18 FLOPs, / (1,024 x 140e12) = 31.47 s;
+//   the same as equation 4's 8 N tokens / (n X) = 8 x 174.6e9 x 3,145,728 / (1,024 x 140e12) = 30.6 s plus attention
+//   (s / 6h = 2.8 %); and 300e9 / 3,145,728 steps x 31.47 s = 34.7 days, the paper's 34.
+// With train.runtime "megatron" the search keeps to what Megatron-LM offered then (no ZeRO, full recomputation,
+// tensor-parallel collectives not overlapped) on its own A100 basis (efficiencies.json a100-megatron-2021, derived from
+// Table 1's 18.4B row, TP 8 without a pipeline: not this row). Tolerance 10 %: Table 1's per-GPU rate at TP 8 moves
+// 135 -> 148 TFLOP/s from 18.4B to 145.6B (one basis, no GEMM-size term) and Table 2 gives 141-153 TFLOP/s for this
+// model at 384-1,536 GPUs. Before the runtime existed the plan stepped in 19.5 s (TP 2 x DP 512, ZeRO-3, no recomputation
+// counted on a 2023 FlashAttention basis): a layout and a stack Megatron-LM 2021 did not have.
 TEST(OneAnswer, Gpt3_175bOn1024A100NearMegatronStep) {
-    const Plan p = run(R"({"stage": "pretrain", "precision": "bf16",
+    const std::string job = R"({"stage": "pretrain", "precision": "bf16",
         "model": {"params": 175e9, "layers": 96, "hidden": 12288, "heads": 96, "intermediate": 49152, "vocab": 51200},
-        "train": {"method": "full", "seq_len": 2048, "micro_batch": 1, "global_batch": 1536},
-        "hardware": {"devices": ["a100-80gb"], "count": 1024}})");
+        "hardware": {"devices": ["a100-80gb"], "count": 1024}, "train": {"method": "full", "seq_len": 2048, "micro_batch": 1, "global_batch": 1536)";
+    const double paper_step_s = 4.511e18 / (1024 * 140e12); // 31.47 s
+    const Plan p = run(job + R"(, "runtime": "megatron"}})");
     ASSERT_TRUE(p.recommendation.found) << p.recommendation.summary;
     const Candidate& c = p.candidates.at(0);
     EXPECT_TRUE(c.fits);
     EXPECT_EQ(c.count, 1024);
     EXPECT_LE(c.layout.tensor_parallel, 8);
-    const double paper_step_s = 4.511e18 / (1024 * 153e12); // 28.8 s
-    const double step_s = c.layouts.layouts.front().step_s;
-    EXPECT_LE(step_s, 1.15 * paper_step_s);
-    EXPECT_GE(step_s, 0.60 * paper_step_s); // met today: 0.68 of the paper's step
-    // Pinned to the paper's own layout (TP 8 x PP 16, full recomputation), the step is 23.0 s: 3.2 s of it exposed
-    // tensor-parallel traffic and 0.6 s of bubble on the same 19.2 s of compute. The compute basis' range reaches
-    // down to Megatron-LM's own A100 MFU (efficiencies.json a100-pretraining low: 41.5 %, Korthikanti et al. 2022),
-    // and at that end the step holds the paper's 28.8 s: the band, not the value, is where the 2021 stack lies.
-    const Plan pinned = run(R"({"stage": "pretrain", "precision": "bf16",
-        "model": {"params": 175e9, "layers": 96, "hidden": 12288, "heads": 96, "intermediate": 49152, "vocab": 51200},
-        "train": {"method": "full", "seq_len": 2048, "micro_batch": 1, "global_batch": 1536, "checkpointing": "full",
-                  "layout": {"tensor_parallel": 8, "pipeline_parallel": 16}},
-        "hardware": {"devices": ["a100-80gb"], "count": 1024}})");
+    EXPECT_GT(c.layout.pipeline_parallel, 1);
+    EXPECT_EQ(c.layout.zero_stage, 0);
+    EXPECT_EQ(c.layout.recompute, Checkpointing::full);
+    for (const auto& r : c.layouts.layouts) {
+        EXPECT_EQ(r.layout.zero_stage, 0);
+        EXPECT_EQ(r.layout.recompute, Checkpointing::full);
+    }
+    const double step_s = c.figures.at("step_time_s").value;
+    EXPECT_NEAR(step_s / paper_step_s, 1.0, 0.10) << c.figures.at("step_time_s").why;
+    bool said = false;
+    for (const auto& n : c.notes) said = said || n.find("activation recomputation: full, as the trainer always runs it (megatron)") != std::string::npos;
+    EXPECT_TRUE(said);
+    // Pinned to a layout of the paper's (TP 8 x PP 16, the model-parallel size of Table 1's 145.6B-310.1B rows) the
+    // step is within the same tolerance.
+    const Plan pinned = run(job + R"(, "runtime": "megatron", "layout": {"tensor_parallel": 8, "pipeline_parallel": 16}}})");
     const Candidate& pc = pinned.candidates.at(0);
     EXPECT_EQ(pc.layout.tensor_parallel, 8);
     EXPECT_EQ(pc.layout.pipeline_parallel, 16);
-    const Figure& ps = pc.figures.at("step_time_s");
-    EXPECT_GT(ps.value, step_s);
-    EXPECT_GE(ps.high, paper_step_s) << ps.why;
-    EXPECT_LE(ps.low, paper_step_s) << ps.why;
+    EXPECT_NEAR(pc.figures.at("step_time_s").value / paper_step_s, 1.0, 0.10) << pc.figures.at("step_time_s").why;
+    // Without naming the runtime the plan is today's stack (FSDP layouts, the A100 family's FlashAttention-era basis):
+    // faster than Megatron-LM 2021 was.
+    const Plan today = run(job + "}}");
+    EXPECT_LT(today.candidates.at(0).figures.at("step_time_s").value, 0.8 * step_s);
 }
 
 // Lesson 001/004: a 70B model's bf16 weights alone are 141 GB, more than one A100 80GB holds, so a LoRA fine-tune
 // shards the frozen base over several (FSDP, ZeRO-3): the search spreads it over 2 to 8 devices, the fewest that fit.
+// With recomputation searched (train.checkpointing not given) that is 2: 70.6 GB of frozen base each, the block inputs
+// under full recomputation (80 x 2,048 x 8,192 x 2 bytes = 2.7 GB) and one block rebuilt at a time fit 85.1 GB usable
+// (76.6 GB); one A100 cannot hold the 141 GB base at all.
 TEST(OneAnswer, Lora70bSpreadsOverTwoToEightA100) {
     const Plan p = run(R"({"stage": "finetune", "model": "llama-3.1-70b", "precision": "bf16",
         "train": {"method": "lora", "seq_len": 2048, "micro_batch": 1}, "hardware": {"devices": ["a100-80gb"]}})");
@@ -1696,11 +1708,46 @@ TEST(OneAnswer, Lora70bSpreadsOverTwoToEightA100) {
     EXPECT_GE(c.count, 2);
     EXPECT_LE(c.count, 8);
     EXPECT_EQ(c.layout.zero_stage, 3);
+    EXPECT_EQ(c.layout.recompute, Checkpointing::full);
     // The count below does not fit: it is the fewest.
     const Plan half = run(R"({"stage": "finetune", "model": "llama-3.1-70b", "precision": "bf16",
         "train": {"method": "lora", "seq_len": 2048, "micro_batch": 1}, "hardware": {"devices": ["a100-80gb"], "count": )" +
                           std::to_string(c.count / 2) + "}}");
     EXPECT_FALSE(half.candidates.at(0).fits);
+}
+
+// Recomputation searched, not assumed (issue 18): the same 70B LoRA on a fixed 4 x A100 80GB. By hand (Llama 3.1 70B:
+// 80 blocks, hidden 8,192, 8 KV heads of 128, gated MLP 28,672; 2,048 tokens, micro-batch 1, bf16), ZeRO-3 over 4:
+//   frozen base 70.6e9 x 2 bytes / 4 = 35.3 GB a device;
+//   without recomputation every block keeps its norms' and projections' inputs 4 x 8,192, Q and the attention output
+//   2 x 8,192, K and V 2 x 1,024 and the MLP's three 28,672-wide tensors, x 2 bytes = 274,432 bytes a token:
+//   x 2,048 x 80 = 45.0 GB, so 35.3 + 45.0 + the loss and overhead = 89.7 GB > 85.1 GB usable: it does not fit (what
+//   the plan said before, when recomputation was assumed off: "No option survives ... needs 89.7 GB");
+//   with full recomputation the blocks keep their inputs, 80 x 2,048 x 8,192 x 2 = 2.7 GB, plus one block rebuilt
+//   (0.56 GB): about 41 GB, well inside. So it fits, sharded, with full recomputation, and the plan says the search
+//   chose it. The step prices the same MFU either way (finetune_mfu was measured on torchtune's runs that recompute).
+TEST(OneAnswer, Lora70bOnFourA100FitsWithRecomputationChosenBySearch) {
+    const Plan p = run(R"({"stage": "finetune", "model": "llama-3.1-70b", "precision": "bf16",
+        "train": {"method": "lora", "seq_len": 2048, "micro_batch": 1}, "hardware": {"devices": ["a100-80gb"], "count": 4}})");
+    ASSERT_TRUE(p.recommendation.found) << p.recommendation.summary;
+    const Candidate& c = p.candidates.at(0);
+    EXPECT_TRUE(c.fits);
+    EXPECT_EQ(c.count, 4);
+    EXPECT_EQ(c.layout.zero_stage, 3);
+    EXPECT_EQ(c.layout.recompute, Checkpointing::full);
+    EXPECT_NEAR(c.memory.total_bytes / 1e9, 35.3 + 2.7 + 0.56, 0.15 * 40.9) << c.layouts.explanation; // + loss, overhead
+    bool said = false;
+    for (const auto& n : c.notes) said = said || n.find("activation recomputation: full, chosen by the search") != std::string::npos;
+    EXPECT_TRUE(said);
+    // The same point without recomputation is among the runners-up and does not fit: 89.7 GB by hand above.
+    bool none_misses = false;
+    for (const auto& r : c.layouts.layouts)
+        if (r.layout.recompute == Checkpointing::none && r.layout.zero_stage == 3) none_misses = !r.fits && std::abs(r.memory_bytes / 1e9 - 89.7) < 0.05 * 89.7;
+    EXPECT_TRUE(none_misses) << c.layouts.explanation;
+    // Given explicitly, the workload's recomputation is kept: "none" does not fit on these 4.
+    const Plan pinned = run(R"({"stage": "finetune", "model": "llama-3.1-70b", "precision": "bf16",
+        "train": {"method": "lora", "seq_len": 2048, "micro_batch": 1, "checkpointing": "none"}, "hardware": {"devices": ["a100-80gb"], "count": 4}})");
+    EXPECT_FALSE(pinned.candidates.at(0).fits);
 }
 
 // With a deadline the count is the fewest that finish in time: 8B pretraining on 1T tokens in Google Cloud within
@@ -1731,12 +1778,13 @@ TEST(OneAnswer, OwnedDevicesThatFitAreUsedFirst) {
     EXPECT_EQ(p.recommendation.option.device, "a100-80gb");
     EXPECT_EQ(p.recommendation.option.count, 8);
     EXPECT_EQ(p.recommendation.headline.rfind("Use the team's own 8 x", 0), 0u) << p.recommendation.headline;
-    // Owning fewer than the job needs eliminates the owned option with the shortfall.
+    // Owning fewer than the job needs eliminates the owned option with the shortfall: one A100 cannot hold the 141 GB
+    // frozen base (two can since recomputation is searched: Lora70bSpreadsOverTwoToEightA100).
     const Plan few = run(R"({"stage": "finetune", "model": "llama-3.1-70b", "precision": "bf16",
-        "train": {"method": "lora", "seq_len": 2048, "micro_batch": 1}, "hardware": {"devices": ["a100-80gb"], "owned": [{"device": "a100-80gb", "count": 2}]}})");
+        "train": {"method": "lora", "seq_len": 2048, "micro_batch": 1}, "hardware": {"devices": ["a100-80gb"], "owned": [{"device": "a100-80gb", "count": 1}]}})");
     bool named = false;
     for (const auto& o : few.options)
-        if (o.kind == "owned") named = !o.feasible && !o.reasons.empty() && o.reasons.front().find("the team owns 2") != std::string::npos;
+        if (o.kind == "owned") named = !o.feasible && !o.reasons.empty() && o.reasons.front().find("the team owns 1") != std::string::npos;
     EXPECT_TRUE(named);
 }
 

@@ -41,6 +41,7 @@ const std::vector<Field>& fields() {
         {"pcie_handoff_s", &Assumptions::pcie_handoff_s},
         {"gemm_tile_elements", &Assumptions::gemm_tile_elements},
         {"moe_alltoall_overlap", &Assumptions::moe_alltoall_overlap},
+        {"tensor_parallel_overlap", &Assumptions::tensor_parallel_overlap},
         {"kernel_launch_overhead_s", &Assumptions::kernel_launch_overhead_s},
     };
     return kFields;

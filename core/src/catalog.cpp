@@ -735,6 +735,9 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
             t.adapter_step_overhead_s = e.number("adapter_step_overhead_s", false, 0, 10).value_or(0);
             t.causal_attention_flops_ratio = e.number("causal_attention_flops_ratio", false, 0.5, 1).value_or(1);
             t.adapter_timing_calibrated_by = e.strings("adapter_timing_calibrated_by", false);
+            t.max_zero_stage = e.integer("max_zero_stage", false, 0, 3).value_or(3);
+            t.recompute = e.choice("recompute", false, {"none", "selective", "full"}).value_or("");
+            t.tensor_parallel_overlap = e.boolean("tensor_parallel_overlap", false).value_or(true);
             t.default_for = e.strings("default_for", false);
             for (const auto& m : t.default_for)
                 if (m != "full" && m != "lora" && m != "qlora") e.error("default_for", "unknown method \"" + m + "\"; expected full, lora or qlora");
@@ -744,7 +747,7 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
                                  "optimizer_in_backward", "attention", "offload_checkpoints", "optimizer_fp32_gradient_bytes_per_param",
                                  "zero2_shards_gradients", "zero3_layer_gather_bytes_per_param", "offload_gradients",
                                  "offload_parameters", "shard_embeddings_and_head", "adapter_step_overhead_s",
-                                 "causal_attention_flops_ratio"});
+                                 "causal_attention_flops_ratio", "max_zero_stage", "recompute", "tensor_parallel_overlap"});
             t.source = b.source_of.count(e.at("adapter_bytes_per_param")) ? b.source_of[e.at("adapter_bytes_per_param")] : "";
             return t;
         },

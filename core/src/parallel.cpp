@@ -298,7 +298,16 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     double comm_mb = 0;
     // Tensor parallelism with sequence parallelism: per block and pass, two all-gathers and two
     // reduce-scatters of s x b x h (Korthikanti et al. 2022, section 4.2.2), i.e. two all-reduces' worth.
-    if (t > 1) comm_mb += stage_layers * passes * 2.0 * allreduce_time_s(act_bytes, {t, t}, net);
+    // A runtime that overlaps them (Transformer Engine's userbuffers under Megatron-Core and NeMo, NeMo's
+    // communication_overlap.rst: the collectives with no dependency run in bulk beside the weight- and data-gradient
+    // GEMMs; the dependent ones are "chunked and the chunks are overlapped in pipeline", the all-gather replaced by
+    // P2P ring exchanges, exposing one chunk) hides all but one of the t ring chunks of the share it overlaps
+    // (assumptions.json tensor_parallel_overlap; 0: every collective waits, Megatron-LM 2021), never more than the
+    // micro-batch's compute on the stage.
+    if (t > 1) {
+        const double tp = stage_layers * passes * 2.0 * allreduce_time_s(act_bytes, {t, t}, net);
+        comm_mb += tp - std::min(a.tensor_parallel_overlap * tp * (t - 1) / t, compute_mb);
+    }
     // Context parallelism (Llama 3, section 3.3.2): per block, K and V of the whole sequence are all-gathered
     // in the forward pass (again when recomputed) and their gradients reduce-scattered in the backward pass;
     // each rank holds its t-th of the KV heads. The c ranks sit next to the t tensor ranks.
@@ -480,7 +489,7 @@ struct Searcher {
                             // stages may hold one block fewer at the ends (Llama 3, section 3.3.2).
                             if (v > 1 && (stage_layers % v || m % p)) continue;
                             if (lim.virtual_stages && v != lim.virtual_stages) continue;
-                            for (int z = 0; z <= (d > 1 ? 3 : 0); ++z) {
+                            for (int z = 0; z <= (d > 1 ? std::clamp(lim.max_zero_stage, 0, 3) : 0); ++z) {
                                 if (lim.zero_stage >= 0 && z != lim.zero_stage && !(d == 1 && z == 0)) continue;
                                 for (Checkpointing rc : recomputes) {
                                     if (lim.recompute >= 0 && int(rc) != lim.recompute) continue;

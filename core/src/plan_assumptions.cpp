@@ -18,9 +18,12 @@ namespace {
 // and NPUs and a serving engine or trainer on discrete accelerators) and the
 // kind of the weight format (llama.cpp's block-quantized GGUF kernels dequantize as they read and reach a
 // smaller share of bandwidth than its F16 ones: efficiencies.json).
-const EfficiencyRule* matching_rule(const std::vector<EfficiencyRule>& rules, const Workload& w, const Catalog& cat, const Device& d) {
+// Training rules (`trainer` set) match the workload's training runtime (train.runtime) instead: a rule that names
+// trainers applies only to them, and is tried before the family's own.
+const EfficiencyRule* matching_rule(const std::vector<EfficiencyRule>& rules, const Workload& w, const Catalog& cat, const Device& d,
+                                    bool trainer = false) {
     auto has = [](const std::vector<std::string>& list, const std::string& x) { return list.empty() || std::find(list.begin(), list.end(), x) != list.end(); };
-    const std::string runtime = !w.framework.empty() ? w.framework : local_runtime(d) ? "llama.cpp" : "serving-engine";
+    const std::string runtime = trainer ? w.train.runtime : !w.framework.empty() ? w.framework : local_runtime(d) ? "llama.cpp" : "serving-engine";
     const WeightFormat* f = cat.find_format(w.precision.weights);
     const std::string format_kind = f ? f->kind : "float";
     // Rules that name weight formats are tried first, and among them rules that name devices before family
@@ -28,8 +31,10 @@ const EfficiencyRule* matching_rule(const std::vector<EfficiencyRule>& rules, co
     // not where it sits): one chip measured apart from its family keeps its own figure.
     for (const bool by_format : {true, false})
         for (const bool by_device : {true, false})
+            for (const bool by_framework : {true, false})
             for (const auto& r : rules) {
                 if (r.weight_format_kinds.empty() == by_format || r.devices.empty() == by_device) continue;
+                if (trainer && r.frameworks.empty() == by_framework) continue;
                 if (!has(r.kinds, std::string(name(d.kind))) || !has(r.vendors, d.vendor) || !has(r.devices, d.id)) continue;
                 if (!r.memory_type_prefix.empty() && d.memory_type.rfind(r.memory_type_prefix, 0) != 0) continue;
                 if (!has(r.frameworks, runtime)) continue;
@@ -61,10 +66,10 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
                                  const EfficiencyRule*& decode_rule, const EfficiencyRule*& mfu_rule, const EfficiencyRule*& attention_rule,
                                  const EfficiencyRule*& gemm_rule) {
     AssumptionSet out = as;
-    auto apply = [&](const std::vector<EfficiencyRule>& rules, const char* key, double Assumptions::*field) -> const EfficiencyRule* {
+    auto apply = [&](const std::vector<EfficiencyRule>& rules, const char* key, double Assumptions::*field, bool trainer = false) -> const EfficiencyRule* {
         const auto src = as.source.find(key);
         if (src != as.source.end() && src->second == "workload") return nullptr;
-        const EfficiencyRule* r = matching_rule(rules, w, cat, d);
+        const EfficiencyRule* r = matching_rule(rules, w, cat, d, trainer);
         if (!r) return nullptr;
         out.typical.*field = r->value;
         out.low.*field = r->low;
@@ -87,7 +92,7 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
         // smaller share) takes the longest step and the fast case the shortest, so the band spans both ranges.
         std::swap(out.low.decode_step_overhead_s, out.high.decode_step_overhead_s);
     }
-    mfu_rule = apply(cat.training_mfu_rules, "training_mfu", &Assumptions::training_mfu);
+    mfu_rule = apply(cat.training_mfu_rules, "training_mfu", &Assumptions::training_mfu, true);
     // FP8's cast bytes are a cost, not an efficiency: the slow case (the low set, with the smaller MFU) takes the
     // most bytes and the fast case the fewest, so the band spans both ends of the fit (assumptions.json).
     std::swap(out.low.training_fp8_cast_bytes_per_element, out.high.training_fp8_cast_bytes_per_element);
@@ -267,7 +272,8 @@ void missing(const Workload& w, Plan& p) {
         note("train.seq_len", "not given; " + format_sig(w.train.seq_len, 6) + " tokens assumed");
         note("train.micro_batch", "not given; " + format_sig(w.train.micro_batch, 6) + " assumed");
         note("train.optimizer", "not given; AdamW in mixed precision assumed");
-        note("train.checkpointing", "not given; no activation recomputation assumed");
+        note("train.checkpointing", w.stage == Stage::rl ? "not given; no activation recomputation assumed"
+                                                          : "not given; the training search tries recomputation off and on and keeps the faster point that fits");
         note("train.tokens", "not given; no total training time");
         break;
     case Stage::embed:

@@ -119,9 +119,10 @@ void mig_partitions(const Workload& w, const Catalog& cat, const Device& d, cons
 
 const TrainingRuntime& training_runtime(const Workload& w, const Catalog& cat); // the trainer's runtime profile
 struct TrainBasis; // what the layout search needs from eval_train (plan_training.cpp)
-// One data-parallel layout with the trainer's own sharding: ZeRO stage `zero_choice` (< 0: the default).
+// One data-parallel layout with the trainer's own sharding: ZeRO stage `zero_choice` (< 0: the default), activation
+// recomputation `recompute_choice` (int(Checkpointing); < 0: the workload's).
 void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e, int zero_choice = -1,
-                TrainBasis* basis = nullptr);
+                TrainBasis* basis = nullptr, int recompute_choice = -1);
 
 // One point of the training search.
 struct TrainPoint {

@@ -38,28 +38,52 @@ struct TrainBasis {
 namespace {
 
 // The ZeRO stage eval_train uses on n devices when the search does not choose one: the workload's, else
-// ZeRO-3 for a full fine-tune or pretraining over several devices (FSDP), else none.
-int default_zero(const Workload& w, int n) {
+// ZeRO-3 for a full fine-tune or pretraining over several devices (FSDP), else none; never above what the trainer
+// offers (runtimes.json max_zero_stage).
+int default_zero(const Workload& w, int n, const TrainingRuntime& rt) {
     if (is_given(w, "train.zero_stage")) return w.train.zero_stage;
-    return n > 1 && w.train.method == TrainMethod::full ? 3 : 0;
+    return std::min(rt.max_zero_stage, n > 1 && w.train.method == TrainMethod::full ? 3 : 0);
+}
+
+// The recomputation a trainer always applies (runtimes.json recompute), when the workload does not name one.
+bool runtime_recompute(const Workload& w, const TrainingRuntime& rt, Checkpointing& rc) {
+    if (is_given(w, "train.checkpointing") || rt.recompute.empty()) return false;
+    rc = rt.recompute == "full" ? Checkpointing::full : rt.recompute == "selective" ? Checkpointing::selective : Checkpointing::none;
+    return true;
+}
+
+// The assumptions the layout model prices this trainer's layouts under: a trainer that does not overlap its
+// tensor-parallel collectives (runtimes.json tensor_parallel_overlap false) pays them all.
+Assumptions layout_assumptions(const Assumptions& a, const TrainingRuntime& rt) {
+    Assumptions out = a;
+    if (!rt.tensor_parallel_overlap) out.tensor_parallel_overlap = 0;
+    return out;
 }
 
 } // namespace
 
 // One data-parallel layout with the trainer's own sharding: n devices, ZeRO stage `zero` (< 0: default_zero),
-// the workload's micro-batch and recomputation. `basis`, when given, receives what the layout search needs.
+// the workload's micro-batch, recomputation `recompute_choice` (< 0: the trainer's fixed one, else the workload's).
+// `basis`, when given, receives what the layout search needs.
 void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e, int zero_choice,
-                TrainBasis* basis) {
+                TrainBasis* basis, int recompute_choice) {
     Candidate& c = e.c;
     const auto& arch = w.model.model.arch;
     const auto& t = w.train;
     const bool full = t.method == TrainMethod::full;
-    const int zero = zero_choice >= 0 ? zero_choice : default_zero(w, n);
+    const TrainingRuntime& rt = training_runtime(w, cat);
+    const int zero = zero_choice >= 0 ? zero_choice : default_zero(w, n, rt);
+    // The recomputation of this point: the search's choice when the workload leaves it open (train_points), else the
+    // trainer's fixed one, else the workload's. A fine-tune's MFU prices the step whichever it is (finetune_mfu was
+    // measured on torchtune's runs, which recompute); pretraining's is a kernel-level basis read at the workload's own
+    // setting, so a recomputation added beyond it costs its extra forward (below), as in the layout search.
+    Checkpointing basis_recompute = t.checkpointing; // what the MFU was read at: the trainer's fixed one, else the workload's
+    runtime_recompute(w, rt, basis_recompute);
+    const Checkpointing recompute = recompute_choice >= 0 ? Checkpointing(recompute_choice) : basis_recompute;
     c.layout = {.tensor_parallel = 1, .pipeline_parallel = 1, .data_parallel = n, .zero_stage = zero, .micro_batch = int(t.micro_batch),
                 .micro_batches = int(std::max(1.0, (t.global_batch > 0 ? t.global_batch : t.micro_batch * n) / (std::max(1.0, t.micro_batch) * n))),
-                .recompute = t.checkpointing};
+                .recompute = recompute};
     const double trainable = full ? w.model.params : lora_params(arch, t.lora_rank);
-    const TrainingRuntime& rt = training_runtime(w, cat);
     const bool fp32 = w.precision.compute == "fp32"; // an fp32 run stores 4-byte weights, gradients and activations
     if (e.explain) c.notes.push_back("training runtime: " + rt.name + " [" + rt.id + "]" + (rt.meaning.empty() ? "" : ": " + rt.meaning));
 
@@ -178,7 +202,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     ActivationSettings as;
     as.seq_len = t.seq_len;
     as.micro_batch = t.micro_batch;
-    as.checkpointing = t.checkpointing;
+    as.checkpointing = recompute;
     as.bytes_per_value = fp32 ? 4.0 : 2.0;
     as.flash_attention = t.attention.empty() ? !rt.eager_attention : t.attention != "eager";
     as.logits_kept_bytes_per_value = fp32 && rt.logits_kept_bytes_per_value > 0 ? 4.0 : rt.logits_kept_bytes_per_value; // fp32 logits
@@ -212,10 +236,10 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                       (zero >= 1 ? ", sharded (ZeRO-" + std::to_string(zero) + ")" : "") +
                                       (t.cpu_offload ? "; offloaded: " + gb(host_opt) + " in host memory" : "") +
                                       (paged > 0 ? "; paged optimizer: " + gb(paged) + " paged out to host memory" : "")); });
-    e.term(m, "activations", act.total_bytes, [&] { return std::string("blocks " + gb(act.blocks_bytes) + " (" + std::string(name(t.checkpointing)) +
+    e.term(m, "activations", act.total_bytes, [&] { return std::string("blocks " + gb(act.blocks_bytes) + " (" + std::string(name(recompute)) +
                                                     " recomputation, " + (as.flash_attention ? "fused attention" : "eager attention: score matrices stored") +
                                                     (fp32 ? ", fp32" : "") +
-                                                    (as.offload_checkpoints && t.checkpointing == Checkpointing::full ? ", checkpoints offloaded to host memory" : "") +
+                                                    (as.offload_checkpoints && recompute == Checkpointing::full ? ", checkpoints offloaded to host memory" : "") +
                                                     ") + logits and the loss " + gb(act.logits_bytes) + " (" + rt.id +
                                                     (rt.loss_chunks > 1 ? ": " + format_sig(rt.loss_chunks, 3) + " chunks" : ": whole FP32 logits") + ")"); });
     e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context " + gb(a.runtime_context_bytes) + " + allocator fragmentation " +
@@ -233,7 +257,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const bool adapter = t.method != TrainMethod::full;
     // Eager attention computes the whole score matrix, masked or not: only a fused kernel skips (Dao 2023, 3.1.1).
     const double attention_ratio = adapter && !rt.eager_attention ? rt.causal_attention_flops_ratio : 1.0;
-    const double flops_per_token = training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, t.checkpointing, attention_ratio);
+    const double flops_per_token = training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, recompute, attention_ratio);
     Phase step;
     if (e.explain) step.name = "training step (" + format_sig(tokens_per_step, 6) + " tokens)";
     step.precision = peak.precision;
@@ -257,13 +281,23 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // checkpointing "4 * attn_flops_per_seq").
     const double attention_run_flops_per_token =
         attention_apart ? training_flops_per_token(arch, 0, t.seq_len, t.method,
-                                                   t.checkpointing == Checkpointing::none ? Checkpointing::none : Checkpointing::full,
+                                                   recompute == Checkpointing::none ? Checkpointing::none : Checkpointing::full,
                                                    attention_ratio)
                         : 0.0;
     const double attention_s = attention_apart ? tokens_per_step * attention_run_flops_per_token / n /
                                                      (attention_peak.flop_per_s * a.training_attention_efficiency)
                                                : 0.0;
-    step.roofline = roofline(tokens_per_step * (model_flops_per_token - attention_flops_per_token) / n, 0, peak.flop_per_s * mfu,
+    // Pretraining with a recomputation other than the one its basis was read at: the GEMMs' FLOPs scale
+    // by the hardware FLOPs of the two settings, attention apart (priced above with its own recomputed forward), as
+    // the layout search scales its compute basis (parallel.cpp, compute_basis_recompute), so the two kinds of point
+    // of one pretraining search compete on one basis.
+    auto gemm_flops = [&](Checkpointing rc) {
+        return training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, rc, attention_ratio) -
+               (attention_apart ? training_flops_per_token(arch, 0, t.seq_len, t.method, rc, attention_ratio) : 0.0);
+    };
+    const double recompute_ratio =
+        w.stage == Stage::pretrain && recompute != basis_recompute ? gemm_flops(recompute) / gemm_flops(basis_recompute) : 1.0;
+    step.roofline = roofline(tokens_per_step * (model_flops_per_token - attention_flops_per_token) * recompute_ratio / n, 0, peak.flop_per_s * mfu,
                              d.bandwidth_bytes_per_s);
     // The step's compute is both parts, and its FLOPs the whole model's (what an MFU is read against).
     step.roofline.flops = tokens_per_step * model_flops_per_token / n;
@@ -278,7 +312,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // backward, plus the recomputed forward under full checkpointing, once per micro-batch; every device
     // dequantizes whole layers (data parallel, or FSDP after its all-gather).
     const double micro_batches = std::max(1.0, sequences / (std::max(1.0, t.micro_batch) * n));
-    const double dequant_uses = micro_batches * (t.checkpointing == Checkpointing::full ? 3.0 : 2.0);
+    const double dequant_uses = micro_batches * (recompute == Checkpointing::full ? 3.0 : 2.0);
     const double dequant_s = t.method == TrainMethod::qlora && frozen_base.bits_per_weight < 16
                                  ? qlora_dequant_time_s(frozen_base.quantized_params, frozen_base.bits_per_weight, dequant_uses,
                                                         d.bandwidth_bytes_per_s)
@@ -297,7 +331,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         job = training_job(w, trainable, st_per, frozen_per, as);
         cluster = cluster_of(d, n, peak.flop_per_s, m.capacity_bytes, a);
         job.compute_s_per_token = compute_s * n / tokens_per_step;
-        job.compute_basis_recompute = t.checkpointing;
+        job.compute_basis_recompute = recompute;
     }
     // Pretraining's MFU is a kernel-level basis (assumptions.json training_mfu: the anchor run with its modelled
     // bubble and exposed communication taken out), so over several devices the step adds what the layout model
@@ -308,8 +342,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // counted when the device publishes no link.
     const bool layout_priced = shaped && w.stage == Stage::pretrain && n > 1;
     if (layout_priced) {
-        const LayoutResult lr = evaluate_layout(job, cluster, a, {.data_parallel = n, .zero_stage = zero, .micro_batch = std::max(1, c.layout.micro_batch),
-                                                                  .micro_batches = std::max(1, c.layout.micro_batches), .recompute = t.checkpointing});
+        const LayoutResult lr = evaluate_layout(job, cluster, layout_assumptions(a, rt), {.data_parallel = n, .zero_stage = zero, .micro_batch = std::max(1, c.layout.micro_batch),
+                                                                  .micro_batches = std::max(1, c.layout.micro_batches), .recompute = recompute});
         step.communication_s = std::isfinite(lr.communication_s) ? lr.communication_s : 0.0;
         step.time_s = compute_s + step.communication_s;
     } else {
@@ -424,21 +458,38 @@ std::vector<TrainPoint> train_points(const Workload& w, const Catalog& cat, cons
     std::vector<TrainPoint> out;
     TrainBasis basis;
     const auto& tr = w.train;
+    const TrainingRuntime& rt = training_runtime(w, cat);
     std::vector<int> zeros;
-    if (is_given(w, "train.zero_stage") || n == 1) zeros = {default_zero(w, n)};
-    else zeros = {0, 1, 2, 3};
+    if (is_given(w, "train.zero_stage") || n == 1) zeros = {default_zero(w, n, rt)};
+    else
+        for (int z = 0; z <= rt.max_zero_stage; ++z) zeros.push_back(z);
     // A data-parallel point gives every rank whole sequences: pretraining with a global batch below the count has
     // none (the layout search splits those counts by tensor, context and pipeline parallelism instead).
     const bool whole_sequences = !(w.stage == Stage::pretrain && tr.global_batch > 0 && tr.global_batch < n);
     const bool profile_allowed = whole_sequences && tr.tensor_parallel <= 1 && tr.pipeline_parallel <= 1 && tr.context_parallel <= 1 &&
                                  tr.expert_parallel <= 1;
-    for (int z : zeros) {
-        Eval e;
-        e.explain = false;
-        eval_train(w, cat, d, n, a, e, z, z == default_zero(w, n) ? &basis : nullptr);
-        if (profile_allowed) out.push_back({n, true, result_of(w, e, peak_for(d, w.precision.compute).flop_per_s)});
-        ++searched;
+    // Recomputation is searched when the workload leaves it open: off and full, and selective where attention is not
+    // fused (with a fused kernel selective recomputation stores what no recomputation stores: memory.h); the objective
+    // picks (better: the faster point that fits, so recomputation only where memory asks for it). The layout search's
+    // basis is the workload's own setting, which it rescales per layout.
+    std::vector<Checkpointing> recomputes{tr.checkpointing};
+    Checkpointing fixed = tr.checkpointing;
+    if (runtime_recompute(w, rt, fixed)) {
+        recomputes = {fixed};
+    } else if (!is_given(w, "train.checkpointing")) {
+        const bool fused = tr.attention.empty() ? !rt.eager_attention : tr.attention != "eager";
+        recomputes = {Checkpointing::none, Checkpointing::full};
+        if (!fused) recomputes.push_back(Checkpointing::selective);
     }
+    for (int z : zeros)
+        for (Checkpointing rc : recomputes) {
+            Eval e;
+            e.explain = false;
+            const bool base = z == default_zero(w, n, rt) && rc == recomputes.front();
+            eval_train(w, cat, d, n, a, e, z, base ? &basis : nullptr, int(rc));
+            if (profile_allowed) out.push_back({n, true, result_of(w, e, peak_for(d, w.precision.compute).flop_per_s)});
+            ++searched;
+        }
     const bool pinned_data_parallel = tr.tensor_parallel == 1 && tr.pipeline_parallel == 1 && tr.context_parallel == 1 && tr.expert_parallel <= 1;
     if (w.stage == Stage::pretrain && n > 1 && basis.valid && !pinned_data_parallel) {
         LayoutLimits lim;
@@ -450,7 +501,9 @@ std::vector<TrainPoint> train_points(const Workload& w, const Catalog& cat, cons
         lim.expert_parallel = tr.expert_parallel;
         if (is_given(w, "train.zero_stage")) lim.zero_stage = w.train.zero_stage;
         if (is_given(w, "train.checkpointing")) lim.recompute = int(w.train.checkpointing);
-        const LayoutSearch s = search_layouts(basis.job, basis.cluster, a, lim);
+        else if (runtime_recompute(w, rt, fixed)) lim.recompute = int(fixed);
+        lim.max_zero_stage = rt.max_zero_stage;
+        const LayoutSearch s = search_layouts(basis.job, basis.cluster, layout_assumptions(a, rt), lim);
         searched += s.searched;
         // Only layouts of this job on these devices (a search that finds none may answer for another batch or count).
         const double batch = basis.job.global_batch > 0 ? basis.job.global_batch : basis.job.micro_batch * n;
@@ -577,13 +630,30 @@ TrainChoice choose_training(const Workload& w, const Catalog& cat, const Device&
 // point, the profile on the same devices (its notes, trainable parameters, basis) with the point's memory,
 // step and figures in place of its own.
 void eval_train_point(const Workload& w, const Catalog& cat, const Device& d, const TrainPoint& pt, const Assumptions& a, Eval& e) {
+    // Recomputation the workload left open was the search's choice: say so, and what it chose.
+    auto say_recompute = [&] {
+        if (!e.explain || is_given(w, "train.checkpointing")) return;
+        const Checkpointing rc = e.c.layout.recompute;
+        const TrainingRuntime& rt = training_runtime(w, cat);
+        Checkpointing fixed = rc;
+        if (runtime_recompute(w, rt, fixed)) {
+            e.c.notes.push_back(std::string("activation recomputation: ") + std::string(name(fixed)) + ", as the trainer always runs it (" + rt.id + ")");
+            return;
+        }
+        e.c.notes.push_back(std::string("activation recomputation: ") + std::string(name(rc)) +
+                            ", chosen by the search (train.checkpointing not given, so recomputation off and on were tried" +
+                            (rc == Checkpointing::none ? ": the job fits without it, and runs fastest so)"
+                                                       : ": without it the activations do not fit, or only on a slower point)"));
+    };
     if (pt.profile) {
-        eval_train(w, cat, d, pt.n, a, e, pt.result.layout.zero_stage);
+        eval_train(w, cat, d, pt.n, a, e, pt.result.layout.zero_stage, nullptr, int(pt.result.layout.recompute));
+        say_recompute();
         return;
     }
     TrainBasis basis;
     eval_train(w, cat, d, pt.n, a, e, -1, &basis);
-    const LayoutResult r = basis.valid ? evaluate_layout(basis.job, basis.cluster, a, pt.result.layout) : pt.result;
+    const LayoutResult r = basis.valid ? evaluate_layout(basis.job, basis.cluster, layout_assumptions(a, training_runtime(w, cat)), pt.result.layout)
+                                       : pt.result;
     const TrainingLayout& l = r.layout;
     Candidate& c = e.c;
     c.layout = {.tensor_parallel = l.tensor_parallel, .pipeline_parallel = l.pipeline_parallel, .data_parallel = l.data_parallel,
@@ -638,6 +708,7 @@ void eval_train_point(const Workload& w, const Catalog& cat, const Device& d, co
         if (e.explain) c.regime_why = "compute-bound: MFU " + format_sig(100 * r.mfu, 3) + " % with " + format_sig(r.communication_s + r.bubble_s, 3) +
                                       " s of communication and bubble a step";
     }
+    say_recompute();
 }
 
 } // namespace hwplan::plan_detail

@@ -40,6 +40,7 @@ struct Assumptions {
     double pcie_handoff_s = 0;               // one pipeline-stage hand-off between cards joined only by PCIe, per step
     double gemm_tile_elements = 0;           // edge of a GEMM kernel's square output tile (rows = columns), for wave quantisation
     double moe_alltoall_overlap = 0;         // share of a micro-batch's compute that hides the expert all-to-alls under a pipeline
+    double tensor_parallel_overlap = 0;      // share of the tensor-parallel collectives run chunked under the GEMMs (one chunk of t exposed)
     double kernel_launch_overhead_s = 0;     // host time per kernel an eager or graph-compiled framework launches (encoder runtimes)
 };
 

@@ -146,6 +146,7 @@ struct LayoutLimits {
     int expert_parallel = 0;
     int context_parallel = 0;           // 0: any (the sequence split over c ranks); 1: none
     int zero_stage = -1;                // -1: any of 0-3
+    int max_zero_stage = 3;             // the highest stage the trainer offers (Megatron-LM 2021: 0)
     int micro_batch = 0;
     int virtual_stages = 0;             // 0: any; 1: plain 1F1B
     int recompute = -1;                 // -1: any; else int(Checkpointing)

@@ -38,6 +38,13 @@ struct TrainingRuntime {
     // the MFU's full count (llm-foundry, PaLM), so neither applies to it.
     double adapter_step_overhead_s = 0;          // seconds per micro-batch
     double causal_attention_flops_ratio = 1;     // executed / full-count attention FLOPs, adapter methods only
+    // The layouts the trainer offers, which the training search keeps to: its highest ZeRO stage (Megatron-LM 2021 had no
+    // sharded optimizer: 0), a recomputation it always applies ("full": Megatron-LM 2021's --checkpoint-activations;
+    // empty: the search's choice, or the workload's), and whether it overlaps tensor-parallel collectives with the GEMMs
+    // (Transformer Engine's userbuffers; false: the layout model prices them exposed whatever tensor_parallel_overlap says).
+    int max_zero_stage = 3;
+    std::string recompute;                       // "", "none", "selective", "full"
+    bool tensor_parallel_overlap = true;
     std::vector<std::string> adapter_timing_calibrated_by; // calibration case ids the two values above were fitted on
     std::vector<std::string> default_for;        // training methods this profile is the default for ("full", "lora", "qlora")
     std::string source;                          // source id in Catalog::runtime_sources
