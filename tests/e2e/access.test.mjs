@@ -1,7 +1,7 @@
 // access.test.mjs: the page for a keyboard-only reader and for low vision. Tab from the top of the page reaches the
 // canvas, then walks the top bar and the form, where a field takes typing, and on to the plan's views; Escape closes
 // an open list, menu or popup (the model list's filter too); the arrows move in a list and Enter chooses the entry the
-// keyboard is on; Ctrl+Z in a field undoes the typing and never empties the field. Text is at least 4.5:1 against what
+// keyboard is on; Ctrl+Z in a field undoes the typing and never empties the field; Escape, then Tab, leaves the canvas. Text is at least 4.5:1 against what
 // it is drawn on in both themes (WCAG 2.1 AA, 1.4.3), computed here by the WCAG formula from the colours the app
 // publishes (window.hwplanUi.colors). The page is loaded once; each test starts from the bare page through reset().
 import { test, before, after } from 'node:test';
@@ -36,7 +36,7 @@ async function navOn(prefix = '') {
 
 const open_ = (prefix) => page.evaluate((p) => Object.keys(window.hwplanUi).some((k) => k.startsWith(p)), prefix);
 
-test('keyboard only: Tab reaches the canvas and the form, a field takes typing, and the plan\'s views open with Enter', async () => {
+test('keyboard only: Tab reaches the canvas and the form, a field takes typing, the plan\'s views open with Enter, and Escape then Tab leaves', async () => {
   await reset(page);
   await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
   await page.keyboard.press('Tab'); // from the top of the document: the canvas is its first stop
@@ -57,6 +57,11 @@ test('keyboard only: Tab reaches the canvas and the form, a field takes typing, 
   }
   await press('Enter');
   await page.waitForFunction(() => window.hwplanUi.view === 'costs', null, { timeout: T.step });
+  // No keyboard trap: Escape hides the planner's keyboard cursor (nothing is open), then Tab leaves the canvas.
+  await press('Escape');
+  await page.waitForFunction(() => window.hwplanUi.nav === null, null, { timeout: T.step });
+  await page.keyboard.press('Tab');
+  await page.waitForFunction(() => document.activeElement?.id !== 'canvas', null, { timeout: T.step });
   assert.deepEqual(problems, []);
 });
 
