@@ -1,7 +1,8 @@
 // small_screens.test.mjs: the page fits the screen it is on. Below 900 CSS px wide (a phone, a narrow window, a desktop
 // window at 150-200 % zoom: the browser's zoom is a higher devicePixelRatio over fewer CSS pixels) the plan stacks above
 // the form and the document scrolls: the top bar wraps inside the width, the recommendation's headline is in the first
-// screen, and the form is below it, reached by scrolling, where a click types into a field. Wider windows keep the form
+// screen, and the form is below it, reached by scrolling (or by Tab, which scrolls the document along), where a click
+// types into a field. Wider windows keep the form
 // beside the plan with the top bar on one row. The page is loaded once, in a context at devicePixelRatio 2 (so 640x400
 // is a 1280x800 window at 200 % zoom, 960x540 a 1920x1080 one), and each test starts from the bare page at its size
 // through reset() (helpers.mjs); screenshots of each size go to build/e2e/ for people to look at.
@@ -120,3 +121,25 @@ for (const [w, h] of [[1280, 800], [1920, 1080], [960, 540]]) {
     assert.deepEqual(problems, []);
   });
 }
+
+// A keyboard on a stacked page: Tab walks the top bar, the plan and on into the form below the first screen; the
+// document scrolls with it, so the field being typed in is in the window (the app knows nothing of the document's
+// scroll: the page brings the keyboard's widget into view, bridge.cpp).
+test('a phone (390x844) with a keyboard: Tab down to the users field scrolls the document to it', async () => {
+  await reset(page, '#view=devices', { width: 390, height: 844 });
+  await page.evaluate(() => { window.scrollTo(0, 0); document.getElementById('canvas').focus(); });
+  await settled(page);
+  for (let steps = 0; (await page.evaluate(() => window.hwplanUi.active)) !== 'concurrent_users'; steps++) {
+    assert.ok(steps < 150, 'Tab reaches the users field within 150 presses');
+    await page.keyboard.press('Tab');
+    await settled(page);
+  }
+  const r = await widget(page, 'concurrent_users');
+  const top = await page.evaluate(() => document.getElementById('canvas').getBoundingClientRect().top);
+  assert.ok(top < 0, `the document scrolled (canvas top ${top})`);
+  assert.ok(r.y + top >= 0 && r.y + r.h + top <= 844, `the field (y ${r.y + top} in the window) is in view`);
+  await page.keyboard.type('9');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.hwplanPage.workload().serve.concurrent_users === 9, null, { timeout: T.step });
+  assert.deepEqual(problems, []);
+});
