@@ -66,3 +66,35 @@ test('course page: the wheel over the planner scrolls the course page where the 
   assert.ok(await page.evaluate(() => window.scrollY) > 0, 'the course page scrolled');
   assert.deepEqual(problems, []);
 });
+
+// A course page's narrow column (or a phone showing the course page): the planner's frame 360 px wide. The planner
+// stacks (small_screens.test.mjs has the window sizes): its top bar and the recommendation's headline inside the
+// frame's first screen, and the form below, reached by scrolling the frame, where its tabs answer a click.
+test('course page: in a 360 px frame the top bar and the headline show, and the form is reached by scrolling the frame', async () => {
+  await page.setViewportSize({ width: 1300, height: 900 });
+  await page.evaluate(() => { const f = document.getElementById('planner'); f.style.width = '360px'; f.style.height = '640px'; f.scrollIntoView(); });
+  const frame = page.frame({ name: 'planner' });
+  await frame.waitForFunction(() => document.getElementById('canvas').clientWidth === 360, null, { timeout: T.step });
+  await frame.waitForFunction(() => window.hwplanUi.idle === true, null, { timeout: T.step, polling: 25 });
+  await shot(page, 'course-page-360');
+  const ui = await frame.evaluate(() => window.hwplanUi);
+  const out = [];
+  for (const name of ['scenario', 'undo', 'reset', 'export', 'theme', 'reco:headline']) {
+    const r = ui[name];
+    if (!r) out.push(`${name}: not drawn`);
+    else if (r.x < 0 || r.x + r.w > 360.5 || r.y < 0 || r.y + r.h > 640.5) out.push(`${name}: ${r.x},${r.y} ${r.w}x${r.h} outside 360x640`);
+  }
+  assert.deepEqual(out, [], 'top bar and headline inside the frame\'s first screen');
+  assert.ok(ui['reco:headline'].w >= 180, `the headline is ${ui['reco:headline'].w} px wide`);
+  // Scroll the frame down to the form: its Your hardware tab shows, and a click opens it.
+  const form = ui['workload:panel'];
+  const y = await frame.evaluate((top) => { window.scrollTo(0, top); return window.scrollY; }, form.y);
+  assert.ok(y > 0 && form.y - y < 640 - 60, `the frame scrolled (${y}) to the form (y ${form.y})`);
+  const tab = ui.tab_custom, box = await page.locator('#planner').boundingBox();
+  await page.mouse.move(box.x + 1 + tab.x + tab.w / 2, box.y + 1 + tab.y - y + tab.h / 2);
+  await frame.waitForFunction(() => window.hwplanUi.idle === true, null, { timeout: T.step, polling: 25 });
+  await page.mouse.down();
+  await page.mouse.up();
+  await frame.waitForFunction(() => window.hwplanUi.tab === 'hardware', null, { timeout: T.step });
+  assert.deepEqual(problems, []);
+});

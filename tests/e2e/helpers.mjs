@@ -67,9 +67,11 @@ export async function reset(page, fragment = '#view=devices', viewport = { width
   const size = page.viewportSize();
   if (size.width !== viewport.width || size.height !== viewport.height) {
     await page.setViewportSize(viewport);
+    // Below 900 px wide the page stacks (web/shell.html): the canvas is then as tall as its content, not the window.
     await page.waitForFunction(([w, h]) => {
       const c = document.getElementById('canvas');
-      return c.clientWidth === w && c.clientHeight === h && c.width === Math.round(w * devicePixelRatio);
+      const stacked = document.documentElement.classList.contains('hwplan-stacked');
+      return c.clientWidth === w && (stacked || c.clientHeight === h) && c.width === Math.round(w * devicePixelRatio);
     }, [viewport.width, viewport.height], { timeout: T.step });
   }
   await settled(page);
@@ -96,6 +98,13 @@ export async function widget(page, name) {
   return page.evaluate((w) => window.hwplanUi[w], name);
 }
 
+// Where a point of the canvas (CSS pixels, as window.hwplanUi gives them) is in the window: the same point side by side;
+// on a stacked page (below 900 px wide) the document scrolls and moves the canvas.
+export async function toWindow(page, x, y) {
+  const top = await page.evaluate(() => document.getElementById('canvas').getBoundingClientRect().top);
+  return { x, y: y + top };
+}
+
 // Clicks a widget where it is on screen, as a person does: once the page has stopped moving (an earlier click
 // or edit may still be changing the layout, and on a busy machine two clicks could otherwise reach the app in
 // one frame).
@@ -103,7 +112,8 @@ export async function click(page, name) {
   await widget(page, name);
   await settled(page);
   const r = await widget(page, name);
-  await page.mouse.click(r.x + Math.min(r.w / 2, 40), r.y + r.h / 2);
+  const at = await toWindow(page, r.x + Math.min(r.w / 2, 40), r.y + r.h / 2);
+  await page.mouse.click(at.x, at.y);
 }
 
 // Clicks a field (which selects its text), types, presses Enter and waits until the field lets go.

@@ -129,3 +129,33 @@ for (const [w, h] of [[1280, 800], [1024, 700], [1920, 1080]]) {
     assert.deepEqual(problems, []);
   });
 }
+
+// What would change the answer, on the page and in the CLI: the best option of each kind (own, rent, reserve, spot, API,
+// owned: Plan::best_by_kind) and each flip point's sentence (Plan::flips), for the same scenario. The reference is the
+// CLI's plan JSON (`hwplan plan --scenario ID --format json`); the page shows the lines in its Costs view (one
+// published line each) and in the text beside the canvas, whose words are the page's (#hwplan-mirror).
+test('best of each kind and the flip points: the Costs view and the text beside the canvas say what the CLI\'s plan says', async () => {
+  for (const id of ['bank-70b-fp8', 'chat-35-percent-utilization']) {
+    await reset(page, `#scenario=${id}&view=costs`);
+    const expected = JSON.parse(cli('plan', '--scenario', id, '--format', 'json')).plan;
+    assert.ok(expected.best_by_kind.length >= 1 && expected.flips.length >= 1, `${id}: the CLI's plan has both`);
+    const items = await page.locator('#hwplan-mirror h3:text-is("What would change the answer") + ul > li').allTextContents();
+    assert.ok(items.length >= 1 + expected.flips.length, `${id}: the page lists ${items.length} lines`);
+    // The first line: "Best of each kind: NAME at COST; ..." with the CLI's options, in its order (the recommendation's kind first).
+    assert.ok(items[0].startsWith('Best of each kind: '), items[0]);
+    let at = 0;
+    for (const b of expected.best_by_kind) {
+      const found = items[0].indexOf(`${b.name} at `, at);
+      assert.ok(found >= at, `${id}: "${b.name}" in order in "${items[0]}"`);
+      at = found + b.name.length;
+    }
+    // Then each flip point's sentence, word for word.
+    const flips = items.slice(items.length - expected.flips.length);
+    assert.deepEqual(flips, expected.flips.map((f) => f.text), `${id}: the flip points`);
+    // The canvas draws the same number of lines in the Costs view.
+    await settled(page);
+    const drawn = await page.evaluate(() => Object.keys(window.hwplanUi).filter((k) => k.startsWith('changes:')).length);
+    assert.equal(drawn, items.length, `${id}: the Costs view draws a line each`);
+  }
+  assert.deepEqual(problems, []);
+});

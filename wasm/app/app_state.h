@@ -48,6 +48,7 @@ struct AppState {
     std::string scenario_id;           // the scenario it was loaded from ("" = none / edited away)
     std::string scenario_json;         // that scenario's workload, compact (to tell "still the scenario")
     std::map<std::string, std::array<char, 48>> text; // field path -> text as typed (numbers)
+    std::string edit_before;           // the text of the number field being edited as it was when opened (Ctrl+Z goes back to it)
     std::vector<std::string> undo;     // earlier states: {workload, team} as compact JSON, newest last (workload_doc.cpp)
     std::string notice;                // a visible message (bad link, bad import); "" = none
 
@@ -100,6 +101,7 @@ struct AppState {
     std::string table_order;           // device ids as the table lists them (published for tests)
     std::string default_json;          // the default workload, compact (its link is the bare page)   // candidate table filter (device id or name, case-insensitive)
     bool light_theme = false;
+    float page_height = 0;             // stacked layout: the page's content height in CSS pixels (the canvas grows to it); 0: side by side
     FormTab form_tab = FormTab::workload; // the open form tab (the link's "tab=")
     bool form_tab_pending = false;     // a link asked for form_tab: the tab bar selects it on the next frames
 

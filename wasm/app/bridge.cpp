@@ -9,8 +9,10 @@
 
 // [SECTION] canvas ------------------------------------------------------------------------------------
 // The canvas's CSS size comes from the stylesheet; its backing store is that times devicePixelRatio, so
-// text is rasterized at the screen's density (DESIGN.md: never glfwSetWindowSize on 3.1.6).
-EM_JS(void, hwplan_canvas_fit, (float* css_w, float* css_h, float* dpr), {
+// text is rasterized at the screen's density (DESIGN.md: never glfwSetWindowSize on 3.1.6). The window's own size
+// (the browser's viewport in CSS pixels, smaller under zoom) decides the layout: side by side, or stacked with the
+// document scrolling (page.cpp, kStackBelowPx).
+EM_JS(void, hwplan_canvas_fit, (float* css_w, float* css_h, float* dpr, float* view_w, float* view_h), {
     const c = Module.canvas;
     const r = window.devicePixelRatio || 1;
     const w = c.clientWidth || 1280, h = c.clientHeight || 800;
@@ -20,6 +22,18 @@ EM_JS(void, hwplan_canvas_fit, (float* css_w, float* css_h, float* dpr), {
     HEAPF32[css_w >> 2] = w;
     HEAPF32[css_h >> 2] = h;
     HEAPF32[dpr >> 2] = r;
+    HEAPF32[view_w >> 2] = window.innerWidth || w;
+    HEAPF32[view_h >> 2] = window.innerHeight || h;
+});
+
+// Stacked layout (height > 0): the canvas is as tall as the page's content and the document scrolls (a phone, a
+// narrow frame, a zoomed window); 0: the canvas fills the window and nothing but its panels scrolls. Through a class
+// and a custom property of the stylesheet (web/shell.html), since GLFW may clear the canvas's inline size.
+EM_JS(void, hwplan_set_page_height, (float height), {
+    const root = document.documentElement;
+    root.classList.toggle("hwplan-stacked", height > 0);
+    if (height > 0) root.style.setProperty("--hwplan-page-h", Math.ceil(height) + "px");
+    else root.style.removeProperty("--hwplan-page-h");
 });
 
 // [SECTION] live region and layout ---------------------------------------------------------------
@@ -35,6 +49,18 @@ EM_JS(void, hwplan_publish, (const char* summary, const char* layout_json, const
     if (input) {
         if (window.hwplanUi.wantText && document.activeElement !== input) input.focus({ preventScroll: true });
         else if (!window.hwplanUi.wantText && document.activeElement === input) Module.canvas.focus({ preventScroll: true });
+    }
+    // Stacked, the document scrolls and the app cannot see it: when the keyboard moves to a widget (the nav cursor) or
+    // opens a field outside the window's view, bring it into view, once per move (the user's own scrolling stays).
+    const target = window.hwplanUi.nav || null;
+    const key = target ? target.x + "," + target.y : "";
+    if (key !== Module.hwplanNavKey) {
+        Module.hwplanNavKey = key;
+        if (target && document.documentElement.classList.contains("hwplan-stacked")) {
+            const top = Module.canvas.getBoundingClientRect().top + target.y, margin = 16;
+            if (top < margin) window.scrollBy(0, top - margin);
+            else if (top + target.h > window.innerHeight - margin) window.scrollBy(0, top + target.h - window.innerHeight + margin);
+        }
     }
 });
 
@@ -148,8 +174,27 @@ EM_JS(void, hwplan_download, (const char* file_name, const char* mime, const cha
 // releases every key it holds down: a Ctrl held across such a move never reached the app again until pressed anew.
 // Registered before glfwInit, this listener runs first and keeps those blurs from GLFW; the window's own blur (the
 // user leaves the page or the tab) still releases the keys.
+//
+// Tab: Emscripten's GLFW cancels every Tab on the window, so the keyboard could never reach the canvas. Outside the
+// planner Tab now moves the browser's focus as on any page; on the canvas it moves between the planner's widgets
+// (main.cpp, keyboard navigation); Escape (which hides the planner's keyboard cursor when nothing is open), then Tab or
+// Shift+Tab, leaves the canvas, so the keyboard is never trapped in it.
 EM_JS(void, hwplan_keep_keys_on_focus_moves, (), {
     window.addEventListener("blur", (e) => { if (e.target !== window) e.stopImmediatePropagation(); }, true);
+    let escaped = false;
+    window.addEventListener("keydown", (e) => {
+        const active = document.activeElement, canvas = Module.canvas;
+        if (e.key === "Tab") {
+            const editing = active && active.id === "hwplan-input";
+            const leaving = active === canvas && escaped && !(window.hwplanUi && window.hwplanUi.nav);
+            if ((active !== canvas && !editing) || leaving) {
+                e.stopImmediatePropagation(); // GLFW never sees it: the browser moves the focus
+                escaped = false;
+                return;
+            }
+        }
+        escaped = e.key === "Escape";
+    }, true);
 });
 
 EM_JS(int, hwplan_prefers_light, (), {
@@ -233,6 +278,13 @@ EM_JS(void, hwplan_install_page, (), {
     }, true);
     const input = document.getElementById("hwplan-input");
     if (input) input.addEventListener("input", () => { input.value = ""; });
+    // The arrows (and Space on the canvas) move and press in the planner (keyboard navigation, main.cpp): the browser must
+    // not also scroll the document or a parent page with them. Space in a field being edited still types a space.
+    window.addEventListener("keydown", (e) => {
+        const own = document.activeElement === Module.canvas || (input && document.activeElement === input);
+        if (!own || e.altKey || e.ctrlKey || e.metaKey) return;
+        if (e.key.startsWith("Arrow") || (e.key === " " && document.activeElement === Module.canvas)) e.preventDefault();
+    });
     window.addEventListener("dragover", (e) => { e.preventDefault(); });
     window.addEventListener("drop", (e) => {
         e.preventDefault();

@@ -5,7 +5,8 @@
 #pragma once
 
 extern "C" {
-void hwplan_canvas_fit(float* css_w, float* css_h, float* dpr);       // sizes the canvas backing store to CSS x dpr
+void hwplan_canvas_fit(float* css_w, float* css_h, float* dpr, float* view_w, float* view_h); // backing store = CSS x dpr; the window's size
+void hwplan_set_page_height(float height);                             // > 0: stacked, the canvas this tall, the document scrolls
 void hwplan_publish(const char* summary, const char* layout_json, const char* notice); // #hwplan-status, window.hwplanUi
 void hwplan_mark_busy();                                               // window.hwplanUi.idle = false (input is on its way)
 void hwplan_publish_plan(const char* workload, const char* plan, const char* card, const char* team); // page API + parent frame

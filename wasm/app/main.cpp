@@ -43,6 +43,8 @@ struct App {
     GLFWwindow* window = nullptr;
     hwplan::ui::AppState state;
     float css_w = 1280, css_h = 800, dpr = 1; // canvas size in CSS pixels and the device pixel ratio
+    float view_w = 1280, view_h = 800;        // the browser window's size in CSS pixels (the layout's choice: page.cpp)
+    float page_height = 0;                    // the stacked page's height told to the page (0: side by side)
     int frames_left = 4;                      // frames still to draw after the last input or change
     long frames_drawn = 0;                    // published for the idle-redraw test: frames laid out
     long frames_rendered = 0;                 // published: frames rasterized (a frame the same as the one on screen is not)
@@ -111,6 +113,18 @@ std::uint64_t frame_hash(const ImDrawData& d, int fb_w, int fb_h, const ImVec4& 
 App& app() {
     static App a;
     return a;
+}
+
+// [SECTION] keyboard navigation ---------------------------------------------------------------------
+// The widget the keyboard is on, while ImGui shows its cursor (after Tab or an arrow), as {x, y, w, h} in CSS pixels,
+// or "null". A stacked page scrolls the document to keep it in view (bridge.cpp, hwplan_publish).
+std::string nav_rect() {
+    const ImGuiContext& g = *ImGui::GetCurrentContext();
+    if (!g.NavWindow || g.NavId == 0 || !g.NavCursorVisible) return "null";
+    const ImRect r = ImGui::WindowRectRelToAbs(g.NavWindow, g.NavWindow->NavRectRel[g.NavLayer]);
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "{\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f}", r.Min.x, r.Min.y, r.GetWidth(), r.GetHeight());
+    return buf;
 }
 
 } // namespace
@@ -297,10 +311,10 @@ void frame_unguarded() {
         return; // the plan comes in the next tick, so a page event queued meanwhile still goes first
     }
     const auto& catalog = a.state.catalog_ready ? hwplan::ui::page_catalog(a.state) : no_catalog();
-    float css_w = 0, css_h = 0, dpr = 1;
-    hwplan_canvas_fit(&css_w, &css_h, &dpr);
-    if (css_w != a.css_w || css_h != a.css_h || dpr != a.dpr) {
-        a.css_w = css_w, a.css_h = css_h, a.dpr = dpr;
+    float css_w = 0, css_h = 0, dpr = 1, view_w = 0, view_h = 0;
+    hwplan_canvas_fit(&css_w, &css_h, &dpr, &view_w, &view_h);
+    if (css_w != a.css_w || css_h != a.css_h || dpr != a.dpr || view_w != a.view_w || view_h != a.view_h) {
+        a.css_w = css_w, a.css_h = css_h, a.dpr = dpr, a.view_w = view_w, a.view_h = view_h;
         wake();
     }
     if (!a.commands.empty()) wake(6);
@@ -317,7 +331,7 @@ void frame_unguarded() {
     ImGuiIO& io = ImGui::GetIO();
     if (a.frames_drawn == 1) { // the first frame is laid out once unseen: a tab bar shows its tabs from its second frame on
         new_frame(a);
-        hwplan::ui::draw_page(a.state, no_catalog(), a.css_w, a.css_h);
+        hwplan::ui::draw_page(a.state, no_catalog(), {a.css_w, a.css_h, a.view_w, a.view_h});
         ImGui::EndFrame();
     }
     new_frame(a);
@@ -359,13 +373,20 @@ void frame_unguarded() {
     ImGuiErrorRecoveryState drawing;
     ImGui::ErrorRecoveryStoreState(&drawing);
     const std::string summary = hwplan::guarded("page", [&] {
-        return hwplan::ui::draw_page(a.state, a.state.catalog_ready ? hwplan::ui::page_catalog(a.state) : no_catalog(), a.css_w, a.css_h);
+        return hwplan::ui::draw_page(a.state, a.state.catalog_ready ? hwplan::ui::page_catalog(a.state) : no_catalog(),
+                                     {a.css_w, a.css_h, a.view_w, a.view_h});
     }, [&](const hwplan::Issue& i) {
         ImGui::ErrorRecoveryTryToRecoverState(&drawing);
         a.state.notice = hwplan::to_string(i);
         wake(2);
         return "Error: " + a.state.notice;
     });
+    // Stacked, the canvas grows to the page's content (the document scrolls); the next frame lays out at that height.
+    if (a.state.page_height != a.page_height) {
+        a.page_height = a.state.page_height;
+        hwplan_set_page_height(a.page_height);
+        wake(3);
+    }
     ImGui::Render();
 
     const int fb_w = static_cast<int>(std::lround(a.css_w * a.dpr)), fb_h = static_cast<int>(std::lround(a.css_h * a.dpr));
@@ -404,6 +425,9 @@ void frame_unguarded() {
     layout += ",\"order\":\"" + a.state.table_order + "\",\"view\":\"" + std::string(hwplan::ui::name(a.state.view)) + "\"";
     layout += ",\"hover\":" + (a.state.hover.empty() ? std::string("null") : a.state.hover) + ",\"sweepMs\":" + std::to_string(a.state.sweep_ms);
     layout += ",\"tab\":\"" + std::string(hwplan::ui::name(a.state.form_tab)) + "\"";
+    layout += ",\"colors\":" + hwplan::ui::colors_json(a.state.light_theme); // what text is drawn in and on (contrast tests)
+    layout += std::string(",\"stacked\":") + (a.state.page_height > 0 ? "true" : "false");
+    layout += ",\"nav\":" + nav_rect(); // the keyboard's widget, while its cursor shows (the page scrolls it into view)
     layout += ",\"help\":" + (a.state.help_open.empty() ? std::string("null") : nlohmann::json{{"field", a.state.help_open}, {"text", a.state.help_text}}.dump());
     for (const auto& [name, r] : a.state.widgets) {
         char buf[96];
@@ -487,6 +511,9 @@ int main() {
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;               // layout is code, not a saved file
     io.ConfigInputTextCursorBlink = false;  // a blinking cursor would need frames while idle
+    // Keyboard: Tab and the arrows move between widgets, Space or Enter presses, Escape closes a list, menu or popup
+    // (README.md, after "What you get"). The cursor is drawn only once the keyboard is used.
+    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
     io.ConfigErrorRecoveryEnableAssert = false;  // recovering from a throw while drawing (frame()) must not assert
     io.ConfigErrorRecoveryEnableTooltip = false; // ... nor show ImGui's debug tooltip: the notice names the error
     hwplan::ui::load_fonts();

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "bridge.h"
 #include "custom.h"
@@ -20,11 +21,24 @@ namespace hwplan::ui {
 
 namespace {
 
-void scenario_picker(AppState& state, const Catalog& cat) {
+// [SECTION] the top bar: a row that wraps ------------------------------------------------------------
+// The right edge of the window's content, in screen pixels (the page's window has no scrollbar of its own).
+float row_right() { return ImGui::GetWindowPos().x + ImGui::GetWindowWidth() - ImGui::GetStyle().WindowPadding.x; }
+
+// Puts the next item, `next_w` wide, on the current line after a gap when it still fits, else at the start of the next
+// line: the top bar wraps on a narrow window (a phone, a zoomed page) instead of running off its right edge.
+void flow(float next_w, float gap = -1.0f) {
+    if (gap < 0) gap = ImGui::GetStyle().ItemSpacing.x;
+    if (ImGui::GetItemRectMax().x + gap + next_w <= row_right()) ImGui::SameLine(0, gap);
+}
+
+float button_width(const char* label) { return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2; }
+
+void scenario_picker(AppState& state, const Catalog& cat, float width) {
     std::string current = "Worked examples from the lessons...";
     for (const auto& sc : cat.scenarios)
         if (sc.id == (state.team_id.empty() ? state.scenario_id : state.team_id)) current = sc.name;
-    ImGui::SetNextItemWidth(std::min(460.0f, ImGui::GetContentRegionAvail().x * 0.4f));
+    ImGui::SetNextItemWidth(width);
     if (ImGui::BeginCombo("##scenario", current.c_str(), ImGuiComboFlags_HeightLargest)) {
         for (const auto& sc : cat.scenarios) {
             const std::string label = sc.name + (sc.workload_json.empty() ? "  [team]" : "");
@@ -77,32 +91,38 @@ void export_menu(AppState& state) {
     }
 }
 
-void top_bar(AppState& state, const Catalog& cat) {
+// Title, scenarios, Undo, Reset, Export / import and the theme in one row on a wide window; on a narrow one each
+// item that no longer fits starts the next row, and the scenario list takes a whole row.
+void top_bar(AppState& state, const Catalog& cat, bool narrow) {
     ImGui::PushFont(bold_font(), 20.0f);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("hwplan");
     ImGui::PopFont();
-    ImGui::SameLine();
+    const char* tagline = "AI hardware planner, running in this page";
+    flow(ImGui::CalcTextSize(tagline).x);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextDisabled("AI hardware planner, running in this page");
-    ImGui::SameLine(0, 24);
-    scenario_picker(state, cat);
-    ImGui::SameLine();
+    ImGui::TextDisabled("%s", tagline);
+    const float row = row_right() - ImGui::GetWindowPos().x - ImGui::GetStyle().WindowPadding.x; // a whole row's width
+    const float picker = narrow ? std::min(460.0f, row) : std::min(460.0f, (row_right() - ImGui::GetItemRectMax().x - 24) * 0.4f);
+    flow(picker, 24);
+    scenario_picker(state, cat, picker);
+    flow(button_width("Undo"));
     ImGui::BeginDisabled(state.undo.empty());
     if (ImGui::Button("Undo")) undo(state);
     ImGui::EndDisabled();
     publish(state, "undo");
-    ImGui::SameLine();
+    flow(button_width("Reset"));
     if (ImGui::Button("Reset")) {
         remember(state);
         state.notice.clear();
         load_default(state, cat);
     }
     publish(state, "reset");
-    ImGui::SameLine();
+    flow(button_width("Export / import"));
     export_menu(state);
-    ImGui::SameLine();
-    if (ImGui::Button(state.light_theme ? "Dark theme" : "Light theme")) {
+    const char* theme = state.light_theme ? "Dark theme" : "Light theme";
+    flow(button_width(theme));
+    if (ImGui::Button(theme)) {
         state.light_theme = !state.light_theme;
         apply_theme(state.light_theme);
     }
@@ -194,23 +214,16 @@ void refresh_plan(AppState& state, const Catalog& catalog) {
     state.scroll_to_selected = true;
 }
 
-std::string draw_page(AppState& state, const Catalog& catalog, float width, float height) {
-    ImGui::SetNextWindowPos(ImVec2(0, 0));
-    ImGui::SetNextWindowSize(ImVec2(width, height));
-    // No background of its own: the frame's clear (main.cpp) is the same colour (theme.cpp background()), and one
-    // full-canvas fill less is a fifth to a quarter of a frame's pixels for the browser's software rasterizer.
-    ImGui::Begin("hwplan##main", nullptr,
-                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoTitleBar |
-                     ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
-                     ImGuiWindowFlags_NoBackground);
-    top_bar(state, catalog);
-    // Escape leaves the team view (when no field is being edited).
-    if (!state.team_id.empty() && state.view == View::team && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGuiKey_Escape))
-        state.view = View::candidates;
+namespace {
 
+// The form side: the Workload form, your own hardware and the weight check, as tabs. Returns the weight check's
+// summary while its tab is open (the status line then reads it), else "".
+// The panels are child windows "flattened" for the keyboard (ImGuiChildFlags_NavFlattened, here and in the panels): Tab
+// goes through every widget of the page in reading order, the top bar, the form, then the plan, rather than stopping at
+// each panel as one item that Enter must open.
+std::string form_side(AppState& state, const Catalog& catalog, ImVec2 size) {
     std::string summary;
-    const float left = std::clamp(width * 0.32f, 340.0f, 470.0f);
-    ImGui::BeginChild("left##left", ImVec2(left, 0), ImGuiChildFlags_Borders);
+    ImGui::BeginChild("left##left", size, ImGuiChildFlags_Borders | ImGuiChildFlags_NavFlattened);
     if (ImGui::BeginTabBar("tabs##tabs")) {
         // A link names the open tab (form_tab_pending): the tab bar switches to it over the next frames, and
         // until it shows, the tab drawn does not overwrite the wish.
@@ -223,13 +236,13 @@ std::string draw_page(AppState& state, const Catalog& catalog, float width, floa
             return open;
         };
         if (open_tab(FormTab::workload, "Workload##tab_workload", "tab_workload")) {
-            ImGui::BeginChild("form##form", ImVec2(0, 0), ImGuiChildFlags_None);
+            ImGui::BeginChild("form##form", ImVec2(0, 0), ImGuiChildFlags_NavFlattened);
             panel_workload(state, catalog);
             ImGui::EndChild();
             ImGui::EndTabItem();
         }
         if (open_tab(FormTab::hardware, "Your hardware##tab_custom", "tab_custom")) {
-            ImGui::BeginChild("custom##custom", ImVec2(0, 0), ImGuiChildFlags_None);
+            ImGui::BeginChild("custom##custom", ImVec2(0, 0), ImGuiChildFlags_NavFlattened);
             panel_custom(state);
             ImGui::EndChild();
             ImGui::EndTabItem();
@@ -241,7 +254,12 @@ std::string draw_page(AppState& state, const Catalog& catalog, float width, floa
         ImGui::EndTabBar();
     }
     ImGui::EndChild();
-    ImGui::SameLine();
+    return summary;
+}
+
+// The plan side: plans the document when it changed (against the page's catalog as it is now: the form may have
+// just added a model or a device), then draws the recommendation and the views. Returns the status line's summary.
+std::string plan_side(AppState& state, const Catalog& catalog, ImVec2 size) {
     // The form may have just changed the catalog ("Add model", "Add device", a calibration): the plan side reads
     // the page's catalog as it is now, not the one this frame began with (which, for the first entry of your
     // own, was the embedded catalog: the plan said "unknown model" for the model just added until a reload).
@@ -250,10 +268,47 @@ std::string draw_page(AppState& state, const Catalog& catalog, float width, floa
         refresh_plan(state, now);
         refresh_team(state, now); // a team restored by Undo is planned even before its view draws
     }
-    ImGui::BeginChild("right##right", ImVec2(0, 0), ImGuiChildFlags_Borders);
-    const std::string plan_summary = state.catalog_ready ? panel_plan(state, now) : planning_panel();
-    if (summary.empty()) summary = plan_summary;
+    ImGui::BeginChild("right##right", size, ImGuiChildFlags_Borders | ImGuiChildFlags_NavFlattened);
+    const std::string summary = state.catalog_ready ? panel_plan(state, now) : planning_panel();
     ImGui::EndChild();
+    return summary;
+}
+
+} // namespace
+
+std::string draw_page(AppState& state, const Catalog& catalog, const PageSize& size) {
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(size.width, size.height));
+    // No background of its own: the frame's clear (main.cpp) is the same colour (theme.cpp background()), and one
+    // full-canvas fill less is a fifth to a quarter of a frame's pixels for the browser's software rasterizer.
+    ImGui::Begin("hwplan##main", nullptr,
+                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoTitleBar |
+                     ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
+                     ImGuiWindowFlags_NoBackground);
+    const bool stacked = size.view_width < kStackBelowPx;
+    top_bar(state, catalog, stacked);
+    // Escape leaves the team view (when no field is being edited).
+    if (!state.team_id.empty() && state.view == View::team && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGuiKey_Escape))
+        state.view = View::candidates;
+
+    std::string summary;
+    if (!stacked) { // side by side: the form left, the plan right, both the window's height; only the panels scroll
+        state.page_height = 0;
+        const float left = std::clamp(size.width * 0.32f, 340.0f, 470.0f);
+        summary = form_side(state, catalog, ImVec2(left, 0));
+        ImGui::SameLine();
+        const std::string plan_summary = plan_side(state, catalog, ImVec2(0, 0));
+        if (summary.empty()) summary = plan_summary;
+    } else { // stacked: the plan fills the first screen under the top bar, the form the next; the document scrolls
+        const ImGuiStyle& style = ImGui::GetStyle();
+        const float min_h = 420.0f; // CSS px: a short window (a landscape phone, a zoomed laptop) still gets usable panels
+        const float plan_h = std::max(min_h, size.view_height - ImGui::GetCursorPosY() - style.WindowPadding.y);
+        const float form_h = std::max(min_h, size.view_height - 2 * style.WindowPadding.y);
+        summary = plan_side(state, catalog, ImVec2(0, plan_h));
+        const std::string form_summary = form_side(state, catalog, ImVec2(0, form_h));
+        if (!form_summary.empty()) summary = form_summary;
+        state.page_height = std::ceil(ImGui::GetCursorPosY() - style.ItemSpacing.y + style.WindowPadding.y);
+    }
     ImGui::End();
     return summary;
 }

@@ -118,7 +118,7 @@ void recommendation_card(AppState& state, const Catalog& catalog) {
     // With "Run it" open, up to 85 %: its commands, paste box and table are what the reader is working with then.
     const float share = state.runit.open && state.view != View::team ? 0.85f : 0.4f;
     ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(FLT_MAX, std::max(140.0f, ImGui::GetContentRegionAvail().y * share)));
-    ImGui::BeginChild("card##reco", ImVec2(0, 0), ImGuiChildFlags_Borders | ImGuiChildFlags_AutoResizeY);
+    ImGui::BeginChild("card##reco", ImVec2(0, 0), ImGuiChildFlags_Borders | ImGuiChildFlags_AutoResizeY | ImGuiChildFlags_NavFlattened);
     if (state.view == View::team && !state.team_doc.is_null()) team_card(state, catalog);
     else form_card(state);
     ImGui::EndChild();
@@ -384,7 +384,7 @@ void devices_view(AppState& state) {
     state.table_order = order;
     if (state.selected >= 0 && state.selected < static_cast<int>(p.candidates.size())) {
         ImGui::Separator();
-        ImGui::BeginChild("detail##detail");
+        ImGui::BeginChild("detail##detail", ImVec2(0, 0), ImGuiChildFlags_NavFlattened);
         detail(p.candidates[state.selected], option_of(p, p.candidates[state.selected]));
         ImGui::EndChild();
     }
@@ -395,7 +395,11 @@ void costs_view(AppState& state) {
     const Plan& p = state.shown;
     if (const auto changes = change_lines(p); !changes.empty()) { // the same lines as the CLI and the card (render.h)
         heading("What would change the answer");
-        for (const auto& l : changes) ImGui::Bullet(), text_wrapped(l.c_str());
+        for (size_t i = 0; i < changes.size(); ++i) {
+            ImGui::Bullet();
+            text_wrapped(changes[i].c_str());
+            publish(state, "changes:" + std::to_string(i)); // a line each (tests compare their count with the CLI's)
+        }
         ImGui::Spacing();
     }
     heading("Cost per useful result across the options");
@@ -522,7 +526,7 @@ std::string panel_plan(AppState& state, const Catalog& catalog) {
             if (!open) continue;
             if (!pending) state.view = t.v;
             if (state.view == t.v) state.tab_shown = t.v;
-            ImGui::BeginChild((std::string("view##") + t.name).c_str());
+            ImGui::BeginChild((std::string("view##") + t.name).c_str(), ImVec2(0, 0), ImGuiChildFlags_NavFlattened);
             switch (t.v) {
             case View::candidates: devices_view(state); break;
             case View::costs: costs_view(state); break;

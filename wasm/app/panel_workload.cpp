@@ -67,10 +67,21 @@ void number_box(AppState& state, const std::string& path, const std::string& nam
         c.w = 0.35f;
         ImGui::PushStyleColor(ImGuiCol_FrameBg, c);
     }
-    ImGui::InputTextWithHint(id.c_str(), "default", buf.data(), buf.size(), ImGuiInputTextFlags_AutoSelectAll);
+    // Ctrl+Z undoes the whole edit in one step, back to the text the field had when it opened, as a browser's own field
+    // does (ImGui's undo goes back a character at a time, through an empty field, each step a new plan).
+    ImGui::InputTextWithHint(id.c_str(), "default", buf.data(), buf.size(), ImGuiInputTextFlags_AutoSelectAll | ImGuiInputTextFlags_NoUndoRedo);
     if (bad) ImGui::PopStyleColor();
-    if (ImGui::IsItemActivated()) remember(state);
-    if (ImGui::IsItemEdited()) set_field(state, path, buf.data());
+    if (ImGui::IsItemActivated()) {
+        remember(state);
+        state.edit_before = buf.data();
+    }
+    if (ImGui::IsItemActive() && ImGui::IsKeyChordPressed(ImGuiMod_Ctrl | ImGuiKey_Z) && state.edit_before != buf.data()) {
+        std::snprintf(buf.data(), buf.size(), "%s", state.edit_before.c_str());
+        set_field(state, path, buf.data());
+        if (ImGuiInputTextState* input = ImGui::GetInputTextState(ImGui::GetItemID())) input->ReloadUserBufAndSelectAll();
+    } else if (ImGui::IsItemEdited()) {
+        set_field(state, path, buf.data());
+    }
     publish(state, name);
     if (ImGui::IsItemActive()) state.active_widget = name;
 }
@@ -404,6 +415,8 @@ void panel_workload(AppState& state, const Catalog& cat) {
                                                         state.model_filter.size(), ImGuiInputTextFlags_EnterReturnsTrue);
             publish(state, "model:filter");
             if (ImGui::IsItemActive()) state.active_widget = "model:filter";
+            // Escape leaves the filter and closes the list in one press, as it closes every other list.
+            if (ImGui::IsItemDeactivated() && ImGui::IsKeyPressed(ImGuiKey_Escape, false)) ImGui::CloseCurrentPopup();
             const std::string wanted = normalize_name(state.model_filter.data());
             auto matches = [&](const std::string& text) { return normalize_name(text).find(wanted) != std::string::npos; };
             auto choose_custom = [&] {

@@ -10,7 +10,15 @@
 
 namespace hwplan::ui {
 
-std::string draw_page(AppState& state, const Catalog& catalog, float width, float height); // the whole page
+// The page's size in CSS pixels: the canvas, and the browser window it sits in (smaller under zoom).
+struct PageSize {
+    float width = 1280, height = 800;           // the canvas
+    float view_width = 1280, view_height = 800; // the window (window.innerWidth/innerHeight)
+};
+// Windows narrower than this stack the plan above the form and let the document scroll (phones, a 360 px frame,
+// a desktop window at 150-200 % zoom); wider ones put the form left of the plan, both the window's height.
+inline constexpr float kStackBelowPx = 900.0f;
+std::string draw_page(AppState& state, const Catalog& catalog, const PageSize& size); // the whole page (sets state.page_height)
 void panel_workload(AppState& state, const Catalog& catalog);   // the workload form (edits state.workload)
 std::string panel_plan(AppState& state, const Catalog& catalog); // the recommendation card and the views
 std::string panel_weights(AppState& state, const Catalog& catalog); // the weight-memory calculator (catalog: its formats' sources)

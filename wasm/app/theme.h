@@ -3,6 +3,8 @@
 #pragma once
 #include <imgui.h>
 
+#include <string>
+
 namespace hwplan::ui {
 
 struct Palette {
@@ -17,5 +19,6 @@ ImVec4 background(bool light);   // the clear colour behind the windows
 const Palette& palette();        // for the current theme
 ImVec4 good_color();
 ImVec4 bad_color();
+std::string colors_json(bool light); // {light, background, child, frame, ..., series: [...]}: RGBA in 0..1, published for tests
 
 } // namespace hwplan::ui
