@@ -26,25 +26,34 @@ bool in_fast_domain(const Option& o, const Plan& p, const Workload& w, const Cat
 }
 
 void rank_options(Plan& p, Priced& priced, const Workload& w, const Catalog& cat, const DecideInputs& in) {
-    // Inside a named cloud its own accelerators first (lesson 004, Try it: "serving inside Google Cloud or AWS can
-    // recommend TPUs or Trainium first"); then by the user's priority.
+    // What the order reads of each option beyond its own numbers, looked up once (not once per comparison).
+    struct Key {
+        bool compromised = false, small_on_cpu = false, home = false, in_domain = true;
+        int domain = 0;     // the device's fast scale-up domain (0 for an API)
+        double memory = 0;  // the device's memory (0 for an API)
+    };
+    const std::vector<Option>& options = priced.options;
+    std::vector<Key> keys(options.size());
+    for (size_t i = 0; i < options.size(); ++i) {
+        const Option& o = options[i];
+        Key& k = keys[i];
+        k.compromised = priced.compromised.count(o.name) > 0;
+        k.small_on_cpu = priced.small_on_cpu.count(o.name) > 0;
+        // Inside a named cloud its own accelerators first (lesson 004, Try it: "serving inside Google Cloud or AWS
+        // can recommend TPUs or Trainium first").
+        k.home = own_accelerator(o, cat, in.site);
+        k.in_domain = w.decision.priority != Priority::simplest || in_fast_domain(o, p, w, cat); // read by that priority only
+        const Device* d = o.kind == "api" ? nullptr : cat.device_by_id(o.device);
+        k.domain = d ? d->domain_size : 0;
+        k.memory = d ? d->memory_bytes : 0.0;
+    }
     const Priority prio = w.decision.priority;
-    auto home = [&](const Option& o) { return own_accelerator(o, cat, in.site); };
-    auto in_domain = [&](const Option& o) { return in_fast_domain(o, p, w, cat); };
     // With a fixed demand every option's cost per token is its monthly cost over the same demanded tokens,
     // so this order is also the order of the fleets' monthly costs.
     auto cheaper = [](const Option& a, const Option& b) {
         const bool ac = a.cost.value > 0, bc = b.cost.value > 0;
         if (ac != bc) return ac;
         return a.cost.value < b.cost.value;
-    };
-    auto domain_of = [&](const Option& o) {
-        const Device* d = o.kind == "api" ? nullptr : cat.device_by_id(o.device);
-        return d ? d->domain_size : 0;
-    };
-    auto memory_of = [&](const Option& o) {
-        const Device* d = o.kind == "api" ? nullptr : cat.device_by_id(o.device);
-        return d ? d->memory_bytes : 0.0;
     };
     // At rack scale the largest fast domain ranks first: pretraining and RL "Buy the largest fast domain you
     // can get"; large MoE serving wants "wide expert parallelism: NVL72, Helios or a TPU slice" (lesson 004).
@@ -56,17 +65,20 @@ void rank_options(Plan& p, Priced& priced, const Workload& w, const Catalog& cat
         if ((a > 0) != (b > 0)) return a > 0;
         return a < b;
     };
-    const std::set<std::string>& compromised = priced.compromised;
-    const std::set<std::string>& small_on_cpu = priced.small_on_cpu;
-    std::stable_sort(priced.options.begin(), priced.options.end(), [&](const Option& a, const Option& b) {
+    std::vector<size_t> order(options.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t ia, size_t ib) {
+        const Option& a = options[ia];
+        const Option& b = options[ib];
+        const Key& ka = keys[ia];
+        const Key& kb = keys[ib];
         if (a.feasible != b.feasible) return a.feasible;
         // What the team already owns and the job fits is planned on first (hardware.owned).
         if ((a.kind == "owned") != (b.kind == "owned")) return a.kind == "owned";
-        if (prio == Priority::unit_cost && compromised.count(a.name) != compromised.count(b.name)) return compromised.count(a.name) == 0;
-        if ((prio == Priority::unit_cost || prio == Priority::simplest) && small_on_cpu.count(a.name) != small_on_cpu.count(b.name))
-            return small_on_cpu.count(a.name) > 0;
-        if (home(a) != home(b)) return home(a);
-        if (largest_domain && domain_of(a) != domain_of(b)) return domain_of(a) > domain_of(b);
+        if (prio == Priority::unit_cost && ka.compromised != kb.compromised) return !ka.compromised;
+        if ((prio == Priority::unit_cost || prio == Priority::simplest) && ka.small_on_cpu != kb.small_on_cpu) return ka.small_on_cpu;
+        if (ka.home != kb.home) return ka.home;
+        if (largest_domain && ka.domain != kb.domain) return ka.domain > kb.domain;
         switch (prio) {
         case Priority::unit_cost: break;
         case Priority::per_user_speed:
@@ -77,7 +89,7 @@ void rank_options(Plan& p, Priced& priced, const Workload& w, const Catalog& cat
             break;
         case Priority::simplest: {
             if ((a.kind == "api") != (b.kind == "api")) return a.kind == "api"; // nothing to operate
-            if (in_domain(a) != in_domain(b)) return in_domain(a);           // no tensor parallel over a slow link
+            if (ka.in_domain != kb.in_domain) return ka.in_domain;           // no tensor parallel over a slow link
             const int an = a.kind == "api" ? 0 : a.count, bn = b.kind == "api" ? 0 : b.count;
             if (an != bn) return an < bn;
             if (a.power_w != b.power_w) return lower_known(a.power_w, b.power_w); // less power and cooling
@@ -87,9 +99,11 @@ void rank_options(Plan& p, Priced& priced, const Workload& w, const Catalog& cat
         if (a.cost.value != b.cost.value) return cheaper(a, b);
         // Equal or unknown on the priority and the price: the faster, then more headroom for capacity.
         if (a.speed != b.speed) return a.speed > b.speed;
-        return memory_of(a) > memory_of(b);
+        return ka.memory > kb.memory;
     });
-    p.options = std::move(priced.options);
+    p.options.clear();
+    p.options.reserve(order.size());
+    for (size_t i : order) p.options.push_back(std::move(priced.options[i]));
     priced.options.clear();
 
     // The candidate table follows the same order: the device of the first option that names it, which is the
