@@ -65,6 +65,9 @@ struct CandidatePricing {
     size_t candidate = 0;              // index into Plan::candidates as decide() received them
     const Device* device = nullptr;
     std::optional<Figure> seconds;     // seconds_per_unit
+    double speed = 0;                  // speed_of: what the per_user_speed priority ranks by
+    double latency_s = 0;              // latency_of
+    std::vector<Elimination> missed;   // the targets it misses (ttft_target, speed_target, window, deadline), in that order
     int fleet = 0;                     // devices one copy pays for (both RL pools, else the count)
     int split = 1;                     // the candidate's own replicas (users split over single-device replicas)
     int per_replica = 0;               // devices of one replica

@@ -43,6 +43,9 @@ CandidatePricing price_candidate(size_t index, const Candidate& c, const Device&
     cp.candidate = index;
     cp.device = &d;
     cp.seconds = seconds_per_unit(c, w, std::max(1.0, in.output_tokens));
+    cp.speed = speed_of(c, w);
+    cp.latency_s = latency_of(c);
+    add_missed_targets(cp.missed, c, w);
     cp.fleet = fleet_devices(c); // the devices priced: both RL pools, else the candidate's count
     // Jobs a week without hours a job: each run lasts the modelled run time on this candidate.
     // (A copy of the workload only then: decide() runs once per re-decided utilization, for every candidate.)
@@ -155,8 +158,8 @@ void price_option(Priced& priced, size_t pricing_index, Way way, const Candidate
     const int replicas = r.replicas;
     o.count = fleet_for(cp, way, cp.load_replicas, spares).devices_bought;
     o.replicas = replicas;
-    o.speed = speed_of(c, w);
-    o.latency_s = latency_of(c);
+    o.speed = cp.speed;
+    o.latency_s = cp.latency_s;
     o.power_w = d.tdp_w > 0 ? d.tdp_w * o.count : 0;
     o.power_draw_w = lowest_power_w(d) * cp.per_replica * replicas;
     // "2 x 8-device servers", "1 x GB200 NVL72": what is bought, when a unit is more than one device.
@@ -199,7 +202,7 @@ void price_option(Priced& priced, size_t pricing_index, Way way, const Candidate
     if (way == Way::spot && w.stage == Stage::serve) out.push_back(Elimination::interruptible);
     if (!w.framework.empty() && std::find(d.software.begin(), d.software.end(), framework_runtime(w.framework)) == d.software.end())
         out.push_back(Elimination::framework);
-    add_missed_targets(out, c, w);
+    out.insert(out.end(), cp.missed.begin(), cp.missed.end());
     if (cp.replicas_needed > kMostReplicas) out.push_back(Elimination::replicas);
     // A fixed demand of users is met only by a fleet that streams each as fast as they read: the serving search
     // splits the users over as many replicas as that takes (plan.cpp choose_count), so a candidate still slower
