@@ -152,6 +152,7 @@ DecideInputs decide_inputs(const Workload& w, const Catalog& cat, const Assumpti
     in.level = scale_level(w, cat);
     in.site = w.decision.site;
     in.cloud = in.site == "aws" || in.site == "gcp" || in.site == "azure" ? in.site : "";
+    in.words = words;
     return in;
 }
 

@@ -55,6 +55,7 @@ struct DecideInputs {
     ScaleLevel level;            // lesson 004's size step
     std::string site;            // decision.site
     std::string cloud;           // the named cloud only its own offers are rented in ("aws", "gcp", "azure"), else ""
+    bool words = true;           // the prices' words too (their basis and terms, read by the option's words)
 };
 DecideInputs decide_inputs(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool words);
 

@@ -83,9 +83,9 @@ CandidatePricing price_candidate(size_t index, const Candidate& c, const Device&
     // units are enough that `spares` of them can fail with the load still served (docs/workload.md, redundancy
     // "n+1"; lesson 004: "two give redundancy"). The team's own devices are counted per device.
     // Inside a named cloud only its own offers can be rented (decision.site "aws", "gcp", "azure").
-    cp.rented = units_to_rent(d, w.cost, PriceKind::cloud_on_demand, cp.per_replica, cp.needed, in.spares, in.cloud);
-    cp.rented_spot = units_to_rent(d, w.cost, PriceKind::cloud_spot, cp.per_replica, cp.needed, in.spares, in.cloud);
-    cp.rented_reserved = units_to_rent(d, w.cost, PriceKind::cloud_reserved, cp.per_replica, cp.needed, in.spares, in.cloud);
+    cp.rented = units_to_rent(d, w.cost, PriceKind::cloud_on_demand, cp.per_replica, cp.needed, in.spares, in.cloud, in.words);
+    cp.rented_spot = units_to_rent(d, w.cost, PriceKind::cloud_spot, cp.per_replica, cp.needed, in.spares, in.cloud, in.words);
+    cp.rented_reserved = units_to_rent(d, w.cost, PriceKind::cloud_reserved, cp.per_replica, cp.needed, in.spares, in.cloud, in.words);
     // A reservation is paid every hour of its term: per hour actually used it costs rate x 730 / hours used.
     cp.reserved = cp.rented_reserved.price;
     const double used = is_serving_stage(w.stage) ? kHoursPerMonth : cp.hours_used;
@@ -93,11 +93,11 @@ CandidatePricing price_candidate(size_t index, const Candidate& c, const Device&
         cp.reserved_part_time = true;
         cp.reserved.usd_per_hour *= kHoursPerMonth / used;
     }
-    cp.own = own_cost(d, wc, cat.defaults);
+    cp.own = own_cost(d, wc, cat.defaults, in.words);
     // Devices the team already has: planned on first when the job fits them (issue 18, hardware.owned).
     for (const auto& od : w.hardware.owned)
         if (od.device == c.device) cp.owned_count = od.count;
-    if (cp.owned_count > 0) cp.owned = owned_cost(d, wc, cat.defaults);
+    if (cp.owned_count > 0) cp.owned = owned_cost(d, wc, cat.defaults, in.words);
     return cp;
 }
 
