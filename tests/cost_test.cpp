@@ -193,6 +193,31 @@ namespace {
 
 // A GB200 NVL72-like device with three offers, as the catalog has them: $10.50 a GPU-hour rented only by the
 // 72-GPU rack, $16 by 4-GPU instances, $27.04 by 4-GPU instances.
+// The price without its words (a re-decision's): the same numbers as the 50 %-use case above, $0.6458 per hour used,
+// and the same rented fleet as the next test's 16-GPU row (four 4-GPU instances at $256 an hour), with no basis or terms.
+TEST(Cost, PricesWithoutWordsHaveTheSameNumbers) {
+    Workload w;
+    w.cost.utilization = 0.5;
+    const HourlyCost own = own_cost(priced_device(), w, defaults(), false);
+    ASSERT_TRUE(own.available);
+    EXPECT_NEAR(own.usd_per_hour, 10000.0 / 35040 / 0.5 + 0.075, 1e-9);
+    EXPECT_TRUE(own.basis.empty() && own.terms.empty());
+    EXPECT_EQ(owned_cost(priced_device(), w, defaults(), false).usd_per_hour, owned_cost(priced_device(), w, defaults()).usd_per_hour);
+    Device d = priced_device();
+    Price four{.kind = PriceKind::cloud_on_demand, .usd_per_hour = 16, .provider = "four cloud", .source = "s"};
+    four.devices_per_unit = 4;
+    four.unit = "4-GPU instance";
+    four.billing_increment_s = 60;
+    d.prices = {four};
+    const RentalUnits with = units_to_rent(d, {}, PriceKind::cloud_on_demand, 16);
+    const RentalUnits without = units_to_rent(d, {}, PriceKind::cloud_on_demand, 16, 1, 0, "", false);
+    EXPECT_DOUBLE_EQ(without.usd_per_hour, 256);
+    EXPECT_EQ(without.units, with.units);
+    EXPECT_EQ(without.price.usd_per_hour, with.price.usd_per_hour);
+    EXPECT_EQ(without.price.billing_increment_s, 60);
+    EXPECT_TRUE(without.price.basis.empty() && without.price.terms.empty() && !with.price.basis.empty());
+}
+
 Device rack_rented() {
     Device d;
     d.id = "test-rack";

@@ -16,6 +16,7 @@
 #include "hwplan/guide.h"
 #include "hwplan/plan.h"
 #include "hwplan/render.h"
+#include "../core/src/plan_internal.h" // decide(), which the plan and its flips call
 
 namespace hwplan {
 namespace {
@@ -1366,6 +1367,103 @@ TEST(BuyerVariations, WordingSaysUnitsAndOnlyWhatApplies) {
     w["precision"] = "bf16";
     const Plan full = run(w);
     EXPECT_NE(full.decision.scale_why.find("16 bytes/param of optimizer state"), std::string::npos) << full.decision.scale_why;
+}
+
+// Numbers first, words after (DESIGN.md): decide() without words, as a re-decision asks for it, ranks every scenario's
+// options in the same order as with them and recommends the same option (kind, device, count, name, cost), with no
+// words written. The reference is the same call with words; each scenario's plan gives the decided candidates.
+// Every scenario's workload, a team scenario's cards one by one: (id, workload JSON).
+std::vector<std::pair<std::string, std::string>> scenario_workloads() {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const Scenario& sc : catalog().scenarios) {
+        if (!sc.workload_json.empty()) out.push_back({sc.id, sc.workload_json});
+        if (sc.team_json.empty()) continue;
+        const json team = json::parse(sc.team_json);
+        for (size_t i = 0; i < team.at("cards").size(); ++i) out.push_back({sc.id + " card " + std::to_string(i), team["cards"][i].dump()});
+    }
+    return out;
+}
+
+TEST(DecideWordsOff, SameAnswerAndOrderOnEveryScenario) {
+    ASSERT_FALSE(catalog().scenarios.empty());
+    for (const auto& [id, workload_json] : scenario_workloads()) {
+        const WorkloadParse parsed = parse_workload(workload_json, catalog());
+        ASSERT_TRUE(parsed.issues.empty()) << id;
+        Issues issues;
+        const AssumptionSet as = assumptions_for(catalog(), parsed.workload.assumptions, issues);
+        ASSERT_TRUE(issues.empty()) << id;
+        const Plan p = plan(parsed.workload, catalog(), as, false);
+        Plan with_words, without;
+        with_words.candidates = without.candidates = p.candidates;
+        decide(with_words, parsed.workload, catalog(), as, true);
+        decide(without, parsed.workload, catalog(), as, false);
+        ASSERT_EQ(without.options.size(), with_words.options.size()) << id;
+        ASSERT_FALSE(with_words.options.empty()) << id;
+        for (size_t i = 0; i < with_words.options.size(); ++i) {
+            const Option& a = with_words.options[i];
+            const Option& b = without.options[i];
+            EXPECT_EQ(b.kind, a.kind) << id << " option " << i;
+            EXPECT_EQ(b.device, a.device) << id << " option " << i;
+            EXPECT_EQ(b.name, a.name) << id << " option " << i;
+            EXPECT_EQ(b.fleet, a.fleet) << id << " option " << i;
+            EXPECT_EQ(b.count, a.count) << id << " option " << i;
+            EXPECT_EQ(b.feasible, a.feasible) << id << " option " << i;
+            EXPECT_EQ(b.eliminated_by, a.eliminated_by) << id << " option " << i;
+            EXPECT_EQ(b.cost.value, a.cost.value) << id << " option " << i;
+            EXPECT_EQ(b.cost.low, a.cost.low) << id << " option " << i;
+            EXPECT_EQ(b.cost.high, a.cost.high) << id << " option " << i;
+            EXPECT_EQ(b.usd_per_month, a.usd_per_month) << id << " option " << i;
+            EXPECT_TRUE(b.reasons.empty() && b.cost_terms.empty() && b.cost.why.empty()) << id << " option " << i << ": words written";
+        }
+        for (size_t i = 0; i < with_words.candidates.size(); ++i) {
+            EXPECT_EQ(without.candidates[i].device, with_words.candidates[i].device) << id << " candidate " << i;
+            EXPECT_EQ(without.candidates[i].option, with_words.candidates[i].option) << id << " candidate " << i;
+        }
+        const Recommendation& a = with_words.recommendation;
+        const Recommendation& b = without.recommendation;
+        EXPECT_EQ(b.found, a.found) << id;
+        EXPECT_EQ(b.option.kind, a.option.kind) << id;
+        EXPECT_EQ(b.option.device, a.option.device) << id;
+        EXPECT_EQ(b.option.count, a.option.count) << id;
+        EXPECT_EQ(b.option.name, a.option.name) << id;
+        EXPECT_EQ(b.option.cost.value, a.option.cost.value) << id;
+        EXPECT_TRUE(b.headline.empty() && b.reasons.empty() && without.decision.checks.empty() && without.missing_assumptions.empty()) << id;
+        // The re-decision with words says what the plan said.
+        EXPECT_EQ(a.option.name, p.recommendation.option.name) << id;
+    }
+}
+
+// Why an option is out is data, one entry per reason and in its order: code that asks (flips.cpp: held back by the
+// monthly budget alone) reads Option::eliminated_by, and the words say the same thing. Checked on every scenario and
+// on the bank scenario under a budget that eliminates most options.
+TEST(DecideWordsOff, EliminationsMatchTheirWords) {
+    std::vector<json> workloads;
+    for (const auto& [id, workload_json] : scenario_workloads()) workloads.push_back(json::parse(workload_json));
+    json tight = scenario_json("bank-70b-fp8");
+    tight["decision"]["budget_usd_per_month"] = 20000;
+    workloads.push_back(tight);
+    const std::vector<std::pair<Elimination, std::string>> prefixes = {
+        {Elimination::budget, "budget: "}, {Elimination::fit, "does not fit: "}, {Elimination::software, "software: "},
+        {Elimination::site, "site: "}, {Elimination::licence, "licence: "}, {Elimination::purchase_budget, "purchase budget: "},
+        {Elimination::power_budget, "power budget: "}, {Elimination::owned_short, "owned: "}, {Elimination::demand, "demand: "}};
+    int budget_seen = 0;
+    for (const json& w : workloads) {
+        const Plan p = run(w);
+        for (const Option& o : p.options) {
+            if (o.feasible) {
+                EXPECT_TRUE(o.eliminated_by.empty()) << o.name;
+                continue;
+            }
+            ASSERT_EQ(o.eliminated_by.size(), o.reasons.size()) << o.name;
+            for (size_t i = 0; i < o.reasons.size(); ++i)
+                for (const auto& [why, prefix] : prefixes)
+                    if (o.eliminated_by[i] == why) {
+                        EXPECT_EQ(o.reasons[i].rfind(prefix, 0), 0u) << o.name << ": " << o.reasons[i];
+                        budget_seen += why == Elimination::budget;
+                    }
+        }
+    }
+    EXPECT_GT(budget_seen, 0) << "the budget case must eliminate something by budget";
 }
 
 } // namespace

@@ -11,23 +11,25 @@ namespace hwplan {
 namespace {
 
 // The workload's own price (cost.usd_per_device_hour): per device, on demand.
-HourlyCost workload_price(const CostSpec& cost) {
+HourlyCost workload_price(const CostSpec& cost, bool words = true) {
     HourlyCost out;
     out.available = true;
     out.usd_per_hour = cost.usd_per_device_hour;
+    if (!words) return out;
     out.basis = "the workload's price, $" + format_sig(cost.usd_per_device_hour, 4) + " per device-hour";
     out.terms = {{"price", "$" + format_sig(cost.usd_per_device_hour, 4) + " per device-hour (the workload's cost.usd_per_device_hour)"}};
     return out;
 }
 
 // One catalog offer as a device-hour price, with its provider (and its instance, when it is rented whole).
-HourlyCost offer_price(const Price& p, PriceKind kind) {
+HourlyCost offer_price(const Price& p, PriceKind kind, bool words = true) {
     HourlyCost out;
     out.available = true;
     out.usd_per_hour = p.usd_per_hour;
+    out.billing_increment_s = p.billing_increment_s;
+    if (!words) return out;
     const char* label = kind == PriceKind::cloud_spot ? "spot" : kind == PriceKind::cloud_reserved ? "reserved" : "on-demand";
     out.basis = std::string(label) + " $" + format_sig(p.usd_per_hour, 4) + " per device-hour (" + p.provider + ")";
-    out.billing_increment_s = p.billing_increment_s;
     out.terms = {{"price", std::string(label) + " $" + format_sig(p.usd_per_hour, 4) + " per device-hour"}, {"provider", p.provider}};
     if (p.devices_per_unit > 1)
         out.terms.push_back({"instance", "rented only whole" + (p.unit.empty() ? std::string() : ", as " + p.unit) + ": " +
@@ -127,10 +129,10 @@ PurchaseUnits units_to_buy(const Device& d, int devices_per_replica, int replica
 }
 
 RentalUnits units_to_rent(const Device& d, const CostSpec& cost, PriceKind kind, int devices_per_replica, int replicas, int spare_units,
-                          const std::string& cloud) {
+                          const std::string& cloud, bool words) {
     RentalUnits out;
     if (cost.usd_per_device_hour >= 0 && kind == PriceKind::cloud_on_demand) {
-        out.price = workload_price(cost);
+        out.price = workload_price(cost, words);
         out.units = whole_units(1, devices_per_replica, replicas, spare_units);
         out.usd_per_hour = out.units.devices_bought * out.price.usd_per_hour;
         return out;
@@ -149,7 +151,7 @@ RentalUnits units_to_rent(const Device& d, const CostSpec& cost, PriceKind kind,
         }
     }
     if (!best) return out;
-    out.price = offer_price(*best, kind);
+    out.price = offer_price(*best, kind, words);
     out.units = best_units;
     if (best_units.devices_per_unit > 1)
         out.units.unit = !best->unit.empty() ? best->unit : std::to_string(best_units.devices_per_unit) + "-device instance";
@@ -206,7 +208,7 @@ bool pays_colocation(const Device& d, const std::string& site) {
     return d.datacenter_use && d.form_factor != "desktop" && d.form_factor != "embedded_module";
 }
 
-HourlyCost own_cost(const Device& d, const Workload& w, const CostDefaults& defaults) {
+HourlyCost own_cost(const Device& d, const Workload& w, const CostDefaults& defaults, bool words) {
     HourlyCost out;
     const double price = purchase_usd_per_device(d);
     if (price < 0 || !d.can_buy) return out;
@@ -224,6 +226,7 @@ HourlyCost own_cost(const Device& d, const Workload& w, const CostDefaults& defa
     hosting += colo;
     out.available = true;
     out.usd_per_hour = (amortized + hosting) / utilization + power;
+    if (!words) return out;
     out.basis = "$" + format_sig(price, 6) + " over " + format_sig(years, 3) + " years at " + format_sig(100 * utilization, 3) +
                 " % use, + " + (d.tdp_w > 0 ? format_sig(d.tdp_w, 4) + " W x PUE " + format_sig(defaults.pue_ratio, 3) + " at $" +
                                                   format_sig(usd_per_kwh, 3) + "/kWh"
@@ -258,7 +261,7 @@ HourlyCost own_cost(const Device& d, const Workload& w, const CostDefaults& defa
     return out;
 }
 
-HourlyCost owned_cost(const Device& d, const Workload& w, const CostDefaults& defaults) {
+HourlyCost owned_cost(const Device& d, const Workload& w, const CostDefaults& defaults, bool words) {
     HourlyCost out;
     const double usd_per_kwh = w.cost.usd_per_kwh >= 0 ? w.cost.usd_per_kwh : defaults.electricity_usd_per_j * 3.6e6;
     const double utilization = effective_utilization(w);
@@ -268,6 +271,7 @@ HourlyCost owned_cost(const Device& d, const Workload& w, const CostDefaults& de
     const double hosting = colo + (defaults.hosting_usd_per_device_s > 0 ? defaults.hosting_usd_per_device_s * 3600 : 0);
     out.available = true;
     out.usd_per_hour = hosting / utilization + power;
+    if (!words) return out;
     out.basis = "already owned (no purchase), " + (d.tdp_w > 0 ? format_sig(d.tdp_w, 4) + " W x PUE " + format_sig(defaults.pue_ratio, 3) + " at $" +
                                                                     format_sig(usd_per_kwh, 3) + "/kWh"
                                                               : std::string("power not counted (no TDP published)")) +

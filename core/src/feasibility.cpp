@@ -149,88 +149,134 @@ std::vector<std::string> clouds_of(const Device& d) {
     return out;
 }
 
-std::vector<std::string> eliminations(const Device& d, const Workload& w, const std::string& kind, int count, const ScaleLevel& s,
-                                      int replica_devices) {
+// Every check before price, in the order the reasons are listed: `add(Elimination, words)` for each failed one, where
+// `words()` builds its reason only when asked (a re-decision compares options without reading them).
+template <class Add>
+void check_feasibility(const Device& d, const Workload& w, const std::string& kind, int count, const ScaleLevel& s, int replica_devices,
+                       Add add) {
     const int group = replica_devices > 0 ? replica_devices : count; // one replica's devices
-    std::vector<std::string> out;
     const bool own = kind == "own";
     const std::string& site = w.decision.site;
     // Stage: an SRAM system is a decode tier (lesson 004: "add an SRAM decode tier (Groq LPX, Cerebras) and
     // keep GPUs for prefill"), not a trainer.
     if (d.kind == DeviceKind::sram_system && training(w.stage))
-        out.push_back("stage: an SRAM system is a decode tier for serving, not a trainer (lesson 004)");
+        add(Elimination::stage, [] { return std::string("stage: an SRAM system is a decode tier for serving, not a trainer (lesson 004)"); });
     // Software the team runs.
     // A rented SRAM decode tier is served by its vendor (GroqCloud, Cerebras inference): the team's own stack
     // does not have to run on it.
     const bool vendor_served = d.kind == DeviceKind::sram_system && !own && !training(w.stage);
-    const std::string stack = effective_stack(w);
-    if (!vendor_served && !runs_stack(d, stack)) {
-        std::string sw;
-        for (const auto& x : d.software) sw += (sw.empty() ? "" : ", ") + x;
-        out.push_back("software: does not run " + stack + " (runs " + sw + ")");
-    }
+    if (!vendor_served && !runs_stack(d, effective_stack(w)))
+        add(Elimination::software, [&] {
+            std::string sw;
+            for (const auto& x : d.software) sw += (sw.empty() ? "" : ", ") + x;
+            return "software: does not run " + effective_stack(w) + " (runs " + sw + ")";
+        });
     // Where it runs.
     if (site == "own_datacenter") {
-        if (!own) out.push_back("site: your own data centre; renting runs it in a provider's");
-        else if (!d.can_buy) out.push_back("site: cannot be bought" + (d.cloud_only.empty() ? std::string() : " (only in " + d.cloud_only + ")"));
-        if (!d.datacenter_use) out.push_back("licence: its driver licence forbids data-centre deployment (GeForce EULA 2.1.3)");
-        if (d.form_factor == "embedded_module") out.push_back("site: an embedded module for robots, not a data-centre server");
+        if (!own) add(Elimination::site, [] { return std::string("site: your own data centre; renting runs it in a provider's"); });
+        else if (!d.can_buy)
+            add(Elimination::site, [&] { return "site: cannot be bought" + (d.cloud_only.empty() ? std::string() : " (only in " + d.cloud_only + ")"); });
+        if (!d.datacenter_use)
+            add(Elimination::licence, [] { return std::string("licence: its driver licence forbids data-centre deployment (GeForce EULA 2.1.3)"); });
+        if (d.form_factor == "embedded_module")
+            add(Elimination::site, [] { return std::string("site: an embedded module for robots, not a data-centre server"); });
     } else if (any_cloud(site)) {
-        if (own) out.push_back("site: " + site + "; owned hardware is not there");
-        else if (!d.can_rent) out.push_back("site: not offered for rent");
+        if (own) add(Elimination::site, [&] { return "site: " + site + "; owned hardware is not there"; });
+        else if (!d.can_rent) add(Elimination::site, [] { return std::string("site: not offered for rent"); });
         else if (named_cloud(site) && !has(clouds_of(d), site))
-            out.push_back("site: the catalog shows no " + site + " offer of it (cloud_only and rental price sources)");
+            add(Elimination::site, [&] { return "site: the catalog shows no " + site + " offer of it (cloud_only and rental price sources)"; });
     } else if (site == "desk" || site == "robot" || site == "phone") {
-        if (!own) out.push_back("site: a " + site + "; it must be owned and on site");
-        else if (!d.can_buy) out.push_back("site: cannot be bought");
-        if (site == "phone") out.push_back("site: the catalog has no phone NPU");
+        if (!own) add(Elimination::site, [&] { return "site: a " + site + "; it must be owned and on site"; });
+        else if (!d.can_buy) add(Elimination::site, [] { return std::string("site: cannot be bought"); });
+        if (site == "phone") add(Elimination::site, [] { return std::string("site: the catalog has no phone NPU"); });
         if (site == "robot" && d.form_factor != "embedded_module")
-            out.push_back("site: a robot needs an embedded module within its power envelope (" +
-                          (d.tdp_w > 0 ? format_sig(d.tdp_w, 4) + " W board" : std::string("no published power")) + ")");
-        if (site == "desk" && server_part(d)) out.push_back("site: a data-centre part (server board or rack), not a desk machine");
+            add(Elimination::site, [&] {
+                return "site: a robot needs an embedded module within its power envelope (" +
+                       (d.tdp_w > 0 ? format_sig(d.tdp_w, 4) + " W board" : std::string("no published power")) + ")";
+            });
+        if (site == "desk" && server_part(d))
+            add(Elimination::site, [] { return std::string("site: a data-centre part (server board or rack), not a desk machine"); });
     } else if (site == "office") {
         // A desk or an office, renting allowed: what is bought stands there (no colocation, cost.cpp
         // pays_colocation), a rental or a hosted API runs in the provider's data centre.
-        if (own && !d.can_buy) out.push_back("site: cannot be bought");
-        if (own && server_part(d)) out.push_back("site: a data-centre part (server board or rack), not for a desk or an office");
+        if (own && !d.can_buy) add(Elimination::site, [] { return std::string("site: cannot be bought"); });
+        if (own && server_part(d))
+            add(Elimination::site, [] { return std::string("site: a data-centre part (server board or rack), not for a desk or an office"); });
     }
-    if (w.decision.data_on_premises && !own) out.push_back("data: must stay on premises; a rental is someone else's hardware");
+    if (w.decision.data_on_premises && !own)
+        add(Elimination::data, [] { return std::string("data: must stay on premises; a rental is someone else's hardware"); });
     // Size: the level of scale against the device's fast scale-up domain.
     // Serving a wide MoE: one replica's expert-parallel group must sit inside the fast domain. (Training
     // spans domains over the scale-out fabric; there the largest domain ranks first, decide.cpp.)
     if (s.level == Scale::rack && s.wide_moe && !training(w.stage) && group > std::max(1, d.domain_size))
-        out.push_back("scale: needs " + std::to_string(group) + " devices in one expert-parallel group; its fast domain holds " +
-                      std::to_string(std::max(1, d.domain_size)) + ", so the all-to-all would cross the slower scale-out network");
+        add(Elimination::scale, [&] {
+            return "scale: needs " + std::to_string(group) + " devices in one expert-parallel group; its fast domain holds " +
+                   std::to_string(std::max(1, d.domain_size)) + ", so the all-to-all would cross the slower scale-out network";
+        });
     if (own && s.level != Scale::rack && d.system_accelerators > 8 && count <= 8)
-        out.push_back("scale: uses " + std::to_string(count) + " of the " + std::to_string(d.system_accelerators) + " accelerators of a " +
-                      (d.system_name.empty() ? std::string("rack-scale system") : d.system_name) + " that is bought whole: wasted");
+        add(Elimination::scale, [&] {
+            return "scale: uses " + std::to_string(count) + " of the " + std::to_string(d.system_accelerators) + " accelerators of a " +
+                   (d.system_name.empty() ? std::string("rack-scale system") : d.system_name) + " that is bought whole: wasted";
+        });
+}
+
+std::vector<std::string> eliminations(const Device& d, const Workload& w, const std::string& kind, int count, const ScaleLevel& s,
+                                      int replica_devices) {
+    std::vector<std::string> out;
+    check_feasibility(d, w, kind, count, s, replica_devices, [&](Elimination, auto words) { out.push_back(words()); });
+    return out;
+}
+
+std::vector<Elimination> eliminated_by(const Device& d, const Workload& w, const std::string& kind, int count, const ScaleLevel& s,
+                                       int replica_devices) {
+    std::vector<Elimination> out;
+    check_feasibility(d, w, kind, count, s, replica_devices, [&](Elimination why, auto) { out.push_back(why); });
     return out;
 }
 
 double lowest_power_w(const Device& d) { return d.min_power_w > 0 ? d.min_power_w : d.tdp_w; }
 
-std::string power_budget_elimination(const Device& d, const Workload& w, int devices) {
+bool over_power_budget(const Device& d, const Workload& w, int devices) {
     const double budget = w.decision.power_budget_w;
-    if (!(budget > 0)) return "";
+    if (!(budget > 0)) return false;
+    const double each = lowest_power_w(d);
+    return !(each > 0) || each * std::max(1, devices) > budget;
+}
+
+std::string power_budget_elimination(const Device& d, const Workload& w, int devices) {
+    if (!over_power_budget(d, w, devices)) return "";
+    const double budget = w.decision.power_budget_w;
     const std::string budget_words = "the " + format_sig(budget, 6) + " W budget (decision.power_budget_w)";
     const double each = lowest_power_w(d);
     if (!(each > 0)) return "power budget: no published power figure to hold against " + budget_words;
     const double draw = each * std::max(1, devices);
-    if (draw <= budget) return "";
     const std::string which = d.min_power_w > 0 ? "in its lowest power mode (catalog power.min_W)"
                                                 : "at its board power (catalog tdp_W; no lower power mode in the catalog)";
     return "power budget: " + std::to_string(std::max(1, devices)) + " x " + format_sig(each, 4) + " W " + which + " = " +
            format_sig(draw, 4) + " W, over " + budget_words;
 }
 
-std::vector<std::string> api_eliminations(const Workload& w) {
-    std::vector<std::string> out;
+// The hosted API's checks before price, as check_feasibility's: `add(Elimination, words)` for each failed one.
+template <class Add>
+void check_api(const Workload& w, Add add) {
     const std::string& site = w.decision.site;
     if (site == "own_datacenter" || site == "desk" || site == "robot" || site == "phone")
-        out.push_back("site: " + site + "; a hosted API runs in the provider's data centre");
-    if (w.decision.data_on_premises) out.push_back("data: must stay on premises; a hosted API sends it to the provider");
+        add(Elimination::site, [&] { return "site: " + site + "; a hosted API runs in the provider's data centre"; });
+    if (w.decision.data_on_premises)
+        add(Elimination::data, [] { return std::string("data: must stay on premises; a hosted API sends it to the provider"); });
     if (!w.decision.stack.empty() && w.decision.stack != "any")
-        out.push_back("software: a hosted API does not run " + w.decision.stack);
+        add(Elimination::software, [&] { return "software: a hosted API does not run " + w.decision.stack; });
+}
+
+std::vector<std::string> api_eliminations(const Workload& w) {
+    std::vector<std::string> out;
+    check_api(w, [&](Elimination, auto words) { out.push_back(words()); });
+    return out;
+}
+
+std::vector<Elimination> api_eliminated_by(const Workload& w) {
+    std::vector<Elimination> out;
+    check_api(w, [&](Elimination why, auto) { out.push_back(why); });
     return out;
 }
 

@@ -40,7 +40,10 @@ inline bool rate_batch(const Workload& w) {
 // Prices every candidate (rented, owned), adds hosted APIs, ranks by cost per useful result and
 // writes the recommendation (decide.cpp). A fixed demand (an arrival rate, or concurrent users reading at
 // assumption user_read_tokens_per_s) is priced as the fleet that meets it over the tokens demanded.
-void decide(Plan& plan, const Workload& workload, const Catalog& catalog, const AssumptionSet& assumptions);
+// words = false: the answer only (the options' numbers, names, feasibility and eliminated_by, their order, the
+// candidates' order and the recommendation's found and option); no reasons, cost words, candidate price figures,
+// break-even, missing assumptions or decision text, which keep what they held.
+void decide(Plan& plan, const Workload& workload, const Catalog& catalog, const AssumptionSet& assumptions, bool words = true);
 void isolation_reason(Plan& plan, const Workload& workload); // mixed traffic: the split that fixes the tail
 
 // What would change the answer (flips.cpp): the best option of each kind, the margin to the runner-up, and with

@@ -55,11 +55,12 @@ bool pays_colocation(const Device& device, const std::string& site);
 // Own: (price / amortization hours + colocation) / utilization + TDP x PUE x electricity. Colocation is the
 // catalog's $/kW/month x TDP where pays_colocation says so.
 // Utilization: cost.utilization, else hours used per month / 730, else 1 (and the caller says so).
-HourlyCost own_cost(const Device& device, const Workload& workload, const CostDefaults& defaults);
+// words = false: the price only (available, usd_per_hour; basis and terms left empty), as a re-decision asks for it.
+HourlyCost own_cost(const Device& device, const Workload& workload, const CostDefaults& defaults, bool words = true);
 
 // Devices the team already has (hardware.owned): the purchase is spent, so an hour of use costs its power and
 // its hosting only: hosting / utilization + TDP x PUE x electricity, as own_cost without the purchase term.
-HourlyCost owned_cost(const Device& device, const Workload& workload, const CostDefaults& defaults);
+HourlyCost owned_cost(const Device& device, const Workload& workload, const CostDefaults& defaults, bool words = true);
 
 // The device's lowest purchase price per accelerator (each price divided by the devices its unit holds: a
 // server of 8, a rack of 72), or -1.
@@ -119,8 +120,9 @@ struct RentalUnits {
     double usd_per_hour = -1; // units.devices_bought x price.usd_per_hour: the fleet's hour as billed; -1: no offer
     bool operator==(const RentalUnits&) const = default;
 };
+// words = false: the price's basis and terms are left empty (the units and the numbers are the same).
 RentalUnits units_to_rent(const Device& device, const CostSpec& cost, PriceKind kind, int devices_per_replica, int replicas = 1,
-                          int spare_units = 0, const std::string& cloud = "");
+                          int spare_units = 0, const std::string& cloud = "", bool words = true);
 
 // The hyperscale cloud a rental price was read from ("aws", "gcp", "azure"), from its provider's words;
 // "" for a purchase or another provider (a GPU cloud, a marketplace, the vendor's own service).

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hwplan/catalog.h"
+#include "hwplan/plan.h"
 #include "hwplan/workload.h"
 
 namespace hwplan {
@@ -48,6 +49,10 @@ std::vector<std::string> clouds_of(const Device& d);
 std::vector<std::string> eliminations(const Device& d, const Workload& w, const std::string& kind, int count, const ScaleLevel& s,
                                       int replica_devices = 0);
 
+// The same checks as data, without their words: one entry per reason eliminations() gives, in its order.
+std::vector<Elimination> eliminated_by(const Device& d, const Workload& w, const std::string& kind, int count, const ScaleLevel& s,
+                                       int replica_devices = 0);
+
 // The power one device draws at its lowest published setting: the catalog's lowest configurable power mode
 // (power.min_W: a Jetson's lowest nvpmodel mode) where it gives one, else the board power (tdp_W); 0 when the
 // catalog publishes neither.
@@ -57,8 +62,10 @@ double lowest_power_w(const Device& d);
 // budget at their lowest published power, or no power figure is published to hold against it; "" when they
 // stay in or no budget is given. decide.cpp holds every option's running fleet (replicas x devices) against it.
 std::string power_budget_elimination(const Device& d, const Workload& w, int devices);
+bool over_power_budget(const Device& d, const Workload& w, int devices); // the same test, without its words
 
 // Why a hosted API is out (site, data location); empty when it stays in.
 std::vector<std::string> api_eliminations(const Workload& w);
+std::vector<Elimination> api_eliminated_by(const Workload& w); // the same, as data
 
 } // namespace hwplan

@@ -151,6 +151,34 @@ struct Candidate {
     bool operator==(const Candidate&) const = default;
 };
 
+// Why an option is out, as data (feasibility.cpp, decide_pricing.cpp): one entry per reason, in the order of the
+// option's reasons, whose words are built from it (decide_words.cpp). Code that asks why reads these, not the words.
+enum class Elimination {
+    stage,           // the device does not suit the stage (an SRAM decode tier asked to train)
+    software,        // does not run the stack (decision.stack)
+    site,            // not available where it must run (decision.site), or cannot be bought or rented there
+    licence,         // its licence forbids the site
+    data,            // the data must stay on premises
+    scale,           // one replica's expert-parallel group outside the fast domain, or a rack bought whole for a few devices
+    power_budget,    // its running devices draw more than decision.power_budget_w, or no power figure is published
+    fit,             // does not fit in the device's usable memory
+    cannot_buy,      // not for sale (cloud only)
+    owned_short,     // needs more devices than the team owns (hardware.owned)
+    purchase_budget, // over decision.purchase_budget_usd, or no purchase price to hold against it
+    not_for_rent,    // not offered for rent
+    no_usage,        // owned or reserved without usage to spread the price over
+    interruptible,   // spot capacity for an interactive endpoint
+    framework,       // does not run the workload's framework
+    ttft_target,     // misses the time-to-first-token target
+    speed_target,    // misses the per-user speed target
+    window,          // misses the embedding job's window
+    deadline,        // misses the training deadline
+    replicas,        // the demand needs more replicas than are planned
+    demand,          // no fleet of it meets the users' demand
+    budget,          // over decision.budget_usd_per_month, or no monthly cost to hold against it
+    context,         // a hosted API's context is shorter than the workload's
+};
+
 // One way to get the job done: rent or own a candidate's devices, or call a hosted API.
 struct Option {
     std::string kind;            // "rent", "own", "api"
@@ -165,6 +193,7 @@ struct Option {
     double usd_per_month = -1;   // at the workload's usage (< 0: usage not given)
     bool feasible = false;       // fits, meets the targets, and survives feasibility (stack, site, licence, stage, scale, budget)
     std::vector<std::string> reasons; // why it won or lost (an infeasible option: the reasons it was eliminated)
+    std::vector<Elimination> eliminated_by; // why it is out, one entry per reason of an infeasible option; empty when feasible
     std::vector<CostTerm> cost_terms; // cost.why term by term: the price's parts, the devices, the demand, the month, the unit cost
     double speed = 0;            // the priority's speed figure: per-user tokens/s (serving), tokens or items/s (others); 0 unknown
     double latency_s = 0;        // time to first token (p95 under load where modelled); 0 unknown
