@@ -106,16 +106,16 @@ browser_tests() {
 }
 
 # The WebAssembly build (emcc: about a third of the suite's compile CPU) starts here, beside the native and sanitizer
-# steps, at the lowest CPU priority (nice 19): they keep the two cores as before, and it takes what they leave idle
-# (a tree's last compile or link on one core, configure steps, the CLI tests, validate, the sanitizer tests' last shard).
-# The step "wasm" waits for it and reports it with its own CPU seconds. It runs detached (not a child of this shell,
+# steps, at the same CPU priority: the browser tests wait for it, so it must not wait for them. At nice 19 it took only
+# what they left idle and was still building when the fuzzing ended (a clean-clone run of 2026-12-03 afternoon waited
+# 431 s for it there, 26 min 55 s in all). The step "wasm" waits for it and reports it with its own CPU seconds. It runs detached (not a child of this shell,
 # so its CPU is not counted in whichever step it ends during), under bench/cputime.py, which writes its CPU line to
 # its log; its exit status goes to wasm.rc. HWPLAN_WASM_AHEAD=0 builds it in the step instead, as before.
 # BENCHMARKS.md, "The suite's CPU per step".
 wasm_ahead=0 wasm_cpu=0
 if [ "${HWPLAN_WASM_AHEAD:-1}" = 1 ]; then
   wasm_ahead=1; rm -f "$log_dir/wasm.rc"
-  ( ( nice -n 19 python3 bench/cputime.py --label wasm bash build-scripts/build-web.sh >"$log_dir/wasm.log" 2>&1
+  ( ( python3 bench/cputime.py --label wasm bash build-scripts/build-web.sh >"$log_dir/wasm.log" 2>&1
       echo $? >"$log_dir/wasm.rc.tmp" && mv "$log_dir/wasm.rc.tmp" "$log_dir/wasm.rc" ) & ) # the inner one outlives its parent
 fi
 # The WebAssembly build: waits for the one started above (its log is $log_dir/wasm.log), or builds now.
@@ -194,7 +194,7 @@ if [ "${HWPLAN_SKIP_ASAN:-0}" != 1 ]; then
     passed=$((passed + 1)); grep '^fuzz:' "$log_dir/fuzz.log" | sed 's/^/      /'
   else note_fail "fuzz"; fi
 fi
-wasm_step_name="wasm: build the web planner into dist/"; [ "$wasm_ahead" = 1 ] && wasm_step_name+=" (started after setup, at nice 19; this waits for it)"
+wasm_step_name="wasm: build the web planner into dist/"; [ "$wasm_ahead" = 1 ] && wasm_step_name+=" (started after setup, beside the native steps; this waits for it)"
 if step "$wasm_step_name" "$log_dir/wasm.step.log" wasm_build; then
   [ "$wasm_ahead" = 1 ] && printf '      (the build: CPU %ss)\n' "${wasm_cpu:-?}"
   node_tests "node: JavaScript API (hwplan_js)" tests/js

@@ -1466,5 +1466,19 @@ TEST(DecideWordsOff, EliminationsMatchTheirWords) {
     EXPECT_GT(budget_seen, 0) << "the budget case must eliminate something by budget";
 }
 
+// The size step names what the count is: eight PCIe cards in one server are "one node of up to 8 devices" (lesson 004:
+// "Full fine-tuning of 70B and above needs a node with FSDP"; its choose.go: "an 8-GPU node"), not a rack-scale
+// domain, although RTX 4090s share no fast domain; sixteen are past one node.
+TEST(DecideSize, EightCardsAreANodeSixteenAreNot) {
+    auto size_of = [](int count) {
+        const std::string w = R"({"stage": "finetune", "model": {"params": 7e9}, "precision": "bf16",
+            "train": {"method": "full", "optimizer": "adamw", "seq_len": 2048, "tokens": 1e8},
+            "hardware": {"devices": ["rtx-4090"], "count": )" + std::to_string(count) + "}}";
+        return plan_from_json(w, catalog()).decision.scale;
+    };
+    EXPECT_EQ(size_of(8), "one node of up to 8 devices");
+    EXPECT_EQ(size_of(16), "a rack-scale domain (NVL72, a TPU slice, an UltraServer)");
+}
+
 } // namespace
 } // namespace hwplan

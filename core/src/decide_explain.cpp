@@ -120,9 +120,9 @@ void recommendation_words(Plan& p, const Priced& priced, const Workload& w, cons
     }
     // Training: the size step is the count the search chose, with the lesson's rule of thumb beside it.
     if (lc && (w.stage == Stage::pretrain || w.stage == Stage::finetune) && !lc->count_why.empty()) {
-        const Device* d = cat.device_by_id(lc->device);
-        const int domain = d ? std::max(1, d->domain_size) : 8;
-        const Scale chosen = lc->count == 1 ? Scale::one_device : lc->count <= domain ? Scale::node : Scale::rack;
+        // A node holds up to 8 devices whatever joins them (lesson 004's "an 8-GPU node"; eight PCIe cards in one
+        // server are a node, not a rack-scale domain); past 8 the job spans a rack-scale domain or more.
+        const Scale chosen = lc->count == 1 ? Scale::one_device : lc->count <= 8 ? Scale::node : Scale::rack;
         dec.scale_why = lc->count_why + (chosen == in.level.level ? "; as the lesson's rule of thumb says: "
                                                                   : "; the lesson's rule of thumb says " + std::string(name(in.level.level)) + ": ") +
                         in.level.why;

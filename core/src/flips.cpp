@@ -38,7 +38,7 @@ Plan redecided(const Plan& p, const std::vector<Candidate>& candidates, const Wo
     q.active_params = p.active_params;
     q.precision = p.precision;
     q.candidates = candidates;
-    decide(q, w, cat, as);
+    decide(q, w, cat, as, false); // the answer and the options' costs: no words
     return q;
 }
 
@@ -124,8 +124,9 @@ void utilization_flips(Plan& p, const Workload& w, const Catalog& cat, const Ass
     std::vector<Candidate> live;
     for (const Candidate& c : p.candidates) {
         const bool may_win = std::any_of(p.options.begin(), p.options.end(), [&](const Option& o) {
-            return o.device == c.device && (o.feasible || (!o.reasons.empty() && std::all_of(o.reasons.begin(), o.reasons.end(), [](const std::string& r) {
-                                                                return r.rfind("budget: ", 0) == 0; })));
+            return o.device == c.device &&
+                   (o.feasible || (!o.eliminated_by.empty() && std::all_of(o.eliminated_by.begin(), o.eliminated_by.end(), [](Elimination r) {
+                                       return r == Elimination::budget; })));
         });
         if (!may_win) continue;
         // What decide() reads of a candidate is numbers (figures, memory, count, layout, regime): the words and the

@@ -534,7 +534,7 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
         return x.first > y.first; // the stage's headline figure: faster first
     });
     for (auto& r : ranked) p.candidates.push_back(std::move(r.second));
-    decide(p, w, cat, as);
+    decide(p, w, cat, as, !answer_only);
     if (answer_only) return p;
     add_flips(p, w, cat, as, sensitivity);
     if (sensitivity) plan_detail::add_sensitivity(p, w, cat, as);
