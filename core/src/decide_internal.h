@@ -90,6 +90,18 @@ struct CandidatePricing {
 
 enum class Way { owned, own, rent, spot, reserved };
 
+// The hourly price a way of paying takes from a candidate's pricing.
+inline const HourlyCost& price_of(const CandidatePricing& cp, Way way) {
+    switch (way) {
+    case Way::owned: return cp.owned;
+    case Way::own: return cp.own;
+    case Way::rent: return cp.rented.price;
+    case Way::spot: return cp.rented_spot.price;
+    case Way::reserved: return cp.reserved;
+    }
+    return cp.own;
+}
+
 // How one option was priced: the numbers its reasons, cost terms and cost.why are written from.
 struct OptionPricing {
     size_t pricing = 0;                // index into Priced::candidates; for an API, into Catalog::apis

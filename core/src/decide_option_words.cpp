@@ -12,17 +12,6 @@ namespace hwplan::decide_parts {
 
 namespace {
 
-const HourlyCost& hourly_of(const CandidatePricing& cp, Way way) {
-    switch (way) {
-    case Way::owned: return cp.owned;
-    case Way::own: return cp.own;
-    case Way::rent: return cp.rented.price;
-    case Way::spot: return cp.rented_spot.price;
-    case Way::reserved: return cp.reserved;
-    }
-    return cp.own;
-}
-
 // A missed target in words: the target and the candidate's figure against it.
 std::string missed_target_words(Elimination e, const Candidate& c, const Workload& w) {
     switch (e) {
@@ -63,7 +52,7 @@ std::string budget_words(double usd_per_month, const Workload& w) {
 void device_option_words(Option& o, const OptionPricing& r, const CandidatePricing& cp, Candidate& c, const Workload& w, const Catalog& cat,
                          const DecideInputs& in) {
     const Device& d = *cp.device;
-    const HourlyCost& hc = hourly_of(cp, r.way);
+    const HourlyCost& hc = price_of(cp, r.way);
     const bool owning = r.way == Way::own || r.way == Way::owned;
     const PurchaseUnits& bought = r.bought;
     const int replicas = r.replicas, per_replica = cp.per_replica, spares = in.spares;

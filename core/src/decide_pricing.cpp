@@ -113,17 +113,6 @@ PurchaseUnits fleet_for(const CandidatePricing& cp, Way way, int copies, int spa
     return each;
 }
 
-const HourlyCost& price_of(const CandidatePricing& cp, Way way) {
-    switch (way) {
-    case Way::owned: return cp.owned;
-    case Way::own: return cp.own;
-    case Way::rent: return cp.rented.price;
-    case Way::spot: return cp.rented_spot.price;
-    case Way::reserved: return cp.reserved;
-    }
-    return cp.own;
-}
-
 const char* kind_of(Way way) {
     switch (way) {
     case Way::owned: return "owned";
