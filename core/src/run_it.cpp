@@ -133,7 +133,7 @@ std::string node_note(const NodeSize& n, const std::string& change) {
                             change + " to your servers'.";
 }
 
-// [SECTION] Serving: vLLM ----------------------------------------------------------------------------------
+// [SECTION] Serving engines' layout ----------------------------------------------------------------------
 
 // One serving replica's devices: the candidate's count over its replicas (users split over replicas, plan.cpp choose_count).
 int replica_devices(const Candidate& c) {
@@ -141,25 +141,62 @@ int replica_devices(const Candidate& c) {
     return c.count % dp == 0 ? c.count / dp : c.count;
 }
 
-void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d, int replicas) {
-    const ToolInterface* serve = cat.find_tool("vllm-serve");
-    const ToolInterface* bench = cat.find_tool("vllm-bench-serve");
-    if (!serve || !bench) {
-        r.reason = "catalog/tools.json has no vllm-serve or vllm-bench-serve entry";
-        return;
+// What vLLM, SGLang and TensorRT-LLM read from the plan before writing their own flags: the serve and benchmark tools,
+// the workload's sequence shape, the batch one replica runs, and the chosen layout as one engine instance sees it.
+// Under expert parallelism the plan spreads the experts over the replica's expert_parallel devices and runs attention
+// tensor parallel over groups of tensor_parallel (plan_serving.cpp, eval_serve_layout): one instance of expert_parallel
+// devices whose attention is data parallel over expert_parallel / tensor_parallel groups.
+struct EngineLayout {
+    const ToolInterface* serve = nullptr;
+    const ToolInterface* bench = nullptr;
+    ServeShape shape{};
+    double batch = 0;                   // sequences a replica runs: the plan's batch_sequences, else the workload's batch
+    bool wide = false;                  // expert parallel (expert_parallel > 1)
+    int instance = 1;                   // devices one engine instance spans: expert_parallel when wide, else tensor_parallel
+    int attention_groups = 1;           // attention's data-parallel groups when wide (1 otherwise)
+};
+
+// The engine layout of candidate `c` for the tools `serve_id` and `bench_id`; false (r.reason set) when the catalog
+// records either tool under no entry.
+bool engine_layout(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const std::string& serve_id, const std::string& bench_id,
+                   EngineLayout& e) {
+    e.serve = cat.find_tool(serve_id);
+    e.bench = cat.find_tool(bench_id);
+    if (!e.serve || !e.bench) {
+        r.reason = "catalog/tools.json has no " + serve_id + " or " + bench_id + " entry";
+        return false;
     }
-    const ServeShape sh = serve_shape(w);
+    e.shape = serve_shape(w);
     const auto b = c.figures.find("batch_sequences");
-    const double batch = b != c.figures.end() ? b->second.value : sh.batch;
+    e.batch = b != c.figures.end() ? b->second.value : e.shape.batch;
+    const Layout& l = c.layout;
+    e.wide = l.expert_parallel > 1;
+    e.instance = e.wide ? l.expert_parallel : l.tensor_parallel;
+    e.attention_groups = e.wide ? std::max(1, l.expert_parallel / std::max(1, l.tensor_parallel)) : 1;
+    return true;
+}
+
+// What a replica's serve command is for, in words: one replica of several, or the whole model on its devices.
+std::string serve_what(const Candidate& c, int replicas) {
+    return replicas > 1 ? "serve one replica (run it on each of the " + std::to_string(replicas) + " replicas' " + std::to_string(replica_devices(c)) +
+                              " devices)"
+                        : "serve the model on " + std::to_string(replica_devices(c)) + " device" + (replica_devices(c) > 1 ? "s" : "");
+}
+
+// [SECTION] Serving: vLLM ----------------------------------------------------------------------------------
+
+void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d, int replicas) {
+    EngineLayout e;
+    if (!engine_layout(r, w, cat, c, "vllm-serve", "vllm-bench-serve", e)) return;
+    const ServeShape& sh = e.shape;
+    const double batch = e.batch;
     CommandLine s{"vllm serve \"$MODEL\""};
     s.add("--tensor-parallel-size", num(c.layout.tensor_parallel));
     if (c.layout.pipeline_parallel > 1) s.add("--pipeline-parallel-size", num(c.layout.pipeline_parallel));
-    if (c.layout.expert_parallel > 1) {
-        // The plan's wide layout spreads the experts over all expert_parallel devices with attention tensor parallel over
-        // groups of tensor_parallel (plan_serving.cpp, eval_serve_layout); vLLM spreads them over tensor x data parallel devices
-        // (--enable-expert-parallel), so the groups are its data-parallel ranks.
-        const int groups = std::max(1, c.layout.expert_parallel / std::max(1, c.layout.tensor_parallel));
-        if (groups > 1) s.add("--data-parallel-size", num(groups));
+    if (e.wide) {
+        // vLLM spreads the experts over tensor x data parallel devices (--enable-expert-parallel), so the plan's attention
+        // groups are its data-parallel ranks.
+        if (e.attention_groups > 1) s.add("--data-parallel-size", num(e.attention_groups));
         s.add("--enable-expert-parallel");
     }
     s.add("--max-model-len", num(sh.context));
@@ -173,10 +210,7 @@ void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate
     const double device_bytes = (d.runtime_total_bytes > 0 ? d.runtime_total_bytes : d.memory_bytes) * d.usable_memory_ratio;
     if (device_bytes > 0 && c.memory.capacity_bytes > 0)
         s.add("--gpu-memory-utilization", format_sig(std::round(c.memory.capacity_bytes / device_bytes * 100) / 100, 2));
-    r.deploy.push_back(command(*serve, replicas > 1 ? "serve one replica (run it on each of the " + std::to_string(replicas) + " replicas' " +
-                                                          std::to_string(replica_devices(c)) + " devices)"
-                                                    : "serve the model on " + std::to_string(replica_devices(c)) + " device" + (replica_devices(c) > 1 ? "s" : ""),
-                               s.text()));
+    r.deploy.push_back(command(*e.serve, serve_what(c, replicas), s.text()));
     const double prompts = std::max(100.0, 10 * batch);
     CommandLine m{"vllm bench serve"};
     m.add("--model", "\"$MODEL\"");
@@ -188,7 +222,7 @@ void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate
     m.add("--ignore-eos");
     m.add("--percentile-metrics", "ttft,tpot");
     m.add("--metric-percentiles", "50,99");
-    r.measure.push_back(command(*bench, "benchmark one replica at the planned batch (" + num(batch) + " requests in flight)", m.text()));
+    r.measure.push_back(command(*e.bench, "benchmark one replica at the planned batch (" + num(batch) + " requests in flight)", m.text()));
     r.setup = {int(std::lround(sh.prompt)), int(std::lround(sh.output)), int(std::lround(batch)), int(std::lround(prompts))};
     predict(r, c, "throughput_tokens_per_s", "Output token throughput (tok/s)", 1, "tok/s",
             "decode tokens per second of one replica at the planned batch; the benchmark's figure also spends time on prefills");
@@ -232,23 +266,16 @@ std::string sglang_kv_dtype(const std::string& kv) {
 }
 
 void serve_sglang(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d, int replicas) {
-    const ToolInterface* serve = cat.find_tool("sglang-launch-server");
-    const ToolInterface* bench = cat.find_tool("sglang-bench-serving");
-    if (!serve || !bench) {
-        r.reason = "catalog/tools.json has no sglang-launch-server or sglang-bench-serving entry";
-        return;
-    }
-    const ServeShape sh = serve_shape(w);
-    const auto b = c.figures.find("batch_sequences");
-    const double batch = b != c.figures.end() ? b->second.value : sh.batch;
+    EngineLayout e;
+    if (!engine_layout(r, w, cat, c, "sglang-launch-server", "sglang-bench-serving", e)) return;
+    const ServeShape& sh = e.shape;
+    const double batch = e.batch;
     const Layout& l = c.layout;
-    // Under expert parallelism the plan spreads the experts over all the replica's devices and runs attention tensor
-    // parallel over groups of l.tensor_parallel (plan_serving.cpp, eval_serve_layout). SGLang says that as one instance of
-    // --tp-size devices with --ep-size experts' ranks, and attention data parallel over tp / attention-tp groups
-    // (server_args.py: enable_dp_attention, "data parallelism for attention and tensor parallelism for FFN").
-    const bool wide = l.expert_parallel > 1;
-    const int instance = wide ? l.expert_parallel : l.tensor_parallel;
-    const int attention_groups = wide ? std::max(1, l.expert_parallel / std::max(1, l.tensor_parallel)) : 1;
+    // SGLang says the engine layout as one instance of --tp-size devices with --ep-size experts' ranks, and attention data
+    // parallel over tp / attention-tp groups (server_args.py: enable_dp_attention, "data parallelism for attention and
+    // tensor parallelism for FFN").
+    const bool wide = e.wide;
+    const int instance = e.instance, attention_groups = e.attention_groups;
     CommandLine s{"python -m sglang.launch_server"};
     s.add("--model-path", "\"$MODEL\"");
     s.add("--tp-size", num(instance));
@@ -279,10 +306,7 @@ void serve_sglang(RunIt& r, const Workload& w, const Catalog& cat, const Candida
     else if (w.precision.weights == "fp16") s.add("--dtype", "float16");
     s.add("--host", "127.0.0.1");
     s.add("--port", "30000");
-    r.deploy.push_back(command(*serve, replicas > 1 ? "serve one replica (run it on each of the " + std::to_string(replicas) + " replicas' " +
-                                                          std::to_string(replica_devices(c)) + " devices)"
-                                                    : "serve the model on " + std::to_string(replica_devices(c)) + " device" + (replica_devices(c) > 1 ? "s" : ""),
-                               s.text()));
+    r.deploy.push_back(command(*e.serve, serve_what(c, replicas), s.text()));
     const double prompts = std::max(100.0, 10 * batch);
     CommandLine m{"python -m sglang.bench_serving"};
     m.add("--backend", "sglang");
@@ -295,7 +319,7 @@ void serve_sglang(RunIt& r, const Workload& w, const Catalog& cat, const Candida
     m.add("--random-range-ratio", "1");
     m.add("--max-concurrency", num(batch));
     m.add("--num-prompts", num(prompts));
-    r.measure.push_back(command(*bench, "benchmark one replica at the planned batch (" + num(batch) + " requests in flight)", m.text()));
+    r.measure.push_back(command(*e.bench, "benchmark one replica at the planned batch (" + num(batch) + " requests in flight)", m.text()));
     r.setup = {int(std::lround(sh.prompt)), int(std::lround(sh.output)), int(std::lround(batch)), int(std::lround(prompts))};
     predict(r, c, "throughput_tokens_per_s", "Output token throughput (tok/s)", 1, "tok/s",
             "decode tokens per second of one replica at the planned batch; the benchmark's figure also spends time on prefills");
@@ -334,26 +358,18 @@ double trtllm_kv_fraction(const Candidate& c, const Device& d) {
 }
 
 void serve_trtllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d, int replicas) {
-    const ToolInterface* serve = cat.find_tool("trtllm-serve");
-    const ToolInterface* bench = cat.find_tool("trtllm-benchmark-serving");
-    if (!serve || !bench) {
-        r.reason = "catalog/tools.json has no trtllm-serve or trtllm-benchmark-serving entry";
-        return;
-    }
-    const ServeShape sh = serve_shape(w);
-    const auto b = c.figures.find("batch_sequences");
-    const double batch = b != c.figures.end() ? b->second.value : sh.batch;
+    EngineLayout e;
+    if (!engine_layout(r, w, cat, c, "trtllm-serve", "trtllm-benchmark-serving", e)) return;
+    const ServeShape& sh = e.shape;
+    const double batch = e.batch;
     const Layout& l = c.layout;
-    // Under expert parallelism the plan spreads the experts over the replica's expert_parallel devices with attention tensor
-    // parallel over groups of tensor_parallel (plan_serving.cpp, eval_serve_layout). trtllm-serve says that as --tp_size
-    // devices with --ep_size experts' ranks; attention over groups is its enable_attention_dp, where each rank runs
-    // attention on its own requests (attention tensor parallel 1).
-    const bool wide = l.expert_parallel > 1;
-    const int instance = wide ? l.expert_parallel : l.tensor_parallel;
-    const int attention_groups = wide ? std::max(1, l.expert_parallel / std::max(1, l.tensor_parallel)) : 1;
+    // trtllm-serve says the engine layout as --tp_size devices with --ep_size experts' ranks; attention over groups is its
+    // enable_attention_dp, where each rank runs attention on its own requests (attention tensor parallel 1).
+    const bool wide = e.wide;
+    const int instance = e.instance, attention_groups = e.attention_groups;
     // The LLM API options trtllm-serve reads with --config (the run-benchmark guide's extra-llm-api-config.yml): the KV
     // cache's precision (auto: the checkpoint's) and attention data parallelism.
-    std::string yaml = "# TensorRT-LLM " + serve->release + ": LLM API options for trtllm-serve --config\n";
+    std::string yaml = "# TensorRT-LLM " + e.serve->release + ": LLM API options for trtllm-serve --config\n";
     yaml += "kv_cache_config:\n  dtype: " + std::string(w.precision.kv_cache == "fp8" ? "fp8" : "auto") + "\n";
     if (attention_groups > 1) yaml += "enable_attention_dp: true\n";
     const std::string file = "trtllm_config.yml";
@@ -374,12 +390,9 @@ void serve_trtllm(RunIt& r, const Workload& w, const Catalog& cat, const Candida
     s.add("--host", "127.0.0.1");
     s.add("--port", "8000");
     s.add("--config", file);
-    r.deploy.push_back(command(*serve, "LLM API options: the KV cache precision" + std::string(attention_groups > 1 ? " and attention data parallelism" : ""),
+    r.deploy.push_back(command(*e.serve, "LLM API options: the KV cache precision" + std::string(attention_groups > 1 ? " and attention data parallelism" : ""),
                                yaml, file));
-    r.deploy.push_back(command(*serve, replicas > 1 ? "serve one replica (run it on each of the " + std::to_string(replicas) + " replicas' " +
-                                                          std::to_string(replica_devices(c)) + " devices)"
-                                                    : "serve the model on " + std::to_string(replica_devices(c)) + " device" + (replica_devices(c) > 1 ? "s" : ""),
-                               s.text()));
+    r.deploy.push_back(command(*e.serve, serve_what(c, replicas), s.text()));
     const double prompts = std::max(100.0, 10 * batch);
     CommandLine m{"python -m tensorrt_llm.serve.scripts.benchmark_serving"};
     m.add("--backend", "openai");
@@ -396,7 +409,7 @@ void serve_trtllm(RunIt& r, const Workload& w, const Catalog& cat, const Candida
     m.add("--ignore-eos");
     m.add("--percentile-metrics", "ttft,tpot,itl");
     m.add("--metric-percentiles", "50,99");
-    r.measure.push_back(command(*bench, "benchmark one replica at the planned batch (" + num(batch) + " requests in flight)", m.text()));
+    r.measure.push_back(command(*e.bench, "benchmark one replica at the planned batch (" + num(batch) + " requests in flight)", m.text()));
     r.setup = {int(std::lround(sh.prompt)), int(std::lround(sh.output)), int(std::lround(batch)), int(std::lround(prompts))};
     predict(r, c, "throughput_tokens_per_s", "Output token throughput (tok/s)", 1, "tok/s",
             "decode tokens per second of one replica at the planned batch; the benchmark's figure also spends time on prefills");
