@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <tuple>
 
 #include <nlohmann/json.hpp>
@@ -123,6 +124,15 @@ TEST(BenchReport, EachSampleIsReadIntoTheFiguresItPrinted) {
         {"run-it/mlx-lm-benchmark-pr478-batched.txt", "mlx-lm-benchmark",
          {{"prompt_tps", "944.421", 944.421, 1}, {"generation_tps", "301.916", 301.916, 1}, {"peak_memory (GB)", "46.885", 46.885, 1}},
          3},
+        // vllm bench serve against an embedding server (PR 23000, August 2025): the pooling block, "Total Token" capitalised then.
+        {"run-it/vllm-bench-serve-embeddings-pr23000.txt", "vllm-bench-serve",
+         {{"Successful requests", "10000", 10000, 2}, {"Total input tokens", "5102595", 5102595, 4}, {"Request throughput (req/s)", "414.91", 414.91, 5},
+          {"Total Token throughput (tok/s)", "211711.04", 211711.04, 6}},
+         5},
+        // Axolotl's logged dict (PR 3148: an evaluation step's, with the memory figures its trainer adds).
+        {"run-it/axolotl-log-pr3148.txt", "axolotl",
+         {{"memory/device_reserved (GiB)", "0", 0, 1}, {"memory/max_allocated (GiB)", "10.97", 10.97, 1}},
+         2},
         // llama-bench: "pp 512" and "tg 128" with a space (older), compact names with depth rows (newer), a QNN build.
         {"llama-bench-readme.md", "llama-bench", {{"pp512 (t/s)", "2368.80", 2368.80, 3}, {"tg128 (t/s)", "131.42", 131.42, 4}}, 2},
         {"run-it/llama-bench-readme-depth.md", "llama-bench", {{"pp512 (t/s)", "7340.20", 7340.20, 3}, {"tg128 (t/s)", "120.60", 120.60, 4}}, 2},
@@ -170,8 +180,8 @@ TEST(BenchReport, TextThatIsNoBenchmarkIsANamedError) {
         ASSERT_EQ(r.issues.size(), 1u) << text;
         EXPECT_EQ(r.issues[0], (Issue{"text", "no benchmark output found: paste the result block `vllm bench serve`, `python -m sglang.bench_serving` or "
                                               "TensorRT-LLM's benchmark_serving prints (from \"============ Serving Benchmark Result ============\" on), the "
-                                              "table `llama-bench -o md` prints, mlx_lm.benchmark's lines, or torchtitan's, torchtune's, Megatron-LM's or "
-                                              "DeepSpeed's training log"}))
+                                              "table `llama-bench -o md` prints, mlx_lm.benchmark's lines, or torchtitan's, torchtune's, Megatron-LM's, "
+                                              "DeepSpeed's, Axolotl's or OpenRLHF's training log"}))
             << text;
         EXPECT_TRUE(r.lines.empty());
     }
@@ -495,6 +505,88 @@ TEST(RunCompare, AnotherToolsOutputOrOtherTestsAreNamedErrors) {
     ASSERT_EQ(g.issues.size(), 1u);
     EXPECT_EQ(g.issues[0], (Issue{"text", "the plan's measure command is Megatron-LM's training run, the pasted text is torchtitan's training log: "
                                           "paste the output of the command run-it wrote"}));
+}
+
+// [SECTION] Embedding and RL jobs -----------------------------------------------------------------------------
+
+// Nightly embeddings (team-nightly-embeddings): the pooling block of vLLM's PR 23000 (a BERT-base-sized embedder,
+// snowflake-arctic-embed-m-v1.5, 512-token random prompts) read against the plan of bge-base-en-v1.5 at 512 tokens. Request
+// throughput is one device's items a second (items_per_s / devices); the block's "Total Token throughput" is the predicted
+// "Total token throughput" in vLLM's spelling before late 2025. The difference points at the encoder's compute efficiency,
+// and nothing is calibrated: hwplan calibrates no encoder figure from a measurement yet.
+TEST(ReadBack, EmbeddingBlockMapsOntoItemsASecondAndIsNotCalibrated) {
+    const std::string workload = scenario_workload("team-nightly-embeddings");
+    const Plan p = plan_from_json(workload, files_catalog(), false);
+    ASSERT_TRUE(p.run.available) << p.run.reason;
+    const Candidate* cand = nullptr;
+    for (const auto& x : p.candidates)
+        if (x.device == p.run.device) cand = &x;
+    ASSERT_NE(cand, nullptr);
+    const double per_device = cand->figures.at("items_per_s").value / std::max(1, cand->layout.data_parallel);
+    const RunComparison c = read_back(files_catalog(), workload, "", sample("run-it/vllm-bench-serve-embeddings-pr23000.txt"), "2026-12-03");
+    ASSERT_TRUE(c.issues.empty()) << to_string(c.issues.front());
+    EXPECT_EQ(c.tool, "vllm-bench-serve");
+    std::map<std::string, ComparedLine> by;
+    for (const auto& l : c.lines) by[l.metric] = l;
+    const ComparedLine& req = by.at("Request throughput (req/s)");
+    ASSERT_TRUE(req.measured);
+    EXPECT_DOUBLE_EQ(req.value, 414.91);
+    EXPECT_EQ(req.line, 5);
+    EXPECT_NEAR(req.predicted, per_device, 1e-9 * per_device);
+    EXPECT_NEAR(req.ratio, 414.91 / per_device, 1e-9);
+    const ComparedLine& tok = by.at("Total token throughput (tok/s)");
+    ASSERT_TRUE(tok.measured);
+    EXPECT_DOUBLE_EQ(tok.value, 211711.04);
+    EXPECT_FALSE(by.at("Mean E2EL (ms)").measured); // the quoted block stops before its latencies
+    EXPECT_EQ(c.points_at, "encoder_compute_efficiency");
+    EXPECT_FALSE(c.calibrated);
+    EXPECT_EQ(c.calibration_note.rfind("not calibrated: ", 0), 0u) << c.calibration_note;
+    // The PR ran without --max-concurrency: named, as for a serving block.
+    EXPECT_NE(std::find_if(c.notes.begin(), c.notes.end(), [](const std::string& n) { return n.find("no maximum request concurrency") != std::string::npos; }),
+              c.notes.end());
+    // 5,102,595 input tokens over 10,000 requests is 510 a request, within a tenth of the command's 512: no note on lengths.
+    EXPECT_EQ(std::find_if(c.notes.begin(), c.notes.end(), [](const std::string& n) { return n.find("input tokens a request") != std::string::npos; }),
+              c.notes.end());
+}
+
+// OpenRLHF's step line (openrlhf/trainer/ppo_trainer.py at v0.11.0: logger.info(f"\u2728 Global step {global_step}:
+// {log_status}"), a Python dict with the step's timings in seconds). No public log with all of its timing keys was found,
+// so these two lines are written here in that format, the second wrapped as a log viewer wraps it; the reader must take
+// step 2's figures, each from the line it is printed on.
+TEST(RunCompare, OpenRlhfStepLineMapsOntoThePoolsPhases) {
+    const std::string log =
+        "(PPOTrainer pid=1) \xe2\x9c\xa8 Global step 1: {'reward': 0.41, 'timing/make_experience': 20.5, 'timing/ppo_train': 25.0, "
+        "'timing/broadcast': 4.25, 'timing/generation': 410.0, 'timing/step_total': 459.75}\n"
+        "(PPOTrainer pid=1) \xe2\x9c\xa8 Global step 2: {'reward': 0.45, 'policy_loss': -0.0094, 'timing/make_experience': 18.5,\n"
+        "   'timing/ppo_train': 21.75, 'timing/broadcast': 3.5, 'timing/generation': 350.25, 'timing/step_total': 394.0}\n";
+    const BenchReport report = read_bench_report(log);
+    ASSERT_TRUE(report.issues.empty()) << to_string(report.issues.front());
+    EXPECT_EQ(report.tool, "openrlhf-train-ppo-ray");
+    ASSERT_EQ(report.lines.size(), 5u); // the five timing/ keys; reward and policy_loss are not timings
+    EXPECT_DOUBLE_EQ(report.find("timing/generation")->value, 350.25);
+    EXPECT_EQ(report.find("timing/generation")->line, 3);
+    EXPECT_DOUBLE_EQ(report.find("timing/make_experience")->value, 18.5);
+    EXPECT_EQ(report.find("timing/make_experience")->line, 2);
+    const std::string workload = scenario_workload("reasoning-rl-1t-moe");
+    const Plan p = plan_from_json(workload, files_catalog(), false);
+    ASSERT_TRUE(p.run.available) << p.run.reason;
+    const RunComparison c = compare_run(p.run, report);
+    ASSERT_TRUE(c.issues.empty()) << to_string(c.issues.front());
+    std::map<std::string, ComparedLine> by;
+    for (const auto& l : c.lines) by[l.metric] = l;
+    for (const auto& [metric, value] : {std::pair<const char*, double>{"timing/generation", 350.25}, {"timing/ppo_train", 21.75},
+                                        {"timing/broadcast", 3.5}, {"timing/step_total", 394.0}}) {
+        ASSERT_TRUE(by.at(metric).measured) << metric;
+        EXPECT_DOUBLE_EQ(by.at(metric).value, value) << metric;
+        EXPECT_NEAR(by.at(metric).ratio, value / by.at(metric).predicted, 1e-12) << metric;
+    }
+    // make_experience is printed and not predicted (the plan counts no log-probability pass): listed as also printed.
+    EXPECT_NE(std::find_if(c.other.begin(), c.other.end(), [](const MeasuredLine& l) { return l.metric == "timing/make_experience"; }), c.other.end());
+    EXPECT_FALSE(c.points_at.empty());
+    const RunComparison back = read_back(files_catalog(), workload, "", log, "2026-12-03");
+    ASSERT_TRUE(back.issues.empty()) << to_string(back.issues.front());
+    EXPECT_FALSE(back.calibrated);
+    EXPECT_NE(back.calibration_note.find("an RL step's phases"), std::string::npos) << back.calibration_note;
 }
 
 // [SECTION] Training: torchtune's, Megatron-LM's and DeepSpeed's logs --------------------------------------------

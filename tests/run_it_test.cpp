@@ -100,6 +100,10 @@ std::vector<Planned> every_workload() {
         "precision": {"weights": "int8", "kv_cache": "fp8", "compute": "fp16"},
         "serve": {"context_tokens": 8192, "prompt_tokens": 2000, "output_tokens": 400, "concurrent_users": 8},
         "hardware": {"devices": ["Apple M3 Ultra"]}, "decision": {"stack": "mlx-metal"}})"});
+    // A QLoRA fine-tune sharded over two devices (Axolotl's FSDP2 config, resharding after forward at ZeRO-3).
+    texts.push_back({"70b qlora fsdp a100s", R"({"name": "70B QLoRA, FSDP", "stage": "finetune", "model": "llama-3.1-70b",
+        "precision": {"weights": "nf4", "compute": "bf16"}, "train": {"method": "qlora", "seq_len": 2048, "micro_batch": 1, "zero_stage": 3,
+        "checkpointing": "full"}, "hardware": {"devices": ["A100 80GB"], "count": 2}})"});
     // Pretraining on a device whose board holds 4 (MI250X: interconnect domain 4), so the launchers start 4 a node.
     texts.push_back({"qwen2.5-7b pretraining mi250x", R"({"name": "Qwen2.5 7B pretraining on MI250X", "stage": "pretrain", "model": "Qwen2.5-7B",
         "train": {"tokens": 1e10, "seq_len": 4096, "global_batch": 256}, "hardware": {"devices": ["MI250X"], "count": 16},
@@ -403,7 +407,46 @@ TEST(RunIt, CommandsAndConfigsHoldThePlannedLayout) {
                 for (const auto& c : *list) {
                     const auto f = check_command(c, label);
                     tools_seen.insert(c.tool);
-                    if (c.tool == "vllm-serve") {
+                    if (c.tool == "vllm-serve" && p.workload.stage == Stage::embed) {
+                        // One server a device running the planned encoder batch: items in a step, and their tokens in one step.
+                        const EmbedSpec& e = p.workload.embed;
+                        EXPECT_EQ(f.find("--runner")->second, "pooling") << label;
+                        EXPECT_EQ(as_int(f, "--max-num-seqs"), int(e.batch_size)) << label;
+                        EXPECT_EQ(as_int(f, "--max-num-batched-tokens"), int(e.batch_size * e.tokens_per_item)) << label;
+                        EXPECT_EQ(as_int(f, "--max-model-len"), int(e.tokens_per_item)) << label;
+                        EXPECT_EQ(f.count("--tensor-parallel-size"), 0u) << label;
+                    } else if (c.tool == "vllm-bench-serve" && p.workload.stage == Stage::embed) {
+                        EXPECT_EQ(f.find("--backend")->second, "openai-embeddings") << label;
+                        EXPECT_EQ(f.find("--endpoint")->second, "/v1/embeddings") << label;
+                        EXPECT_EQ(as_int(f, "--random-input-len"), int(p.workload.embed.tokens_per_item)) << label;
+                        EXPECT_EQ(as_int(f, "--max-concurrency"), int(p.workload.embed.batch_size)) << label;
+                        EXPECT_EQ(as_int(f, "--num-prompts") % int(p.workload.embed.batch_size), 0) << label << ": whole batches";
+                    } else if (c.tool == "openrlhf-train-ppo-ray") {
+                        // The plan's two pools (rl.h): the actor on the trainer devices, the vLLM engines on the rollout devices.
+                        const int per_node = as_int(f, "--actor.num_gpus_per_node"), nodes = as_int(f, "--actor.num_nodes");
+                        EXPECT_GE(nodes * per_node, cand.rl.trainer_devices) << label;
+                        EXPECT_LT((nodes - 1) * per_node, cand.rl.trainer_devices) << label;
+                        EXPECT_EQ(as_int(f, "--vllm.num_engines") * as_int(f, "--vllm.tensor_parallel_size"), cand.rl.rollout_devices) << label;
+                        EXPECT_EQ(as_int(f, "--vllm.tensor_parallel_size"), cand.rl.replica_devices) << label;
+                        EXPECT_EQ(as_int(f, "--ds.zero_stage"), l.zero_stage) << label;
+                        EXPECT_EQ(as_int(f, "--train.micro_batch_size"), l.micro_batch) << label;
+                        EXPECT_EQ(as_int(f, "--rollout.batch_size"), int(std::ceil(p.workload.serve.concurrent_users))) << label;
+                        EXPECT_EQ(f.count("--train.colocate_all"), 0u) << label << ": the pools are separate devices";
+                    } else if (c.tool == "axolotl" && !c.file.empty()) {
+                        EXPECT_EQ(as_int(f, "micro_batch_size"), l.micro_batch) << label;
+                        EXPECT_EQ(as_int(f, "gradient_accumulation_steps"), l.micro_batches) << label;
+                        EXPECT_EQ(as_int(f, "sequence_len"), int(p.workload.train.seq_len)) << label;
+                        EXPECT_EQ(as_int(f, "lora_r"), int(p.workload.train.lora_rank)) << label;
+                        const bool qlora = p.workload.train.method == TrainMethod::qlora;
+                        EXPECT_EQ(f.find("adapter")->second, qlora ? "qlora" : "lora") << label;
+                        EXPECT_EQ(f.count("load_in_4bit"), qlora ? 1u : 0u) << label;
+                        // FSDP as planned: sharded at ZeRO-2 and 3 over several devices, resharding after forward at 3.
+                        const bool fsdp = cand.count > 1 && l.zero_stage >= 2;
+                        ASSERT_EQ(f.count("fsdp_config.reshard_after_forward"), fsdp ? 1u : 0u) << label;
+                        if (fsdp) {
+                            EXPECT_EQ(f.find("fsdp_config.reshard_after_forward")->second, l.zero_stage >= 3 ? "true" : "false") << label;
+                        }
+                    } else if (c.tool == "vllm-serve") {
                         EXPECT_EQ(as_int(f, "--tensor-parallel-size"), l.tensor_parallel) << label;
                         EXPECT_EQ(f.count("--enable-expert-parallel"), l.expert_parallel > 1 ? 1u : 0u) << label;
                         // One replica's devices: tensor x data (the expert-parallel groups) x pipeline parallel.
@@ -507,7 +550,8 @@ TEST(RunIt, CommandsAndConfigsHoldThePlannedLayout) {
                 }
         }
     for (const char* t : {"vllm-serve", "vllm-bench-serve", "sglang-launch-server", "sglang-bench-serving", "trtllm-serve", "trtllm-benchmark-serving",
-                          "mlx-lm-server", "mlx-lm-benchmark", "llama-server", "llama-bench", "torchtune", "torchtitan", "megatron-lm", "deepspeed"})
+                          "mlx-lm-server", "mlx-lm-benchmark", "llama-server", "llama-bench", "torchtune", "torchtitan", "megatron-lm", "deepspeed",
+                          "openrlhf-train-ppo-ray", "axolotl"})
         EXPECT_TRUE(tools_seen.count(t)) << t << " is never written by any scenario or example";
 }
 
@@ -858,6 +902,121 @@ TEST(RunIt, TorchtuneWritesThePlannedOffloadAndSharding) {
 
 // [SECTION] No command, and bad input ----------------------------------------------------------------------
 
+// Nightly embeddings (catalog/scenarios/team-nightly-embeddings.json): 50,000 items of 512 tokens, the default encoder
+// batch of 64 (workload.h EmbedSpec). One vLLM pooling server a device runs the batch: --max-num-seqs 64 and
+// --max-num-batched-tokens 64 x 512 = 32,768 (by hand); the benchmark keeps 64 requests of 512 tokens in flight. What it
+// prints is the plan's items a second of one device: Request throughput = items_per_s / devices, Total token throughput =
+// that x 512, Mean E2EL = one batch's time, 64 x devices / items_per_s.
+TEST(RunIt, EmbeddingJobServesThePoolingRunnerAndBenchmarksTheBatch) {
+    const Planned& p = find("scenario team-nightly-embeddings");
+    const RunIt& r = p.plan.run;
+    ASSERT_TRUE(r.available) << r.reason;
+    ASSERT_EQ(r.deploy.size(), 1u);
+    EXPECT_EQ(r.deploy[0].tool, "vllm-serve");
+    const auto serve = flags_of(r.deploy[0].text);
+    EXPECT_EQ(serve.find("--runner")->second, "pooling");
+    EXPECT_EQ(as_int(serve, "--max-num-seqs"), 64);
+    EXPECT_EQ(as_int(serve, "--max-num-batched-tokens"), 32768);
+    EXPECT_EQ(as_int(serve, "--max-model-len"), 512);
+    EXPECT_EQ(serve.find("--dtype")->second, "float16"); // the scenario's precision: fp16
+    ASSERT_EQ(r.measure.size(), 1u);
+    const auto bench = flags_of(r.measure[0].text);
+    EXPECT_EQ(bench.find("--backend")->second, "openai-embeddings");
+    EXPECT_EQ(as_int(bench, "--random-input-len"), 512);
+    EXPECT_EQ(as_int(bench, "--max-concurrency"), 64);
+    EXPECT_EQ(r.setup.prompt_tokens, 512);
+    EXPECT_EQ(r.setup.output_tokens, 0);
+    EXPECT_EQ(r.setup.concurrency, 64);
+    EXPECT_EQ(as_int(bench, "--num-prompts"), r.setup.requests);
+    const Candidate& c = candidate_of(p, r.device);
+    const double devices = std::max(1, c.layout.data_parallel), items = c.figures.at("items_per_s").value;
+    // At least ten batches and at most the job's own 50,000 items on one device.
+    EXPECT_GE(r.setup.requests, 640);
+    EXPECT_LE(r.setup.requests, std::ceil(50000 / devices / 64) * 64);
+    std::map<std::string, PredictedLine> by;
+    for (const auto& l : r.predicted) by[l.metric] = l;
+    EXPECT_NEAR(by.at("Request throughput (req/s)").value, items / devices, 1e-9 * items);
+    EXPECT_NEAR(by.at("Total token throughput (tok/s)").value, items / devices * 512, 1e-9 * items * 512);
+    EXPECT_NEAR(by.at("Mean E2EL (ms)").value, 64 * devices / items * 1e3, 1e-9);
+    EXPECT_TRUE(by.at("Request throughput (req/s)").banded);
+    EXPECT_LE(by.at("Mean E2EL (ms)").low, by.at("Mean E2EL (ms)").high);
+}
+
+// Reasoning RL on a 1T MoE (catalog/scenarios/reasoning-rl-1t-moe.json): 256 rollouts a step of 2,000 prompt and 16,000
+// output tokens. The plan's split (rl.h) is written as OpenRLHF's two pools: the actor on actor.num_nodes x
+// actor.num_gpus_per_node = the trainer devices, vllm.num_engines x vllm.tensor_parallel_size = the rollout devices. By
+// hand: rollout.batch_size 256, max_new_tokens 16,000, data.max_len 2,000 + 16,000 = 18,000, and the measure run's
+// data.max_samples = 5 steps x 256 = 1,280 prompts. The predicted phases are the pools' own times.
+TEST(RunIt, RlJobWritesThePlannedSplitAsOpenRlhfActorAndEngines) {
+    const Planned& p = find("scenario reasoning-rl-1t-moe");
+    const RunIt& r = p.plan.run;
+    ASSERT_TRUE(r.available) << r.reason;
+    const Candidate& c = candidate_of(p, r.device);
+    ASSERT_TRUE(c.rl.sized) << c.rl.explanation;
+    ASSERT_EQ(r.deploy.size(), 1u);
+    ASSERT_EQ(r.measure.size(), 1u);
+    const auto run = flags_of(r.deploy[0].text), measure = flags_of(r.measure[0].text);
+    EXPECT_EQ(as_int(run, "--actor.num_nodes") * as_int(run, "--actor.num_gpus_per_node"), c.rl.trainer_devices);
+    EXPECT_EQ(c.rl.trainer_devices, c.count);
+    EXPECT_EQ(as_int(run, "--vllm.num_engines"), c.rl.rollout_replicas);
+    EXPECT_EQ(as_int(run, "--vllm.tensor_parallel_size"), c.rl.replica_devices);
+    EXPECT_EQ(as_int(run, "--vllm.num_engines") * as_int(run, "--vllm.tensor_parallel_size"), c.rl.rollout_devices);
+    EXPECT_EQ(as_int(run, "--rollout.batch_size"), 256);
+    EXPECT_EQ(as_int(run, "--train.batch_size"), 256);
+    EXPECT_EQ(as_int(run, "--rollout.max_new_tokens"), 16000);
+    EXPECT_EQ(as_int(run, "--data.max_len"), 18000);
+    EXPECT_EQ(as_int(run, "--ds.zero_stage"), 3); // the scenario's train.zero_stage
+    EXPECT_EQ(run.count("--actor.gradient_checkpointing_enable"), 1u); // train.checkpointing full
+    EXPECT_EQ(run.find("--algo.advantage.estimator")->second, "reinforce"); // no critic model
+    EXPECT_EQ(run.find("--algo.kl.init_coef")->second, "0");              // no reference model
+    EXPECT_EQ(as_int(measure, "--data.max_samples"), 1280);
+    EXPECT_EQ(run.count("--data.max_samples"), 0u); // the scenario gives no token count: the whole dataset
+    std::map<std::string, PredictedLine> by;
+    for (const auto& l : r.predicted) by[l.metric] = l;
+    EXPECT_DOUBLE_EQ(by.at("timing/generation").value, c.rl.generation_s);
+    EXPECT_DOUBLE_EQ(by.at("timing/ppo_train").value, c.rl.train_s);
+    EXPECT_DOUBLE_EQ(by.at("timing/broadcast").value, c.rl.sync_s);
+    EXPECT_DOUBLE_EQ(by.at("timing/step_total").value, c.figures.at("rl_step_s").value);
+    // rl.h: the step is its three phases one after another.
+    EXPECT_NEAR(by.at("timing/step_total").value, c.rl.generation_s + c.rl.train_s + c.rl.sync_s, 1e-9 * c.rl.step_s);
+}
+
+// The small team's occasional QLoRA fine-tune (catalog/scenarios/small-team-three-jobs.json, card 2: Llama 3.1 8B in
+// NF4, rank 16, 2,048-token sequences, micro-batch 1, 5e7 tokens): its plan follows the QLoRA reference profile (bitsandbytes
+// + PEFT, paged AdamW), which Axolotl trains with, so the config is Axolotl's. By hand: 5e7 / (1 x 2,048) = 24,414.06 ->
+// 24,415 steps when the plan keeps one sequence a step on one device; the measure run stops at 20.
+TEST(RunIt, QloraFineTuneWritesAnAxolotlConfigWithThePlannedAdapter) {
+    const Planned& p = find("scenario small-team-three-jobs card 2");
+    const RunIt& r = p.plan.run;
+    ASSERT_TRUE(r.available) << r.reason;
+    ASSERT_EQ(r.deploy.size(), 2u);
+    EXPECT_EQ(r.deploy[0].tool, "axolotl");
+    EXPECT_EQ(r.deploy[0].file, "hwplan_axolotl.yml");
+    EXPECT_EQ(r.deploy[1].text, "axolotl train hwplan_axolotl.yml");
+    std::string error;
+    const auto y = parse_yaml(r.deploy[0].text, error);
+    ASSERT_EQ(error, "");
+    EXPECT_EQ(y.at("adapter"), "qlora");
+    EXPECT_EQ(y.at("load_in_4bit"), "true");
+    EXPECT_EQ(y.at("lora_r"), "16");
+    EXPECT_EQ(y.at("sequence_len"), "2048");
+    EXPECT_EQ(y.at("optimizer"), "paged_adamw_32bit"); // the profile pages the optimizer state (runtimes.json qlora-reference)
+    EXPECT_EQ(y.at("gradient_checkpointing"), "true"); // the card's checkpointing: full
+    const Candidate& c = candidate_of(p, r.device);
+    const double global = double(std::max(1, c.layout.micro_batch)) * std::max(1, c.layout.micro_batches) * std::max(1, c.layout.data_parallel);
+    EXPECT_EQ(std::stod(y.at("max_steps")), std::ceil(5e7 / (global * 2048)));
+    if (global == 1) {
+        EXPECT_EQ(y.at("max_steps"), "24415");
+    }
+    const auto m = parse_yaml(r.measure[0].text, error);
+    EXPECT_EQ(m.at("max_steps"), "20");
+    std::map<std::string, PredictedLine> by;
+    for (const auto& l : r.predicted) by[l.metric] = l;
+    EXPECT_NEAR(by.at("train_steps_per_second").value, 1 / c.figures.at("step_time_s").value, 1e-12);
+    EXPECT_EQ(by.at("memory/device_reserved (GiB)").unit, "GiB");
+    EXPECT_EQ(by.count("MFU (%)"), 0u); // Axolotl's log has none
+}
+
 TEST(RunIt, HostedApisAndUnrecordedStacksSayWhy) {
     for (const auto& p : planned()) {
         const RunIt& r = p.plan.run;
@@ -866,9 +1025,17 @@ TEST(RunIt, HostedApisAndUnrecordedStacksSayWhy) {
             EXPECT_NE(r.reason.find("hosted API"), std::string::npos) << p.label;
         }
     }
-    const Planned& rl = find("scenario reasoning-rl-1t-moe");
-    EXPECT_FALSE(rl.plan.run.available);
-    EXPECT_NE(rl.plan.run.reason.find("reinforcement learning"), std::string::npos);
+    // An embedding job on a device vLLM does not run on (Apple silicon: Metal, no CUDA or ROCm) has no command, and says why.
+    auto parsed = parse_workload(R"({"stage": "embed", "model": "bge-base-en-v1.5", "precision": "fp16", "embed": {"items": 1000},
+        "hardware": {"devices": ["Apple M4 Max"]}})", catalog());
+    ASSERT_TRUE(parsed.issues.empty());
+    Issues issues;
+    const Plan plan_ = plan(parsed.workload, catalog(), assumptions_for(catalog(), parsed.workload.assumptions, issues), false);
+    ASSERT_FALSE(plan_.candidates.empty());
+    const RunIt apple = run_it(plan_, parsed.workload, catalog(), plan_.candidates.front().device);
+    EXPECT_FALSE(apple.available);
+    EXPECT_NE(apple.reason.find("vLLM's pooling runner"), std::string::npos) << apple.reason;
+    EXPECT_TRUE(apple.deploy.empty() && apple.measure.empty());
 }
 
 TEST(RunIt, AnUnknownDeviceIsAReasonNotACrash) {

@@ -542,6 +542,71 @@ LoggedValues megatron_last_values(const std::string& text, int& iterations) {
     }, lines);
 }
 
+// Python dicts printed by a trainer's logger, "{'key': value, ...}", one line or wrapped over several (a log viewer or a
+// quote breaks long ones): the numeric entries of each (quoted numbers too; other strings, lists and tensors skipped), each
+// with the line it is on, and the text before the dict's "{" on its first line ("... Global step 3: "). OpenRLHF's PPOTrainer logs
+// logger.info(f"\u2728 Global step {global_step}: {log_status}") every step (openrlhf/trainer/ppo_trainer.py at v0.11.0), and
+// the Hugging Face Trainer under Axolotl prints its log dicts with print() (trainer.py log(); Axolotl's base.py adds
+// 'memory/device_reserved (GiB)' and the others), so both are Python reprs of a dict of floats.
+struct PyDict {
+    std::string before;                 // the first line's text before "{"
+    int line = 0;                       // the line the dict opens on
+    LoggedValues values;
+};
+
+std::vector<PyDict> python_dicts(const std::string& text) {
+    std::vector<PyDict> out;
+    std::vector<std::string> lines;
+    {
+        std::stringstream ss(text);
+        std::string l;
+        while (std::getline(ss, l)) lines.push_back(l);
+    }
+    for (size_t n = 0; n < lines.size(); ++n) {
+        const auto open = lines[n].find("{'");
+        if (open == std::string::npos) continue;
+        PyDict d;
+        d.before = lines[n].substr(0, open);
+        d.line = int(n) + 1;
+        // Entries to the closing "}" (a dict of scalars has no nested braces), at most a few lines on.
+        size_t at = open + 1, row = n;
+        bool closed = false;
+        while (row < lines.size() && row < n + 20 && !closed) {
+            const std::string& l = lines[row];
+            while (at < l.size()) {
+                if (l[at] == '}') { closed = true; break; }
+                if (l[at] != '\'') { ++at; continue; }
+                const auto key_end = l.find('\'', at + 1);
+                if (key_end == std::string::npos) { at = l.size(); break; }
+                const std::string key = l.substr(at + 1, key_end - at - 1);
+                size_t v = key_end + 1;
+                while (v < l.size() && (l[v] == ' ' || l[v] == ':')) ++v;
+                const size_t start = v;
+                while (v < l.size() && l[v] != ',' && l[v] != '}') ++v;
+                std::string token = trim(l.substr(start, v - start));
+                // Recent Trainers log their floats formatted as strings ('loss': '0.7157'): a quoted number reads as the number.
+                if (token.size() >= 2 && token.front() == '\'' && token.back() == '\'') token = token.substr(1, token.size() - 2);
+                char* stop = nullptr;
+                const double value = token.empty() ? 0 : std::strtod(token.c_str(), &stop);
+                if (!token.empty() && stop == token.c_str() + token.size() && std::isfinite(value)) d.values[key] = {value, token, int(row) + 1};
+                at = v;
+            }
+            if (!closed) { ++row; at = 0; }
+        }
+        if (!d.values.empty()) out.push_back(std::move(d));
+        n = row > n ? row : n;
+    }
+    return out;
+}
+
+// OpenRLHF's step line: the "Global step N" before the dict, N; 0 when the dict is not one.
+int openrlhf_step(const PyDict& d) {
+    const auto at = d.before.find("Global step ");
+    if (at == std::string::npos) return 0;
+    double v = 0;
+    return number_at(d.before, at + 12, v) ? int(v) : 0;
+}
+
 // MLX's benchmark (mlx_lm/benchmark.py at v0.31.3): "Timing with prompt_tokens=2048, generation_tokens=128, batch_size=1."
 // (before batching, in 2025: "Timing with prompt_tokens=2048 and generation_tokens=128."), one "Trial N:  prompt_tps=..,
 // generation_tps=.., peak_memory=.., total_time=.." line a trial and "Averages: prompt_tps=.., generation_tps=..,
@@ -1106,6 +1171,8 @@ bool vllm_key(const std::string& key, bool& before_header) {
                                         "Total input tokens", "Total generated tokens", "Request throughput (req/s)", "Request goodput (req/s)",
                                         "Output token throughput (tok/s)", "Peak output token throughput (tok/s)", "Peak concurrent requests",
                                         "Total Token throughput (tok/s)", "Total token throughput (tok/s)",
+                                        // a pooling (embedding) run's line (serve.py, benchmark(): EmbedBenchmarkMetrics)
+                                        "Input throughput (inputs/s)",
                                         // SGLang's bench_serving (python/sglang/bench_serving.py, benchmark()): its own lines, and its
                                         // concurrency line, spelt "Max reqeuest concurrency" in releases of early 2025 (issue #2805)
                                         "Max request concurrency", "Max reqeuest concurrency", "Total input text tokens", "Total input vision tokens",
@@ -1291,6 +1358,42 @@ BenchReport read_bench_report(const std::string& text) {
         return out;
     }
     if (!vllm && !llama) {
+        const std::vector<PyDict> dicts = python_dicts(text);
+        // OpenRLHF's "Global step" lines: the last step's timings, in seconds, in its words.
+        int rl_steps = 0;
+        const PyDict* last_rl = nullptr;
+        for (const auto& d : dicts)
+            if (openrlhf_step(d) > 0) {
+                ++rl_steps;
+                last_rl = &d;
+            }
+        if (last_rl) {
+            out.tool = "openrlhf-train-ppo-ray";
+            for (const auto& [key, v] : last_rl->values)
+                if (key.rfind("timing/", 0) == 0) out.lines.push_back({key, v.value, v.text, v.line});
+            std::sort(out.lines.begin(), out.lines.end(), [](const MeasuredLine& a, const MeasuredLine& b) { return a.line < b.line || (a.line == b.line && a.metric < b.metric); });
+            out.notes.push_back(std::to_string(rl_steps) + " step line(s) logged: step " + std::to_string(openrlhf_step(*last_rl)) +
+                                "'s timings (the last) are compared; the first step's generation includes the engines' warm-up");
+            if (out.lines.empty()) out.notes.push_back("the step line has no timing/ entries: OpenRLHF logs them from v0.11.0 (ppo_trainer.py)");
+            return out;
+        }
+        // Axolotl (Hugging Face Trainer) log dicts: the last memory figures and the closing summary's steps a second.
+        LoggedValues ax;
+        int ax_dicts = 0;
+        for (const auto& d : dicts)
+            if (d.values.count("memory/device_reserved (GiB)") || d.values.count("train_steps_per_second")) {
+                ++ax_dicts;
+                for (const auto& [k, v] : d.values) ax[k] = v;
+            }
+        if (ax_dicts > 0) {
+            out.tool = "axolotl";
+            for (const char* key : {"train_steps_per_second", "memory/device_reserved (GiB)", "memory/max_allocated (GiB)", "train_runtime"})
+                if (const auto it = ax.find(key); it != ax.end()) out.lines.push_back({key, it->second.value, it->second.text, it->second.line});
+            out.notes.push_back(std::to_string(ax_dicts) + " logged dict(s): the last value of each figure is compared; memory/device_reserved is "
+                                "torch.cuda.max_memory_reserved since the previous log, in GiB");
+            if (!ax.count("train_steps_per_second")) out.notes.push_back("no train_steps_per_second: paste the log to its end, where the Trainer prints its summary");
+            return out;
+        }
         // torchtune's step lines: the last step's figures in its words (memory in GiB).
         int steps = 0, last_step = 0;
         const auto tune = tune_last_values(text, steps, last_step);
@@ -1359,8 +1462,8 @@ BenchReport read_bench_report(const std::string& text) {
     if (!vllm && !llama && out.issues.empty())
         out.issues.push_back({"text", "no benchmark output found: paste the result block `vllm bench serve`, `python -m sglang.bench_serving` or "
                                       "TensorRT-LLM's benchmark_serving prints (from \"============ Serving Benchmark Result ============\" on), the "
-                                      "table `llama-bench -o md` prints, mlx_lm.benchmark's lines, or torchtitan's, torchtune's, Megatron-LM's or "
-                                      "DeepSpeed's training log"});
+                                      "table `llama-bench -o md` prints, mlx_lm.benchmark's lines, or torchtitan's, torchtune's, Megatron-LM's, "
+                                      "DeepSpeed's, Axolotl's or OpenRLHF's training log"});
     return out;
 }
 

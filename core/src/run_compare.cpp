@@ -31,7 +31,9 @@ std::string percent(double ratio) { return format_sig(std::fabs(ratio - 1) * 100
 std::vector<MeasuredLine> unpredicted(const RunIt& run, const BenchReport& report) {
     std::vector<MeasuredLine> out;
     for (const auto& l : report.lines) {
-        const bool predicted = std::any_of(run.predicted.begin(), run.predicted.end(), [&](const PredictedLine& p) { return p.metric == l.metric; });
+        const bool predicted = std::any_of(run.predicted.begin(), run.predicted.end(), [&](const PredictedLine& p) {
+            return p.metric == l.metric || (p.metric == "Total token throughput (tok/s)" && l.metric == "Total Token throughput (tok/s)");
+        });
         if (predicted || report.find(l.metric) != &l) continue;
         out.push_back(l);
     }
@@ -93,9 +95,14 @@ void check_setup(const RunIt& run, const BenchReport& report, RunComparison& c) 
 
 // [SECTION] Which assumption the largest difference points at -----------------------------------------------
 void point(const BenchReport& report, RunComparison& c) {
+    // An RL step's total is its phases added (and OpenRLHF's adds one the plan does not count): when a phase was printed,
+    // the phase furthest off is what the difference points at, not the total.
+    const bool phases = std::any_of(c.lines.begin(), c.lines.end(), [](const ComparedLine& l) { return l.measured && l.figure.rfind("rl.", 0) == 0; });
     const ComparedLine* far = nullptr;
     for (const auto& l : c.lines)
-        if (l.measured && l.ratio > 0 && (!far || std::fabs(std::log(l.ratio)) > std::fabs(std::log(far->ratio)))) far = &l;
+        if (l.measured && l.ratio > 0 && !(phases && l.figure == "rl_step_s") &&
+            (!far || std::fabs(std::log(l.ratio)) > std::fabs(std::log(far->ratio))))
+            far = &l;
     if (!far) return;
     c.largest = far->metric;
     const bool time = far->unit == "ms" || far->unit == "s";
@@ -141,6 +148,27 @@ void point(const BenchReport& report, RunComparison& c) {
             c.why = how + "Throughput is the batch times the step rate; without a Mean TPOT to split them, look first at the batch the "
                           "server actually reached (--max-concurrency, --max-num-seqs, KV cache blocks).";
         }
+    } else if (f == "items_per_s") {
+        // An embedding batch is one encoder forward pass over its items' tokens (plan_embed.cpp), compute-bound at the planned
+        // batch; a server that forms smaller batches runs more, shorter ones.
+        c.points_at = "encoder_compute_efficiency";
+        c.why = how + "An encoder batch is one forward pass over its items' tokens at the share of the device's peak the runtime reaches "
+                      "(encoder compute efficiency), or the batch the server formed: --max-num-seqs, --max-num-batched-tokens and the "
+                      "requests in flight set it.";
+    } else if (f == "rl.generation_s") {
+        c.points_at = "decode_bandwidth_efficiency";
+        c.why = how + "Generating the rollouts is decode on the rollout engines: each step reads the weights and the KV cache once for every "
+                      "token, so its time is set by the share of memory bandwidth the engines reach (decode bandwidth efficiency), or by "
+                      "the batch they held (KV cache blocks).";
+    } else if (f == "rl.sync_s") {
+        c.points_at = "weight_sync_network";
+        c.why = how + "The weight broadcast sends each engine device its shard of the new weights over the links between the pools: the "
+                      "scale-up or scale-out bandwidth the plan assumed (rl.h weight_sync_s), or a sync through Ray instead of NCCL.";
+    } else if (f == "rl.train_s" || f == "rl_step_s") {
+        c.points_at = "training_mfu";
+        c.why = how + "The trainer's pass over the step's rollouts does the model's FLOPs for their tokens at the share of the devices' peak it "
+                      "reaches (training MFU); OpenRLHF's step total also holds the rollouts' log-probabilities (timing/make_experience), "
+                      "which the plan does not count.";
     } else if (f == "step_time_s" || f == "train_tokens_per_s" || f == "layouts.best.mfu" || f == "layouts.best.hardware_flop_per_s") {
         // A step is the model FLOPs of its tokens over the devices' peak and the share of it reached (MFU); tokens a
         // second per device and MFU are the same step seen from its tokens and its FLOPs.
@@ -193,6 +221,8 @@ RunComparison compare_run(const RunIt& run, const BenchReport& report) {
                : tool == "deepspeed"                                              ? "DeepSpeed's training run"
                : tool == "trtllm-benchmark-serving"                               ? "python -m tensorrt_llm.serve.scripts.benchmark_serving"
                : tool == "mlx-lm-benchmark"                                       ? "mlx_lm.benchmark"
+               : tool == "axolotl"                                                ? "Axolotl's fine-tuning run"
+               : tool == "openrlhf-train-ppo-ray"                                 ? "OpenRLHF's RL run"
                                                                                   : "vllm bench serve";
     };
     auto text_name = [](const std::string& tool) {
@@ -203,14 +233,16 @@ RunComparison compare_run(const RunIt& run, const BenchReport& report) {
                : tool == "deepspeed"                                                   ? "DeepSpeed's throughput log"
                : tool == "trtllm-benchmark-serving"                                    ? "TensorRT-LLM benchmark_serving's result block"
                : tool == "mlx-lm-benchmark"                                            ? "mlx_lm.benchmark's lines"
+               : tool == "axolotl"                                                     ? "Axolotl's training log"
+               : tool == "openrlhf-train-ppo-ray"                                      ? "OpenRLHF's step log"
                                                                                        : "vLLM's result block";
     };
     static const char* const kReadBack[] = {"vllm-bench-serve", "sglang-bench-serving", "trtllm-benchmark-serving", "llama-bench", "mlx-lm-benchmark",
-                                            "torchtitan", "torchtune", "megatron-lm", "deepspeed"};
+                                            "torchtitan", "torchtune", "megatron-lm", "deepspeed", "axolotl", "openrlhf-train-ppo-ray"};
     if (std::none_of(std::begin(kReadBack), std::end(kReadBack), [&](const char* t) { return expected == t; })) {
         c.issues.push_back({"run", "the plan's measure command is " + expected + "; reading its output back is not written yet (vllm bench serve, "
                                    "python -m sglang.bench_serving, TensorRT-LLM's benchmark_serving, llama-bench, mlx_lm.benchmark, and torchtitan's, torchtune's, "
-                                   "Megatron-LM's and DeepSpeed's logs are)"});
+                                   "Megatron-LM's, DeepSpeed's, Axolotl's and OpenRLHF's logs are)"});
         return c;
     }
     // TensorRT-LLM's benchmark_serving is a fork of vLLM's and prints its block; one without the fork's own lines reads as vLLM's.
@@ -220,9 +252,15 @@ RunComparison compare_run(const RunIt& run, const BenchReport& report) {
                                         text_name(report.tool) + ": paste the output of the command run-it wrote"});
         return c;
     }
+    // The same line in an earlier spelling: vLLM's benchmark printed "Total Token throughput" until late 2025.
+    auto printed = [&](const std::string& metric) {
+        const MeasuredLine* m = report.find(metric);
+        if (!m && metric == "Total token throughput (tok/s)") m = report.find("Total Token throughput (tok/s)");
+        return m;
+    };
     for (const auto& p : run.predicted) {
         ComparedLine l{p.metric, p.figure, p.unit, p.value, p.low, p.high, p.banded};
-        if (const MeasuredLine* m = report.find(p.metric)) {
+        if (const MeasuredLine* m = printed(p.metric)) {
             l.measured = true;
             l.value = m->value;
             l.text = m->text;
@@ -283,8 +321,26 @@ RunComparison read_back_unguarded(const Catalog& catalog, const std::string& wor
     c = compare_run(run, report);
     if (!c.issues.empty()) return c;
 
+    // Embedding and RL runs: hwplan's calibration reads decode, prefill, training-step and memory measurements; an embedding
+    // run's items a second and an RL step's phases calibrate none of its assumptions yet.
+    if (parsed.workload.stage == Stage::embed || parsed.workload.stage == Stage::rl) {
+        c.calibration_note = "not calibrated: hwplan calibrates a device from decode, prefill, training-step and memory measurements (hwplan "
+                             "calibrate); " + std::string(parsed.workload.stage == Stage::rl ? "an RL step's phases are compared here, but none of them calibrates an assumption yet"
+                                                                                             : "an embedding run's items a second is compared here, but it calibrates no assumption yet");
+        return c;
+    }
     // Calibrate the run's device as `hwplan calibrate` does, then plan again over the catalog extended by it.
     MeasurementParse measurements = parse_measurements(text);
+    // Axolotl's closing train_steps_per_second is steps over the run's time: its inverse is a step time, which calibrates
+    // training MFU as a printed step time does.
+    if (const MeasuredLine* steps = c.tool == "axolotl" ? report.find("train_steps_per_second") : nullptr; steps && steps->value > 0) {
+        BenchMeasurement step;
+        step.kind = MeasurementKind::step_time_s;
+        step.value = 1 / steps->value;
+        step.line = steps->line;
+        step.what = "Axolotl: step time " + format_sig(step.value, 4) + " s (1 / train_steps_per_second " + steps->text + ")";
+        measurements.measurements.push_back(step);
+    }
     // DeepSpeed prints samples a second over all devices, not a step time: timer.py's CurrSamplesPerSec is
     // train_batch_size / the step's elapsed time, so the run's train_batch_size over it is the step time, which
     // calibrates training MFU as a printed step time does.

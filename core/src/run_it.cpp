@@ -71,14 +71,19 @@ enum class Runner { vllm, sglang, trtllm, mlx, llama_cpp, none };
 // Serving: SGLang or TensorRT-LLM when the workload names it and the device runs it, MLX when the workload names it on a
 // device that runs it (Apple silicon), vLLM on a CUDA or ROCm device that runs it, llama.cpp on local hardware (Apple,
 // CPUs, edge) or when the workload names it; else no recorded tool.
+// A device the GPU serving engines run on: a GPU, rack system or SoC with a CUDA or ROCm stack.
+bool engine_device(const Device& d) {
+    const bool gpu_stack = has(d.software, "cuda") || has(d.software, "rocm");
+    return gpu_stack && (d.kind == DeviceKind::gpu || d.kind == DeviceKind::rack_system || d.kind == DeviceKind::soc);
+}
+
 Runner serving_runner(const Workload& w, const Device& d) {
     const std::string fw = framework_runtime(w.framework);
-    const bool gpu_stack = has(d.software, "cuda") || has(d.software, "rocm");
-    const bool engine_device = gpu_stack && (d.kind == DeviceKind::gpu || d.kind == DeviceKind::rack_system || d.kind == DeviceKind::soc);
-    const bool vllm = has(d.software, "vllm") && engine_device;
+    const bool engine = engine_device(d);
+    const bool vllm = has(d.software, "vllm") && engine;
     const bool llama = has(d.software, "llama.cpp");
-    if (fw == "sglang" && has(d.software, "sglang") && engine_device) return Runner::sglang;
-    if (fw == "tensorrt-llm" && has(d.software, "tensorrt-llm") && engine_device) return Runner::trtllm;
+    if (fw == "sglang" && has(d.software, "sglang") && engine) return Runner::sglang;
+    if (fw == "tensorrt-llm" && has(d.software, "tensorrt-llm") && engine) return Runner::trtllm;
     if (fw == "mlx" && has(d.software, "mlx")) return Runner::mlx;
     if (fw == "llama.cpp" || fw == "mlx" || w.stage == Stage::edge || d.kind == DeviceKind::cpu || d.vendor == "Apple")
         return llama ? Runner::llama_cpp : vllm ? Runner::vllm : Runner::none;
@@ -133,7 +138,7 @@ std::string node_note(const NodeSize& n, const std::string& change) {
                             change + " to your servers'.";
 }
 
-// [SECTION] Serving: vLLM ----------------------------------------------------------------------------------
+// [SECTION] Serving engines' layout ----------------------------------------------------------------------
 
 // One serving replica's devices: the candidate's count over its replicas (users split over replicas, plan.cpp choose_count).
 int replica_devices(const Candidate& c) {
@@ -141,25 +146,69 @@ int replica_devices(const Candidate& c) {
     return c.count % dp == 0 ? c.count / dp : c.count;
 }
 
-void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d, int replicas) {
-    const ToolInterface* serve = cat.find_tool("vllm-serve");
-    const ToolInterface* bench = cat.find_tool("vllm-bench-serve");
-    if (!serve || !bench) {
-        r.reason = "catalog/tools.json has no vllm-serve or vllm-bench-serve entry";
-        return;
+// What vLLM, SGLang and TensorRT-LLM read from the plan before writing their own flags: the serve and benchmark tools,
+// the workload's sequence shape, the batch one replica runs, and the chosen layout as one engine instance sees it.
+// Under expert parallelism the plan spreads the experts over the replica's expert_parallel devices and runs attention
+// tensor parallel over groups of tensor_parallel (plan_serving.cpp, eval_serve_layout): one instance of expert_parallel
+// devices whose attention is data parallel over expert_parallel / tensor_parallel groups.
+struct EngineLayout {
+    const ToolInterface* serve = nullptr;
+    const ToolInterface* bench = nullptr;
+    ServeShape shape{};
+    double batch = 0;                   // sequences a replica runs: the plan's batch_sequences, else the workload's batch
+    bool wide = false;                  // expert parallel (expert_parallel > 1)
+    int instance = 1;                   // devices one engine instance spans: expert_parallel when wide, else tensor_parallel
+    int attention_groups = 1;           // attention's data-parallel groups when wide (1 otherwise)
+};
+
+// The engine layout of candidate `c` for the tools `serve_id` and `bench_id`; false (r.reason set) when the catalog
+// records either tool under no entry.
+bool engine_layout(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const std::string& serve_id, const std::string& bench_id,
+                   EngineLayout& e) {
+    e.serve = cat.find_tool(serve_id);
+    e.bench = cat.find_tool(bench_id);
+    if (!e.serve || !e.bench) {
+        r.reason = "catalog/tools.json has no " + serve_id + " or " + bench_id + " entry";
+        return false;
     }
-    const ServeShape sh = serve_shape(w);
+    e.shape = serve_shape(w);
     const auto b = c.figures.find("batch_sequences");
-    const double batch = b != c.figures.end() ? b->second.value : sh.batch;
+    e.batch = b != c.figures.end() ? b->second.value : e.shape.batch;
+    const Layout& l = c.layout;
+    e.wide = l.expert_parallel > 1;
+    e.instance = e.wide ? l.expert_parallel : l.tensor_parallel;
+    e.attention_groups = e.wide ? std::max(1, l.expert_parallel / std::max(1, l.tensor_parallel)) : 1;
+    return true;
+}
+
+// What a replica's serve command is for, in words: one replica of several, or the whole model on its devices.
+std::string serve_what(const Candidate& c, int replicas) {
+    return replicas > 1 ? "serve one replica (run it on each of the " + std::to_string(replicas) + " replicas' " + std::to_string(replica_devices(c)) +
+                              " devices)"
+                        : "serve the model on " + std::to_string(replica_devices(c)) + " device" + (replica_devices(c) > 1 ? "s" : "");
+}
+
+// [SECTION] Serving: vLLM ----------------------------------------------------------------------------------
+
+// vLLM's --gpu-memory-utilization: the plan's usable memory over the device's, to a hundredth; "" when either is unknown.
+std::string vllm_memory_utilization(const Candidate& c, const Device& d) {
+    const double device_bytes = (d.runtime_total_bytes > 0 ? d.runtime_total_bytes : d.memory_bytes) * d.usable_memory_ratio;
+    if (!(device_bytes > 0) || !(c.memory.capacity_bytes > 0)) return "";
+    return format_sig(std::round(c.memory.capacity_bytes / device_bytes * 100) / 100, 2);
+}
+
+void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d, int replicas) {
+    EngineLayout e;
+    if (!engine_layout(r, w, cat, c, "vllm-serve", "vllm-bench-serve", e)) return;
+    const ServeShape& sh = e.shape;
+    const double batch = e.batch;
     CommandLine s{"vllm serve \"$MODEL\""};
     s.add("--tensor-parallel-size", num(c.layout.tensor_parallel));
     if (c.layout.pipeline_parallel > 1) s.add("--pipeline-parallel-size", num(c.layout.pipeline_parallel));
-    if (c.layout.expert_parallel > 1) {
-        // The plan's wide layout spreads the experts over all expert_parallel devices with attention tensor parallel over
-        // groups of tensor_parallel (plan_serving.cpp, eval_serve_layout); vLLM spreads them over tensor x data parallel devices
-        // (--enable-expert-parallel), so the groups are its data-parallel ranks.
-        const int groups = std::max(1, c.layout.expert_parallel / std::max(1, c.layout.tensor_parallel));
-        if (groups > 1) s.add("--data-parallel-size", num(groups));
+    if (e.wide) {
+        // vLLM spreads the experts over tensor x data parallel devices (--enable-expert-parallel), so the plan's attention
+        // groups are its data-parallel ranks.
+        if (e.attention_groups > 1) s.add("--data-parallel-size", num(e.attention_groups));
         s.add("--enable-expert-parallel");
     }
     s.add("--max-model-len", num(sh.context));
@@ -170,13 +219,8 @@ void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate
     // FP8 weights: vLLM quantizes a 16-bit checkpoint as it loads it (an FP8 checkpoint names fp8 in its config, which
     // the flag agrees with); int8 and int4 need a checkpoint quantized by a named method, which names itself.
     if (w.precision.weights == "fp8") s.add("--quantization", "fp8");
-    const double device_bytes = (d.runtime_total_bytes > 0 ? d.runtime_total_bytes : d.memory_bytes) * d.usable_memory_ratio;
-    if (device_bytes > 0 && c.memory.capacity_bytes > 0)
-        s.add("--gpu-memory-utilization", format_sig(std::round(c.memory.capacity_bytes / device_bytes * 100) / 100, 2));
-    r.deploy.push_back(command(*serve, replicas > 1 ? "serve one replica (run it on each of the " + std::to_string(replicas) + " replicas' " +
-                                                          std::to_string(replica_devices(c)) + " devices)"
-                                                    : "serve the model on " + std::to_string(replica_devices(c)) + " device" + (replica_devices(c) > 1 ? "s" : ""),
-                               s.text()));
+    if (const std::string u = vllm_memory_utilization(c, d); !u.empty()) s.add("--gpu-memory-utilization", u);
+    r.deploy.push_back(command(*e.serve, serve_what(c, replicas), s.text()));
     const double prompts = std::max(100.0, 10 * batch);
     CommandLine m{"vllm bench serve"};
     m.add("--model", "\"$MODEL\"");
@@ -188,7 +232,7 @@ void serve_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate
     m.add("--ignore-eos");
     m.add("--percentile-metrics", "ttft,tpot");
     m.add("--metric-percentiles", "50,99");
-    r.measure.push_back(command(*bench, "benchmark one replica at the planned batch (" + num(batch) + " requests in flight)", m.text()));
+    r.measure.push_back(command(*e.bench, "benchmark one replica at the planned batch (" + num(batch) + " requests in flight)", m.text()));
     r.setup = {int(std::lround(sh.prompt)), int(std::lround(sh.output)), int(std::lround(batch)), int(std::lround(prompts))};
     predict(r, c, "throughput_tokens_per_s", "Output token throughput (tok/s)", 1, "tok/s",
             "decode tokens per second of one replica at the planned batch; the benchmark's figure also spends time on prefills");
@@ -232,23 +276,16 @@ std::string sglang_kv_dtype(const std::string& kv) {
 }
 
 void serve_sglang(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d, int replicas) {
-    const ToolInterface* serve = cat.find_tool("sglang-launch-server");
-    const ToolInterface* bench = cat.find_tool("sglang-bench-serving");
-    if (!serve || !bench) {
-        r.reason = "catalog/tools.json has no sglang-launch-server or sglang-bench-serving entry";
-        return;
-    }
-    const ServeShape sh = serve_shape(w);
-    const auto b = c.figures.find("batch_sequences");
-    const double batch = b != c.figures.end() ? b->second.value : sh.batch;
+    EngineLayout e;
+    if (!engine_layout(r, w, cat, c, "sglang-launch-server", "sglang-bench-serving", e)) return;
+    const ServeShape& sh = e.shape;
+    const double batch = e.batch;
     const Layout& l = c.layout;
-    // Under expert parallelism the plan spreads the experts over all the replica's devices and runs attention tensor
-    // parallel over groups of l.tensor_parallel (plan_serving.cpp, eval_serve_layout). SGLang says that as one instance of
-    // --tp-size devices with --ep-size experts' ranks, and attention data parallel over tp / attention-tp groups
-    // (server_args.py: enable_dp_attention, "data parallelism for attention and tensor parallelism for FFN").
-    const bool wide = l.expert_parallel > 1;
-    const int instance = wide ? l.expert_parallel : l.tensor_parallel;
-    const int attention_groups = wide ? std::max(1, l.expert_parallel / std::max(1, l.tensor_parallel)) : 1;
+    // SGLang says the engine layout as one instance of --tp-size devices with --ep-size experts' ranks, and attention data
+    // parallel over tp / attention-tp groups (server_args.py: enable_dp_attention, "data parallelism for attention and
+    // tensor parallelism for FFN").
+    const bool wide = e.wide;
+    const int instance = e.instance, attention_groups = e.attention_groups;
     CommandLine s{"python -m sglang.launch_server"};
     s.add("--model-path", "\"$MODEL\"");
     s.add("--tp-size", num(instance));
@@ -279,10 +316,7 @@ void serve_sglang(RunIt& r, const Workload& w, const Catalog& cat, const Candida
     else if (w.precision.weights == "fp16") s.add("--dtype", "float16");
     s.add("--host", "127.0.0.1");
     s.add("--port", "30000");
-    r.deploy.push_back(command(*serve, replicas > 1 ? "serve one replica (run it on each of the " + std::to_string(replicas) + " replicas' " +
-                                                          std::to_string(replica_devices(c)) + " devices)"
-                                                    : "serve the model on " + std::to_string(replica_devices(c)) + " device" + (replica_devices(c) > 1 ? "s" : ""),
-                               s.text()));
+    r.deploy.push_back(command(*e.serve, serve_what(c, replicas), s.text()));
     const double prompts = std::max(100.0, 10 * batch);
     CommandLine m{"python -m sglang.bench_serving"};
     m.add("--backend", "sglang");
@@ -295,7 +329,7 @@ void serve_sglang(RunIt& r, const Workload& w, const Catalog& cat, const Candida
     m.add("--random-range-ratio", "1");
     m.add("--max-concurrency", num(batch));
     m.add("--num-prompts", num(prompts));
-    r.measure.push_back(command(*bench, "benchmark one replica at the planned batch (" + num(batch) + " requests in flight)", m.text()));
+    r.measure.push_back(command(*e.bench, "benchmark one replica at the planned batch (" + num(batch) + " requests in flight)", m.text()));
     r.setup = {int(std::lround(sh.prompt)), int(std::lround(sh.output)), int(std::lround(batch)), int(std::lround(prompts))};
     predict(r, c, "throughput_tokens_per_s", "Output token throughput (tok/s)", 1, "tok/s",
             "decode tokens per second of one replica at the planned batch; the benchmark's figure also spends time on prefills");
@@ -334,26 +368,18 @@ double trtllm_kv_fraction(const Candidate& c, const Device& d) {
 }
 
 void serve_trtllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d, int replicas) {
-    const ToolInterface* serve = cat.find_tool("trtllm-serve");
-    const ToolInterface* bench = cat.find_tool("trtllm-benchmark-serving");
-    if (!serve || !bench) {
-        r.reason = "catalog/tools.json has no trtllm-serve or trtllm-benchmark-serving entry";
-        return;
-    }
-    const ServeShape sh = serve_shape(w);
-    const auto b = c.figures.find("batch_sequences");
-    const double batch = b != c.figures.end() ? b->second.value : sh.batch;
+    EngineLayout e;
+    if (!engine_layout(r, w, cat, c, "trtllm-serve", "trtllm-benchmark-serving", e)) return;
+    const ServeShape& sh = e.shape;
+    const double batch = e.batch;
     const Layout& l = c.layout;
-    // Under expert parallelism the plan spreads the experts over the replica's expert_parallel devices with attention tensor
-    // parallel over groups of tensor_parallel (plan_serving.cpp, eval_serve_layout). trtllm-serve says that as --tp_size
-    // devices with --ep_size experts' ranks; attention over groups is its enable_attention_dp, where each rank runs
-    // attention on its own requests (attention tensor parallel 1).
-    const bool wide = l.expert_parallel > 1;
-    const int instance = wide ? l.expert_parallel : l.tensor_parallel;
-    const int attention_groups = wide ? std::max(1, l.expert_parallel / std::max(1, l.tensor_parallel)) : 1;
+    // trtllm-serve says the engine layout as --tp_size devices with --ep_size experts' ranks; attention over groups is its
+    // enable_attention_dp, where each rank runs attention on its own requests (attention tensor parallel 1).
+    const bool wide = e.wide;
+    const int instance = e.instance, attention_groups = e.attention_groups;
     // The LLM API options trtllm-serve reads with --config (the run-benchmark guide's extra-llm-api-config.yml): the KV
     // cache's precision (auto: the checkpoint's) and attention data parallelism.
-    std::string yaml = "# TensorRT-LLM " + serve->release + ": LLM API options for trtllm-serve --config\n";
+    std::string yaml = "# TensorRT-LLM " + e.serve->release + ": LLM API options for trtllm-serve --config\n";
     yaml += "kv_cache_config:\n  dtype: " + std::string(w.precision.kv_cache == "fp8" ? "fp8" : "auto") + "\n";
     if (attention_groups > 1) yaml += "enable_attention_dp: true\n";
     const std::string file = "trtllm_config.yml";
@@ -374,12 +400,9 @@ void serve_trtllm(RunIt& r, const Workload& w, const Catalog& cat, const Candida
     s.add("--host", "127.0.0.1");
     s.add("--port", "8000");
     s.add("--config", file);
-    r.deploy.push_back(command(*serve, "LLM API options: the KV cache precision" + std::string(attention_groups > 1 ? " and attention data parallelism" : ""),
+    r.deploy.push_back(command(*e.serve, "LLM API options: the KV cache precision" + std::string(attention_groups > 1 ? " and attention data parallelism" : ""),
                                yaml, file));
-    r.deploy.push_back(command(*serve, replicas > 1 ? "serve one replica (run it on each of the " + std::to_string(replicas) + " replicas' " +
-                                                          std::to_string(replica_devices(c)) + " devices)"
-                                                    : "serve the model on " + std::to_string(replica_devices(c)) + " device" + (replica_devices(c) > 1 ? "s" : ""),
-                               s.text()));
+    r.deploy.push_back(command(*e.serve, serve_what(c, replicas), s.text()));
     const double prompts = std::max(100.0, 10 * batch);
     CommandLine m{"python -m tensorrt_llm.serve.scripts.benchmark_serving"};
     m.add("--backend", "openai");
@@ -396,7 +419,7 @@ void serve_trtllm(RunIt& r, const Workload& w, const Catalog& cat, const Candida
     m.add("--ignore-eos");
     m.add("--percentile-metrics", "ttft,tpot,itl");
     m.add("--metric-percentiles", "50,99");
-    r.measure.push_back(command(*bench, "benchmark one replica at the planned batch (" + num(batch) + " requests in flight)", m.text()));
+    r.measure.push_back(command(*e.bench, "benchmark one replica at the planned batch (" + num(batch) + " requests in flight)", m.text()));
     r.setup = {int(std::lround(sh.prompt)), int(std::lround(sh.output)), int(std::lround(batch)), int(std::lround(prompts))};
     predict(r, c, "throughput_tokens_per_s", "Output token throughput (tok/s)", 1, "tok/s",
             "decode tokens per second of one replica at the planned batch; the benchmark's figure also spends time on prefills");
@@ -536,6 +559,84 @@ void serve_llama_cpp(RunIt& r, const Workload& w, const Catalog& cat, const Cand
     if (!kv_note.empty()) r.notes.push_back(kv_note);
 }
 
+// [SECTION] Embedding jobs: vLLM's pooling runner -----------------------------------------------------------
+
+constexpr double kEmbedMeasureS = 60; // the embedding benchmark sends about a minute of requests at the predicted rate, so
+                                      // its opening (the first batches forming) is a small share of the duration
+
+// An embedding (batch-inference) job: the plan runs encoder batches of embed.batch_size items data parallel over its
+// devices (plan_embed.cpp), one batch per device at a time. On each device a vLLM server with the pooling runner runs
+// that batch (--max-num-seqs items, --max-num-batched-tokens items x tokens so one engine step holds it), and `vllm
+// bench serve --backend openai-embeddings` keeps that many requests in flight, one item a request.
+void embed_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d) {
+    const ToolInterface* serve = cat.find_tool("vllm-serve");
+    const ToolInterface* bench = cat.find_tool("vllm-bench-serve");
+    if (!serve || !bench) {
+        r.reason = "catalog/tools.json has no vllm-serve or vllm-bench-serve entry";
+        return;
+    }
+    const auto f = c.figures.find("items_per_s");
+    if (f == c.figures.end() || !(f->second.value > 0)) {
+        r.reason = "the plan has no items a second for " + c.device_name + ", so there is nothing to measure against";
+        return;
+    }
+    const EmbedSpec& e = w.embed;
+    const int devices = std::max(1, c.layout.data_parallel);
+    const double batch = std::max(1.0, e.batch_size), tokens = e.tokens_per_item;
+    const double per_device = f->second.value / devices; // items a second of one device (plan_embed.cpp: n x batch / batch time)
+    CommandLine s{"vllm serve \"$MODEL\""};
+    s.add("--runner", "pooling");
+    s.add("--max-model-len", num(tokens));
+    s.add("--max-num-seqs", num(batch));
+    s.add("--max-num-batched-tokens", num(batch * tokens));
+    if (w.precision.weights == "bf16") s.add("--dtype", "bfloat16");
+    else if (w.precision.weights == "fp16") s.add("--dtype", "float16");
+    if (const std::string u = vllm_memory_utilization(c, d); !u.empty()) s.add("--gpu-memory-utilization", u);
+    r.deploy.push_back(command(*serve, devices > 1 ? "serve the model on each of the " + std::to_string(devices) + " devices (one server a device)"
+                                                   : "serve the model on 1 device",
+                               s.text()));
+    // Requests: a minute at the predicted rate, at least ten batches, at most the job's own items on one device; whole batches.
+    double requests = std::max(10 * batch, std::ceil(per_device * kEmbedMeasureS));
+    if (e.items > 0) requests = std::max(batch, std::min(requests, std::ceil(e.items / devices)));
+    requests = std::ceil(requests / batch) * batch;
+    CommandLine m{"vllm bench serve"};
+    m.add("--backend", "openai-embeddings");
+    m.add("--endpoint", "/v1/embeddings");
+    m.add("--model", "\"$MODEL\"");
+    m.add("--dataset-name", "random");
+    m.add("--random-input-len", num(tokens));
+    m.add("--max-concurrency", num(batch));
+    m.add("--num-prompts", num(requests));
+    r.measure.push_back(command(*bench, "benchmark one device's server at the planned batch (" + num(batch) + " items in flight)", m.text()));
+    r.setup = {int(std::lround(tokens)), 0, int(std::lround(batch)), int(std::lround(requests))};
+    // The pooling block (serve.py, benchmark()): Request throughput = items a second with one item a request; Total token
+    // throughput = input tokens a second; E2EL = one request's time, which at --max-concurrency equal to the batch is one
+    // batch's time when the server runs full batches.
+    predict(r, c, "items_per_s", "Request throughput (req/s)", 1.0 / devices, "req/s", "items a second of one device at the planned batch (one item a request)");
+    predict(r, c, "items_per_s", "Total token throughput (tok/s)", tokens / devices, "tok/s", "input tokens a second: items x " + num(tokens) + " tokens an item");
+    {
+        const Figure& x = f->second;
+        auto batch_ms = [&](double items_per_s) { return items_per_s > 0 ? batch * devices / items_per_s * 1e3 : 0.0; };
+        PredictedLine p{"Mean E2EL (ms)", "items_per_s", batch_ms(x.value), batch_ms(x.high), batch_ms(x.low), "ms", x.low != x.high,
+                        "one encoder batch's time: with " + num(batch) + " requests in flight each waits about one batch"};
+        if (p.low > p.high) std::swap(p.low, p.high);
+        r.predicted.push_back(p);
+    }
+    r.notes.push_back("Set MODEL to the Hugging Face id or local path of " + w.model.model.name + (w.precision.weights == "bf16" || w.precision.weights == "fp16"
+                                                                                                ? " in " + w.precision.weights + "."
+                                                                                                : "; vLLM's pooling runner serves it in the checkpoint's own format."));
+    if (devices > 1)
+        r.notes.push_back("Start one server a device (CUDA_VISIBLE_DEVICES=i, --port 8000+i) and split the items over them; the benchmark measures one of them, "
+                          "and the fleet's rate is " + std::to_string(devices) + " x its Request throughput.");
+    if (e.items > 0)
+        r.notes.push_back("The job: " + num(e.items) + " items / (" + std::to_string(devices) + " device" + (devices > 1 ? "s" : "") +
+                          " x the measured Request throughput) is its time" + (e.window_s > 0 ? ", to hold within the " + format_sig(e.window_s / 3600, 3) + " h window." : "."));
+    const EncoderRuntime* rt = cat.find_encoder_runtime(e.runtime);
+    if (rt)
+        r.notes.push_back("The prediction follows the encoder runtime profile " + rt->id + " (" + rt->name + "); vLLM's pooling runner is none of the catalog's "
+                          "profiles, so the difference also measures its kernels against that profile's.");
+}
+
 // [SECTION] Training: Megatron-LM, torchtitan, torchtune -----------------------------------------------------
 
 constexpr int kMeasureSteps = 20;  // a short run: enough steps past warm-up for a steady step time
@@ -560,26 +661,37 @@ TrainShape train_shape(const Workload& w, const Candidate& c, const Device& d) {
 void predict_training(RunIt& r, const Candidate& c, const std::string& tool) {
     const double n = std::max(1, c.count);
     if (tool == "megatron-lm") predict(r, c, "step_time_s", "elapsed time per iteration (ms)", 1e3, "ms");
-    else predict(r, c, "step_time_s", "step time (s)", 1, "s");
-    predict(r, c, "train_tokens_per_s", tool == "torchtune" ? "tokens_per_second_per_gpu" : tool == "torchtitan" ? "tps (tokens/s per device)" : "tokens/s per device",
-            1 / n, "tokens/s");
+    else if (tool != "axolotl") predict(r, c, "step_time_s", "step time (s)", 1, "s");
+    if (tool == "axolotl") {
+        // Hugging Face Trainer's closing dict: train_steps_per_second = steps / train_runtime (the run's average).
+        if (const auto st = c.figures.find("step_time_s"); st != c.figures.end() && st->second.value > 0) {
+            const Figure& f = st->second;
+            r.predicted.push_back({"train_steps_per_second", "step_time_s", 1 / f.value, f.high > 0 ? 1 / f.high : 1 / f.value, f.low > 0 ? 1 / f.low : 1 / f.value,
+                                   "steps/s", f.low != f.high, "1 / the planned step time; the run's average, its first steps included"});
+        }
+    } else {
+        predict(r, c, "train_tokens_per_s", tool == "torchtune" ? "tokens_per_second_per_gpu" : tool == "torchtitan" ? "tps (tokens/s per device)" : "tokens/s per device",
+                1 / n, "tokens/s");
+    }
     if (!c.layouts.layouts.empty()) {
         const LayoutResult& best = c.layouts.layouts.front();
         if (tool == "megatron-lm" && best.hardware_flop_per_s > 0)
             r.predicted.push_back({"throughput per GPU (TFLOP/s/GPU)", "layouts.best.hardware_flop_per_s", best.hardware_flop_per_s / 1e12,
                                    best.hardware_flop_per_s / 1e12, best.hardware_flop_per_s / 1e12, "TFLOP/s", false,
                                    "recomputation included, as Megatron-LM counts it"});
-        if (best.mfu > 0)
+        if (best.mfu > 0 && tool != "axolotl") // Axolotl's log has no MFU
             r.predicted.push_back({tool == "torchtitan" ? "mfu (%)" : "MFU (%)", "layouts.best.mfu", best.mfu * 100, best.mfu * 100, best.mfu * 100, "%", false, ""});
     }
     const MemoryUse& m = c.memory;
     const bool reserved = m.reserved_high_bytes > 0;
     const double v = (m.total_bytes - m.context_bytes - m.managed_bytes) / 1e9;
-    const double gib = tool == "torchtune" || tool == "torchtitan" ? 1e9 / 1073741824.0 : 1;
-    // torchtune logs peak_memory_reserved in GiB, torchtitan "memory: 66.91GiB" (max_memory_reserved, metrics.py): both GiB.
-    const bool in_gib = tool == "torchtune" || tool == "torchtitan";
+    // torchtune logs peak_memory_reserved in GiB, torchtitan "memory: 66.91GiB" (max_memory_reserved, metrics.py) and Axolotl
+    // "memory/device_reserved (GiB)" (bench.py: torch.cuda.max_memory_reserved / 1024^3): all GiB.
+    const bool in_gib = tool == "torchtune" || tool == "torchtitan" || tool == "axolotl";
+    const double gib = in_gib ? 1e9 / 1073741824.0 : 1;
     r.predicted.push_back({tool == "torchtune" ? "peak_memory_reserved (GiB)" : tool == "torchtitan" ? "memory (GiB, max reserved)"
-                                                                                                 : "peak memory per device (GB, torch.cuda.max_memory_reserved)",
+                           : tool == "axolotl"  ? "memory/device_reserved (GiB)"
+                                                : "peak memory per device (GB, torch.cuda.max_memory_reserved)",
                            "memory.total_bytes", (reserved ? v : m.total_bytes / 1e9) * gib,
                            (reserved ? m.reserved_low_bytes : m.total_low_bytes) / 1e9 * gib,
                            (reserved ? m.reserved_high_bytes : m.total_high_bytes) / 1e9 * gib, in_gib ? "GiB" : "GB", true,
@@ -792,10 +904,84 @@ void finetune_deepspeed(RunIt& r, const Workload& w, const Catalog& cat, const C
     if (t.per_node < t.devices) r.notes.push_back(node_note(t.node, "--num_gpus"));
 }
 
+// Axolotl for a LoRA or QLoRA fine-tune whose plan follows Hugging Face Trainer + PEFT's storage rules (the hf-peft and
+// qlora-reference profiles: Axolotl trains with both): one YAML file with the planned adapter, batch, recomputation and
+// sharding (the schema's keys at the recorded release), and `axolotl train` over it.
+void finetune_axolotl(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d, const TrainingRuntime& rt) {
+    const ToolInterface* ax = cat.find_tool("axolotl");
+    if (!ax) {
+        r.reason = "catalog/tools.json has no axolotl entry";
+        return;
+    }
+    const TrainShape t = train_shape(w, c, d);
+    const Layout& l = c.layout;
+    const bool qlora = w.train.method == TrainMethod::qlora;
+    // Hugging Face Trainer's optimizer names for the plan's optimizer; paged state where the profile pages it (qlora.py).
+    const std::string optimizer = w.train.optimizer == Optimizer::adamw_8bit ? (rt.paged_optimizer ? "paged_adamw_8bit" : "adamw_bnb_8bit")
+                                  : w.train.optimizer == Optimizer::sgd       ? "sgd"
+                                  : w.train.optimizer == Optimizer::adafactor ? "adafactor"
+                                  : rt.paged_optimizer                        ? "paged_adamw_32bit"
+                                                                              : "adamw_torch_fused";
+    auto yaml = [&](double steps) {
+        std::string y = "# Axolotl " + ax->release + ": the layout hwplan planned for " + std::to_string(t.devices) + " device" + (t.devices > 1 ? "s" : "") + "\n";
+        y += "base_model: \"$MODEL\"\n";
+        if (qlora) y += "load_in_4bit: true\n";
+        y += std::string("adapter: ") + (qlora ? "qlora" : "lora") + "\n";
+        y += "lora_r: " + num(w.train.lora_rank) + "\n";
+        // The adapter's scale alpha / r changes what it learns, not what the plan counts; the schema has no default (PEFT needs
+        // one), so Axolotl's own QLoRA example's 16 (examples/llama-3/qlora-1b.yml).
+        y += "lora_alpha: 16\n";
+        y += "lora_target_linear: true\n";
+        y += "datasets: [{path: \"$DATASET\", type: alpaca}]\n";
+        y += "output_dir: ./outputs/hwplan\n";
+        y += "sequence_len: " + num(w.train.seq_len) + "\n";
+        y += "micro_batch_size: " + num(std::max(1, l.micro_batch)) + "\n";
+        y += "gradient_accumulation_steps: " + num(std::max(1, l.micro_batches)) + "\n";
+        y += "num_epochs: 1\n";
+        if (steps > 0) y += "max_steps: " + num(steps) + "\n";
+        y += "optimizer: " + optimizer + "\n";
+        y += "learning_rate: 0.0002\n"; // Axolotl's own QLoRA example (examples/llama-3/qlora-1b.yml); the schema requires one
+        y += std::string(w.precision.compute == "fp16" ? "fp16: true\n" : "bf16: true\n");
+        y += std::string("gradient_checkpointing: ") + (l.recompute != Checkpointing::none ? "true" : "false") + "\n";
+        y += "logging_steps: 1\n";
+        if (l.context_parallel > 1) y += "context_parallel_size: " + num(l.context_parallel) + "\n";
+        // Sharding as planned: FSDP2 reshards after forward at ZeRO-3, keeps the parameters to backward at ZeRO-2
+        // (fsdp.py: reshard_after_forward); CPU offload moves parameters, gradients and optimizer state (offload_params).
+        if (t.devices > 1 && l.zero_stage >= 2) {
+            y += "fsdp_version: 2\nfsdp_config:\n";
+            y += std::string("  reshard_after_forward: ") + (l.zero_stage >= 3 ? "true" : "false") + "\n";
+            if (w.train.cpu_offload) y += "  offload_params: true\n";
+            y += "  auto_wrap_policy: TRANSFORMER_BASED_WRAP\n";
+        }
+        return y;
+    };
+    const std::string file = "hwplan_axolotl.yml", measure_file = "hwplan_axolotl_measure.yml";
+    r.deploy.push_back(command(*ax, "fine-tuning config: the planned adapter, batch and sharding" + std::string(t.steps > 0 ? ", " + num(t.steps) + " steps" : ""),
+                               yaml(t.steps), file));
+    r.deploy.push_back(command(*ax, t.nodes > 1 ? "launch on each node" : "launch", "axolotl train " + file));
+    r.measure.push_back(command(*ax, "the same config for " + std::to_string(kMeasureSteps) + " steps", yaml(kMeasureSteps), measure_file));
+    r.measure.push_back(command(*ax, "launch and keep the log", "axolotl train " + measure_file));
+    predict_training(r, c, "axolotl");
+    r.notes.push_back("Axolotl reads the file as written: put the Hugging Face id or local path of " + w.model.model.name + " in place of $MODEL and your "
+                      "dataset (and its type) in place of $DATASET, or write the file with envsubst.");
+    if (t.devices > 1 && l.zero_stage == 1)
+        r.notes.push_back("Axolotl has no ZeRO-1 of its own (FSDP shards the parameters too); without fsdp_config it runs plain data parallelism, which keeps "
+                          "the whole optimizer state on each device, more than planned.");
+    if (l.tensor_parallel > 1 || l.pipeline_parallel > 1)
+        r.notes.push_back("Axolotl's FSDP runs no tensor or pipeline parallelism of the plan's kind: the planned TP " + std::to_string(l.tensor_parallel) +
+                          " and PP " + std::to_string(l.pipeline_parallel) + " are not in the config.");
+    if (t.nodes > 1) r.notes.push_back("Multi-node: axolotl train --launcher torchrun with torchrun's rendezvous flags after --. " + node_note(t.node, "the per-node count"));
+}
+
 void finetune(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d) {
     const TrainingRuntime& rt = plan_detail::training_runtime(w, cat);
     if (rt.id == "deepspeed") {
         finetune_deepspeed(r, w, cat, c, d, rt);
+        return;
+    }
+    const bool adapter = w.train.method == TrainMethod::lora || w.train.method == TrainMethod::qlora;
+    if (adapter && (rt.id == "hf-peft" || rt.id == "qlora-reference" || framework_runtime(w.framework) == "axolotl")) {
+        finetune_axolotl(r, w, cat, c, d, rt);
         return;
     }
     const ToolInterface* tune = cat.find_tool("torchtune");
@@ -859,6 +1045,99 @@ void finetune(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& 
     else if ((l.zero_stage == 0 && t.devices > 1) || l.pipeline_parallel > 1 || l.context_parallel > 1)
         r.notes.push_back("torchtune's distributed recipes shard with FSDP (ZeRO-3); the planned layout (ZeRO-" + std::to_string(l.zero_stage) +
                           ", PP " + std::to_string(l.pipeline_parallel) + ", CP " + std::to_string(l.context_parallel) + ") is the nearest they run.");
+}
+
+// [SECTION] RL post-training: OpenRLHF ---------------------------------------------------------------------
+
+constexpr int kRlMeasureSteps = 5; // a short RL run: the first step's generation includes the engines' warm-up (CUDA graph
+                                   // capture), so compare a later one; each step generates a whole batch of long rollouts
+
+// The plan's RL job (plan_rl.cpp, rl.h): a trainer pool of c.count devices and, beside it, a rollout pool of
+// rollout_replicas vLLM replicas of replica_devices each; one synchronous step generates the step's rollouts, trains on
+// them and sends the new weights to every replica. OpenRLHF's train_ppo_ray runs exactly that when nothing is colocated:
+// the actor on actor.num_nodes x actor.num_gpus_per_node devices, vllm.num_engines engines of vllm.tensor_parallel_size,
+// and a broadcast to the engines after each step. REINFORCE++ (estimator reinforce), a KL coefficient of 0 and a reward
+// function keep it to the two models the plan counts: no critic, no reference model and no reward model on the devices.
+void rl_openrlhf(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d) {
+    const ToolInterface* tool = cat.find_tool("openrlhf-train-ppo-ray");
+    if (!tool) {
+        r.reason = "catalog/tools.json has no openrlhf-train-ppo-ray entry";
+        return;
+    }
+    const RlPools& rl = c.rl;
+    if (!rl.sized) {
+        r.reason = "the RL pools were not sized" + (rl.explanation.empty() ? std::string() : ": " + rl.explanation);
+        return;
+    }
+    const ServeShape sh = serve_shape(w);
+    const Layout& l = c.layout;
+    const int trainers = rl.trainer_devices;
+    const NodeSize node = node_size(d);
+    const int per_node = std::min(trainers, node.devices);
+    const int nodes = (trainers + per_node - 1) / per_node;
+    const double rollouts = std::max(1.0, std::ceil(sh.users));        // sequences a step (plan_rl.cpp: job.rollouts)
+    const int micro = std::max(1, l.micro_batch);
+    const double step_tokens = rollouts * (sh.prompt + sh.output);
+    const double steps = w.train.tokens > 0 ? std::ceil(w.train.tokens / step_tokens) : 0;
+    auto write = [&](double run_steps) {
+        CommandLine s{"python3 -m openrlhf.cli.train_ppo_ray"};
+        s.add("--actor.num_nodes", num(nodes));
+        s.add("--actor.num_gpus_per_node", num(per_node));
+        s.add("--vllm.num_engines", num(rl.rollout_replicas));
+        s.add("--vllm.tensor_parallel_size", num(rl.replica_devices));
+        s.add("--actor.model_name_or_path", "\"$MODEL\"");
+        s.add("--data.prompt_dataset", "\"$PROMPTS\"");
+        s.add("--reward.remote_url", "\"$REWARD\"");
+        s.add("--algo.advantage.estimator", "reinforce");
+        s.add("--algo.kl.init_coef", "0");
+        s.add("--rollout.batch_size", num(rollouts));
+        s.add("--rollout.n_samples_per_prompt", "1");
+        s.add("--rollout.max_new_tokens", num(sh.output));
+        s.add("--data.max_len", num(sh.prompt + sh.output));
+        s.add("--rollout.micro_batch_size", num(micro));
+        // One optimizer step a RL step: the plan trains once on all of the step's rollouts (plan_rl.cpp: train_s).
+        s.add("--train.batch_size", num(rollouts));
+        s.add("--train.micro_batch_size", num(micro));
+        s.add("--train.max_epochs", "1");
+        s.add("--ds.zero_stage", num(l.zero_stage));
+        s.add("--ds.param_dtype", w.precision.compute == "fp16" ? "fp16" : "bf16");
+        if (l.tensor_parallel > 1) s.add("--ds.tensor_parallel_size", num(l.tensor_parallel));
+        if (l.context_parallel > 1) s.add("--ds.ring_attn_size", num(l.context_parallel));
+        if (l.recompute != Checkpointing::none) s.add("--actor.gradient_checkpointing_enable");
+        if (w.train.cpu_offload) s.add("--ds.adam_offload");
+        if (run_steps > 0) s.add("--data.max_samples", num(run_steps * rollouts));
+        s.add("--logger.logging_steps", "1");
+        return s.text();
+    };
+    r.deploy.push_back(command(*tool, "RL with the planned pools: " + std::to_string(trainers) + " trainer devices and " + std::to_string(rl.rollout_replicas) +
+                                          " rollout engines of " + std::to_string(rl.replica_devices) + (steps > 0 ? " (" + num(steps) + " steps)" : ""),
+                               write(steps)));
+    r.measure.push_back(command(*tool, "the same pools for " + std::to_string(kRlMeasureSteps) + " steps", write(kRlMeasureSteps)));
+    // train_step() and fit() time each phase of a step in seconds and log them on the "Global step" line.
+    auto line = [&](const char* metric, const char* figure, double value, const std::string& note) {
+        if (value > 0) r.predicted.push_back({metric, figure, value, value, value, "s", false, note});
+    };
+    line("timing/generation", "rl.generation_s", rl.generation_s,
+         std::to_string(rl.rollout_replicas) + " engines each generating " + format_sig(rl.rollouts_per_replica, 4) + " rollouts of " + num(sh.output) + " tokens");
+    line("timing/ppo_train", "rl.train_s", rl.train_s, "the trainer's pass over the step's " + format_sig(step_tokens, 4) + " tokens");
+    line("timing/broadcast", "rl.sync_s", rl.sync_s, "the new weights to every engine");
+    predict(r, c, "rl_step_s", "timing/step_total", 1, "s",
+            "generation + training + weight sync; OpenRLHF's total also holds timing/make_experience (the rollouts' log-probabilities and "
+            "rewards), which the plan does not count");
+    r.notes.push_back("Set MODEL to the Hugging Face id or local path of " + w.model.model.name + ", PROMPTS to your prompt dataset and REWARD to a "
+                      "Python file with reward_func (a verifiable reward; a reward model would take devices the plan does not count).");
+    r.notes.push_back("Start a Ray cluster over the " + std::to_string(trainers + rl.rollout_devices) + " devices (ray start --head on one node, ray start "
+                      "--address on the others) and run the command on its head node. " + node_note(node, "--actor.num_gpus_per_node"));
+    if (trainers % per_node != 0)
+        r.notes.push_back("The trainer pool's " + std::to_string(trainers) + " devices are not whole nodes of " + std::to_string(per_node) +
+                          ": OpenRLHF places actor.num_nodes x actor.num_gpus_per_node, so the command asks for " + std::to_string(nodes * per_node) + ".");
+    if (l.pipeline_parallel > 1 || l.expert_parallel > 1)
+        r.notes.push_back("OpenRLHF's DeepSpeed actor has no pipeline or expert parallelism: the planned PP " + std::to_string(l.pipeline_parallel) + " and EP " +
+                          std::to_string(l.expert_parallel) + " are not in the command, so the trainer will hold more per device than planned.");
+    const int shards = std::max(1, trainers / std::max(1, l.tensor_parallel * l.context_parallel));
+    if (std::fmod(rollouts, double(micro) * shards) != 0)
+        r.notes.push_back("--train.batch_size (" + num(rollouts) + ") is not a multiple of the micro-batch x the actor's " + std::to_string(shards) +
+                          " data-parallel ranks, which DeepSpeed requires: raise --rollout.batch_size and --train.batch_size together to the next multiple.");
 }
 
 // [SECTION] Checking a command against a chosen release ----------------------------------------------------------
@@ -1076,8 +1355,13 @@ RunIt run_it(const Plan& p, const Workload& w, const Catalog& cat, const std::st
     }
     case Stage::pretrain: pretrain(r, w, cat, *c, *d); break;
     case Stage::finetune: finetune(r, w, cat, *c, *d); break;
-    case Stage::embed: r.reason = "embedding jobs: no deploy or benchmark command is written yet (vLLM's pooling runner is not recorded)"; break;
-    case Stage::rl: r.reason = "reinforcement learning: no RL framework's interface is recorded yet (veRL, OpenRLHF)"; break;
+    case Stage::embed:
+        if (has(d->software, "vllm") && engine_device(*d)) embed_vllm(r, w, cat, *c, *d);
+        else
+            r.reason = "the embedding server recorded in catalog/tools.json (vLLM's pooling runner) needs a GPU with CUDA or ROCm that runs vLLM; " +
+                       d->name + " is not one";
+        break;
+    case Stage::rl: rl_openrlhf(r, w, cat, *c, *d); break;
     }
     r.available = r.reason.empty() && !r.deploy.empty();
     if (!r.available) {
