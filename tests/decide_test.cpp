@@ -1512,7 +1512,9 @@ std::string kind_words(const std::string& kind) {
            : kind == "api" ? "hosted API" : kind;
 }
 
-// Every scenario's plan (a team's cards one by one), with its flips and best-of-kind line.
+// Every scenario's plan (a team's cards one by one), with its flips and best-of-kind line; then the buyer variations
+// issue 19 lists, which reach other paths of the order (a cloud's own silicon, a one-off budget, a power budget, a
+// small job on a CPU, devices already owned, a priority other than the price).
 std::vector<std::pair<std::string, Plan>> scenario_plans() {
     std::vector<std::pair<std::string, Plan>> out;
     for (const Scenario& s : catalog().scenarios) {
@@ -1522,6 +1524,24 @@ std::vector<std::pair<std::string, Plan>> scenario_plans() {
             for (size_t i = 0; i < t.plans.size(); ++i) out.push_back({s.id + " card " + std::to_string(i), t.plans[i]});
         }
     }
+    auto variation = [&](const std::string& id, const char* field, const char* key, const json& value) {
+        json w = scenario_json(id);
+        w[field][key] = value;
+        out.push_back({id + " with " + field + "." + key + " " + value.dump(), run(w)});
+    };
+    variation("team-live-chat", "decision", "site", "gcp");
+    variation("team-live-chat", "decision", "stack", "any");
+    variation("team-live-chat", "decision", "priority", "latency");
+    variation("team-live-chat", "decision", "priority", "simplest");
+    variation("bank-70b-fp8", "decision", "priority", "per_user_speed");
+    variation("warehouse-robot", "decision", "power_budget_w", 30);
+    variation("support-ticket-finetune", "decision", "purchase_budget_usd", 2000);
+    variation("support-ticket-finetune", "usage", "hours_per_month", 40);
+    variation("frontier-pretraining", "decision", "stack", "any");
+    out.push_back({"small embedding job", run(json::parse(R"({"stage": "embed", "model": "all-minilm-l6-v2", "embed": {"items": 2000, "tokens_per_item": 128}})"))});
+    json owned = scenario_json("bank-70b-fp8");
+    owned["hardware"] = {{"owned", {{{"device", "h200"}, {"count", 8}}}}};
+    out.push_back({"bank with 8 owned H200", run(owned)});
     return out;
 }
 
@@ -1689,6 +1709,34 @@ TEST(ChooseGo, CodingAgentsReasonsAgreeWithItsLayoutAndPrices) {
         ASSERT_NE(it, p.options.end()) << reason;
         EXPECT_GT(it->cost.value, 0) << reason;
     }
+}
+
+} // namespace hwplan
+
+namespace hwplan {
+
+// A runner-up that costs less than the recommendation lost at a step ahead of the price, and its line says which: with
+// every stack allowed, frontier pretraining rents a TPU v5p pod (a fast domain of 6,144 chips, catalog domain_size)
+// before a GB200 NVL72 rack (72) that costs less per token (lesson 004: "Buy the largest fast domain you can get"); the
+// runner-up said only "$1.5 per million training tokens against $2.82".
+TEST(RunnerUp, ACheaperRunnerUpSaysTheStepItLostAt) {
+    for (const auto& [id, p] : scenario_plans()) {
+        if (!p.recommendation.found || p.options.size() < 2) continue;
+        const Option& r = p.recommendation.option;
+        const Option& o = p.options[1];
+        if (!o.feasible || !(o.cost.value > 0) || o.unit != r.unit || (r.cost.value > 0 && o.cost.value >= r.cost.value)) continue;
+        EXPECT_EQ(p.decision.runner_up.rfind(o.name + ": " + format_figure(o.unit, o.cost.value), 0), std::string::npos) << id << ": " << p.decision.runner_up;
+    }
+    json w = scenario_json("frontier-pretraining");
+    w["decision"]["stack"] = "any";
+    const Plan p = run(w);
+    ASSERT_TRUE(p.recommendation.found);
+    ASSERT_GE(p.options.size(), 2u);
+    ASSERT_EQ(device(p.recommendation.option.device).domain_size, 6144);
+    ASSERT_EQ(p.options[1].device, "gb200-nvl72");
+    ASSERT_LT(p.options[1].cost.value, p.recommendation.option.cost.value);
+    EXPECT_NE(p.decision.runner_up.find("the largest fast domain (lesson 004: 'Buy the largest fast domain you can get'): a domain of 72 devices against 6144"),
+              std::string::npos) << p.decision.runner_up;
 }
 
 } // namespace hwplan

@@ -36,8 +36,8 @@ StepWords step_words(RankStep step, const Option& first, const Option& after, co
         return {is_serving_stage(w.stage) ? "per-user speed" : "speed", format_sig(after.speed, 3) + u + " against " + format_sig(first.speed, 3) + u};
     }
     case RankStep::latency:
-        return {"time to first token", after.latency_s > 0 ? format_sig(after.latency_s, 3) + " s against " + format_sig(first.latency_s, 3) + " s"
-                                                           : "not modelled against " + format_sig(first.latency_s, 3) + " s"};
+        return {"time to first token", (after.latency_s > 0 ? format_figure("ttft_s", after.latency_s) : std::string("not modelled")) + " against " +
+                                           format_figure("ttft_s", first.latency_s)};
     case RankStep::api: return {simplest, "a hosted API has nothing to operate"};
     case RankStep::in_domain: return {simplest, "tensor parallel outside a fast scale-up domain (lower decode speed)"};
     case RankStep::count: return {simplest, std::to_string(after.count) + " devices against " + std::to_string(first.count)};
@@ -239,33 +239,43 @@ void recommendation_reasons(Plan& p, const Workload& w, const Catalog& cat, cons
     }
 }
 
-// The second option and why it lost, by the priority that ranked them.
-void runner_up_words(Plan& p, const Priced& priced, const Workload& w, const Catalog& cat, const DecideInputs& in) {
+// The second option and why it lost: at the step of the order where the recommendation goes first (rank_step), with
+// that step's figures, and the price where the step is the price (or one of the ties after it).
+void runner_up_words(Plan& p, const Priced& priced, const Workload& w, const DecideInputs& in) {
     Recommendation& r = p.recommendation;
     if (!r.found || p.options.size() < 2) return;
-    const Priority prio = w.decision.priority;
     const std::string& unit = in.unit;
     const Option& o = p.options[1];
-    auto home = [&](const Option& x) { return own_accelerator(x, cat, in.site); };
-    auto in_domain = [&](const Option& x) { return in_fast_domain(x, p, w, cat); };
-    std::string why;
-    if (!o.feasible) why = o.reasons.front();
-    else if (prio == Priority::per_user_speed && o.speed != r.option.speed) {
-        // speed_of's figure, with its unit.
-        const std::string u = is_serving_stage(w.stage) ? " tokens/s per user" : w.stage == Stage::embed ? " items/s" : " tokens/s";
-        why = format_sig(o.speed, 3) + u + " against " + format_sig(r.option.speed, 3) + u;
-    }
-    else if (prio == Priority::latency && o.latency_s != r.option.latency_s) why = "time to first token " + format_sig(o.latency_s, 3) + " s against " + format_sig(r.option.latency_s, 3) + " s";
-    else if (prio == Priority::simplest && o.count != r.option.count) why = std::to_string(o.count) + " devices against " + std::to_string(r.option.count);
-    else if (prio == Priority::simplest && !in_domain(o) && in_domain(r.option)) why = "tensor parallel outside a fast scale-up domain (lower decode speed)";
-    else if (prio == Priority::simplest && o.power_w != r.option.power_w) why = format_sig(o.power_w, 4) + " W against " + format_sig(r.option.power_w, 4) + " W";
-    else if (home(r.option) && !home(o)) why = "not " + in.site + "'s own accelerator";
-    else if (priced.small_on_cpu.count(r.option.name) && !priced.small_on_cpu.count(o.name))
-        why = "ranked after a CPU that finishes the job before a rented GPU starts (lesson 003: 'Start here when the model is small'); " +
-              unit_cost_words(o);
-    else why = o.cost.value > 0 ? format_figure(unit, o.cost.value) + " " + unit_label(unit) + " against " +
+    auto price_words = [&] {
+        return o.cost.value > 0 ? format_figure(unit, o.cost.value) + " " + unit_label(unit) + " against " +
                                       (r.option.cost.value > 0 ? format_figure(unit, r.option.cost.value) : std::string("an unpriced first"))
                                 : unit_cost_words(o); // as its own headline would say it
+    };
+    std::string why;
+    if (!o.feasible) {
+        why = o.reasons.front();
+    } else {
+        bool first = false;
+        const RankStep step = rank_step(p.options[0], o, priced.keys[0], priced.keys[1], w.decision.priority, in.level.level == Scale::rack, first);
+        const StepWords sw = step_words(step, p.options[0], o, priced.keys[0], priced.keys[1], w, in);
+        switch (step) {
+        case RankStep::small_on_cpu:
+            why = "ranked after a CPU that finishes the job before a rented GPU starts (lesson 003: 'Start here when the model is small'); " +
+                  unit_cost_words(o);
+            break;
+        case RankStep::home: why = "not " + in.site + "'s own accelerator"; break;
+        case RankStep::latency: why = "time to first token " + sw.figures; break;
+        case RankStep::speed:
+        case RankStep::api:
+        case RankStep::in_domain:
+        case RankStep::count:
+        case RankStep::power: why = sw.figures; break;
+        case RankStep::owned:
+        case RankStep::compromise:
+        case RankStep::domain: why = sw.name + ": " + sw.figures + "; " + price_words(); break; // a step ahead of the price, then the price
+        default: why = price_words(); break;
+        }
+    }
     p.decision.runner_up = o.name + ": " + why;
     r.reasons.push_back("runner-up " + p.decision.runner_up);
 }
@@ -339,7 +349,7 @@ void explain_decision(Plan& p, const Priced& priced, const Workload& w, const Ca
     recommendation_words(p, priced, w, cat, in);
     recommendation_reasons(p, w, cat, in);
     isolation_reason(p, w);
-    runner_up_words(p, priced, w, cat, in);
+    runner_up_words(p, priced, w, in);
     guide_words(p, w, cat);
     three_checks(p, w, in);
 }
