@@ -218,6 +218,29 @@ TEST(TrainingActivations, EagerAttentionStoresTheScoreMatrices) {
                      2.0 * 16 * 512 * 512 * 8);
 }
 
+// A gated MLP, down(act(gate(x)) * up(x)), keeps tensors of its width i per token for backward: unfused eager
+// PyTorch 4 (SiLU reads its input, a product keeps both operands: tools/autograd/derivatives.yaml; plus the down
+// projection's input), Megatron-core's fused SwiGLU 3 (it saves its 2i input), Unsloth's LoRA_MLP 2 (X, e, g).
+// Llama 3.1 8B (h = 4096, q = 4096, k = v = 8 x 128, i = 14336), one token, fused attention, no dropout, by hand:
+// 2 bytes x (two norm inputs, the QKV and MLP inputs: 4h; Q, K, V and the output projection's input: 2q + 2kv;
+// and n x i).
+TEST(TrainingActivations, GatedMlpKeepsItsSavedTensorsOfTheMlpWidth) {
+    const ModelArch a = test::llama31_8b();
+    ActivationSettings st;
+    st.seq_len = 1;
+    st.micro_batch = 1;
+    const double rest = 4 * 4096 + 2 * 4096 + 2 * 1024;
+    EXPECT_DOUBLE_EQ(training_activation_bytes_per_layer(a, st), 2.0 * (rest + 4 * 14336)); // default: eager PyTorch
+    st.gated_mlp_saved_tensors = 3;
+    EXPECT_DOUBLE_EQ(training_activation_bytes_per_layer(a, st), 2.0 * (rest + 3 * 14336));
+    st.gated_mlp_saved_tensors = 2;
+    EXPECT_DOUBLE_EQ(training_activation_bytes_per_layer(a, st), 2.0 * (rest + 2 * 14336));
+    // A plain (GELU) MLP keeps its two: the setting does not apply (Korthikanti's 34sbh stays, FusedAttention test).
+    st.gated_mlp_saved_tensors = 4;
+    st.dropout = true;
+    EXPECT_NEAR(training_activation_bytes_per_layer(gpt3_175b(), st) / (34.0 * 12288), 1.0, 1e-12);
+}
+
 // Lesson 001: mixed-precision Adam is 2 + 2 + 12 = 16 bytes per parameter because of the FP32 master
 // copy; an fp32 run holds the weights in FP32 already: 4 + 4 + 8 = 16 with AdamW, 4 + 4 + 4 with SGD.
 TEST(ModelState, Fp32TrainingStoresFourByteWeightsAndGradients) {

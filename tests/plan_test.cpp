@@ -970,11 +970,14 @@ TEST(Properties, MemoryAndTimeGrowWithContextAndUsers) {
     }
 }
 
+// At a fixed recomputation: left to the search, a larger model that no longer fits without recomputation is planned
+// with it and can need less memory than a smaller one planned without (70B on 64 H100 takes full recomputation at
+// 25 GB where 34B keeps every activation at 76 GB).
 TEST(Properties, MemoryAndTimeGrowWithParameters) {
     double last_mem = 0, last_step = 0;
     for (double params : {1e9, 3e9, 7e9, 13e9, 34e9, 70e9}) {
         const Plan p = run(R"({"stage": "finetune", "model": {"params": )" + std::to_string(params) +
-                           R"(}, "train": {"method": "full", "zero_stage": 3}, "hardware": {"devices": ["H100 SXM"], "count": 64}})");
+                           R"(}, "train": {"method": "full", "zero_stage": 3, "checkpointing": "full"}, "hardware": {"devices": ["H100 SXM"], "count": 64}})");
         expect_sane(p);
         const auto& c = p.candidates.at(0);
         EXPECT_GE(c.memory.total_bytes, last_mem);
@@ -1282,8 +1285,10 @@ TEST(Runtimes, DeepSpeedZeroModelStatesFollowMemoryRst) {
 }
 
 // Unsloth's gradient checkpointing offloads the saved block inputs to host memory (its README): with full
-// recomputation the device keeps only the block being recomputed, so the activations shrink by exactly the
-// checkpoints the torchtune-like profiles keep, layers x 2 bytes x s x b x h (Korthikanti's 2sbh per block).
+// recomputation the device keeps only the block being recomputed, so the activations shrink by the checkpoints the
+// torchtune-like profiles keep, layers x 2 bytes x s x b x h (Korthikanti's 2sbh per block), and the block being
+// recomputed is smaller by two MLP-wide tensors: transformers' unfused LlamaMLP keeps four (derivatives.yaml),
+// Unsloth's LoRA_MLP saves X, e and g (unsloth/kernels/fast_lora.py) and recomputes the activation and product: 2.
 TEST(Runtimes, UnslothOffloadsTheCheckpointedBlockInputs) {
     auto blocks = [](const char* runtime) {
         const Plan p = run(std::string(R"({"stage": "finetune", "model": "llama-2-7b", "train": {"method": "qlora", "lora_rank": 8,
@@ -1293,8 +1298,8 @@ TEST(Runtimes, UnslothOffloadsTheCheckpointedBlockInputs) {
     };
     // Both keep bf16 logits (2 bytes each); hf-peft adds its FP32 copy and gradient (8 bytes per logit), unsloth
     // only the FP32 copy of its returned logits that accelerate's mixed-precision wrapper makes (4 bytes, no gradient).
-    const double checkpoints = 32 * 2.0 * 8192 * 4096, fp32_loss = 8192 * 32000 * (8.0 - 4.0);
-    EXPECT_NEAR(blocks("hf-peft") - blocks("unsloth"), checkpoints + fp32_loss, 1);
+    const double checkpoints = 32 * 2.0 * 8192 * 4096, fp32_loss = 8192 * 32000 * (8.0 - 4.0), mlp = 2 * 2.0 * 8192 * 11008;
+    EXPECT_NEAR(blocks("hf-peft") - blocks("unsloth"), checkpoints + fp32_loss + mlp, 1);
 }
 
 // torchtune's distributed configs wrap the token embeddings and the output head as FSDP units of their own
@@ -1396,9 +1401,10 @@ TEST(EncoderRuntimes, AnUncalibratedRuntimeSaysSoAndWidensItsBand) {
 // convert_outputs_to_fp32 as an FP32 copy (4 bytes). Llama 2 7B, QLoRA, 8,192 tokens, full recomputation with the
 // block inputs offloaded, by hand:
 //   recomputed block per token: norms' and projections' inputs 4 x 2 x 4,096 = 32,768; Q and K 2 x 8,192 = 16,384;
-//   V 8,192; output projection's input 8,192; MLP 3 x 2 x 11,008 = 66,048: 131,584 bytes x 8,192 = 1,077,936,128
+//   V 8,192; output projection's input 8,192; MLP 2 x 2 x 11,008 = 44,032 (LoRA_MLP saves the gate and up outputs,
+//   e and g: unsloth/kernels/fast_lora.py): 109,568 bytes x 8,192 = 897,581,056
 //   logits: 8,192 x 32,000 x (2 + 4) = 1,572,864,000
-//   total 2,650,800,128 bytes. An fp32 run has no mixed-precision wrapper: 8,192 x 32,000 x 4 bytes of FP32 logits only.
+//   total 2,470,445,056 bytes. An fp32 run has no mixed-precision wrapper: 8,192 x 32,000 x 4 bytes of FP32 logits only.
 TEST(Runtimes, UnslothCountsTheTrainersFp32CopyOfItsLogits) {
     auto activations = [](const char* precision) {
         const Plan p = run(std::string(R"({"stage": "finetune", "model": "llama-2-7b", "precision": ")") + precision +
@@ -1406,8 +1412,8 @@ TEST(Runtimes, UnslothCountsTheTrainersFp32CopyOfItsLogits) {
             "runtime": "unsloth"}, "hardware": {"devices": ["a100-40gb"], "count": 1}})");
         return p.candidates.at(0).memory.activations_bytes;
     };
-    EXPECT_NEAR(activations("bf16"), 2650800128.0, 1);
-    const double block_fp32 = 131584.0 * 2 * 8192; // the same block at 4 bytes per value
+    EXPECT_NEAR(activations("bf16"), 2470445056.0, 1);
+    const double block_fp32 = 109568.0 * 2 * 8192; // the same block at 4 bytes per value
     EXPECT_NEAR(activations("fp32"), block_fp32 + 8192.0 * 32000 * 4, 1);
 }
 
@@ -1720,11 +1726,12 @@ TEST(OneAnswer, Lora70bSpreadsOverTwoToEightA100) {
 // 80 blocks, hidden 8,192, 8 KV heads of 128, gated MLP 28,672; 2,048 tokens, micro-batch 1, bf16), ZeRO-3 over 4:
 //   frozen base 70.6e9 x 2 bytes / 4 = 35.3 GB a device;
 //   without recomputation every block keeps its norms' and projections' inputs 4 x 8,192, Q and the attention output
-//   2 x 8,192, K and V 2 x 1,024 and the MLP's three 28,672-wide tensors, x 2 bytes = 274,432 bytes a token:
-//   x 2,048 x 80 = 45.0 GB, so 35.3 + 45.0 + the loss and overhead = 89.7 GB > 85.1 GB usable: it does not fit (what
-//   the plan said before, when recomputation was assumed off: "No option survives ... needs 89.7 GB");
+//   2 x 8,192, K and V 2 x 1,024 and the MLP's four 28,672-wide tensors (gate output, activation, up output and their
+//   product: unfused PyTorch, derivatives.yaml; three before 2026-12-03, 89.7 GB), x 2 bytes = 331,776 bytes a token:
+//   x 2,048 x 80 = 54.4 GB, so 35.3 + 54.4 + the loss and overhead (the chunked loss 0.8 GB, the context 0.4 GB and
+//   17.6 % fragmentation of the per-step tensors, 9.7 GB) = 100.6 GB > 85.1 GB usable: it does not fit;
 //   with full recomputation the blocks keep their inputs, 80 x 2,048 x 8,192 x 2 = 2.7 GB, plus one block rebuilt
-//   (0.56 GB): about 41 GB, well inside. So it fits, sharded, with full recomputation, and the plan says the search
+//   (0.68 GB): about 41 GB, well inside. So it fits, sharded, with full recomputation, and the plan says the search
 //   chose it. The step prices the same MFU either way (finetune_mfu was measured on torchtune's runs that recompute).
 TEST(OneAnswer, Lora70bOnFourA100FitsWithRecomputationChosenBySearch) {
     const Plan p = run(R"({"stage": "finetune", "model": "llama-3.1-70b", "precision": "bf16",
@@ -1735,14 +1742,14 @@ TEST(OneAnswer, Lora70bOnFourA100FitsWithRecomputationChosenBySearch) {
     EXPECT_EQ(c.count, 4);
     EXPECT_EQ(c.layout.zero_stage, 3);
     EXPECT_EQ(c.layout.recompute, Checkpointing::full);
-    EXPECT_NEAR(c.memory.total_bytes / 1e9, 35.3 + 2.7 + 0.56, 0.15 * 40.9) << c.layouts.explanation; // + loss, overhead
+    EXPECT_NEAR(c.memory.total_bytes / 1e9, 35.3 + 2.7 + 0.68, 0.15 * 41.0) << c.layouts.explanation; // + loss, overhead
     bool said = false;
     for (const auto& n : c.notes) said = said || n.find("activation recomputation: full, chosen by the search") != std::string::npos;
     EXPECT_TRUE(said);
-    // The same point without recomputation is among the runners-up and does not fit: 89.7 GB by hand above.
+    // The same point without recomputation is among the runners-up and does not fit: 100.6 GB by hand above.
     bool none_misses = false;
     for (const auto& r : c.layouts.layouts)
-        if (r.layout.recompute == Checkpointing::none && r.layout.zero_stage == 3) none_misses = !r.fits && std::abs(r.memory_bytes / 1e9 - 89.7) < 0.05 * 89.7;
+        if (r.layout.recompute == Checkpointing::none && r.layout.zero_stage == 3) none_misses = !r.fits && std::abs(r.memory_bytes / 1e9 - 100.6) < 0.05 * 100.6;
     EXPECT_TRUE(none_misses) << c.layouts.explanation;
     // Given explicitly, the workload's recomputation is kept: "none" does not fit on these 4.
     const Plan pinned = run(R"({"stage": "finetune", "model": "llama-3.1-70b", "precision": "bf16",

@@ -726,6 +726,7 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
             t.optimizer_in_backward = e.boolean("optimizer_in_backward", true).value_or(false);
             t.eager_attention = e.choice("attention", true, {"sdpa", "eager"}).value_or("sdpa") == "eager";
             t.offload_checkpoints = e.boolean("offload_checkpoints", false).value_or(false);
+            t.gated_mlp_saved_tensors = e.number("gated_mlp_saved_tensors", false, 1, 8).value_or(4);
             t.optimizer_fp32_gradient_bytes_per_param = e.number("optimizer_fp32_gradient_bytes_per_param", false, 0, 8).value_or(0);
             t.zero2_shards_gradients = e.boolean("zero2_shards_gradients", false).value_or(true);
             t.zero3_layer_gather_bytes_per_param = e.number("zero3_layer_gather_bytes_per_param", false, 0, 16).value_or(0);
@@ -744,7 +745,7 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
             e.string("note", false);
             attach_source(e, b, {"adapter_bytes_per_param", "adapter_gradient_bytes_per_param", "optimizer_state_bytes_per_value",
                                  "logits_kept_bytes_per_value", "loss_fp32_bytes_per_value", "loss_chunks", "paged_optimizer", "full_master_weights",
-                                 "optimizer_in_backward", "attention", "offload_checkpoints", "optimizer_fp32_gradient_bytes_per_param",
+                                 "optimizer_in_backward", "attention", "offload_checkpoints", "gated_mlp_saved_tensors", "optimizer_fp32_gradient_bytes_per_param",
                                  "zero2_shards_gradients", "zero3_layer_gather_bytes_per_param", "offload_gradients",
                                  "offload_parameters", "shard_embeddings_and_head", "adapter_step_overhead_s",
                                  "causal_attention_flops_ratio", "max_zero_stage", "recompute", "tensor_parallel_overlap"});

@@ -149,7 +149,7 @@ double training_activation_bytes_per_layer(const ModelArch& arch, const Activati
     // projection's input, the MLP's internal tensors, and the attention scores unless they are not kept.
     double split = p * sb * (w.q + w.k) + p * sb * w.v + p * sb * w.q;
     const double i = mlp_width_per_token(arch);
-    split += (arch.mlp == MlpKind::gated ? 3.0 : 2.0) * p * sb * i;
+    split += (arch.mlp == MlpKind::gated ? s.gated_mlp_saved_tensors : 2.0) * p * sb * i; // see ActivationSettings
     if (!s.flash_attention && s.checkpointing != Checkpointing::selective) {
         const double scores = double(arch.heads) * s.seq_len * s.seq_len * s.micro_batch; // a s^2 b
         split += p * scores + (s.dropout ? mask * scores + p * scores : 0.0);

@@ -208,6 +208,7 @@ ActivationBytes activation_bytes(const TrainingJob& job, int t, double b, Checkp
     as.logits_kept_bytes_per_value = job.logits_kept_bytes_per_value;
     as.loss_fp32_bytes_per_value = job.loss_fp32_bytes_per_value;
     as.loss_chunks = job.loss_chunks;
+    as.gated_mlp_saved_tensors = job.gated_mlp_saved_tensors;
     ActivationBytes out;
     out.per_layer = training_activation_bytes_per_layer(job.arch, as);
     if (rc == Checkpointing::full) { // full recomputation rebuilds one block at a time
@@ -660,6 +661,7 @@ TrainingJob training_job(const Workload& w, double trainable_params, const Model
     j.logits_kept_bytes_per_value = as.logits_kept_bytes_per_value;
     j.loss_fp32_bytes_per_value = as.loss_fp32_bytes_per_value;
     j.loss_chunks = as.loss_chunks;
+    j.gated_mlp_saved_tensors = as.gated_mlp_saved_tensors;
     return j;
 }
 

@@ -211,6 +211,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     as.loss_fp32_bytes_per_value = fp32 ? std::max(0.0, rt.loss_fp32_bytes_per_value - 4.0) : rt.loss_fp32_bytes_per_value;
     as.loss_chunks = rt.loss_chunks;
     as.offload_checkpoints = rt.offload_checkpoints;
+    as.gated_mlp_saved_tensors = rt.gated_mlp_saved_tensors;
     const auto act = training_activation_bytes(arch, as, arch.layers);
     m.activations_bytes = act.total_bytes;
     // The caching allocator fragments what is allocated and freed every step (activations, the loss's

@@ -154,6 +154,9 @@ void read_model(Reader& r, const Catalog& catalog, Workload& w) {
     a.head_dim = m.integer("head_dim", false, 1, 10000).value_or(a.heads > 0 ? a.hidden / a.heads : 0);
     a.intermediate = m.integer("intermediate", false, 1, 10000000).value_or(4 * a.hidden);
     a.vocab = m.integer("vocab", false, 1, 10000000).value_or(32000);
+    // The MLP's kind (catalog/README.md "mlp"): gated (SwiGLU/GeGLU, three matrices; the default, as in every
+    // catalog LLM) or plain (GELU, two: GPT, BLOOM, MPT).
+    if (auto mlp = m.choice("mlp", false, {"gated", "plain"})) a.mlp = *mlp == "plain" ? MlpKind::plain : MlpKind::gated;
     a.max_context = m.integer("max_context", false, 1, 100000000).value_or(0);
     a.attention_layers = {{AttentionKind::full, a.layers, 0}};
     if (auto window = m.integer("sliding_window", false, 1, 100000000)) a.attention_layers[0] = {AttentionKind::sliding, a.layers, *window};
@@ -498,6 +501,7 @@ std::string workload_to_json(const Workload& w) {
         json m{{"params", w.model.params}, {"layers", a.layers}, {"hidden", a.hidden}, {"heads", a.heads}, {"kv_heads", a.kv_heads},
                {"head_dim", a.head_dim}, {"intermediate", a.intermediate}, {"vocab", a.vocab}};
         if (a.max_context > 0) m["max_context"] = a.max_context;
+        if (a.mlp == MlpKind::plain) m["mlp"] = "plain";
         if (!a.attention_layers.empty() && a.attention_layers[0].kind == AttentionKind::sliding) m["sliding_window"] = a.attention_layers[0].window;
         if (a.has_moe) {
             m["experts"] = a.moe.experts;

@@ -76,6 +76,15 @@ struct ActivationSettings {
     // backward (Unsloth's gradient checkpointing: "offloads intermediate activations to system RAM
     // asynchronously"): only the block being recomputed is on the device.
     bool offload_checkpoints = false;
+    // Tensors of the MLP's width (i per token) a gated MLP, down(act(gate(x)) * up(x)), keeps for backward.
+    // Unfused eager PyTorch keeps 4: the gate output (SiLU's backward reads its input: derivatives.yaml
+    // 'silu(Tensor self): self: silu_backward(grad, self)'), the activation and the up output (mul keeps both
+    // operands: 'mul.Tensor: self: mul_tensor_backward(grad, other, ...), other: mul_tensor_backward(grad, self, ...)'),
+    // and their product, the down projection's input. A fused SwiGLU saves its input (gate and up, 2i) and
+    // the down projection its input: 3 (Megatron-core fused_bias_swiglu.py SwiGLUFunction:
+    // ctx.save_for_backward(input)); Unsloth's LoRA_MLP saves X, e, g and recomputes the product: 2
+    // (unsloth/kernels/fast_lora.py). A plain MLP keeps 2 (Korthikanti's GeLU input and output).
+    double gated_mlp_saved_tensors = 4;
 };
 
 // Activation memory one transformer block keeps for the backward pass. Korthikanti et al. 2022,

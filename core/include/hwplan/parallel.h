@@ -122,6 +122,7 @@ struct TrainingJob {
     double logits_kept_bytes_per_value = 0; // the loss over the vocabulary (see ActivationSettings)
     double loss_fp32_bytes_per_value = 8;
     double loss_chunks = 1;
+    double gated_mlp_saved_tensors = 4; // see ActivationSettings
     // The compute of one token on one device, whole model, at `compute_basis_recompute`: when > 0 it replaces
     // FLOPs at prefill_compute_efficiency, so that the search prices layouts on the plan's measured training
     // efficiency (the runtime profile's MFU basis, plan_training.cpp); a layout that recomputes more or less scales it

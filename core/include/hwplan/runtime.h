@@ -24,6 +24,7 @@ struct TrainingRuntime {
     bool optimizer_in_backward = false;          // each gradient is applied and freed in backward: one tensor's gradient at a time
     bool eager_attention = false;                // attention stores its score matrices (no fused/SDPA kernel)
     bool offload_checkpoints = false;            // full recomputation's saved block inputs live in host memory (Unsloth)
+    double gated_mlp_saved_tensors = 4;          // MLP-wide tensors a gated MLP keeps for backward (ActivationSettings)
     // ZeRO as the runtime implements it (DeepSpeed's memory.rst); the defaults shard every term at its stage.
     double optimizer_fp32_gradient_bytes_per_param = 0; // FP32 gradient copy the optimizer step keeps, sharded like the optimizer
     bool zero2_shards_gradients = true;          // ZeRO-2 partitions the 16-bit gradients (DeepSpeed's estimate keeps them whole)
