@@ -713,7 +713,7 @@ TEST(Headline, SaysWhatTheSummarySaysOnEveryScenario) {
         const std::string after_else = else_at == std::string::npos ? r.headline : r.headline.substr(else_at + 8);
         // An unpriced option first while priced ones are feasible says why in a sentence of its own (issue 19; checked by
         // Headline.AnUnpricedFirstSaysWhyItRanksAbovePricedOptions), after the decision.
-        const size_t why_at = after_else.find(" First on ");
+        const size_t why_at = std::min(after_else.find(" First on "), after_else.find(" Options of this kind with a catalog price wait for usage ("));
         const std::string decision = after_else.substr(0, why_at);
         if (why_at != std::string::npos) {
             EXPECT_LE(after_else.size() - why_at, 260u) << id << ": " << r.headline;
@@ -1650,6 +1650,23 @@ TEST(BestOfEachKind, PurchasesThatWaitForUsageSayTheUsageNotAnUnpricedDevice) {
                   std::string::npos) << id << ": " << line;
         for (const int i : p.best_by_kind) EXPECT_NE(p.options.at(static_cast<size_t>(i)).kind, "own") << id << ": " << line;
     }
+    // At a desk (owned only: docs/plan.md, site) the same job can only be bought: where the answer is a purchase the
+    // catalog cannot price, its headline and its entry say the usage that would price the purchases it can (the RTX
+    // 4090 has a purchase price in the catalog and waits for usage).
+    json desk = scenario_json("support-ticket-finetune");
+    desk["decision"]["site"] = "desk";
+    const Plan p = run(desk);
+    const Option* rtx = option(p, "own", "rtx-4090");
+    ASSERT_NE(rtx, nullptr);
+    ASSERT_EQ(rtx->eliminated_by, std::vector<Elimination>{Elimination::no_usage});
+    ASSERT_TRUE(p.recommendation.found);
+    // Every purchase with a price waits for usage, so the purchase recommended has none.
+    ASSERT_EQ(p.recommendation.option.kind, "own");
+    ASSERT_FALSE(p.recommendation.option.cost.value > 0) << p.recommendation.headline;
+    const std::string usage = "owning: give usage (hours a month, or jobs a week x hours) or cost.utilization to price it";
+    EXPECT_NE(p.recommendation.headline.find(" Options of this kind with a catalog price wait for usage (" + usage + ")."), std::string::npos)
+        << p.recommendation.headline;
+    EXPECT_NE(best_line(p).find("(the purchases the catalog prices wait for usage: " + usage + ")"), std::string::npos) << best_line(p);
 }
 
 // The coding agent (lesson 004's choose.go, "per-user tokens/s is the product") ranks by per-user speed, so an

@@ -166,6 +166,12 @@ void recommendation_words(Plan& p, const Priced& priced, const Workload& w, cons
         if (!why.name.empty())
             r.headline += " First on " + why.name + ", not on cost: the cheapest priced option, " + p.options[cheapest].name + " at " +
                           unit_cost_words(p.options[cheapest]) + ", ranks after it" + (why.figures.empty() ? "" : " (" + why.figures + ")") + ".";
+        // Its kind's priced options set aside only for want of usage: the usage that would price them.
+        for (const Option& o : p.options)
+            if (o.kind == r.option.kind && o.eliminated_by == std::vector<Elimination>{Elimination::no_usage}) {
+                r.headline += " Options of this kind with a catalog price wait for usage (" + o.reasons.front() + ").";
+                break;
+            }
     }
     // Training: the size step is the count the search chose, with the lesson's rule of thumb beside it.
     if (lc && (w.stage == Stage::pretrain || w.stage == Stage::finetune) && !lc->count_why.empty()) {

@@ -210,6 +210,9 @@ std::string best_entry(const Plan& p, const Option& o) {
                      unit_cost_words(x) + ")";
                 break;
             }
+        // Recommended unpriced while the priced options of its kind wait only for usage: the usage that would price them.
+        const auto waiting = std::find_if(p.options.begin(), p.options.end(), [&](const Option& x) { return x.kind == o.kind && waits_for_usage(x); });
+        if (waiting != p.options.end()) s += " (the " + kind_words(o.kind) + "s the catalog prices wait for usage: " + waiting->reasons.front() + ")";
     } else if (&o != &r && o.cost.value > 0 && o.unit == r.unit && (!(r.cost.value > 0) || o.cost.value < r.cost.value)) {
         if (const std::string* why = ranked_after(o)) s += " (" + *why + ")";
     }
