@@ -13,17 +13,53 @@ namespace hwplan::decide_parts {
 
 namespace {
 
-// The unit cost in words: the figure, or why there is none (priced but speed not modelled: the price an hour; no
-// public price: "price not in the catalog", the reason in the option's reasons).
-std::string unit_cost_words(const Option& o, const std::string& unit) {
-    if (o.cost.value > 0) return format_figure(unit, o.cost.value) + " " + unit_label(unit);
-    return o.cost.why.empty() ? "price not in the catalog" : o.cost.why;
+// Why `after` ranks after `first` at a step of lesson 004's order (decide_ranking.cpp rank_step): the step's name,
+// and where the step compares figures, after's against first's. Empty for the price and the ties after it.
+struct StepWords {
+    std::string name;
+    std::string figures;
+};
+StepWords step_words(RankStep step, const Option& first, const Option& after, const RankKey& kf, const RankKey& ka, const Workload& w,
+                     const DecideInputs& in) {
+    const std::string simplest = "simplest to operate";
+    switch (step) {
+    case RankStep::owned: return {"the team's own devices (hardware.owned)", ""};
+    case RankStep::compromise: return {"a fleet without a compromise", "this one meets the demand only with a compromise (its reasons say which)"};
+    case RankStep::small_on_cpu: return {"a CPU for a small job (lesson 003: 'Start here when the model is small')", "a CPU finishes it before a rented GPU starts"};
+    case RankStep::home: return {in.site + "'s own accelerators", "not " + in.site + "'s own"};
+    case RankStep::domain:
+        return {"the largest fast domain (lesson 004: 'Buy the largest fast domain you can get')",
+                "a domain of " + std::to_string(ka.domain) + " devices against " + std::to_string(kf.domain)};
+    case RankStep::speed: {
+        // speed_of's figure, with its unit.
+        const std::string u = is_serving_stage(w.stage) ? " tokens/s per user" : w.stage == Stage::embed ? " items/s" : " tokens/s";
+        return {is_serving_stage(w.stage) ? "per-user speed" : "speed", format_sig(after.speed, 3) + u + " against " + format_sig(first.speed, 3) + u};
+    }
+    case RankStep::latency:
+        return {"time to first token", (after.latency_s > 0 ? format_figure("ttft_s", after.latency_s) : std::string("not modelled")) + " against " +
+                                           format_figure("ttft_s", first.latency_s)};
+    case RankStep::api: return {simplest, "a hosted API has nothing to operate"};
+    case RankStep::in_domain: return {simplest, "tensor parallel outside a fast scale-up domain (lower decode speed)"};
+    case RankStep::count: return {simplest, std::to_string(after.count) + " devices against " + std::to_string(first.count)};
+    case RankStep::power:
+        return {simplest, (after.power_w > 0 ? format_sig(after.power_w, 4) + " W" : std::string("power not published")) + " against " +
+                              format_sig(first.power_w, 4) + " W"};
+    default: return {};
+    }
+}
+
+// The step at which the recommendation (p.options[0]) goes before option i, and its words.
+StepWords ranked_after_words(const Plan& p, const Priced& priced, size_t i, const Workload& w, const DecideInputs& in) {
+    bool first = false;
+    const RankStep step = rank_step(p.options[0], p.options[i], priced.keys[0], priced.keys[i], w.decision.priority,
+                                    in.level.level == Scale::rack, first);
+    return step_words(step, p.options[0], p.options[i], priced.keys[0], priced.keys[i], w, in);
 }
 
 // The decision in one short sentence (issue 10: "the decision in one sentence"): what to do (buy, rent or
 // call an API), which devices in what layout, and the unit cost with the month; the derivation is the
 // option's cost_terms, shown line by line under it. Says the same as the summary (decide_test checks it).
-std::string headline(const Option& o, const Candidate* c, const std::string& unit, const Workload& w) {
+std::string headline(const Option& o, const Candidate* c, const Workload& w) {
     std::string s;
     if (o.kind == "api") {
         s = "Call the " + o.name + " API";
@@ -45,7 +81,7 @@ std::string headline(const Option& o, const Candidate* c, const std::string& uni
             if (!layout.empty()) s += ", " + layout + (o.replicas > 1 ? " per replica" : "");
         }
     }
-    s += ": " + unit_cost_words(o, unit);
+    s += ": " + unit_cost_words(o);
     if (o.usd_per_month >= 0) s += ", $" + format_sig(o.usd_per_month, 4) + " a month";
     // A training job's time to result at the count chosen, and whether the user asked for it (issue 18: never a
     // count whose time the user did not ask for without saying so).
@@ -81,7 +117,6 @@ const Candidate* candidate_of(const Plan& p, const std::string& device) {
 void recommendation_words(Plan& p, const Priced& priced, const Workload& w, const Catalog& cat, const DecideInputs& in) {
     Decision& dec = p.decision;
     Recommendation& r = p.recommendation;
-    const std::string& unit = in.unit;
     if (!r.found) {
         r.summary = "No option survives feasibility, fits and meets the targets.";
         if (!p.candidates.empty()) { // the nearest miss and what would move it
@@ -98,10 +133,10 @@ void recommendation_words(Plan& p, const Priced& priced, const Workload& w, cons
         r.headline = r.summary; // already short: no cost to derive
         return;
     }
-    const std::string cost = r.option.cost.value > 0 ? unit_cost_words(r.option, unit) + " (" + r.option.cost.why + ")" : unit_cost_words(r.option, unit);
+    const std::string cost = r.option.cost.value > 0 ? unit_cost_words(r.option) + " (" + r.option.cost.why + ")" : unit_cost_words(r.option);
     r.summary = r.option.name + ": " + cost;
     const Candidate* lc = candidate_of(p, r.option.device);
-    r.headline = headline(r.option, lc, unit, w);
+    r.headline = headline(r.option, lc, w);
     if (priced.small_on_cpu.count(r.option.name) && lc) {
         // The CPU first, with the run's time and its price or why none; the cheapest priced GPU option as the alternative.
         const Option* alt = nullptr;
@@ -116,7 +151,27 @@ void recommendation_words(Plan& p, const Priced& priced, const Workload& w, cons
         r.headline = "Run it on a CPU (lesson 003: 'Start here when the model is small'): " + std::to_string(r.option.count) + " x " + short_name +
                      " does it in " + format_figure("embed_time_s", run_seconds(*lc, w)) + ", under the " +
                      format_figure("rental_startup_s", cat.defaults.rental_startup_s) + " a rented GPU is billed to start; " +
-                     unit_cost_words(r.option, unit) + (alt ? ". Else: " + headline(*alt, ac, unit, w) : std::string("."));
+                     unit_cost_words(r.option) + (alt ? ". Else: " + headline(*alt, ac, w) : std::string("."));
+    }
+    // An unpriced option first while a priced one is feasible: the headline says on what it ranks first and names the
+    // cheapest priced option with its unit cost (issue 19: "the decision never ranks an unpriced option above a priced
+    // one on cost without saying so in the headline").
+    if (!(r.option.cost.value > 0)) {
+        size_t cheapest = 0;
+        for (size_t i = 1; i < p.options.size(); ++i) {
+            const Option& o = p.options[i];
+            if (o.feasible && o.cost.value > 0 && o.unit == r.option.unit && (cheapest == 0 || o.cost.value < p.options[cheapest].cost.value)) cheapest = i;
+        }
+        const StepWords why = cheapest > 0 ? ranked_after_words(p, priced, cheapest, w, in) : StepWords{};
+        if (!why.name.empty())
+            r.headline += " First on " + why.name + ", not on cost: the cheapest priced option, " + p.options[cheapest].name + " at " +
+                          unit_cost_words(p.options[cheapest]) + ", ranks after it" + (why.figures.empty() ? "" : " (" + why.figures + ")") + ".";
+        // Its kind's priced options set aside only for want of usage: the usage that would price them.
+        for (const Option& o : p.options)
+            if (o.kind == r.option.kind && o.eliminated_by == std::vector<Elimination>{Elimination::no_usage}) {
+                r.headline += " Options of this kind with a catalog price wait for usage (" + o.reasons.front() + ").";
+                break;
+            }
     }
     // Training: the size step is the count the search chose, with the lesson's rule of thumb beside it.
     if (lc && (w.stage == Stage::pretrain || w.stage == Stage::finetune) && !lc->count_why.empty()) {
@@ -178,44 +233,55 @@ void recommendation_reasons(Plan& p, const Workload& w, const Catalog& cat, cons
         }
         r.reasons.push_back(why);
     }
-    // An SRAM decode tier sells speed; the lesson keeps GPUs for prefill.
+    // An SRAM decode tier sells speed; the lesson keeps GPUs for prefill: the first feasible GPU option with a price,
+    // else the first without one.
     const Device* rd = cat.device_by_id(r.option.device);
-    if (rd && rd->kind == DeviceKind::sram_system)
+    if (rd && rd->kind == DeviceKind::sram_system) {
+        const Option* gpu = nullptr;
         for (const auto& o : p.options)
-            if (o.feasible && o.kind != "api")
-                if (const Device* od = cat.device_by_id(o.device); od && od->kind == DeviceKind::gpu) {
-                    r.reasons.push_back("prefill: keep GPUs for prefill (lesson 004), e.g. " + o.name);
-                    break;
-                }
+            if (o.feasible && o.kind != "api" && (!gpu || (!(gpu->cost.value > 0) && o.cost.value > 0)))
+                if (const Device* od = cat.device_by_id(o.device); od && od->kind == DeviceKind::gpu) gpu = &o;
+        if (gpu) r.reasons.push_back("prefill: keep GPUs for prefill (lesson 004), e.g. " + gpu->name);
+    }
 }
 
-// The second option and why it lost, by the priority that ranked them.
-void runner_up_words(Plan& p, const Priced& priced, const Workload& w, const Catalog& cat, const DecideInputs& in) {
+// The second option and why it lost: at the step of the order where the recommendation goes first (rank_step), with
+// that step's figures, and the price where the step is the price (or one of the ties after it).
+void runner_up_words(Plan& p, const Priced& priced, const Workload& w, const DecideInputs& in) {
     Recommendation& r = p.recommendation;
     if (!r.found || p.options.size() < 2) return;
-    const Priority prio = w.decision.priority;
     const std::string& unit = in.unit;
     const Option& o = p.options[1];
-    auto home = [&](const Option& x) { return own_accelerator(x, cat, in.site); };
-    auto in_domain = [&](const Option& x) { return in_fast_domain(x, p, w, cat); };
-    std::string why;
-    if (!o.feasible) why = o.reasons.front();
-    else if (prio == Priority::per_user_speed && o.speed != r.option.speed) {
-        // speed_of's figure, with its unit.
-        const std::string u = is_serving_stage(w.stage) ? " tokens/s per user" : w.stage == Stage::embed ? " items/s" : " tokens/s";
-        why = format_sig(o.speed, 3) + u + " against " + format_sig(r.option.speed, 3) + u;
-    }
-    else if (prio == Priority::latency && o.latency_s != r.option.latency_s) why = "time to first token " + format_sig(o.latency_s, 3) + " s against " + format_sig(r.option.latency_s, 3) + " s";
-    else if (prio == Priority::simplest && o.count != r.option.count) why = std::to_string(o.count) + " devices against " + std::to_string(r.option.count);
-    else if (prio == Priority::simplest && !in_domain(o) && in_domain(r.option)) why = "tensor parallel outside a fast scale-up domain (lower decode speed)";
-    else if (prio == Priority::simplest && o.power_w != r.option.power_w) why = format_sig(o.power_w, 4) + " W against " + format_sig(r.option.power_w, 4) + " W";
-    else if (home(r.option) && !home(o)) why = "not " + in.site + "'s own accelerator";
-    else if (priced.small_on_cpu.count(r.option.name) && !priced.small_on_cpu.count(o.name))
-        why = "ranked after a CPU that finishes the job before a rented GPU starts (lesson 003: 'Start here when the model is small'); " +
-              unit_cost_words(o, unit);
-    else why = o.cost.value > 0 ? format_figure(unit, o.cost.value) + " " + unit_label(unit) + " against " +
+    auto price_words = [&] {
+        return o.cost.value > 0 ? format_figure(unit, o.cost.value) + " " + unit_label(unit) + " against " +
                                       (r.option.cost.value > 0 ? format_figure(unit, r.option.cost.value) : std::string("an unpriced first"))
-                                : o.cost.why.empty() ? "no public price" : o.cost.why;
+                                : unit_cost_words(o); // as its own headline would say it
+    };
+    std::string why;
+    if (!o.feasible) {
+        why = o.reasons.front();
+    } else {
+        bool first = false;
+        const RankStep step = rank_step(p.options[0], o, priced.keys[0], priced.keys[1], w.decision.priority, in.level.level == Scale::rack, first);
+        const StepWords sw = step_words(step, p.options[0], o, priced.keys[0], priced.keys[1], w, in);
+        switch (step) {
+        case RankStep::small_on_cpu:
+            why = "ranked after a CPU that finishes the job before a rented GPU starts (lesson 003: 'Start here when the model is small'); " +
+                  unit_cost_words(o);
+            break;
+        case RankStep::home: why = "not " + in.site + "'s own accelerator"; break;
+        case RankStep::latency: why = "time to first token " + sw.figures; break;
+        case RankStep::speed:
+        case RankStep::api:
+        case RankStep::in_domain:
+        case RankStep::count:
+        case RankStep::power: why = sw.figures; break;
+        case RankStep::owned:
+        case RankStep::compromise:
+        case RankStep::domain: why = sw.name + ": " + sw.figures + "; " + price_words(); break; // a step ahead of the price, then the price
+        default: why = price_words(); break;
+        }
+    }
     p.decision.runner_up = o.name + ": " + why;
     r.reasons.push_back("runner-up " + p.decision.runner_up);
 }
@@ -281,10 +347,15 @@ void explain_decision(Plan& p, const Priced& priced, const Workload& w, const Ca
     dec.site = in.site;
     for (const auto& o : p.options)
         if (!o.feasible && !o.reasons.empty()) dec.eliminated.push_back(o.name + ": " + o.reasons.front());
+    // Each feasible option the recommendation goes before at a step ahead of the price says that step: what a cheaper
+    // option's place means, and what the price flip reads (flips.cpp: the recommendation's cost alone keeps it below).
+    for (size_t i = 1; p.recommendation.found && i < p.options.size() && p.options[i].feasible; ++i)
+        if (const StepWords why = ranked_after_words(p, priced, i, w, in); !why.name.empty())
+            p.options[i].reasons.push_back(kRankedAfter + why.name + (why.figures.empty() ? "" : ": " + why.figures));
     recommendation_words(p, priced, w, cat, in);
     recommendation_reasons(p, w, cat, in);
     isolation_reason(p, w);
-    runner_up_words(p, priced, w, cat, in);
+    runner_up_words(p, priced, w, in);
     guide_words(p, w, cat);
     three_checks(p, w, in);
 }

@@ -126,9 +126,21 @@ struct OptionPricing {
     bool compromised() const { return fp8_at_16_bits || local_runtime || tp_outside_domain; }
 };
 
+// What lesson 004's order reads of an option beyond its own numbers (decide_ranking.cpp), looked up once per option.
+struct RankKey {
+    bool compromised = false, small_on_cpu = false, home = false, in_domain = true;
+    int domain = 0;         // the device's fast scale-up domain (0 for an API)
+    double memory = 0;      // the device's memory, bytes (0 for an API)
+};
+
+// The step of lesson 004's order at which one option goes before another (decide_ranking.cpp rank_step): the
+// ranking is these steps in this order, and the words say why an option ranks where it does from the step.
+enum class RankStep { none, feasible, owned, compromise, small_on_cpu, home, domain, speed, latency, api, in_domain, count, power, cost, speed_tie, memory };
+
 struct Priced {
     std::vector<Option> options;             // every device option, then the APIs
     std::vector<OptionPricing> records;      // one per option, in the same order
+    std::vector<RankKey> keys;               // one per option, in p.options' order once ranked (rank_options)
     std::vector<CandidatePricing> candidates;
     std::set<std::string> compromised;       // feasible options short of a fixed demand in full (by name)
     std::set<std::string> small_on_cpu;      // CPU options of a job too small for a rented GPU (by name)
@@ -141,6 +153,8 @@ Priced price_options(Plan& p, const Workload& w, const Catalog& cat, const Decid
 // Lesson 004's order: feasible first, owned first, then the user's priority and the price; moves the options into
 // p.options and orders the candidates as their first options.
 void rank_options(Plan& p, Priced& priced, const Workload& w, const Catalog& cat, const DecideInputs& in);
+// The first step of the order at which a and b differ (RankStep::none: equal at every step); `a_first` says which goes first there.
+RankStep rank_step(const Option& a, const Option& b, const RankKey& ka, const RankKey& kb, Priority prio, bool largest_domain, bool& a_first);
 bool own_accelerator(const Option& o, const Catalog& cat, const std::string& site);  // the named cloud's own silicon
 bool in_fast_domain(const Option& o, const Plan& p, const Workload& w, const Catalog& cat);
 

@@ -122,7 +122,7 @@ void device_option_words(Option& o, const OptionPricing& r, const CandidatePrici
         short_of.push_back("compromise: planned with a llama.cpp-style local runtime, not a serving engine that batches " +
                            format_sig(w.serve.concurrent_users, 6) + " users (lesson 003: 'one GPU endpoint for chat')");
     if (r.tp_outside_domain)
-        short_of.push_back("compromise: tensor parallel over " + std::to_string(per_replica) + " devices outside a fast scale-up domain: "
+        short_of.push_back("compromise: tensor parallel over " + std::to_string(c.layout.tensor_parallel) + " devices outside a fast scale-up domain: "
                            "every decode step pays its all-reduces over the slow link (issue 11: 'six cards can decode slower than one')");
     std::vector<std::string> notes;
     const bool notes_shown = o.feasible;

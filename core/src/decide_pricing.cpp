@@ -208,7 +208,9 @@ void price_option(Priced& priced, size_t pricing_index, Way way, const Candidate
         }
         r.fp8_at_16_bits = computes_fp8_at_16_bits(d, w.precision.compute);
         r.local_runtime = local_device(d) && demand.from_users && w.serve.concurrent_users > 1;
-        r.tp_outside_domain = cp.per_replica > std::max(1, d.domain_size);
+        // Tensor parallel all-reduces every layer of every decode step; pipeline stages pass one activation between
+        // them, so only the tensor-parallel group must sit inside a fast domain (issue 11).
+        r.tp_outside_domain = c.layout.tensor_parallel > std::max(1, d.domain_size);
     }
 
     // The unit cost.

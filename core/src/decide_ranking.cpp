@@ -25,18 +25,54 @@ bool in_fast_domain(const Option& o, const Plan& p, const Workload& w, const Cat
     return true;
 }
 
+RankStep rank_step(const Option& a, const Option& b, const RankKey& ka, const RankKey& kb, Priority prio, bool largest_domain, bool& a_first) {
+    // Each step: where a and b differ, which goes first, and at which step.
+    auto at = [&](RankStep step, bool first) {
+        a_first = first;
+        return step;
+    };
+    // Lower first with 0 (unknown) last.
+    auto lower_known = [](double x, double y) { return (x > 0) != (y > 0) ? x > 0 : x < y; };
+    if (a.feasible != b.feasible) return at(RankStep::feasible, a.feasible);
+    // What the team already owns and the job fits is planned on first (hardware.owned).
+    if ((a.kind == "owned") != (b.kind == "owned")) return at(RankStep::owned, a.kind == "owned");
+    if (prio == Priority::unit_cost && ka.compromised != kb.compromised) return at(RankStep::compromise, !ka.compromised);
+    if ((prio == Priority::unit_cost || prio == Priority::simplest) && ka.small_on_cpu != kb.small_on_cpu) return at(RankStep::small_on_cpu, ka.small_on_cpu);
+    if (ka.home != kb.home) return at(RankStep::home, ka.home);
+    if (largest_domain && ka.domain != kb.domain) return at(RankStep::domain, ka.domain > kb.domain);
+    switch (prio) {
+    case Priority::unit_cost: break;
+    case Priority::per_user_speed:
+        if (a.speed != b.speed) return at(RankStep::speed, a.speed > b.speed);
+        break;
+    case Priority::latency:
+        if (a.latency_s != b.latency_s) return at(RankStep::latency, lower_known(a.latency_s, b.latency_s));
+        break;
+    case Priority::simplest: {
+        if ((a.kind == "api") != (b.kind == "api")) return at(RankStep::api, a.kind == "api"); // nothing to operate
+        if (ka.in_domain != kb.in_domain) return at(RankStep::in_domain, ka.in_domain);      // no tensor parallel over a slow link
+        const int an = a.kind == "api" ? 0 : a.count, bn = b.kind == "api" ? 0 : b.count;
+        if (an != bn) return at(RankStep::count, an < bn);
+        if (a.power_w != b.power_w) return at(RankStep::power, lower_known(a.power_w, b.power_w)); // less power and cooling
+        break;
+    }
+    }
+    // With a fixed demand every option's cost per token is its monthly cost over the same demanded tokens, so this
+    // order is also the order of the fleets' monthly costs. Unpriced last.
+    if (a.cost.value != b.cost.value) return at(RankStep::cost, lower_known(a.cost.value, b.cost.value));
+    // Equal or unknown on the priority and the price: the faster, then more headroom for capacity.
+    if (a.speed != b.speed) return at(RankStep::speed_tie, a.speed > b.speed);
+    if (ka.memory != kb.memory) return at(RankStep::memory, ka.memory > kb.memory);
+    return at(RankStep::none, false);
+}
+
 void rank_options(Plan& p, Priced& priced, const Workload& w, const Catalog& cat, const DecideInputs& in) {
     // What the order reads of each option beyond its own numbers, looked up once (not once per comparison).
-    struct Key {
-        bool compromised = false, small_on_cpu = false, home = false, in_domain = true;
-        int domain = 0;     // the device's fast scale-up domain (0 for an API)
-        double memory = 0;  // the device's memory (0 for an API)
-    };
     const std::vector<Option>& options = priced.options;
-    std::vector<Key> keys(options.size());
+    std::vector<RankKey> keys(options.size());
     for (size_t i = 0; i < options.size(); ++i) {
         const Option& o = options[i];
-        Key& k = keys[i];
+        RankKey& k = keys[i];
         k.compromised = priced.compromised.count(o.name) > 0;
         k.small_on_cpu = priced.small_on_cpu.count(o.name) > 0;
         // Inside a named cloud its own accelerators first (lesson 004, Try it: "serving inside Google Cloud or AWS
@@ -48,59 +84,22 @@ void rank_options(Plan& p, Priced& priced, const Workload& w, const Catalog& cat
         k.memory = d ? d->memory_bytes : 0.0;
     }
     const Priority prio = w.decision.priority;
-    // With a fixed demand every option's cost per token is its monthly cost over the same demanded tokens,
-    // so this order is also the order of the fleets' monthly costs.
-    auto cheaper = [](const Option& a, const Option& b) {
-        const bool ac = a.cost.value > 0, bc = b.cost.value > 0;
-        if (ac != bc) return ac;
-        return a.cost.value < b.cost.value;
-    };
     // At rack scale the largest fast domain ranks first: pretraining and RL "Buy the largest fast domain you
     // can get"; large MoE serving wants "wide expert parallelism: NVL72, Helios or a TPU slice" (lesson 004).
     // The serving plan prices the expert all-to-all per layout (plan_serving.cpp eval_serve: over the scale-up link inside
     // one domain, across the scale-out network beyond it); this ordering keeps the guide's preference among
     // options whose unit cost is unknown (rack-scale systems have no public price in the catalog).
     const bool largest_domain = in.level.level == Scale::rack;
-    auto lower_known = [](double a, double b) { // 0 = unknown, last
-        if ((a > 0) != (b > 0)) return a > 0;
-        return a < b;
-    };
     std::vector<size_t> order(options.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](size_t ia, size_t ib) {
-        const Option& a = options[ia];
-        const Option& b = options[ib];
-        const Key& ka = keys[ia];
-        const Key& kb = keys[ib];
-        if (a.feasible != b.feasible) return a.feasible;
-        // What the team already owns and the job fits is planned on first (hardware.owned).
-        if ((a.kind == "owned") != (b.kind == "owned")) return a.kind == "owned";
-        if (prio == Priority::unit_cost && ka.compromised != kb.compromised) return !ka.compromised;
-        if ((prio == Priority::unit_cost || prio == Priority::simplest) && ka.small_on_cpu != kb.small_on_cpu) return ka.small_on_cpu;
-        if (ka.home != kb.home) return ka.home;
-        if (largest_domain && ka.domain != kb.domain) return ka.domain > kb.domain;
-        switch (prio) {
-        case Priority::unit_cost: break;
-        case Priority::per_user_speed:
-            if (a.speed != b.speed) return a.speed > b.speed;
-            break;
-        case Priority::latency:
-            if (a.latency_s != b.latency_s) return lower_known(a.latency_s, b.latency_s);
-            break;
-        case Priority::simplest: {
-            if ((a.kind == "api") != (b.kind == "api")) return a.kind == "api"; // nothing to operate
-            if (ka.in_domain != kb.in_domain) return ka.in_domain;           // no tensor parallel over a slow link
-            const int an = a.kind == "api" ? 0 : a.count, bn = b.kind == "api" ? 0 : b.count;
-            if (an != bn) return an < bn;
-            if (a.power_w != b.power_w) return lower_known(a.power_w, b.power_w); // less power and cooling
-            break;
-        }
-        }
-        if (a.cost.value != b.cost.value) return cheaper(a, b);
-        // Equal or unknown on the priority and the price: the faster, then more headroom for capacity.
-        if (a.speed != b.speed) return a.speed > b.speed;
-        return ka.memory > kb.memory;
+        bool a_first = false;
+        rank_step(options[ia], options[ib], keys[ia], keys[ib], prio, largest_domain, a_first);
+        return a_first;
     });
+    priced.keys.clear();
+    priced.keys.reserve(order.size());
+    for (size_t i : order) priced.keys.push_back(keys[i]);
     p.options.clear();
     p.options.reserve(order.size());
     for (size_t i : order) p.options.push_back(std::move(priced.options[i]));

@@ -43,23 +43,40 @@ Plan redecided(const Plan& p, const std::vector<Candidate>& candidates, const Wo
 }
 
 // [SECTION] the best option of each kind ---------------------------------------------------------------
+// The recommendation first, as the best of its own kind (the order that chose it; its headline prices it), then for
+// each other kind its first feasible option with a price, else its first feasible one. A kind whose feasible options
+// are all unpriced while its priced ones wait only for usage has no best: change_lines says the usage that would price
+// it (render.cpp), not an unpriced device as its best.
 void best_by_kind(Plan& p) {
     std::vector<std::string> seen;
+    if (p.recommendation.found) {
+        seen.push_back(p.options.front().kind);
+        p.best_by_kind.push_back(0);
+    }
+    auto waits_for_usage = [&](const std::string& kind) {
+        return std::any_of(p.options.begin(), p.options.end(), [&](const Option& o) {
+            return o.kind == kind && o.eliminated_by == std::vector<Elimination>{Elimination::no_usage};
+        });
+    };
     for (size_t i = 0; i < p.options.size(); ++i) {
         const Option& o = p.options[i];
         if (!o.feasible || std::find(seen.begin(), seen.end(), o.kind) != seen.end()) continue;
+        seen.push_back(o.kind);
         // A priced option of the kind before an unpriced one (options rank unknown prices last within their group only).
         size_t best = i;
         for (size_t j = i; j < p.options.size() && !(p.options[best].cost.value > 0); ++j)
             if (p.options[j].feasible && p.options[j].kind == o.kind && p.options[j].cost.value > 0) best = j;
-        seen.push_back(o.kind);
+        if (!(p.options[best].cost.value > 0) && waits_for_usage(o.kind)) continue;
         p.best_by_kind.push_back(static_cast<int>(best));
     }
 }
 
 // [SECTION] the runner-up's margin --------------------------------------------------------------------
-// Options are ranked by cost per result under the unit-cost priority: the recommendation stays first until its own
-// cost rises to the runner-up's (an option of another answer, priced in the same unit).
+// Options are ranked by cost per result under the unit-cost priority, after the steps ahead of the price (owned,
+// compromise, a small job's CPU, the cloud's own accelerators, the largest fast domain). The recommendation stays
+// first until its own cost rises to that of the first priced option of another answer that it goes before on the
+// price alone; one it goes before at an earlier step (its reason says kRankedAfter) stays behind whatever it costs,
+// and so does every option after it (the order is lexicographic).
 void runner_up_margin(Plan& p, const Workload& w) {
     if (!p.recommendation.found || w.decision.priority != Priority::unit_cost) return;
     const Option& r = p.recommendation.option;
@@ -69,7 +86,8 @@ void runner_up_margin(Plan& p, const Workload& w) {
         if (!o.feasible || o.unit != r.unit || !(o.cost.value > 0)) continue;
         if (answer_of(o) == mine) continue;
         if (o.kind == "owned" || r.kind == "owned") return; // owned devices go first whatever they cost
-        if (o.cost.value <= r.cost.value) continue;          // ranked below for another reason (site, scale): not a price flip
+        const bool before_the_price = std::any_of(o.reasons.begin(), o.reasons.end(), [](const std::string& x) { return x.rfind(kRankedAfter, 0) == 0; });
+        if (before_the_price || o.cost.value <= r.cost.value) return; // ranked below for another reason (site, scale): not a price flip
         FlipPoint f;
         f.input = "unit_cost";
         f.unit = r.unit;
@@ -88,22 +106,28 @@ void runner_up_margin(Plan& p, const Workload& w) {
 }
 
 // [SECTION] an unpriced runner-up ------------------------------------------------------------------------
-// When nothing else moves the answer and the only other feasible answers have no public price, that price is what
-// would change it (issue 19: a plan never ranks an unpriced option above a priced one on cost, and says so).
+// When nothing else moves the answer and the next other answer has no public price, that price is what would change
+// it (issue 19: a plan never ranks an unpriced option above a priced one on cost, and says so). Only an option the
+// recommendation goes before on the price alone (unpriced last): one behind it at an earlier step stays behind.
 void unpriced_runner_up(Plan& p, const Workload& w) {
     if (!p.recommendation.found || w.decision.priority != Priority::unit_cost) return;
     const Option& r = p.recommendation.option;
     if (!(r.cost.value > 0)) return;
     const std::string mine = answer_of(p);
+    const bool others_priced = std::any_of(p.options.begin(), p.options.end(), [&](const Option& o) {
+        return o.feasible && o.cost.value > 0 && answer_of(o) != mine;
+    });
     for (const Option& o : p.options) {
         if (!o.feasible || o.cost.value > 0 || answer_of(o) == mine) continue;
+        if (std::any_of(o.reasons.begin(), o.reasons.end(), [](const std::string& x) { return x.rfind(kRankedAfter, 0) == 0; })) continue;
         FlipPoint f;
         f.input = "unit_cost";
         f.unit = r.unit;
         f.value = f.low = f.high = r.cost.value;
         f.becomes = o.name;
-        f.text = "Price: no other feasible option here is priced; " + o.name + " has no public price and would be recommended only at a cost per result under " +
-                 format_figure(r.unit, r.cost.value) + " " + unit_label(r.unit) + ".";
+        f.text = "Price: " + std::string(others_priced ? "" : "no other feasible option here is priced; ") + o.name +
+                 " has no public price and would be recommended only at a cost per result under " + format_figure(r.unit, r.cost.value) + " " +
+                 unit_label(r.unit) + ".";
         p.flips.push_back(std::move(f));
         return;
     }

@@ -172,6 +172,55 @@ std::string render_table(const Plan& p, size_t max_candidates) {
     return out;
 }
 
+std::string unit_cost_words(const Option& o) {
+    if (o.cost.value > 0) return format_figure(o.unit, o.cost.value) + " " + unit_label(o.unit);
+    return o.cost.why.empty() ? "price not in the catalog" : o.cost.why;
+}
+
+namespace {
+
+// A kind of option as a buyer says it ("no purchase", "the best priced rental").
+std::string kind_words(const std::string& kind) {
+    return kind == "own" ? "purchase" : kind == "rent" ? "rental" : kind == "rent_spot" ? "spot rental" : kind == "rent_reserved" ? "reservation"
+           : kind == "api" ? "hosted API" : kind;
+}
+
+// The reason an option ranks after the recommendation ahead of the price (kRankedAfter), or nullptr.
+const std::string* ranked_after(const Option& o) {
+    for (const std::string& r : o.reasons)
+        if (r.rfind(kRankedAfter, 0) == 0) return &r;
+    return nullptr;
+}
+
+// Set aside only because no usage is given: a catalog price that usage would turn into a unit cost.
+bool waits_for_usage(const Option& o) { return o.eliminated_by == std::vector<Elimination>{Elimination::no_usage}; }
+
+// One entry of the best-of-kind line: the option and its unit cost as its headline says it; the recommendation, when
+// unpriced with a priced option of its kind feasible, on what it goes first; another kind's best that costs less than
+// the recommendation (or prices what the recommendation cannot), why it ranks after it.
+std::string best_entry(const Plan& p, const Option& o) {
+    const Option& r = p.options.front();
+    std::string s = o.name + (o.cost.value > 0 ? " at " : ": ") + unit_cost_words(o);
+    if (&o == &r && !(o.cost.value > 0)) {
+        for (const Option& x : p.options)
+            if (x.feasible && x.kind == o.kind && x.cost.value > 0) {
+                const std::string* why = ranked_after(x);
+                const std::string on = why ? why->substr(std::string(kRankedAfter).size()) : "";
+                s += " (first on " + on.substr(0, on.find(": ")) + ", not on cost; the best priced " + kind_words(o.kind) + ": " + x.name + " at " +
+                     unit_cost_words(x) + ")";
+                break;
+            }
+        // Recommended unpriced while the priced options of its kind wait only for usage: the usage that would price them.
+        const auto waiting = std::find_if(p.options.begin(), p.options.end(), [&](const Option& x) { return x.kind == o.kind && waits_for_usage(x); });
+        if (waiting != p.options.end()) s += " (the " + kind_words(o.kind) + "s the catalog prices wait for usage: " + waiting->reasons.front() + ")";
+    } else if (&o != &r && o.cost.value > 0 && o.unit == r.unit && (!(r.cost.value > 0) || o.cost.value < r.cost.value)) {
+        if (const std::string* why = ranked_after(o)) s += " (" + *why + ")";
+    }
+    return s;
+}
+
+} // namespace
+
 std::vector<std::string> change_lines(const Plan& p) {
     std::vector<std::string> out;
     if (!p.best_by_kind.empty()) {
@@ -180,8 +229,16 @@ std::vector<std::string> change_lines(const Plan& p) {
         for (const int i : p.best_by_kind) {
             const Option& o = p.options[static_cast<size_t>(i)];
             kinds.push_back(o.kind);
-            best += (best.back() == ':' ? " " : "; ") + o.name + " at " +
-                    (o.cost.value > 0 ? format_figure(o.unit, o.cost.value) + " " + unit_label(o.unit) : std::string("a price the catalog lacks"));
+            best += (best.back() == ':' ? " " : "; ") + best_entry(p, o);
+        }
+        // A kind whose priced options wait for usage and whose feasible ones have no price (flips.cpp best_by_kind
+        // lists none of them): the usage that would price it, and the first unpriced one.
+        for (const Option& o : p.options) {
+            if (!waits_for_usage(o) || std::find(kinds.begin(), kinds.end(), o.kind) != kinds.end()) continue;
+            const auto unpriced = std::find_if(p.options.begin(), p.options.end(), [&](const Option& x) { return x.feasible && x.kind == o.kind; });
+            if (unpriced == p.options.end()) continue;
+            kinds.push_back(o.kind);
+            best += "; no priced " + kind_words(o.kind) + " (" + o.reasons.front() + "; " + unpriced->name + ": " + unit_cost_words(*unpriced) + ")";
         }
         // One kind alone: why none of the others is there (the reason that eliminated most options of that kind, the
         // first met on a tie: "site: your own data centre ..." rather than one device's software).
@@ -198,9 +255,7 @@ std::vector<std::string> change_lines(const Plan& p) {
                             else ++it->second;
                         }
                 const auto most = std::max_element(counts.begin(), counts.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
-                const std::string what = o.kind == "own" ? "purchase" : o.kind == "rent" ? "rental" : o.kind == "rent_spot" ? "spot rental"
-                                         : o.kind == "rent_reserved" ? "reservation" : o.kind == "api" ? "hosted API" : o.kind;
-                best += "; no " + what + " (" + (most != counts.end() ? most->first : o.reasons.front()) + ")";
+                best += "; no " + kind_words(o.kind) + " (" + (most != counts.end() ? most->first : o.reasons.front()) + ")";
             }
         out.push_back(best + ".");
     }
