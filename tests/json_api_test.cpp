@@ -6,7 +6,12 @@
 #include "hwplan/plan.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
+
+#include "../core/src/json_writer.h"
 
 namespace hwplan {
 
@@ -92,6 +97,71 @@ TEST(PlanRequestJson, ErrorsNamePathAndReason) {
         ASSERT_TRUE(out.contains("errors")) << r.request;
         EXPECT_EQ(out["errors"][0]["path"], r.path) << r.request;
         EXPECT_EQ(out["errors"][0]["message"], r.message) << r.request;
+    }
+}
+
+// The plan's JSON is written without building an nlohmann tree (json_writer.h), to print what dump() printed for the
+// tree: re-parsing it and dumping it again must give the same bytes. dump() sorts each object's keys, keeps one value per
+// key and prints each number one way, so a key out of order, a key twice or a number printed otherwise would differ.
+// Every scenario (serving, training, RL, owned devices, flips) and a plan that fails.
+TEST(PlanJson, IsWhatDumpPrintsForEveryScenario) {
+    const Catalog& cat = embedded_catalog().catalog;
+    int planned = 0;
+    for (const auto& sc : cat.scenarios) {
+        if (sc.workload_json.empty()) continue; // a team of workloads (hwplan team)
+        const std::string text = plan_json(cat, sc.workload_json);
+        const json j = json::parse(text);
+        ASSERT_TRUE(j.contains("plan")) << sc.id << ": " << text.substr(0, 200);
+        EXPECT_EQ(j.dump(), text) << sc.id;
+        ++planned;
+    }
+    EXPECT_GE(planned, 15);
+    const std::string bad = plan_json(cat, R"({"stage": "serve", "model": "no-such-model"})");
+    EXPECT_EQ(json::parse(bad).dump(), bad);
+}
+
+// The writer against dump() on the same values: every ASCII byte in a string (the control characters escaped as dump()
+// escapes them), a string with UTF-8 in it, a bad UTF-8 sequence (dump() throws type_error 316; so does the writer),
+// integral and fractional doubles, non-finite ones (null), signed and unsigned integers, booleans, null, nesting.
+TEST(JsonWriter, PrintsWhatDumpPrints) {
+    std::string ascii;
+    for (int b = 1; b < 0x80; ++b) ascii += static_cast<char>(b);
+    const std::string utf8 = "tokens/s \xe2\x89\x88 4 \xc3\x97 H100 \xe2\x80\x94 \"quoted\"\n";
+    const double nums[] = {0.0, -0.0, 2.0, 1e30, 1.5e-7, 0.1, 1.0 / 3, 7e9, -123456.75, 1e301, std::numeric_limits<double>::infinity(), std::nan("")};
+    json tree = {{"ascii", ascii}, {"utf8", utf8}, {"t", true}, {"f", false}, {"n", nullptr}, {"i", -42}, {"u", 4096u},
+                 {"l", 1234567890123L}, {"nums", json::array()}, {"empty", json::object()}};
+    for (const double d : nums) tree["nums"].push_back(d);
+    std::string out;
+    detail::JsonWriter w(out);
+    w.begin_object(); // keys in dump()'s order: ascii, empty, f, i, l, n, nums, t, u, utf8
+    w.member("ascii", ascii);
+    w.key("empty");
+    w.begin_object();
+    w.end_object();
+    w.member("f", false);
+    w.member("i", -42);
+    w.member("l", 1234567890123L);
+    w.key("n");
+    w.null();
+    w.key("nums");
+    w.begin_array();
+    for (const double d : nums) w.value(d);
+    w.end_array();
+    w.member("t", true);
+    w.member("u", 4096u);
+    w.member("utf8", utf8);
+    w.end_object();
+    EXPECT_EQ(out, tree.dump());
+    EXPECT_NE(out.find("null,null]"), std::string::npos); // infinity and NaN, as dump() prints them
+
+    const std::string broken = "bad \xff byte";
+    std::string sink;
+    detail::JsonWriter bw(sink);
+    try {
+        bw.value(broken);
+        FAIL() << "a bad UTF-8 byte was written";
+    } catch (const json::type_error& e) {
+        EXPECT_EQ(e.id, 316);
     }
 }
 

@@ -1807,4 +1807,39 @@ TEST(OneAnswer, PurchaseBudgetEliminatesWhatItCannotBuy) {
     EXPECT_TRUE(named);
 }
 
+// The page shows the quick plan (sensitivity off) at a keystroke and completes it when typing pauses
+// (complete_plan_from_json, wasm/app/page.cpp refresh_plan) instead of planning the workload again with sensitivity
+// on. The completed plan must be that plan, byte for byte in its JSON: every scenario, workloads that reach the flips
+// the scenarios do not (a power budget, a deadline, owned devices, nothing that fits, an embedding job, an edge
+// device), and random serving workloads on given devices.
+TEST(CompletePlan, IsThePlanWithSensitivityOn) {
+    const Catalog& cat = embedded_catalog().catalog;
+    std::vector<std::string> workloads;
+    for (const auto& sc : cat.scenarios)
+        if (!sc.workload_json.empty()) workloads.push_back(sc.workload_json);
+    workloads.push_back(R"({"stage": "serve", "model": "Llama-3.1-8B", "serve": {"context_tokens": 4096, "concurrent_users": 20},
+                            "decision": {"power_budget_w": 3000}})");
+    workloads.push_back(R"({"stage": "pretrain", "model": "llama-3.1-8b", "precision": "bf16", "train": {"method": "full", "seq_len": 4096,
+                            "global_batch": 256, "tokens": 1e10}, "decision": {"deadline_days": 30}})");
+    workloads.push_back(R"({"stage": "finetune", "model": "Llama-3.1-8B", "train": {"method": "lora", "seq_len": 2048, "micro_batch": 2},
+                            "hardware": {"owned": [{"device": "RTX 4090", "count": 2}]}})");
+    workloads.push_back(R"({"stage": "serve", "model": "DeepSeek-V3", "precision": "bf16", "serve": {"context_tokens": 131072, "concurrent_users": 64},
+                            "hardware": {"devices": ["RTX 4090"], "count": 1}})");
+    workloads.push_back(R"({"stage": "embed", "model": "bge-base-en-v1.5", "embed": {"items": 1e6, "tokens_per_item": 256}})");
+    workloads.push_back(R"({"stage": "edge", "model": "Llama-3.1-8B", "precision": "int4", "serve": {"context_tokens": 4096, "concurrent_users": 1}})");
+    std::mt19937 rng(20261203);
+    for (int i = 0; i < 30; ++i) workloads.push_back(random_serve(rng, 1024 << (i % 5), 1 + (i % 7) * 9));
+    int completed = 0;
+    for (const auto& w : workloads) {
+        const Plan whole = plan_from_json(w, cat, true);
+        const Plan quick = plan_from_json(w, cat, false);
+        const Plan done = complete_plan_from_json(quick, w, cat);
+        ASSERT_EQ(whole.issues.empty(), done.issues.empty()) << w;
+        if (!whole.issues.empty()) continue;
+        EXPECT_EQ(to_json(done), to_json(whole)) << w;
+        ++completed;
+    }
+    EXPECT_GE(completed, 50);
+}
+
 } // namespace hwplan

@@ -5,11 +5,13 @@
 #include "hwplan/measurement.h"
 #include "hwplan/run_compare.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
 
 #include "json_reader.h"
+#include "json_writer.h"
 
 #ifndef HWPLAN_VERSION
 #error "HWPLAN_VERSION must be defined by the build"
@@ -254,211 +256,486 @@ namespace {
 // JSON has no NaN or infinity: an unbounded figure (an unstable queue) becomes null with the reason kept.
 json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
-// A training layout (parallel.h) with its memory, step split and MFU; non-finite numbers become null.
-json layout_json(const LayoutResult& r) {
-    const TrainingLayout& l = r.layout;
-    return {{"tensor_parallel", l.tensor_parallel}, {"context_parallel", l.context_parallel}, {"pipeline_parallel", l.pipeline_parallel}, {"data_parallel", l.data_parallel},
-            {"expert_parallel", l.expert_parallel}, {"virtual_stages", l.virtual_stages}, {"zero_stage", l.zero_stage},
-            {"micro_batch", l.micro_batch}, {"micro_batches", l.micro_batches}, {"recompute", std::string(name(l.recompute))},
-            {"describe", describe(l)}, {"fits", r.fits}, {"memory_bytes", finite_or_null(r.memory_bytes)},
-            {"capacity_bytes", r.capacity_bytes}, {"weights_bytes", r.weights_bytes}, {"gradients_bytes", r.gradients_bytes},
-            {"optimizer_bytes", r.optimizer_bytes}, {"activations_bytes", r.activations_bytes}, {"overhead_bytes", r.overhead_bytes},
-            {"step_s", finite_or_null(r.step_s)}, {"compute_s", finite_or_null(r.compute_s)},
-            {"communication_s", finite_or_null(r.communication_s)}, {"bubble_s", finite_or_null(r.bubble_s)},
-            {"tokens_per_s", r.tokens_per_s}, {"mfu", r.mfu}, {"time_to_train_s", r.time_to_train_s}};
-}
-
-// A candidate's layout; a training one also says its context parallelism, pipeline chunks, micro-batches and
-// recomputation (the point of the training search it is).
-json layout_of(const Candidate& c, Stage stage) {
-    const Layout& l = c.layout;
-    json j{{"tensor_parallel", l.tensor_parallel}, {"pipeline_parallel", l.pipeline_parallel}, {"data_parallel", l.data_parallel},
-           {"zero_stage", l.zero_stage}, {"expert_parallel", l.expert_parallel}};
-    if (stage == Stage::finetune || stage == Stage::pretrain || stage == Stage::rl) {
-        j["context_parallel"] = l.context_parallel;
-        j["virtual_stages"] = l.virtual_stages;
-        j["micro_batch"] = l.micro_batch;
-        j["micro_batches"] = l.micro_batches;
-        j["recompute"] = std::string(name(l.recompute));
-    }
-    if (!c.count_why.empty()) j["count_why"] = c.count_why;
-    return j;
-}
-
-json layouts_json(const LayoutSearch& s) {
-    json alternatives = json::array();
-    for (size_t i = 1; i < s.layouts.size(); ++i) alternatives.push_back(layout_json(s.layouts[i]));
-    return {{"found", s.found}, {"devices", s.devices}, {"global_batch", s.global_batch}, {"searched", s.searched},
-            {"fitting", s.fitting}, {"explanation", s.explanation},
-            {"best", s.layouts.empty() ? json(nullptr) : layout_json(s.layouts.front())}, {"alternatives", std::move(alternatives)}};
-}
-
-json serving_point_json(const ServingPoint& p) {
-    return {{"count", p.count}, {"replicas", p.replicas}, {"devices_per_replica", p.devices_per_replica},
-            {"tensor_parallel", p.tensor_parallel}, {"pipeline_parallel", p.pipeline_parallel}, {"expert_parallel", p.expert_parallel},
-            {"batch_sequences", finite_or_null(p.batch_sequences)}, {"fits", p.fits}, {"meets_targets", p.meets_targets},
-            {"throughput_tokens_per_s", finite_or_null(p.throughput_tokens_per_s)}, {"tokens_per_s_per_device", finite_or_null(p.tokens_per_s_per_device)},
-            {"fleet_devices", finite_or_null(p.fleet_devices)}, {"score", finite_or_null(p.score)}, {"describe", p.describe}};
-}
-
-// The serving search as the training one is written: the best point (the candidate's) and the runners-up.
-json serving_json(const ServingSearch& s) {
-    json alternatives = json::array();
-    for (size_t i = 1; i < s.points.size(); ++i) alternatives.push_back(serving_point_json(s.points[i]));
-    return {{"objective", s.objective}, {"searched", s.searched}, {"explanation", s.explanation},
-            {"best", s.points.empty() ? json(nullptr) : serving_point_json(s.points.front())}, {"alternatives", std::move(alternatives)}};
-}
-
-json rl_json(const RlPools& r) {
-    return {{"sized", r.sized}, {"trainer_devices", r.trainer_devices}, {"rollout_devices", r.rollout_devices},
-            {"rollout_replicas", r.rollout_replicas}, {"replica_devices", r.replica_devices}, {"rollout_share", r.rollout_share},
-            {"rollouts_per_replica", r.rollouts_per_replica}, {"generation_s", finite_or_null(r.generation_s)},
-            {"train_s", finite_or_null(r.train_s)}, {"sync_s", finite_or_null(r.sync_s)}, {"step_s", finite_or_null(r.step_s)},
-            {"sync_bytes_per_device", r.sync_bytes_per_device}, {"sync_over_scale_out", r.sync_over_scale_out},
-            {"splits_searched", r.splits_searched}, {"reasons", r.reasons}, {"explanation", r.explanation}};
-}
-
 json figure_json_checked(const Figure& f) {
     return json{{"value", finite_or_null(f.value)}, {"low", finite_or_null(f.low)}, {"high", finite_or_null(f.high)},
                 {"label", std::string(name(f.label))}, {"why", f.why}};
 }
 
-} // namespace
+// [SECTION] The plan's JSON, written straight from the plan (json_writer.h): each object's keys in the order dump()
+// sorts them into, so the text is byte for byte what building the nlohmann tree and dumping it printed. Non-finite
+// numbers are written as null (an unbounded figure, an unstable queue), as dump() writes them.
+using detail::JsonWriter;
 
-namespace {
+void write_figure(JsonWriter& w, const Figure& f) {
+    w.begin_object();
+    w.member("high", f.high);
+    w.member("label", name(f.label));
+    w.member("low", f.low);
+    w.member("value", f.value);
+    w.member("why", f.why);
+    w.end_object();
+}
+
+// The members of an object whose keys are not all known in advance (a candidate's figures sit beside its fixed keys,
+// an option's cost under its unit's name): gathered in the order the tree code assigned them, put in key order, and
+// where two share a key the later one written, as assigning it again in the tree kept the later value.
+struct Member {
+    std::string_view key;
+    int what;            // the caller's tag for the value
+    const Figure* figure; // the figure, for a figure member
+};
+template <class F> void write_members(JsonWriter& w, std::vector<Member>& members, F&& write_value) {
+    std::stable_sort(members.begin(), members.end(), [](const Member& a, const Member& b) { return a.key < b.key; });
+    w.begin_object();
+    for (size_t i = 0; i < members.size(); ++i) {
+        if (i + 1 < members.size() && members[i + 1].key == members[i].key) continue; // assigned again later
+        w.key(members[i].key);
+        write_value(members[i]);
+    }
+    w.end_object();
+}
+
+// A training layout (parallel.h) with its memory, step split and MFU.
+void write_layout_result(JsonWriter& w, const LayoutResult& r) {
+    const TrainingLayout& l = r.layout;
+    w.begin_object();
+    w.member("activations_bytes", r.activations_bytes);
+    w.member("bubble_s", r.bubble_s);
+    w.member("capacity_bytes", r.capacity_bytes);
+    w.member("communication_s", r.communication_s);
+    w.member("compute_s", r.compute_s);
+    w.member("context_parallel", l.context_parallel);
+    w.member("data_parallel", l.data_parallel);
+    w.member("describe", describe(l));
+    w.member("expert_parallel", l.expert_parallel);
+    w.member("fits", r.fits);
+    w.member("gradients_bytes", r.gradients_bytes);
+    w.member("memory_bytes", r.memory_bytes);
+    w.member("mfu", r.mfu);
+    w.member("micro_batch", l.micro_batch);
+    w.member("micro_batches", l.micro_batches);
+    w.member("optimizer_bytes", r.optimizer_bytes);
+    w.member("overhead_bytes", r.overhead_bytes);
+    w.member("pipeline_parallel", l.pipeline_parallel);
+    w.member("recompute", name(l.recompute));
+    w.member("step_s", r.step_s);
+    w.member("tensor_parallel", l.tensor_parallel);
+    w.member("time_to_train_s", r.time_to_train_s);
+    w.member("tokens_per_s", r.tokens_per_s);
+    w.member("virtual_stages", l.virtual_stages);
+    w.member("weights_bytes", r.weights_bytes);
+    w.member("zero_stage", l.zero_stage);
+    w.end_object();
+}
+
+// A candidate's layout; a training one also says its context parallelism, pipeline chunks, micro-batches and
+// recomputation (the point of the training search it is).
+void write_layout_of(JsonWriter& w, const Candidate& c, Stage stage) {
+    const Layout& l = c.layout;
+    const bool trains = stage == Stage::finetune || stage == Stage::pretrain || stage == Stage::rl;
+    w.begin_object();
+    if (trains) w.member("context_parallel", l.context_parallel);
+    if (!c.count_why.empty()) w.member("count_why", c.count_why);
+    w.member("data_parallel", l.data_parallel);
+    w.member("expert_parallel", l.expert_parallel);
+    if (trains) {
+        w.member("micro_batch", l.micro_batch);
+        w.member("micro_batches", l.micro_batches);
+    }
+    w.member("pipeline_parallel", l.pipeline_parallel);
+    if (trains) w.member("recompute", name(l.recompute));
+    w.member("tensor_parallel", l.tensor_parallel);
+    if (trains) w.member("virtual_stages", l.virtual_stages);
+    w.member("zero_stage", l.zero_stage);
+    w.end_object();
+}
+
+void write_layouts(JsonWriter& w, const LayoutSearch& s) {
+    w.begin_object();
+    w.key("alternatives");
+    w.begin_array();
+    for (size_t i = 1; i < s.layouts.size(); ++i) write_layout_result(w, s.layouts[i]);
+    w.end_array();
+    w.key("best");
+    if (s.layouts.empty()) w.null();
+    else write_layout_result(w, s.layouts.front());
+    w.member("devices", s.devices);
+    w.member("explanation", s.explanation);
+    w.member("fitting", s.fitting);
+    w.member("found", s.found);
+    w.member("global_batch", s.global_batch);
+    w.member("searched", s.searched);
+    w.end_object();
+}
+
+void write_serving_point(JsonWriter& w, const ServingPoint& p) {
+    w.begin_object();
+    w.member("batch_sequences", p.batch_sequences);
+    w.member("count", p.count);
+    w.member("describe", p.describe);
+    w.member("devices_per_replica", p.devices_per_replica);
+    w.member("expert_parallel", p.expert_parallel);
+    w.member("fits", p.fits);
+    w.member("fleet_devices", p.fleet_devices);
+    w.member("meets_targets", p.meets_targets);
+    w.member("pipeline_parallel", p.pipeline_parallel);
+    w.member("replicas", p.replicas);
+    w.member("score", p.score);
+    w.member("tensor_parallel", p.tensor_parallel);
+    w.member("throughput_tokens_per_s", p.throughput_tokens_per_s);
+    w.member("tokens_per_s_per_device", p.tokens_per_s_per_device);
+    w.end_object();
+}
+
+// The serving search as the training one is written: the best point (the candidate's) and the runners-up.
+void write_serving(JsonWriter& w, const ServingSearch& s) {
+    w.begin_object();
+    w.key("alternatives");
+    w.begin_array();
+    for (size_t i = 1; i < s.points.size(); ++i) write_serving_point(w, s.points[i]);
+    w.end_array();
+    w.key("best");
+    if (s.points.empty()) w.null();
+    else write_serving_point(w, s.points.front());
+    w.member("explanation", s.explanation);
+    w.member("objective", s.objective);
+    w.member("searched", s.searched);
+    w.end_object();
+}
+
+void write_rl(JsonWriter& w, const RlPools& r) {
+    w.begin_object();
+    w.member("explanation", r.explanation);
+    w.member("generation_s", r.generation_s);
+    w.member_strings("reasons", r.reasons);
+    w.member("replica_devices", r.replica_devices);
+    w.member("rollout_devices", r.rollout_devices);
+    w.member("rollout_replicas", r.rollout_replicas);
+    w.member("rollout_share", r.rollout_share);
+    w.member("rollouts_per_replica", r.rollouts_per_replica);
+    w.member("sized", r.sized);
+    w.member("splits_searched", r.splits_searched);
+    w.member("step_s", r.step_s);
+    w.member("sync_bytes_per_device", r.sync_bytes_per_device);
+    w.member("sync_over_scale_out", r.sync_over_scale_out);
+    w.member("sync_s", r.sync_s);
+    w.member("train_s", r.train_s);
+    w.member("trainer_devices", r.trainer_devices);
+    w.end_object();
+}
 
 // The run section (run_it.h): {"available", "device", "count", "option", "reason"?, "entry_point"?, "deploy": [...],
-// "measure": [...], "predicted": [...], "notes"}.
-json run_json(const RunIt& r) {
-    auto commands = [](const std::vector<RunCommand>& cs) {
-        json arr = json::array();
+// "measure": [...], "predicted": [...], "notes", "setup"?}.
+void write_run(JsonWriter& w, const RunIt& r) {
+    auto commands = [&](const std::vector<RunCommand>& cs) {
+        w.begin_array();
         for (const auto& c : cs) {
-            json j{{"tool", c.tool}, {"release", c.release}, {"what", c.what}, {"text", c.text}};
-            if (!c.file.empty()) j["file"] = c.file;
-            if (!c.unrecorded.empty()) j["unrecorded"] = c.unrecorded; // only with a chosen release (RunItOptions)
-            arr.push_back(std::move(j));
+            w.begin_object();
+            if (!c.file.empty()) w.member("file", c.file);
+            w.member("release", c.release);
+            w.member("text", c.text);
+            w.member("tool", c.tool);
+            if (!c.unrecorded.empty()) w.member_strings("unrecorded", c.unrecorded); // only with a chosen release (RunItOptions)
+            w.member("what", c.what);
+            w.end_object();
         }
-        return arr;
+        w.end_array();
     };
-    json predicted = json::array();
+    w.begin_object();
+    w.member("available", r.available);
+    w.member("count", r.count);
+    w.key("deploy");
+    commands(r.deploy);
+    w.member("device", r.device);
+    if (!r.entry_point.empty()) w.member("entry_point", r.entry_point);
+    w.key("measure");
+    commands(r.measure);
+    w.member_strings("notes", r.notes);
+    w.member("option", r.option);
+    w.key("predicted");
+    w.begin_array();
     for (const auto& l : r.predicted) {
-        json j{{"metric", l.metric}, {"figure", l.figure}, {"value", l.value}, {"unit", l.unit}};
-        if (l.banded) {
-            j["low"] = l.low;
-            j["high"] = l.high;
-        }
-        if (!l.note.empty()) j["note"] = l.note;
-        predicted.push_back(std::move(j));
+        w.begin_object();
+        w.member("figure", l.figure);
+        if (l.banded) w.member("high", l.high);
+        if (l.banded) w.member("low", l.low);
+        w.member("metric", l.metric);
+        if (!l.note.empty()) w.member("note", l.note);
+        w.member("unit", l.unit);
+        w.member("value", l.value);
+        w.end_object();
     }
-    json j{{"available", r.available}, {"device", r.device}, {"count", r.count}, {"option", r.option}, {"deploy", commands(r.deploy)},
-           {"measure", commands(r.measure)}, {"predicted", std::move(predicted)}, {"notes", r.notes}};
-    if (r.setup.prompt_tokens > 0)
-        j["setup"] = {{"prompt_tokens", r.setup.prompt_tokens}, {"output_tokens", r.setup.output_tokens}, {"concurrency", r.setup.concurrency},
-                      {"requests", r.setup.requests}};
-    else if (r.setup.batch_samples > 0)
-        j["setup"] = {{"batch_samples", r.setup.batch_samples}};
-    if (!r.reason.empty()) j["reason"] = r.reason;
-    if (!r.entry_point.empty()) j["entry_point"] = r.entry_point;
-    return j;
+    w.end_array();
+    if (!r.reason.empty()) w.member("reason", r.reason);
+    if (r.setup.prompt_tokens > 0) {
+        w.key("setup");
+        w.begin_object();
+        w.member("concurrency", r.setup.concurrency);
+        w.member("output_tokens", r.setup.output_tokens);
+        w.member("prompt_tokens", r.setup.prompt_tokens);
+        w.member("requests", r.setup.requests);
+        w.end_object();
+    } else if (r.setup.batch_samples > 0) {
+        w.key("setup");
+        w.begin_object();
+        w.member("batch_samples", r.setup.batch_samples);
+        w.end_object();
+    }
+    w.end_object();
+}
+
+void write_candidate(JsonWriter& w, const Candidate& c, Stage stage, std::vector<Member>& members) {
+    // The tree code's order of assignment: the fixed keys, the figures under their own names, then the searches.
+    enum { count, device, device_name, fits, layout, memory, notes, option, phases, regime, regime_why, figure, layouts, rl, serving_search };
+    members.clear();
+    for (auto [k, what] : {std::pair<std::string_view, int>{"count", count}, {"device", device}, {"device_name", device_name}, {"fits", fits},
+                           {"layout", layout}, {"memory", memory}, {"notes", notes}, {"option", option}, {"phases", phases},
+                           {"regime", regime}, {"regime_why", regime_why}})
+        members.push_back({k, what, nullptr});
+    for (const auto& [k, f] : c.figures) members.push_back({k, figure, &f});
+    if (c.layouts.searched > 0 || !c.layouts.explanation.empty()) members.push_back({"layouts", layouts, nullptr});
+    if (!c.rl.explanation.empty()) members.push_back({"rl", rl, nullptr});
+    if (!c.serving.points.empty()) members.push_back({"serving_search", serving_search, nullptr});
+    write_members(w, members, [&](const Member& m) {
+        switch (m.what) {
+        case count: w.value(c.count); break;
+        case device: w.value(c.device); break;
+        case device_name: w.value(c.device_name); break;
+        case fits: w.value(c.fits); break;
+        case layout: write_layout_of(w, c, stage); break;
+        case memory: {
+            const auto& mu = c.memory;
+            w.begin_object();
+            w.member("activations_bytes", mu.activations_bytes);
+            w.member("capacity_bytes", mu.capacity_bytes);
+            w.member("gradients_bytes", mu.gradients_bytes);
+            w.member("kv_cache_bytes", mu.kv_cache_bytes);
+            w.member("optimizer_bytes", mu.optimizer_bytes);
+            w.member("overhead_bytes", mu.overhead_bytes);
+            w.key("terms");
+            w.begin_array();
+            for (const auto& t : mu.terms) {
+                w.begin_object();
+                w.member("bytes", t.bytes);
+                w.member("name", t.name);
+                w.member("why", t.why);
+                w.end_object();
+            }
+            w.end_array();
+            w.member("total_bytes", mu.total_bytes);
+            w.member("total_high_bytes", mu.total_high_bytes);
+            w.member("total_low_bytes", mu.total_low_bytes);
+            w.member("weights_bytes", mu.weights_bytes);
+            w.end_object();
+            break;
+        }
+        case notes: w.strings(c.notes); break;
+        case option: w.value(c.option); break;
+        case phases:
+            w.begin_array();
+            for (const auto& ph : c.phases) {
+                const auto& r = ph.roofline;
+                w.begin_object();
+                w.member("bound", r.compute_bound ? "compute" : "bandwidth");
+                w.member("bytes", r.bytes);
+                w.member("communication_s", ph.communication_s);
+                w.member("compute_s", r.compute_s);
+                w.member("flops", r.flops);
+                w.member("intensity_flop_per_byte", r.intensity_flop_per_byte);
+                w.member("memory_s", r.memory_s);
+                w.member("name", ph.name);
+                w.member("overhead_s", ph.overhead_s);
+                w.member("precision", ph.precision);
+                w.member("ridge_flop_per_byte", r.ridge_flop_per_byte);
+                w.member("time_s", ph.time_s);
+                w.end_object();
+            }
+            w.end_array();
+            break;
+        case regime: w.value(name(c.regime)); break;
+        case regime_why: w.value(c.regime_why); break;
+        case figure: write_figure(w, *m.figure); break;
+        case layouts: write_layouts(w, c.layouts); break;
+        case rl: write_rl(w, c.rl); break;
+        case serving_search: write_serving(w, c.serving); break;
+        }
+    });
+}
+
+void write_option(JsonWriter& w, const Option& o, std::vector<Member>& members) {
+    enum { kind, name_, device, count, unit, feasible, reasons, replicas, fleet, cost_terms, speed, latency_s, power_w, power_draw_w, cost, usd_per_month };
+    members.clear();
+    for (auto [k, what] : {std::pair<std::string_view, int>{"kind", kind}, {"name", name_}, {"device", device}, {"count", count}, {"unit", unit},
+                           {"feasible", feasible}, {"reasons", reasons}})
+        members.push_back({k, what, nullptr});
+    if (o.kind != "api") {
+        members.push_back({"replicas", replicas, nullptr});
+        members.push_back({"fleet", fleet, nullptr});
+    }
+    if (!o.cost_terms.empty()) members.push_back({"cost_terms", cost_terms, nullptr});
+    if (o.speed > 0) members.push_back({"speed", speed, nullptr});
+    if (o.latency_s > 0) members.push_back({"latency_s", latency_s, nullptr});
+    if (o.power_w > 0) members.push_back({"power_w", power_w, nullptr});
+    if (o.power_draw_w > 0) members.push_back({"power_draw_w", power_draw_w, nullptr});
+    if (o.cost.value > 0) members.push_back({o.unit, cost, &o.cost}); // the cost under its unit's name
+    if (o.usd_per_month >= 0) members.push_back({"usd_per_month", usd_per_month, nullptr});
+    write_members(w, members, [&](const Member& m) {
+        switch (m.what) {
+        case kind: w.value(o.kind); break;
+        case name_: w.value(o.name); break;
+        case device: w.value(o.device); break;
+        case count: w.value(o.count); break;
+        case unit: w.value(o.unit); break;
+        case feasible: w.value(o.feasible); break;
+        case reasons: w.strings(o.reasons); break;
+        case replicas: w.value(o.replicas); break;
+        case fleet: w.value(o.fleet); break;
+        case cost_terms:
+            w.begin_array();
+            for (const auto& t : o.cost_terms) {
+                w.begin_object();
+                w.member("term", t.term);
+                w.member("value", t.value);
+                w.end_object();
+            }
+            w.end_array();
+            break;
+        case speed: w.value(o.speed); break;
+        case latency_s: w.value(o.latency_s); break;
+        case power_w: w.value(o.power_w); break;
+        case power_draw_w: w.value(o.power_draw_w); break;
+        case cost: write_figure(w, *m.figure); break;
+        case usd_per_month: w.value(o.usd_per_month); break;
+        }
+    });
 }
 
 } // namespace
 
-std::string to_json(const RunIt& run) { return json{{"run", run_json(run)}}.dump(); }
+std::string to_json(const RunIt& run) {
+    std::string out;
+    JsonWriter w(out);
+    w.begin_object();
+    w.key("run");
+    write_run(w, run);
+    w.end_object();
+    return out;
+}
 
 std::string to_json(const Plan& p) {
     if (!p.issues.empty()) return errors_json(p.issues);
-    json cands = json::array();
-    for (const auto& c : p.candidates) {
-        const auto& m = c.memory;
-        json terms = json::array();
-        for (const auto& t : m.terms) terms.push_back({{"name", t.name}, {"bytes", t.bytes}, {"why", t.why}});
-        json memory{{"weights_bytes", m.weights_bytes}, {"kv_cache_bytes", m.kv_cache_bytes},
-                    {"activations_bytes", m.activations_bytes}, {"gradients_bytes", m.gradients_bytes},
-                    {"optimizer_bytes", m.optimizer_bytes}, {"overhead_bytes", m.overhead_bytes},
-                    {"total_bytes", m.total_bytes}, {"total_low_bytes", m.total_low_bytes},
-                    {"total_high_bytes", m.total_high_bytes}, {"capacity_bytes", m.capacity_bytes}, {"terms", std::move(terms)}};
-        json phases = json::array();
-        for (const auto& ph : c.phases) {
-            const auto& r = ph.roofline;
-            phases.push_back({{"name", ph.name}, {"precision", ph.precision}, {"flops", r.flops}, {"bytes", r.bytes},
-                              {"compute_s", r.compute_s}, {"memory_s", r.memory_s}, {"overhead_s", ph.overhead_s},
-                              {"communication_s", ph.communication_s}, {"time_s", ph.time_s},
-                              {"intensity_flop_per_byte", r.intensity_flop_per_byte},
-                              {"ridge_flop_per_byte", r.ridge_flop_per_byte},
-                              {"bound", r.compute_bound ? "compute" : "bandwidth"}});
-        }
-        json j{{"device", c.device}, {"device_name", c.device_name}, {"count", c.count},
-               {"layout", layout_of(c, p.stage)},
-               {"fits", c.fits}, {"regime", std::string(name(c.regime))}, {"regime_why", c.regime_why},
-               {"memory", std::move(memory)}, {"phases", std::move(phases)}, {"notes", c.notes}, {"option", c.option}};
-        for (const auto& [k, f] : c.figures) j[k] = figure_json_checked(f); // figures at the top level under their own names
-        if (c.layouts.searched > 0 || !c.layouts.explanation.empty()) j["layouts"] = layouts_json(c.layouts);
-        if (!c.rl.explanation.empty()) j["rl"] = rl_json(c.rl);
-        if (!c.serving.points.empty()) j["serving_search"] = serving_json(c.serving);
-        cands.push_back(std::move(j));
+    std::string out;
+    out.reserve(64 * 1024 + 8 * 1024 * p.candidates.size()); // a whole-catalog serving plan: about 10 KB a candidate
+    JsonWriter w(out);
+    std::vector<Member> members;
+    members.reserve(64);
+    w.begin_object();
+    w.key("plan");
+    w.begin_object();
+    w.key("best_by_kind");
+    w.begin_array();
+    for (const int i : p.best_by_kind) {
+        const Option& o = p.options[static_cast<size_t>(i)];
+        w.begin_object();
+        w.key("cost");
+        if (o.cost.value > 0) w.value(o.cost.value);
+        else w.null();
+        w.member("kind", o.kind);
+        w.member("name", o.name);
+        w.member("unit", o.unit);
+        if (o.usd_per_month >= 0) w.member("usd_per_month", o.usd_per_month);
+        w.end_object();
     }
-    auto option_json = [](const Option& o) {
-        json j{{"kind", o.kind}, {"name", o.name}, {"device", o.device}, {"count", o.count}, {"unit", o.unit},
-               {"feasible", o.feasible}, {"reasons", o.reasons}};
-        if (o.kind != "api") {
-            j["replicas"] = o.replicas;
-            j["fleet"] = o.fleet;
-        }
-        json terms = json::array();
-        for (const auto& t : o.cost_terms) terms.push_back({{"term", t.term}, {"value", t.value}});
-        if (!terms.empty()) j["cost_terms"] = std::move(terms);
-        if (o.speed > 0) j["speed"] = o.speed;
-        if (o.latency_s > 0) j["latency_s"] = o.latency_s;
-        if (o.power_w > 0) j["power_w"] = o.power_w;
-        if (o.power_draw_w > 0) j["power_draw_w"] = o.power_draw_w;
-        if (o.cost.value > 0) j[o.unit] = figure_json_checked(o.cost);
-        if (o.usd_per_month >= 0) j["usd_per_month"] = o.usd_per_month;
-        return j;
-    };
-    json options = json::array();
-    for (const auto& o : p.options) options.push_back(option_json(o));
-    json rec{{"found", p.recommendation.found}, {"headline", p.recommendation.headline}, {"summary", p.recommendation.summary},
-             {"reasons", p.recommendation.reasons}, {"lever", p.recommendation.lever}};
-    if (p.recommendation.found) rec["option"] = option_json(p.recommendation.option);
+    w.end_array();
+    w.key("breakeven");
+    w.begin_object();
+    w.key("curve");
+    w.begin_array();
+    for (const auto& [h, m] : p.breakeven_curve) {
+        w.begin_object();
+        w.member("hours_per_month", h);
+        w.member("months", m);
+        w.end_object();
+    }
+    w.end_array();
+    w.member("device", p.breakeven_device);
+    w.end_object();
+    w.key("candidates");
+    w.begin_array();
+    for (const auto& c : p.candidates) write_candidate(w, c, p.stage, members);
+    w.end_array();
     const Decision& d = p.decision;
-    json decision{{"binding", d.binding}, {"scale", d.scale}, {"scale_why", d.scale_why}, {"priority", d.priority},
-                  {"stack", d.stack}, {"site", d.site}, {"eliminated", d.eliminated}, {"guide", d.guide}, {"guide_why", d.guide_why},
-                  {"guide_agrees", d.guide_agrees}, {"guide_note", d.guide_note}, {"runner_up", d.runner_up}, {"checks", d.checks}};
-    json plan{{"name", p.name}, {"stage", std::string(name(p.stage))}, {"recommendation", std::move(rec)}, {"decision", std::move(decision)},
-              {"options", std::move(options)},
-              {"model", {{"id", p.model_id}, {"name", p.model_name}, {"params", p.params}, {"active_params", p.active_params}}},
-              {"precision", {{"weights", p.precision.weights}, {"kv_cache", p.precision.kv_cache}, {"compute", p.precision.compute}}},
-              {"candidates", std::move(cands)}, {"missing_assumptions", p.missing_assumptions}, {"sensitivity", p.sensitivity},
-              {"flips", [&] {
-                   json flips = json::array();
-                   for (const auto& f : p.flips) {
-                       json j{{"input", f.input}, {"unit", f.unit}, {"value", f.value}, {"low", f.low}, {"high", f.high},
-                              {"found", f.found}, {"text", f.text}};
-                       if (f.found) j["at"] = f.at, j["becomes"] = f.becomes;
-                       flips.push_back(std::move(j));
-                   }
-                   return flips;
-               }()},
-              {"best_by_kind", [&] {
-                   json best = json::array();
-                   for (const int i : p.best_by_kind) {
-                       const Option& o = p.options[static_cast<size_t>(i)];
-                       json j{{"kind", o.kind}, {"name", o.name}, {"unit", o.unit}};
-                       j["cost"] = o.cost.value > 0 ? json(o.cost.value) : json(nullptr);
-                       if (o.usd_per_month >= 0) j["usd_per_month"] = o.usd_per_month;
-                       best.push_back(std::move(j));
-                   }
-                   return best;
-               }()},
-              {"breakeven", [&] {
-                   json points = json::array();
-                   for (const auto& [h, m] : p.breakeven_curve)
-                       points.push_back({{"hours_per_month", h}, {"months", finite_or_null(m)}});
-                   return json{{"device", p.breakeven_device}, {"curve", std::move(points)}};
-               }()}, {"notes", p.notes}};
-    plan["run"] = run_json(p.run);
-    return json{{"plan", std::move(plan)}}.dump();
+    w.key("decision");
+    w.begin_object();
+    w.member("binding", d.binding);
+    w.member_strings("checks", d.checks);
+    w.member_strings("eliminated", d.eliminated);
+    w.member("guide", d.guide);
+    w.member("guide_agrees", d.guide_agrees);
+    w.member("guide_note", d.guide_note);
+    w.member("guide_why", d.guide_why);
+    w.member("priority", d.priority);
+    w.member("runner_up", d.runner_up);
+    w.member("scale", d.scale);
+    w.member("scale_why", d.scale_why);
+    w.member("site", d.site);
+    w.member("stack", d.stack);
+    w.end_object();
+    w.key("flips");
+    w.begin_array();
+    for (const auto& f : p.flips) {
+        w.begin_object();
+        if (f.found) w.member("at", f.at);
+        if (f.found) w.member("becomes", f.becomes);
+        w.member("found", f.found);
+        w.member("high", f.high);
+        w.member("input", f.input);
+        w.member("low", f.low);
+        w.member("text", f.text);
+        w.member("unit", f.unit);
+        w.member("value", f.value);
+        w.end_object();
+    }
+    w.end_array();
+    w.member_strings("missing_assumptions", p.missing_assumptions);
+    w.key("model");
+    w.begin_object();
+    w.member("active_params", p.active_params);
+    w.member("id", p.model_id);
+    w.member("name", p.model_name);
+    w.member("params", p.params);
+    w.end_object();
+    w.member("name", p.name);
+    w.member_strings("notes", p.notes);
+    w.key("options");
+    w.begin_array();
+    for (const auto& o : p.options) write_option(w, o, members);
+    w.end_array();
+    w.key("precision");
+    w.begin_object();
+    w.member("compute", p.precision.compute);
+    w.member("kv_cache", p.precision.kv_cache);
+    w.member("weights", p.precision.weights);
+    w.end_object();
+    w.key("recommendation");
+    w.begin_object();
+    w.member("found", p.recommendation.found);
+    w.member("headline", p.recommendation.headline);
+    w.member("lever", p.recommendation.lever);
+    if (p.recommendation.found) {
+        w.key("option");
+        write_option(w, p.recommendation.option, members);
+    }
+    w.member_strings("reasons", p.recommendation.reasons);
+    w.member("summary", p.recommendation.summary);
+    w.end_object();
+    w.key("run");
+    write_run(w, p.run);
+    w.member_strings("sensitivity", p.sensitivity);
+    w.member("stage", name(p.stage));
+    w.end_object();
+    w.end_object();
+    return out;
 }
 
 std::string scenarios_json(const Catalog& catalog) {

@@ -548,7 +548,26 @@ Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool s
 
 Plan answer_plan(const Workload& w, const Catalog& cat, const AssumptionSet& as) { return plan_candidates(w, cat, as, false, true); }
 
-Plan plan_from_json(const std::string& workload_json, const Catalog& catalog, bool sensitivity) {
+// What plan_candidates does after decide() with `sensitivity` on, where the quick plan did it with it off: add_flips
+// and run_it write only the flips, the best option of each kind and the run section, add_sensitivity only the
+// sensitivity lines, so doing them again from scratch on the quick plan gives the whole plan's (tests/plan_test.cpp
+// compares the two for every scenario and random workloads).
+Plan complete_plan(Plan p, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
+    if (!p.issues.empty()) return p;
+    p.flips.clear();
+    p.best_by_kind.clear();
+    p.sensitivity.clear();
+    add_flips(p, w, cat, as, true);
+    plan_detail::add_sensitivity(p, w, cat, as);
+    p.run = run_it(p, w, cat);
+    return p;
+}
+
+namespace {
+
+// Parses the workload and builds its assumption set, then `then(workload, assumptions)`; a problem with either is the
+// plan's issues.
+template <class F> Plan with_workload(const std::string& workload_json, const Catalog& catalog, F&& then) {
     auto parsed = parse_workload(workload_json, catalog);
     Plan p;
     if (!parsed.issues.empty()) {
@@ -561,7 +580,18 @@ Plan plan_from_json(const std::string& workload_json, const Catalog& catalog, bo
         p.issues = std::move(issues);
         return p;
     }
-    return plan(parsed.workload, catalog, as, sensitivity);
+    return then(parsed.workload, as);
+}
+
+} // namespace
+
+Plan plan_from_json(const std::string& workload_json, const Catalog& catalog, bool sensitivity) {
+    return with_workload(workload_json, catalog, [&](const Workload& w, const AssumptionSet& as) { return plan(w, catalog, as, sensitivity); });
+}
+
+Plan complete_plan_from_json(Plan quick, const std::string& workload_json, const Catalog& catalog) {
+    return with_workload(workload_json, catalog,
+                         [&](const Workload& w, const AssumptionSet& as) { return complete_plan(std::move(quick), w, catalog, as); });
 }
 
 std::string_view name(Label l) {

@@ -156,7 +156,7 @@ std::string planning_panel() {
 
 // A keystroke plans at once without what needs re-planning (the flip points found by re-planning, the sensitivity
 // probes: several plans more), so typing never waits for them; the whole plan, the one the CLI, the card and the JS API
-// give, replaces it in the first frame with no input waiting. Tests and the page API see the whole plan: the page is
+// give, replaces it in the first frame with no input waiting, completed from the quick one (its candidates kept). Tests and the page API see the whole plan: the page is
 // not idle until it is in (main.cpp).
 void refresh_plan(AppState& state, const Catalog& catalog) {
     const std::string doc = state.workload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -170,7 +170,9 @@ void refresh_plan(AppState& state, const Catalog& catalog) {
     const std::string selected_device =
         state.selected >= 0 && state.selected < static_cast<int>(state.shown.candidates.size()) ? state.shown.candidates[state.selected].device : "";
     const bool planned = guarded("plan", [&] {
-        state.plan = plan_from_json(doc, catalog, whole);
+        // The whole plan completes the quick one this document was planned into (it is state.plan: a failed quick
+        // plan leaves nothing pending), so the candidates are evaluated once per edit (plan.h complete_plan).
+        state.plan = whole ? complete_plan_from_json(std::move(state.plan), doc, catalog) : plan_from_json(doc, catalog, false);
         if (!state.plan.issues.empty()) return false; // the last valid plan stays on screen
         Plan shown = state.plan;
         Workload workload = parse_workload(doc, catalog).workload;

@@ -280,6 +280,14 @@ Plan plan(const Workload& workload, const Catalog& catalog, const AssumptionSet&
 // Parses, builds the assumption set and plans; every problem ends up in Plan::issues.
 Plan plan_from_json(const std::string& workload_json, const Catalog& catalog, bool sensitivity = true);
 
+// The plan plan(..., true) gives, from the plan plan(..., false) gave for the same workload, catalog and assumptions:
+// its candidates, options and recommendation kept (they do not depend on `sensitivity`), the flip points found by
+// re-planning and the sensitivity probes added. The page shows the quick plan at a keystroke and completes it when
+// typing pauses (wasm/app/page.cpp refresh_plan), so the candidates are evaluated once per edit, not twice.
+Plan complete_plan(Plan quick, const Workload& workload, const Catalog& catalog, const AssumptionSet& assumptions);
+// The same from the workload's JSON (as plan_from_json reads it); every problem ends up in Plan::issues.
+Plan complete_plan_from_json(Plan quick, const std::string& workload_json, const Catalog& catalog);
+
 std::string_view name(Label l);
 std::string_view name(Regime r);
 
