@@ -17,6 +17,7 @@
 #include "hwplan/plan.h"
 #include "hwplan/render.h"
 #include "../core/src/plan_internal.h" // decide(), which the plan and its flips call
+#include "test_plans.h"
 
 namespace hwplan {
 namespace {
@@ -32,7 +33,7 @@ json scenario_json(const std::string& id) {
 }
 
 Plan run(const json& workload) {
-    Plan p = plan_from_json(workload.dump(), catalog(), false);
+    Plan p = test::planned_once(workload.dump(), catalog(), false);
     for (const auto& i : p.issues) ADD_FAILURE() << to_string(i);
     return p;
 }
@@ -1515,7 +1516,7 @@ std::string kind_words(const std::string& kind) {
 // Every scenario's plan (a team's cards one by one), with its flips and best-of-kind line; then the buyer variations
 // issue 19 lists, which reach other paths of the order (a cloud's own silicon, a one-off budget, a power budget, a
 // small job on a CPU, devices already owned, a priority other than the price).
-std::vector<std::pair<std::string, Plan>> scenario_plans() {
+std::vector<std::pair<std::string, Plan>> every_scenario_plan() {
     std::vector<std::pair<std::string, Plan>> out;
     for (const Scenario& s : catalog().scenarios) {
         if (!s.workload_json.empty()) out.push_back({s.id, run(json::parse(s.workload_json))});
@@ -1543,6 +1544,11 @@ std::vector<std::pair<std::string, Plan>> scenario_plans() {
     owned["hardware"] = {{"owned", {{{"device", "h200"}, {"count", 8}}}}};
     out.push_back({"bank with 8 owned H200", run(owned)});
     return out;
+}
+// Planned once for the tests below (each walks all of them).
+const std::vector<std::pair<std::string, Plan>>& scenario_plans() {
+    static const std::vector<std::pair<std::string, Plan>> all = every_scenario_plan();
+    return all;
 }
 
 std::string best_line(const Plan& p) {

@@ -11,6 +11,7 @@
 #include "hwplan/json_api.h"
 #include "hwplan/plan.h"
 #include "hwplan/render.h"
+#include "test_plans.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,7 +22,7 @@ namespace {
 const Catalog& catalog() { return embedded_catalog().catalog; }
 
 Plan run(const std::string& workload_json) {
-    Plan p = plan_from_json(workload_json, catalog());
+    Plan p = test::planned_once(workload_json, catalog());
     for (const auto& i : p.issues) ADD_FAILURE() << to_string(i);
     return p;
 }

@@ -15,6 +15,7 @@
 
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/json_api.h"
+#include "test_plans.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,7 +33,7 @@ std::string example(const std::string& name) {
 }
 
 Plan run(const std::string& workload_json) {
-    Plan p = plan_from_json(workload_json, catalog());
+    Plan p = test::planned_once(workload_json, catalog());
     for (const auto& i : p.issues) ADD_FAILURE() << to_string(i);
     return p;
 }
@@ -1831,8 +1832,8 @@ TEST(CompletePlan, IsThePlanWithSensitivityOn) {
     for (int i = 0; i < 30; ++i) workloads.push_back(random_serve(rng, 1024 << (i % 5), 1 + (i % 7) * 9));
     int completed = 0;
     for (const auto& w : workloads) {
-        const Plan whole = plan_from_json(w, cat, true);
-        const Plan quick = plan_from_json(w, cat, false);
+        const Plan& whole = test::planned_once(w, cat, true); // the scenarios' whole plans are the other tests' too
+        const Plan& quick = test::planned_once(w, cat, false);
         const Plan done = complete_plan_from_json(quick, w, cat);
         ASSERT_EQ(whole.issues.empty(), done.issues.empty()) << w;
         if (!whole.issues.empty()) continue;
