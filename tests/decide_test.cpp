@@ -1763,3 +1763,44 @@ TEST(RunnerUp, ACheaperRunnerUpSaysTheStepItLostAt) {
 }
 
 } // namespace hwplan
+
+namespace hwplan {
+namespace {
+
+// A server processor is bought as the socket alone (the catalog's EPYC price is AMD's 1kU tray price; its 6 TB is the
+// most its 24 DIMM slots address, DIMMs bought separately). moe-1t-serving's cheapest purchase was 434 EPYC sockets
+// at $7.25 per million tokens, each holding the whole model: Kimi K2's 1.03 trillion weights at 4.25 bits are
+// 1.03e12 x 4.25 / 8 = 547 GB (lesson 004's choose.go: 1000B x 0.56 bytes = 560 GB), so the fleet needs about
+// 434 x 547 GB = 237 TB of DDR5 and 434 servers, none of them in the price. The option says so, ranks after every
+// fully priced option as a compromise, and the best-of-kind line gives the reason, not only "its reasons say which".
+TEST(BestOfEachKind, ASocketBoughtWithoutItsMemoryIsALowerBoundAndSaysSo) {
+    const Plan p = run(scenario_json("moe-1t-serving"));
+    const Option* o = option(p, "own", "epyc-9654");
+    ASSERT_NE(o, nullptr);
+    ASSERT_TRUE(o->feasible);
+    const Candidate* c = find(p, "epyc-9654");
+    ASSERT_NE(c, nullptr);
+    EXPECT_GT(c->memory.total_bytes, 1.03e12 * 4.25 / 8 * 0.98) << "each socket holds the whole model";
+    EXPECT_TRUE(any_starts_with(o->reasons, "compromise: priced as the processor alone: the " + format_bytes(c->memory.total_bytes) +
+                                                " of memory each socket holds here (" + format_bytes(c->memory.total_bytes * o->count) + " over " +
+                                                std::to_string(o->count) + " sockets)"))
+        << ::testing::PrintToString(o->reasons);
+    const std::string line = best_line(p);
+    const std::string entry = entry_of(line, *o, p);
+    EXPECT_NE(entry.find("priced as the bare processors: the memory and the " + std::to_string(o->count) + " servers they need are not in its price"),
+              std::string::npos)
+        << line;
+    // Every device kind: only a CPU bought is priced without its memory; rentals come with theirs.
+    for (const auto& [id, q] : scenario_plans())
+        for (const Option& x : q.options) {
+            if (x.kind == "api") continue;
+            const bool said = any_starts_with(x.reasons, "compromise: priced as the processor alone");
+            const bool cpu_bought = x.kind == "own" && device(x.device).kind == DeviceKind::cpu;
+            if (said) {
+                EXPECT_TRUE(cpu_bought) << id << ": " << x.name;
+            }
+        }
+}
+
+} // namespace
+} // namespace hwplan

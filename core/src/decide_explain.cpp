@@ -24,7 +24,19 @@ StepWords step_words(RankStep step, const Option& first, const Option& after, co
     const std::string simplest = "simplest to operate";
     switch (step) {
     case RankStep::owned: return {"the team's own devices (hardware.owned)", ""};
-    case RankStep::compromise: return {"a fleet without a compromise", "this one meets the demand only with a compromise (its reasons say which)"};
+    case RankStep::compromise: {
+        // Which compromises, in the order its reasons list them (decide_option_words.cpp).
+        std::vector<std::string> what;
+        if (ka.fp8_at_16_bits) what.push_back("FP8 weights at 16-bit compute (no FP8 path published)");
+        if (ka.local_runtime) what.push_back("a local runtime, not a serving engine that batches the users");
+        if (ka.tp_outside_domain) what.push_back("tensor parallel outside a fast scale-up domain (a slower decode)");
+        if (ka.memory_unpriced)
+            what.push_back("priced as the bare processors: the memory and the " + std::to_string(after.count) +
+                           " servers they need are not in its price, so its cost is a lower bound");
+        std::string figures = "this one compromises: ";
+        for (size_t i = 0; i < what.size(); ++i) figures += (i ? "; " : "") + what[i];
+        return {"a fleet without a compromise", what.empty() ? "this one meets the demand only with a compromise (its reasons say which)" : figures};
+    }
     case RankStep::small_on_cpu: return {"a CPU for a small job (lesson 003: 'Start here when the model is small')", "a CPU finishes it before a rented GPU starts"};
     case RankStep::home: return {in.site + "'s own accelerators", "not " + in.site + "'s own"};
     case RankStep::domain:
