@@ -168,16 +168,31 @@ void recommendation_words(Plan& p, const Priced& priced, const Workload& w, cons
     // An unpriced option first while a priced one is feasible: the headline says on what it ranks first and names the
     // cheapest priced option with its unit cost (issue 19: "the decision never ranks an unpriced option above a priced
     // one on cost without saying so in the headline").
+    // Where the order's first priced option is not the cheapest (a per-user speed priority puts a B200 before two RTX
+    // 5090s), the headline names the first priced one, which the runner-up and the best-of-kind rows name too (the
+    // same order), and then the cheapest, with the step it ranks after the first at.
     if (!(r.option.cost.value > 0)) {
-        size_t cheapest = 0;
+        size_t cheapest = 0, first_priced = 0;
         for (size_t i = 1; i < p.options.size(); ++i) {
             const Option& o = p.options[i];
-            if (o.feasible && o.cost.value > 0 && o.unit == r.option.unit && (cheapest == 0 || o.cost.value < p.options[cheapest].cost.value)) cheapest = i;
+            if (!(o.feasible && o.cost.value > 0 && o.unit == r.option.unit)) continue;
+            if (first_priced == 0) first_priced = i;
+            if (cheapest == 0 || o.cost.value < p.options[cheapest].cost.value) cheapest = i;
         }
-        const StepWords why = cheapest > 0 ? ranked_after_words(p, priced, cheapest, w, in) : StepWords{};
-        if (!why.name.empty())
+        const StepWords why = first_priced > 0 ? ranked_after_words(p, priced, first_priced, w, in) : StepWords{};
+        if (!why.name.empty() && first_priced == cheapest) {
             r.headline += " First on " + why.name + ", not on cost: the cheapest priced option, " + p.options[cheapest].name + " at " +
                           unit_cost_words(p.options[cheapest]) + ", ranks after it" + (why.figures.empty() ? "" : " (" + why.figures + ")") + ".";
+        } else if (!why.name.empty()) {
+            bool first = false;
+            const RankStep step = rank_step(p.options[first_priced], p.options[cheapest], priced.keys[first_priced], priced.keys[cheapest],
+                                            w.decision.priority, in.level.level == Scale::rack, first);
+            const StepWords then = step_words(step, p.options[first_priced], p.options[cheapest], priced.keys[first_priced], priced.keys[cheapest], w, in);
+            r.headline += " First on " + why.name + ", not on cost: the first priced option, " + p.options[first_priced].name + " at " +
+                          unit_cost_words(p.options[first_priced]) + ", ranks after it" + (why.figures.empty() ? "" : " (" + why.figures + ")") +
+                          "; the cheapest, " + p.options[cheapest].name + " at " + unit_cost_words(p.options[cheapest]) +
+                          (then.name.empty() ? ", after that one" : ", ranks after that one on " + then.name) + ".";
+        }
         // Its kind's priced options set aside only for want of usage: the usage that would price them.
         for (const Option& o : p.options)
             if (o.kind == r.option.kind && o.eliminated_by == std::vector<Elimination>{Elimination::no_usage}) {
