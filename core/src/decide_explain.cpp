@@ -377,8 +377,10 @@ void explain_decision(Plan& p, const Priced& priced, const Workload& w, const Ca
     // Each feasible option the recommendation goes before at a step ahead of the price says that step: what a cheaper
     // option's place means, and what the price flip reads (flips.cpp: the recommendation's cost alone keeps it below).
     for (size_t i = 1; p.recommendation.found && i < p.options.size() && p.options[i].feasible; ++i)
-        if (const StepWords why = ranked_after_words(p, priced, i, w, in); !why.name.empty())
-            p.options[i].reasons.push_back(kRankedAfter + why.name + (why.figures.empty() ? "" : ": " + why.figures));
+        if (const StepWords why = ranked_after_words(p, priced, i, w, in); !why.name.empty()) {
+            p.options[i].rank_why = kRankedAfter + why.name + (why.figures.empty() ? "" : ": " + why.figures);
+            p.options[i].reasons.push_back(p.options[i].rank_why);
+        }
     recommendation_words(p, priced, w, cat, in);
     recommendation_reasons(p, w, cat, in);
     isolation_reason(p, w);
