@@ -8,6 +8,7 @@
 #include "hwplan/format.h"
 #include "hwplan/memory.h"
 #include "hwplan/parallel.h"
+#include "hwplan/render.h"
 #include "plan_eval.h"
 
 namespace hwplan::plan_detail {
@@ -355,6 +356,15 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
             c.figures["batch_sequences"] = e.figure(batch, Label::arithmetic, [&] { return std::string("sequences per step: the batch with the most output tokens/s whose per-user speed and first-token time still meet the targets (powers of two up to the most whose KV cache fits)"); });
     }
     c.figures["ttft_s"] = e.figure(pre.time_s, Label::modelled, [&] { return std::string("prefill of " + format_sig(sh.prompt, 6) + " prompt tokens, no queue"); });
+    // A wafer-scale or SRAM system's prefill roofline runs at a peak hundreds of times a GPU's, so its first token
+    // comes out in microseconds to milliseconds; the only first-token time published for one (Cerebras' own service,
+    // catalog/devices/cerebras-cs3.json notes: 0.24 s for Llama 3.1 405B) is a served figure, about 11x this model's
+    // roofline for that model at a 1,000-token prompt, its prompt length not stated: what the roofline leaves out
+    // (request handling, scheduling, the network) is most of what a user waits for there. Said beside the figure.
+    if (d.kind == DeviceKind::sram_system && e.explain)
+        e.c.notes.push_back("time to first token " + format_figure("ttft_s", pre.time_s) + " is the prefill on " + d.id +
+                            "'s peak compute alone; served, the first token waits for request handling, scheduling and the network, "
+                            "which this figure leaves out (the device's catalog notes give a published served figure)");
 
     // Latency under load: the replica as an M/G/1 server of GPU time per request.
     if (e.search_batch && (!w.serve.traffic.empty() || w.serve.requests_per_s > 0)) { // a batch search's trials need no queue
