@@ -403,6 +403,31 @@ TEST(ServingLayout, OfflineJobOnEightGpusTakesTheBestSplitIntoReplicas) {
     EXPECT_TRUE(std::any_of(eight.notes.begin(), eight.notes.end(), [](const std::string& n) { return n.rfind("layout: ", 0) == 0; }));
 }
 
+// serve.tensor_parallel pins the split a benchmark states (TensorRT-LLM v0.17's perf overview runs Llama 3.1 70B at
+// "Tensor Model Parallel Size" 8 on 8 GPUs: one replica of 8). The pinned plan is one replica of 8 devices at tensor
+// parallel 8 (64 query and 8 KV heads divide by 8), and a pin of 4 on 8 devices two replicas of 4, each the job on
+// 4 devices. A pin that does not divide the count, or one without a count, is a named error.
+TEST(ServingLayout, StatedTensorParallelIsOneReplicaOfThatSize) {
+    const std::string job = R"({"stage": "batch", "model": "llama-3.1-70b", "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},
+            "serve": {"context_tokens": 2000, "prompt_tokens": 1000, "output_tokens": 1000)";
+    const Candidate pinned = run(job + R"(, "tensor_parallel": 8}, "hardware": {"devices": ["h100-sxm"], "count": 8}})").candidates.at(0);
+    EXPECT_EQ(pinned.layout.data_parallel, 1);
+    EXPECT_EQ(pinned.layout.tensor_parallel, 8);
+    const Candidate two = run(job + R"(, "tensor_parallel": 4}, "hardware": {"devices": ["h100-sxm"], "count": 8}})").candidates.at(0);
+    EXPECT_EQ(two.layout.data_parallel, 2);
+    EXPECT_EQ(two.layout.tensor_parallel, 4);
+    // Two replicas of 4 are twice one replica of 4 (replicas share nothing).
+    const Candidate four = run(job + R"(, "tensor_parallel": 4}, "hardware": {"devices": ["h100-sxm"], "count": 4}})").candidates.at(0);
+    EXPECT_NEAR(two.figures.at("throughput_tokens_per_s").value, 2 * four.figures.at("throughput_tokens_per_s").value,
+                1e-6 * two.figures.at("throughput_tokens_per_s").value);
+    const Plan odd = plan_from_json(job + R"(, "tensor_parallel": 3}, "hardware": {"devices": ["h100-sxm"], "count": 8}})", catalog());
+    ASSERT_EQ(odd.issues.size(), 1u);
+    EXPECT_EQ(odd.issues[0].path, "serve.tensor_parallel");
+    const Plan no_count = plan_from_json(job + R"(, "tensor_parallel": 8}, "hardware": {"devices": ["h100-sxm"]}})", catalog());
+    ASSERT_EQ(no_count.issues.size(), 1u);
+    EXPECT_EQ(no_count.issues[0].path, "serve.tensor_parallel");
+}
+
 // At an arrival rate with the count left to the planner, the replica size is the one whose fleet has the
 // fewest devices: ceil(demand / capacity) x devices per replica is no larger than for any other size that fits.
 TEST(ServingLayout, ArrivalRateFleetUsesTheFewestDevices) {

@@ -611,6 +611,17 @@ ServingPoint serving_point(const Workload& w, const Eval& e) {
 Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas,
                          std::vector<ServingPoint>* points, bool count_trial) {
     if (fixed_replicas > 0 && n % fixed_replicas == 0) return eval_serve_replicas(w, cat, d, n, fixed_replicas, a, explain, count_trial);
+    // A stated engine layout (serve.tensor_parallel: devices per replica, as the benchmark ran it) is not searched:
+    // TensorRT-LLM's perf overview runs Llama 3.1 70B at "Tensor Model Parallel Size" 8 on 8 GPUs, one replica whose
+    // every layer all-reduces over the 8 (v0.17, docs/source/performance/perf-overview.md), where 8 replicas of 1
+    // would not communicate at all.
+    if (const int tp = int(w.serve.tensor_parallel); tp > 0 && n % tp == 0) {
+        Eval pinned = eval_serve_replicas(w, cat, d, n, n / tp, a, explain, count_trial);
+        if (points) points->push_back(serving_point(w, pinned));
+        if (explain) pinned.c.notes.push_back("layout: " + std::to_string(n / tp) + " replica(s) x " + std::to_string(tp) + " device(s) (tensor parallel " +
+                                              std::to_string(pinned.c.layout.tensor_parallel) + "), as serve.tensor_parallel states");
+        return pinned;
+    }
     Eval best = eval_serve_replicas(w, cat, d, n, 1, a, explain, count_trial);
     if (points) points->push_back(serving_point(w, best));
     if (n <= 1 || w.hardware.count <= 0 || !(offline_batch(w) || rate_batch(w))) return best;

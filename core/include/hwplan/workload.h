@@ -57,6 +57,10 @@ struct ServeSpec {
     double ttft_target_s = 0;                // 0: no target
     double tokens_per_s_per_user_target = 0; // 0: no target
     double batch_size = 0;                   // 0: = concurrent_users
+    // Devices per replica as the engine was run (issue 20 class 4: a benchmark that states "TP 8" on 8 GPUs ran one
+    // replica of 8, where the planner's own search may pick 8 replicas of 1): splits hardware.count into
+    // count / tensor_parallel replicas; 0 = the planner's choice (plan_serving.cpp best_serving_layout).
+    double tensor_parallel = 0;
     std::vector<TrafficClass> traffic;       // optional mixture; overrides requests_per_s
     // How the engine's decode attention kernel reads a grouped-query KV cache (issue 9). "" / "per_kv_head": each
     // KV head once per step, shared by its query heads (FlashAttention, XQA, current engines); "per_query_head":
