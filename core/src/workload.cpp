@@ -24,7 +24,7 @@ const WorkloadChoices& workload_choices() {
         .decision_redundancy = {"none", "n+1"},
         .framework = {"cuda", "rocm", "xla", "jax", "pytorch", "pytorch-xla", "tensorrt-llm", "vllm", "sglang", "metal", "mps", "mlx",
                       "llama.cpp", "llama.cpp-vulkan", "neuron", "openvino", "onnxruntime", "qnn", "coreml", "groqcloud",
-                      "cerebras-sdk", "synapseai"},
+                      "cerebras-sdk", "synapseai", "axolotl", "llama-factory", "torchtune"},
     };
     return choices;
 }
@@ -494,6 +494,7 @@ WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalo
 }
 
 std::string framework_runtime(const std::string& framework) {
+    if (framework == "axolotl" || framework == "llama-factory" || framework == "torchtune") return "pytorch"; // fine-tuning tools on PyTorch
     return framework == "llama.cpp-vulkan" ? "llama.cpp" : framework;
 }
 

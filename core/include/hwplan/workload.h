@@ -198,7 +198,8 @@ std::string workload_to_json(const Workload& w);
 
 // The runtime a framework value names, for everything but the measured decode efficiencies: a backend variant
 // ("llama.cpp-vulkan", llama.cpp built with GGML_VULKAN) is its runtime ("llama.cpp": the same layer split, the
-// same compute buffer, the same catalog software entry); only efficiencies.json's rules tell them apart.
+// same compute buffer, the same catalog software entry); only efficiencies.json's rules tell them apart. A fine-tuning
+// tool ("axolotl", "llama-factory", "torchtune": which one run-it writes the config for) runs on "pytorch".
 std::string framework_runtime(const std::string& framework);
 
 std::string_view name(Stage s);
