@@ -337,7 +337,7 @@ TEST(BadInput, EveryTextEntryPointAnswersWithErrors) {
         {+read_back, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "text": "all good, 42 ms", "read_on": "2026-12-02"})", "text",
          "no benchmark output found: paste the result block `vllm bench serve`, `python -m sglang.bench_serving` or TensorRT-LLM's "
          "benchmark_serving prints (from \"============ Serving Benchmark Result ============\" on), the table `llama-bench -o md` prints, "
-         "mlx_lm.benchmark's lines, or torchtitan's, torchtune's, Megatron-LM's, DeepSpeed's, Axolotl's or OpenRLHF's training log"},
+         "mlx_lm.benchmark's lines, or torchtitan's, torchtune's, Megatron-LM's, DeepSpeed's, Axolotl's, LLaMA-Factory's or OpenRLHF's training log"},
         {+read_back, R"({"workload": {"stage": "serve", "model": "mistral-7b"}, "text": "", "read_on": "2026-12-02"})", "text", "must not be empty"},
         {+read_back, R"({"text": "x", "read_on": "2026-12-02"})", "workload",
          "required field is missing (the workload the plan and its run section come from)"},

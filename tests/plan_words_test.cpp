@@ -97,3 +97,34 @@ TEST(Mirror, HoldsTheHeadlineEveryCostTermReasonChangeAndRow) {
 }
 
 } // namespace hwplan::ui
+
+namespace hwplan::ui {
+
+// The bank (lesson 004, example 2): own 8 x RTX PRO 6000 at about $0.95 per million output tokens is cheaper than the
+// recommended H100 servers ($3.56) yet ranked 6th, after every option without a compromise (lesson 004: "If budget is
+// tight, RTX PRO 6000 ... are an option, at lower decode speed"). Its row said only "fits and meets the targets and the
+// demand, with a compromise"; the reason it ranks there was in the detail. The row's why now names the step and the
+// compromises: FP8 weights at 16-bit compute (its catalog entry publishes no FP8 path) and tensor parallel 4 over PCIe.
+TEST(DevicesTable, ACheaperRowRankedLowerSaysWhyOnTheRow) {
+    const Plan p = bank();
+    const TableWords t = table_words(p);
+    const size_t why = column(t, TableColumn::why);
+    bool seen = false;
+    for (size_t i = 0; i < p.candidates.size(); ++i) {
+        const Candidate& c = p.candidates[i];
+        if (c.option < 0) continue;
+        const Option& o = p.options[static_cast<size_t>(c.option)];
+        if (!o.feasible || !p.recommendation.found || !(o.cost.value > 0) || !(o.cost.value < p.recommendation.option.cost.value)) continue;
+        EXPECT_EQ(t.rows[i].cells[why].rfind(kRankedAfter, 0), 0u) << c.device << ": " << t.rows[i].cells[why];
+        if (c.device == "rtx-pro-6000-blackwell") {
+            seen = true;
+            EXPECT_EQ(t.rows[i].cells[why], std::string(kRankedAfter) + "a fleet without a compromise: this one compromises: FP8 weights at 16-bit compute "
+                                                                         "(no FP8 path published); tensor parallel outside a fast scale-up domain (a slower decode)");
+        }
+    }
+    EXPECT_TRUE(seen);
+    // The CLI's table carries the same words under the row.
+    EXPECT_NE(render_table(p, 60).find("(" + std::string(kRankedAfter) + "a fleet without a compromise: this one compromises: FP8"), std::string::npos);
+}
+
+} // namespace hwplan::ui

@@ -104,6 +104,14 @@ std::vector<Planned> every_workload() {
     texts.push_back({"70b qlora fsdp a100s", R"({"name": "70B QLoRA, FSDP", "stage": "finetune", "model": "llama-3.1-70b",
         "precision": {"weights": "nf4", "compute": "bf16"}, "train": {"method": "qlora", "seq_len": 2048, "micro_batch": 1, "zero_stage": 3,
         "checkpointing": "full"}, "hardware": {"devices": ["A100 80GB"], "count": 2}})"});
+    // LLaMA-Factory (the workload names it): a LoRA fine-tune sharded at ZeRO-3 over four devices (its ds_z3 config), and a
+    // QLoRA fine-tune on one device (on-the-fly 4-bit bitsandbytes, no DeepSpeed).
+    texts.push_back({"8b lora llama-factory h100s", R"({"name": "8B LoRA with LLaMA-Factory, ZeRO-3", "stage": "finetune", "model": "llama-3.1-8b",
+        "precision": "bf16", "framework": "llama-factory", "train": {"method": "lora", "lora_rank": 16, "seq_len": 4096, "micro_batch": 2,
+        "global_batch": 32, "zero_stage": 3, "checkpointing": "full", "runtime": "hf-peft"}, "hardware": {"devices": ["H100 SXM"], "count": 4}})"});
+    texts.push_back({"8b qlora llama-factory 4090", R"({"name": "8B QLoRA with LLaMA-Factory on one card", "stage": "finetune", "model": "llama-3.1-8b",
+        "precision": {"weights": "nf4", "compute": "bf16"}, "framework": "llama-factory", "train": {"method": "qlora", "seq_len": 2048,
+        "micro_batch": 1, "checkpointing": "full", "tokens": 1e7}, "hardware": {"devices": ["RTX 4090"], "count": 1}})"});
     // Pretraining on a device whose board holds 4 (MI250X: interconnect domain 4), so the launchers start 4 a node.
     texts.push_back({"qwen2.5-7b pretraining mi250x", R"({"name": "Qwen2.5 7B pretraining on MI250X", "stage": "pretrain", "model": "Qwen2.5-7B",
         "train": {"tokens": 1e10, "seq_len": 4096, "global_batch": 256}, "hardware": {"devices": ["MI250X"], "count": 16},
@@ -446,6 +454,20 @@ TEST(RunIt, CommandsAndConfigsHoldThePlannedLayout) {
                         if (fsdp) {
                             EXPECT_EQ(f.find("fsdp_config.reshard_after_forward")->second, l.zero_stage >= 3 ? "true" : "false") << label;
                         }
+                    } else if (c.tool == "llama-factory" && !c.file.empty()) {
+                        EXPECT_EQ(as_int(f, "per_device_train_batch_size"), l.micro_batch) << label;
+                        EXPECT_EQ(as_int(f, "gradient_accumulation_steps"), l.micro_batches) << label;
+                        EXPECT_EQ(as_int(f, "cutoff_len"), int(p.workload.train.seq_len)) << label;
+                        const TrainMethod m = p.workload.train.method;
+                        EXPECT_EQ(f.find("finetuning_type")->second, m == TrainMethod::full ? "full" : "lora") << label;
+                        EXPECT_EQ(f.count("quantization_bit"), m == TrainMethod::qlora ? 1u : 0u) << label;
+                        // DeepSpeed as planned: its ZeRO-3 config at stage 3, ZeRO-2 at 1 and 2 over several devices, offload where planned.
+                        const bool ds = l.zero_stage >= 3 || p.workload.train.cpu_offload || (cand.count > 1 && l.zero_stage >= 1);
+                        ASSERT_EQ(f.count("deepspeed"), ds ? 1u : 0u) << label;
+                        if (ds) {
+                            EXPECT_EQ(f.find("deepspeed")->second.find(l.zero_stage >= 3 ? "ds_z3" : "ds_z2"), std::string("examples/deepspeed/").size()) << label;
+                            EXPECT_EQ(f.find("deepspeed")->second.find("_offload") != std::string::npos, p.workload.train.cpu_offload) << label;
+                        }
                     } else if (c.tool == "vllm-serve") {
                         EXPECT_EQ(as_int(f, "--tensor-parallel-size"), l.tensor_parallel) << label;
                         EXPECT_EQ(f.count("--enable-expert-parallel"), l.expert_parallel > 1 ? 1u : 0u) << label;
@@ -551,7 +573,7 @@ TEST(RunIt, CommandsAndConfigsHoldThePlannedLayout) {
         }
     for (const char* t : {"vllm-serve", "vllm-bench-serve", "sglang-launch-server", "sglang-bench-serving", "trtllm-serve", "trtllm-benchmark-serving",
                           "mlx-lm-server", "mlx-lm-benchmark", "llama-server", "llama-bench", "torchtune", "torchtitan", "megatron-lm", "deepspeed",
-                          "openrlhf-train-ppo-ray", "axolotl"})
+                          "openrlhf-train-ppo-ray", "axolotl", "llama-factory"})
         EXPECT_TRUE(tools_seen.count(t)) << t << " is never written by any scenario or example";
 }
 
@@ -1015,6 +1037,67 @@ TEST(RunIt, QloraFineTuneWritesAnAxolotlConfigWithThePlannedAdapter) {
     EXPECT_NEAR(by.at("train_steps_per_second").value, 1 / c.figures.at("step_time_s").value, 1e-12);
     EXPECT_EQ(by.at("memory/device_reserved (GiB)").unit, "GiB");
     EXPECT_EQ(by.count("MFU (%)"), 0u); // Axolotl's log has none
+}
+
+// LLaMA-Factory named by the workload: Llama 3.1 8B LoRA, rank 16, 4,096-token sequences, micro-batch 2 and a global batch of 32
+// on 4 H100s at ZeRO-3. By hand: 32 / (2 x 4) = 4 accumulation steps when the plan keeps the 4 devices data parallel; its
+// ZeRO-3 config (examples/deepspeed/ds_z3_config.json) under torchrun; LoRA on every linear layer; the Trainer's summary
+// and effective tokens a second predicted, no memory line (LLaMA-Factory prints none).
+TEST(RunIt, LlamaFactoryWritesItsYamlWithThePlannedShardingAndAMeasureRun) {
+    const Planned& p = find("8b lora llama-factory h100s");
+    const RunIt& r = p.plan.run;
+    ASSERT_TRUE(r.available) << r.reason;
+    ASSERT_EQ(r.deploy.size(), 2u);
+    ASSERT_EQ(r.measure.size(), 2u);
+    EXPECT_EQ(r.deploy[0].tool, "llama-factory");
+    EXPECT_EQ(r.deploy[0].file, "hwplan_llama_factory.yaml");
+    const Candidate& c = candidate_of(p, r.device);
+    ASSERT_EQ(c.count, 4);
+    ASSERT_EQ(c.layout.data_parallel, 4);
+    std::string error;
+    const auto y = parse_yaml(r.deploy[0].text, error);
+    ASSERT_EQ(error, "");
+    EXPECT_EQ(y.at("stage"), "sft");
+    EXPECT_EQ(y.at("finetuning_type"), "lora");
+    EXPECT_EQ(y.at("lora_rank"), "16");
+    EXPECT_EQ(y.at("lora_target"), "all");
+    EXPECT_EQ(y.at("cutoff_len"), "4096");
+    EXPECT_EQ(y.at("packing"), "true");
+    EXPECT_EQ(y.at("per_device_train_batch_size"), "2");
+    EXPECT_EQ(y.at("gradient_accumulation_steps"), "4");
+    EXPECT_EQ(y.at("deepspeed"), "examples/deepspeed/ds_z3_config.json");
+    EXPECT_EQ(y.at("bf16"), "true");
+    EXPECT_EQ(y.at("optim"), "adamw_torch_fused");
+    EXPECT_EQ(y.count("disable_gradient_checkpointing"), 0u); // checkpointing full: LLaMA-Factory's default
+    EXPECT_EQ(y.count("quantization_bit"), 0u);
+    EXPECT_EQ(y.count("max_steps"), 0u); // the workload gives no token count
+    EXPECT_EQ(parse_yaml(r.measure[0].text, error).at("max_steps"), "20");
+    EXPECT_EQ(r.deploy[1].text, "FORCE_TORCHRUN=1 llamafactory-cli train hwplan_llama_factory.yaml \\\n  model_name_or_path=\"$MODEL\" \\\n"
+                                "  dataset=\"$DATASET\" \\\n  template=\"$TEMPLATE\"");
+    std::map<std::string, PredictedLine> by;
+    for (const auto& l : r.predicted) by[l.metric] = l;
+    ASSERT_EQ(r.predicted.size(), 2u);
+    EXPECT_NEAR(by.at("train_steps_per_second").value, 1 / c.figures.at("step_time_s").value, 1e-12);
+    EXPECT_NEAR(by.at("effective_tokens_per_sec").value, c.figures.at("train_tokens_per_s").value / 4, 1e-9);
+}
+
+// One card, QLoRA: on-the-fly 4-bit bitsandbytes, no DeepSpeed and no torchrun; 1e7 tokens over the planned micro-batch x
+// accumulation x 2,048 tokens a step, ceil'd to whole steps.
+TEST(RunIt, LlamaFactoryQloraOnOneCardQuantizesOnTheFly) {
+    const Planned& p = find("8b qlora llama-factory 4090");
+    const RunIt& r = p.plan.run;
+    ASSERT_TRUE(r.available) << r.reason;
+    std::string error;
+    const auto y = parse_yaml(r.deploy[0].text, error);
+    ASSERT_EQ(error, "");
+    EXPECT_EQ(y.at("quantization_bit"), "4");
+    EXPECT_EQ(y.at("quantization_method"), "bnb");
+    EXPECT_EQ(y.at("finetuning_type"), "lora");
+    EXPECT_EQ(y.count("deepspeed"), 0u);
+    const Candidate& c = candidate_of(p, r.device);
+    const double global = double(std::max(1, c.layout.micro_batch)) * std::max(1, c.layout.micro_batches);
+    EXPECT_EQ(std::stod(y.at("max_steps")), std::ceil(1e7 / (global * 2048)));
+    EXPECT_EQ(r.deploy[1].text.rfind("llamafactory-cli train hwplan_llama_factory.yaml", 0), 0u) << r.deploy[1].text;
 }
 
 TEST(RunIt, HostedApisAndUnrecordedStacksSayWhy) {

@@ -149,12 +149,15 @@ TEST(Workload, LlamaCppVulkanIsAFrameworkOfItsOwn) {
     EXPECT_EQ(framework_runtime("llama.cpp"), "llama.cpp");
     EXPECT_EQ(framework_runtime("vllm"), "vllm");
     EXPECT_EQ(framework_runtime(""), "");
+    // The fine-tuning tools pick run-it's config and run on PyTorch (a device without it is eliminated).
+    for (const char* tool : {"axolotl", "llama-factory", "torchtune"}) EXPECT_EQ(framework_runtime(tool), "pytorch") << tool;
     const auto bad = parse_workload(R"({"stage": "serve", "model": "llama-3.2-3b", "framework": "llama.cpp-cuda"})", catalog());
     ASSERT_EQ(bad.issues.size(), 1u);
     EXPECT_EQ(bad.issues[0].path, "framework");
     EXPECT_EQ(bad.issues[0].message,
               "unknown value \"llama.cpp-cuda\"; expected one of cuda, rocm, xla, jax, pytorch, pytorch-xla, tensorrt-llm, vllm, sglang, "
-              "metal, mps, mlx, llama.cpp, llama.cpp-vulkan, neuron, openvino, onnxruntime, qnn, coreml, groqcloud, cerebras-sdk, synapseai");
+              "metal, mps, mlx, llama.cpp, llama.cpp-vulkan, neuron, openvino, onnxruntime, qnn, coreml, groqcloud, cerebras-sdk, synapseai, "
+              "axolotl, llama-factory, torchtune");
 }
 
 // The page's combos list workload_choices(): every value there is one the reader takes and writes back, at its key.

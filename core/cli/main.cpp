@@ -85,6 +85,7 @@ Usage:
         Reads a Hugging Face config.json into a model entry; prints {"models": [...]} for --extend.
   hwplan calibrate FILE|- --workload FILE --device ID [--read-on YYYY-MM-DD] [--catalog DIR] [--extend FILE]
         Reads pasted benchmark output (llama-bench's table, vLLM benchmark_serving / benchmark_throughput,
+        vllm bench serve against a pooling server (an embed workload), OpenRLHF's step log (an rl workload),
         "step time: 1.25 s", "peak memory: 21.3 GB") and calibrates the device's assumption so the plan of
         the workload reproduces it; prints {"calibrations": [...]} for --extend (add it to your extension).
   hwplan run-it FILE|-|--scenario ID [--device ID] [--release TOOL=RELEASE,...] [--measured FILE [--read-on DATE]] [--format text|json]

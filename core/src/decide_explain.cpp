@@ -24,7 +24,19 @@ StepWords step_words(RankStep step, const Option& first, const Option& after, co
     const std::string simplest = "simplest to operate";
     switch (step) {
     case RankStep::owned: return {"the team's own devices (hardware.owned)", ""};
-    case RankStep::compromise: return {"a fleet without a compromise", "this one meets the demand only with a compromise (its reasons say which)"};
+    case RankStep::compromise: {
+        // Which compromises, in the order its reasons list them (decide_option_words.cpp).
+        std::vector<std::string> what;
+        if (ka.fp8_at_16_bits) what.push_back("FP8 weights at 16-bit compute (no FP8 path published)");
+        if (ka.local_runtime) what.push_back("a local runtime, not a serving engine that batches the users");
+        if (ka.tp_outside_domain) what.push_back("tensor parallel outside a fast scale-up domain (a slower decode)");
+        if (ka.memory_unpriced)
+            what.push_back("priced as the bare processors: the memory and the " + std::to_string(after.count) +
+                           " servers they need are not in its price, so its cost is a lower bound");
+        std::string figures = "this one compromises: ";
+        for (size_t i = 0; i < what.size(); ++i) figures += (i ? "; " : "") + what[i];
+        return {"a fleet without a compromise", what.empty() ? "this one meets the demand only with a compromise (its reasons say which)" : figures};
+    }
     case RankStep::small_on_cpu: return {"a CPU for a small job (lesson 003: 'Start here when the model is small')", "a CPU finishes it before a rented GPU starts"};
     case RankStep::home: return {in.site + "'s own accelerators", "not " + in.site + "'s own"};
     case RankStep::domain:
@@ -156,16 +168,31 @@ void recommendation_words(Plan& p, const Priced& priced, const Workload& w, cons
     // An unpriced option first while a priced one is feasible: the headline says on what it ranks first and names the
     // cheapest priced option with its unit cost (issue 19: "the decision never ranks an unpriced option above a priced
     // one on cost without saying so in the headline").
+    // Where the order's first priced option is not the cheapest (a per-user speed priority puts a B200 before two RTX
+    // 5090s), the headline names the first priced one, which the runner-up and the best-of-kind rows name too (the
+    // same order), and then the cheapest, with the step it ranks after the first at.
     if (!(r.option.cost.value > 0)) {
-        size_t cheapest = 0;
+        size_t cheapest = 0, first_priced = 0;
         for (size_t i = 1; i < p.options.size(); ++i) {
             const Option& o = p.options[i];
-            if (o.feasible && o.cost.value > 0 && o.unit == r.option.unit && (cheapest == 0 || o.cost.value < p.options[cheapest].cost.value)) cheapest = i;
+            if (!(o.feasible && o.cost.value > 0 && o.unit == r.option.unit)) continue;
+            if (first_priced == 0) first_priced = i;
+            if (cheapest == 0 || o.cost.value < p.options[cheapest].cost.value) cheapest = i;
         }
-        const StepWords why = cheapest > 0 ? ranked_after_words(p, priced, cheapest, w, in) : StepWords{};
-        if (!why.name.empty())
+        const StepWords why = first_priced > 0 ? ranked_after_words(p, priced, first_priced, w, in) : StepWords{};
+        if (!why.name.empty() && first_priced == cheapest) {
             r.headline += " First on " + why.name + ", not on cost: the cheapest priced option, " + p.options[cheapest].name + " at " +
                           unit_cost_words(p.options[cheapest]) + ", ranks after it" + (why.figures.empty() ? "" : " (" + why.figures + ")") + ".";
+        } else if (!why.name.empty()) {
+            bool first = false;
+            const RankStep step = rank_step(p.options[first_priced], p.options[cheapest], priced.keys[first_priced], priced.keys[cheapest],
+                                            w.decision.priority, in.level.level == Scale::rack, first);
+            const StepWords then = step_words(step, p.options[first_priced], p.options[cheapest], priced.keys[first_priced], priced.keys[cheapest], w, in);
+            r.headline += " First on " + why.name + ", not on cost: the first priced option, " + p.options[first_priced].name + " at " +
+                          unit_cost_words(p.options[first_priced]) + ", ranks after it" + (why.figures.empty() ? "" : " (" + why.figures + ")") +
+                          "; the cheapest, " + p.options[cheapest].name + " at " + unit_cost_words(p.options[cheapest]) +
+                          (then.name.empty() ? ", after that one" : ", ranks after that one on " + then.name) + ".";
+        }
         // Its kind's priced options set aside only for want of usage: the usage that would price them.
         for (const Option& o : p.options)
             if (o.kind == r.option.kind && o.eliminated_by == std::vector<Elimination>{Elimination::no_usage}) {
@@ -350,8 +377,10 @@ void explain_decision(Plan& p, const Priced& priced, const Workload& w, const Ca
     // Each feasible option the recommendation goes before at a step ahead of the price says that step: what a cheaper
     // option's place means, and what the price flip reads (flips.cpp: the recommendation's cost alone keeps it below).
     for (size_t i = 1; p.recommendation.found && i < p.options.size() && p.options[i].feasible; ++i)
-        if (const StepWords why = ranked_after_words(p, priced, i, w, in); !why.name.empty())
-            p.options[i].reasons.push_back(kRankedAfter + why.name + (why.figures.empty() ? "" : ": " + why.figures));
+        if (const StepWords why = ranked_after_words(p, priced, i, w, in); !why.name.empty()) {
+            p.options[i].rank_why = kRankedAfter + why.name + (why.figures.empty() ? "" : ": " + why.figures);
+            p.options[i].reasons.push_back(p.options[i].rank_why);
+        }
     recommendation_words(p, priced, w, cat, in);
     recommendation_reasons(p, w, cat, in);
     isolation_reason(p, w);

@@ -122,12 +122,15 @@ struct OptionPricing {
     bool no_fleet = false;             // no fleet of it meets the users' demand
     bool fp8_at_16_bits = false;       // compromises: FP8 weights at 16-bit compute,
     bool local_runtime = false;        // a local runtime for many users,
-    bool tp_outside_domain = false;    // tensor parallel over a slow link
-    bool compromised() const { return fp8_at_16_bits || local_runtime || tp_outside_domain; }
+    bool tp_outside_domain = false;    // tensor parallel over a slow link,
+    bool memory_unpriced = false;      // a purchase priced as the processor alone, its memory and server left out
+    bool compromised() const { return fp8_at_16_bits || local_runtime || tp_outside_domain || memory_unpriced; }
 };
 
 // What lesson 004's order reads of an option beyond its own numbers (decide_ranking.cpp), looked up once per option.
 struct RankKey {
+    // Its compromises (OptionPricing's flags, for a feasible option only): the words of the step name them.
+    bool fp8_at_16_bits = false, local_runtime = false, tp_outside_domain = false, memory_unpriced = false;
     bool compromised = false, small_on_cpu = false, home = false, in_domain = true;
     int domain = 0;         // the device's fast scale-up domain (0 for an API)
     double memory = 0;      // the device's memory, bytes (0 for an API)

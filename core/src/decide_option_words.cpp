@@ -124,6 +124,12 @@ void device_option_words(Option& o, const OptionPricing& r, const CandidatePrici
     if (r.tp_outside_domain)
         short_of.push_back("compromise: tensor parallel over " + std::to_string(c.layout.tensor_parallel) + " devices outside a fast scale-up domain: "
                            "every decode step pays its all-reduces over the slow link (issue 11: 'six cards can decode slower than one')");
+    if (r.memory_unpriced)
+        short_of.push_back("compromise: priced as the processor alone: the " + format_bytes(c.memory.total_bytes) + " of memory each socket holds here (" +
+                           format_bytes(c.memory.total_bytes * o.count) + " over " + std::to_string(o.count) + " sockets) and the server around each "
+                           "are bought separately and have no price in the catalog, so its cost is a lower bound; " +
+                           (o.count > 1 ? std::to_string(o.count) + " separate servers drawing " + format_sig(o.power_w / 1e3, 3) + " kW at full power"
+                                        : std::string("one server")));
     std::vector<std::string> notes;
     const bool notes_shown = o.feasible;
     if (notes_shown) {

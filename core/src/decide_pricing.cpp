@@ -211,6 +211,13 @@ void price_option(Priced& priced, size_t pricing_index, Way way, const Candidate
         // Tensor parallel all-reduces every layer of every decode step; pipeline stages pass one activation between
         // them, so only the tensor-parallel group must sit inside a fast domain (issue 11).
         r.tp_outside_domain = c.layout.tensor_parallel > std::max(1, d.domain_size);
+        // A server processor is sold as the socket alone: the catalog's CPU purchase prices are the chip's (AMD's 1kU
+        // tray price), while its memory capacity is the most the socket addresses with DIMMs bought separately
+        // (catalog/devices/epyc-9654.json notes: "up to 6 TB per socket ... 24 x 256 GB"). Owning a fleet of them
+        // prices neither the memory the plan puts on each nor the server around it, so the unit cost is a lower bound
+        // and, like the other compromises, ranks after every option fully priced. Every other device kind is sold
+        // with its memory (a card, a module, a Mac, a system).
+        r.memory_unpriced = owning && d.kind == DeviceKind::cpu;
     }
 
     // The unit cost.

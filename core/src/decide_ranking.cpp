@@ -74,6 +74,13 @@ void rank_options(Plan& p, Priced& priced, const Workload& w, const Catalog& cat
         const Option& o = options[i];
         RankKey& k = keys[i];
         k.compromised = priced.compromised.count(o.name) > 0;
+        if (k.compromised && i < priced.records.size()) { // records: one per option, in the options' order before ranking
+            const OptionPricing& rec = priced.records[i];
+            k.fp8_at_16_bits = rec.fp8_at_16_bits;
+            k.local_runtime = rec.local_runtime;
+            k.tp_outside_domain = rec.tp_outside_domain;
+            k.memory_unpriced = rec.memory_unpriced;
+        }
         k.small_on_cpu = priced.small_on_cpu.count(o.name) > 0;
         // Inside a named cloud its own accelerators first (lesson 004, Try it: "serving inside Google Cloud or AWS
         // can recommend TPUs or Trainium first").

@@ -563,7 +563,7 @@ void write_candidate(JsonWriter& w, const Candidate& c, Stage stage, std::vector
 }
 
 void write_option(JsonWriter& w, const Option& o, std::vector<Member>& members) {
-    enum { kind, name_, device, count, unit, feasible, reasons, replicas, fleet, cost_terms, speed, latency_s, power_w, power_draw_w, cost, usd_per_month };
+    enum { kind, name_, device, count, unit, feasible, reasons, rank_why, replicas, fleet, cost_terms, speed, latency_s, power_w, power_draw_w, cost, usd_per_month };
     members.clear();
     for (auto [k, what] : {std::pair<std::string_view, int>{"kind", kind}, {"name", name_}, {"device", device}, {"count", count}, {"unit", unit},
                            {"feasible", feasible}, {"reasons", reasons}})
@@ -572,6 +572,7 @@ void write_option(JsonWriter& w, const Option& o, std::vector<Member>& members) 
         members.push_back({"replicas", replicas, nullptr});
         members.push_back({"fleet", fleet, nullptr});
     }
+    if (!o.rank_why.empty()) members.push_back({"rank_why", rank_why, nullptr});
     if (!o.cost_terms.empty()) members.push_back({"cost_terms", cost_terms, nullptr});
     if (o.speed > 0) members.push_back({"speed", speed, nullptr});
     if (o.latency_s > 0) members.push_back({"latency_s", latency_s, nullptr});
@@ -588,6 +589,7 @@ void write_option(JsonWriter& w, const Option& o, std::vector<Member>& members) 
         case unit: w.value(o.unit); break;
         case feasible: w.value(o.feasible); break;
         case reasons: w.strings(o.reasons); break;
+        case rank_why: w.value(o.rank_why); break;
         case replicas: w.value(o.replicas); break;
         case fleet: w.value(o.fleet); break;
         case cost_terms:

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <sstream>
@@ -164,6 +165,7 @@ void read_bench_row(const BenchHeader& h, const std::vector<std::string>& cells,
 struct ServingBlock {
     int first_line = 0;
     double tpot_s = 0, itl_s = 0, output_tps = 0, requests = 0, input_tokens = 0, output_tokens = 0;
+    double request_tps = 0; // "Request throughput (req/s)": items a second against a pooling server (one item a request)
     int concurrency = 0;
     std::string backend;   // SGLang's bench_serving names it ("sglang", "sglang-oai", "vllm"); vLLM's block does not
     bool any = false;
@@ -192,6 +194,16 @@ void finish_serving(ServingBlock& b, MeasurementParse& out) {
         m.kind = MeasurementKind::output_tokens_per_s;
         m.value = b.output_tps;
         m.what = tool + ": output " + format_sig(b.output_tps, 5) + " tok/s";
+        out.measurements.push_back(m);
+    } else if (b.request_tps > 0 && b.output_tokens == 0) {
+        // The pooling block (vllm/benchmarks/serve.py, benchmark() with an embeddings backend): no generated tokens, so each
+        // request is one item and Request throughput is items a second of the server.
+        m.kind = MeasurementKind::items_per_s;
+        m.value = b.request_tps;
+        m.output_tokens = 0;
+        m.what = "vLLM bench serve (pooling): " + format_sig(b.request_tps, 5) + " items/s" +
+                 (m.prompt_tokens > 0 ? " of " + std::to_string(m.prompt_tokens) + " tokens" : "") +
+                 (b.concurrency > 0 ? " at concurrency " + std::to_string(b.concurrency) : "");
         out.measurements.push_back(m);
     } else {
         out.issues.push_back({line_path(b.first_line, ""), "a benchmark_serving block without \"Mean TPOT (ms)\" and "
@@ -223,6 +235,10 @@ bool read_serving_line(const std::string& line, int number, ServingBlock& b, Mea
     }
     if (key == "Mean ITL (ms)") { // kept quietly: it only stands in for a missing Mean TPOT (0.00 when not streamed)
         if (has_number && v > 0) b.itl_s = v * 1e-3;
+        return true;
+    }
+    if (key == "Request throughput (req/s)") { // kept quietly: it is the measurement only of a pooling block (no generated tokens)
+        if (has_number && v > 0) b.request_tps = v;
         return true;
     }
     static const Key kKeys[] = {{"Mean TPOT (ms)", &ServingBlock::tpot_s, 1e-3},
@@ -780,7 +796,7 @@ MeasurementParse parse_measurements(const std::string& text) {
             continue;
         }
         if (read_serving_line(line, number, serving, out)) continue;
-        if (trim(line).find("==========") != std::string::npos && serving.any && serving.tpot_s + serving.output_tps > 0) {
+        if (trim(line).find("==========") != std::string::npos && serving.any && serving.tpot_s + serving.output_tps + serving.request_tps > 0) {
             finish_serving(serving, out);
             continue;
         }
@@ -883,6 +899,24 @@ MeasurementParse parse_measurements(const std::string& text) {
             }
         }
     }
+    // OpenRLHF's last "Global step" line: its training phase (timing/ppo_train, seconds), the phase a trainer's MFU sets.
+    {
+        const std::vector<PyDict> dicts = python_dicts(text);
+        const PyDict* last = nullptr;
+        for (const auto& d : dicts)
+            if (openrlhf_step(d) > 0 && d.values.count("timing/ppo_train")) last = &d;
+        if (last) {
+            const auto& v = last->values.at("timing/ppo_train");
+            if (v.value > 0) {
+                BenchMeasurement m;
+                m.kind = MeasurementKind::rl_train_s;
+                m.value = v.value;
+                m.line = v.line;
+                m.what = "OpenRLHF: timing/ppo_train " + v.text + " s at global step " + std::to_string(openrlhf_step(*last));
+                out.measurements.push_back(m);
+            }
+        }
+    }
     if (out.measurements.empty() && out.issues.empty())
         out.issues.push_back({"", "no measurement found: paste llama-bench's table, vLLM benchmark_serving's result block or "
                                   "benchmark_throughput's line, a step time (\"step time: 1.25 s\") or a peak memory (\"peak memory: 21.3 GB\")"});
@@ -917,6 +951,14 @@ bool figure_at(const Catalog& cat, json doc, const std::string& device, const Ta
         if (c.device != device) continue;
         if (t.figure == "memory_total_bytes") {
             value = c.memory.total_bytes;
+            return true;
+        }
+        if (t.figure == "rl.train_s") { // the RL pools' training phase (rl.h RlPools::train_s), not a figure of its own
+            if (!(c.rl.train_s > 0) || !std::isfinite(c.rl.train_s)) {
+                issues.push_back({"device", "the plan on " + device + " has no RL training phase (no published peak for the compute precision?)"});
+                return false;
+            }
+            value = c.rl.train_s;
             return true;
         }
         auto it = c.figures.find(t.figure);
@@ -1019,11 +1061,34 @@ CalibrationResult calibrate_unguarded(const Catalog& catalog, const std::string&
         doc = base;
         t = {"runtime_context_bytes", "memory_total_bytes", m.value};
         break;
+    case MeasurementKind::items_per_s:
+        // One device's server at the measured items in flight and tokens an item (plan_embed.cpp: an encoder batch of
+        // embed.batch_size items on each device), so the candidate's items_per_s is that server's.
+        if (stage != "embed") {
+            out.issues.push_back({"workload.stage", "items a second calibrate an embed workload, got " + quote_input(stage)});
+            return out;
+        }
+        doc = base;
+        if (m.concurrency > 0) doc["embed"]["batch_size"] = m.concurrency;
+        if (m.prompt_tokens > 0) doc["embed"]["tokens_per_item"] = m.prompt_tokens;
+        t = {"encoder_compute_efficiency", "items_per_s", m.value};
+        break;
+    case MeasurementKind::rl_train_s:
+        // The trainer's pass over a step's rollouts (plan_rl.cpp: rollouts x (prompt + output) tokens at the trainer's
+        // train_tokens_per_s), priced by the fine-tune MFU (plan_training.cpp: every stage but pretraining).
+        if (stage != "rl") {
+            out.issues.push_back({"workload.stage", "an RL training phase calibrates an rl workload, got " + quote_input(stage)});
+            return out;
+        }
+        doc = base;
+        t = {"finetune_mfu", "rl.train_s", m.value};
+        break;
     }
     // The measured device alone (its count as the workload gives it), the assumption free.
     json hw = doc.contains("hardware") && doc["hardware"].is_object() ? doc["hardware"] : json::object();
     hw["devices"] = json::array({device_id});
-    if (m.kind == MeasurementKind::decode_tokens_per_s || m.kind == MeasurementKind::prefill_tokens_per_s) hw["count"] = 1;
+    if (m.kind == MeasurementKind::decode_tokens_per_s || m.kind == MeasurementKind::prefill_tokens_per_s || m.kind == MeasurementKind::items_per_s)
+        hw["count"] = 1;
     doc["hardware"] = hw;
     if (doc.contains("assumptions") && doc["assumptions"].is_object()) doc["assumptions"].erase(t.assumption);
     if (doc.contains("decision")) doc.erase("decision"); // feasibility does not change a candidate's figures
@@ -1055,6 +1120,7 @@ CalibrationResult calibrate_unguarded(const Catalog& catalog, const std::string&
     auto show = [&](double v) {
         if (t.figure == "memory_total_bytes") return format_bytes(v);
         if (is_time(t.figure)) return format_sig(v, 4) + " s";
+        if (t.figure == "items_per_s") return format_sig(v, 4) + " items/s";
         return format_sig(v, 4) + " tokens/s";
     };
     if (t.measured < reach_lo * (1 - 1e-9) || t.measured > reach_hi * (1 + 1e-9)) {
@@ -1377,6 +1443,47 @@ BenchReport read_bench_report(const std::string& text) {
             if (out.lines.empty()) out.notes.push_back("the step line has no timing/ entries: OpenRLHF logs them from v0.11.0 (ppo_trainer.py)");
             return out;
         }
+        // LLaMA-Factory's closing block (the Hugging Face Trainer's log_metrics, sft/workflow.py): "***** train metrics *****" then
+        // "  key = value" lines, train_runtime as h:mm:ss.ss; the last block's figures.
+        {
+            std::stringstream lf(text);
+            std::string l;
+            int at = 0, block_line = 0;
+            std::vector<MeasuredLine> metrics;
+            bool in = false;
+            while (std::getline(lf, l)) {
+                ++at;
+                if (!l.empty() && l.back() == '\r') l.pop_back();
+                if (trim(l) == "***** train metrics *****") {
+                    in = true;
+                    block_line = at;
+                    metrics.clear();
+                    continue;
+                }
+                const auto eq = l.find(" = ");
+                if (!in || eq == std::string::npos || l.rfind("  ", 0) != 0) {
+                    in = false;
+                    continue;
+                }
+                const std::string key = trim(l.substr(0, eq)), value = trim(l.substr(eq + 3));
+                double v = 0;
+                size_t end = 0;
+                if (key == "train_runtime") { // 0:36:58.55
+                    double h = 0, m = 0, sec = 0;
+                    if (std::sscanf(value.c_str(), "%lf:%lf:%lf", &h, &m, &sec) == 3) metrics.push_back({key + " (s)", h * 3600 + m * 60 + sec, value, at});
+                } else if (number_at(value, 0, v, &end) && end == value.size()) {
+                    metrics.push_back({key, v, value, at});
+                }
+            }
+            if (!metrics.empty()) {
+                out.tool = "llama-factory";
+                out.lines = metrics;
+                out.notes.push_back("the train metrics block from line " + std::to_string(block_line) + " is compared (the run's averages)");
+                if (!std::any_of(metrics.begin(), metrics.end(), [](const MeasuredLine& m) { return m.metric == "effective_tokens_per_sec"; }))
+                    out.notes.push_back("no effective_tokens_per_sec: set include_effective_tokens_per_second: true, as run-it's config does");
+                return out;
+            }
+        }
         // Axolotl (Hugging Face Trainer) log dicts: the last memory figures and the closing summary's steps a second.
         LoggedValues ax;
         int ax_dicts = 0;
@@ -1463,7 +1570,7 @@ BenchReport read_bench_report(const std::string& text) {
         out.issues.push_back({"text", "no benchmark output found: paste the result block `vllm bench serve`, `python -m sglang.bench_serving` or "
                                       "TensorRT-LLM's benchmark_serving prints (from \"============ Serving Benchmark Result ============\" on), the "
                                       "table `llama-bench -o md` prints, mlx_lm.benchmark's lines, or torchtitan's, torchtune's, Megatron-LM's, "
-                                      "DeepSpeed's, Axolotl's or OpenRLHF's training log"});
+                                      "DeepSpeed's, Axolotl's, LLaMA-Factory's or OpenRLHF's training log"});
     return out;
 }
 
@@ -1475,6 +1582,8 @@ std::string_view name(MeasurementKind k) {
     case MeasurementKind::output_tokens_per_s: return "output_tokens_per_s";
     case MeasurementKind::step_time_s: return "step_time_s";
     case MeasurementKind::peak_memory_bytes: return "peak_memory_bytes";
+    case MeasurementKind::items_per_s: return "items_per_s";
+    case MeasurementKind::rl_train_s: return "rl_train_s";
     }
     return "";
 }

@@ -116,6 +116,7 @@ const std::vector<std::string>& figures_driven_by(const std::string& assumption)
         {"prefill_compute_efficiency", {"ttft_s", "p50_ttft_s", "p95_ttft_s", "isolated_p95_ttft_s"}},
         {"training_mfu", {"step_time_s", "train_tokens_per_s", "train_time_s", "rl_step_s", "rl_tokens_per_s"}},
         {"finetune_mfu", {"step_time_s", "train_tokens_per_s", "train_time_s", "rl_step_s", "rl_tokens_per_s"}},
+        {"encoder_compute_efficiency", {"items_per_s", "embed_time_s", "window_used_ratio"}},
     };
     static const std::vector<std::string> kNone;
     auto it = kDriven.find(assumption);

@@ -8,6 +8,7 @@
 #include "hwplan/format.h"
 #include "hwplan/memory.h"
 #include "hwplan/parallel.h"
+#include "hwplan/render.h"
 #include "plan_eval.h"
 
 namespace hwplan::plan_detail {
@@ -355,6 +356,15 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
             c.figures["batch_sequences"] = e.figure(batch, Label::arithmetic, [&] { return std::string("sequences per step: the batch with the most output tokens/s whose per-user speed and first-token time still meet the targets (powers of two up to the most whose KV cache fits)"); });
     }
     c.figures["ttft_s"] = e.figure(pre.time_s, Label::modelled, [&] { return std::string("prefill of " + format_sig(sh.prompt, 6) + " prompt tokens, no queue"); });
+    // A wafer-scale or SRAM system's prefill roofline runs at a peak hundreds of times a GPU's, so its first token
+    // comes out in microseconds to milliseconds; the only first-token time published for one (Cerebras' own service,
+    // catalog/devices/cerebras-cs3.json notes: 0.24 s for Llama 3.1 405B) is a served figure, about 11x this model's
+    // roofline for that model at a 1,000-token prompt, its prompt length not stated: what the roofline leaves out
+    // (request handling, scheduling, the network) is most of what a user waits for there. Said beside the figure.
+    if (d.kind == DeviceKind::sram_system && e.explain)
+        e.c.notes.push_back("time to first token " + format_figure("ttft_s", pre.time_s) + " is the prefill on " + d.id +
+                            "'s peak compute alone; served, the first token waits for request handling, scheduling and the network, "
+                            "which this figure leaves out (the device's catalog notes give a published served figure)");
 
     // Latency under load: the replica as an M/G/1 server of GPU time per request.
     if (e.search_batch && (!w.serve.traffic.empty() || w.serve.requests_per_s > 0)) { // a batch search's trials need no queue
@@ -601,6 +611,17 @@ ServingPoint serving_point(const Workload& w, const Eval& e) {
 Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas,
                          std::vector<ServingPoint>* points, bool count_trial) {
     if (fixed_replicas > 0 && n % fixed_replicas == 0) return eval_serve_replicas(w, cat, d, n, fixed_replicas, a, explain, count_trial);
+    // A stated engine layout (serve.tensor_parallel: devices per replica, as the benchmark ran it) is not searched:
+    // TensorRT-LLM's perf overview runs Llama 3.1 70B at "Tensor Model Parallel Size" 8 on 8 GPUs, one replica whose
+    // every layer all-reduces over the 8 (v0.17, docs/source/performance/perf-overview.md), where 8 replicas of 1
+    // would not communicate at all.
+    if (const int tp = int(w.serve.tensor_parallel); tp > 0 && n % tp == 0) {
+        Eval pinned = eval_serve_replicas(w, cat, d, n, n / tp, a, explain, count_trial);
+        if (points) points->push_back(serving_point(w, pinned));
+        if (explain) pinned.c.notes.push_back("layout: " + std::to_string(n / tp) + " replica(s) x " + std::to_string(tp) + " device(s) (tensor parallel " +
+                                              std::to_string(pinned.c.layout.tensor_parallel) + "), as serve.tensor_parallel states");
+        return pinned;
+    }
     Eval best = eval_serve_replicas(w, cat, d, n, 1, a, explain, count_trial);
     if (points) points->push_back(serving_point(w, best));
     if (n <= 1 || w.hardware.count <= 0 || !(offline_batch(w) || rate_batch(w))) return best;

@@ -342,11 +342,33 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // over the scale-up link (parallel.h) is a floor for slow links (PCIe), overlapping the backward pass; not
     // counted when the device publishes no link.
     const bool layout_priced = shaped && w.stage == Stage::pretrain && n > 1;
+    double zero3_traffic_s = 0; // a fine-tune's ZeRO-3 gathers and reduce-scatter, all of it (its exposed part is step.communication_s)
     if (layout_priced) {
         const LayoutResult lr = evaluate_layout(job, cluster, layout_assumptions(a, rt), {.data_parallel = n, .zero_stage = zero, .micro_batch = std::max(1, c.layout.micro_batch),
                                                                   .micro_batches = std::max(1, c.layout.micro_batches), .recompute = recompute});
         step.communication_s = std::isfinite(lr.communication_s) ? lr.communication_s : 0.0;
         step.time_s = compute_s + step.communication_s;
+    } else if (zero >= 3 && n > 1 && d.interconnect_bytes_per_s > 0 && arch.layers > 0) {
+        // ZeRO-3 / FSDP over a fine-tune's devices: each step all-gathers the 16-bit weights before the forward and
+        // again before the backward, and reduce-scatters the gradients inside the backward, 1.5x the traffic of
+        // data parallel's all-reduce (Rajbhandari et al. 2020, ZeRO, section 7.2.2: "a maximum of 1.5x communication
+        // volume compared to baseline DP"; PyTorch FSDP2 tutorial: "a decomposition of DDP's all-reduce into
+        // reduce-scatter and all-gather"). Each overlaps only the phase it serves: the forward's gathers the forward
+        // compute ("The 1st all-gather will not be able to overlap with anything": PyTorch FSDP notes, "FSDP Prefetch
+        // Nuances"), the backward's gathers and reduce-scatters, issued on one communication stream, the backward
+        // compute (with full recomputation, the recomputed forward too). What a phase's traffic outlasts its compute
+        // by is exposed, and adds to the step: over NVLink almost nothing, over PCIe the forward's gather.
+        const Network net = network_of(d, a);
+        const double gathered_bytes = full ? w.model.params * (fp32 ? 4.0 : 2.0) : frozen_base.total + trainable * st_per.weights;
+        const double gather_s = allgather_time_s(gathered_bytes, {n, n}, net);
+        const double reduce_s = allgather_time_s(trainable * (fp32 ? 4.0 : 2.0), {n, n}, net); // reduce-scatter: the same volume
+        // The forward's share of the step's FLOPs: 2N of 6N, of 8N with full recomputation (Chen et al. 2016: one more forward).
+        const double forward_share = recompute == Checkpointing::full ? 2.0 / 8.0 : 2.0 / 6.0;
+        const double exposed_s = gather_s / arch.layers + std::max(0.0, gather_s - forward_share * compute_s) +
+                                 std::max(0.0, gather_s + reduce_s - (1 - forward_share) * compute_s);
+        zero3_traffic_s = 2 * gather_s + reduce_s;
+        step.communication_s = exposed_s;
+        step.time_s = compute_s + exposed_s;
     } else {
         const Network net = network_of(d, a);
         step.communication_s = d.interconnect_bytes_per_s > 0 ? allreduce_time_s(trainable * 2.0, {n, n}, net) : 0.0;
@@ -369,7 +391,11 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                            : "") +
                             (attention_ratio < 1 ? "; attention counted at " + format_sig(attention_ratio, 2) + " of T x T (causal kernel, " + rt.id + ")" : "") +
                             (overhead_s > 0 ? " + " + format_sig(overhead_s, 3) + " s per-step overhead (" + rt.id + ")" : "") +
-                            (layout_priced && step.communication_s > 0 ? " + exposed data-parallel communication " + format_sig(step.communication_s, 3) + " s" : ""); };
+                            (layout_priced && step.communication_s > 0 ? " + exposed data-parallel communication " + format_sig(step.communication_s, 3) + " s" : "") +
+                            (zero3_traffic_s > 0 && step.communication_s > 0
+                                 ? " + ZeRO-3 traffic the compute does not hide " + format_sig(step.communication_s, 3) + " s (of " + format_sig(zero3_traffic_s, 3) +
+                                       " s: weights gathered for the forward and the backward, gradients reduce-scattered)"
+                                 : ""); };
     if (peak.flop_per_s > 0) {
         c.figures["step_time_s"] = e.figure(step.time_s, Label::modelled, why);
         c.figures["train_tokens_per_s"] = e.figure(tokens_per_step / step.time_s, Label::modelled, why);
@@ -380,10 +406,13 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     if (!c.fits) {
         c.regime = Regime::capacity;
         if (e.explain) c.regime_why = "needs " + gb(m.total_bytes) + " per device but " + gb(m.capacity_bytes) + " is usable";
-    } else if (step.communication_s > compute_s) {
+    } else if (step.communication_s > compute_s || zero3_traffic_s > compute_s) {
         c.regime = Regime::bandwidth;
-        if (e.explain) c.regime_why = std::string(layout_priced ? "the exposed data-parallel communication (" : "the gradient all-reduce (") +
-                                      format_sig(step.communication_s, 3) + " s) outlasts the compute";
+        if (e.explain)
+            c.regime_why = zero3_traffic_s > 0 ? "the ZeRO-3 weight gathers and gradient reduce-scatter (" + format_sig(zero3_traffic_s, 3) + " s, " +
+                                                     format_sig(step.communication_s, 3) + " s of it exposed) outlast the compute"
+                                               : std::string(layout_priced ? "the exposed data-parallel communication (" : "the gradient all-reduce (") +
+                                                     format_sig(step.communication_s, 3) + " s) outlasts the compute";
     } else {
         c.regime = Regime::compute;
         if (e.explain) c.regime_why = "training at MFU " + format_sig(mfu, 2) + " of the " + peak.precision + " peak";
@@ -433,7 +462,8 @@ LayoutResult result_of(const Workload& w, const Eval& e, double peak_flop_per_s)
         const Phase& ph = c.phases.front();
         // Pretraining over several devices adds the exposed communication to the compute (eval_train); otherwise the
         // all-reduce overlaps the compute and only what outlasts it shows.
-        const bool added = w.stage == Stage::pretrain && c.layout.data_parallel > 1;
+        // A fine-tune under ZeRO-3 adds the part of its traffic the compute does not hide the same way (eval_train).
+        const bool added = (w.stage == Stage::pretrain || c.layout.zero_stage >= 3) && c.layout.data_parallel > 1;
         r.compute_s = std::max(0.0, added ? ph.time_s - ph.communication_s : ph.time_s - std::max(0.0, ph.communication_s - ph.roofline.time_s));
         r.communication_s = ph.communication_s;
     }

@@ -138,7 +138,9 @@ std::string render_table(const Plan& p, size_t max_candidates) {
         std::snprintf(line, sizeof line, "%-24s %5d %-5s %-16s %10s %10s  ", c.device.c_str(), c.count, c.fits ? "yes" : "NO",
                       std::string(name(c.regime)).c_str(), format_bytes(c.memory.total_bytes).c_str(),
                       format_bytes(c.memory.capacity_bytes).c_str());
-        out += line + figs + "\n";
+        // The row's ranking reason where a step ahead of the price put it after the recommendation (Option::rank_why).
+        const Option* o = c.option >= 0 && c.option < static_cast<int>(p.options.size()) ? &p.options[static_cast<size_t>(c.option)] : nullptr;
+        out += line + figs + (o && o->feasible && !o->rank_why.empty() ? "\n" + std::string(26, ' ') + "(" + o->rank_why + ")" : std::string()) + "\n";
     }
     if (p.candidates.size() > max_candidates)
         out += "(" + std::to_string(p.candidates.size() - max_candidates) + " more candidates; --format json lists all)\n";

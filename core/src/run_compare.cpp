@@ -40,6 +40,36 @@ std::vector<MeasuredLine> unpredicted(const RunIt& run, const BenchReport& repor
     return out;
 }
 
+// [SECTION] The tools whose output is read back ---------------------------------------------------------------
+
+// A measure command's tool, what to call its command and its pasted output in a message.
+struct ReadBackTool {
+    const char* id;                     // ToolInterface id, as the report names the text's tool
+    const char* command;                // "the plan's measure command is ..."
+    const char* text;                   // "the pasted text is ..."
+};
+
+constexpr ReadBackTool kReadBackTools[] = {
+    {"vllm-bench-serve", "vllm bench serve", "vLLM's result block"},
+    {"sglang-bench-serving", "python -m sglang.bench_serving", "SGLang bench_serving's result block"},
+    {"trtllm-benchmark-serving", "python -m tensorrt_llm.serve.scripts.benchmark_serving", "TensorRT-LLM benchmark_serving's result block"},
+    {"llama-bench", "llama-bench", "llama-bench's table"},
+    {"mlx-lm-benchmark", "mlx_lm.benchmark", "mlx_lm.benchmark's lines"},
+    {"torchtitan", "torchtitan's training run", "torchtitan's training log"},
+    {"torchtune", "torchtune's fine-tuning run", "torchtune's step log"},
+    {"megatron-lm", "Megatron-LM's training run", "Megatron-LM's iteration log"},
+    {"deepspeed", "DeepSpeed's training run", "DeepSpeed's throughput log"},
+    {"axolotl", "Axolotl's fine-tuning run", "Axolotl's training log"},
+    {"llama-factory", "LLaMA-Factory's fine-tuning run", "LLaMA-Factory's train metrics"},
+    {"openrlhf-train-ppo-ray", "OpenRLHF's RL run", "OpenRLHF's step log"},
+};
+
+const ReadBackTool* read_back_tool(const std::string& id) {
+    for (const auto& t : kReadBackTools)
+        if (id == t.id) return &t;
+    return nullptr;
+}
+
 // [SECTION] The setup the benchmark ran, against the command's ----------------------------------------------
 void check_setup(const RunIt& run, const BenchReport& report, RunComparison& c) {
     const BenchSetup& s = run.setup;
@@ -94,6 +124,55 @@ void check_setup(const RunIt& run, const BenchReport& report, RunComparison& c) 
 }
 
 // [SECTION] Which assumption the largest difference points at -----------------------------------------------
+
+// The plan figures whose difference points at one assumption whatever the tool printed, with the sentence that says why
+// (after the numbers). The figures that depend on what was printed (TTFT, throughput, memory) are decided in point().
+struct Explanation {
+    const char* figure;                 // the predicted line's plan figure
+    const char* assumption;             // what a difference in it points at
+    const char* text;                   // why
+};
+
+constexpr const char* kDecodeStep = "A decode step reads the weights and the KV cache once for every token it makes, so its time is set by the share of "
+                                    "memory bandwidth the runtime reaches: decode bandwidth efficiency.";
+constexpr const char* kRlTrain = "The trainer's pass over the step's rollouts does the model's FLOPs for their tokens at the share of the devices' peak it "
+                                 "reaches (training MFU); OpenRLHF's step total also holds the rollouts' log-probabilities (timing/make_experience), "
+                                 "which the plan does not count.";
+// A step is the model FLOPs of its tokens over the devices' peak and the share of it reached (MFU); tokens a second per
+// device and MFU are the same step seen from its tokens and its FLOPs.
+constexpr const char* kTrainingStep = "A training step does the model's FLOPs for its tokens at the share of the devices' peak the run reaches (MFU), so the "
+                                      "step time, the tokens a second and the MFU move together: training MFU.";
+
+constexpr Explanation kExplanations[] = {
+    {"decode_step_s", "decode_bandwidth_efficiency", kDecodeStep},
+    {"decode_tokens_per_s_per_user", "decode_bandwidth_efficiency", kDecodeStep},
+    // An embedding batch is one encoder forward pass over its items' tokens (plan_embed.cpp), compute-bound at the planned
+    // batch; a server that forms smaller batches runs more, shorter ones.
+    {"items_per_s", "encoder_compute_efficiency",
+     "An encoder batch is one forward pass over its items' tokens at the share of the device's peak the runtime reaches "
+     "(encoder compute efficiency), or the batch the server formed: --max-num-seqs, --max-num-batched-tokens and the "
+     "requests in flight set it."},
+    {"rl.generation_s", "decode_bandwidth_efficiency",
+     "Generating the rollouts is decode on the rollout engines: each step reads the weights and the KV cache once for every "
+     "token, so its time is set by the share of memory bandwidth the engines reach (decode bandwidth efficiency), or by "
+     "the batch they held (KV cache blocks)."},
+    {"rl.sync_s", "weight_sync_network",
+     "The weight broadcast sends each engine device its shard of the new weights over the links between the pools: the "
+     "scale-up or scale-out bandwidth the plan assumed (rl.h weight_sync_s), or a sync through Ray instead of NCCL."},
+    {"rl.train_s", "training_mfu", kRlTrain},
+    {"rl_step_s", "training_mfu", kRlTrain},
+    {"step_time_s", "training_mfu", kTrainingStep},
+    {"train_tokens_per_s", "training_mfu", kTrainingStep},
+    {"layouts.best.mfu", "training_mfu", kTrainingStep},
+    {"layouts.best.hardware_flop_per_s", "training_mfu", kTrainingStep},
+};
+
+const Explanation* explanation(const std::string& figure) {
+    for (const auto& e : kExplanations)
+        if (figure == e.figure) return &e;
+    return nullptr;
+}
+
 void point(const BenchReport& report, RunComparison& c) {
     // An RL step's total is its phases added (and OpenRLHF's adds one the plan does not count): when a phase was printed,
     // the phase furthest off is what the difference points at, not the total.
@@ -113,10 +192,9 @@ void point(const BenchReport& report, RunComparison& c) {
     const std::string how = far->text + " " + far->unit + " measured against " + format_sig(far->predicted, 4) + " " + far->unit + " predicted (" + by +
                             (far->in_band ? ", inside the band" : far->banded ? ", outside the band" : "") + "). ";
     const std::string& f = far->figure;
-    if (f == "decode_step_s" || f == "decode_tokens_per_s_per_user") {
-        c.points_at = "decode_bandwidth_efficiency";
-        c.why = how + "A decode step reads the weights and the KV cache once for every token it makes, so its time is set by the share of "
-                      "memory bandwidth the runtime reaches: decode bandwidth efficiency.";
+    if (const Explanation* e = explanation(f)) {
+        c.points_at = e->assumption;
+        c.why = how + e->text;
     } else if (f == "ttft_s" || f == "p50_ttft_s") {
         c.points_at = "prefill_compute_efficiency";
         const bool serving = report.tool != "llama-bench" && report.tool != "mlx-lm-benchmark";
@@ -148,33 +226,6 @@ void point(const BenchReport& report, RunComparison& c) {
             c.why = how + "Throughput is the batch times the step rate; without a Mean TPOT to split them, look first at the batch the "
                           "server actually reached (--max-concurrency, --max-num-seqs, KV cache blocks).";
         }
-    } else if (f == "items_per_s") {
-        // An embedding batch is one encoder forward pass over its items' tokens (plan_embed.cpp), compute-bound at the planned
-        // batch; a server that forms smaller batches runs more, shorter ones.
-        c.points_at = "encoder_compute_efficiency";
-        c.why = how + "An encoder batch is one forward pass over its items' tokens at the share of the device's peak the runtime reaches "
-                      "(encoder compute efficiency), or the batch the server formed: --max-num-seqs, --max-num-batched-tokens and the "
-                      "requests in flight set it.";
-    } else if (f == "rl.generation_s") {
-        c.points_at = "decode_bandwidth_efficiency";
-        c.why = how + "Generating the rollouts is decode on the rollout engines: each step reads the weights and the KV cache once for every "
-                      "token, so its time is set by the share of memory bandwidth the engines reach (decode bandwidth efficiency), or by "
-                      "the batch they held (KV cache blocks).";
-    } else if (f == "rl.sync_s") {
-        c.points_at = "weight_sync_network";
-        c.why = how + "The weight broadcast sends each engine device its shard of the new weights over the links between the pools: the "
-                      "scale-up or scale-out bandwidth the plan assumed (rl.h weight_sync_s), or a sync through Ray instead of NCCL.";
-    } else if (f == "rl.train_s" || f == "rl_step_s") {
-        c.points_at = "training_mfu";
-        c.why = how + "The trainer's pass over the step's rollouts does the model's FLOPs for their tokens at the share of the devices' peak it "
-                      "reaches (training MFU); OpenRLHF's step total also holds the rollouts' log-probabilities (timing/make_experience), "
-                      "which the plan does not count.";
-    } else if (f == "step_time_s" || f == "train_tokens_per_s" || f == "layouts.best.mfu" || f == "layouts.best.hardware_flop_per_s") {
-        // A step is the model FLOPs of its tokens over the devices' peak and the share of it reached (MFU); tokens a
-        // second per device and MFU are the same step seen from its tokens and its FLOPs.
-        c.points_at = "training_mfu";
-        c.why = how + "A training step does the model's FLOPs for its tokens at the share of the devices' peak the run reaches (MFU), so the "
-                      "step time, the tokens a second and the MFU move together: training MFU.";
     } else if (f == "memory.total_bytes" && (far->metric == "MaxMemAllocated (GiB)" || far->metric == "peak_memory (GB)")) {
         // DeepSpeed's MaxMemAllocated is torch.cuda.max_memory_allocated() and MLX's peak_memory mx.get_peak_memory(): the
         // tensors alone, without an allocator's cached blocks or the runtime context, so a difference is in the plan's own
@@ -213,43 +264,23 @@ RunComparison compare_run(const RunIt& run, const BenchReport& report) {
     // The tool's id without a chosen release ("torchtitan@v0.1.0" reads as torchtitan's log).
     std::string expected = run.measure.empty() ? "" : run.measure.front().tool;
     expected = expected.substr(0, expected.find('@'));
-    auto command_name = [](const std::string& tool) {
-        return tool == "llama-bench" ? "llama-bench" : tool == "sglang-bench-serving" ? "python -m sglang.bench_serving"
-               : tool == "torchtitan"                                             ? "torchtitan's training run"
-               : tool == "torchtune"                                              ? "torchtune's fine-tuning run"
-               : tool == "megatron-lm"                                            ? "Megatron-LM's training run"
-               : tool == "deepspeed"                                              ? "DeepSpeed's training run"
-               : tool == "trtllm-benchmark-serving"                               ? "python -m tensorrt_llm.serve.scripts.benchmark_serving"
-               : tool == "mlx-lm-benchmark"                                       ? "mlx_lm.benchmark"
-               : tool == "axolotl"                                                ? "Axolotl's fine-tuning run"
-               : tool == "openrlhf-train-ppo-ray"                                 ? "OpenRLHF's RL run"
-                                                                                  : "vllm bench serve";
-    };
-    auto text_name = [](const std::string& tool) {
-        return tool == "llama-bench" ? "llama-bench's table" : tool == "sglang-bench-serving" ? "SGLang bench_serving's result block"
-               : tool == "torchtitan"                                                  ? "torchtitan's training log"
-               : tool == "torchtune"                                                   ? "torchtune's step log"
-               : tool == "megatron-lm"                                                 ? "Megatron-LM's iteration log"
-               : tool == "deepspeed"                                                   ? "DeepSpeed's throughput log"
-               : tool == "trtllm-benchmark-serving"                                    ? "TensorRT-LLM benchmark_serving's result block"
-               : tool == "mlx-lm-benchmark"                                            ? "mlx_lm.benchmark's lines"
-               : tool == "axolotl"                                                     ? "Axolotl's training log"
-               : tool == "openrlhf-train-ppo-ray"                                      ? "OpenRLHF's step log"
-                                                                                       : "vLLM's result block";
-    };
-    static const char* const kReadBack[] = {"vllm-bench-serve", "sglang-bench-serving", "trtllm-benchmark-serving", "llama-bench", "mlx-lm-benchmark",
-                                            "torchtitan", "torchtune", "megatron-lm", "deepspeed", "axolotl", "openrlhf-train-ppo-ray"};
-    if (std::none_of(std::begin(kReadBack), std::end(kReadBack), [&](const char* t) { return expected == t; })) {
+    const ReadBackTool* expected_tool = read_back_tool(expected);
+    if (!expected_tool) {
         c.issues.push_back({"run", "the plan's measure command is " + expected + "; reading its output back is not written yet (vllm bench serve, "
                                    "python -m sglang.bench_serving, TensorRT-LLM's benchmark_serving, llama-bench, mlx_lm.benchmark, and torchtitan's, torchtune's, "
-                                   "Megatron-LM's, DeepSpeed's, Axolotl's and OpenRLHF's logs are)"});
+                                   "Megatron-LM's, DeepSpeed's, Axolotl's, LLaMA-Factory's and OpenRLHF's logs are)"});
         return c;
     }
     // TensorRT-LLM's benchmark_serving is a fork of vLLM's and prints its block; one without the fork's own lines reads as vLLM's.
     const bool fork_block = expected == "trtllm-benchmark-serving" && report.tool == "vllm-bench-serve";
-    if (report.tool != expected && !fork_block) {
-        c.issues.push_back({"text", "the plan's measure command is " + std::string(command_name(expected)) + ", the pasted text is " +
-                                        text_name(report.tool) + ": paste the output of the command run-it wrote"});
+    // LLaMA-Factory's run prints the Hugging Face Trainer's closing dict before its metrics block; the dict alone, without the
+    // memory figures Axolotl adds, reads as that summary.
+    const bool trainer_dict = expected == "llama-factory" && report.tool == "axolotl" && !report.find("memory/device_reserved (GiB)") &&
+                              !report.find("memory/max_allocated (GiB)");
+    if (report.tool != expected && !fork_block && !trainer_dict) {
+        const ReadBackTool* pasted_tool = read_back_tool(report.tool);
+        c.issues.push_back({"text", "the plan's measure command is " + std::string(expected_tool->command) + ", the pasted text is " +
+                                        (pasted_tool ? pasted_tool->text : "vLLM's result block") + ": paste the output of the command run-it wrote"});
         return c;
     }
     // The same line in an earlier spelling: vLLM's benchmark printed "Total Token throughput" until late 2025.
@@ -273,6 +304,7 @@ RunComparison compare_run(const RunIt& run, const BenchReport& report) {
     c.other = unpredicted(run, report);
     c.notes = report.notes;
     if (fork_block) c.notes.push_back("the block has none of TensorRT-LLM's own lines (User throughput): read as its benchmark_serving's, which prints vLLM's block");
+    if (trainer_dict) c.notes.push_back("read as the Hugging Face Trainer's closing dict, which LLaMA-Factory prints before its train metrics block");
     check_setup(run, report, c);
     if (std::none_of(c.lines.begin(), c.lines.end(), [](const ComparedLine& l) { return l.measured; })) {
         std::string want, got;
@@ -293,8 +325,9 @@ namespace {
 const BenchMeasurement* calibrating(const MeasurementParse& parsed, const std::string& points_at) {
     auto assumption = [](MeasurementKind k) {
         return k == MeasurementKind::prefill_tokens_per_s ? "prefill_compute_efficiency"
-               : k == MeasurementKind::step_time_s       ? "training_mfu"
+               : k == MeasurementKind::step_time_s || k == MeasurementKind::rl_train_s ? "training_mfu"
                : k == MeasurementKind::peak_memory_bytes ? "runtime_context_bytes"
+               : k == MeasurementKind::items_per_s       ? "encoder_compute_efficiency"
                                                          : "decode_bandwidth_efficiency";
     };
     const std::string want = points_at == "batch_sequences" ? "decode_bandwidth_efficiency" : points_at;
@@ -321,24 +354,36 @@ RunComparison read_back_unguarded(const Catalog& catalog, const std::string& wor
     c = compare_run(run, report);
     if (!c.issues.empty()) return c;
 
-    // Embedding and RL runs: hwplan's calibration reads decode, prefill, training-step and memory measurements; an embedding
-    // run's items a second and an RL step's phases calibrate none of its assumptions yet.
-    if (parsed.workload.stage == Stage::embed || parsed.workload.stage == Stage::rl) {
-        c.calibration_note = "not calibrated: hwplan calibrates a device from decode, prefill, training-step and memory measurements (hwplan "
-                             "calibrate); " + std::string(parsed.workload.stage == Stage::rl ? "an RL step's phases are compared here, but none of them calibrates an assumption yet"
-                                                                                             : "an embedding run's items a second is compared here, but it calibrates no assumption yet");
-        return c;
-    }
-    // Calibrate the run's device as `hwplan calibrate` does, then plan again over the catalog extended by it.
+    // Calibrate the run's device as `hwplan calibrate` does, then plan again over the catalog extended by it. An embedding
+    // run's pooling block is items a second (encoder compute efficiency) and an RL log's timing/ppo_train the trainer's phase
+    // (the fine-tune MFU), both read by parse_measurements as `hwplan calibrate` reads them.
     MeasurementParse measurements = parse_measurements(text);
-    // Axolotl's closing train_steps_per_second is steps over the run's time: its inverse is a step time, which calibrates
-    // training MFU as a printed step time does.
-    if (const MeasuredLine* steps = c.tool == "axolotl" ? report.find("train_steps_per_second") : nullptr; steps && steps->value > 0) {
+    // An RL step's generation and weight sync calibrate nothing here: the rollout pool's split is searched again with any
+    // decode or network assumption (rl.h size_rl_pools), so a phase of the measured split pins no single value of it.
+    std::string rl_before;
+    if (parsed.workload.stage == Stage::rl && c.points_at != "training_mfu")
+        rl_before = "the largest difference (" + c.largest + ") points at " + c.points_at +
+                    ", which an RL log does not calibrate (the rollout pool's split is searched again with it), so the training phase does: ";
+    // Axolotl's memory/device_reserved (GiB) is torch.cuda.max_memory_reserved (base.py log(): get_gpu_memory_usage), a
+    // reserved peak like torchtune's, which calibrates the runtime memory.
+    if (const MeasuredLine* reserved = c.tool == "axolotl" ? report.find("memory/device_reserved (GiB)") : nullptr; reserved && reserved->value > 0) {
+        BenchMeasurement peak;
+        peak.kind = MeasurementKind::peak_memory_bytes;
+        peak.value = reserved->value * 1073741824.0;
+        peak.line = reserved->line;
+        peak.what = "Axolotl: memory/device_reserved " + reserved->text + " GiB";
+        measurements.measurements.push_back(peak);
+    }
+    // The Hugging Face Trainer's closing train_steps_per_second (Axolotl's, LLaMA-Factory's) is steps over the run's time: its
+    // inverse is a step time, which calibrates training MFU as a printed step time does.
+    const bool hf_trainer = c.tool == "axolotl" || c.tool == "llama-factory";
+    if (const MeasuredLine* steps = hf_trainer ? report.find("train_steps_per_second") : nullptr; steps && steps->value > 0) {
         BenchMeasurement step;
         step.kind = MeasurementKind::step_time_s;
         step.value = 1 / steps->value;
         step.line = steps->line;
-        step.what = "Axolotl: step time " + format_sig(step.value, 4) + " s (1 / train_steps_per_second " + steps->text + ")";
+        step.what = std::string(run.measure.front().tool == "llama-factory" ? "LLaMA-Factory" : "Axolotl") + ": step time " + format_sig(step.value, 4) +
+                    " s (1 / train_steps_per_second " + steps->text + ")";
         measurements.measurements.push_back(step);
     }
     // DeepSpeed prints samples a second over all devices, not a step time: timer.py's CurrSamplesPerSec is
@@ -379,7 +424,7 @@ RunComparison read_back_unguarded(const Catalog& catalog, const std::string& wor
     const bool allocated = c.points_at == kAllocatedMemory;
     const std::string before = allocated ? "allocated memory calibrates no assumption (runtime memory is calibrated from a reserved peak), so the "
                                            "speed does: "
-                                         : "";
+                                         : rl_before;
     const BenchMeasurement* m = calibrating(measurements, allocated ? "training_mfu" : c.points_at);
     if (!m) {
         c.calibration_note = "not calibrated: " + (measurements.issues.empty() ? std::string("no measurement in the text") : to_string(measurements.issues.front()));

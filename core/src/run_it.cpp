@@ -53,6 +53,20 @@ RunCommand command(const ToolInterface& t, const std::string& what, std::string 
     return RunCommand{t.id, t.release, what, std::move(text), std::move(file)};
 }
 
+// The catalog's entries of the tools a builder writes, in the order of `ids`; empty, with r.reason naming them, when the
+// catalog records any of them under no entry.
+std::vector<const ToolInterface*> recorded_tools(RunIt& r, const Catalog& cat, std::initializer_list<std::string> ids) {
+    std::vector<const ToolInterface*> out;
+    std::string names;
+    for (const auto& id : ids) {
+        out.push_back(cat.find_tool(id));
+        names += (names.empty() ? "" : " or ") + id;
+    }
+    if (std::find(out.begin(), out.end(), nullptr) == out.end()) return out;
+    r.reason = "catalog/tools.json has no " + names + " entry";
+    return {};
+}
+
 // One predicted line: the plan figure `key` of the candidate, scaled to the benchmark's unit.
 void predict(RunIt& r, const Candidate& c, const std::string& key, const std::string& metric, double scale, const std::string& unit,
              const std::string& note = "") {
@@ -165,12 +179,10 @@ struct EngineLayout {
 // records either tool under no entry.
 bool engine_layout(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const std::string& serve_id, const std::string& bench_id,
                    EngineLayout& e) {
-    e.serve = cat.find_tool(serve_id);
-    e.bench = cat.find_tool(bench_id);
-    if (!e.serve || !e.bench) {
-        r.reason = "catalog/tools.json has no " + serve_id + " or " + bench_id + " entry";
-        return false;
-    }
+    const auto tools = recorded_tools(r, cat, {serve_id, bench_id});
+    if (tools.empty()) return false;
+    e.serve = tools[0];
+    e.bench = tools[1];
     e.shape = serve_shape(w);
     const auto b = c.figures.find("batch_sequences");
     e.batch = b != c.figures.end() ? b->second.value : e.shape.batch;
@@ -450,12 +462,10 @@ void serve_trtllm(RunIt& r, const Workload& w, const Catalog& cat, const Candida
 // [SECTION] Serving: MLX -----------------------------------------------------------------------------------
 
 void serve_mlx(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c) {
-    const ToolInterface* server = cat.find_tool("mlx-lm-server");
-    const ToolInterface* bench = cat.find_tool("mlx-lm-benchmark");
-    if (!server || !bench) {
-        r.reason = "catalog/tools.json has no mlx-lm-server or mlx-lm-benchmark entry";
-        return;
-    }
+    const auto tools = recorded_tools(r, cat, {"mlx-lm-server", "mlx-lm-benchmark"});
+    if (tools.empty()) return;
+    const ToolInterface* server = tools[0];
+    const ToolInterface* bench = tools[1];
     const ServeShape sh = serve_shape(w);
     const auto b = c.figures.find("batch_sequences");
     const double batch = std::max(1.0, b != c.figures.end() ? b->second.value : sh.batch);
@@ -506,12 +516,10 @@ void serve_mlx(RunIt& r, const Workload& w, const Catalog& cat, const Candidate&
 // [SECTION] Serving: llama.cpp -----------------------------------------------------------------------------
 
 void serve_llama_cpp(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c) {
-    const ToolInterface* server = cat.find_tool("llama-server");
-    const ToolInterface* bench = cat.find_tool("llama-bench");
-    if (!server || !bench) {
-        r.reason = "catalog/tools.json has no llama-server or llama-bench entry";
-        return;
-    }
+    const auto tools = recorded_tools(r, cat, {"llama-server", "llama-bench"});
+    if (tools.empty()) return;
+    const ToolInterface* server = tools[0];
+    const ToolInterface* bench = tools[1];
     const ServeShape sh = serve_shape(w);
     const double slots = std::max(1.0, sh.batch);
     std::string kv_note;
@@ -569,12 +577,10 @@ constexpr double kEmbedMeasureS = 60; // the embedding benchmark sends about a m
 // that batch (--max-num-seqs items, --max-num-batched-tokens items x tokens so one engine step holds it), and `vllm
 // bench serve --backend openai-embeddings` keeps that many requests in flight, one item a request.
 void embed_vllm(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d) {
-    const ToolInterface* serve = cat.find_tool("vllm-serve");
-    const ToolInterface* bench = cat.find_tool("vllm-bench-serve");
-    if (!serve || !bench) {
-        r.reason = "catalog/tools.json has no vllm-serve or vllm-bench-serve entry";
-        return;
-    }
+    const auto tools = recorded_tools(r, cat, {"vllm-serve", "vllm-bench-serve"});
+    if (tools.empty()) return;
+    const ToolInterface* serve = tools[0];
+    const ToolInterface* bench = tools[1];
     const auto f = c.figures.find("items_per_s");
     if (f == c.figures.end() || !(f->second.value > 0)) {
         r.reason = "the plan has no items a second for " + c.device_name + ", so there is nothing to measure against";
@@ -660,15 +666,20 @@ TrainShape train_shape(const Workload& w, const Candidate& c, const Device& d) {
 
 void predict_training(RunIt& r, const Candidate& c, const std::string& tool) {
     const double n = std::max(1, c.count);
+    const bool hf_trainer = tool == "axolotl" || tool == "llama-factory"; // the Hugging Face Trainer's closing summary
     if (tool == "megatron-lm") predict(r, c, "step_time_s", "elapsed time per iteration (ms)", 1e3, "ms");
-    else if (tool != "axolotl") predict(r, c, "step_time_s", "step time (s)", 1, "s");
-    if (tool == "axolotl") {
+    else if (!hf_trainer) predict(r, c, "step_time_s", "step time (s)", 1, "s");
+    if (hf_trainer) {
         // Hugging Face Trainer's closing dict: train_steps_per_second = steps / train_runtime (the run's average).
         if (const auto st = c.figures.find("step_time_s"); st != c.figures.end() && st->second.value > 0) {
             const Figure& f = st->second;
             r.predicted.push_back({"train_steps_per_second", "step_time_s", 1 / f.value, f.high > 0 ? 1 / f.high : 1 / f.value, f.low > 0 ? 1 / f.low : 1 / f.value,
                                    "steps/s", f.low != f.high, "1 / the planned step time; the run's average, its first steps included"});
         }
+        // LLaMA-Factory's effective_tokens_per_sec (extras/misc.py calculate_tps): the dataset's tokens x epochs / train_runtime / world
+        // size, so tokens a second of one device; with packing every sequence holds cutoff_len tokens, as the plan counts.
+        if (tool == "llama-factory")
+            predict(r, c, "train_tokens_per_s", "effective_tokens_per_sec", 1 / n, "tokens/s", "the plan's tokens a second of one device; the run's average, its first steps included");
     } else {
         predict(r, c, "train_tokens_per_s", tool == "torchtune" ? "tokens_per_second_per_gpu" : tool == "torchtitan" ? "tps (tokens/s per device)" : "tokens/s per device",
                 1 / n, "tokens/s");
@@ -679,9 +690,10 @@ void predict_training(RunIt& r, const Candidate& c, const std::string& tool) {
             r.predicted.push_back({"throughput per GPU (TFLOP/s/GPU)", "layouts.best.hardware_flop_per_s", best.hardware_flop_per_s / 1e12,
                                    best.hardware_flop_per_s / 1e12, best.hardware_flop_per_s / 1e12, "TFLOP/s", false,
                                    "recomputation included, as Megatron-LM counts it"});
-        if (best.mfu > 0 && tool != "axolotl") // Axolotl's log has no MFU
+        if (best.mfu > 0 && !hf_trainer) // the Trainer's log has no MFU
             r.predicted.push_back({tool == "torchtitan" ? "mfu (%)" : "MFU (%)", "layouts.best.mfu", best.mfu * 100, best.mfu * 100, best.mfu * 100, "%", false, ""});
     }
+    if (tool == "llama-factory") return; // it prints no memory (RECORD_VRAM writes it to trainer_log.jsonl only)
     const MemoryUse& m = c.memory;
     const bool reserved = m.reserved_high_bytes > 0;
     const double v = (m.total_bytes - m.context_bytes - m.managed_bytes) / 1e9;
@@ -841,11 +853,9 @@ void pretrain(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& 
 // DeepSpeed (the plan's runtime profile is DeepSpeed's ZeRO engine): a ds_config.json with the planned batch, precision,
 // ZeRO stage and offload (config-json.md's keys), and the deepspeed launcher over the user's training script.
 void finetune_deepspeed(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d, const TrainingRuntime& rt) {
-    const ToolInterface* ds = cat.find_tool("deepspeed");
-    if (!ds) {
-        r.reason = "catalog/tools.json has no deepspeed entry";
-        return;
-    }
+    const auto tools = recorded_tools(r, cat, {"deepspeed"});
+    if (tools.empty()) return;
+    const ToolInterface* ds = tools[0];
     const TrainShape t = train_shape(w, c, d);
     const Layout& l = c.layout;
     const int micro = std::max(1, l.micro_batch), accumulation = std::max(1, l.micro_batches);
@@ -904,24 +914,27 @@ void finetune_deepspeed(RunIt& r, const Workload& w, const Catalog& cat, const C
     if (t.per_node < t.devices) r.notes.push_back(node_note(t.node, "--num_gpus"));
 }
 
+// Hugging Face Trainer's optimizer name (TrainingArguments.optim) for the plan's optimizer; paged state where the runtime
+// profile pages it (qlora.py): what Axolotl's `optimizer` and LLaMA-Factory's `optim` take.
+std::string hf_optimizer(const Workload& w, const TrainingRuntime& rt) {
+    return w.train.optimizer == Optimizer::adamw_8bit ? (rt.paged_optimizer ? "paged_adamw_8bit" : "adamw_bnb_8bit")
+           : w.train.optimizer == Optimizer::sgd       ? "sgd"
+           : w.train.optimizer == Optimizer::adafactor ? "adafactor"
+           : rt.paged_optimizer                        ? "paged_adamw_32bit"
+                                                       : "adamw_torch_fused";
+}
+
 // Axolotl for a LoRA or QLoRA fine-tune whose plan follows Hugging Face Trainer + PEFT's storage rules (the hf-peft and
 // qlora-reference profiles: Axolotl trains with both): one YAML file with the planned adapter, batch, recomputation and
 // sharding (the schema's keys at the recorded release), and `axolotl train` over it.
 void finetune_axolotl(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d, const TrainingRuntime& rt) {
-    const ToolInterface* ax = cat.find_tool("axolotl");
-    if (!ax) {
-        r.reason = "catalog/tools.json has no axolotl entry";
-        return;
-    }
+    const auto tools = recorded_tools(r, cat, {"axolotl"});
+    if (tools.empty()) return;
+    const ToolInterface* ax = tools[0];
     const TrainShape t = train_shape(w, c, d);
     const Layout& l = c.layout;
     const bool qlora = w.train.method == TrainMethod::qlora;
-    // Hugging Face Trainer's optimizer names for the plan's optimizer; paged state where the profile pages it (qlora.py).
-    const std::string optimizer = w.train.optimizer == Optimizer::adamw_8bit ? (rt.paged_optimizer ? "paged_adamw_8bit" : "adamw_bnb_8bit")
-                                  : w.train.optimizer == Optimizer::sgd       ? "sgd"
-                                  : w.train.optimizer == Optimizer::adafactor ? "adafactor"
-                                  : rt.paged_optimizer                        ? "paged_adamw_32bit"
-                                                                              : "adamw_torch_fused";
+    const std::string optimizer = hf_optimizer(w, rt);
     auto yaml = [&](double steps) {
         std::string y = "# Axolotl " + ax->release + ": the layout hwplan planned for " + std::to_string(t.devices) + " device" + (t.devices > 1 ? "s" : "") + "\n";
         y += "base_model: \"$MODEL\"\n";
@@ -973,22 +986,104 @@ void finetune_axolotl(RunIt& r, const Workload& w, const Catalog& cat, const Can
     if (t.nodes > 1) r.notes.push_back("Multi-node: axolotl train --launcher torchrun with torchrun's rendezvous flags after --. " + node_note(t.node, "the per-node count"));
 }
 
+// LLaMA-Factory's DeepSpeed config for the planned sharding (the checkout's examples/deepspeed/, which leave the batch
+// keys "auto" to the YAML): ZeRO-3 or ZeRO-2, with optimizer offload where planned; ZeRO-1 has no config of its own, so
+// ZeRO-2 (a note says so). "" when one device holds the whole optimizer state with no offload, or plain data
+// parallelism (ZeRO-0) runs under torchrun without DeepSpeed.
+std::string llama_factory_deepspeed(const Workload& w, const Layout& l, int devices) {
+    if (l.zero_stage >= 3) return std::string("examples/deepspeed/ds_z3") + (w.train.cpu_offload ? "_offload" : "") + "_config.json";
+    if (w.train.cpu_offload || (devices > 1 && l.zero_stage >= 1))
+        return std::string("examples/deepspeed/ds_z2") + (w.train.cpu_offload ? "_offload" : "") + "_config.json";
+    return "";
+}
+
+// LLaMA-Factory when the workload names it (framework llama-factory): one YAML with the planned method (LoRA, QLoRA with
+// on-the-fly 4-bit bitsandbytes, or full), batch, recomputation and DeepSpeed sharding (its documented keys at the recorded
+// release), and `llamafactory-cli train` over it, the model, dataset and template given as key=value overrides from the
+// environment. Packing fills each sequence to cutoff_len, the tokens a sequence the plan counts.
+void finetune_llama_factory(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d, const TrainingRuntime& rt) {
+    const auto tools = recorded_tools(r, cat, {"llama-factory"});
+    if (tools.empty()) return;
+    const ToolInterface* lf = tools[0];
+    const TrainShape t = train_shape(w, c, d);
+    const Layout& l = c.layout;
+    const bool full = w.train.method == TrainMethod::full, qlora = w.train.method == TrainMethod::qlora;
+    const std::string ds = llama_factory_deepspeed(w, l, t.devices);
+    auto yaml = [&](double steps) {
+        std::string y = "# LLaMA-Factory " + lf->release + ": the layout hwplan planned for " + std::to_string(t.devices) + " device" + (t.devices > 1 ? "s" : "") + "\n";
+        y += "model_name_or_path: \"$MODEL\"\n";
+        if (qlora) y += "quantization_bit: 4\nquantization_method: bnb\n";
+        y += "stage: sft\ndo_train: true\n";
+        y += std::string("finetuning_type: ") + (full ? "full" : "lora") + "\n";
+        if (!full) y += "lora_rank: " + num(w.train.lora_rank) + "\nlora_target: all\n";
+        if (!ds.empty()) y += "deepspeed: " + ds + "\n";
+        y += "dataset: \"$DATASET\"\ntemplate: \"$TEMPLATE\"\n";
+        y += "cutoff_len: " + num(w.train.seq_len) + "\npacking: true\n";
+        y += "output_dir: saves/hwplan\nlogging_steps: 1\nreport_to: none\n";
+        y += "per_device_train_batch_size: " + num(std::max(1, l.micro_batch)) + "\n";
+        y += "gradient_accumulation_steps: " + num(std::max(1, l.micro_batches)) + "\n";
+        // The learning rates of its own examples: 1.0e-4 for LoRA (train_lora/qwen3_lora_sft.yaml), 1.0e-5 for full
+        // (train_full/qwen3_full_sft.yaml); what is learned, not what the plan counts.
+        y += std::string("learning_rate: ") + (full ? "1.0e-5" : "1.0e-4") + "\n";
+        y += "num_train_epochs: 1.0\n";
+        if (steps > 0) y += "max_steps: " + num(steps) + "\n";
+        y += std::string(w.precision.compute == "fp16" ? "fp16: true\n" : "bf16: true\n");
+        y += "optim: " + hf_optimizer(w, rt) + "\n";
+        if (l.recompute == Checkpointing::none) y += "disable_gradient_checkpointing: true\n"; // on by default
+        y += "include_effective_tokens_per_second: true\n";
+        return y;
+    };
+    auto launch = [&](const std::string& file) {
+        std::string env;
+        if (!ds.empty() || t.nodes > 1) env += "FORCE_TORCHRUN=1 ";
+        if (t.nodes > 1)
+            env += "NNODES=" + num(t.nodes) + " NODE_RANK=\"$NODE_RANK\" NPROC_PER_NODE=" + num(t.per_node) + " MASTER_ADDR=\"$MASTER_ADDR\" MASTER_PORT=29500 ";
+        CommandLine s{env + "llamafactory-cli train " + file};
+        s.parts.push_back("model_name_or_path=\"$MODEL\"");
+        s.parts.push_back("dataset=\"$DATASET\"");
+        s.parts.push_back("template=\"$TEMPLATE\"");
+        return s.text();
+    };
+    const std::string file = "hwplan_llama_factory.yaml", measure_file = "hwplan_llama_factory_measure.yaml";
+    r.deploy.push_back(command(*lf, "fine-tuning config: the planned method, batch and sharding" + std::string(t.steps > 0 ? ", " + num(t.steps) + " steps" : ""),
+                               yaml(t.steps), file));
+    r.deploy.push_back(command(*lf, t.nodes > 1 ? "launch on each node (NODE_RANK 0 to " + std::to_string(t.nodes - 1) + ")" : "launch", launch(file)));
+    r.measure.push_back(command(*lf, "the same config for " + std::to_string(kMeasureSteps) + " steps", yaml(kMeasureSteps), measure_file));
+    r.measure.push_back(command(*lf, "launch and keep the log", launch(measure_file)));
+    predict_training(r, c, "llama-factory");
+    r.notes.push_back("Run it in your LLaMA-Factory checkout (the DeepSpeed configs are its examples/deepspeed/ files). Set MODEL to the Hugging Face id or "
+                      "local path of " + w.model.model.name + ", DATASET to your dataset's name in data/dataset_info.json and TEMPLATE to the model's chat "
+                      "template: the command passes them as overrides of the file's placeholders.");
+    if (t.devices > 1 && l.zero_stage == 1)
+        r.notes.push_back("LLaMA-Factory ships no ZeRO-1 config: ds_z2_config.json shards the gradients too, which saves memory beyond the plan.");
+    if (l.tensor_parallel > 1 || l.pipeline_parallel > 1 || l.context_parallel > 1)
+        r.notes.push_back("LLaMA-Factory's DeepSpeed path is data parallel over all " + std::to_string(t.devices) + " devices; the planned TP " +
+                          std::to_string(l.tensor_parallel) + ", PP " + std::to_string(l.pipeline_parallel) + " and CP " +
+                          std::to_string(l.context_parallel) + " are not in the config.");
+    if (rt.id == "torchtune" || rt.id == "deepspeed")
+        r.notes.push_back("The plan's memory follows " + rt.name + "'s storage rules (train.runtime " + rt.id + "); LLaMA-Factory trains with the Hugging "
+                          "Face Trainer and PEFT: plan with train.runtime hf-peft (or qlora-reference) to predict this run's figures.");
+    if (t.nodes > 1) r.notes.push_back(node_note(t.node, "NPROC_PER_NODE"));
+}
+
 void finetune(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d) {
     const TrainingRuntime& rt = plan_detail::training_runtime(w, cat);
-    if (rt.id == "deepspeed") {
+    if (rt.id == "deepspeed" && w.framework != "llama-factory") {
         finetune_deepspeed(r, w, cat, c, d, rt);
         return;
     }
+    if (w.framework == "llama-factory") {
+        finetune_llama_factory(r, w, cat, c, d, rt);
+        return;
+    }
     const bool adapter = w.train.method == TrainMethod::lora || w.train.method == TrainMethod::qlora;
-    if (adapter && (rt.id == "hf-peft" || rt.id == "qlora-reference" || framework_runtime(w.framework) == "axolotl")) {
+    if (adapter && (rt.id == "hf-peft" || rt.id == "qlora-reference" || w.framework == "axolotl") && w.framework != "torchtune") {
         finetune_axolotl(r, w, cat, c, d, rt);
         return;
     }
-    const ToolInterface* tune = cat.find_tool("torchtune");
-    if (!tune) {
-        r.reason = "catalog/tools.json has no torchtune entry";
-        return;
-    }
+    const auto tools = recorded_tools(r, cat, {"torchtune"});
+    if (tools.empty()) return;
+    const ToolInterface* tune = tools[0];
     const TrainShape t = train_shape(w, c, d);
     const Layout& l = c.layout;
     const bool full = w.train.method == TrainMethod::full;
@@ -1059,11 +1154,9 @@ constexpr int kRlMeasureSteps = 5; // a short RL run: the first step's generatio
 // and a broadcast to the engines after each step. REINFORCE++ (estimator reinforce), a KL coefficient of 0 and a reward
 // function keep it to the two models the plan counts: no critic, no reference model and no reward model on the devices.
 void rl_openrlhf(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d) {
-    const ToolInterface* tool = cat.find_tool("openrlhf-train-ppo-ray");
-    if (!tool) {
-        r.reason = "catalog/tools.json has no openrlhf-train-ppo-ray entry";
-        return;
-    }
+    const auto tools = recorded_tools(r, cat, {"openrlhf-train-ppo-ray"});
+    if (tools.empty()) return;
+    const ToolInterface* tool = tools[0];
     const RlPools& rl = c.rl;
     if (!rl.sized) {
         r.reason = "the RL pools were not sized" + (rl.explanation.empty() ? std::string() : ": " + rl.explanation);

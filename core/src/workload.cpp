@@ -24,7 +24,7 @@ const WorkloadChoices& workload_choices() {
         .decision_redundancy = {"none", "n+1"},
         .framework = {"cuda", "rocm", "xla", "jax", "pytorch", "pytorch-xla", "tensorrt-llm", "vllm", "sglang", "metal", "mps", "mlx",
                       "llama.cpp", "llama.cpp-vulkan", "neuron", "openvino", "onnxruntime", "qnn", "coreml", "groqcloud",
-                      "cerebras-sdk", "synapseai"},
+                      "cerebras-sdk", "synapseai", "axolotl", "llama-factory", "torchtune"},
     };
     return choices;
 }
@@ -244,6 +244,7 @@ void read_serve(Reader& r, Workload& w) {
         opt_number(s, "ttft_target_s", 1e-3, 3600, v.ttft_target_s, w);
         opt_number(s, "tokens_per_s_per_user_target", 1e-3, 1e5, v.tokens_per_s_per_user_target, w);
         opt_whole(s, "batch_size", 1, 1e6, v.batch_size, w);
+        opt_whole(s, "tensor_parallel", 1, 1024, v.tensor_parallel, w);
         if (auto da = s.choice("decode_attention", false, {"per_kv_head", "per_query_head"})) {
             v.decode_attention = *da;
             w.given.push_back("serve.decode_attention");
@@ -477,6 +478,15 @@ WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalo
         w.given.push_back("framework");
     }
     r.finish();
+    // serve.tensor_parallel splits a given count into replicas of that many devices: it needs the count and must divide it.
+    if (w.serve.tensor_parallel > 0) {
+        if (w.hardware.count <= 0)
+            ctx.add("serve.tensor_parallel", "needs hardware.count: it splits a given device count into replicas of " +
+                                                 format_sig(w.serve.tensor_parallel, 6) + " devices");
+        else if (std::fmod(double(w.hardware.count), w.serve.tensor_parallel) != 0)
+            ctx.add("serve.tensor_parallel", "must divide hardware.count (" + std::to_string(w.hardware.count) + "), got " +
+                                                 format_sig(w.serve.tensor_parallel, 6));
+    }
     if (w.model.from_catalog && w.model.model.kind == ModelKind::encoder && w.stage != Stage::embed)
         ctx.add("stage", "\"" + std::string(name(w.stage)) + "\" needs a generative model; " + w.model.model.id +
                              " is an encoder (use stage \"embed\")");
@@ -484,6 +494,7 @@ WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalo
 }
 
 std::string framework_runtime(const std::string& framework) {
+    if (framework == "axolotl" || framework == "llama-factory" || framework == "torchtune") return "pytorch"; // fine-tuning tools on PyTorch
     return framework == "llama.cpp-vulkan" ? "llama.cpp" : framework;
 }
 
@@ -521,7 +532,8 @@ std::string workload_to_json(const Workload& w) {
     section("serve", {{"context_tokens", w.serve.context_tokens}, {"prompt_tokens", w.serve.prompt_tokens},
                       {"output_tokens", w.serve.output_tokens}, {"concurrent_users", w.serve.concurrent_users},
                       {"requests_per_s", w.serve.requests_per_s}, {"ttft_target_s", w.serve.ttft_target_s},
-                      {"tokens_per_s_per_user_target", w.serve.tokens_per_s_per_user_target}, {"batch_size", w.serve.batch_size}});
+                      {"tokens_per_s_per_user_target", w.serve.tokens_per_s_per_user_target}, {"batch_size", w.serve.batch_size},
+                      {"tensor_parallel", w.serve.tensor_parallel}});
     if (!w.serve.traffic.empty()) {
         json t = json::array();
         for (const auto& c : w.serve.traffic)

@@ -86,7 +86,9 @@ TableWords table_words(const Plan& p) {
             case TableColumn::memory: row.cells.push_back(show_bytes(c.memory.total_bytes) + " / " + show_bytes(c.memory.capacity_bytes)); break;
             case TableColumn::why: {
                 const std::string first = o && !o->reasons.empty() ? o->reasons.front() : std::string();
-                row.cells.push_back(!o ? "no option on this device" : o->feasible ? first : "eliminated: " + first);
+                // A feasible row ranked after the recommendation ahead of the price (cheaper-looking, yet lower) says
+                // that step first: the ranking reason belongs on the row, not only in its detail.
+                row.cells.push_back(!o ? "no option on this device" : o->feasible ? (o->rank_why.empty() ? first : o->rank_why) : "eliminated: " + first);
                 break;
             }
             }

@@ -5,6 +5,8 @@
 //   - llama-bench's Markdown table rows (test "pp 512" / "pp512" -> prompt tokens/s, "tg 128" -> generated tokens/s);
 //   - vLLM benchmark_serving's result block ("Mean TPOT (ms)", "Maximum request concurrency", throughputs);
 //   - vLLM benchmark_throughput's line ("Throughput: 4.2 requests/s, 2150 total tokens/s, 1075 output tokens/s");
+//   - `vllm bench serve` against an embedding (pooling) server: its block without generated tokens ("Request throughput (req/s)"
+//     is items a second with one item a request);
 //   - a training step time ("step time: 1.25 s", "step_time_s = 1.25", "1250 ms/step");
 //   - a peak memory ("peak memory: 21.3 GB", "max_memory_allocated: 19.8 GiB").
 // Usage: MeasurementParse m = parse_measurements(text);
@@ -24,7 +26,9 @@ enum class MeasurementKind {
     serving_tpot_s,        // vLLM benchmark_serving: mean time per output token at a concurrency
     output_tokens_per_s,   // vLLM benchmark_throughput (or serving without TPOT): output tokens/s of the batch
     step_time_s,           // one training step
-    peak_memory_bytes      // peak device memory of one device
+    peak_memory_bytes,     // peak device memory of one device
+    items_per_s,           // vLLM bench serve against a pooling server: items (requests) a second of one device's server
+    rl_train_s             // an RL step's training phase (OpenRLHF's timing/ppo_train): the trainer's pass over the step's rollouts
 };
 
 struct BenchMeasurement {
@@ -32,7 +36,7 @@ struct BenchMeasurement {
     double value = 0;            // SI: tokens/s, s, bytes
     std::string what;            // in words: "llama-bench tg 128: 132.19 t/s"
     int line = 0;                // 1-based line of the text it came from
-    int prompt_tokens = 0;       // llama-bench pp N; vLLM: mean input tokens per request (0: not given)
+    int prompt_tokens = 0;       // llama-bench pp N; vLLM: mean input tokens per request (0: not given); pooling: tokens an item
     int output_tokens = 0;       // llama-bench tg N; vLLM: mean output tokens per request (0: not given)
     int concurrency = 0;         // vLLM: maximum request concurrency (0: not given)
     std::string weight_format;   // llama-bench's type column ("q4_0"), lower case; "" when not given
@@ -58,7 +62,8 @@ struct CalibrationResult {
 // Calibrates `device_id` from one measurement, planning `workload_json` (the workload the measurement belongs
 // to: model, precision, and for step time and peak memory the training or serving shape) reshaped to the
 // measured setup (llama-bench: one sequence of the measured prompt and generation lengths; vLLM: the measured
-// concurrency). The value is found by bisection over the assumption's range (the figure is monotonic in it).
+// concurrency; a pooling server: one device at the measured tokens an item and items in flight; an RL step's training phase: the
+// workload's pools as given). The value is found by bisection over the assumption's range (the figure is monotonic in it).
 CalibrationResult calibrate(const Catalog& catalog, const std::string& workload_json, const std::string& device_id,
                             const BenchMeasurement& measurement, const std::string& read_on);
 

@@ -193,6 +193,9 @@ struct Option {
     double usd_per_month = -1;   // at the workload's usage (< 0: usage not given)
     bool feasible = false;       // fits, meets the targets, and survives feasibility (stack, site, licence, stage, scale, budget)
     std::vector<std::string> reasons; // why it won or lost (an infeasible option: the reasons it was eliminated)
+    std::string rank_why;        // a feasible option ranked after the recommendation at a step ahead of the price: that step
+                                 // and what this option lacks ("ranked after the recommendation on a fleet without a
+                                 // compromise: ..."), the last of its reasons; the Devices table's row says it (decide_explain.cpp)
     std::vector<Elimination> eliminated_by; // why it is out, one entry per reason of an infeasible option; empty when feasible
     std::vector<CostTerm> cost_terms; // cost.why term by term: the price's parts, the devices, the demand, the month, the unit cost
     double speed = 0;            // the priority's speed figure: per-user tokens/s (serving), tokens or items/s (others); 0 unknown

@@ -1,7 +1,8 @@
 // hwplan/run_it.h: "run it", lesson 004's second check, as commands. For the plan's recommended option (or
-// the candidate on one device) the commands that deploy the chosen layout (vllm serve, llama-server, Megatron-LM
-// or torchtitan for pretraining, torchtune for fine-tunes), the benchmark that measures it (vllm bench serve,
-// llama-bench, a short training run), and what the plan predicts that benchmark will print, line by line, with
+// the candidate on one device) the commands that deploy the chosen layout (vLLM, SGLang, TensorRT-LLM, MLX or
+// llama.cpp serving; Megatron-LM or torchtitan for pretraining; torchtune, Axolotl, LLaMA-Factory or DeepSpeed for
+// fine-tunes; vLLM's pooling runner for embeddings; OpenRLHF for RL), the benchmark that measures it (the engines'
+// serving benchmarks, llama-bench, a short training run), and what the plan predicts that benchmark will print, line by line, with
 // the band, read from the plan's own figures. Every flag written is one recorded for the tool's release in
 // catalog/tools.json; where no command can be written the reason says why.
 // Usage: RunIt r = run_it(plan, workload, catalog);          // the recommended option

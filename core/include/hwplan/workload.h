@@ -57,6 +57,10 @@ struct ServeSpec {
     double ttft_target_s = 0;                // 0: no target
     double tokens_per_s_per_user_target = 0; // 0: no target
     double batch_size = 0;                   // 0: = concurrent_users
+    // Devices per replica as the engine was run (issue 20 class 4: a benchmark that states "TP 8" on 8 GPUs ran one
+    // replica of 8, where the planner's own search may pick 8 replicas of 1): splits hardware.count into
+    // count / tensor_parallel replicas; 0 = the planner's choice (plan_serving.cpp best_serving_layout).
+    double tensor_parallel = 0;
     std::vector<TrafficClass> traffic;       // optional mixture; overrides requests_per_s
     // How the engine's decode attention kernel reads a grouped-query KV cache (issue 9). "" / "per_kv_head": each
     // KV head once per step, shared by its query heads (FlashAttention, XQA, current engines); "per_query_head":
@@ -194,7 +198,8 @@ std::string workload_to_json(const Workload& w);
 
 // The runtime a framework value names, for everything but the measured decode efficiencies: a backend variant
 // ("llama.cpp-vulkan", llama.cpp built with GGML_VULKAN) is its runtime ("llama.cpp": the same layer split, the
-// same compute buffer, the same catalog software entry); only efficiencies.json's rules tell them apart.
+// same compute buffer, the same catalog software entry); only efficiencies.json's rules tell them apart. A fine-tuning
+// tool ("axolotl", "llama-factory", "torchtune": which one run-it writes the config for) runs on "pytorch".
 std::string framework_runtime(const std::string& framework);
 
 std::string_view name(Stage s);
