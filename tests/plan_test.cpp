@@ -1548,6 +1548,29 @@ TEST(ServingMemory, WithoutAReadingTheDatasheetCapacityStands) {
     EXPECT_DOUBLE_EQ(c->memory.capacity_bytes, 0.9 * 24e9);
 }
 
+// TensorRT-LLM gives its KV cache a share of what is free after the weights and buffers, not of the whole device:
+// "The default value for free_gpu_memory_fraction is 0.9, which means TensorRT-LLM tries to allocate 90% of free GPU
+// memory (after loading weights) for KV cache" (TensorRT-LLM docs/source/examples/kvcacheconfig.md). On the L4 (24 GB,
+// no driver reading) the cache's room is 0.9 x (24e9 - weights - overhead - activations), where vLLM's is
+// 0.9 x 24e9 - the same terms: the TensorRT-LLM room is larger by 0.1 x the other terms. A vLLM plan keeps its rule.
+TEST(ServingMemory, TensorRtLlmSharesTheMemoryLeftAfterTheWeights) {
+    auto on_l4 = [](const std::string& framework) {
+        return run(R"({"stage": "serve", "model": "llama-3.1-8b", "precision": "bf16", "framework": ")" + framework + R"(",
+            "serve": {"context_tokens": 16, "prompt_tokens": 8, "output_tokens": 8, "concurrent_users": 1},
+            "hardware": {"devices": ["l4"], "count": 1}, "assumptions": {"serving_memory_utilization": 0.9, "kv_cache_free_memory_fraction": 0.9}})");
+    };
+    const Plan trt = on_l4("tensorrt-llm"), vllm = on_l4("vllm");
+    const Candidate* t = find(trt, "l4");
+    const Candidate* v = find(vllm, "l4");
+    ASSERT_NE(t, nullptr);
+    ASSERT_NE(v, nullptr);
+    const double others = t->memory.weights_bytes + t->memory.overhead_bytes + t->memory.activations_bytes;
+    ASSERT_GT(others, 1e9); // 8B in BF16: about 16 GB of weights
+    EXPECT_NEAR(t->memory.capacity_bytes - others, 0.9 * (24e9 - others), 1.0);
+    EXPECT_DOUBLE_EQ(v->memory.capacity_bytes, 0.9 * 24e9);
+    EXPECT_NEAR((t->memory.capacity_bytes - others) - (v->memory.capacity_bytes - others), 0.1 * others, 1.0);
+}
+
 } // namespace hwplan
 
 // [SECTION] One search, one answer (issue 18) -----------------------------------------------------------

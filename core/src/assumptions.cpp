@@ -28,6 +28,7 @@ const std::vector<Field>& fields() {
         {"tensor_parallel_buffer_bytes", &Assumptions::tensor_parallel_buffer_bytes},
         {"allocator_fragmentation_ratio", &Assumptions::allocator_fragmentation_ratio},
         {"serving_memory_utilization", &Assumptions::serving_memory_utilization},
+        {"kv_cache_free_memory_fraction", &Assumptions::kv_cache_free_memory_fraction},
         {"kv_block_tokens", &Assumptions::kv_block_tokens},
         {"prefill_chunk_tokens", &Assumptions::prefill_chunk_tokens},
         {"decode_step_overhead_s", &Assumptions::decode_step_overhead_s},

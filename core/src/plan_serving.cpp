@@ -188,6 +188,17 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     m.overhead_bytes = runtime_overhead_bytes(d, a) + tp_buffers;
     e.term(m, "overhead", m.overhead_bytes, [&] { return std::string(local_runtime(d) ? "llama.cpp-style compute buffer" : "runtime context (CUDA/ROCm/XLA) and framework") +
                                                   (tp_buffers > 0 ? " + tensor-parallel communication buffers " + gb(tp_buffers) : ""); });
+    // TensorRT-LLM sizes its KV cache from what is free once the weights and its buffers are loaded, not from the
+    // device's whole memory as vLLM's gpu_memory_utilization does: "The default value for free_gpu_memory_fraction
+    // is 0.9, which means TensorRT-LLM tries to allocate 90% of free GPU memory (after loading weights) for KV
+    // cache" (TensorRT-LLM docs/source/examples/kvcacheconfig.md). So the engine may claim everything but
+    // (1 - kv_cache_free_memory_fraction) of the free memory; on a model that barely fits that is several times
+    // the cache a share of the whole device leaves.
+    const bool free_share = !local_runtime(d) && framework_runtime(w.framework) == "tensorrt-llm";
+    if (free_share) {
+        const double others = m.weights_bytes + m.overhead_bytes + m.activations_bytes;
+        m.capacity_bytes = others + a.kv_cache_free_memory_fraction * std::max(0.0, usable_bytes(d, a, false) - others);
+    }
     finish_memory(m);
     c.fits = m.total_bytes <= m.capacity_bytes;
 

@@ -27,6 +27,7 @@ struct Assumptions {
     double tensor_parallel_buffer_bytes = 0; // per device, memory outside PyTorch a serving engine adds at TP > 1
     double allocator_fragmentation_ratio = 0;// extra memory from the caching allocator / allocated
     double serving_memory_utilization = 0;   // share of device memory a serving engine may use
+    double kv_cache_free_memory_fraction = 0; // share of the memory free after weights and buffers TensorRT-LLM gives its KV cache
     double kv_block_tokens = 0;              // paged KV cache block size
     double prefill_chunk_tokens = 0;         // chunked-prefill token budget per step
     double decode_step_overhead_s = 0;       // fixed cost of one decode iteration
