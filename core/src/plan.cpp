@@ -412,7 +412,9 @@ namespace {
 // `answer_only`: the candidates at the typical assumptions, decided, and nothing after (no bands, flips, sensitivity
 // or run section): the recommendation and the options' typical costs, which is all a flip or a sensitivity probe
 // compares (neither feasibility nor the ranking reads a band).
-Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool sensitivity, bool answer_only) {
+// `only`: the candidate devices, when not every one of the workload's (answer_plan).
+Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool sensitivity, bool answer_only,
+                     const std::vector<std::string>* only = nullptr) {
     Plan p;
     p.name = w.name;
     p.stage = w.stage;
@@ -437,6 +439,8 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
         for (const auto& id : w.hardware.devices)
             if (const Device* d = cat.device_by_id(id)) devices.push_back(d);
     }
+    if (only)
+        std::erase_if(devices, [&](const Device* d) { return std::find(only->begin(), only->end(), d->id) == only->end(); });
     std::vector<std::pair<double, Candidate>> ranked;
     for (const Device* d : devices) {
         const EfficiencyRule *rule = nullptr, *mfu_rule = nullptr, *attention_rule = nullptr, *gemm_rule = nullptr;
@@ -548,7 +552,9 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
 
 Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool sensitivity) { return plan_candidates(w, cat, as, sensitivity, false); }
 
-Plan answer_plan(const Workload& w, const Catalog& cat, const AssumptionSet& as) { return plan_candidates(w, cat, as, false, true); }
+Plan answer_plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, const std::vector<std::string>* only) {
+    return plan_candidates(w, cat, as, false, true, only);
+}
 
 // What plan_candidates does after decide() with `sensitivity` on, where the quick plan did it with it off: add_flips
 // and run_it write only the flips, the best option of each kind and the run section, add_sensitivity only the
