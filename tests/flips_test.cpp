@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <string>
 
+#include "hwplan/assumptions.h"
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/json_api.h"
 #include "hwplan/plan.h"
 #include "hwplan/render.h"
 #include "test_plans.h"
+#include "../core/src/plan_internal.h" // answer_plan and devices_that_may_answer, what the demand flips re-plan
 
 #include <nlohmann/json.hpp>
 
@@ -237,6 +239,50 @@ TEST(Flips, NothingFitsSaysWhatWouldMakeItFit) {
     const FlipPoint* method = flip(ft, "train.method");
     ASSERT_NE(method, nullptr);
     EXPECT_NE(method->text.find("with LoRA (now a full fine-tune) the answer becomes "), std::string::npos) << method->text;
+}
+
+// The demand flips re-plan only the devices another demand could make the answer (flips.cpp devices_that_may_answer):
+// for every scenario with a demand (users, requests/s or items), at a quarter and at four times of it (what
+// demand_flips tries), the re-plan on those devices recommends exactly what the re-plan on every device does: the
+// same option (name, kind, device) at the same cost per result (equal doubles: the same evaluations, decided alike).
+// Not vacuous: the bank's own data centre rules out renting and the non-CUDA stacks, so most devices are left out.
+TEST(Flips, DemandReplansOnTheDevicesThatMayAnswerGiveTheWholeCatalogsAnswer) {
+    int compared = 0;
+    for (const Scenario& s : catalog().scenarios) {
+        if (s.workload_json.empty()) continue; // a team of workloads
+        const WorkloadParse parsed = parse_workload(s.workload_json, catalog());
+        ASSERT_TRUE(parsed.issues.empty()) << s.id;
+        const Workload& w = parsed.workload;
+        Issues issues;
+        const AssumptionSet as = assumptions_for(catalog(), w.assumptions, issues);
+        ASSERT_TRUE(issues.empty()) << s.id;
+        const Plan p = plan(w, catalog(), as, false);
+        const std::vector<std::string> may = devices_that_may_answer(p);
+        if (s.id == "bank-70b-fp8") {
+            EXPECT_LT(may.size() * 2, p.candidates.size()) << "the bank leaves out most devices";
+        }
+        for (const double factor : {0.25, 4.0}) {
+            Workload v = w;
+            if ((w.stage == Stage::serve || w.stage == Stage::batch) && rate_batch(w)) v.serve.requests_per_s *= factor;
+            else if ((w.stage == Stage::serve || w.stage == Stage::batch) && w.serve.concurrent_users >= 1)
+                v.serve.concurrent_users = std::max(1.0, std::round(w.serve.concurrent_users * factor));
+            else if (w.stage == Stage::embed && w.embed.items > 0) v.embed.items = std::max(1.0, std::round(w.embed.items * factor));
+            else continue;
+            const Plan all = answer_plan(v, catalog(), as);
+            const Plan some = answer_plan(v, catalog(), as, &may);
+            const std::string at = s.id + " x " + std::to_string(factor);
+            ASSERT_EQ(all.recommendation.found, some.recommendation.found) << at;
+            ++compared;
+            if (!all.recommendation.found) continue;
+            const Option& a = all.recommendation.option;
+            const Option& b = some.recommendation.option;
+            EXPECT_EQ(a.name, b.name) << at;
+            EXPECT_EQ(a.kind, b.kind) << at;
+            EXPECT_EQ(a.device, b.device) << at;
+            EXPECT_EQ(a.cost.value, b.cost.value) << at;
+        }
+    }
+    EXPECT_GE(compared, 10); // the serving, batch and embedding scenarios, two demands each
 }
 
 } // namespace hwplan

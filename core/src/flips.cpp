@@ -214,7 +214,10 @@ void utilization_flips(Plan& p, const Workload& w, const Catalog& cat, const Ass
 
 // [SECTION] demand: users, requests or items -------------------------------------------------------------
 // Re-planned (sensitivity off) at a quarter and at four times the demand: what the recommendation becomes, or that
-// it holds over that range.
+// it holds over that range. Only the devices that another demand could make the answer are re-planned
+// (devices_that_may_answer): a device whose every option is out for a reason the demand does not enter stays out at
+// any demand, and the options are ranked pairwise (decide_ranking.cpp), so leaving it out moves no other option
+// (tests/flips_test.cpp re-plans every scenario both ways).
 void demand_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
     struct DemandInput {
         std::string key, unit;
@@ -235,6 +238,8 @@ void demand_flips(Plan& p, const Workload& w, const Catalog& cat, const Assumpti
                       [](Workload& x, double v) { x.embed.items = std::max(1.0, std::round(v)); }});
     if (!p.recommendation.found) return; // what would make it feasible is the nearest miss's story (decide.cpp), not a flip
     const std::string base = answer_of(p);
+    if (ds.empty()) return;
+    const std::vector<std::string> may_answer = devices_that_may_answer(p);
     for (const auto& d : ds) {
         const double v0 = d.get(w);
         if (!(v0 > 0)) continue;
@@ -249,7 +254,7 @@ void demand_flips(Plan& p, const Workload& w, const Catalog& cat, const Assumpti
             d.set(v, v0 * factor);
             const double tried = d.get(v);
             if (tried == v0) continue; // one user cannot be a quarter
-            const Plan q = answer_plan(v, cat, as);
+            const Plan q = answer_plan(v, cat, as, &may_answer);
             if (!q.issues.empty()) continue;
             if (answer_of(q) != base) {
                 f.found = true;
@@ -386,6 +391,34 @@ void fit_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionS
 }
 
 } // namespace
+
+std::vector<std::string> devices_that_may_answer(const Plan& p) {
+    auto fixed = [](Elimination r) { // a reason the demand does not enter (feasibility.cpp check_feasibility, decide_pricing.cpp)
+        switch (r) {
+        case Elimination::stage:
+        case Elimination::software:
+        case Elimination::site:
+        case Elimination::licence:
+        case Elimination::data:
+        case Elimination::framework:
+        case Elimination::cannot_buy:
+        case Elimination::not_for_rent:
+        case Elimination::interruptible: return true;
+        default: return false;
+        }
+    };
+    std::vector<std::string> out;
+    for (const Candidate& c : p.candidates) {
+        bool listed = false, live = false;
+        for (const Option& o : p.options) {
+            if (o.kind == "api" || o.device != c.device) continue;
+            listed = true;
+            if (o.feasible || std::none_of(o.eliminated_by.begin(), o.eliminated_by.end(), fixed)) live = true;
+        }
+        if (live || !listed) out.push_back(c.device); // a device no option names is kept: nothing says it cannot answer
+    }
+    return out;
+}
 
 void add_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as, bool replan) {
     best_by_kind(p);

@@ -24,12 +24,10 @@ namespace {
 // Without a published peak for the compute precision (or a wider one) the device's speed is unknown:
 // time figures are left out rather than shown as if compute were free.
 void drop_time_figures(Eval& e) {
-    for (auto it = e.c.figures.begin(); it != e.c.figures.end();) {
-        const std::string& k = it->first;
-        const bool timing = k.size() > 2 && (k.compare(k.size() - 2, 2, "_s") == 0 || k.find("per_s") != std::string::npos ||
-                                             k == "utilization_ratio" || k == "window_used_ratio");
-        it = timing ? e.c.figures.erase(it) : std::next(it);
-    }
+    e.erase_if([](std::string_view k) {
+        return k.size() > 2 && (k.compare(k.size() - 2, 2, "_s") == 0 || k.find("per_s") != std::string_view::npos ||
+                                k == "utilization_ratio" || k == "window_used_ratio");
+    });
     e.headline = 0;
     if (e.c.fits) e.c.regime_why = "compute peak not published for this precision: speed and regime not modelled";
 }
@@ -41,17 +39,14 @@ void drop_time_figures(Eval& e) {
 void keep_bandwidth_figures(Eval& e, const std::string& precision) {
     const std::string why = " [bandwidth roofline only: no published " + precision +
                             " (or wider) peak, so the compute side is unknown and this is an upper bound on speed]";
-    for (auto it = e.c.figures.begin(); it != e.c.figures.end();) {
-        const std::string& k = it->first;
-        if (k == "decode_step_s" || k == "decode_tokens_per_s_per_user") {
-            if (e.explain) it->second.why += why;
-            ++it;
-            continue;
-        }
-        const bool timing = k.size() > 2 && (k.compare(k.size() - 2, 2, "_s") == 0 || k.find("per_s") != std::string::npos ||
-                                             k == "utilization_ratio" || k == "window_used_ratio" || k.find("within_targets") != std::string::npos);
-        it = timing ? e.c.figures.erase(it) : std::next(it);
-    }
+    if (e.explain)
+        for (auto& [k, f] : e.c.figures)
+            if (k == "decode_step_s" || k == "decode_tokens_per_s_per_user") f.why += why;
+    e.erase_if([](std::string_view k) {
+        if (k == "decode_step_s" || k == "decode_tokens_per_s_per_user") return false;
+        return k.size() > 2 && (k.compare(k.size() - 2, 2, "_s") == 0 || k.find("per_s") != std::string_view::npos ||
+                                k == "utilization_ratio" || k == "window_used_ratio" || k.find("within_targets") != std::string_view::npos);
+    });
     if (e.c.fits) e.c.regime_why = "decode: bandwidth-bound at this batch as far as the datasheet tells; the compute peak for " + precision +
                                    " is not published, so prefill, time to first token and throughput at large batches are not modelled";
 }
@@ -59,18 +54,22 @@ void keep_bandwidth_figures(Eval& e, const std::string& precision) {
 // `point`: a training candidate's point of the training search (choose_training); null: the profile's default.
 // `splits`: a serving candidate's splits of a given count into replicas, as evaluated (best_serving_layout).
 // `count_trial`: a serving count search's trial (Eval::count_trial), not a candidate's own evaluation.
+// `numbers_only`: a search trial no plan shows (Eval::numbers_only; serving stages only).
 Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true, int replicas = 0,
-              const TrainPoint* point = nullptr, std::vector<ServingPoint>* splits = nullptr, bool count_trial = false) {
+              const TrainPoint* point = nullptr, std::vector<ServingPoint>* splits = nullptr, bool count_trial = false, bool numbers_only = false) {
     Eval e;
     e.explain = explain;
-    e.c.device = d.id;
-    e.c.device_name = d.name;
     e.c.count = n;
+    // The serving search returns its own evaluation, named; the other stages fill this one.
+    if (!is_serving_stage(w.stage)) {
+        e.c.device = d.id;
+        e.c.device_name = d.name;
+    }
     switch (w.stage) {
     case Stage::serve:
     case Stage::batch:
     case Stage::edge:
-        e = best_serving_layout(w, cat, d, n, a, explain, replicas, splits, count_trial);
+        e = best_serving_layout(w, cat, d, n, a, explain, replicas, splits, count_trial, numbers_only);
         if (explain && w.stage == Stage::serve) mig_partitions(w, cat, d, a, e);
         break;
     case Stage::finetune:
@@ -97,7 +96,7 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
     case Stage::embed: eval_embed(w, cat, d, n, a, e); break;
     }
     if (peak_for(d, w.precision.compute).flop_per_s <= 0) {
-        if ((w.stage == Stage::serve || w.stage == Stage::edge) && e.c.figures.count("decode_step_s"))
+        if ((w.stage == Stage::serve || w.stage == Stage::edge) && e.has("decode_step_s"))
             keep_bandwidth_figures(e, w.precision.compute);
         else
             drop_time_figures(e);
@@ -164,6 +163,7 @@ void rank_serving(ServingSearch& s, int count, int replicas) {
     const auto chosen = std::find_if(s.points.begin(), s.points.end(), [&](const ServingPoint& p) { return p.count == count && p.replicas == replicas; });
     if (chosen != s.points.end()) std::rotate(s.points.begin(), chosen, chosen + 1);
     if (s.points.size() > kServingPointsKept) s.points.resize(kServingPointsKept);
+    for (ServingPoint& p : s.points) describe_point(p);
 }
 
 // The count of a candidate (when the workload does not fix it): training counts come from choose_training; edge
@@ -184,13 +184,17 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
     }
     std::vector<ServingPoint> points;
     auto at = [&](int n) {
-        const Eval e = evaluate(w, cat, d, n, a, false, 0, nullptr, nullptr, true);
+        Eval e = evaluate(w, cat, d, n, a, false, 0, nullptr, nullptr, true, true);
         points.push_back(serving_point(w, e));
         return e;
     };
     int first = 0;
+    Eval first_eval; // the fewest devices that fit, as evaluated (the fleet at a rate starts from it)
     for (int n = n0; n <= most_devices(d, a) && !first; n *= 2)
-        if (at(n).c.fits) first = n;
+        if (Eval e = at(n); e.c.fits) {
+            first = n;
+            first_eval = std::move(e);
+        }
     const bool rate = rate_batch(w);
     if (search) search->objective = rate && first ? "fewest_fleet_devices" : "fewest_devices";
     int best = first;
@@ -212,8 +216,8 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
             const double users = w.serve.concurrent_users;
             const double pace = w.serve.tokens_per_s_per_user_target <= 0 && is_given(w, "serve.concurrent_users") ? a.user_read_tokens_per_s : 0;
             auto paced = [&](const ServingPoint& p, const Eval& e) {
-                const auto f = e.c.figures.find("decode_tokens_per_s_per_user");
-                return p.fits && p.meets_targets && (pace <= 0 || (f != e.c.figures.end() && f->second.value >= pace));
+                const double* f = e.find("decode_tokens_per_s_per_user");
+                return p.fits && p.meets_targets && (pace <= 0 || (f && *f >= pace));
             };
             struct Tried {
                 bool fits = false, paced = false;
@@ -223,11 +227,10 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
             auto trial = [&](int size, int r) -> Tried {
                 auto it = tried.find({size, r});
                 if (it != tried.end()) return it->second;
-                const Eval e = evaluate(w, cat, d, size * r, a, false, r == 1 ? 0 : r, nullptr, nullptr, true);
+                const Eval e = evaluate(w, cat, d, size * r, a, false, r == 1 ? 0 : r, nullptr, nullptr, true, true);
                 ServingPoint p = serving_point(w, e);
                 p.score = p.count;
-                const auto held = e.c.figures.find("max_concurrent_users");
-                const Tried v{p.fits, paced(p, e), held == e.c.figures.end() ? 0.0 : held->second.value};
+                const Tried v{p.fits, paced(p, e), e.value_or("max_concurrent_users", 0.0)};
                 p.meets_targets = v.paced; // the pace is one of the targets the points rank by
                 const auto same = std::find_if(points.begin(), points.end(), [&](const ServingPoint& q) { return q.count == size * r && q.replicas == r; });
                 if (same != points.end()) same->meets_targets = v.paced;
@@ -287,10 +290,9 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
             for (const auto& t : w.serve.traffic) demand += t.requests_per_s * t.output_tokens;
         }
         auto fleet = [&](const Eval& e, int n) {
-            const auto tp = e.c.figures.find("throughput_tokens_per_s");
-            const auto q = e.c.figures.find("replicas_for_rate");
-            if (!e.c.fits || tp == e.c.figures.end() || tp->second.value <= 0) return 1e300;
-            const double replicas = std::max(std::ceil(demand / tp->second.value), q == e.c.figures.end() ? 1.0 : q->second.value);
+            const double* tp = e.find("throughput_tokens_per_s");
+            if (!e.c.fits || !tp || *tp <= 0) return 1e300;
+            const double replicas = std::max(std::ceil(demand / *tp), e.value_or("replicas_for_rate", 1.0));
             return replicas * n;
         };
         // A fleet no size of this device can give (no throughput modelled) ranks last: infinity, null in the JSON.
@@ -299,7 +301,7 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
             p.fleet_devices = p.score = devices < 1e300 ? devices : std::numeric_limits<double>::infinity();
             return devices;
         };
-        double best_devices = fleet(evaluate(w, cat, d, first, a, false, 0, nullptr, nullptr, true), first);
+        double best_devices = fleet(first_eval, first);
         for (auto& p : points)
             if (p.count == first) p.fleet_devices = p.score = best_devices < 1e300 ? best_devices : std::numeric_limits<double>::infinity();
         for (int n = first * 2; n <= std::min(std::max(1, d.domain_size), kMaxTensorParallel); n *= 2) {
@@ -410,7 +412,9 @@ namespace {
 // `answer_only`: the candidates at the typical assumptions, decided, and nothing after (no bands, flips, sensitivity
 // or run section): the recommendation and the options' typical costs, which is all a flip or a sensitivity probe
 // compares (neither feasibility nor the ranking reads a band).
-Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool sensitivity, bool answer_only) {
+// `only`: the candidate devices, when not every one of the workload's (answer_plan).
+Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool sensitivity, bool answer_only,
+                     const std::vector<std::string>* only = nullptr) {
     Plan p;
     p.name = w.name;
     p.stage = w.stage;
@@ -435,6 +439,8 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
         for (const auto& id : w.hardware.devices)
             if (const Device* d = cat.device_by_id(id)) devices.push_back(d);
     }
+    if (only)
+        std::erase_if(devices, [&](const Device* d) { return std::find(only->begin(), only->end(), d->id) == only->end(); });
     std::vector<std::pair<double, Candidate>> ranked;
     for (const Device* d : devices) {
         const EfficiencyRule *rule = nullptr, *mfu_rule = nullptr, *attention_rule = nullptr, *gemm_rule = nullptr;
@@ -546,7 +552,9 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
 
 Plan plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, bool sensitivity) { return plan_candidates(w, cat, as, sensitivity, false); }
 
-Plan answer_plan(const Workload& w, const Catalog& cat, const AssumptionSet& as) { return plan_candidates(w, cat, as, false, true); }
+Plan answer_plan(const Workload& w, const Catalog& cat, const AssumptionSet& as, const std::vector<std::string>* only) {
+    return plan_candidates(w, cat, as, false, true, only);
+}
 
 // What plan_candidates does after decide() with `sensitivity` on, where the quick plan did it with it off: add_flips
 // and run_it write only the flips, the best option of each kind and the run section, add_sensitivity only the

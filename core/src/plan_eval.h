@@ -5,6 +5,8 @@
 // hwplan's own scope, where a neighbour's file-local helper of the same name would collide with them.
 #pragma once
 #include <algorithm>
+#include <iterator>
+#include <utility>
 #include <stdexcept>
 #include <string_view>
 #include <string>
@@ -25,12 +27,12 @@ struct Peak {
     double flop_per_s = 0;
     std::string precision;   // the precision whose peak is used ("" when none is published)
     std::string requested;
-    std::string device;
+    std::string_view device; // the catalog's id (the catalog outlives every evaluation): no copy per evaluation
     bool fell_back() const { return precision != requested; }
     std::string note() const {
         if (precision.empty())
-            return "no published dense peak for " + requested + " or a wider format on " + device + ": compute time is not modelled";
-        return "no published " + requested + " peak on " + device + "; compute time uses its " + precision + " peak (" +
+            return "no published dense peak for " + requested + " or a wider format on " + std::string(device) + ": compute time is not modelled";
+        return "no published " + requested + " peak on " + std::string(device) + "; compute time uses its " + precision + " peak (" +
                format_sig(flop_per_s / 1e12, 4) + " TFLOPS)";
     }
 };
@@ -72,6 +74,61 @@ struct Eval {
     double users_share = 0;     // > 0: the replica's concurrent users (users split over replicas: splits_users)
     double batch_trial = 0;     // > 0: a batch search's trial at this many sequences, as if serve.concurrent_users were given
                                 // as that and serve.batch_size were not
+    // A search trial that no plan shows (the serving count search's and the batch search's points): its figures are kept
+    // as plain numbers by name (`nums`, names that are string literals) instead of the candidate's map, and its memory
+    // terms are not listed (DESIGN.md, "Numbers first, words after"). The map and the words are built for the points
+    // shown, evaluated again as candidates. Only with `explain` off.
+    bool numbers_only = false;
+    static constexpr int kMaxNums = 24; // a serving evaluation sets 16 figures at most
+    std::pair<std::string_view, double> nums[kMaxNums];
+    int nums_n = 0;
+
+    // Sets figure `name` (a string literal): in the candidate's map, or as a number alone in a trial.
+    template <class Why> void put(std::string_view name, double value, Label label, Why&& why) {
+        if (!numbers_only) {
+            c.figures[std::string(name)] = figure(value, label, why);
+            return;
+        }
+        for (int i = 0; i < nums_n; ++i)
+            if (nums[i].first == name) {
+                nums[i].second = value;
+                return;
+            }
+        if (nums_n == kMaxNums) throw std::logic_error("Eval: more figures than kMaxNums");
+        nums[nums_n++] = {name, value};
+    }
+    // The value of figure `name`, null when it is not set.
+    const double* find(std::string_view name) const {
+        if (numbers_only) {
+            for (int i = 0; i < nums_n; ++i)
+                if (nums[i].first == name) return &nums[i].second;
+            return nullptr;
+        }
+        const auto it = c.figures.find(name);
+        return it == c.figures.end() ? nullptr : &it->second.value;
+    }
+    bool has(std::string_view name) const { return find(name) != nullptr; }
+    double value_or(std::string_view name, double missing) const {
+        const double* v = find(name);
+        return v ? *v : missing;
+    }
+    // Throws like std::map::at when the figure is not set.
+    double value(std::string_view name) const {
+        const double* v = find(name);
+        if (!v) throw std::out_of_range("no figure " + std::string(name));
+        return *v;
+    }
+    // Removes every figure whose name satisfies `drop`.
+    template <class Drop> void erase_if(Drop&& drop) {
+        if (!numbers_only) {
+            for (auto it = c.figures.begin(); it != c.figures.end();) it = drop(std::string_view(it->first)) ? c.figures.erase(it) : std::next(it);
+            return;
+        }
+        int kept = 0;
+        for (int i = 0; i < nums_n; ++i)
+            if (!drop(nums[i].first)) nums[kept++] = nums[i];
+        nums_n = kept;
+    }
 
     template <class Why> Figure figure(double value, Label label, Why&& why) const {
         Figure f;
@@ -81,6 +138,7 @@ struct Eval {
         return f;
     }
     template <class Why> void term(MemoryUse& m, const char* name, double bytes, Why&& why) const {
+        if (numbers_only) return; // a trial's memory is its totals (finish_memory)
         m.terms.push_back({name, bytes, explain ? why() : std::string()});
     }
 };
@@ -110,8 +168,9 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
 // The candidate on n devices: split into replicas (the best split of a given count, or `fixed_replicas`); `points`
 // receives every split evaluated.
 Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas,
-                         std::vector<ServingPoint>* points = nullptr, bool count_trial = false);
-ServingPoint serving_point(const Workload& w, const Eval& e); // a point of the serving search from its evaluation
+                         std::vector<ServingPoint>* points = nullptr, bool count_trial = false, bool numbers_only = false);
+ServingPoint serving_point(const Workload& w, const Eval& e); // a point of the serving search from its evaluation, numbers only
+void describe_point(ServingPoint& p);                         // its `describe` words, for a point kept (rank_serving)
 // MIG instances on one device, reported beside the plan (figures and a note).
 void mig_partitions(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, Eval& e);
 

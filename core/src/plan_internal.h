@@ -53,6 +53,12 @@ void add_flips(Plan& plan, const Workload& workload, const Catalog& catalog, con
 
 // The recommendation alone (plan.cpp): every candidate at the typical assumptions, decided, without bands, flips,
 // sensitivity or run section; what a flip or a sensitivity probe re-plans, since it compares answers and typical costs.
-Plan answer_plan(const Workload& workload, const Catalog& catalog, const AssumptionSet& assumptions);
+// `only`, when given: the candidates are those devices alone (a demand flip's re-plan: devices_that_may_answer).
+Plan answer_plan(const Workload& workload, const Catalog& catalog, const AssumptionSet& assumptions, const std::vector<std::string>* only = nullptr);
+
+// The plan's candidate devices that another demand (users, requests/s or items) could make the answer (flips.cpp): all
+// but those whose every option is out for a reason the demand does not enter (stage, software, site, licence, data,
+// framework, cannot be bought, not for rent, spot for an interactive endpoint: feasibility.cpp, decide_pricing.cpp).
+std::vector<std::string> devices_that_may_answer(const Plan& plan);
 
 } // namespace hwplan

@@ -45,19 +45,20 @@ BatchChoice best_batch(const Workload& w, const Catalog& cat, const Device& d, i
     auto trial = [&](double b) {
         Eval t;
         t.explain = false;
+        t.numbers_only = true; // a point of this search, never shown
         t.search_batch = false;
         t.mixed_prefill = mixed_prefill;
         t.batch_trial = b;
         eval_serve(w, cat, d, n, a, t);
-        return std::move(t.c);
+        return t;
     };
     BatchChoice best;
-    const Candidate one = trial(1);
-    if (!one.fits || !one.figures.count("max_concurrent_users")) return best;
-    const double most = std::max(1.0, fig(one, "max_concurrent_users").value);
-    auto consider = [&](double b, const Candidate& c) {
-        if (!c.fits || !c.figures.count("throughput_tokens_per_s") || !ok(c)) return false;
-        const double v = fig(c, "throughput_tokens_per_s").value;
+    const Eval one = trial(1);
+    if (!one.c.fits || !one.has("max_concurrent_users")) return best;
+    const double most = std::max(1.0, one.value("max_concurrent_users"));
+    auto consider = [&](double b, const Eval& c) {
+        if (!c.c.fits || !c.has("throughput_tokens_per_s") || !ok(c)) return false;
+        const double v = c.value("throughput_tokens_per_s");
         if (v > best.throughput) best = {b, v, true};
         return true;
     };
@@ -118,13 +119,13 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     const bool at_a_rate = !batch_trial && rate_batch(w); // a trial's users are given: no rate of its own
     // Latency targets: each user's decode speed (1 / TPOT) and the first token's time.
     const double tps_target = w.serve.tokens_per_s_per_user_target, ttft_target = w.serve.ttft_target_s;
-    auto meets_targets = [&](const Candidate& t) {
-        return (tps_target <= 0 || fig(t, "decode_tokens_per_s_per_user").value >= tps_target) &&
-               (ttft_target <= 0 || fig(t, "ttft_s").value <= ttft_target);
+    auto meets_targets = [&](const Eval& t) {
+        return (tps_target <= 0 || t.value("decode_tokens_per_s_per_user") >= tps_target) &&
+               (ttft_target <= 0 || t.value("ttft_s") <= ttft_target);
     };
     BatchChoice offline, at_rate;
     if (e.search_batch && !batch_trial && offline_batch(w)) {
-        offline = best_batch(w, cat, d, n, a, [](const Candidate&) { return true; });
+        offline = best_batch(w, cat, d, n, a, [](const Eval&) { return true; });
         if (offline.found) sh.users = sh.batch = offline.batch;
     } else if (e.search_batch && at_a_rate && peak_for(d, w.precision.compute).flop_per_s > 0) {
         at_rate = best_batch(w, cat, d, n, a, meets_targets, true);
@@ -156,8 +157,8 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     const double kv_seq = kv_bytes_per_sequence(arch, kvb, sh.context, a.kv_block_tokens);
 
     MemoryUse& m = c.memory;
-    m.terms.reserve(4);  // weights, KV cache, activations, overhead
-    c.phases.reserve(2); // decode, prefill
+    if (!e.numbers_only) m.terms.reserve(4); // weights, KV cache, activations, overhead
+    if (!e.numbers_only) c.phases.reserve(2); // decode, prefill (a trial's steps are its figures)
     m.capacity_bytes = usable_bytes(d, a, true);
     // Weights per device: everything split over tp x pp; under expert parallelism the dense part over tp and
     // the routed experts over all ep devices.
@@ -204,7 +205,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
 
     const double free_for_kv = m.capacity_bytes - m.weights_bytes - m.overhead_bytes - m.activations_bytes;
     const double max_users = max_active_users(m.capacity_bytes, m.weights_bytes, m.overhead_bytes + m.activations_bytes, kv_seq / kv_div);
-    c.figures["max_concurrent_users"] = e.figure(max_users, Label::arithmetic, [&] { return std::string("(capacity " + gb(m.capacity_bytes) + " - weights - overhead - activations) / KV per user " + gb(kv_seq / kv_div)); });
+    e.put("max_concurrent_users", max_users, Label::arithmetic, [&] { return std::string("(capacity " + gb(m.capacity_bytes) + " - weights - overhead - activations) / KV per user " + gb(kv_seq / kv_div)); });
     // Longest single-sequence context whose cache fits beside everything else.
     double max_ctx = max_context_tokens(arch, kvb, free_for_kv * kv_div, a.kv_block_tokens);
     const bool capped = arch.max_context > 0 && max_ctx > arch.max_context;
@@ -213,7 +214,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         return "largest context whose KV cache fits the " + gb(std::max(0.0, free_for_kv)) + " left" +
                (capped ? "; capped at the model's maximum context" : "");
     };
-    c.figures["max_context_tokens"] = e.figure(max_ctx, Label::arithmetic, ctx_why);
+    e.put("max_context_tokens", max_ctx, Label::arithmetic, ctx_why);
 
     const Peak peak = peak_for(d, w.precision.compute);
     if (peak.fell_back() && e.explain) c.notes.push_back(peak.note());
@@ -223,7 +224,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         const Group g{tp, tp};
         return 2.0 * arch.layers * (link ? allreduce_time_s(tokens * arch.hidden * 2.0, g, net) : allreduce_latency_s(g, net));
     };
-    if (tp > 1 && !link) c.notes.push_back("no published link bandwidth on " + d.id + ": tensor-parallel communication counts its latency only");
+    if (tp > 1 && !link && !e.numbers_only) c.notes.push_back("no published link bandwidth on " + d.id + ": tensor-parallel communication counts its latency only");
     // Pipeline stages hand the hidden state of every token on to the next stage, one after another: pp - 1
     // hand-offs per step (parallel.h handoff_time_s), over the scale-up link while the stages share a domain
     // (PCIe on a desktop of consumer cards, at the measured hand-off) and across the scale-out network once
@@ -302,7 +303,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         return ph;
     };
     const Phase dec = decode_phase(sh.prompt + sh.output / 2);
-    c.phases.push_back(dec);
+    if (!e.numbers_only) c.phases.push_back(dec);
 
     // Prefill of one prompt, chunked: each chunk reads the weights once. Under expert parallelism one attention
     // group of tp devices runs the prompt's dense layers while its routed-expert work spreads over all n.
@@ -327,7 +328,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     };
     Phase pre = prefill_phase(sh.prompt);
     if (e.explain) pre.name = "prefill (" + format_sig(sh.prompt, 6) + " tokens)";
-    c.phases.push_back(pre);
+    if (!e.numbers_only) c.phases.push_back(pre);
     // Device time per sequence's prefill when a batch runs (throughput, not one request's first token): prompts
     // shorter than the step's token budget share a step with as many others as fit in it (continuous batching
     // with chunked prefill, Agrawal et al. 2024; TensorRT-LLM's static batches prefill the whole batch at once).
@@ -345,28 +346,28 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                                  (mixed ? "; plus the prefill of the " + format_sig(batch / std::max(1.0, sh.output), 3) +
                                               " requests that arrive per step at a steady rate (" + format_sig(prefill_per_seq_s * 1e3, 3) + " ms each" +
                                               (packed_seqs > 1 ? ", " + format_sig(packed_seqs, 4) + " prompts per prefill step" : std::string()) + ")" : std::string()); };
-    c.figures["decode_step_s"] = e.figure(step_s, Label::modelled, step_why);
-    c.figures["decode_tokens_per_s_per_user"] = e.figure(1.0 / step_s, Label::modelled, [&] { return std::string("1 / decode step time; " + step_why()); });
+    e.put("decode_step_s", step_s, Label::modelled, step_why);
+    e.put("decode_tokens_per_s_per_user", 1.0 / step_s, Label::modelled, [&] { return std::string("1 / decode step time; " + step_why()); });
     if (w.stage == Stage::batch) {
         // Offline: every sequence is prefilled once and decoded `output` steps in a batch of `batch`, so the
         // device time per sequence is prefill + output x step / batch (continuous batching, chunked prefill).
         const double per_sequence_s = prefill_per_seq_s + sh.output * dec.time_s / batch;
-        c.figures["throughput_tokens_per_s"] = e.figure(sh.output / per_sequence_s, Label::modelled, [&] {
+        e.put("throughput_tokens_per_s", sh.output / per_sequence_s, Label::modelled, [&] {
             return format_sig(batch, 6) + " sequences in flight: " + format_sig(sh.output, 6) + " output tokens / (prefill " +
                    format_sig(prefill_per_seq_s * 1e3, 3) + " ms" +
                    (packed_seqs > 1 ? " (" + format_sig(packed_seqs, 4) + " prompts per " + format_sig(a.prefill_chunk_tokens, 6) + "-token prefill step)" : std::string()) +
                    " + " + format_sig(sh.output, 6) + " x step / " + format_sig(batch, 6) + ")" +
                    (offline.found ? ", the batch that gives the most output tokens/s within memory" : ""); });
         if (offline.found)
-            c.figures["batch_sequences"] = e.figure(batch, Label::arithmetic, [&] { return std::string("sequences per step that maximize output tokens/s within memory (powers of two up to the most whose KV cache fits)"); });
+            e.put("batch_sequences", batch, Label::arithmetic, [&] { return std::string("sequences per step that maximize output tokens/s within memory (powers of two up to the most whose KV cache fits)"); });
     } else {
-        c.figures["throughput_tokens_per_s"] = e.figure(batch / step_s, Label::modelled, [&] {
+        e.put("throughput_tokens_per_s", batch / step_s, Label::modelled, [&] {
             return std::string("batch / decode step time; " + step_why()) +
                    (at_rate.found ? "; at an arrival rate the engine batches up to the largest output tokens/s that meets the latency targets" : ""); });
         if (at_rate.found)
-            c.figures["batch_sequences"] = e.figure(batch, Label::arithmetic, [&] { return std::string("sequences per step: the batch with the most output tokens/s whose per-user speed and first-token time still meet the targets (powers of two up to the most whose KV cache fits)"); });
+            e.put("batch_sequences", batch, Label::arithmetic, [&] { return std::string("sequences per step: the batch with the most output tokens/s whose per-user speed and first-token time still meet the targets (powers of two up to the most whose KV cache fits)"); });
     }
-    c.figures["ttft_s"] = e.figure(pre.time_s, Label::modelled, [&] { return std::string("prefill of " + format_sig(sh.prompt, 6) + " prompt tokens, no queue"); });
+    e.put("ttft_s", pre.time_s, Label::modelled, [&] { return std::string("prefill of " + format_sig(sh.prompt, 6) + " prompt tokens, no queue"); });
     // A wafer-scale or SRAM system's prefill roofline runs at a peak hundreds of times a GPU's, so its first token
     // comes out in microseconds to milliseconds; the only first-token time published for one (Cerebras' own service,
     // catalog/devices/cerebras-cs3.json notes: 0.24 s for Llama 3.1 405B) is a served figure, about 11x this model's
@@ -409,7 +410,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
             };
             const bool hopeless = ttft_target > 0 && prefill_s[0] > ttft_target;
             replicas = fewest_replicas(m1 * (1 + 1e-9), [&](int k) { return hopeless ? wait_at(k).stable : ok(k); });
-            c.figures["replicas_for_rate"] = e.figure(replicas, Label::modelled, [&] {
+            e.put("replicas_for_rate", replicas, Label::modelled, [&] {
                 return "the fewest replicas whose M/G/1 queue is stable" + std::string(ttft_target > 0 ? " and whose p95 time to first token meets the target" : "") +
                        " with " + format_sig(lambda, 4) + " requests/s split evenly over them"; });
         }
@@ -417,16 +418,16 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         auto qwhy = [&] { return format_sig(lambda / replicas, 4) + " requests/s per replica (" + std::to_string(replicas) + ") over " + std::to_string(classes.size()) +
                                  " traffic class(es); utilization " + format_sig(100 * q.utilization, 3) + " %; first class's prefill " +
                                  format_sig(prefill_s[0], 3) + " s plus the M/G/1 wait"; };
-        c.figures["utilization_ratio"] = e.figure(q.utilization, Label::modelled, [&] { return std::string("arrival rate x mean GPU time per request"); });
-        c.figures["p50_ttft_s"] = e.figure(q.p50_s + prefill_s[0], Label::modelled, qwhy);
-        c.figures["p95_ttft_s"] = e.figure(q.p95_s + prefill_s[0], Label::modelled, qwhy);
-        if (!q.stable) c.notes.push_back("the request rate exceeds what one replica serves (utilization >= 100 %): the queue grows without bound");
+        e.put("utilization_ratio", q.utilization, Label::modelled, [&] { return std::string("arrival rate x mean GPU time per request"); });
+        e.put("p50_ttft_s", q.p50_s + prefill_s[0], Label::modelled, qwhy);
+        e.put("p95_ttft_s", q.p95_s + prefill_s[0], Label::modelled, qwhy);
+        if (!q.stable && !e.numbers_only) c.notes.push_back("the request rate exceeds what one replica serves (utilization >= 100 %): the queue grows without bound");
         // Workload isolation (lesson 003): the first (interactive) class alone on its own replica.
         if (classes.size() > 1) {
             const auto& tc = classes.front();
             const double service = prefill_s[0] + tc.output_tokens * decode_phase(tc.prompt_tokens + tc.output_tokens / 2).time_s / batch;
             const QueueWait alone = mg1_wait(tc.requests_per_s, service, service * service);
-            c.figures["isolated_p95_ttft_s"] = e.figure(alone.p95_s + prefill_s[0], Label::modelled, [&] {
+            e.put("isolated_p95_ttft_s", alone.p95_s + prefill_s[0], Label::modelled, [&] {
                 return "the \"" + tc.name + "\" class alone on its own replica (the other classes moved elsewhere): utilization " +
                        format_sig(100 * alone.utilization, 3) + " %";
             });
@@ -439,8 +440,8 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         // stays colocated.
         const double link_bytes_per_s = d.interconnect_bytes_per_s * a.interconnect_efficiency;
         if (at_rate.found && e.search_batch && link_bytes_per_s > 0) {
-            const BatchChoice pure = best_batch(w, cat, d, n, a, [&](const Candidate& t) {
-                return tps_target <= 0 || fig(t, "decode_tokens_per_s_per_user").value >= tps_target; });
+            const BatchChoice pure = best_batch(w, cat, d, n, a, [&](const Eval& t) {
+                return tps_target <= 0 || t.value("decode_tokens_per_s_per_user") >= tps_target; });
             const double handoff_s = sh.prompt * kv_bytes_per_token(arch, kvb) / (tp * pp) / link_bytes_per_s;
             const double demand_tokens_per_s = lambda * sh.output;
             if (pure.found && pure.throughput > 0) {
@@ -452,15 +453,15 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                 const bool hopeless = ttft_target > 0 && p_s + handoff_s > ttft_target;
                 const int k = fewest_replicas(lambda * p_s * (1 + 1e-9), [&](int x) { return hopeless ? mg1_wait(lambda / x, p_s, p_s * p_s).stable : prefill_ok(x); });
                 const double decode_replicas = std::ceil(demand_tokens_per_s / pure.throughput);
-                const double colocated = std::max(std::ceil(demand_tokens_per_s / fig(c, "throughput_tokens_per_s").value), double(replicas));
+                const double colocated = std::max(std::ceil(demand_tokens_per_s / e.value("throughput_tokens_per_s")), double(replicas));
                 auto dwhy = [&] {
                     return std::to_string(k) + " prefill replica(s) (each prompt " + format_sig(p_s * 1e3, 3) + " ms + KV hand-off " +
                            format_sig(handoff_s * 1e3, 3) + " ms) + " + format_sig(decode_replicas, 6) + " decode replica(s) at batch " +
                            format_sig(pure.batch, 6) + " (" + format_sig(pure.throughput, 4) + " output tokens/s each, no prefill in its steps), of " +
                            std::to_string(n) + " device(s) each, against " + format_sig(colocated, 6) + " colocated";
                 };
-                c.figures["disaggregated_replicas"] = e.figure(k + decode_replicas, Label::modelled, dwhy);
-                c.figures["colocated_replicas"] = e.figure(colocated, Label::modelled, dwhy);
+                e.put("disaggregated_replicas", k + decode_replicas, Label::modelled, dwhy);
+                e.put("colocated_replicas", colocated, Label::modelled, dwhy);
                 if (e.explain)
                     c.notes.push_back("prefill/decode disaggregation: " + dwhy() +
                                       (k + decode_replicas < colocated ? ": fewer devices split" : ": no fewer devices split"));
@@ -477,7 +478,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                        format_sig(dec.roofline.ridge_flop_per_byte, 3) + " FLOP/byte; most of the step " +
                        (dec.roofline.compute_bound ? "in compute-bound weight GEMMs" : "bound by memory (weights and KV cache read)");
     }
-    e.headline = w.stage == Stage::batch ? fig(c, "throughput_tokens_per_s").value : 1.0 / step_s;
+    e.headline = w.stage == Stage::batch ? e.value("throughput_tokens_per_s") : 1.0 / step_s;
 
     // Interactive serving with latency targets: the most output tokens/s any batch reaches while every user
     // still gets the target speed and first-token time (at an arrival rate, the batch searched above). A count
@@ -489,8 +490,8 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
             auto why = [&] { return "batch " + format_sig(within.batch, 6) + ": the largest output tokens/s at which each user still gets " +
                                     (tps_target > 0 ? format_sig(tps_target, 4) + " tokens/s" : std::string("any speed")) +
                                     (ttft_target > 0 ? " and a first token within " + format_sig(ttft_target, 4) + " s" : ""); };
-            c.figures["max_throughput_within_targets_tokens_per_s"] = e.figure(within.throughput, Label::modelled, why);
-            c.figures["batch_within_targets_sequences"] = e.figure(within.batch, Label::arithmetic, why);
+            e.put("max_throughput_within_targets_tokens_per_s", within.throughput, Label::modelled, why);
+            e.put("batch_within_targets_sequences", within.batch, Label::arithmetic, why);
         } else if (e.explain) {
             c.notes.push_back("no batch meets the latency targets on " + std::to_string(n) + " x " + d.id);
         }
@@ -513,10 +514,7 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     Eval dense = e, wide = e;
     eval_serve_layout(w, cat, d, n, a, 1, dense);
     eval_serve_layout(w, cat, d, n, a, n, wide);
-    auto tokens_per_s = [](const Eval& x) {
-        auto it = x.c.figures.find("throughput_tokens_per_s");
-        return it == x.c.figures.end() ? 0.0 : it->second.value;
-    };
+    auto tokens_per_s = [](const Eval& x) { return x.value_or("throughput_tokens_per_s", 0.0); };
     const bool take_wide = wide.c.fits != dense.c.fits ? wide.c.fits : tokens_per_s(wide) > tokens_per_s(dense);
     Eval& kept = take_wide ? wide : dense;
     const Eval& other = take_wide ? dense : wide;
@@ -545,12 +543,16 @@ namespace {
 // fast domain, pipeline stages past it, as eval_serve lays out one replica): one replica is evaluated at its
 // share of the arrival rate (and of the concurrent users, when they are split: splits_users), and its throughput
 // and user capacity are multiplied by the replicas.
-Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d, int n, int replicas, const Assumptions& a, bool explain, bool count_trial) {
+Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d, int n, int replicas, const Assumptions& a, bool explain, bool count_trial,
+                         bool numbers_only) {
     Eval e;
     e.explain = explain;
     e.count_trial = count_trial;
-    e.c.device = d.id;
-    e.c.device_name = d.name;
+    e.numbers_only = numbers_only && !explain;
+    if (!e.numbers_only) { // a trial is never shown: it needs no names
+        e.c.device = d.id;
+        e.c.device_name = d.name;
+    }
     e.c.count = n;
     if (replicas > 1) { // the replica's share, applied by the evaluation (Eval::arrivals_split, users_share)
         e.arrivals_split = replicas;
@@ -560,6 +562,11 @@ Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d,
     if (replicas <= 1) return e;
     e.c.layout.data_parallel = replicas;
     for (const char* k : {"throughput_tokens_per_s", "max_concurrent_users", "max_throughput_within_targets_tokens_per_s"}) {
+        if (e.numbers_only) {
+            for (int i = 0; i < e.nums_n; ++i)
+                if (e.nums[i].first == k) e.nums[i].second *= replicas;
+            continue;
+        }
         auto it = e.c.figures.find(k);
         if (it == e.c.figures.end()) continue;
         it->second.value *= replicas;
@@ -568,7 +575,7 @@ Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d,
         if (explain) it->second.why += "; x " + std::to_string(replicas) + " replicas of " + std::to_string(n / replicas) + " device(s)" +
                                        (splits_users(w) ? ", " + format_sig(std::ceil(w.serve.concurrent_users / replicas), 6) + " users each" : "");
     }
-    if (w.stage == Stage::batch) e.headline = fig(e.c, "throughput_tokens_per_s").value;
+    if (w.stage == Stage::batch) e.headline = e.value("throughput_tokens_per_s");
     return e;
 }
 
@@ -581,8 +588,7 @@ double layout_score(const Workload& w, const Eval& e) {
     if (!e.c.fits) return -1;
     const bool targets = w.serve.ttft_target_s > 0 || w.serve.tokens_per_s_per_user_target > 0;
     const char* key = rate_batch(w) && targets ? "max_throughput_within_targets_tokens_per_s" : "throughput_tokens_per_s";
-    auto it = e.c.figures.find(key);
-    return it == e.c.figures.end() ? 0 : it->second.value;
+    return e.value_or(key, 0);
 }
 
 } // namespace
@@ -591,7 +597,7 @@ double layout_score(const Workload& w, const Eval& e) {
 // ranks by (`score` is the split's output tokens/s, within the targets at a rate; the count search sets its own).
 ServingPoint serving_point(const Workload& w, const Eval& e) {
     const Candidate& c = e.c;
-    auto value = [&](const char* k) { auto it = c.figures.find(k); return it == c.figures.end() ? 0.0 : it->second.value; };
+    auto value = [&](const char* k) { return e.value_or(k, 0.0); };
     ServingPoint p;
     p.count = c.count;
     p.replicas = std::max(1, c.layout.data_parallel);
@@ -599,20 +605,23 @@ ServingPoint serving_point(const Workload& w, const Eval& e) {
     p.tensor_parallel = c.layout.tensor_parallel;
     p.pipeline_parallel = c.layout.pipeline_parallel;
     p.expert_parallel = c.layout.expert_parallel;
-    p.batch_sequences = c.figures.count("batch_sequences") ? value("batch_sequences") : serve_shape(w).batch;
+    p.batch_sequences = e.has("batch_sequences") ? value("batch_sequences") : serve_shape(w).batch;
     p.fits = c.fits;
     const double tps_target = w.serve.tokens_per_s_per_user_target, ttft_target = w.serve.ttft_target_s;
     p.meets_targets = c.fits && (tps_target <= 0 || value("decode_tokens_per_s_per_user") >= tps_target) &&
-                      (ttft_target <= 0 || (c.figures.count("ttft_s") && value("ttft_s") <= ttft_target));
+                      (ttft_target <= 0 || (e.has("ttft_s") && value("ttft_s") <= ttft_target));
     p.throughput_tokens_per_s = value("throughput_tokens_per_s");
     p.tokens_per_s_per_device = p.count > 0 ? p.throughput_tokens_per_s / p.count : 0;
     p.fleet_devices = p.count;
     p.score = layout_score(w, e);
+    return p; // its words (describe_point) only once it is kept: a search evaluates many more points than it shows
+}
+
+void describe_point(ServingPoint& p) {
     p.describe = std::to_string(p.replicas) + " replica(s) x " + std::to_string(p.devices_per_replica) + " device(s) (" +
                  (p.expert_parallel > 1 ? "expert parallel " + std::to_string(p.expert_parallel) + ", attention tensor parallel " + std::to_string(p.tensor_parallel)
                                         : "tensor parallel " + std::to_string(p.tensor_parallel) + " x " + std::to_string(p.pipeline_parallel) + " stage(s)") +
                  ")";
-    return p;
 }
 
 // With the count left to the planner the replica size is the choice itself (choose_count: the fewest devices
@@ -620,27 +629,27 @@ ServingPoint serving_point(const Workload& w, const Eval& e) {
 // `fixed_replicas` > 0 skips the search (the bands of a layout already chosen). `points`, when given, receives
 // every split evaluated, in the order tried (serving_point).
 Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas,
-                         std::vector<ServingPoint>* points, bool count_trial) {
-    if (fixed_replicas > 0 && n % fixed_replicas == 0) return eval_serve_replicas(w, cat, d, n, fixed_replicas, a, explain, count_trial);
+                         std::vector<ServingPoint>* points, bool count_trial, bool numbers_only) {
+    if (fixed_replicas > 0 && n % fixed_replicas == 0) return eval_serve_replicas(w, cat, d, n, fixed_replicas, a, explain, count_trial, numbers_only);
     // A stated engine layout (serve.tensor_parallel: devices per replica, as the benchmark ran it) is not searched:
     // TensorRT-LLM's perf overview runs Llama 3.1 70B at "Tensor Model Parallel Size" 8 on 8 GPUs, one replica whose
     // every layer all-reduces over the 8 (v0.17, docs/source/performance/perf-overview.md), where 8 replicas of 1
     // would not communicate at all.
     if (const int tp = int(w.serve.tensor_parallel); tp > 0 && n % tp == 0) {
-        Eval pinned = eval_serve_replicas(w, cat, d, n, n / tp, a, explain, count_trial);
+        Eval pinned = eval_serve_replicas(w, cat, d, n, n / tp, a, explain, count_trial, numbers_only);
         if (points) points->push_back(serving_point(w, pinned));
         if (explain) pinned.c.notes.push_back("layout: " + std::to_string(n / tp) + " replica(s) x " + std::to_string(tp) + " device(s) (tensor parallel " +
                                               std::to_string(pinned.c.layout.tensor_parallel) + "), as serve.tensor_parallel states");
         return pinned;
     }
-    Eval best = eval_serve_replicas(w, cat, d, n, 1, a, explain, count_trial);
+    Eval best = eval_serve_replicas(w, cat, d, n, 1, a, explain, count_trial, numbers_only);
     if (points) points->push_back(serving_point(w, best));
     if (n <= 1 || w.hardware.count <= 0 || !(offline_batch(w) || rate_batch(w))) return best;
     double best_score = layout_score(w, best);
     std::string tried = explain ? "1 x " + std::to_string(n) + ": " + (best_score >= 0 ? format_sig(best_score, 4) : std::string("does not fit")) : "";
     for (int r = 2; r <= n; r *= 2) {
         if (n % r != 0) continue;
-        Eval t = eval_serve_replicas(w, cat, d, n, r, a, explain, count_trial);
+        Eval t = eval_serve_replicas(w, cat, d, n, r, a, explain, count_trial, numbers_only);
         if (points) points->push_back(serving_point(w, t));
         const double score = layout_score(w, t);
         if (explain) tried += ", " + std::to_string(r) + " x " + std::to_string(n / r) + ": " + (score >= 0 ? format_sig(score, 4) : std::string("does not fit"));
