@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "fuzz_check.h"
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/hf_config.h"
