@@ -38,7 +38,6 @@ struct AnswerReader : nlohmann::json_sax<nlohmann::json> {
     std::string top_key;            // the top-level key whose value is being read
     int errors_depth = -1;          // depth of the "errors" array while inside it
     bool message_next = false;      // the next string is an error object's "message"
-    std::string internal_message;
 
     explicit AnswerReader(const char* key) : key_wanted(key) {}
     bool value() { message_next = false; return true; }
@@ -49,7 +48,7 @@ struct AnswerReader : nlohmann::json_sax<nlohmann::json> {
     bool number_float(number_float_t, const string_t&) override { return value(); }
     bool binary(binary_t&) override { return value(); }
     bool string(string_t& s) override {
-        if (message_next && hwplan::fuzz::is_internal_error(s)) { internal = true; internal_message = s; }
+        if (message_next && hwplan::fuzz::is_internal_error(s)) internal = true;
         return value();
     }
     bool start_object(std::size_t) override {
