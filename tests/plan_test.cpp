@@ -1171,12 +1171,52 @@ namespace hwplan {
 TEST(Sensitivity, MissingInputsShowTheirEffect) {
     const Plan p = run(R"({"stage": "serve", "model": "Llama-3.1-70B", "precision": "fp8", "serve": {"concurrent_users": 50},
         "hardware": {"devices": ["H100 SXM", "H200"]}})");
-    ASSERT_EQ(p.sensitivity.size(), 1u); // concurrent_users was given: only the context is probed
+    // concurrent_users was given: of the workload's inputs only the context is probed (the decision inputs left out
+    // follow it: DecisionInputsLeftOutSayWhatTheOtherChoiceAnswers)
+    ASSERT_FALSE(p.sensitivity.empty());
+    EXPECT_EQ(std::count_if(p.sensitivity.begin(), p.sensitivity.end(), [](const std::string& l) { return l.rfind("serve.", 0) == 0; }), 1);
     EXPECT_EQ(p.sensitivity[0].rfind("serve.context_tokens: at 2048 tokens: ", 0), 0u) << p.sensitivity[0];
     EXPECT_NE(p.sensitivity[0].find("at 32768 tokens: "), std::string::npos);
     const Plan given_all = run(R"({"stage": "serve", "model": "Llama-3.1-70B", "precision": "fp8",
-        "serve": {"concurrent_users": 50, "context_tokens": 8192}, "hardware": {"devices": ["H100 SXM"]}})");
+        "serve": {"concurrent_users": 50, "context_tokens": 8192}, "hardware": {"devices": ["H100 SXM"]},
+        "decision": {"stack": "pytorch-cuda", "priority": "unit_cost"}})");
     EXPECT_TRUE(given_all.sensitivity.empty());
+}
+
+// Issue 19 ("sensitivity filled wherever an assumption was missing"): a plan that assumed the team's stack
+// (pytorch-cuda, lesson 003) or the ranking (lowest cost) says what the other choice answers. The reference is the
+// same scenario planned whole with that input given (every catalog device, no pruning), its recommendation by name:
+// the probe re-plans only the devices the choice could make the answer (devices_that_may_answer), so this also checks
+// that nothing it leaves out could have won. Lesson 004 ranks cost first for the bank; every stack open, a cheaper
+// accelerator family competes there, and latency first moves the live chat off the cheapest card.
+TEST(Sensitivity, DecisionInputsLeftOutSayWhatTheOtherChoiceAnswers) {
+    struct Row { const char* scenario; const char* key; const char* field; const char* value; };
+    for (const Row& r : {Row{"bank-70b-fp8", "decision.stack", "stack", "any"}, Row{"7b-full-finetune-adam", "decision.stack", "stack", "any"},
+                         Row{"team-live-chat", "decision.priority", "priority", "latency"}, Row{"bank-70b-fp8", "decision.priority", "priority", "latency"}}) {
+        const Scenario* s = find_scenario(catalog(), r.scenario);
+        ASSERT_NE(s, nullptr) << r.scenario;
+        const Plan p = run(s->workload_json);
+        nlohmann::json doc = nlohmann::json::parse(s->workload_json);
+        ASSERT_FALSE(doc.contains("decision") && doc["decision"].contains(r.field)) << r.scenario << " gives " << r.key;
+        doc["decision"][r.field] = r.value;
+        const Plan whole = plan_from_json(doc.dump(), catalog(), false);
+        ASSERT_TRUE(whole.issues.empty()) << r.scenario;
+        ASSERT_TRUE(whole.recommendation.found) << r.scenario << " with " << r.key << " " << r.value;
+        const std::string answer = whole.recommendation.option.name;
+        const auto line = std::find_if(p.sensitivity.begin(), p.sensitivity.end(), [&](const std::string& l) { return l.rfind(std::string(r.key) + ": ", 0) == 0; });
+        ASSERT_NE(line, p.sensitivity.end()) << r.scenario << ": no " << r.key << " line";
+        EXPECT_NE(line->find(": " + answer), std::string::npos) << r.scenario << ": " << *line << " (whole catalog: " << answer << ")";
+        const bool same = answer == p.recommendation.option.name;
+        EXPECT_EQ(line->find("(the same answer)") != std::string::npos, same) << *line;
+    }
+    // The lessons' own movers: the bank's answer changes with every stack open, the live chat's with latency first.
+    const Plan bank = run(find_scenario(catalog(), "bank-70b-fp8")->workload_json);
+    const Plan chat = run(find_scenario(catalog(), "team-live-chat")->workload_json);
+    for (const auto& [plan, key] : {std::pair{&bank, "decision.stack"}, std::pair{&chat, "decision.priority"}})
+        for (const auto& l : plan->sensitivity)
+            if (l.rfind(std::string(key) + ": ", 0) == 0) EXPECT_EQ(l.find("(the same answer)"), std::string::npos) << l;
+    // Given, nothing is probed: a training job has no priority line (ranking by latency is a serving question).
+    for (const auto& l : run(find_scenario(catalog(), "7b-full-finetune-adam")->workload_json).sensitivity) EXPECT_NE(l.rfind("decision.priority", 0), 0u) << l;
 }
 
 } // namespace hwplan

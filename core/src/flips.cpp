@@ -392,11 +392,11 @@ void fit_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionS
 
 } // namespace
 
-std::vector<std::string> devices_that_may_answer(const Plan& p) {
-    auto fixed = [](Elimination r) { // a reason the demand does not enter (feasibility.cpp check_feasibility, decide_pricing.cpp)
+std::vector<std::string> devices_that_may_answer(const Plan& p, bool stack_may_change) {
+    auto fixed = [stack_may_change](Elimination r) { // a reason the demand does not enter (feasibility.cpp check_feasibility, decide_pricing.cpp)
         switch (r) {
+        case Elimination::software: return !stack_may_change;
         case Elimination::stage:
-        case Elimination::software:
         case Elimination::site:
         case Elimination::licence:
         case Elimination::data:

@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 
+#include "hwplan/feasibility.h"
 #include "hwplan/format.h"
 #include "hwplan/render.h"
 #include "hwplan/run_it.h"
@@ -357,6 +358,7 @@ void finish_serving_search(const Workload& w, Candidate& c, ServingSearch& s, st
 std::string outcome(const Plan& p) {
     if (!p.recommendation.found) return "no feasible option";
     const auto& o = p.recommendation.option;
+    if (!(o.cost.value > 0)) return o.name + " (no price in the catalog)"; // an unpriced option, not a free one
     return o.name + " at " + format_figure(o.unit, o.cost.value) + " " + unit_label(o.unit);
 }
 
@@ -401,6 +403,30 @@ void add_sensitivity(Plan& p, const Workload& w, const Catalog& cat, const Assum
             line += std::string(hi ? "; " : " ") + "at " + probe.show(v) + ": " + outcome(q);
         }
         p.sensitivity.push_back(line);
+    }
+    // The decision inputs left out that choose between answers (lesson 004 asks first what the team runs, and whether
+    // cost or latency comes first): the answer with the other choice, so a buyer sees what the default decided. Only
+    // the devices the choice could make the answer are re-planned (devices_that_may_answer: a stack re-plan also those
+    // out for their stack alone; a priority moves the ranking, never a fixed elimination).
+    struct Choice {
+        std::string key, said;
+        bool stack;
+        std::function<void(Workload&)> set;
+    };
+    std::vector<Choice> choices;
+    if (!given("decision.stack") && effective_stack(w) != "any")
+        choices.push_back({"decision.stack", "with every stack compared (\"any\" instead of the assumed " + effective_stack(w) + ")", true,
+                           [](Workload& x) { x.decision.stack = "any"; }});
+    if (!given("decision.priority") && w.stage == Stage::serve && w.decision.priority != Priority::latency)
+        choices.push_back({"decision.priority", "with latency first (first token, then per-user speed)", false,
+                           [](Workload& x) { x.decision.priority = Priority::latency; }});
+    for (const auto& choice : choices) {
+        Workload v = w;
+        choice.set(v);
+        const std::vector<std::string> only = devices_that_may_answer(p, choice.stack);
+        const Plan q = answer_plan(v, cat, as, &only);
+        const std::string now = outcome(q);
+        p.sensitivity.push_back(choice.key + ": " + choice.said + ": " + now + (now == outcome(p) ? " (the same answer)" : ""));
     }
 }
 

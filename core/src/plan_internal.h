@@ -59,6 +59,8 @@ Plan answer_plan(const Workload& workload, const Catalog& catalog, const Assumpt
 // The plan's candidate devices that another demand (users, requests/s or items) could make the answer (flips.cpp): all
 // but those whose every option is out for a reason the demand does not enter (stage, software, site, licence, data,
 // framework, cannot be bought, not for rent, spot for an interactive endpoint: feasibility.cpp, decide_pricing.cpp).
-std::vector<std::string> devices_that_may_answer(const Plan& plan);
+// `stack_may_change`: a re-plan under another software stack (decision.stack), where the stack's own reason (software)
+// is not fixed.
+std::vector<std::string> devices_that_may_answer(const Plan& plan, bool stack_may_change = false);
 
 } // namespace hwplan
