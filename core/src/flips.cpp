@@ -28,7 +28,9 @@ std::string shown_answer(const Plan& p) { return p.recommendation.found ? p.reco
 std::string percent(double ratio) { return format_sig(100 * ratio, 3) + " %"; }
 
 // The plan's candidates (or those given) priced again under another workload (decide() reorders and reprices them).
-Plan redecided(const Plan& p, const std::vector<Candidate>& candidates, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
+// `candidates` by value: a caller that re-decides its copies once moves them in (redecided_on), one that re-decides
+// the same copies again and again passes them to be copied (utilization_flips).
+Plan redecided(const Plan& p, std::vector<Candidate> candidates, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
     Plan q;
     q.name = p.name;
     q.stage = p.stage;
@@ -37,9 +39,27 @@ Plan redecided(const Plan& p, const std::vector<Candidate>& candidates, const Wo
     q.params = p.params;
     q.active_params = p.active_params;
     q.precision = p.precision;
-    q.candidates = candidates;
+    q.candidates = std::move(candidates);
     decide(q, w, cat, as, false); // the answer and the options' costs: no words
     return q;
+}
+
+// Copies of the plan's candidates that `keep` selects, for decide() alone: what it reads of a candidate is numbers
+// (figures, memory, count, layout, regime), so the words and the search's points are dropped from a copy that may be
+// re-decided many times (utilization flips: up to nineteen).
+template <class Keep> std::vector<Candidate> decision_copies(const Plan& p, Keep keep) {
+    std::vector<Candidate> out;
+    for (const Candidate& c : p.candidates) {
+        if (!keep(c)) continue;
+        Candidate& k = out.emplace_back(c);
+        for (auto& [name, f] : k.figures) f.why.clear();
+        k.notes.clear();
+        k.phases.clear();
+        k.memory.terms.clear();
+        k.serving.points.clear();
+        k.layouts.layouts.clear();
+    }
+    return out;
 }
 
 // [SECTION] the best option of each kind ---------------------------------------------------------------
@@ -145,24 +165,13 @@ void utilization_flips(Plan& p, const Workload& w, const Catalog& cat, const Ass
     // Utilization moves prices only: an option eliminated for another reason (fit, targets, stack, site, scale) stays
     // eliminated at every utilization, so only the candidates with an option that is feasible, or held back by the
     // monthly budget alone (a price), are re-decided; the others cannot become the answer.
-    std::vector<Candidate> live;
-    for (const Candidate& c : p.candidates) {
-        const bool may_win = std::any_of(p.options.begin(), p.options.end(), [&](const Option& o) {
+    const std::vector<Candidate> live = decision_copies(p, [&](const Candidate& c) {
+        return std::any_of(p.options.begin(), p.options.end(), [&](const Option& o) {
             return o.device == c.device &&
                    (o.feasible || (!o.eliminated_by.empty() && std::all_of(o.eliminated_by.begin(), o.eliminated_by.end(), [](Elimination r) {
                                        return r == Elimination::budget; })));
         });
-        if (!may_win) continue;
-        // What decide() reads of a candidate is numbers (figures, memory, count, layout, regime): the words and the
-        // search's points are dropped from the copy re-decided up to nineteen times.
-        Candidate& k = live.emplace_back(c);
-        for (auto& [name, f] : k.figures) f.why.clear();
-        k.notes.clear();
-        k.phases.clear();
-        k.memory.terms.clear();
-        k.serving.points.clear();
-        k.layouts.layouts.clear();
-    }
+    });
     Workload v = w; // one copy, its utilization moved for each re-decision
     auto at = [&](double u) {
         v.cost.utilization = u;
@@ -418,6 +427,11 @@ std::vector<std::string> devices_that_may_answer(const Plan& p, bool stack_may_c
         if (live || !listed) out.push_back(c.device); // a device no option names is kept: nothing says it cannot answer
     }
     return out;
+}
+
+Plan redecided_on(const Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as, const std::vector<std::string>& devices) {
+    return redecided(p, decision_copies(p, [&](const Candidate& c) { return std::find(devices.begin(), devices.end(), c.device) != devices.end(); }),
+                     w, cat, as);
 }
 
 void add_flips(Plan& p, const Workload& w, const Catalog& cat, const AssumptionSet& as, bool replan) {

@@ -2,7 +2,9 @@
 #include "hwplan/memory.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <span>
 
 #include "hwplan/format.h"
 
@@ -100,10 +102,22 @@ double kv_bytes_per_sequence(const ModelArch& arch, double bytes_per_value, doub
 double max_context_tokens(const ModelArch& arch, double bytes_per_value, double free_bytes, double block_tokens) {
     if (free_bytes <= 0) return 0;
     // The cache is piecewise linear in the context: every layer grows until its window (if any) is full.
-    // Walk the windows in increasing order; in each stretch the growing layers' slope is constant.
-    std::vector<double> windows{0};
+    // Walk the windows in increasing order; in each stretch the growing layers' slope is constant. The windows are
+    // kept inline (a model has a handful of attention runs; this runs for every trial of the serving search).
+    constexpr size_t kInline = 8;
+    std::array<double, kInline> inline_windows{};
+    std::vector<double> more;
+    size_t count = 1; // inline_windows[0] = 0
     for (const auto& run : arch.attention_layers)
-        if (run.kind == AttentionKind::sliding) windows.push_back(run.window);
+        if (run.kind == AttentionKind::sliding) {
+            if (count < kInline) inline_windows[count++] = run.window;
+            else more.push_back(run.window);
+        }
+    if (!more.empty()) { // more sliding runs than the inline room: all of them on the heap
+        more.insert(more.begin(), inline_windows.begin(), inline_windows.begin() + count);
+        count = more.size();
+    }
+    const std::span<double> windows = more.empty() ? std::span<double>(inline_windows.data(), count) : std::span<double>(more);
     std::sort(windows.begin(), windows.end());
     double context = 0;
     for (size_t i = 0;; ++i) {

@@ -405,9 +405,11 @@ void add_sensitivity(Plan& p, const Workload& w, const Catalog& cat, const Assum
         p.sensitivity.push_back(line);
     }
     // The decision inputs left out that choose between answers (lesson 004 asks first what the team runs, and whether
-    // cost or latency comes first): the answer with the other choice, so a buyer sees what the default decided. Only
-    // the devices the choice could make the answer are re-planned (devices_that_may_answer: a stack re-plan also those
-    // out for their stack alone; a priority moves the ranking, never a fixed elimination).
+    // cost or latency comes first): the answer with the other choice, so a buyer sees what the default decided. Neither
+    // enters a candidate's evaluation (plan_*.cpp read no decision.stack or decision.priority), so the plan's own
+    // candidates are decided again (redecided_on), those of the devices the choice could make the answer
+    // (devices_that_may_answer: with another stack also those out for their stack alone; a priority moves the ranking,
+    // never a fixed elimination). tests/plan_test.cpp checks each against the scenario planned whole with that choice.
     struct Choice {
         std::string key, said;
         bool stack;
@@ -423,8 +425,7 @@ void add_sensitivity(Plan& p, const Workload& w, const Catalog& cat, const Assum
     for (const auto& choice : choices) {
         Workload v = w;
         choice.set(v);
-        const std::vector<std::string> only = devices_that_may_answer(p, choice.stack);
-        const Plan q = answer_plan(v, cat, as, &only);
+        const Plan q = redecided_on(p, v, cat, as, devices_that_may_answer(p, choice.stack));
         const std::string now = outcome(q);
         p.sensitivity.push_back(choice.key + ": " + choice.said + ": " + now + (now == outcome(p) ? " (the same answer)" : ""));
     }

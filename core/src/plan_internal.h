@@ -63,4 +63,10 @@ Plan answer_plan(const Workload& workload, const Catalog& catalog, const Assumpt
 // is not fixed.
 std::vector<std::string> devices_that_may_answer(const Plan& plan, bool stack_may_change = false);
 
+// The plan's candidates for `devices`, decided again under `workload` (flips.cpp): the answer and the options' typical
+// costs when only a decision input differs (decision.stack, decision.priority, cost.utilization), which no candidate's
+// evaluation reads, so the candidates are the plan's own rather than planned again.
+Plan redecided_on(const Plan& plan, const Workload& workload, const Catalog& catalog, const AssumptionSet& assumptions,
+                  const std::vector<std::string>& devices);
+
 } // namespace hwplan
