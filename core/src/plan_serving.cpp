@@ -270,14 +270,6 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // its group (serve.decode_attention "per_query_head"); a latent (MLA) cache is shared by design.
     const double kv_reads = w.serve.decode_attention == "per_query_head" && !latent && arch.kv_heads > 0
         ? std::max(1.0, double(arch.heads) / arch.kv_heads) : 1.0;
-    // A decode step runs its weight GEMMs and then attention over the KV cache, one after the other, each on its
-    // own roofline (LLM-Viewer's per-operator roofline, performance.h roofline_sequence): at a large batch the
-    // GEMMs are compute-bound while attention reads every sequence's cache at about one FLOP per byte per query
-    // head of a group and stays memory-bound. At batch 1 both are memory-bound and the sum is the step's total
-    // bytes over the bandwidth, as one roofline gives. Attention runs at the same shares of the same peak and
-    // bandwidth (its compute side never binds at decode). GEMMs at an 8-bit peak (FP8, INT8) reach a smaller share
-    // of it than 16-bit ones of theirs (decode_compute_efficiency_8bit: TensorRT-LLM v0.9.0's LLaMA 7B 128/128 rows,
-    // 0.30-0.36 of the FP8 peak on H100, H200 and L40S against 0.90 of the FP16 peak on the A100).
     // The decode runtime (runtimes.json "decode_runtimes", serve.runtime; runtime.h DecodeRuntime). A tuned runtime
     // counts no host operations: its step is the device's time plus decode_step_overhead_s. An eager Python loop issues
     // host_ops_per_layer x layers + host_ops_per_step framework operations a step at eager_op_host_s each; the device
@@ -289,6 +281,14 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     const DecodeRuntime& drt = found_rt ? *found_rt : kTuned;
     const double host_ops = drt.host_ops_per_layer * arch.layers + drt.host_ops_per_step;
     const double host_s = host_ops * a.eager_op_host_s;
+    // A decode step runs its weight GEMMs and then attention over the KV cache, one after the other, each on its
+    // own roofline (LLM-Viewer's per-operator roofline, performance.h roofline_sequence): at a large batch the
+    // GEMMs are compute-bound while attention reads every sequence's cache at about one FLOP per byte per query
+    // head of a group and stays memory-bound. At batch 1 both are memory-bound and the sum is the step's total
+    // bytes over the bandwidth, as one roofline gives. Attention runs at the same shares of the same peak and
+    // bandwidth (its compute side never binds at decode). GEMMs at an 8-bit peak (FP8, INT8) reach a smaller share
+    // of it than 16-bit ones of theirs (decode_compute_efficiency_8bit: TensorRT-LLM v0.9.0's LLaMA 7B 128/128 rows,
+    // 0.30-0.36 of the FP8 peak on H100, H200 and L40S against 0.90 of the FP16 peak on the A100).
     const bool eight_bit_peak = peak.precision == "fp8" || peak.precision == "int8";
     const double gemm_share = eight_bit_peak ? a.decode_compute_efficiency_8bit : a.decode_compute_efficiency;
     auto decode_phase = [&](double ctx) {
