@@ -1463,6 +1463,40 @@ TEST(EncoderRuntimes, AnUncalibratedRuntimeSaysSoAndWidensItsBand) {
     EXPECT_LT(c.figures.at("items_per_s").low, 0.5 * c.figures.at("items_per_s").value);
 }
 
+// An eager Python decode loop (serve.runtime, catalog/runtimes.json decode_runtimes) issues its operations one at a
+// time; the device runs ahead and then waits on the host. LitGPT's generate on Llama 2 7B, 32 blocks of 42 operations
+// and 22 outside them (the profile's counts from lit_gpt/model.py at 8641822), at eager_op_host_s = 21.2 us (the
+// gpt-fast blog's eager baseline: 39.2 ms / 1,849 operations), by hand:
+//   host: (32 x 42 + 22) x 21.2 us = 1,366 x 21.2 us = 28.9592 ms
+//   device: 13.5 GB of bf16 weights at 0.78 x 2,039 GB/s, about 8.5 ms, under the host's time
+// so the step is the host's 28.9592 ms. Its slow end takes 60.5 us an operation (1,366 x 60.5 us = 82.643 ms).
+TEST(DecodeRuntimes, AnEagerLoopOnAFastDeviceWaitsOnItsHost) {
+    const Plan p = run(R"({"stage": "serve", "model": "llama-2-7b", "precision": "bf16",
+        "serve": {"context_tokens": 66, "prompt_tokens": 16, "output_tokens": 50, "concurrent_users": 1, "runtime": "litgpt"},
+        "hardware": {"devices": ["a100-80gb"], "count": 1}})");
+    const Candidate& c = p.candidates.at(0);
+    const Figure& step = c.figures.at("decode_step_s");
+    EXPECT_NEAR(step.value, 1366 * 21.2e-6, 1e-9);
+    EXPECT_NEAR(1.0 / c.figures.at("decode_tokens_per_s_per_user").low, 1366 * 60.5e-6, 1e-9);
+    EXPECT_EQ(step.label, Label::modelled);
+    EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) { return n.find("not calibrated for this runtime (litgpt)") == 0; }));
+}
+
+// On a slow device the same loop hides under the device's time: Llama 2 13B bf16 on an RTX A6000 (26 GB at
+// 0.78 x 768 GB/s, about 43 ms, against a host of (40 x 45 + 40) x 21.2 us = 39.0 ms for transformers' generate).
+// The step is then the device's own, without the tuned runtime's decode_step_overhead_s (0.87 ms), whose launches
+// the eager loop's count already holds.
+TEST(DecodeRuntimes, AnEagerLoopOnASlowDeviceIsTheDevicesTime) {
+    auto step = [](const char* runtime) {
+        const Plan p = run(std::string(R"({"stage": "serve", "model": "llama-2-13b", "precision": "bf16",
+            "serve": {"context_tokens": 256, "prompt_tokens": 128, "output_tokens": 128, "concurrent_users": 1, "runtime": ")") + runtime + R"("},
+            "hardware": {"devices": ["rtx-a6000"], "count": 1}})");
+        return p.candidates.at(0).figures.at("decode_step_s").value;
+    };
+    EXPECT_GT(step("pytorch-eager"), (40 * 45 + 40) * 21.2e-6);
+    EXPECT_NEAR(step("tuned") - step("pytorch-eager"), 0.87e-3, 1e-9);
+}
+
 // Unsloth's forward returns bf16 logits (CausalLM_fast_forward: no upcast), its loss kernel saves them and writes
 // their gradient in place (2 bytes per logit), and transformers' Trainer returns them through accelerate's
 // convert_outputs_to_fp32 as an FP32 copy (4 bytes). Llama 2 7B, QLoRA, 8,192 tokens, full recomputation with the

@@ -697,6 +697,23 @@ EncoderRuntime read_encoder_runtime(const std::string& key, Reader& e, SourceBoo
     return t;
 }
 
+// One decode runtime profile (DecodeRuntime, runtime.h): the host's operations per layer and per step.
+DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook& b) {
+    DecodeRuntime t;
+    t.id = key;
+    if (!valid_id(key)) e.ctx().add(e.path(), "id must be lower-case letters, digits, '-' or '.'");
+    t.name = e.string("name", true).value_or("");
+    t.meaning = e.string("meaning", true).value_or("");
+    t.host_ops_per_layer = e.number("host_ops_per_layer", true, 0, 10000).value_or(0);
+    t.host_ops_per_step = e.number("host_ops_per_step", true, 0, 10000).value_or(0);
+    t.is_default = e.boolean("default", false).value_or(false);
+    t.calibrated_by = e.strings("calibrated_by", false);
+    e.string("note", false);
+    attach_source(e, b, {"host_ops_per_layer", "host_ops_per_step"});
+    t.source = b.source_of.count(e.at("host_ops_per_layer")) ? b.source_of[e.at("host_ops_per_layer")] : "";
+    return t;
+}
+
 void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
     SourceBook book;
     Reader top(ctx, "", doc);
@@ -706,6 +723,12 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
     if (!catalog.encoder_runtimes.empty()) {
         const auto defaults = std::count_if(catalog.encoder_runtimes.begin(), catalog.encoder_runtimes.end(), [](const EncoderRuntime& r) { return r.is_default; });
         if (defaults != 1) ctx.add("encoder_runtimes", "exactly one encoder runtime must be the default, found " + std::to_string(defaults));
+    }
+    read_entry_group(top, ctx, "decode_runtimes", false, book, read_decode_runtime,
+                     [&](DecodeRuntime t) { catalog.decode_runtimes.push_back(std::move(t)); });
+    if (!catalog.decode_runtimes.empty()) {
+        const auto defaults = std::count_if(catalog.decode_runtimes.begin(), catalog.decode_runtimes.end(), [](const DecodeRuntime& r) { return r.is_default; });
+        if (defaults != 1) ctx.add("decode_runtimes", "exactly one decode runtime must be the default, found " + std::to_string(defaults));
     }
     read_entry_group(
         top, ctx, "runtimes", true, book,
@@ -1265,6 +1288,12 @@ const ToolInterface* Catalog::find_tool(const std::string& id) const {
 
 const EncoderRuntime* Catalog::find_encoder_runtime(const std::string& id) const {
     for (const auto& r : encoder_runtimes)
+        if (id.empty() ? r.is_default : r.id == id) return &r;
+    return nullptr;
+}
+
+const DecodeRuntime* Catalog::find_decode_runtime(const std::string& id) const {
+    for (const auto& r : decode_runtimes)
         if (id.empty() ? r.is_default : r.id == id) return &r;
     return nullptr;
 }

@@ -72,6 +72,26 @@ struct EncoderRuntime {
     bool operator==(const EncoderRuntime&) const = default;
 };
 
+// How a decode runtime issues one decode step from the host (catalog/runtimes.json "decode_runtimes"). A tuned
+// runtime (a compiled engine, CUDA graphs, a C++ loop: TensorRT-LLM, vLLM, gpt-fast with torch.compile, llama.cpp)
+// launches a step's kernels faster than the device runs them, so the step is the device's time plus
+// decode_step_overhead_s; that is what the decode efficiencies were fitted on. An eager Python runtime (transformers'
+// generate(), LitGPT's generate) calls one framework operation at a time: the host needs host_ops_per_layer x layers
+// + host_ops_per_step operations at eager_op_host_s each, and the device, running ahead asynchronously, waits on it
+// once that exceeds its own time (the gpt-fast blog's eager baseline: "heavily CPU overhead bound"). Counted from
+// each runtime's model and generation code; the plan takes the longer of the two.
+struct DecodeRuntime {
+    std::string id;                              // "tuned", "pytorch-eager", "litgpt", "autoawq-fused"
+    std::string name;                            // "transformers generate() in eager PyTorch"
+    std::string meaning;                         // how it issues a step, in one sentence
+    double host_ops_per_layer = 0;               // framework operations the host issues per transformer layer per step (0: not counted)
+    double host_ops_per_step = 0;                // the same outside the layers: embedding, final norm, LM head, sampling, the loop's bookkeeping
+    bool is_default = false;                     // the profile a workload without serve.runtime gets
+    std::vector<std::string> calibrated_by;      // suite cases a value under this profile was fitted on (empty: not calibrated for it)
+    std::string source;                          // source id in Catalog::runtime_sources
+    bool operator==(const DecodeRuntime&) const = default;
+};
+
 } // namespace hwplan
 
 namespace hwplan {
