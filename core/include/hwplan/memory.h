@@ -94,8 +94,9 @@ struct ActivationSettings {
     bool qkv_input_kept = true;       // the QKV projection's input (the first norm's output), h per token
     bool mlp_input_kept = true;       // the MLP's input (the second norm's output), h per token
     bool down_input_kept = true;      // the down projection's input, i per token (one of gated_mlp_saved_tensors; of a plain MLP's 2)
-    // Further bytes per token a block keeps that the terms above do not name (LoRA dropout's masks and dropped inputs, a
-    // trainer's own copies: training_adapter_extra_bytes_per_token); split across tensor-parallel ranks like the MLP's.
+    // Further bytes per token a block keeps that the terms above do not name (LoRA dropout's masks and dropped inputs,
+    // lora_dropout_bytes_per_token; a trainer's own copies, from its runtime profile in plan_training.cpp eval_train);
+    // split across tensor-parallel ranks like the MLP's.
     double extra_bytes_per_token = 0;
 };
 
