@@ -750,6 +750,15 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
             t.eager_attention = e.choice("attention", true, {"sdpa", "eager"}).value_or("sdpa") == "eager";
             t.offload_checkpoints = e.boolean("offload_checkpoints", false).value_or(false);
             t.gated_mlp_saved_tensors = e.number("gated_mlp_saved_tensors", false, 1, 8).value_or(4);
+            t.lora_targets = e.choice("lora_targets", false, {"all", "query-value"}).value_or("all");
+            t.lora_dropout = e.number("lora_dropout", false, 0, 0.9).value_or(0);
+            t.lora_dropout_per_module = e.boolean("lora_dropout_per_module", false).value_or(true);
+            t.quantized_base_keeps_inputs = e.boolean("quantized_base_keeps_inputs", false).value_or(true);
+            t.quantizes_head = e.boolean("quantizes_head", false).value_or(false);
+            t.dequantized_copy_bytes_per_param = e.number("dequantized_copy_bytes_per_param", false, 0, 8).value_or(2);
+            t.fused_qkv_kept = e.boolean("fused_qkv_kept", false).value_or(false);
+            t.lora_zero_pad_kept = e.boolean("lora_zero_pad_kept", false).value_or(false);
+            t.memory_unmodelled_high_ratio = e.number("memory_unmodelled_high_ratio", false, 0, 2).value_or(0);
             t.optimizer_fp32_gradient_bytes_per_param = e.number("optimizer_fp32_gradient_bytes_per_param", false, 0, 8).value_or(0);
             t.zero2_shards_gradients = e.boolean("zero2_shards_gradients", false).value_or(true);
             t.zero3_layer_gather_bytes_per_param = e.number("zero3_layer_gather_bytes_per_param", false, 0, 16).value_or(0);
@@ -771,7 +780,9 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
                                  "optimizer_in_backward", "attention", "offload_checkpoints", "gated_mlp_saved_tensors", "optimizer_fp32_gradient_bytes_per_param",
                                  "zero2_shards_gradients", "zero3_layer_gather_bytes_per_param", "offload_gradients",
                                  "offload_parameters", "shard_embeddings_and_head", "adapter_step_overhead_s",
-                                 "causal_attention_flops_ratio", "max_zero_stage", "recompute", "tensor_parallel_overlap"});
+                                 "causal_attention_flops_ratio", "max_zero_stage", "recompute", "tensor_parallel_overlap", "lora_targets",
+                                 "lora_dropout", "lora_dropout_per_module", "quantized_base_keeps_inputs", "quantizes_head",
+                                 "dequantized_copy_bytes_per_param", "fused_qkv_kept", "lora_zero_pad_kept", "memory_unmodelled_high_ratio"});
             t.source = b.source_of.count(e.at("adapter_bytes_per_param")) ? b.source_of[e.at("adapter_bytes_per_param")] : "";
             return t;
         },
