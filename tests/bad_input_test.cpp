@@ -221,7 +221,7 @@ TEST(BadInput, EveryClassNamesPathAndReason) {
         // unknown ids
         {R"({"stage": "serve", "model": "Llama-9"})", "model", "unknown model \"Llama-9\""},
         {serve(R"("precision": "fp7")"), "precision",
-         "unknown weight format \"fp7\"; expected one of bf16, fp16, fp32, fp4, fp8, int4, int8, iq4_xs, mxfp4, nf4, nvfp4, q2_k, "
+         "unknown weight format \"fp7\"; expected one of bf16, fp16, fp32, fp4, fp8, int4, int8, iq4_xs, mxfp4, nf4, nf4-no-dq, nvfp4, q2_k, "
          "q3_k_m, q4_0, q4_k_m, q5_k_m, q6_k, q8_0"},
         // huge arrays
         {serve(R"("serve": {"traffic": [)" + [] {
@@ -296,7 +296,7 @@ TEST(BadInput, EveryTextEntryPointAnswersWithErrors) {
         {+calibrate, cal(R"({"stage": "serve", "model": "mistral-7b", "precision": 16})"), "workload.precision",
          "expected a format name or an object {weights, kv_cache, compute}, got a number"},
         {+calibrate, cal(R"({"stage": "serve", "model": "mistral-7b", "precision": "fp7"})"), "workload.precision",
-         "unknown weight format \"fp7\"; expected one of bf16, fp16, fp32, fp4, fp8, int4, int8, iq4_xs, mxfp4, nf4, nvfp4, q2_k, q3_k_m, "
+         "unknown weight format \"fp7\"; expected one of bf16, fp16, fp32, fp4, fp8, int4, int8, iq4_xs, mxfp4, nf4, nf4-no-dq, nvfp4, q2_k, q3_k_m, "
          "q4_0, q4_k_m, q5_k_m, q6_k, q8_0"},
         {+calibrate, cal(R"({"stage": "serve", "model": "mistral-7b", "serve": {"concurrent_users": 1e400}})"), "workload.serve.concurrent_users",
          "number too large (beyond the range of a double, about 1.8e308)"},

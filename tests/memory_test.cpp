@@ -269,6 +269,42 @@ TEST(Lora, AllLinearRank16OnLlama3_8B) {
     EXPECT_EQ(lora_params(test::llama31_8b(), 16), 41943040.0);
 }
 
+// LoRA on the query and value projections only (LitGPT finetune/lora.py's defaults): r x ((h + q) + (h + v)) a block.
+// LitGPT's resource tables (tutorials/resource-tables.md, commit 8641822) print the trainable parameters: Llama 2 7B
+// "4,194,304" (32 x 8 x 16,384) and Llama 2 13B "6,553,600" (40 x 8 x 20,480), rank 8.
+TEST(Lora, QueryValueRank8MatchesLitGptsPrintedCounts) {
+    EXPECT_EQ(lora_params(test::dense(32, 4096, 32, 32, 11008, 32000), 8, LoraTargets::query_value), 4194304.0);
+    EXPECT_EQ(lora_params(test::dense(40, 5120, 40, 40, 13824, 32000), 8, LoraTargets::query_value), 6553600.0);
+    EXPECT_EQ(lora_params(test::llama31_8b(), 16, LoraTargets::all), lora_params(test::llama31_8b(), 16));
+}
+
+// LoRA dropout keeps, per adapted input, the dropped copy (2 bytes in bf16) and its bool mask (1 byte): Llama 2 7B
+// (h = q = 4096, i = 11008) by hand. LitGPT's fused QKV: one input, 3 x 4096 = 12,288 bytes a token. PEFT on every
+// linear, each module its own dropout: Q, K, V, gate and up copy their h-wide inputs (5h), O and down theirs (q + i):
+// 3 x (5 x 4096 + 4096 + 11008) = 106,752. No dropout: nothing.
+TEST(Lora, DropoutKeepsTheDroppedInputAndItsMask) {
+    const ModelArch a = test::dense(32, 4096, 32, 32, 11008, 32000);
+    EXPECT_DOUBLE_EQ(lora_dropout_bytes_per_token(a, LoraTargets::query_value, 0.05, false, 2), 12288.0);
+    EXPECT_DOUBLE_EQ(lora_dropout_bytes_per_token(a, LoraTargets::query_value, 0.05, true, 2), 24576.0);
+    EXPECT_DOUBLE_EQ(lora_dropout_bytes_per_token(a, LoraTargets::all, 0.1, true, 2), 106752.0);
+    EXPECT_DOUBLE_EQ(lora_dropout_bytes_per_token(a, LoraTargets::all, 0.0, true, 2), 0.0);
+}
+
+// Over a frozen base, a linear layer's input is kept only if something needs it in backward (ActivationSettings):
+// dropping the QKV, MLP and down-projection inputs removes 2 x (h + h + i) bytes a token; extra bytes add as given.
+// Llama 2 7B, one token, fused attention, by hand: Korthikanti's 2 x (4h + 4h + 4i) = 2 x (32,768 + 44,032) = 153,600.
+TEST(TrainingActivations, FrozenLinearInputsAreKeptOnlyWhenNeeded) {
+    const ModelArch a = test::dense(32, 4096, 32, 32, 11008, 32000);
+    ActivationSettings st;
+    st.seq_len = 1;
+    st.micro_batch = 1;
+    EXPECT_DOUBLE_EQ(training_activation_bytes_per_layer(a, st), 153600.0);
+    st.qkv_input_kept = st.mlp_input_kept = st.down_input_kept = false;
+    EXPECT_DOUBLE_EQ(training_activation_bytes_per_layer(a, st), 153600.0 - 2 * (4096 + 4096 + 11008));
+    st.extra_bytes_per_token = 1000;
+    EXPECT_DOUBLE_EQ(training_activation_bytes_per_layer(a, st), 153600.0 - 2 * (4096 + 4096 + 11008) + 1000);
+}
+
 TEST(Embeddings, UntiedModelsCountTableAndHead) {
     ModelArch a = llama31_70b();
     EXPECT_DOUBLE_EQ(embedding_and_head_params(a), 2.0 * 128256 * 8192);

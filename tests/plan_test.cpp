@@ -1411,6 +1411,26 @@ TEST(Runtimes, FsdpCpuOffloadStreamsTheFrozenBaseOfAnAdapterFineTune) {
     EXPECT_EQ(m.optimizer_bytes, 0); // the optimizer steps on the CPU
 }
 
+// LitGPT's LoRA script with --quantize bnb.nf4 (runtimes.json litgpt), Llama 2 7B (6,738,415,616 params counted from its
+// shape, h 4,096, i 11,008, vocab 32,000, 32 layers), rank 8 on Q and V, one 1,304-token sequence, no recomputation, the
+// allocated peak by hand:
+//   weights: 4.5-bit base with the head quantized too: (6,738,415,616 - 131,072,000) x 0.5625 + 131,072,000 x 2 =
+//            3,978,774,784; adapters 32 x 8 x 16,384 = 4,194,304 x 2 bytes: 3,987,163,392; gradients 8,388,608; moments 16,777,216
+//   per token and layer (bf16): norms 4h + QKV and MLP inputs (MatMul4Bit keeps them) 4h + Q, K, V and the output
+//            projection's input 8h + gated MLP 4 x 2i + dropout copy and mask 3h + Q and K copies 4h + zero_pad's
+//            source 4h = 27h + 8i = 110,592 + 88,064 = 198,656 bytes; x 1,304 x 32 = 8,289,517,568
+//   logits: 1,304 x 32,000 x (2 kept + 2 log-softmax) = 166,912,000; the head dequantized to fp16 and cast to bf16:
+//            131,072,000 x 4 = 524,288,000.  Total 12,993,046,784 bytes (the resource table: 14.14 GB measured).
+TEST(Runtimes, LitGptKeepsWhatItsCodeSaves) {
+    const Plan p = run(R"({"stage": "finetune", "model": "llama-2-7b", "precision": {"weights": "nf4-no-dq", "compute": "bf16"},
+        "train": {"method": "qlora", "lora_rank": 8, "runtime": "litgpt", "seq_len": 1304, "micro_batch": 1, "checkpointing": "none"},
+        "hardware": {"devices": ["a100-40gb"], "count": 1}})");
+    const MemoryUse& m = p.candidates.at(0).memory;
+    EXPECT_NEAR(m.weights_bytes, 3987163392.0, 1e3);
+    EXPECT_NEAR(m.activations_bytes, 8289517568.0 + 166912000.0 + 524288000.0, 1e3);
+    EXPECT_NEAR(m.total_bytes - m.overhead_bytes - m.managed_bytes, 12993046784.0, 1e3);
+}
+
 // Encoder runtimes (runtimes.json encoder_runtimes): an unfused runtime adds its counted traffic at the device's
 // bandwidth and its launches at kernel_launch_overhead_s to the fused engine's batch time. BERT-Base, 8 x 128 tokens,
 // FP16 on an A100 80GB, tensorflow-xla (48 passes of tokens x hidden, 6 of the scores, 25 kernels per layer), by hand:
@@ -1463,6 +1483,40 @@ TEST(EncoderRuntimes, AnUncalibratedRuntimeSaysSoAndWidensItsBand) {
     EXPECT_LT(c.figures.at("items_per_s").low, 0.5 * c.figures.at("items_per_s").value);
 }
 
+// An eager Python decode loop (serve.runtime, catalog/runtimes.json decode_runtimes) issues its operations one at a
+// time; the device runs ahead and then waits on the host. LitGPT's generate on Llama 2 7B, 32 blocks of 42 operations
+// and 22 outside them (the profile's counts from lit_gpt/model.py at 8641822), at eager_op_host_s = 21.2 us (the
+// gpt-fast blog's eager baseline: 39.2 ms / 1,849 operations), by hand:
+//   host: (32 x 42 + 22) x 21.2 us = 1,366 x 21.2 us = 28.9592 ms
+//   device: 13.5 GB of bf16 weights at 0.78 x 2,039 GB/s, about 8.5 ms, under the host's time
+// so the step is the host's 28.9592 ms. Its slow end takes 60.5 us an operation (1,366 x 60.5 us = 82.643 ms).
+TEST(DecodeRuntimes, AnEagerLoopOnAFastDeviceWaitsOnItsHost) {
+    const Plan p = run(R"({"stage": "serve", "model": "llama-2-7b", "precision": "bf16",
+        "serve": {"context_tokens": 66, "prompt_tokens": 16, "output_tokens": 50, "concurrent_users": 1, "runtime": "litgpt"},
+        "hardware": {"devices": ["a100-80gb"], "count": 1}})");
+    const Candidate& c = p.candidates.at(0);
+    const Figure& step = c.figures.at("decode_step_s");
+    EXPECT_NEAR(step.value, 1366 * 21.2e-6, 1e-9);
+    EXPECT_NEAR(1.0 / c.figures.at("decode_tokens_per_s_per_user").low, 1366 * 60.5e-6, 1e-9);
+    EXPECT_EQ(step.label, Label::modelled);
+    EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) { return n.find("not calibrated for this runtime (litgpt)") == 0; }));
+}
+
+// On a slow device the same loop hides under the device's time: Llama 2 13B bf16 on an RTX A6000 (26 GB at
+// 0.78 x 768 GB/s, about 43 ms, against a host of (40 x 45 + 40) x 21.2 us = 39.0 ms for transformers' generate).
+// The step is then the device's own, without the tuned runtime's decode_step_overhead_s (0.87 ms), whose launches
+// the eager loop's count already holds.
+TEST(DecodeRuntimes, AnEagerLoopOnASlowDeviceIsTheDevicesTime) {
+    auto step = [](const char* runtime) {
+        const Plan p = run(std::string(R"({"stage": "serve", "model": "llama-2-13b", "precision": "bf16",
+            "serve": {"context_tokens": 256, "prompt_tokens": 128, "output_tokens": 128, "concurrent_users": 1, "runtime": ")") + runtime + R"("},
+            "hardware": {"devices": ["rtx-a6000"], "count": 1}})");
+        return p.candidates.at(0).figures.at("decode_step_s").value;
+    };
+    EXPECT_GT(step("pytorch-eager"), (40 * 45 + 40) * 21.2e-6);
+    EXPECT_NEAR(step("tuned") - step("pytorch-eager"), 0.87e-3, 1e-9);
+}
+
 // Unsloth's forward returns bf16 logits (CausalLM_fast_forward: no upcast), its loss kernel saves them and writes
 // their gradient in place (2 bytes per logit), and transformers' Trainer returns them through accelerate's
 // convert_outputs_to_fp32 as an FP32 copy (4 bytes). Llama 2 7B, QLoRA, 8,192 tokens, full recomputation with the
@@ -1471,7 +1525,9 @@ TEST(EncoderRuntimes, AnUncalibratedRuntimeSaysSoAndWidensItsBand) {
 //   V 8,192; output projection's input 8,192; MLP 2 x 2 x 11,008 = 44,032 (LoRA_MLP saves the gate and up outputs,
 //   e and g: unsloth/kernels/fast_lora.py): 109,568 bytes x 8,192 = 897,581,056
 //   logits: 8,192 x 32,000 x (2 + 4) = 1,572,864,000
-//   total 2,470,445,056 bytes. An fp32 run has no mixed-precision wrapper: 8,192 x 32,000 x 4 bytes of FP32 logits only.
+//   the 4-bit MLP matrix dequantized for its matmul (fast_dequantize into a bf16 buffer): 4,096 x 11,008 x 2 = 90,177,536
+//   total 2,560,622,592 bytes. An fp32 run has no mixed-precision wrapper: 8,192 x 32,000 x 4 bytes of FP32 logits only,
+//   and its dequantized copy is FP32 (x 4 bytes: 180,355,072).
 TEST(Runtimes, UnslothCountsTheTrainersFp32CopyOfItsLogits) {
     auto activations = [](const char* precision) {
         const Plan p = run(std::string(R"({"stage": "finetune", "model": "llama-2-7b", "precision": ")") + precision +
@@ -1479,9 +1535,9 @@ TEST(Runtimes, UnslothCountsTheTrainersFp32CopyOfItsLogits) {
             "runtime": "unsloth"}, "hardware": {"devices": ["a100-40gb"], "count": 1}})");
         return p.candidates.at(0).memory.activations_bytes;
     };
-    EXPECT_NEAR(activations("bf16"), 2470445056.0, 1);
+    EXPECT_NEAR(activations("bf16"), 2560622592.0, 1);
     const double block_fp32 = 109568.0 * 2 * 8192; // the same block at 4 bytes per value
-    EXPECT_NEAR(activations("fp32"), block_fp32 + 8192.0 * 32000 * 4, 1);
+    EXPECT_NEAR(activations("fp32"), block_fp32 + 8192.0 * 32000 * 4 + 4096.0 * 11008 * 4, 1);
 }
 
 } // namespace hwplan

@@ -223,4 +223,24 @@ TEST(Workload, EmbedRuntimeNamesAnEncoderProfile) {
     EXPECT_EQ(empty.issues[0].path, "embed.runtime");
 }
 
+// The decode runtime (catalog/runtimes.json decode_runtimes) is a workload input at serve.runtime: a known profile
+// reads back unchanged through the canonical JSON; an unknown or empty one is an error at that path naming the
+// profiles the catalog has.
+TEST(Workload, ServeRuntimeNamesADecodeProfile) {
+    const auto p = parse_workload(R"({"stage": "serve", "model": "llama-2-7b", "serve": {"runtime": "pytorch-eager"}})", catalog());
+    ASSERT_TRUE(p.issues.empty()) << to_string(p.issues[0]);
+    EXPECT_EQ(p.workload.serve.runtime, "pytorch-eager");
+    EXPECT_EQ(parse_workload(workload_to_json(p.workload), catalog()).workload.serve.runtime, "pytorch-eager");
+    const auto bad = parse_workload(R"({"stage": "serve", "model": "llama-2-7b", "serve": {"runtime": "eager"}})", catalog());
+    ASSERT_EQ(bad.issues.size(), 1u);
+    EXPECT_EQ(bad.issues[0].path, "serve.runtime");
+    EXPECT_EQ(bad.issues[0].message, "unknown decode runtime \"eager\"; expected one of autoawq-fused, litgpt, pytorch-eager, tuned");
+    const auto empty = parse_workload(R"({"stage": "serve", "model": "llama-2-7b", "serve": {"runtime": ""}})", catalog());
+    ASSERT_EQ(empty.issues.size(), 1u);
+    EXPECT_EQ(empty.issues[0].path, "serve.runtime");
+    const auto number = parse_workload(R"({"stage": "serve", "model": "llama-2-7b", "serve": {"runtime": 3}})", catalog());
+    ASSERT_EQ(number.issues.size(), 1u);
+    EXPECT_EQ(number.issues[0].path, "serve.runtime");
+}
+
 } // namespace hwplan

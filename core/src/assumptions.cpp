@@ -44,6 +44,7 @@ const std::vector<Field>& fields() {
         {"moe_alltoall_overlap", &Assumptions::moe_alltoall_overlap},
         {"tensor_parallel_overlap", &Assumptions::tensor_parallel_overlap},
         {"kernel_launch_overhead_s", &Assumptions::kernel_launch_overhead_s},
+        {"eager_op_host_s", &Assumptions::eager_op_host_s},
     };
     return kFields;
 }

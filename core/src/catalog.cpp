@@ -697,6 +697,23 @@ EncoderRuntime read_encoder_runtime(const std::string& key, Reader& e, SourceBoo
     return t;
 }
 
+// One decode runtime profile (DecodeRuntime, runtime.h): the host's operations per layer and per step.
+DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook& b) {
+    DecodeRuntime t;
+    t.id = key;
+    if (!valid_id(key)) e.ctx().add(e.path(), "id must be lower-case letters, digits, '-' or '.'");
+    t.name = e.string("name", true).value_or("");
+    t.meaning = e.string("meaning", true).value_or("");
+    t.host_ops_per_layer = e.number("host_ops_per_layer", true, 0, 10000).value_or(0);
+    t.host_ops_per_step = e.number("host_ops_per_step", true, 0, 10000).value_or(0);
+    t.is_default = e.boolean("default", false).value_or(false);
+    t.calibrated_by = e.strings("calibrated_by", false);
+    e.string("note", false);
+    attach_source(e, b, {"host_ops_per_layer", "host_ops_per_step"});
+    t.source = b.source_of.count(e.at("host_ops_per_layer")) ? b.source_of[e.at("host_ops_per_layer")] : "";
+    return t;
+}
+
 void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
     SourceBook book;
     Reader top(ctx, "", doc);
@@ -706,6 +723,12 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
     if (!catalog.encoder_runtimes.empty()) {
         const auto defaults = std::count_if(catalog.encoder_runtimes.begin(), catalog.encoder_runtimes.end(), [](const EncoderRuntime& r) { return r.is_default; });
         if (defaults != 1) ctx.add("encoder_runtimes", "exactly one encoder runtime must be the default, found " + std::to_string(defaults));
+    }
+    read_entry_group(top, ctx, "decode_runtimes", false, book, read_decode_runtime,
+                     [&](DecodeRuntime t) { catalog.decode_runtimes.push_back(std::move(t)); });
+    if (!catalog.decode_runtimes.empty()) {
+        const auto defaults = std::count_if(catalog.decode_runtimes.begin(), catalog.decode_runtimes.end(), [](const DecodeRuntime& r) { return r.is_default; });
+        if (defaults != 1) ctx.add("decode_runtimes", "exactly one decode runtime must be the default, found " + std::to_string(defaults));
     }
     read_entry_group(
         top, ctx, "runtimes", true, book,
@@ -727,6 +750,15 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
             t.eager_attention = e.choice("attention", true, {"sdpa", "eager"}).value_or("sdpa") == "eager";
             t.offload_checkpoints = e.boolean("offload_checkpoints", false).value_or(false);
             t.gated_mlp_saved_tensors = e.number("gated_mlp_saved_tensors", false, 1, 8).value_or(4);
+            t.lora_targets = e.choice("lora_targets", false, {"all", "query-value"}).value_or("all");
+            t.lora_dropout = e.number("lora_dropout", false, 0, 0.9).value_or(0);
+            t.lora_dropout_per_module = e.boolean("lora_dropout_per_module", false).value_or(true);
+            t.quantized_base_keeps_inputs = e.boolean("quantized_base_keeps_inputs", false).value_or(true);
+            t.quantizes_head = e.boolean("quantizes_head", false).value_or(false);
+            t.dequantized_copy_bytes_per_param = e.number("dequantized_copy_bytes_per_param", false, 0, 8).value_or(2);
+            t.fused_qkv_kept = e.boolean("fused_qkv_kept", false).value_or(false);
+            t.lora_zero_pad_kept = e.boolean("lora_zero_pad_kept", false).value_or(false);
+            t.memory_unmodelled_high_ratio = e.number("memory_unmodelled_high_ratio", false, 0, 2).value_or(0);
             t.optimizer_fp32_gradient_bytes_per_param = e.number("optimizer_fp32_gradient_bytes_per_param", false, 0, 8).value_or(0);
             t.zero2_shards_gradients = e.boolean("zero2_shards_gradients", false).value_or(true);
             t.zero3_layer_gather_bytes_per_param = e.number("zero3_layer_gather_bytes_per_param", false, 0, 16).value_or(0);
@@ -748,7 +780,9 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
                                  "optimizer_in_backward", "attention", "offload_checkpoints", "gated_mlp_saved_tensors", "optimizer_fp32_gradient_bytes_per_param",
                                  "zero2_shards_gradients", "zero3_layer_gather_bytes_per_param", "offload_gradients",
                                  "offload_parameters", "shard_embeddings_and_head", "adapter_step_overhead_s",
-                                 "causal_attention_flops_ratio", "max_zero_stage", "recompute", "tensor_parallel_overlap"});
+                                 "causal_attention_flops_ratio", "max_zero_stage", "recompute", "tensor_parallel_overlap", "lora_targets",
+                                 "lora_dropout", "lora_dropout_per_module", "quantized_base_keeps_inputs", "quantizes_head",
+                                 "dequantized_copy_bytes_per_param", "fused_qkv_kept", "lora_zero_pad_kept", "memory_unmodelled_high_ratio"});
             t.source = b.source_of.count(e.at("adapter_bytes_per_param")) ? b.source_of[e.at("adapter_bytes_per_param")] : "";
             return t;
         },
@@ -1265,6 +1299,12 @@ const ToolInterface* Catalog::find_tool(const std::string& id) const {
 
 const EncoderRuntime* Catalog::find_encoder_runtime(const std::string& id) const {
     for (const auto& r : encoder_runtimes)
+        if (id.empty() ? r.is_default : r.id == id) return &r;
+    return nullptr;
+}
+
+const DecodeRuntime* Catalog::find_decode_runtime(const std::string& id) const {
+    for (const auto& r : decode_runtimes)
         if (id.empty() ? r.is_default : r.id == id) return &r;
     return nullptr;
 }

@@ -158,12 +158,14 @@ double training_activation_bytes_per_layer(const ModelArch& arch, const Activati
     const double mask = s.dropout ? 1.0 : 0.0; // bytes per element of a dropout mask
     // Kept whole on each tensor-parallel rank unless sequence parallelism splits them (Korthikanti's "10"):
     // the inputs of the two norms, of the QKV projection and of the MLP, and the two output dropout masks.
-    const double unsplit = 2 * p * sb * h + p * sb * h + p * sb * h + 2 * mask * sb * h;
+    const double unsplit = 2 * p * sb * h + (s.qkv_input_kept ? p * sb * h : 0.0) + (s.mlp_input_kept ? p * sb * h : 0.0) + 2 * mask * sb * h;
     // Split across tensor-parallel ranks (Korthikanti's "24" and "5as/h"): Q and K, V, the output
     // projection's input, the MLP's internal tensors, and the attention scores unless they are not kept.
     double split = p * sb * (w.q + w.k) + p * sb * w.v + p * sb * w.q;
     const double i = mlp_width_per_token(arch);
-    split += (arch.mlp == MlpKind::gated ? s.gated_mlp_saved_tensors : 2.0) * p * sb * i; // see ActivationSettings
+    const double mlp_tensors = (arch.mlp == MlpKind::gated ? s.gated_mlp_saved_tensors : 2.0) - (s.down_input_kept ? 0.0 : 1.0);
+    split += std::max(0.0, mlp_tensors) * p * sb * i; // see ActivationSettings
+    split += s.extra_bytes_per_token * sb;
     if (!s.flash_attention && s.checkpointing != Checkpointing::selective) {
         const double scores = double(arch.heads) * s.seq_len * s.seq_len * s.micro_batch; // a s^2 b
         split += p * scores + (s.dropout ? mask * scores + p * scores : 0.0);
@@ -231,9 +233,12 @@ double optimizer_moment_bytes_per_param(Optimizer o, double state_bytes_per_valu
     return 2.0 * state_bytes_per_value;
 }
 
-double lora_params(const ModelArch& arch, double rank) {
+double lora_params(const ModelArch& arch, double rank) { return lora_params(arch, rank, LoraTargets::all); }
+
+double lora_params(const ModelArch& arch, double rank, LoraTargets targets) {
     const auto w = attn_widths(arch);
     const double h = arch.hidden;
+    if (targets == LoraTargets::query_value) return arch.layers * rank * ((h + w.q) + (h + w.v)); // r x (in + out) each
     const double attention = rank * ((h + w.q) + (h + w.k) + (h + w.v) + (w.q + h));
     const double m = mlp_matrices(arch);
     double total = 0;
@@ -251,6 +256,19 @@ double lora_params(const ModelArch& arch, double rank) {
         }
     }
     return total;
+}
+
+double lora_dropout_bytes_per_token(const ModelArch& arch, LoraTargets targets, double lora_dropout, bool dropout_per_module,
+                                    double bytes_per_value) {
+    if (lora_dropout <= 0) return 0;
+    const auto w = attn_widths(arch);
+    const double h = arch.hidden, per_value = bytes_per_value + 1.0; // the dropped copy and its bool mask
+    if (targets == LoraTargets::query_value) return (dropout_per_module ? 2.0 : 1.0) * h * per_value; // q and v read the same input
+    // Every linear: Q, K, V read the first norm's output, O the attention output (q wide), the gate and up projections the
+    // second norm's output, the down projection the MLP's product (i wide; MoE blocks: the shared experts' or the dense width).
+    const double attention = (dropout_per_module ? 3.0 : 1.0) * h + w.q;
+    const double mlp = (arch.mlp == MlpKind::gated ? (dropout_per_module ? 2.0 : 1.0) : 1.0) * h + mlp_width_per_token(arch);
+    return (attention + mlp) * per_value;
 }
 
 double largest_tensor_params(const ModelArch& arch) {

@@ -525,6 +525,11 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
         };
         plan_detail::widen(e.c, band(das.low));
         plan_detail::widen(e.c, band(das.high));
+        if (const double r = e.c.memory.unmodelled_high_ratio; r > 0) { // the trainer's declared uncalibrated share
+            MemoryUse& mu = e.c.memory;
+            mu.total_high_bytes = std::max(mu.total_high_bytes, mu.total_bytes * (1 + r));
+            mu.reserved_high_bytes = std::max(mu.reserved_high_bytes, (mu.total_bytes - mu.context_bytes - mu.managed_bytes) * (1 + r));
+        }
         // A layout-search point's fast end: at the high end of the assumptions a runner-up of the same search may
         // overtake the layout chosen at the typical ones (a faster compute basis favours layouts that hide less behind
         // compute: a pipeline over ZeRO-3's per-block gathers), so the time figures' fast side also spans the kept

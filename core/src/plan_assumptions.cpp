@@ -96,6 +96,9 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
     // FP8's cast bytes are a cost, not an efficiency: the slow case (the low set, with the smaller MFU) takes the
     // most bytes and the fast case the fewest, so the band spans both ends of the fit (assumptions.json).
     std::swap(out.low.training_fp8_cast_bytes_per_element, out.high.training_fp8_cast_bytes_per_element);
+    // An eager decode loop's host time per operation is a cost too: the slow case pairs the smaller bandwidth share
+    // with the dearest operation, the fast case the larger share with the cheapest (assumptions.json eager_op_host_s).
+    std::swap(out.low.eager_op_host_s, out.high.eager_op_host_s);
     attention_rule = apply(cat.training_attention_rules, "training_attention_efficiency", &Assumptions::training_attention_efficiency);
     gemm_rule = apply(cat.decode_compute_8bit_rules, "decode_compute_efficiency_8bit", &Assumptions::decode_compute_efficiency_8bit);
     const auto mfu_src = as.source.find("training_mfu");
@@ -199,6 +202,11 @@ void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const
     case Stage::serve:
     case Stage::batch:
     case Stage::edge:
+        // a step under an eager loop (serve.runtime, runtimes.json decode_runtimes) rests on counted host operations and
+        // eager_op_host_s, neither fitted: modelled, not calibrated
+        if (const DecodeRuntime* r = cat.find_decode_runtime(w.serve.runtime);
+            r && r->calibrated_by.empty() && (r->host_ops_per_layer > 0 || r->host_ops_per_step > 0))
+            return;
         keys = {"decode_bandwidth_efficiency", "decode_step_overhead_s"};
         // a step whose weight GEMMs were compute-bound (its time exceeds its memory time: decode_phase sums
         // two rooflines) also rests on their share of the peak

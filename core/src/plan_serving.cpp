@@ -270,6 +270,17 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // its group (serve.decode_attention "per_query_head"); a latent (MLA) cache is shared by design.
     const double kv_reads = w.serve.decode_attention == "per_query_head" && !latent && arch.kv_heads > 0
         ? std::max(1.0, double(arch.heads) / arch.kv_heads) : 1.0;
+    // The decode runtime (runtimes.json "decode_runtimes", serve.runtime; runtime.h DecodeRuntime). A tuned runtime
+    // counts no host operations: its step is the device's time plus decode_step_overhead_s. An eager Python loop issues
+    // host_ops_per_layer x layers + host_ops_per_step framework operations a step at eager_op_host_s each; the device
+    // runs ahead of the host asynchronously, so the step takes the longer of the two (the gpt-fast blog: eager
+    // decoding is "heavily CPU overhead bound", 25.5 tok/s where the same model compiled runs 107). The launch
+    // overhead decode_step_overhead_s stands for is inside that count, so it is not added again.
+    static const DecodeRuntime kTuned{.id = "tuned", .name = "tuned runtime (no catalog decode runtimes)"};
+    const DecodeRuntime* found_rt = cat.find_decode_runtime(w.serve.runtime);
+    const DecodeRuntime& drt = found_rt ? *found_rt : kTuned;
+    const double host_ops = drt.host_ops_per_layer * arch.layers + drt.host_ops_per_step;
+    const double host_s = host_ops * a.eager_op_host_s;
     // A decode step runs its weight GEMMs and then attention over the KV cache, one after the other, each on its
     // own roofline (LLM-Viewer's per-operator roofline, performance.h roofline_sequence): at a large batch the
     // GEMMs are compute-bound while attention reads every sequence's cache at about one FLOP per byte per query
@@ -297,9 +308,14 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                       (kv_reads > 1 ? ", KV cache read " + format_sig(kv_reads, 3) + "x: once per query head" : "") +
                       "; weight GEMMs " + part(gemm) + " + attention over the KV cache " + part(attention) + ")";
         }
-        ph.overhead_s = a.decode_step_overhead_s;
         ph.communication_s = tp_comm(batch / groups) + pp_comm(batch) + a2a_comm(batch);
-        ph.time_s = pp * ph.roofline.time_s + ph.overhead_s + ph.communication_s;
+        const double device_s = pp * ph.roofline.time_s + ph.communication_s;
+        // an eager loop: the device waits on the host for whatever the host takes beyond the device's own time
+        ph.overhead_s = host_ops > 0 ? std::max(0.0, host_s - device_s) : a.decode_step_overhead_s;
+        ph.time_s = device_s + ph.overhead_s;
+        if (e.explain && host_ops > 0)
+            ph.name += "; " + drt.id + " issues " + format_sig(host_ops, 4) + " host operations x " + format_sig(1e6 * a.eager_op_host_s, 3) + " us = " +
+                       format_sig(1e3 * host_s, 3) + " ms" + (host_s > device_s ? ", which the device waits on" : ", under the device's time");
         return ph;
     };
     const Phase dec = decode_phase(sh.prompt + sh.output / 2);
@@ -476,7 +492,15 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         c.regime = dec.roofline.compute_bound ? Regime::compute : Regime::bandwidth;
         if (e.explain) c.regime_why = "decode: " + format_sig(dec.roofline.intensity_flop_per_byte, 3) + " FLOP/byte against a ridge of " +
                        format_sig(dec.roofline.ridge_flop_per_byte, 3) + " FLOP/byte; most of the step " +
-                       (dec.roofline.compute_bound ? "in compute-bound weight GEMMs" : "bound by memory (weights and KV cache read)");
+                       (dec.roofline.compute_bound ? "in compute-bound weight GEMMs" : "bound by memory (weights and KV cache read)") +
+                       (host_ops > 0 && dec.overhead_s > 0 ? "; the host's eager loop (" + drt.id + ") is slower still, so the device waits on it" : "");
+    }
+    if (e.explain && found_rt && !w.serve.runtime.empty()) {
+        c.notes.push_back("decode runtime: " + drt.name + " [" + drt.id + "]" + (drt.meaning.empty() ? "" : ": " + drt.meaning));
+        if (host_ops > 0 && drt.calibrated_by.empty())
+            c.notes.push_back("not calibrated for this runtime (" + drt.id + "): its host operations per step are counted from its code and priced at "
+                              "eager_op_host_s, not fitted; the band spans that cost's range (known weak area: eager decode loops, whose speed "
+                              "follows the host CPU)");
     }
     e.headline = w.stage == Stage::batch ? e.value("throughput_tokens_per_s") : 1.0 / step_s;
 

@@ -83,7 +83,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     c.layout = {.tensor_parallel = 1, .pipeline_parallel = 1, .data_parallel = n, .zero_stage = zero, .micro_batch = int(t.micro_batch),
                 .micro_batches = int(std::max(1.0, (t.global_batch > 0 ? t.global_batch : t.micro_batch * n) / (std::max(1.0, t.micro_batch) * n))),
                 .recompute = recompute};
-    const double trainable = full ? w.model.params : lora_params(arch, t.lora_rank);
+    const LoraTargets targets = rt.lora_targets == "query-value" ? LoraTargets::query_value : LoraTargets::all;
+    const double trainable = full ? w.model.params : lora_params(arch, t.lora_rank, targets);
     const bool fp32 = w.precision.compute == "fp32"; // an fp32 run stores 4-byte weights, gradients and activations
     if (e.explain) c.notes.push_back("training runtime: " + rt.name + " [" + rt.id + "]" + (rt.meaning.empty() ? "" : ": " + rt.meaning));
 
@@ -106,7 +107,17 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         if (e.explain) wwhy = format_count(w.model.params) + " params x " + format_sig(st.weights, 2) + " bytes" + (fp32 ? " (fp32)" : "");
     } else {
         const std::string base = t.method == TrainMethod::qlora && w.precision.weights == "bf16" ? "nf4" : w.precision.weights;
-        const WeightBytes wb = weight_bytes(w, cat, base, w.model.params, e.explain);
+        WeightBytes wb = weight_bytes(w, cat, base, w.model.params, e.explain);
+        // A quantizer that replaces every linear layer quantizes the output head too (Lightning's BitsandbytesPrecision
+        // swaps torch.nn.Linear for its 4-bit class while the model is built: init_context's _ClassReplacementContextManager);
+        // only the embedding table stays 16-bit.
+        const double head_params = double(arch.vocab) * arch.hidden;
+        if (t.method == TrainMethod::qlora && rt.quantizes_head && !arch.tied_embeddings && wb.quantized_params < w.model.params &&
+            wb.quantized_params + head_params <= w.model.params) {
+            wb.total -= head_params * (2.0 - wb.bits_per_weight / 8);
+            wb.quantized_params += head_params;
+            if (e.explain) wb.why += "; the head (" + format_count(head_params) + ") quantized too (" + rt.id + ")";
+        }
         frozen_base = wb;
         const double adapter = fp32 ? 4.0 : rt.adapter_bytes_per_param;
         weights = wb.total + trainable * adapter;
@@ -212,8 +223,33 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     as.loss_chunks = rt.loss_chunks;
     as.offload_checkpoints = rt.offload_checkpoints;
     as.gated_mlp_saved_tensors = rt.gated_mlp_saved_tensors;
+    // Over a frozen base a linear layer's input is kept only when something needs it in backward (memory.h
+    // ActivationSettings): a 4-bit base whose matmul keeps it, or the layer's adapter when it reads the input undropped.
+    // With dropout the adapter keeps its dropped copy and mask instead (lora_dropout_bytes_per_token).
+    if (!full) {
+        const bool base_keeps = t.method == TrainMethod::qlora && rt.quantized_base_keeps_inputs;
+        const bool adapter_keeps = rt.lora_dropout <= 0;
+        const bool all_linears = targets == LoraTargets::all;
+        as.qkv_input_kept = base_keeps || adapter_keeps;
+        as.mlp_input_kept = base_keeps || (all_linears && adapter_keeps);
+        as.down_input_kept = base_keeps || (all_linears && adapter_keeps);
+        const double aw = double(arch.heads) * arch.head_dim, kv_width = double(arch.kv_heads) * arch.head_dim; // Q; K and V widths
+        as.extra_bytes_per_token = lora_dropout_bytes_per_token(arch, targets, rt.lora_dropout, rt.lora_dropout_per_module, as.bytes_per_value) +
+                                   (rt.fused_qkv_kept ? as.bytes_per_value * (aw + kv_width) : 0.0) +
+                                   (rt.lora_zero_pad_kept && targets == LoraTargets::query_value ? as.bytes_per_value * (aw + kv_width) : 0.0);
+    }
     const auto act = training_activation_bytes(arch, as, arch.layers);
-    m.activations_bytes = act.total_bytes;
+    // A 4-bit base is dequantized to a 16-bit copy for each matmul, forward and backward (bitsandbytes MatMul4Bit:
+    // 'F.dequantize_4bit(B, quant_state).to(A.dtype)'; torchao LinearNF4: 'weight.to(input.dtype)'): the largest quantized
+    // matrix's copy is live at the peak, when backward starts beside every kept activation (the head's, where it is quantized).
+    double dequant_copy = 0;
+    if (t.method == TrainMethod::qlora) {
+        const double block_matrix = double(arch.hidden) * std::max(arch.intermediate, arch.has_moe ? arch.moe.expert_intermediate : 0);
+        const double head_matrix = rt.quantizes_head && !arch.tied_embeddings ? double(arch.vocab) * arch.hidden : 0.0;
+        // An fp32 run's copy is cast to FP32: 2 bytes more per parameter than the profile's 16-bit copy.
+        dequant_copy = std::max(block_matrix, head_matrix) * (rt.dequantized_copy_bytes_per_param + (fp32 ? 2.0 : 0.0));
+    }
+    m.activations_bytes = act.total_bytes + dequant_copy;
     // The caching allocator fragments what is allocated and freed every step (activations, the loss's
     // buffers, gradients freed by zero_grad(set_to_none=True)); weights and optimizer state are allocated
     // once, each large tensor in a segment of its own size (PyTorch CUDACachingAllocator: "Large (>1MB)
@@ -237,15 +273,21 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                       (zero >= 1 ? ", sharded (ZeRO-" + std::to_string(zero) + ")" : "") +
                                       (t.cpu_offload ? "; offloaded: " + gb(host_opt) + " in host memory" : "") +
                                       (paged > 0 ? "; paged optimizer: " + gb(paged) + " paged out to host memory" : "")); });
-    e.term(m, "activations", act.total_bytes, [&] { return std::string("blocks " + gb(act.blocks_bytes) + " (" + std::string(name(recompute)) +
+    e.term(m, "activations", m.activations_bytes, [&] { return std::string("blocks " + gb(act.blocks_bytes) + " (" + std::string(name(recompute)) +
                                                     " recomputation, " + (as.flash_attention ? "fused attention" : "eager attention: score matrices stored") +
                                                     (fp32 ? ", fp32" : "") +
                                                     (as.offload_checkpoints && recompute == Checkpointing::full ? ", checkpoints offloaded to host memory" : "") +
                                                     ") + logits and the loss " + gb(act.logits_bytes) + " (" + rt.id +
-                                                    (rt.loss_chunks > 1 ? ": " + format_sig(rt.loss_chunks, 3) + " chunks" : ": whole FP32 logits") + ")"); });
+                                                    (rt.loss_chunks > 1 ? ": " + format_sig(rt.loss_chunks, 3) + " chunks" : ": whole FP32 logits") + ")" +
+                                                    (dequant_copy > 0 ? " + the dequantized copy of the largest 4-bit matrix " + gb(dequant_copy) : "")); });
     e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context " + gb(a.runtime_context_bytes) + " + allocator fragmentation " +
                                                   format_sig(100 * a.allocator_fragmentation_ratio, 3) + " % of the per-step tensors (" + gb(transient) + ")"); });
     finish_memory(m);
+    m.unmodelled_high_ratio = rt.memory_unmodelled_high_ratio;
+    if (e.explain && m.unmodelled_high_ratio > 0)
+        c.notes.push_back("memory not calibrated for this trainer (" + rt.id + "): its published peaks have run up to " +
+                          format_sig(100 * m.unmodelled_high_ratio, 2) + " % above the plan from mechanisms the profile does not model; "
+                          "the memory band's high end includes that");
     c.fits = m.total_bytes <= m.capacity_bytes;
 
     const Peak peak = peak_for(d, w.precision.compute);

@@ -232,6 +232,7 @@ CaseResult run_case(const Measurement& m, const Catalog& catalog) {
         // The tensors alone: the overhead term's context and fragmentation are what the allocated counter leaves
         // out, and none of the other terms depends on an assumption's range, so the band is the figure itself.
         r.predicted = r.low = r.high = c.memory.total_bytes - c.memory.overhead_bytes - c.memory.managed_bytes;
+        r.high *= 1 + c.memory.unmodelled_high_ratio; // a trainer's declared uncalibrated share (runtimes.json)
         r.label = "modelled";
     } else if (m.quantity == "memory.reserved_peak_bytes") {
         // The caching allocator's peak: allocated tensors and their fragmentation (whose assumption range is the

@@ -233,7 +233,23 @@ void read_precision(Reader& r, const Catalog& catalog, Workload& w) {
     p.finish();
 }
 
-void read_serve(Reader& r, Workload& w) {
+// A runtime profile named by its id ("runtime": "deepspeed"): one of the catalog's `profiles` (training, encoder
+// or decode runtimes), else a named error listing the ids it knows. An empty id names none.
+template <class Profile>
+void read_runtime(Reader& r, const std::vector<Profile>& profiles, const std::string& kind, const std::string& given, std::string& out, Workload& w) {
+    const auto rt = r.string("runtime", false);
+    if (!rt) return;
+    if (!rt->empty() && std::any_of(profiles.begin(), profiles.end(), [&](const Profile& p) { return p.id == *rt; })) {
+        out = *rt;
+        w.given.push_back(given);
+        return;
+    }
+    std::string known;
+    for (const auto& p : profiles) known += (known.empty() ? "" : ", ") + p.id;
+    r.error("runtime", "unknown " + kind + " runtime \"" + *rt + "\"; expected one of " + (known.empty() ? "(none in the catalog)" : known));
+}
+
+void read_serve(Reader& r, const Catalog& catalog, Workload& w) {
     r.object("serve", false, [&](Reader& s) {
         auto& v = w.serve;
         opt_number(s, "context_tokens", 2, 1e8, v.context_tokens, w); // a prompt and an output of a token each
@@ -249,6 +265,7 @@ void read_serve(Reader& r, Workload& w) {
             v.decode_attention = *da;
             w.given.push_back("serve.decode_attention");
         }
+        read_runtime(s, catalog.decode_runtimes, "decode", "serve.runtime", v.runtime, w);
         const json* t = s.raw("traffic");
         if (t && !t->is_array()) s.error("traffic", "expected an array of traffic classes, got " + type_name(*t));
         if (t && t->is_array() && t->size() > kMaxListEntries)
@@ -279,22 +296,6 @@ void read_serve(Reader& r, Workload& w) {
         else if (v.output_tokens > v.context_tokens)
             s.error("output_tokens", "cannot exceed context_tokens (" + format_sig(v.context_tokens, 6) + ")");
     });
-}
-
-// A runtime profile named by its id ("runtime": "deepspeed"): one of the catalog's `profiles` (training or encoder
-// runtimes), else a named error listing the ids it knows. An empty id names none.
-template <class Profile>
-void read_runtime(Reader& r, const std::vector<Profile>& profiles, const std::string& kind, const std::string& given, std::string& out, Workload& w) {
-    const auto rt = r.string("runtime", false);
-    if (!rt) return;
-    if (!rt->empty() && std::any_of(profiles.begin(), profiles.end(), [&](const Profile& p) { return p.id == *rt; })) {
-        out = *rt;
-        w.given.push_back(given);
-        return;
-    }
-    std::string known;
-    for (const auto& p : profiles) known += (known.empty() ? "" : ", ") + p.id;
-    r.error("runtime", "unknown " + kind + " runtime \"" + *rt + "\"; expected one of " + (known.empty() ? "(none in the catalog)" : known));
 }
 
 void read_train(Reader& r, const Catalog& catalog, Workload& w) {
@@ -459,7 +460,7 @@ WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalo
     if (auto s = r.choice("stage", true, workload_choices().stage)) w.stage = index_of<Stage>(workload_choices().stage, *s);
     read_model(r, catalog, w);
     read_precision(r, catalog, w);
-    read_serve(r, w);
+    read_serve(r, catalog, w);
     read_train(r, catalog, w);
     read_embed(r, catalog, w);
     read_hardware(r, catalog, w);
@@ -541,6 +542,7 @@ std::string workload_to_json(const Workload& w) {
         j["serve"]["traffic"] = t;
     }
     if (given("serve.decode_attention")) j["serve"]["decode_attention"] = w.serve.decode_attention;
+    if (given("serve.runtime")) j["serve"]["runtime"] = w.serve.runtime;
     section("train", {{"lora_rank", w.train.lora_rank}, {"seq_len", w.train.seq_len}, {"micro_batch", w.train.micro_batch},
                       {"global_batch", w.train.global_batch}, {"tokens", w.train.tokens}});
     if (given("train.method")) j["train"]["method"] = std::string(name(w.train.method));

@@ -17,8 +17,14 @@ fs.mkdirSync(shots, { recursive: true });
 // Generous limits: CI runs this on a loaded 2-core machine with software WebGL.
 export const T = { load: 60000, step: 30000 };
 
+// WebGL on SwiftShader (the page's canvas is drawn as a user's GPU draws it, in software). The browser's own
+// compositor runs on the CPU (--disable-gpu-compositing): on SwiftShader it cost more, each rendered frame composited
+// by JIT-compiled shaders over the whole viewport: bench/hover.mjs 13.5 and 14.4 CPU s with it against 16.5 and 16.3
+// without (BENCHMARKS.md, "Fill work per rendered frame"). Screenshots compared with and without: 67 of 77 identical,
+// the rest within single pixels (a caret, an edge) but for the course page's DOM text, antialiased a shade differently.
 export const chromiumArgs = ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--disable-quic', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+  '--disable-sync', '--disable-quic', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+  '--disable-gpu-compositing'];
 
 export async function startAll() {
   const server = await startServer({ dir: dist, port: 0 });

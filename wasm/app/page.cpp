@@ -238,13 +238,13 @@ std::string form_side(AppState& state, const Catalog& catalog, ImVec2 size) {
             return open;
         };
         if (open_tab(FormTab::workload, "Workload##tab_workload", "tab_workload")) {
-            ImGui::BeginChild("form##form", ImVec2(0, 0), ImGuiChildFlags_NavFlattened);
+            begin_nested_child("form##form", ImVec2(0, 0), ImGuiChildFlags_NavFlattened);
             panel_workload(state, catalog);
             ImGui::EndChild();
             ImGui::EndTabItem();
         }
         if (open_tab(FormTab::hardware, "Your hardware##tab_custom", "tab_custom")) {
-            ImGui::BeginChild("custom##custom", ImVec2(0, 0), ImGuiChildFlags_NavFlattened);
+            begin_nested_child("custom##custom", ImVec2(0, 0), ImGuiChildFlags_NavFlattened);
             panel_custom(state);
             ImGui::EndChild();
             ImGui::EndTabItem();

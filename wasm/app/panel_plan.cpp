@@ -118,7 +118,7 @@ void recommendation_card(AppState& state, const Catalog& catalog) {
     // With "Run it" open, up to 85 %: its commands, paste box and table are what the reader is working with then.
     const float share = state.runit.open && state.view != View::team ? 0.85f : 0.4f;
     ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(FLT_MAX, std::max(140.0f, ImGui::GetContentRegionAvail().y * share)));
-    ImGui::BeginChild("card##reco", ImVec2(0, 0), ImGuiChildFlags_Borders | ImGuiChildFlags_AutoResizeY | ImGuiChildFlags_NavFlattened);
+    begin_nested_child("card##reco", ImVec2(0, 0), ImGuiChildFlags_Borders | ImGuiChildFlags_AutoResizeY | ImGuiChildFlags_NavFlattened);
     if (state.view == View::team && !state.team_doc.is_null()) team_card(state, catalog);
     else form_card(state);
     ImGui::EndChild();
@@ -308,7 +308,7 @@ void devices_view(AppState& state) {
     const int columns = static_cast<int>(table.headers.size());
     const ImVec2 table_at = ImGui::GetCursorScreenPos(); // the table's rectangle on screen (tests: which columns are in view)
     state.widgets["table:candidates"] = {table_at.x, table_at.y, ImGui::GetContentRegionAvail().x, table_h};
-    if (ImGui::BeginTable("candidates##table", columns,
+    if (begin_nested_table("candidates##table", columns,
                           ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                               ImGuiTableFlags_Resizable | ImGuiTableFlags_Sortable | ImGuiTableFlags_SizingFixedFit,
                           ImVec2(0, table_h))) {
@@ -384,7 +384,7 @@ void devices_view(AppState& state) {
     state.table_order = order;
     if (state.selected >= 0 && state.selected < static_cast<int>(p.candidates.size())) {
         ImGui::Separator();
-        ImGui::BeginChild("detail##detail", ImVec2(0, 0), ImGuiChildFlags_NavFlattened);
+        begin_nested_child("detail##detail", ImVec2(0, 0), ImGuiChildFlags_NavFlattened);
         detail(p.candidates[state.selected], option_of(p, p.candidates[state.selected]));
         ImGui::EndChild();
     }
@@ -526,7 +526,7 @@ std::string panel_plan(AppState& state, const Catalog& catalog) {
             if (!open) continue;
             if (!pending) state.view = t.v;
             if (state.view == t.v) state.tab_shown = t.v;
-            ImGui::BeginChild((std::string("view##") + t.name).c_str(), ImVec2(0, 0), ImGuiChildFlags_NavFlattened);
+            begin_nested_child((std::string("view##") + t.name).c_str(), ImVec2(0, 0), ImGuiChildFlags_NavFlattened);
             switch (t.v) {
             case View::candidates: devices_view(state); break;
             case View::costs: costs_view(state); break;

@@ -174,13 +174,13 @@ void team_view(AppState& state, const Catalog& catalog) {
     // [SECTION] the cards, side by side (a row that scrolls sideways when they do not fit)
     const float card_w = std::clamp(ImGui::GetContentRegionAvail().x / static_cast<float>(std::min<size_t>(3, std::max<size_t>(1, cards.size()))) - 10,
                                     260.0f, 380.0f);
-    ImGui::BeginChild("cards##team_cards", ImVec2(0, 0), ImGuiChildFlags_NavFlattened, ImGuiWindowFlags_HorizontalScrollbar);
+    begin_nested_child("cards##team_cards", ImVec2(0, 0), ImGuiChildFlags_NavFlattened, ImGuiWindowFlags_HorizontalScrollbar);
     int remove = -1, duplicate = -1;
     const std::string form_doc = state.workload.dump();
     for (size_t i = 0; i < cards.size(); ++i) {
         if (i) ImGui::SameLine();
         const std::string id = std::to_string(i);
-        ImGui::BeginChild(("card##team_card" + id).c_str(), ImVec2(card_w, 0), ImGuiChildFlags_Borders | ImGuiChildFlags_NavFlattened);
+        begin_nested_child(("card##team_card" + id).c_str(), ImVec2(card_w, 0), ImGuiChildFlags_Borders | ImGuiChildFlags_NavFlattened);
         const bool open = state.team_open_card == static_cast<int>(i);
         ImGui::PushFont(bold_font(), 0.0f);
         text_wrapped(card_name(cards[i], i).c_str());

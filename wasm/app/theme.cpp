@@ -112,4 +112,20 @@ const Palette& palette() { return g_light ? kLight : kDark; }
 ImVec4 good_color() { return ImGui::ColorConvertU32ToFloat4(palette().good); }
 ImVec4 bad_color() { return ImGui::ColorConvertU32ToFloat4(palette().bad); }
 
+bool begin_nested_child(const char* id, ImVec2 size, ImGuiChildFlags child_flags, ImGuiWindowFlags window_flags) {
+    // A transparent ChildBg while Begin draws the decorations: ImDrawList::AddRectFilled skips a fill with alpha 0, and
+    // the border (ImGuiChildFlags_Borders) is still drawn, which ImGuiWindowFlags_NoBackground would drop too.
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(0, 0, 0, 0));
+    const bool open = ImGui::BeginChild(id, size, child_flags, window_flags);
+    ImGui::PopStyleColor();
+    return open;
+}
+
+bool begin_nested_table(const char* id, int columns, ImGuiTableFlags flags, ImVec2 outer_size) {
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(0, 0, 0, 0));
+    const bool open = ImGui::BeginTable(id, columns, flags, outer_size);
+    ImGui::PopStyleColor();
+    return open;
+}
+
 } // namespace hwplan::ui

@@ -43,6 +43,7 @@ struct Assumptions {
     double moe_alltoall_overlap = 0;         // share of a micro-batch's compute that hides the expert all-to-alls under a pipeline
     double tensor_parallel_overlap = 0;      // share of the tensor-parallel collectives run chunked under the GEMMs (one chunk of t exposed)
     double kernel_launch_overhead_s = 0;     // host time per kernel an eager or graph-compiled framework launches (encoder runtimes)
+    double eager_op_host_s = 0;              // host time per framework operation of an eager Python decode loop (decode runtimes)
 };
 
 enum class Case { typical, low, high }; // which end of each range

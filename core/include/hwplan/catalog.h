@@ -109,6 +109,7 @@ struct Catalog {
     std::vector<Scenario> scenarios;
     std::vector<TrainingRuntime> training_runtimes; // catalog/runtimes.json
     std::vector<EncoderRuntime> encoder_runtimes;   // catalog/runtimes.json "encoder_runtimes"
+    std::vector<DecodeRuntime> decode_runtimes;     // catalog/runtimes.json "decode_runtimes"
     std::vector<Source> runtime_sources;
     std::vector<EfficiencyRule> decode_bandwidth_rules; // catalog/efficiencies.json
     std::vector<EfficiencyRule> training_mfu_rules;
@@ -121,6 +122,7 @@ struct Catalog {
 
     const TrainingRuntime* find_runtime(const std::string& id) const; // exact id
     const EncoderRuntime* find_encoder_runtime(const std::string& id) const; // exact id; "": the default profile (nullptr when none)
+    const DecodeRuntime* find_decode_runtime(const std::string& id) const;   // exact id; "": the default profile (nullptr when none)
     const WeightFormat* find_format(const std::string& name) const; // case-insensitive
     const Device* device_by_id(const std::string& id) const;        // exact id (resolve_device for names users type)
     const ToolInterface* find_tool(const std::string& id) const;    // exact id

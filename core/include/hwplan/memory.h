@@ -85,6 +85,19 @@ struct ActivationSettings {
     // ctx.save_for_backward(input)); Unsloth's LoRA_MLP saves X, e, g and recomputes the product: 2
     // (unsloth/kernels/fast_lora.py). A plain MLP keeps 2 (Korthikanti's GeLU input and output).
     double gated_mlp_saved_tensors = 4;
+    // Adapter runs (LoRA/QLoRA over a frozen base): which linear layers' inputs a block keeps. PyTorch's own linear keeps
+    // its input only to form the weight's gradient (derivatives.yaml 'mm: mat2: mm_mat2_backward(grad, self, ...)', saved
+    // under grad_fn->should_compute_output by tools/autograd/gen_variable_type.py guard_for), so a frozen 16-bit layer keeps
+    // none unless an adapter's path does; bitsandbytes' MatMul4Bit keeps it whatever the weight ('if
+    // any(ctx.needs_input_grad[:2]): ctx.tensors = (A, B)', bitsandbytes/autograd/_functions.py). The out projection's
+    // input is the attention kernel's output, which that kernel keeps anyway. A full run keeps all three.
+    bool qkv_input_kept = true;       // the QKV projection's input (the first norm's output), h per token
+    bool mlp_input_kept = true;       // the MLP's input (the second norm's output), h per token
+    bool down_input_kept = true;      // the down projection's input, i per token (one of gated_mlp_saved_tensors; of a plain MLP's 2)
+    // Further bytes per token a block keeps that the terms above do not name (LoRA dropout's masks and dropped inputs,
+    // lora_dropout_bytes_per_token; a trainer's own copies, from its runtime profile in plan_training.cpp eval_train);
+    // split across tensor-parallel ranks like the MLP's.
+    double extra_bytes_per_token = 0;
 };
 
 // Activation memory one transformer block keeps for the backward pass. Korthikanti et al. 2022,
@@ -149,6 +162,20 @@ double optimizer_moment_bytes_per_param(Optimizer o, double state_bytes_per_valu
 // recipe, Dettmers et al. 2023): r x (in + out) for Q, K, V, O and the MLP matrices. For MoE blocks the
 // adapters go on attention and shared experts only.
 double lora_params(const ModelArch& arch, double rank);
+
+// Which linear layers of a block carry adapters: every one (the QLoRA recipe; PEFT's "all-linear") or the query and value
+// projections only (Hu et al. 2021, section 7.1; LitGPT's finetune/lora.py defaults lora_query and lora_value).
+enum class LoraTargets { all, query_value };
+double lora_params(const ModelArch& arch, double rank, LoraTargets targets);
+
+// Bytes per token one block keeps for LoRA's own path beyond the linear layers' inputs: with dropout on the adapter's
+// input (lora_dropout > 0) each adapted input keeps the dropped copy (the A matrix's input, `bytes_per_value`) and
+// the dropout mask (1 byte a value: native_dropout saves its bool mask, derivatives.yaml 'native_dropout: input:
+// ... native_dropout_backward(grad, result1, ...)'). `dropout_per_module`: PEFT gives each adapted module its own
+// dropout (peft/tuners/lora/layer.py lora_dropout[adapter_name](x)), so Q, K and V each copy their shared input;
+// LitGPT's fused QKV linear drops it once (lit_gpt/lora.py LoRAQKVLinear.forward: self.lora_dropout(x)).
+double lora_dropout_bytes_per_token(const ModelArch& arch, LoraTargets targets, double lora_dropout, bool dropout_per_module,
+                                    double bytes_per_value);
 
 // Parameters of the largest single weight tensor (the token embedding or output head, or an MLP matrix):
 // with the optimizer step fused into backward (torchtune optimizer_in_bwd) only one gradient is alive.

@@ -62,6 +62,9 @@ struct MemoryUse {
     double managed_bytes = 0;
     double reserved_low_bytes = 0;   // total - context - managed across the assumptions' range
     double reserved_high_bytes = 0;
+    // Not calibrated: the trainer's published peaks have run up to this share above the plan from mechanisms its profile does
+    // not model (runtimes.json memory_unmodelled_high_ratio); the high ends above include it. 0: none declared.
+    double unmodelled_high_ratio = 0;
     std::vector<MemoryTerm> terms;
     bool operator==(const MemoryUse&) const = default;
 };

@@ -25,6 +25,21 @@ struct TrainingRuntime {
     bool eager_attention = false;                // attention stores its score matrices (no fused/SDPA kernel)
     bool offload_checkpoints = false;            // full recomputation's saved block inputs live in host memory (Unsloth)
     double gated_mlp_saved_tensors = 4;          // MLP-wide tensors a gated MLP keeps for backward (ActivationSettings)
+    // What an adapter run keeps beyond the linear layers' inputs (memory.h ActivationSettings, lora_dropout_bytes_per_token).
+    std::string lora_targets = "all";            // "all" linear layers, or "query-value" (the recipe's default adapted layers)
+    double lora_dropout = 0;                     // the recipe's dropout on the adapters' input (0: none, nothing extra kept)
+    bool lora_dropout_per_module = true;         // each adapted module drops its own copy (PEFT); false: one per fused input (LitGPT)
+    bool quantized_base_keeps_inputs = true;     // the 4-bit base's matmul keeps its input (bitsandbytes MatMul4Bit; torchao's LinearNF4 does not)
+    bool quantizes_head = false;                 // the 4-bit base includes the output head (LitGPT's bitsandbytes plugin replaces every nn.Linear)
+    double dequantized_copy_bytes_per_param = 2; // a 4-bit base's matmul dequantizes the weight while it runs: bytes per parameter of the
+                                                 // largest quantized matrix (2: one 16-bit copy; 4: a half copy cast to bf16, LitGPT)
+    bool fused_qkv_kept = false;                 // the attention keeps the fused QKV output whole (V is a view of it) beside its own
+                                                 // roped copies of Q and K (LitGPT's CausalSelfAttention): Q + K more per token
+    bool lora_zero_pad_kept = false;             // LitGPT's LoRAQKVLinear.zero_pad keeps its index_copy source, the adapted slice of
+                                                 // the LoRA output (Q + V per token)
+    // Not calibrated: how far above the planned peak this trainer's published peaks have run, from mechanisms the profile
+    // does not model (each profile's note names them and the rows); the memory band's high end is the plan x (1 + this).
+    double memory_unmodelled_high_ratio = 0;
     // ZeRO as the runtime implements it (DeepSpeed's memory.rst); the defaults shard every term at its stage.
     double optimizer_fp32_gradient_bytes_per_param = 0; // FP32 gradient copy the optimizer step keeps, sharded like the optimizer
     bool zero2_shards_gradients = true;          // ZeRO-2 partitions the 16-bit gradients (DeepSpeed's estimate keeps them whole)
@@ -70,6 +85,26 @@ struct EncoderRuntime {
     std::vector<std::string> calibrated_by;      // suite cases an efficiency under this profile was fitted on (empty: not calibrated for it)
     std::string source;                          // source id in Catalog::runtime_sources
     bool operator==(const EncoderRuntime&) const = default;
+};
+
+// How a decode runtime issues one decode step from the host (catalog/runtimes.json "decode_runtimes"). A tuned
+// runtime (a compiled engine, CUDA graphs, a C++ loop: TensorRT-LLM, vLLM, gpt-fast with torch.compile, llama.cpp)
+// launches a step's kernels faster than the device runs them, so the step is the device's time plus
+// decode_step_overhead_s; that is what the decode efficiencies were fitted on. An eager Python runtime (transformers'
+// generate(), LitGPT's generate) calls one framework operation at a time: the host needs host_ops_per_layer x layers
+// + host_ops_per_step operations at eager_op_host_s each, and the device, running ahead asynchronously, waits on it
+// once that exceeds its own time (the gpt-fast blog's eager baseline: "heavily CPU overhead bound"). Counted from
+// each runtime's model and generation code; the plan takes the longer of the two.
+struct DecodeRuntime {
+    std::string id;                              // "tuned", "pytorch-eager", "litgpt", "autoawq-fused"
+    std::string name;                            // "transformers generate() in eager PyTorch"
+    std::string meaning;                         // how it issues a step, in one sentence
+    double host_ops_per_layer = 0;               // framework operations the host issues per transformer layer per step (0: not counted)
+    double host_ops_per_step = 0;                // the same outside the layers: embedding, final norm, LM head, sampling, the loop's bookkeeping
+    bool is_default = false;                     // the profile a workload without serve.runtime gets
+    std::vector<std::string> calibrated_by;      // suite cases a value under this profile was fitted on (empty: not calibrated for it)
+    std::string source;                          // source id in Catalog::runtime_sources
+    bool operator==(const DecodeRuntime&) const = default;
 };
 
 } // namespace hwplan

@@ -67,6 +67,9 @@ struct ServeSpec {
     // one thread block per query head re-reads its KV head (TensorRT-LLM's masked MHA kernel before the XQA
     // kernel of v0.8, decoderMaskedMultiheadAttentionTemplate.h: hi_kv = hi / qhead_per_kv).
     std::string decode_attention;
+    // How the runtime issues each decode step from the host (issue 20 class 7): a decode runtime profile id
+    // (catalog/runtimes.json "decode_runtimes"); "" = the catalog's default (a tuned runtime).
+    std::string runtime;
 };
 
 struct TrainSpec {
