@@ -38,11 +38,12 @@ struct Network {
     bool multi_node = false;  // a scale-out network is recorded (else layouts stay inside one domain)
     double launch_latency_s = 0; // fixed latency of one collective (kernel launch, synchronisation): NCCL's baseLat
     double handoff_s = 0;     // a serving runtime's pipeline hand-off over a PCIe scale-up link, measured end to end
-                              // (catalog pcie_handoff_s); 0: the alpha-beta send below    // Cards joined only by PCIe: the per-direction link rate and the all-reduce bus bandwidth shares of 4 and 8
+                              // (catalog pcie_handoff_s); 0: the alpha-beta send below
+    // Cards joined only by PCIe: the per-direction link rate and the all-reduce bus bandwidth shares of 4 and 8
     // ranks (catalog pcie_allreduce_share_*_ranks); 0: ring collectives see scale_up.bytes_per_s at any size.
-    double pcie_bytes_per_s = 0;
-    double pcie_share_4_ranks = 0;
-    double pcie_share_8_ranks = 0;
+    double pcie_bytes_per_s = 0;   // per direction, before any efficiency
+    double pcie_share_4_ranks = 0; // busbw / pcie_bytes_per_s on 4 ranks
+    double pcie_share_8_ranks = 0; // the same on 8 (and held beyond)
 };
 
 // The scale-up link as a ring collective (all-reduce, all-gather, reduce-scatter) over `ranks` devices of one
