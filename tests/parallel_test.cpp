@@ -125,6 +125,27 @@ TEST(Collectives, AlphaBetaByHand) {
     EXPECT_EQ(ring_allreduce_s(1e9, 1, l), 0);
 }
 
+TEST(Collectives, PcieRingBusBandwidthFallsWithRanks) {
+    // NVIDIA/nccl #1639 (2025-03-14): all_reduce_perf at 1-8 GB on RTX 5090s over PCIe 5.0 (64 GB/s each way)
+    // reaches 35 GB/s busbw on 4 cards and 28 GB/s on 8: shares 35/64 = 0.547 and 28/64 = 0.4375 of the link
+    // (catalog pcie_allreduce_share_4_ranks / _8_ranks). An L40S (PCIe 4.0 x16, 64 GB/s bidirectional = 32 GB/s
+    // each way) therefore gets 32 x 0.4375 = 14 GB/s on 8 cards and 32 x 0.547 = 17.504 GB/s on 4.
+    const Network l40s = network_of(device("l40s"), typical());
+    const double eff = typical().interconnect_efficiency;
+    EXPECT_DOUBLE_EQ(l40s.scale_up.bytes_per_s, 32e9 * eff);                 // a pair: the link's own share
+    EXPECT_DOUBLE_EQ(ring_link(l40s, 2).bytes_per_s, 32e9 * eff);
+    EXPECT_NEAR(ring_link(l40s, 4).bytes_per_s, 17.504e9, 1e3);
+    EXPECT_NEAR(ring_link(l40s, 8).bytes_per_s, 14e9, 1e3);
+    EXPECT_NEAR(ring_link(l40s, 6).bytes_per_s, 32e9 * (0.547 + 0.4375) / 2, 1e3); // halfway between 4 and 8
+    EXPECT_NEAR(ring_link(l40s, 16).bytes_per_s, 14e9, 1e3);                       // held at the 8-rank share
+    // 1 GB all-reduced over 8 L40S: each rank moves 2 x 7/8 x 1 GB = 1.75 GB at 14 GB/s = 125 ms, plus the
+    // latency of 14 ring steps (no measured PCIe small all-reduce on the L40S: launch 6.05 us + 14 x 1.975 us).
+    EXPECT_NEAR(allreduce_time_s(1e9, {8, 8}, l40s), 0.125 + 6.05e-6 + 14 * 1.975e-6, 1e-9);
+    // The same on 8 H100 over NVLink is untouched: 1.75 GB at 450 GB/s x eff.
+    const Network h100 = network_of(device("h100-sxm"), typical());
+    EXPECT_DOUBLE_EQ(ring_link(h100, 8).bytes_per_s, h100.scale_up.bytes_per_s);
+}
+
 TEST(Collectives, SmallMessageLatencyFollowsNcclTestsRing) {
     // nccl-tests issue #123 (DGX-A100, NCCL_ALGO=Ring, 8-128 bytes): 2 GPUs 10 us, 4 GPUs 16.88 us, 8 GPUs
     // 33.7 us; the maintainer confirms the ring's latency is 2(n-1) x the step latency. With the catalog's
@@ -546,7 +567,8 @@ TEST(LocalRig, SixteenRtx4090ServeA70bAsTensorEightByTwoStages) {
     // "16 x RTX 4090": Llama 3.1 70B at BF16 (141 GB) needs at least 8 cards; an engine puts 8 in a
     // tensor-parallel group (64 heads) and the other 8 in a second pipeline stage. Per decode step at batch 1:
     // one hand-off of the hidden state (8192 x 2 bytes) at 142 us + bytes / (32 GB/s x efficiency), and 2 x 80
-    // all-reduces of 8 ranks, each the 42.56 us nccl #1530 measured + 2 x 7/8 x 16384 B at the same rate.
+    // all-reduces of 8 ranks, each the 42.56 us nccl #1530 measured + 2 x 7/8 x 16384 B at the bus bandwidth 8
+    // PCIe cards reach: 0.4375 of the 32 GB/s (nccl #1639: 28 of 64 GB/s on 8 RTX 5090).
     const std::string w = R"({"stage": "serve", "model": "llama-3.1-70b", "framework": "vllm",
         "precision": {"weights": "bf16", "kv_cache": "bf16", "compute": "bf16"},
         "serve": {"context_tokens": 2048, "prompt_tokens": 1024, "output_tokens": 256, "concurrent_users": 1})";
@@ -555,7 +577,7 @@ TEST(LocalRig, SixteenRtx4090ServeA70bAsTensorEightByTwoStages) {
     EXPECT_EQ(c.layout.pipeline_parallel, 2);
     EXPECT_TRUE(c.fits);
     const double eff = typical().interconnect_efficiency, bytes = 8192 * 2.0;
-    const double comm = 160 * (42.56e-6 + 2 * 7.0 / 8 * bytes / (32e9 * eff)) + 142e-6 + bytes / (32e9 * eff);
+    const double comm = 160 * (42.56e-6 + 2 * 7.0 / 8 * bytes / (32e9 * 0.4375)) + 142e-6 + bytes / (32e9 * eff);
     ASSERT_FALSE(c.phases.empty());
     EXPECT_NEAR(c.phases.front().communication_s, comm, 1e-9);
 }

@@ -24,6 +24,8 @@ const std::vector<Field>& fields() {
         {"finetune_mfu", &Assumptions::finetune_mfu},
         {"encoder_compute_efficiency", &Assumptions::encoder_compute_efficiency},
         {"interconnect_efficiency", &Assumptions::interconnect_efficiency},
+        {"pcie_allreduce_share_4_ranks", &Assumptions::pcie_allreduce_share_4_ranks},
+        {"pcie_allreduce_share_8_ranks", &Assumptions::pcie_allreduce_share_8_ranks},
         {"runtime_context_bytes", &Assumptions::runtime_context_bytes},
         {"tensor_parallel_buffer_bytes", &Assumptions::tensor_parallel_buffer_bytes},
         {"allocator_fragmentation_ratio", &Assumptions::allocator_fragmentation_ratio},

@@ -41,7 +41,14 @@ Network network_of(const Device& d, const Assumptions& a) {
     if ((d.scale_out_kind == "none" || d.scale_out_kind.empty()) && n.scale_up.bytes_per_s > 0) n.domain_size = INT_MAX;
     // Cards joined only by PCIe hand a stage's hidden state on through the host: the serving runtimes'
     // measured hand-off replaces NCCL's point-to-point latency there (catalog pcie_handoff_s).
-    if (d.interconnect_kind.rfind("pcie", 0) == 0) n.handoff_s = a.pcie_handoff_s;
+    if (d.interconnect_kind.rfind("pcie", 0) == 0) {
+        n.handoff_s = a.pcie_handoff_s;
+        // Their ring collectives share the host's CPU and memory path: the measured bus bandwidth of 4 and 8
+        // ranks (catalog pcie_allreduce_share_*_ranks: NVIDIA/nccl #1639, voipmonitor/rtx6kpro), ring_link.
+        n.pcie_bytes_per_s = 0.5 * d.interconnect_bytes_per_s;
+        n.pcie_share_4_ranks = a.pcie_allreduce_share_4_ranks;
+        n.pcie_share_8_ranks = a.pcie_allreduce_share_8_ranks;
+    }
     // A domain whose link speed is not published (MI300X's Infinity Fabric here): the NICs carry the bytes,
     // while a collective among the devices of one server keeps the scale-up step latency.
     if (n.scale_up.bytes_per_s <= 0 && n.multi_node) {
@@ -49,6 +56,17 @@ Network network_of(const Device& d, const Assumptions& a) {
         n.scale_up.bytes_per_s = n.scale_out.bytes_per_s;
     }
     return n;
+}
+
+Link ring_link(const Network& net, int ranks) {
+    Link l = net.scale_up;
+    const double peak = net.pcie_bytes_per_s, s4 = net.pcie_share_4_ranks, s8 = net.pcie_share_8_ranks;
+    if (ranks <= 2 || !(peak > 0) || !(s4 > 0) || !(s8 > 0) || !(l.bytes_per_s > 0)) return l;
+    // Linear in the ranks between the measured points: 2 (the link's own share), 4 and 8 (nccl #1639).
+    const double s2 = l.bytes_per_s / peak;
+    const double share = ranks <= 4 ? s2 + (s4 - s2) * (ranks - 2) / 2.0 : ranks < 8 ? s4 + (s8 - s4) * (ranks - 4) / 4.0 : s8;
+    l.bytes_per_s = std::min(l.bytes_per_s, peak * share); // never faster than a pair's point-to-point rate
+    return l;
 }
 
 // [SECTION] Collectives ---------------------------------------------------------------------------------
@@ -107,8 +125,9 @@ double allreduce_time_s(double bytes, const Group& g, const Network& net) {
     if (g.size <= 1 || bytes <= 0) return 0;
     int inside = 1, across = 1;
     split(g, inside, across);
-    // Bytes: a reduce-scatter and an all-gather inside (2(k-1)/k), an all-reduce of 1/k across.
-    const double up = inside > 1 ? beta_s(2.0 * (inside - 1) / inside * bytes, net.scale_up) : 0;
+    // Bytes: a reduce-scatter and an all-gather inside (2(k-1)/k), an all-reduce of 1/k across; the ring inside
+    // at the bus bandwidth k ranks reach (ring_link: below the link rate over PCIe).
+    const double up = inside > 1 ? beta_s(2.0 * (inside - 1) / inside * bytes, ring_link(net, inside)) : 0;
     const double out = across > 1 ? beta_s(2.0 * (across - 1) / across * bytes / inside, net.scale_out) : 0;
     return allreduce_latency_s(g, net) + up + out;
 }
@@ -119,7 +138,7 @@ double allgather_time_s(double bytes, const Group& g, const Network& net) {
     split(g, inside, across);
     const double n = double(inside) * across;
     const double steps = (n - across) * net.scale_up.hop_latency_s + (across - 1) * (across > 1 ? net.scale_out.hop_latency_s : 0);
-    const double up = inside > 1 ? beta_s(double(inside - 1) / inside * bytes, net.scale_up) : 0;
+    const double up = inside > 1 ? beta_s(double(inside - 1) / inside * bytes, ring_link(net, inside)) : 0;
     const double out = across > 1 ? beta_s(double(across - 1) / across * bytes / inside, net.scale_out) : 0;
     return net.launch_latency_s + steps + up + out;
 }

@@ -23,6 +23,8 @@ struct Assumptions {
     double finetune_mfu = 0;                 // model FLOPs utilization, single-node fine-tuning
     double encoder_compute_efficiency = 0;   // achieved / peak FLOP/s, encoder (embedding) inference
     double interconnect_efficiency = 0;      // achieved all-reduce bus bandwidth / peak link bandwidth
+    double pcie_allreduce_share_4_ranks = 0; // PCIe-joined cards: all-reduce bus bandwidth / per-direction link rate, 4 ranks
+    double pcie_allreduce_share_8_ranks = 0; // the same at 8 ranks (the host's CPU and memory path is shared by every flow)
     double runtime_context_bytes = 0;        // CUDA/ROCm context + framework before any model
     double tensor_parallel_buffer_bytes = 0; // per device, memory outside PyTorch a serving engine adds at TP > 1
     double allocator_fragmentation_ratio = 0;// extra memory from the caching allocator / allocated

@@ -39,7 +39,19 @@ struct Network {
     double launch_latency_s = 0; // fixed latency of one collective (kernel launch, synchronisation): NCCL's baseLat
     double handoff_s = 0;     // a serving runtime's pipeline hand-off over a PCIe scale-up link, measured end to end
                               // (catalog pcie_handoff_s); 0: the alpha-beta send below
+    // Cards joined only by PCIe: the per-direction link rate and the all-reduce bus bandwidth shares of 4 and 8
+    // ranks (catalog pcie_allreduce_share_*_ranks); 0: ring collectives see scale_up.bytes_per_s at any size.
+    double pcie_bytes_per_s = 0;   // per direction, before any efficiency
+    double pcie_share_4_ranks = 0; // busbw / pcie_bytes_per_s on 4 ranks
+    double pcie_share_8_ranks = 0; // the same on 8 (and held beyond)
 };
+
+// The scale-up link as a ring collective (all-reduce, all-gather, reduce-scatter) over `ranks` devices of one
+// domain sees it. On NVLink-class fabrics: scale_up. Over PCIe every flow of the ring crosses the host's CPU
+// and memory path (NVIDIA/nccl #1639, maintainer), so the bus bandwidth falls with the ranks: 2 ranks keep
+// scale_up (one flow each way), 4 and 8 ranks take the measured shares of the link rate, linear between
+// (3 between 2 and 4, 5-7 between 4 and 8), held at the 8-rank share beyond.
+Link ring_link(const Network& net, int ranks);
 
 // Per-step latency from a measured small-message all-reduce of `ranks` ranks on `nodes` domains (one rank
 // per domain when nodes = ranks): (measured - launch) / the steps NCCL's ring takes there,
@@ -47,7 +59,8 @@ struct Network {
 // chain and takes the same steps). Returns the step latency of the level the measurement exercises.
 double hop_latency_s(double small_allreduce_s, int ranks, double launch_s, bool across_domains = false);
 
-// The device's network: scale-up = half the quoted bidirectional interconnect bandwidth x efficiency;
+// The device's network: scale-up = half the quoted bidirectional interconnect bandwidth x efficiency (PCIe
+// rings: x the rank-dependent share instead, ring_link);
 // scale-out = NICs x line rate / 8 x efficiency; step latencies from the device's measured small
 // all-reduces, else (scale-up only) the catalog's allreduce_hop_latency_s; launch = allreduce_base_latency_s.
 Network network_of(const Device& d, const Assumptions& a);
