@@ -1,12 +1,12 @@
 // access.test.mjs: the page for a keyboard-only reader and for low vision. Tab from the top of the page reaches the
-// canvas, then walks the top bar and the form, where a field takes typing, and on to the plan's views; Escape closes
+// skip link (the plan as text, shown over the canvas, Escape back), then the canvas, then walks the top bar and the form, where a field takes typing, and on to the plan's views; Escape closes
 // an open list, menu or popup (the model list's filter too); the arrows move in a list and Enter chooses the entry the
 // keyboard is on; Ctrl+Z in a field undoes the typing and never empties the field; Escape, then Tab, leaves the canvas. Text is at least 4.5:1 against what
 // it is drawn on in both themes (WCAG 2.1 AA, 1.4.3), computed here by the WCAG formula from the colours the app
 // publishes (window.hwplanUi.colors). The page is loaded once; each test starts from the bare page through reset().
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startAll, open, reset, settled, click, chord, widget, workload, T } from './helpers.mjs';
+import { startAll, open, reset, settled, click, chord, widget, workload, shot, T } from './helpers.mjs';
 
 let browser, server, page, problems;
 before(async () => {
@@ -39,7 +39,9 @@ const open_ = (prefix) => page.evaluate((p) => Object.keys(window.hwplanUi).some
 test('keyboard only: Tab reaches the canvas and the form, a field takes typing, the plan\'s views open with Enter, and Escape then Tab leaves', async () => {
   await reset(page);
   await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
-  await page.keyboard.press('Tab'); // from the top of the document: the canvas is its first stop
+  await page.keyboard.press('Tab'); // from the top of the document: the skip link first, then the canvas
+  await page.waitForFunction(() => document.activeElement?.id === 'hwplan-skip', null, { timeout: T.step });
+  await page.keyboard.press('Tab');
   await page.waitForFunction(() => document.activeElement?.id === 'canvas', null, { timeout: T.step });
   let steps = 0;
   while ((await page.evaluate(() => window.hwplanUi.active)) !== 'concurrent_users') {
@@ -62,6 +64,33 @@ test('keyboard only: Tab reaches the canvas and the form, a field takes typing, 
   await page.waitForFunction(() => window.hwplanUi.nav === null, null, { timeout: T.step });
   await page.keyboard.press('Tab');
   await page.waitForFunction(() => document.activeElement?.id !== 'canvas', null, { timeout: T.step });
+  assert.deepEqual(problems, []);
+});
+
+test('the skip link, the first Tab stop, shows the plan as text over the canvas; Escape goes back to the planner', async () => {
+  await reset(page);
+  const box = (id) => page.evaluate((i) => { const r = document.getElementById(i).getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height }; }, id);
+  const hidden = await box('hwplan-skip');
+  assert.ok(hidden.x + hidden.w < 0, `out of sight until the keyboard is on it (x ${hidden.x})`);
+  await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
+  await page.keyboard.press('Tab');
+  await page.waitForFunction(() => document.activeElement?.id === 'hwplan-skip', null, { timeout: T.step });
+  const shown = await box('hwplan-skip');
+  assert.ok(shown.x >= 0 && shown.w > 40 && shown.h > 10, `in sight with the keyboard on it (${JSON.stringify(shown)})`);
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Read the plan as text');
+  const hash = await page.evaluate(() => location.hash);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement?.id === 'hwplan-mirror', null, { timeout: T.step });
+  // Shown over the canvas, most of the window, with the recommendation's words; the link did not change the fragment.
+  const mirror = await box('hwplan-mirror');
+  assert.ok(mirror.w > 1000 && mirror.h > 600, `the plan as text fills the window (${JSON.stringify(mirror)})`);
+  const text = await page.evaluate(() => document.getElementById('hwplan-mirror').innerText);
+  assert.match(text, /Recommendation/);
+  assert.equal(await page.evaluate(() => location.hash), hash);
+  await shot(page, 'skip-link-plan-as-text');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => document.activeElement?.id === 'canvas', null, { timeout: T.step });
+  assert.ok((await box('hwplan-mirror')).w <= 1, 'hidden again once the focus left it');
   assert.deepEqual(problems, []);
 });
 

@@ -73,6 +73,29 @@ test('copy and paste use the browser clipboard', async () => {
 // A key held while the focus moves inside the page stays held: when a field lets go, the focus moves from the hidden
 // text field back to the canvas, and Emscripten's GLFW, which hears every element's blur on window, used to release
 // every key then (Ctrl held across a Compare or a copy was lost until pressed again; bridge.cpp).
+test('the last valid plan is the last settled one, not a keystroke\'s on the way: typing 1e30 keeps the plan for 20 users', async () => {
+  await reset(page);
+  const settledPlan = await page.evaluate(() => window.hwplanPage.plan());
+  const mirror = () => page.evaluate(() => document.getElementById('hwplan-mirror').textContent);
+  const settledText = await mirror();
+  assert.equal((await workload(page)).serve.concurrent_users, 20);
+  await click(page, 'concurrent_users'); // selects the field's text
+  await page.waitForFunction(() => window.hwplanUi.active === 'concurrent_users', null, { timeout: T.step });
+  // "1e3" is a valid value on the way (1,000 users): wait until its whole plan is published, so it is the plan an
+  // in-between keystroke would have left behind.
+  await page.keyboard.type('1e3');
+  await page.waitForFunction(() => window.hwplanPage.workload().serve.concurrent_users === 1000 && window.hwplanUi.idle, null, { timeout: T.step });
+  assert.notDeepEqual(await page.evaluate(() => window.hwplanPage.plan()), settledPlan, 'the plan of 1,000 users was shown');
+  await page.keyboard.type('0'); // 1e30: out of range
+  await waitStatus(page, /^Error: serve\.concurrent_users: implausible value 1e\+30;/);
+  await settled(page);
+  assert.ok(await widget(page, 'stale'), 'the page says the plan shown is the last valid one');
+  assert.deepEqual(await page.evaluate(() => window.hwplanPage.plan()), settledPlan, 'the plan kept is the settled one (20 users)');
+  assert.equal(await mirror(), settledText, 'the plan as text is the settled one too');
+  await page.keyboard.press('Escape');
+  assert.deepEqual(problems, []);
+});
+
 test('Ctrl held while a field lets go (the focus moves to the canvas) stays held', async () => {
   await reset(page);
   await click(page, 'concurrent_users');

@@ -24,6 +24,16 @@ struct Rect {
     bool operator==(const Rect&) const = default;
 };
 
+// The plan of the last settled document (no field being typed in, the whole plan in): what "the last valid plan" means.
+// Typing plans every keystroke; when the text ends invalid ("1e30" passes through a valid "1e3"), the page shows this
+// one, not the plan of an in-between keystroke (page.cpp refresh_plan).
+struct Settled {
+    std::string doc;                   // the workload document it was planned from ("" = none yet)
+    Plan plan;                         // as shown (AppState::shown)
+    Workload workload;                 // its parsed workload (for the card)
+    std::string card_markdown, plan_json;
+};
+
 // "Run it" on the recommendation card (panel_run_it.cpp): the paste box and the last read-back.
 struct RunState {
     bool open = false;                 // the section is open (the card may then grow to most of the plan side)
@@ -58,9 +68,12 @@ struct AppState {
     bool plan_pending_whole = false;   // the plan shown is the quick one (no re-planned flip points or sensitivity): the whole
                                        // plan follows in the first frame with no input waiting (page.cpp refresh_plan)
     bool input_waiting = false;        // this frame has input or page commands still queued (main.cpp sets it each frame)
+    int plans_shown = 0;               // plans drawn so far, quick and whole (published each frame: bench/load_time.mjs times key to plan)
     Plan plan;                         // the plan of the current document (issues set when invalid)
     Plan shown;                        // the last valid plan: stays visible while a field is wrong
     Workload shown_workload;           // its parsed workload (for the card)
+    std::string shown_doc;             // the document the shown plan was planned from
+    Settled settled;                   // the last settled plan: shown again when the document turns invalid
     std::string plan_json;             // to_json(shown) for export and the page API
     std::string card_markdown;         // lesson 003's workload card for the shown plan
     int selected = 0;                  // candidate shown in detail (index into shown.candidates)

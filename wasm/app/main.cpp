@@ -425,6 +425,7 @@ void frame_unguarded() {
     layout += ",\"order\":\"" + a.state.table_order + "\",\"view\":\"" + std::string(hwplan::ui::name(a.state.view)) + "\"";
     layout += ",\"hover\":" + (a.state.hover.empty() ? std::string("null") : a.state.hover) + ",\"sweepMs\":" + std::to_string(a.state.sweep_ms);
     layout += ",\"tab\":\"" + std::string(hwplan::ui::name(a.state.form_tab)) + "\"";
+    layout += ",\"plans\":" + std::to_string(a.state.plans_shown); // plans drawn, quick and whole (bench/load_time.mjs: key to plan)
     layout += ",\"colors\":" + hwplan::ui::colors_json(a.state.light_theme); // what text is drawn in and on (contrast tests)
     layout += std::string(",\"stacked\":") + (a.state.page_height > 0 ? "true" : "false");
     layout += ",\"nav\":" + nav_rect(); // the keyboard's widget, while its cursor shows (the page scrolls it into view)

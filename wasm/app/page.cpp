@@ -160,6 +160,11 @@ std::string planning_panel() {
 // not idle until it is in (main.cpp).
 void refresh_plan(AppState& state, const Catalog& catalog) {
     const std::string doc = state.workload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    // The plan shown settles once no field is being typed in and the whole plan is in (a keystroke's quick plan
+    // never settles): it is the last valid plan from then on (AppState::settled).
+    if (state.active_widget.empty() && state.plan.issues.empty() && !state.plan_pending_whole && !state.shown_doc.empty() &&
+        state.shown_doc == state.planned_json && state.settled.doc != state.shown_doc)
+        state.settled = {state.shown_doc, state.shown, state.shown_workload, state.card_markdown, state.plan_json};
     const bool changed = doc != state.planned_json;
     if (!changed && !(state.plan_pending_whole && !state.input_waiting)) return;
     const bool whole = !changed;
@@ -180,6 +185,7 @@ void refresh_plan(AppState& state, const Catalog& catalog) {
         // serializing a whole-catalog plan is about a third of a keystroke's planning.
         std::string card = render_card(shown, workload, catalog), json = whole ? to_json(shown) : std::string();
         state.shown = std::move(shown);
+        state.shown_doc = doc;
         state.shown_workload = std::move(workload);
         state.card_markdown = std::move(card);
         state.plan_json = std::move(json);
@@ -190,7 +196,20 @@ void refresh_plan(AppState& state, const Catalog& catalog) {
         state.notice = to_string(i);
         return false;
     });
-    if (!planned) return;
+    if (!planned) {
+        // An invalid document: the last settled plan is shown (not the plan of a keystroke on the way, "1e3" of "1e30").
+        if (!state.settled.doc.empty() && state.shown_doc != state.settled.doc) {
+            state.shown = state.settled.plan;
+            state.shown_doc = state.settled.doc;
+            state.shown_workload = state.settled.workload;
+            state.card_markdown = state.settled.card_markdown;
+            state.plan_json = state.settled.plan_json;
+            const int rows = static_cast<int>(state.shown.candidates.size());
+            if (state.selected >= rows) state.selected = std::max(0, rows - 1);
+        }
+        return;
+    }
+    ++state.plans_shown;
     if (whole) { // the same candidates in the same order: keep the row the user is on
         for (int i = 0; i < static_cast<int>(state.shown.candidates.size()); ++i)
             if (state.shown.candidates[i].device == selected_device) state.selected = i;
