@@ -278,6 +278,19 @@ TEST(Lora, QueryValueRank8MatchesLitGptsPrintedCounts) {
     EXPECT_EQ(lora_params(test::llama31_8b(), 16, LoraTargets::all), lora_params(test::llama31_8b(), 16));
 }
 
+// LoRA on the query, key and value projections (torchtune's llama3_1/70B_lora.yaml at 30b8519e8: lora_attn_modules
+// ['q_proj', 'k_proj', 'v_proj'], rank 16). Llama 3.1 70B by hand: h = q = 8192, k = v = 8 KV heads x 128 = 1024, so
+// 16 x ((8192 + 8192) + 2 x (8192 + 1024)) = 16 x 34,816 a block, x 80 blocks = 44,564,480. The workload's name maps to it.
+TEST(Lora, QueryKeyValueRank16OnLlama31_70B) {
+    const ModelArch a = test::dense(80, 8192, 64, 8, 28672, 128256);
+    EXPECT_EQ(lora_params(a, 16, LoraTargets::query_key_value), 44564480.0);
+    EXPECT_EQ(lora_targets_from_name("query-key-value"), LoraTargets::query_key_value);
+    EXPECT_EQ(lora_targets_from_name("query-value"), LoraTargets::query_value);
+    EXPECT_EQ(lora_targets_from_name("all"), LoraTargets::all);
+    // With PEFT's per-module dropout Q, K and V each copy their shared h-wide input: 3 x 8192 x (2 + 1) bytes a token.
+    EXPECT_DOUBLE_EQ(lora_dropout_bytes_per_token(a, LoraTargets::query_key_value, 0.05, true, 2), 73728.0);
+}
+
 // LoRA dropout keeps, per adapted input, the dropped copy (2 bytes in bf16) and its bool mask (1 byte): Llama 2 7B
 // (h = q = 4096, i = 11008) by hand. LitGPT's fused QKV: one input, 3 x 4096 = 12,288 bytes a token. PEFT on every
 // linear, each module its own dropout: Q, K, V, gate and up copy their h-wide inputs (5h), O and down theirs (q + i):

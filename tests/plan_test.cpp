@@ -152,6 +152,52 @@ TEST(Lessons, LoraOnEightBillionFitsA24GBCardWithRecomputation) {
     EXPECT_GT(c.memory.total_bytes, 16.2 * 1073741824.0); // never below what torchtune measured
 }
 
+// torchtune's LoRA recipes step torch.optim.AdamW (recipes/configs/llama2/7B_lora_single_device.yaml at 30b8519e8:
+// optimizer torch.optim.AdamW, fused: True); only its full single-device config pages the state (PagedAdamW8bit). So the
+// adapters' bf16 weights, gradients and two bf16 moments (2 + 2 + 2 x 2 = 8 bytes a parameter) are in the reserved peak.
+// torchtune's LoRA tutorial ("Trading off memory and model performance with LoRA", every linear layer, batch 2): rank 8
+// 15.87 GB, rank 64 17.04 GB, +1.17 GB. By hand for Llama 2 7B: every linear of a block is r x 78,080 (4 x 8192 for
+// q, k, v, o; 3 x 15,104 for the MLP), x 32 blocks, so rank 64 - rank 8 = 56 x 2,498,560 = 139,919,360 parameters,
+// x 8 bytes = 1.119 GB, plus the allocator's fragmentation of the new gradients (0.176 x 2 bytes each, assumptions.json):
+// 1.169 GB, 0.1 % from the tutorial's step. Until 2026-12-03 the moments were taken as paged and the step was 0.60 GB.
+TEST(RuntimeProfiles, TorchtuneLoraKeepsItsAdamWStateInTheReservedPeak) {
+    auto reserved = [](int rank, const char* targets) {
+        const Plan p = run(std::string(R"({"stage": "finetune", "model": "llama-2-7b", "precision": "bf16",
+            "train": {"method": "lora", "lora_rank": )") + std::to_string(rank) + R"(, "lora_targets": ")" + targets +
+                           R"(", "seq_len": 512, "micro_batch": 2, "checkpointing": "full", "runtime": "torchtune"},
+            "hardware": {"devices": ["a100-80gb"], "count": 1}})");
+        return p.candidates.at(0).memory;
+    };
+    const MemoryUse r8 = reserved(8, "all"), r64 = reserved(64, "all");
+    EXPECT_NEAR(r64.optimizer_bytes - r8.optimizer_bytes, 139919360.0 * 4, 1e3); // two bf16 moments, not paged
+    EXPECT_EQ(r64.managed_bytes, 0.0);
+    const double step = (r64.total_bytes - r64.managed_bytes) - (r8.total_bytes - r8.managed_bytes);
+    EXPECT_NEAR(step, 139919360.0 * (8 + 0.176 * 2), 0.01e9);
+    EXPECT_NEAR(step / 1.17e9, 1.0, 0.03); // the tutorial's measured step
+    // Query and value only (the tutorial's default config): 32 x 8 x 16,384 = 4,194,304 adapters, as LitGPT prints.
+    const MemoryUse qv = reserved(8, "query-value");
+    EXPECT_NEAR(qv.optimizer_bytes, 4194304.0 * 4, 1e3);
+    EXPECT_LT(qv.total_bytes, r8.total_bytes);
+}
+
+// torchtune of April 2024 (its LoRA and QLoRA tutorials, commit ff594c231) took the loss on whole FP32 logits: the model
+// returned self.output(h).float(), the recipe held a contiguous FP32 copy through backward (4 bytes a logit) and
+// nn.CrossEntropyLoss's log_softmax output and its gradient were live together (8 bytes), where today's profile keeps the
+// bf16 chunks (2) and one FP32 chunk of 8 (8/8). By hand for Llama 2 7B at batch 2 x 512 tokens: 1,024 x 32,000 logits x
+// ((4 + 8) - (2 + 1)) = 294,912,000 bytes more, the rest of the step unchanged.
+TEST(RuntimeProfiles, Torchtune2024TakesTheLossOnWholeFp32Logits) {
+    auto memory = [](const char* runtime) {
+        const Plan p = run(std::string(R"({"stage": "finetune", "model": "llama-2-7b", "precision": "bf16",
+            "train": {"method": "lora", "lora_rank": 8, "lora_targets": "query-value", "seq_len": 512, "micro_batch": 2,
+                      "checkpointing": "full", "runtime": ")") + runtime + R"("}, "hardware": {"devices": ["a100-80gb"], "count": 1}})");
+        return p.candidates.at(0).memory;
+    };
+    const MemoryUse then = memory("torchtune-2024-04"), now = memory("torchtune");
+    EXPECT_NEAR(then.activations_bytes - now.activations_bytes, 1024.0 * 32000 * 9, 1e3);
+    EXPECT_NEAR(then.weights_bytes, now.weights_bytes, 1.0);
+    EXPECT_NEAR(then.optimizer_bytes, now.optimizer_bytes, 1.0);
+}
+
 // The same job under each runtime profile: what the runtime stores decides the answer, so the plan names
 // it. hf-peft (FP32 adapters; the bf16 logits the model returns plus their whole FP32 copy and gradient:
 // 2 x 2048 x 128256 x (2 + 8) = 5.3 GB) needs more than torchtune (bf16 adapters and state, chunked loss:

@@ -587,6 +587,25 @@ const Planned& find(const std::string& label) {
     return none;
 }
 
+// The adapted layers the plan counted are the ones the config trains: a workload that says train.lora_targets
+// "query-value" gets LLaMA-Factory's lora_target "q_proj,v_proj" (its comma-separated module names), not "all".
+TEST(RunIt, LlamaFactoryWritesTheWorkloadsAdaptedLayers) {
+    auto parsed = parse_workload(R"({"name": "8B LoRA on q and v with LLaMA-Factory", "stage": "finetune", "model": "llama-3.1-8b",
+        "precision": "bf16", "framework": "llama-factory", "train": {"method": "lora", "lora_rank": 16, "lora_targets": "query-value",
+        "seq_len": 4096, "micro_batch": 2, "global_batch": 32, "zero_stage": 3, "checkpointing": "full", "runtime": "hf-peft"},
+        "hardware": {"devices": ["H100 SXM"], "count": 4}})", catalog());
+    ASSERT_TRUE(parsed.issues.empty());
+    Issues issues;
+    const Plan p = plan(parsed.workload, catalog(), assumptions_for(catalog(), parsed.workload.assumptions, issues), false);
+    ASSERT_TRUE(p.run.available) << p.run.reason;
+    ASSERT_FALSE(p.run.deploy.empty());
+    ASSERT_EQ(p.run.deploy[0].tool, "llama-factory");
+    std::string error;
+    const auto y = parse_yaml(p.run.deploy[0].text, error);
+    ASSERT_EQ(error, "");
+    EXPECT_EQ(y.at("lora_target"), "q_proj,v_proj");
+}
+
 // Bank assistant (tests/data/workloads/bank-70b-fp8.json): 8,192-token context, 2,000 prompt and 500 output
 // tokens, 200 users, FP8 KV cache; the plan recommends H200 with tensor parallel 4 per replica.
 TEST(RunIt, BankAssistantServesAndBenchmarksTheWorkloadItself) {

@@ -196,6 +196,21 @@ TEST(Workload, PowerBudgetReadsAndRoundTrips) {
     EXPECT_DOUBLE_EQ(none.workload.decision.power_budget_w, 0);
 }
 
+// train.lora_targets names the layers the recipe adapted (memory.h LoraTargets); it reads, round-trips and rejects other names.
+TEST(Workload, LoraTargetsReadsAndRoundTrips) {
+    const auto p = parse_workload(R"({"stage": "finetune", "model": "llama-2-7b", "train": {"method": "lora", "lora_targets": "query-value"}})", catalog());
+    ASSERT_TRUE(p.issues.empty()) << to_string(p.issues[0]);
+    EXPECT_EQ(p.workload.train.lora_targets, "query-value");
+    EXPECT_EQ(parse_workload(workload_to_json(p.workload), catalog()).workload.train.lora_targets, "query-value");
+    const auto unset = parse_workload(R"({"stage": "finetune", "model": "llama-2-7b", "train": {"method": "lora"}})", catalog());
+    ASSERT_TRUE(unset.issues.empty());
+    EXPECT_EQ(unset.workload.train.lora_targets, ""); // the runtime profile's default
+    const auto bad = parse_workload(R"({"stage": "finetune", "model": "llama-2-7b", "train": {"lora_targets": "q_proj"}})", catalog());
+    ASSERT_EQ(bad.issues.size(), 1u);
+    EXPECT_EQ(bad.issues[0].path, "train.lora_targets");
+    EXPECT_EQ(bad.issues[0].message, "unknown value \"q_proj\"; expected one of all, query-value, query-key-value");
+}
+
 TEST(Workload, UnknownModelListsCloseMatches) {
     const auto p = parse_workload(R"({"stage": "serve", "model": "Llama-3.1-80B"})", catalog());
     ASSERT_EQ(p.issues.size(), 1u);

@@ -745,12 +745,16 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
             t.loss_fp32_bytes_per_value = e.number("loss_fp32_bytes_per_value", true, 0, 16).value_or(0);
             t.loss_chunks = e.number("loss_chunks", true, 1, 1e6).value_or(1);
             t.paged_optimizer = e.boolean("paged_optimizer", true).value_or(false);
+            t.paged_optimizer_methods = e.strings("paged_optimizer_methods", false);
+            for (const auto& m : t.paged_optimizer_methods)
+                if (m != "full" && m != "lora" && m != "qlora")
+                    e.error("paged_optimizer_methods", "unknown method \"" + m + "\"; expected full, lora or qlora");
             t.full_master_weights = e.boolean("full_master_weights", true).value_or(true);
             t.optimizer_in_backward = e.boolean("optimizer_in_backward", true).value_or(false);
             t.eager_attention = e.choice("attention", true, {"sdpa", "eager"}).value_or("sdpa") == "eager";
             t.offload_checkpoints = e.boolean("offload_checkpoints", false).value_or(false);
             t.gated_mlp_saved_tensors = e.number("gated_mlp_saved_tensors", false, 1, 8).value_or(4);
-            t.lora_targets = e.choice("lora_targets", false, {"all", "query-value"}).value_or("all");
+            t.lora_targets = e.choice("lora_targets", false, {"all", "query-value", "query-key-value"}).value_or("all");
             t.lora_dropout = e.number("lora_dropout", false, 0, 0.9).value_or(0);
             t.lora_dropout_per_module = e.boolean("lora_dropout_per_module", false).value_or(true);
             t.quantized_base_keeps_inputs = e.boolean("quantized_base_keeps_inputs", false).value_or(true);
@@ -776,8 +780,8 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
                 if (m != "full" && m != "lora" && m != "qlora") e.error("default_for", "unknown method \"" + m + "\"; expected full, lora or qlora");
             e.string("note", false);
             attach_source(e, b, {"adapter_bytes_per_param", "adapter_gradient_bytes_per_param", "optimizer_state_bytes_per_value",
-                                 "logits_kept_bytes_per_value", "loss_fp32_bytes_per_value", "loss_chunks", "paged_optimizer", "full_master_weights",
-                                 "optimizer_in_backward", "attention", "offload_checkpoints", "gated_mlp_saved_tensors", "optimizer_fp32_gradient_bytes_per_param",
+                                 "logits_kept_bytes_per_value", "loss_fp32_bytes_per_value", "loss_chunks", "paged_optimizer", "paged_optimizer_methods",
+                                 "full_master_weights", "optimizer_in_backward", "attention", "offload_checkpoints", "gated_mlp_saved_tensors", "optimizer_fp32_gradient_bytes_per_param",
                                  "zero2_shards_gradients", "zero3_layer_gather_bytes_per_param", "offload_gradients",
                                  "offload_parameters", "shard_embeddings_and_head", "adapter_step_overhead_s",
                                  "causal_attention_flops_ratio", "max_zero_stage", "recompute", "tensor_parallel_overlap", "lora_targets",

@@ -235,10 +235,15 @@ double optimizer_moment_bytes_per_param(Optimizer o, double state_bytes_per_valu
 
 double lora_params(const ModelArch& arch, double rank) { return lora_params(arch, rank, LoraTargets::all); }
 
+LoraTargets lora_targets_from_name(const std::string& name) {
+    return name == "query-value" ? LoraTargets::query_value : name == "query-key-value" ? LoraTargets::query_key_value : LoraTargets::all;
+}
+
 double lora_params(const ModelArch& arch, double rank, LoraTargets targets) {
     const auto w = attn_widths(arch);
     const double h = arch.hidden;
     if (targets == LoraTargets::query_value) return arch.layers * rank * ((h + w.q) + (h + w.v)); // r x (in + out) each
+    if (targets == LoraTargets::query_key_value) return arch.layers * rank * ((h + w.q) + (h + w.k) + (h + w.v));
     const double attention = rank * ((h + w.q) + (h + w.k) + (h + w.v) + (w.q + h));
     const double m = mlp_matrices(arch);
     double total = 0;
@@ -264,6 +269,7 @@ double lora_dropout_bytes_per_token(const ModelArch& arch, LoraTargets targets, 
     const auto w = attn_widths(arch);
     const double h = arch.hidden, per_value = bytes_per_value + 1.0; // the dropped copy and its bool mask
     if (targets == LoraTargets::query_value) return (dropout_per_module ? 2.0 : 1.0) * h * per_value; // q and v read the same input
+    if (targets == LoraTargets::query_key_value) return (dropout_per_module ? 3.0 : 1.0) * h * per_value;
     // Every linear: Q, K, V read the first norm's output, O the attention output (q wide), the gate and up projections the
     // second norm's output, the down projection the MLP's product (i wide; MoE blocks: the shared experts' or the dense width).
     const double attention = (dropout_per_module ? 3.0 : 1.0) * h + w.q;

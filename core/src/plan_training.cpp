@@ -83,7 +83,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     c.layout = {.tensor_parallel = 1, .pipeline_parallel = 1, .data_parallel = n, .zero_stage = zero, .micro_batch = int(t.micro_batch),
                 .micro_batches = int(std::max(1.0, (t.global_batch > 0 ? t.global_batch : t.micro_batch * n) / (std::max(1.0, t.micro_batch) * n))),
                 .recompute = recompute};
-    const LoraTargets targets = rt.lora_targets == "query-value" ? LoraTargets::query_value : LoraTargets::all;
+    // The adapted layers: the workload's (the recipe it ran), else the trainer profile's default.
+    const LoraTargets targets = lora_targets_from_name(t.lora_targets.empty() ? rt.lora_targets : t.lora_targets);
     const double trainable = full ? w.model.params : lora_params(arch, t.lora_rank, targets);
     const bool fp32 = w.precision.compute == "fp32"; // an fp32 run stores 4-byte weights, gradients and activations
     if (e.explain) c.notes.push_back("training runtime: " + rt.name + " [" + rt.id + "]" + (rt.meaning.empty() ? "" : ": " + rt.meaning));
@@ -259,15 +260,18 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     m.overhead_bytes = a.runtime_context_bytes + fragmentation;
     // Paged optimizers (bitsandbytes, QLoRA section 3) keep the optimizer state in unified memory: when the
     // rest leaves too little room, the part that does not fit pages to host memory instead of failing.
+    // Only the recipes that set a paged optimizer page it (torchtune: its full single-device config's PagedAdamW8bit; its
+    // LoRA and QLoRA configs use torch.optim.AdamW, allocated by the caching allocator: runtimes.json paged_optimizer_methods).
+    const bool paged_state = pages_optimizer(rt, std::string(name(t.method)));
     double paged = 0;
-    if (rt.paged_optimizer && opt > 0) {
+    if (paged_state && opt > 0) {
         const double rest = weights + grads + m.activations_bytes + m.overhead_bytes;
         paged = std::clamp(rest + opt - m.capacity_bytes, 0.0, opt);
         opt -= paged;
     }
     m.optimizer_bytes = opt;
     m.context_bytes = a.runtime_context_bytes;
-    m.managed_bytes = rt.paged_optimizer ? opt : 0.0; // what stays on the device of the paged state is still managed memory
+    m.managed_bytes = paged_state ? opt : 0.0; // what stays on the device of the paged state is still managed memory
     e.term(m, "optimizer", opt, [&] { return std::string(std::string(name(t.optimizer)) + ": " + format_sig(opt_per, 3) + " bytes per trainable parameter" +
                                       (fp32_grad_per > 0 ? " + " + format_sig(fp32_grad_per, 2) + " for the FP32 gradient copy (" + rt.id + ")" : "") +
                                       (zero >= 1 ? ", sharded (ZeRO-" + std::to_string(zero) + ")" : "") +

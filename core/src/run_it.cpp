@@ -917,10 +917,10 @@ void finetune_deepspeed(RunIt& r, const Workload& w, const Catalog& cat, const C
 // Hugging Face Trainer's optimizer name (TrainingArguments.optim) for the plan's optimizer; paged state where the runtime
 // profile pages it (qlora.py): what Axolotl's `optimizer` and LLaMA-Factory's `optim` take.
 std::string hf_optimizer(const Workload& w, const TrainingRuntime& rt) {
-    return w.train.optimizer == Optimizer::adamw_8bit ? (rt.paged_optimizer ? "paged_adamw_8bit" : "adamw_bnb_8bit")
+    return w.train.optimizer == Optimizer::adamw_8bit ? (pages_optimizer(rt, std::string(name(w.train.method))) ? "paged_adamw_8bit" : "adamw_bnb_8bit")
            : w.train.optimizer == Optimizer::sgd       ? "sgd"
            : w.train.optimizer == Optimizer::adafactor ? "adafactor"
-           : rt.paged_optimizer                        ? "paged_adamw_32bit"
+           : pages_optimizer(rt, std::string(name(w.train.method))) ? "paged_adamw_32bit"
                                                        : "adamw_torch_fused";
 }
 
@@ -944,7 +944,10 @@ void finetune_axolotl(RunIt& r, const Workload& w, const Catalog& cat, const Can
         // The adapter's scale alpha / r changes what it learns, not what the plan counts; the schema has no default (PEFT needs
         // one), so Axolotl's own QLoRA example's 16 (examples/llama-3/qlora-1b.yml).
         y += "lora_alpha: 16\n";
-        y += "lora_target_linear: true\n";
+        // The adapted layers the plan counted (train.lora_targets): every linear, or the named projections (Llama names).
+        y += w.train.lora_targets == "query-value"       ? "lora_target_modules: [q_proj, v_proj]\n"
+             : w.train.lora_targets == "query-key-value" ? "lora_target_modules: [q_proj, k_proj, v_proj]\n"
+                                                         : "lora_target_linear: true\n";
         y += "datasets: [{path: \"$DATASET\", type: alpaca}]\n";
         y += "output_dir: ./outputs/hwplan\n";
         y += "sequence_len: " + num(w.train.seq_len) + "\n";
@@ -1015,7 +1018,11 @@ void finetune_llama_factory(RunIt& r, const Workload& w, const Catalog& cat, con
         if (qlora) y += "quantization_bit: 4\nquantization_method: bnb\n";
         y += "stage: sft\ndo_train: true\n";
         y += std::string("finetuning_type: ") + (full ? "full" : "lora") + "\n";
-        if (!full) y += "lora_rank: " + num(w.train.lora_rank) + "\nlora_target: all\n";
+        if (!full)
+            y += "lora_rank: " + num(w.train.lora_rank) + "\nlora_target: " +
+                 (w.train.lora_targets == "query-value"       ? "q_proj,v_proj"
+                  : w.train.lora_targets == "query-key-value" ? "q_proj,k_proj,v_proj"
+                                                              : "all") + "\n";
         if (!ds.empty()) y += "deepspeed: " + ds + "\n";
         y += "dataset: \"$DATASET\"\ntemplate: \"$TEMPLATE\"\n";
         y += "cutoff_len: " + num(w.train.seq_len) + "\npacking: true\n";

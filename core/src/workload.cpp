@@ -315,6 +315,7 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
         // [runtime profile] (issue 9)
         read_runtime(t, catalog.training_runtimes, "training", "train.runtime", v.runtime, w);
         if (auto a = t.choice("attention", false, {"sdpa", "eager"})) { v.attention = *a; w.given.push_back("train.attention"); }
+        if (auto g = t.choice("lora_targets", false, {"all", "query-value", "query-key-value"})) { v.lora_targets = *g; w.given.push_back("train.lora_targets"); }
         t.object("layout", false, [&](Reader& l) {
             auto pin = [&](const char* key, int& out) {
                 if (auto n = l.integer(key, false, 1, 1000000)) {
@@ -552,6 +553,7 @@ std::string workload_to_json(const Workload& w) {
     if (given("train.cpu_offload")) j["train"]["cpu_offload"] = w.train.cpu_offload;
     if (given("train.runtime")) j["train"]["runtime"] = w.train.runtime;
     if (given("train.attention")) j["train"]["attention"] = w.train.attention;
+    if (given("train.lora_targets")) j["train"]["lora_targets"] = w.train.lora_targets;
     for (const auto& [key, value] : {std::pair<const char*, int>{"tensor_parallel", w.train.tensor_parallel}, {"pipeline_parallel", w.train.pipeline_parallel},
                                      {"context_parallel", w.train.context_parallel}, {"expert_parallel", w.train.expert_parallel}})
         if (given(std::string("train.layout.") + key)) j["train"]["layout"][key] = value;

@@ -163,9 +163,14 @@ double optimizer_moment_bytes_per_param(Optimizer o, double state_bytes_per_valu
 // adapters go on attention and shared experts only.
 double lora_params(const ModelArch& arch, double rank);
 
-// Which linear layers of a block carry adapters: every one (the QLoRA recipe; PEFT's "all-linear") or the query and value
-// projections only (Hu et al. 2021, section 7.1; LitGPT's finetune/lora.py defaults lora_query and lora_value).
-enum class LoraTargets { all, query_value };
+// Which linear layers of a block carry adapters: every one (the QLoRA recipe; PEFT's "all-linear"), the query and value
+// projections only (Hu et al. 2021, section 7.1; LitGPT's finetune/lora.py defaults lora_query and lora_value; PEFT's
+// default for Llama, T5 and BLOOM's fused QKV, r x (h + 3h) = r x 2 x (h + h) for multi-head attention), or query, key and
+// value (torchtune's llama3_1/70B_lora.yaml: lora_attn_modules ['q_proj', 'k_proj', 'v_proj']). workload train.lora_targets,
+// else the trainer profile's default (runtimes.json lora_targets).
+enum class LoraTargets { all, query_value, query_key_value };
+// "all", "query-value", "query-key-value" -> the enum; anything else is "all" (the readers check the names).
+LoraTargets lora_targets_from_name(const std::string& name);
 double lora_params(const ModelArch& arch, double rank, LoraTargets targets);
 
 // Bytes per token one block keeps for LoRA's own path beyond the linear layers' inputs: with dropout on the adapter's

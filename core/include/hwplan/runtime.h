@@ -20,6 +20,8 @@ struct TrainingRuntime {
     double loss_fp32_bytes_per_value = 8;        // FP32 bytes per logit live while the loss and its gradient are taken
     double loss_chunks = 1;                      // the FP32 part is live one chunk at a time
     bool paged_optimizer = false;                // optimizer state in paged memory: evicted to host when the device is full
+    std::vector<std::string> paged_optimizer_methods; // the methods whose recipes page it ("full", "lora", "qlora"); empty: every
+                                                 // method (torchtune: only its full fine-tune config sets PagedAdamW8bit)
     bool full_master_weights = true;             // full training keeps FP32 master weights (mixed precision, 16 bytes/param with AdamW)
     bool optimizer_in_backward = false;          // each gradient is applied and freed in backward: one tensor's gradient at a time
     bool eager_attention = false;                // attention stores its score matrices (no fused/SDPA kernel)
@@ -66,6 +68,15 @@ struct TrainingRuntime {
     std::string source;                          // source id in Catalog::runtime_sources
     bool operator==(const TrainingRuntime&) const = default;
 };
+
+// Whether the runtime keeps the optimizer state of a `method` ("full", "lora", "qlora") run in paged memory.
+inline bool pages_optimizer(const TrainingRuntime& rt, const std::string& method) {
+    if (!rt.paged_optimizer) return false;
+    if (rt.paged_optimizer_methods.empty()) return true;
+    for (const auto& m : rt.paged_optimizer_methods)
+        if (m == method) return true;
+    return false;
+}
 
 // How an encoder (embedding) runtime executes one transformer layer (catalog/runtimes.json "encoder_runtimes"):
 // what its kernels move through device memory outside the weight GEMMs and how many kernels the host launches.

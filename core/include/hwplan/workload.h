@@ -87,6 +87,10 @@ struct TrainSpec {
     // attention implementation. "" = the catalog's default profile for the method / the profile's attention.
     std::string runtime;                     // "hf-peft", "qlora-reference", "torchtune"
     std::string attention;                   // "sdpa" (fused: no score matrices stored) or "eager"
+    // Which linear layers carry adapters (memory.h LoraTargets): "all", "query-value", "query-key-value"; "" = the
+    // runtime profile's default (runtimes.json lora_targets). Recipes differ: torchtune's llama3_1/8B_lora_single_device
+    // adapts q and v, its QLoRA configs every linear, PEFT's defaults q and v for Llama and T5.
+    std::string lora_targets;
     // Pins on the training search's layout (train.layout): 0 = the search chooses, else exactly this many
     // (1 = none). A trainer that runs only data parallelism with sharding (FSDP) pins the first three to 1.
     int tensor_parallel = 0;
