@@ -378,6 +378,7 @@ void leave_one_source_out(ValidationReport& rep, const Catalog& catalog) {
             fr.loso_low = std::min(fr.loso_low, refits[i].value);
             fr.loso_high = std::max(fr.loso_high, refits[i].value);
             fr.loso_priors += refits[i].prior;
+            fr.loso_family += refits[i].family;
         }
         const Catalog fold = refitted_catalog(catalog, f, refits);
         // Its cases that feed no value (other kinds, validation rows) are planned with the same fold.
@@ -531,6 +532,7 @@ std::string fit_value(double v, double step_s) {
 std::string loso_range(const FitReport& f) {
     std::string s = f.loso_low == f.loso_high ? format_sig(f.loso_low, 3) : format_sig(f.loso_low, 3) + " .. " + format_sig(f.loso_high, 3);
     if (f.loso_priors > 0) s += " (prior in " + std::to_string(f.loso_priors) + ")";
+    if (f.loso_family > 0) s += " (family in " + std::to_string(f.loso_family) + ")";
     return s;
 }
 
@@ -692,7 +694,7 @@ std::string validation_json(const ValidationReport& r) {
     for (const auto& f : r.fits)
         fits.push_back({{"id", f.id}, {"file", f.file}, {"method", f.method}, {"declared", f.declared}, {"prior", f.prior}, {"value", f.value},
                         {"step_s", f.step_s}, {"refit", f.refit}, {"refit_step_s", f.refit_step_s}, {"cases", f.cases}, {"sources", f.sources},
-                        {"one_source", f.sources.size() == 1}, {"loso_low", f.loso_low}, {"loso_high", f.loso_high}, {"loso_priors", f.loso_priors}});
+                        {"one_source", f.sources.size() == 1}, {"loso_low", f.loso_low}, {"loso_high", f.loso_high}, {"loso_priors", f.loso_priors}, {"loso_family", f.loso_family}});
     json out = {{"cases", cases}, {"fits", fits}, {"summary", json::parse(baseline_json(r))["summary"]}};
     json issues = json::array();
     for (const auto& i : r.issues) issues.push_back(to_string(i));

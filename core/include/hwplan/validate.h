@@ -76,6 +76,7 @@ struct FitReport {
     std::vector<std::string> sources;     // their distinct sources (source_key); one: "fitted on one source"
     double loso_low = 0, loso_high = 0;   // the value over the folds that leave out one of its sources
     int loso_priors = 0;                  // folds that left it no case (it fell back to its prior)
+    int loso_family = 0;                  // folds that left it no case of its own and took its runtime family's refit
 };
 
 struct ValidationReport {
