@@ -207,6 +207,7 @@ TEST(Loso, ASecondSourceRefitsTheHbmGgufRuleAtItsFamilysStep) {
     EXPECT_LT(step_s, 3.49e-3);
     const double x_s = 0.585 * (1 / 143.35 - 3.49e-3);
     EXPECT_NEAR(f.loso_low, x_s / (1 / 143.35 - step_s), 0.01 * f.loso_low);
+    EXPECT_NEAR(f.loso_low_step_s, step_s, 0.001 * step_s); // the fold carries the family's step, and the report shows it
     // Planned so, XiongjieDai's A100 rows land within, 7B and 70B (at the catalog-wide step the 70B rows were 33 % slow).
     for (const char* id : {"xiongjiedai-llama2-7b-q4-0-a100-80gb-decode", "xiongjiedai-llama2-70b-q4-0-a100-80gb-decode"}) {
         const CaseResult* c = loso_case(id);
@@ -231,6 +232,7 @@ TEST(Loso, ARuleWithNoCaseLeftTakesItsRuntimeFamily) {
     EXPECT_EQ(m.loso_family, 1);
     EXPECT_EQ(m.loso_priors, 0);
     EXPECT_DOUBLE_EQ(m.loso_low, a.loso_low);
+    EXPECT_DOUBLE_EQ(m.loso_low_step_s, a.loso_low_step_s);
     // The F16 rules' family (the GDDR F16 rule) keeps one other source (ggerganov's RTX 4090 row), fewer than two:
     // the HBM F16 rule still falls back to its prior (the test above).
     EXPECT_EQ(fit("decode_bandwidth_efficiency.hbm-gpu-llama.cpp").loso_family, 0);
