@@ -94,7 +94,11 @@ FittedValue make_value(std::string id, std::string file, FitTarget target, std::
             if (v.key == p.assumption) v.prior = p.why;
         break;
     }
-    case FitTarget::decode_bandwidth_rule: v.prior = "the catalog-wide decode_bandwidth_efficiency and decode_step_overhead_s"; break;
+    case FitTarget::decode_bandwidth_rule:
+        v.prior = !v.linked.empty() ? "the share and step of " + v.linked
+                                    : "its runtime family's rules refitted together (cases from at least two other sources), else the "
+                                      "catalog-wide decode_bandwidth_efficiency and decode_step_overhead_s";
+        break;
     case FitTarget::training_mfu_rule: v.prior = "the catalog-wide training_mfu"; break;
     case FitTarget::decode_compute_8bit_rule: v.prior = "the catalog-wide decode_compute_efficiency_8bit"; break;
     case FitTarget::runtime_adapter_overhead: v.prior = "0 s (no adapter overhead)"; break;
@@ -102,14 +106,35 @@ FittedValue make_value(std::string id, std::string file, FitTarget target, std::
     return v;
 }
 
+// A decode rule's runtime family (FittedValue::family): the kinds of weight format it names and the runtimes it
+// names without a backend suffix ("llama.cpp-vulkan" is llama.cpp's Vulkan backend: the same GGUF mat-vec kernels
+// ported, ggml-vulkan's mul_mat_vec shaders per ggml type), both sorted.
+std::string runtime_family(const EfficiencyRule& r) {
+    std::vector<std::string> kinds = r.weight_format_kinds, runtimes;
+    for (const std::string& f : r.frameworks) {
+        const size_t cut = f.rfind("llama.cpp", 0) == 0 ? std::string("llama.cpp").size() : f.size();
+        runtimes.push_back(f.substr(0, cut));
+    }
+    std::sort(kinds.begin(), kinds.end());
+    std::sort(runtimes.begin(), runtimes.end());
+    runtimes.erase(std::unique(runtimes.begin(), runtimes.end()), runtimes.end());
+    std::string key;
+    for (const auto& k : kinds) key += k + ",";
+    key += "/";
+    for (const auto& f : runtimes) key += f + ",";
+    return key;
+}
+
 std::vector<FittedValue> fitted_values(const Catalog& c) {
     std::vector<FittedValue> out;
     for (const auto& [name, a] : c.assumptions)
         if (!a.calibrated_by.empty()) out.push_back(make_value("assumptions." + name, "assumptions.json", FitTarget::assumption, name, a.calibrated_by, a.value, 0));
     for (const auto& r : c.decode_bandwidth_rules)
-        if (!r.calibrated_by.empty())
+        if (!r.calibrated_by.empty()) {
             out.push_back(make_value("decode_bandwidth_efficiency." + r.id, "efficiencies.json", FitTarget::decode_bandwidth_rule, r.id, r.calibrated_by,
                                      r.value, r.step_overhead_s));
+            out.back().family = runtime_family(r);
+        }
     for (const auto& r : c.training_mfu_rules)
         if (!r.calibrated_by.empty())
             out.push_back(make_value("training_mfu." + r.id, "efficiencies.json", FitTarget::training_mfu_rule, r.id, r.calibrated_by, r.value, 0));
@@ -277,6 +302,12 @@ std::pair<double, double> share_and_step(const std::vector<const FitCase*>& ks, 
     return {a > 0 ? 1.0 / a : std::numeric_limits<double>::quiet_NaN(), o};
 }
 
+struct FamilyPool {
+    std::vector<const FitCase*> cases;
+    int sources = 0;
+    bool with_step = true; // every case was probed with a step (share-and-step rules)
+};
+
 // The prior of `v` in a fold whose assumptions are already refitted in `fold`.
 Refit prior_of(const FittedValue& v, const Catalog& fold) {
     Refit r;
@@ -394,6 +425,23 @@ std::vector<Refit> refit_all(const FitSet& f, const Catalog& catalog, const std:
                 if (double x = root(v, *k, step_s); std::isfinite(x)) xs.push_back(x);
             return xs;
         };
+        // The cases of the other rules of v's runtime family (FittedValue::family) from sources other than the left-out one.
+        auto family_pool = [&] {
+            FamilyPool fp;
+            if (v.target != FitTarget::decode_bandwidth_rule || v.family.empty()) return fp;
+            std::vector<std::string> seen;
+            for (size_t j = 0; j < f.values.size(); ++j) {
+                if (j == i || f.values[j].target != FitTarget::decode_bandwidth_rule || f.values[j].family != v.family) continue;
+                for (const FitCase& k : f.cases[j]) {
+                    if (!k.moved || k.source == left_out) continue;
+                    fp.cases.push_back(&k);
+                    fp.with_step = fp.with_step && k.step_slope != 0;
+                    if (std::find(seen.begin(), seen.end(), k.source) == seen.end()) seen.push_back(k.source);
+                }
+            }
+            fp.sources = int(seen.size());
+            return fp;
+        };
         double value = std::numeric_limits<double>::quiet_NaN();
         switch (v.method) {
         case FitMethod::median:
@@ -412,9 +460,21 @@ std::vector<Refit> refit_all(const FitSet& f, const Catalog& catalog, const std:
                 if (auto xs = roots(v.step_s); !xs.empty()) value = median(xs);
             break;
         }
-        case FitMethod::share_and_step:
-            if (!ks.empty()) std::tie(value, r.step_s) = share_and_step(ks, wide_step_s);
+        case FitMethod::share_and_step: {
+            // One case cannot separate share and step: it holds the step at its runtime family's, fitted on the
+            // family's other rules (at least two sources), where there is one; else at the catalog-wide step.
+            double held_step_s = wide_step_s;
+            if (ks.size() == 1) {
+                const FamilyPool fp = family_pool();
+                if (fp.sources >= 2 && fp.with_step) {
+                    const double family_step_s = share_and_step(fp.cases, wide_step_s).second;
+                    if (family_step_s > 0) held_step_s = family_step_s;
+                }
+            }
+            if (!ks.empty()) std::tie(value, r.step_s) = share_and_step(ks, held_step_s);
+            if (ks.size() == 1 && held_step_s != wide_step_s) r.step_s = held_step_s;
             break;
+        }
         case FitMethod::share_at_linked_step: {
             double step = 0;
             for (size_t j = 0; j < i; ++j)
@@ -424,6 +484,32 @@ std::vector<Refit> refit_all(const FitSet& f, const Catalog& catalog, const std:
             r.step_s = step;
             break;
         }
+        }
+        if (!std::isfinite(value) && v.target == FitTarget::decode_bandwidth_rule) {
+            if (!v.linked.empty()) {
+                // A one-device rule with no case left: its family's rule as refitted in this fold (the chip is then
+                // planned as its family is, which is what the catalog did before the chip was measured apart).
+                for (size_t j = 0; j < i; ++j)
+                    if (f.values[j].id == v.linked) value = out[j].value, r.step_s = out[j].step_s, r.family = true;
+            } else if (!v.family.empty()) {
+                // A rule with no case left: the other rules of its runtime family (the same weight-format kinds under
+                // the same runtime, on other device families or backends: llama.cpp's GGUF mat-vec kernels on HBM,
+                // GDDR, Vulkan and Apple) fitted together, as one rule, on their cases from the other sources, if
+                // those come from at least two sources. A family-wide share and step, not a figure of the left-out
+                // source; else (fewer sources) the catalog-wide value below.
+                const FamilyPool fp = family_pool();
+                if (fp.sources >= 2) {
+                    if (fp.with_step && (v.method == FitMethod::share_and_step || v.method == FitMethod::share_at_linked_step)) {
+                        std::tie(value, r.step_s) = share_and_step(fp.cases, wide_step_s);
+                    } else {
+                        std::vector<double> xs;
+                        for (const FitCase* k : fp.cases)
+                            if (double x = root(v, *k, v.step_s); std::isfinite(x)) xs.push_back(x);
+                        if (!xs.empty()) value = median(xs);
+                    }
+                    r.family = std::isfinite(value);
+                }
+            }
         }
         if (v.reciprocal && std::isfinite(value)) value = std::min(value, 1.0);
         if (!std::isfinite(value)) {

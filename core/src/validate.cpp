@@ -375,9 +375,10 @@ void leave_one_source_out(ValidationReport& rep, const Catalog& catalog) {
         for (size_t i = 0; i < f.values.size(); ++i) {
             if (std::find(f.sources[i].begin(), f.sources[i].end(), s) == f.sources[i].end()) continue;
             FitReport& fr = rep.fits[i];
-            fr.loso_low = std::min(fr.loso_low, refits[i].value);
-            fr.loso_high = std::max(fr.loso_high, refits[i].value);
+            if (refits[i].value < fr.loso_low) fr.loso_low = refits[i].value, fr.loso_low_step_s = refits[i].step_s;
+            if (refits[i].value > fr.loso_high) fr.loso_high = refits[i].value, fr.loso_high_step_s = refits[i].step_s;
             fr.loso_priors += refits[i].prior;
+            fr.loso_family += refits[i].family;
         }
         const Catalog fold = refitted_catalog(catalog, f, refits);
         // Its cases that feed no value (other kinds, validation rows) are planned with the same fold.
@@ -385,7 +386,7 @@ void leave_one_source_out(ValidationReport& rep, const Catalog& catalog) {
             if (source_key(rep.results[i].m.source) == s) rep.loso[i] = run_case(rep.results[i].m, fold);
     }
     for (FitReport& fr : rep.fits)
-        if (fr.loso_low > fr.loso_high) fr.loso_low = fr.loso_high = fr.refit;
+        if (fr.loso_low > fr.loso_high) fr.loso_low = fr.loso_high = fr.refit, fr.loso_low_step_s = fr.loso_high_step_s = fr.refit_step_s;
 }
 
 } // namespace
@@ -529,8 +530,12 @@ std::string fit_value(double v, double step_s) {
 }
 
 std::string loso_range(const FitReport& f) {
-    std::string s = f.loso_low == f.loso_high ? format_sig(f.loso_low, 3) : format_sig(f.loso_low, 3) + " .. " + format_sig(f.loso_high, 3);
+    // A decode rule's step is shown beside its share (fit_value), so a fold that moved the step says so.
+    std::string s = f.loso_low == f.loso_high && f.loso_low_step_s == f.loso_high_step_s
+                        ? fit_value(f.loso_low, f.loso_low_step_s)
+                        : fit_value(f.loso_low, f.loso_low_step_s) + " .. " + fit_value(f.loso_high, f.loso_high_step_s);
     if (f.loso_priors > 0) s += " (prior in " + std::to_string(f.loso_priors) + ")";
+    if (f.loso_family > 0) s += " (family in " + std::to_string(f.loso_family) + ")";
     return s;
 }
 
@@ -592,10 +597,10 @@ std::string render_validation_table(const ValidationReport& r) {
         size_t w = 4;
         for (const auto& f : r.fits) w = std::max(w, f.id.size() + 2);
         out += "\nFitted values (refit: from all their calibration cases; loso: with one of their sources left out)\n";
-        out += pad("id", w) + pad("method", 32) + pad("cases", 7) + pad("sources", 9) + pad("catalog", 18) + pad("refit", 18) + pad("loso", 26) + "\n";
+        out += pad("id", w) + pad("method", 32) + pad("cases", 7) + pad("sources", 9) + pad("catalog", 18) + pad("refit", 18) + pad("loso", 44) + "\n";
         for (const auto& f : r.fits)
             out += pad(f.id, w) + pad(f.method, 32) + pad(std::to_string(f.cases), 7) + pad(std::to_string(f.sources.size()), 9) +
-                   pad(fit_value(f.value, f.step_s), 18) + pad(fit_value(f.refit, f.refit_step_s), 18) + pad(loso_range(f), 26) + fit_label(f) + "\n";
+                   pad(fit_value(f.value, f.step_s), 18) + pad(fit_value(f.refit, f.refit_step_s), 18) + pad(loso_range(f), 44) + fit_label(f) + "\n";
     }
     const auto changed = loso_changed(r);
     if (!changed.empty()) {
@@ -692,7 +697,8 @@ std::string validation_json(const ValidationReport& r) {
     for (const auto& f : r.fits)
         fits.push_back({{"id", f.id}, {"file", f.file}, {"method", f.method}, {"declared", f.declared}, {"prior", f.prior}, {"value", f.value},
                         {"step_s", f.step_s}, {"refit", f.refit}, {"refit_step_s", f.refit_step_s}, {"cases", f.cases}, {"sources", f.sources},
-                        {"one_source", f.sources.size() == 1}, {"loso_low", f.loso_low}, {"loso_high", f.loso_high}, {"loso_priors", f.loso_priors}});
+                        {"one_source", f.sources.size() == 1}, {"loso_low", f.loso_low}, {"loso_high", f.loso_high}, {"loso_priors", f.loso_priors}, {"loso_family", f.loso_family},
+                        {"loso_low_step_s", f.loso_low_step_s}, {"loso_high_step_s", f.loso_high_step_s}});
     json out = {{"cases", cases}, {"fits", fits}, {"summary", json::parse(baseline_json(r))["summary"]}};
     json issues = json::array();
     for (const auto& i : r.issues) issues.push_back(to_string(i));

@@ -46,6 +46,8 @@ struct FittedValue {
     double value = 0, step_s = 0;            // the catalog's value (unit of the entry) and a decode rule's step (s; 0: none)
     std::string linked;                      // share_at_linked_step: the id of the value whose step it takes
     std::string prior;                       // what it falls back to with no case left, in words
+    std::string family;                      // a decode rule's runtime family: its weight-format kinds and runtimes (the
+                                             // part before a backend suffix: llama.cpp-vulkan is llama.cpp); "" for others
 };
 
 // One calibration case as one fitted value sees it: predicted time per unit (1 / predicted figure)
@@ -67,6 +69,7 @@ struct Refit {
     double value = 0, step_s = 0;            // step_s: share_and_step and share_at_linked_step only
     int cases = 0;                           // cases the fit used
     bool prior = false;                      // no case left: the value fell back to its prior
+    bool family = false;                     // no case of its own left: refitted on its runtime family's rules' cases
 };
 
 // The source a measurement belongs to, for leave-one-source-out: its url, lower case, without a "#fragment" or a

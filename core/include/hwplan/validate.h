@@ -75,7 +75,9 @@ struct FitReport {
     int cases = 0;                        // calibration cases whose prediction moves with it (the fit's cases)
     std::vector<std::string> sources;     // their distinct sources (source_key); one: "fitted on one source"
     double loso_low = 0, loso_high = 0;   // the value over the folds that leave out one of its sources
+    double loso_low_step_s = 0, loso_high_step_s = 0; // a decode rule's step in those two folds (s; 0: the catalog-wide step)
     int loso_priors = 0;                  // folds that left it no case (it fell back to its prior)
+    int loso_family = 0;                  // folds that left it no case of its own and took its runtime family's refit
 };
 
 struct ValidationReport {
