@@ -1260,7 +1260,9 @@ TEST(Sensitivity, DecisionInputsLeftOutSayWhatTheOtherChoiceAnswers) {
     const Plan chat = run(find_scenario(catalog(), "team-live-chat")->workload_json);
     for (const auto& [plan, key] : {std::pair{&bank, "decision.stack"}, std::pair{&chat, "decision.priority"}})
         for (const auto& l : plan->sensitivity)
-            if (l.rfind(std::string(key) + ": ", 0) == 0) EXPECT_EQ(l.find("(the same answer)"), std::string::npos) << l;
+            if (l.rfind(std::string(key) + ": ", 0) == 0) {
+                EXPECT_EQ(l.find("(the same answer)"), std::string::npos) << l;
+            }
     // Given, nothing is probed: a training job has no priority line (ranking by latency is a serving question).
     for (const auto& l : run(find_scenario(catalog(), "7b-full-finetune-adam")->workload_json).sensitivity) EXPECT_NE(l.rfind("decision.priority", 0), 0u) << l;
 }
