@@ -2113,5 +2113,19 @@ TEST(Runtimes, ZeroThreeOverPcieExposesTheForwardGather) {
     EXPECT_LT(h->phases.front().communication_s, 0.02 * h->phases.front().time_s);
 }
 
+// A step bound by a 4-card PCIe ring has a band: how far another host moves the ring (assumptions.json
+// pcie_allreduce_share_4_ranks 0.547 from nccl #1639, low 0.434 and high 0.803 from the spread rtx6kpro measured
+// between 8-card hosts, x0.793 and x1.467). A ring-bound time goes as 1 / share, so the step's band is the value
+// x 0.547/0.803 = 0.681 and x 0.547/0.434 = 1.260 (until this band the 4-card L40S showed 1.2 s (1.2 s .. 1.2 s)).
+TEST(Runtimes, APcieRingBoundStepHasTheHostsBand) {
+    const Plan p = run(find_scenario(catalog(), "7b-full-finetune-adam")->workload_json);
+    const Candidate* c = find(p, "l40s");
+    ASSERT_NE(c, nullptr);
+    ASSERT_EQ(c->count, 4);
+    const auto& f = c->figures.at("step_time_s");
+    EXPECT_NEAR(f.low / f.value, 0.547 / 0.803, 0.01);
+    EXPECT_NEAR(f.high / f.value, 0.547 / 0.434, 0.01);
+}
+
 } // namespace
 } // namespace hwplan
