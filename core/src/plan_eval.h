@@ -58,6 +58,8 @@ double kv_value_bytes(const std::string& kv); // bytes per KV cache value at the
 
 // [SECTION] one evaluation: a device, a count, one case of the assumptions ------------------------
 
+struct ServeBasis; // what a serving evaluation reads of the device, the workload and the catalog whatever the count (plan_serving.cpp)
+
 // One evaluation. Explanations (the "why" texts) are built only when `explain` is set: the trial
 // evaluations that choose a count and the low/high cases need numbers, not prose.
 struct Eval {
@@ -79,6 +81,9 @@ struct Eval {
     // terms are not listed (DESIGN.md, "Numbers first, words after"). The map and the words are built for the points
     // shown, evaluated again as candidates. Only with `explain` off.
     bool numbers_only = false;
+    // A serving evaluation's facts that no count, layout or batch changes (the weights' bytes, the peak, the network,
+    // the runtimes), looked up once per evaluation and lent to its batch search's trials; null outside eval_serve.
+    const ServeBasis* basis = nullptr;
     static constexpr int kMaxNums = 24; // a serving evaluation sets 16 figures at most
     std::pair<std::string_view, double> nums[kMaxNums];
     int nums_n = 0;
