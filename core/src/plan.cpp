@@ -521,7 +521,7 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
             plan_detail::Eval b = plan_detail::evaluate(w, cat, *d, n, ba, false, e.c.layout.data_parallel, point);
             if (w.stage == Stage::rl && b.c.fits) plan_detail::rl_job_figures(w, plan_detail::rl_pools(w, cat, *d, n, ba, b.c), b);
             b.c.figures.erase("rl_devices"); // the fleet priced is the typical split's, not a band
-            return b.c;
+            return std::move(b.c); // a member of a local: returned by copy unless moved
         };
         plan_detail::widen(e.c, band(das.low));
         plan_detail::widen(e.c, band(das.high));
