@@ -315,6 +315,8 @@ void price_apis(Priced& priced, const Workload& w, const Catalog& cat, const Dec
 Priced price_options(Plan& p, const Workload& w, const Catalog& cat, const DecideInputs& in) {
     Priced priced;
     priced.candidates.reserve(p.candidates.size());
+    priced.options.reserve(5 * p.candidates.size() + cat.apis.size()); // at most five ways per candidate, and the APIs
+    priced.records.reserve(5 * p.candidates.size() + cat.apis.size());
     // Lesson 003's CPU row: "Start here when the model is small or latency is loose." An embedding job (a batch job
     // with a run time) that one CPU finishes in less time than a rented GPU is billed to start (defaults rental_startup_s) is a small
     // job: its CPU options rank first under the unit_cost and simplest priorities, whatever the GPUs' prices (by name).

@@ -65,7 +65,13 @@ void end_to_end_mfu(AssumptionSet& das, const EfficiencyRule*& attention_rule) {
 AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, const Workload& w, const Device& d,
                                  const EfficiencyRule*& decode_rule, const EfficiencyRule*& mfu_rule, const EfficiencyRule*& attention_rule,
                                  const EfficiencyRule*& gemm_rule) {
-    AssumptionSet out = as;
+    // The three cases, and of the sources only the values the user set (or calibrated) and what this device changes:
+    // every later reader of a device's sources asks only whether a value is the user's ("workload", "calibration";
+    // end_to_end_mfu, apply_calibrations, label_calibrated). The whole map, copied for every device of every plan,
+    // was a tenth of a bank plan's allocations.
+    AssumptionSet out{.typical = as.typical, .low = as.low, .high = as.high, .source = {}};
+    for (const auto& [key, src] : as.source)
+        if (src == "workload" || src == "calibration") out.source.emplace_hint(out.source.end(), key, src);
     auto apply = [&](const std::vector<EfficiencyRule>& rules, const char* key, double Assumptions::*field, bool trainer = false) -> const EfficiencyRule* {
         const auto src = as.source.find(key);
         if (src != as.source.end() && src->second == "workload") return nullptr;

@@ -213,6 +213,8 @@ void rl_job_figures(const Workload& w, const RlPools& rl, Eval& e);
 // [SECTION] assumptions per device (plan_assumptions.cpp) ----------------------------------------------------
 
 void end_to_end_mfu(AssumptionSet& das, const EfficiencyRule*& attention_rule);
+// The assumptions on device d: its family's efficiency rules over the workload's set. Its `source` keeps only the user's
+// values ("workload") and what the device changed, which is all a device's set is asked.
 AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, const Workload& w, const Device& d,
                                  const EfficiencyRule*& decode_rule, const EfficiencyRule*& mfu_rule, const EfficiencyRule*& attention_rule,
                                  const EfficiencyRule*& gemm_rule);
