@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hwplan/cost.h"
@@ -17,7 +18,7 @@ namespace hwplan::decide_parts {
 // [SECTION] what a decision reads from a candidate and the workload (decide_figures.cpp) ----------------------------
 
 std::string unit_of(const Workload& w);                             // the useful result each stage is priced in
-const Figure* fig(const Candidate& c, const char* key);             // a candidate's figure, nullptr when absent
+const Figure* fig(const Candidate& c, std::string_view key);       // a candidate's figure, nullptr when absent
 // Device-seconds of work per unit of useful result, banded (value, low, high; no words); empty when not modelled.
 std::optional<Figure> seconds_per_unit(const Candidate& c, const Workload& w, double output_tokens_per_request);
 double speed_of(const Candidate& c, const Workload& w);             // the figure the per_user_speed priority ranks by

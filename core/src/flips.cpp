@@ -30,8 +30,8 @@ std::string shown_answer(const Plan& p) { return p.recommendation.found ? p.reco
 std::string percent(double ratio) { return format_sig(100 * ratio, 3) + " %"; }
 
 // The plan's candidates (or those given) priced again under another workload (decide() reorders and reprices them).
-// `candidates` by value: a caller that re-decides its copies once moves them in (redecided_on), one that re-decides
-// the same copies again and again passes them to be copied (utilization_flips).
+// `candidates` by value: a caller that re-decides its copies once moves them in (redecided_on); one that re-decides
+// the same copies again and again moves them in and takes them back in their order (utilization_flips, in_order).
 Plan redecided(const Plan& p, std::vector<Candidate> candidates, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
     Plan q;
     q.name = p.name;
@@ -74,6 +74,23 @@ Candidate decision_copy(const Candidate& c) {
     k.rl = c.rl;
     k.option = c.option;
     return k;
+}
+
+// The candidates a re-decision reordered (rank_options), back in the order of `devices` (their order before it): the
+// options are priced in the candidates' order, and equal options keep it, so the next re-decision must start from it.
+// Two candidates of one device are the same evaluation, so matching by device restores the order exactly.
+std::vector<Candidate> in_order(std::vector<Candidate> reordered, const std::vector<std::string>& devices) {
+    std::vector<Candidate> out;
+    out.reserve(reordered.size());
+    std::vector<bool> taken(reordered.size(), false);
+    for (const std::string& device : devices)
+        for (size_t i = 0; i < reordered.size(); ++i)
+            if (!taken[i] && reordered[i].device == device) {
+                out.push_back(std::move(reordered[i]));
+                taken[i] = true;
+                break;
+            }
+    return out;
 }
 
 // Decision copies (decision_copy) of the plan's candidates that `keep` selects, in the plan's order.
@@ -188,17 +205,24 @@ void utilization_flips(Plan& p, const Workload& w, const Catalog& cat, const Ass
     // Utilization moves prices only: an option eliminated for another reason (fit, targets, stack, site, scale) stays
     // eliminated at every utilization, so only the candidates with an option that is feasible, or held back by the
     // monthly budget alone (a price), are re-decided; the others cannot become the answer.
-    const std::vector<Candidate> live = decision_copies(p, [&](const Candidate& c) {
+    std::vector<Candidate> live = decision_copies(p, [&](const Candidate& c) {
         return std::any_of(p.options.begin(), p.options.end(), [&](const Option& o) {
             return o.device == c.device &&
                    (o.feasible || (!o.eliminated_by.empty() && std::all_of(o.eliminated_by.begin(), o.eliminated_by.end(), [](Elimination r) {
                                        return r == Elimination::budget; })));
         });
     });
+    std::vector<std::string> order; // the live candidates' devices, in the plan's order (in_order)
+    order.reserve(live.size());
+    for (const Candidate& c : live) order.push_back(c.device);
     Workload v = w; // one copy, its utilization moved for each re-decision
+    // The answer at utilization u: the live copies re-decided, then taken back for the next one (the plan returned keeps
+    // its recommendation and options, not the candidates; only its answer is read).
     auto at = [&](double u) {
         v.cost.utilization = u;
-        return redecided(p, live, v, cat, as);
+        Plan q = redecided(p, std::move(live), v, cat, as);
+        live = in_order(std::move(q.candidates), order);
+        return q;
     };
     const std::string base = answer_of(at(u0));
     if (base != answer_of(p)) return; // stating the utilization alone changes the answer: no flip to report

@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "hwplan/feasibility.h"
 #include "hwplan/format.h"
@@ -56,8 +57,10 @@ void keep_bandwidth_figures(Eval& e, const std::string& precision) {
 // `splits`: a serving candidate's splits of a given count into replicas, as evaluated (best_serving_layout).
 // `count_trial`: a serving count search's trial (Eval::count_trial), not a candidate's own evaluation.
 // `numbers_only`: a search trial no plan shows (Eval::numbers_only; serving stages only).
+// `basis`: the serving search's basis for its trials (serving stages, explain off; null: the evaluation looks up its own).
 Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true, int replicas = 0,
-              const TrainPoint* point = nullptr, std::vector<ServingPoint>* splits = nullptr, bool count_trial = false, bool numbers_only = false) {
+              const TrainPoint* point = nullptr, std::vector<ServingPoint>* splits = nullptr, bool count_trial = false, bool numbers_only = false,
+              const ServeBasis* basis = nullptr) {
     Eval e;
     e.explain = explain;
     e.c.count = n;
@@ -70,7 +73,7 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
     case Stage::serve:
     case Stage::batch:
     case Stage::edge:
-        e = best_serving_layout(w, cat, d, n, a, explain, replicas, splits, count_trial, numbers_only);
+        e = best_serving_layout(w, cat, d, n, a, explain, replicas, splits, count_trial, numbers_only, basis);
         if (explain && w.stage == Stage::serve) mig_partitions(w, cat, d, a, e);
         break;
     case Stage::finetune:
@@ -96,7 +99,7 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
     }
     case Stage::embed: eval_embed(w, cat, d, n, a, e); break;
     }
-    if (peak_for(d, w.precision.compute).flop_per_s <= 0) {
+    if ((basis ? basis->peak : peak_for(d, w.precision.compute)).flop_per_s <= 0) {
         if ((w.stage == Stage::serve || w.stage == Stage::edge) && e.has("decode_step_s"))
             keep_bandwidth_figures(e, w.precision.compute);
         else
@@ -177,15 +180,19 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
     if (w.hardware.count > 0) return w.hardware.count;
     if (w.stage == Stage::edge || w.stage == Stage::embed) return 1;
     int n0 = 1;
+    // The trials' basis, looked up once for the whole search (serving stages; the others evaluate without one).
+    std::optional<ServeBasis> basis;
+    if (is_serving_stage(w.stage)) basis.emplace(serve_basis(w, cat, d, a, false));
+    const ServeBasis* const lent = basis ? &*basis : nullptr;
     if (w.stage == Stage::serve || w.stage == Stage::batch) {
         // The weights alone must fit the devices' usable memory: start the search there.
-        const double weights = weight_bytes(w, cat, w.precision.weights, w.model.params, false).total;
+        const double weights = basis->weights.total;
         const double usable = usable_bytes(d, a, true);
         while (n0 < 4096 && weights / n0 > usable) n0 *= 2;
     }
     std::vector<ServingPoint> points;
     auto at = [&](int n) {
-        Eval e = evaluate(w, cat, d, n, a, false, 0, nullptr, nullptr, true, true);
+        Eval e = evaluate(w, cat, d, n, a, false, 0, nullptr, nullptr, true, true, lent);
         points.push_back(serving_point(w, e));
         return e;
     };
@@ -228,7 +235,7 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
             auto trial = [&](int size, int r) -> Tried {
                 auto it = tried.find({size, r});
                 if (it != tried.end()) return it->second;
-                const Eval e = evaluate(w, cat, d, size * r, a, false, r == 1 ? 0 : r, nullptr, nullptr, true, true);
+                const Eval e = evaluate(w, cat, d, size * r, a, false, r == 1 ? 0 : r, nullptr, nullptr, true, true, lent);
                 ServingPoint p = serving_point(w, e);
                 p.score = p.count;
                 const Tried v{p.fits, paced(p, e), e.value_or("max_concurrent_users", 0.0)};
@@ -496,7 +503,9 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
         // serving, the words: evaluated as a count search's trial is. (An RL job's pools are sized only when explaining.)
         plan_detail::Eval e = plan_detail::evaluate(w, cat, *d, n, das.typical, !(answer_only && serves), split, point, serves ? &splits : nullptr,
                                                     answer_only);
-        if (serves) plan_detail::finish_serving_search(w, e.c, ss, splits);
+        // The search's ranked points and their words are the candidate's table; decide() reads none of them, so an
+        // answer alone leaves them out.
+        if (serves && !answer_only) plan_detail::finish_serving_search(w, e.c, ss, splits);
         if (point) {
             LayoutSearch& ls = e.c.layouts;
             ls.devices = n;

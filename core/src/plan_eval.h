@@ -56,9 +56,26 @@ struct WeightBytes {
 WeightBytes weight_bytes(const Workload& w, const Catalog& cat, const std::string& format_name, double params, bool explain);
 double kv_value_bytes(const std::string& kv); // bytes per KV cache value at the named precision (2 when unknown)
 
-// [SECTION] one evaluation: a device, a count, one case of the assumptions ------------------------
+// [SECTION] a serving evaluation's basis (plan_serving.cpp) ----------------------------------------------------
 
-struct ServeBasis; // what a serving evaluation reads of the device, the workload and the catalog whatever the count (plan_serving.cpp)
+// What a serving evaluation reads of the device, the workload and the catalog whatever the count, the layout or the
+// batch: looked up once per device's search (choose_count) or
+// evaluation (eval_serve) and lent to its trials, which would otherwise look up the weight format, the peak, the
+// network and the decode runtime by name again in every one.
+struct ServeBasis {
+    WeightBytes weights;          // the whole model's weights at the storage format (`why` only when explaining)
+    double kv_value_bytes = 2;    // bytes per KV cache value
+    Peak peak;                    // the dense peak at the compute precision, or the nearest wider path
+    Network net;                  // the device's scale-up domain and scale-out network
+    bool layer_split = false;     // llama.cpp: devices split by layers, one stage after another
+    bool free_share = false;      // TensorRT-LLM: the KV cache sized from what is free after the weights
+    const DecodeRuntime* runtime = nullptr; // serve.runtime's decode runtime from the catalog (null: none there)
+};
+
+// The basis of device d's serving evaluations (the weights' `why` only when explaining).
+ServeBasis serve_basis(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, bool explain);
+
+// [SECTION] one evaluation: a device, a count, one case of the assumptions ------------------------
 
 // One evaluation. Explanations (the "why" texts) are built only when `explain` is set: the trial
 // evaluations that choose a count and the low/high cases need numbers, not prose.
@@ -173,7 +190,8 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
 // The candidate on n devices: split into replicas (the best split of a given count, or `fixed_replicas`); `points`
 // receives every split evaluated.
 Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas,
-                         std::vector<ServingPoint>* points = nullptr, bool count_trial = false, bool numbers_only = false);
+                         std::vector<ServingPoint>* points = nullptr, bool count_trial = false, bool numbers_only = false,
+                         const ServeBasis* basis = nullptr); // `basis`: the search's (explain off), else each evaluation looks up its own
 ServingPoint serving_point(const Workload& w, const Eval& e); // a point of the serving search from its evaluation, numbers only
 void describe_point(ServingPoint& p);                         // its `describe` words, for a point kept (rank_serving)
 // MIG instances on one device, reported beside the plan (figures and a note).

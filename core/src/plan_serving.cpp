@@ -29,21 +29,6 @@ bool splits_users(const Workload& w) {
     return w.stage == Stage::serve && w.hardware.count <= 0 && !rate_batch(w) && w.serve.concurrent_users > 1 && !is_given(w, "serve.batch_size");
 }
 
-// What a serving evaluation reads of the device, the workload and the catalog whatever the count, the layout or the
-// batch: looked up once per evaluation (eval_serve) and lent to its batch search's trials, which would otherwise look up
-// the weight format, the peak, the network and the decode runtime by name again in every one.
-struct ServeBasis {
-    WeightBytes weights;          // the whole model's weights at the storage format (`why` only when explaining)
-    double kv_value_bytes = 2;    // bytes per KV cache value
-    Peak peak;                    // the dense peak at the compute precision, or the nearest wider path
-    Network net;                  // the device's scale-up domain and scale-out network
-    bool layer_split = false;     // llama.cpp: devices split by layers, one stage after another
-    bool free_share = false;      // TensorRT-LLM: the KV cache sized from what is free after the weights
-    const DecodeRuntime* runtime = nullptr; // serve.runtime's decode runtime from the catalog (null: none there)
-};
-
-namespace {
-
 ServeBasis serve_basis(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, bool explain) {
     ServeBasis b;
     b.weights = weight_bytes(w, cat, w.precision.weights, w.model.params, explain);
@@ -56,6 +41,8 @@ ServeBasis serve_basis(const Workload& w, const Catalog& cat, const Device& d, c
     b.runtime = cat.find_decode_runtime(w.serve.runtime);
     return b;
 }
+
+namespace {
 
 struct BatchChoice {
     double batch = 0;            // sequences per step
@@ -611,8 +598,9 @@ namespace {
 // share of the arrival rate (and of the concurrent users, when they are split: splits_users), and its throughput
 // and user capacity are multiplied by the replicas.
 Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d, int n, int replicas, const Assumptions& a, bool explain, bool count_trial,
-                         bool numbers_only) {
+                         bool numbers_only, const ServeBasis* basis) {
     Eval e;
+    e.basis = basis; // the search's, lent for this evaluation (eval_serve); null: its own
     e.explain = explain;
     e.count_trial = count_trial;
     e.numbers_only = numbers_only && !explain;
@@ -626,6 +614,7 @@ Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d,
         if (splits_users(w)) e.users_share = std::ceil(w.serve.concurrent_users / replicas);
     }
     eval_serve(w, cat, d, n / replicas, a, e);
+    e.basis = nullptr; // the lender's: not kept past the evaluation
     if (replicas <= 1) return e;
     e.c.layout.data_parallel = replicas;
     for (const char* k : {"throughput_tokens_per_s", "max_concurrent_users", "max_throughput_within_targets_tokens_per_s"}) {
@@ -696,27 +685,27 @@ void describe_point(ServingPoint& p) {
 // `fixed_replicas` > 0 skips the search (the bands of a layout already chosen). `points`, when given, receives
 // every split evaluated, in the order tried (serving_point).
 Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas,
-                         std::vector<ServingPoint>* points, bool count_trial, bool numbers_only) {
-    if (fixed_replicas > 0 && n % fixed_replicas == 0) return eval_serve_replicas(w, cat, d, n, fixed_replicas, a, explain, count_trial, numbers_only);
+                         std::vector<ServingPoint>* points, bool count_trial, bool numbers_only, const ServeBasis* basis) {
+    if (fixed_replicas > 0 && n % fixed_replicas == 0) return eval_serve_replicas(w, cat, d, n, fixed_replicas, a, explain, count_trial, numbers_only, basis);
     // A stated engine layout (serve.tensor_parallel: devices per replica, as the benchmark ran it) is not searched:
     // TensorRT-LLM's perf overview runs Llama 3.1 70B at "Tensor Model Parallel Size" 8 on 8 GPUs, one replica whose
     // every layer all-reduces over the 8 (v0.17, docs/source/performance/perf-overview.md), where 8 replicas of 1
     // would not communicate at all.
     if (const int tp = int(w.serve.tensor_parallel); tp > 0 && n % tp == 0) {
-        Eval pinned = eval_serve_replicas(w, cat, d, n, n / tp, a, explain, count_trial, numbers_only);
+        Eval pinned = eval_serve_replicas(w, cat, d, n, n / tp, a, explain, count_trial, numbers_only, basis);
         if (points) points->push_back(serving_point(w, pinned));
         if (explain) pinned.c.notes.push_back("layout: " + std::to_string(n / tp) + " replica(s) x " + std::to_string(tp) + " device(s) (tensor parallel " +
                                               std::to_string(pinned.c.layout.tensor_parallel) + "), as serve.tensor_parallel states");
         return pinned;
     }
-    Eval best = eval_serve_replicas(w, cat, d, n, 1, a, explain, count_trial, numbers_only);
+    Eval best = eval_serve_replicas(w, cat, d, n, 1, a, explain, count_trial, numbers_only, basis);
     if (points) points->push_back(serving_point(w, best));
     if (n <= 1 || w.hardware.count <= 0 || !(offline_batch(w) || rate_batch(w))) return best;
     double best_score = layout_score(w, best);
     std::string tried = explain ? "1 x " + std::to_string(n) + ": " + (best_score >= 0 ? format_sig(best_score, 4) : std::string("does not fit")) : "";
     for (int r = 2; r <= n; r *= 2) {
         if (n % r != 0) continue;
-        Eval t = eval_serve_replicas(w, cat, d, n, r, a, explain, count_trial, numbers_only);
+        Eval t = eval_serve_replicas(w, cat, d, n, r, a, explain, count_trial, numbers_only, basis);
         if (points) points->push_back(serving_point(w, t));
         const double score = layout_score(w, t);
         if (explain) tried += ", " + std::to_string(r) + " x " + std::to_string(n / r) + ": " + (score >= 0 ? format_sig(score, 4) : std::string("does not fit"));
