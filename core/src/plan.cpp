@@ -150,20 +150,29 @@ void widen(Candidate& c, const Candidate& other) {
 
 constexpr size_t kServingPointsKept = 6; // the best point and up to five runners-up
 
-// Whether x ranks before y under `objective`: fitting points first; among misfits the most devices (the closest
+// The objective's name as the comparison reads it (read once per sort, not once per comparison).
+struct ServingObjective {
+    bool targets_first = false; // "fewest_devices": among fitting points, those that meet the targets first
+    bool most_first = false;    // "most_output_tokens_per_s": the higher score first (else the lower)
+    explicit ServingObjective(const std::string& objective)
+        : targets_first(objective == "fewest_devices"), most_first(objective == "most_output_tokens_per_s") {}
+};
+
+// Whether x ranks before y under the objective: fitting points first; among misfits the most devices (the closest
 // to fitting) first.
-bool serving_ahead(const ServingPoint& x, const ServingPoint& y, const std::string& objective) {
+bool serving_ahead(const ServingPoint& x, const ServingPoint& y, const ServingObjective& objective) {
     if (x.fits != y.fits) return x.fits;
     if (!x.fits) return x.count > y.count;
-    if (objective == "fewest_devices" && x.meets_targets != y.meets_targets) return x.meets_targets;
-    if (objective == "most_output_tokens_per_s") return x.score > y.score;
+    if (objective.targets_first && x.meets_targets != y.meets_targets) return x.meets_targets;
+    if (objective.most_first) return x.score > y.score;
     return x.score < y.score || (x.score == y.score && x.count < y.count);
 }
 
 // The points in the objective's order with the chosen one (count and replicas of the candidate) first, at most
 // kServingPointsKept of them.
 void rank_serving(ServingSearch& s, int count, int replicas) {
-    std::stable_sort(s.points.begin(), s.points.end(), [&](const ServingPoint& x, const ServingPoint& y) { return serving_ahead(x, y, s.objective); });
+    const ServingObjective objective(s.objective);
+    std::stable_sort(s.points.begin(), s.points.end(), [&](const ServingPoint& x, const ServingPoint& y) { return serving_ahead(x, y, objective); });
     const auto chosen = std::find_if(s.points.begin(), s.points.end(), [&](const ServingPoint& p) { return p.count == count && p.replicas == replicas; });
     if (chosen != s.points.end()) std::rotate(s.points.begin(), chosen, chosen + 1);
     if (s.points.size() > kServingPointsKept) s.points.resize(kServingPointsKept);
@@ -476,6 +485,7 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
     if (only)
         std::erase_if(devices, [&](const Device* d) { return std::find(only->begin(), only->end(), d->id) == only->end(); });
     std::vector<std::pair<double, Candidate>> ranked;
+    ranked.reserve(devices.size());
     for (const Device* d : devices) {
         const EfficiencyRule *rule = nullptr, *mfu_rule = nullptr, *attention_rule = nullptr, *gemm_rule = nullptr;
         AssumptionSet das = plan_detail::device_assumptions(as, cat, w, *d, rule, mfu_rule, attention_rule, gemm_rule);
@@ -498,7 +508,9 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
         ServingSearch ss;
         std::vector<ServingPoint> splits;
         int split = 0; // users split over replicas by the count search (0: one replica)
-        const int n = point ? point->n : plan_detail::choose_count(w, cat, *d, das.typical, serves ? &ss : nullptr, &split);
+        // An answer alone keeps no search points (finish_serving_search below), so its count search evaluates no runners-up
+        // beyond the count it chooses (choose_count chooses the same count with or without them).
+        const int n = point ? point->n : plan_detail::choose_count(w, cat, *d, das.typical, serves && !answer_only ? &ss : nullptr, &split);
         // An answer alone needs neither the batch within the latency targets (decide ranks by other figures) nor, when
         // serving, the words: evaluated as a count search's trial is. (An RL job's pools are sized only when explaining.)
         plan_detail::Eval e = plan_detail::evaluate(w, cat, *d, n, das.typical, !(answer_only && serves), split, point, serves ? &splits : nullptr,

@@ -222,15 +222,18 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     const double free_for_kv = m.capacity_bytes - m.weights_bytes - m.overhead_bytes - m.activations_bytes;
     const double max_users = max_active_users(m.capacity_bytes, m.weights_bytes, m.overhead_bytes + m.activations_bytes, kv_seq / kv_div);
     e.put("max_concurrent_users", max_users, Label::arithmetic, [&] { return std::string("(capacity " + gb(m.capacity_bytes) + " - weights - overhead - activations) / KV per user " + gb(kv_seq / kv_div)); });
-    // Longest single-sequence context whose cache fits beside everything else.
-    double max_ctx = max_context_tokens(arch, kvb, free_for_kv * kv_div, a.kv_block_tokens);
-    const bool capped = arch.max_context > 0 && max_ctx > arch.max_context;
-    if (capped) max_ctx = arch.max_context;
-    auto ctx_why = [&] {
-        return "largest context whose KV cache fits the " + gb(std::max(0.0, free_for_kv)) + " left" +
-               (capped ? "; capped at the model's maximum context" : "");
-    };
-    e.put("max_context_tokens", max_ctx, Label::arithmetic, ctx_why);
+    // Longest single-sequence context whose cache fits beside everything else: a figure shown, never one a search ranks
+    // by, so a search's trial (numbers_only) leaves it out.
+    if (!e.numbers_only) {
+        double max_ctx = max_context_tokens(arch, kvb, free_for_kv * kv_div, a.kv_block_tokens);
+        const bool capped = arch.max_context > 0 && max_ctx > arch.max_context;
+        if (capped) max_ctx = arch.max_context;
+        auto ctx_why = [&] {
+            return "largest context whose KV cache fits the " + gb(std::max(0.0, free_for_kv)) + " left" +
+                   (capped ? "; capped at the model's maximum context" : "");
+        };
+        e.put("max_context_tokens", max_ctx, Label::arithmetic, ctx_why);
+    }
 
     const Peak& peak = basis.peak;
     if (peak.fell_back() && e.explain) c.notes.push_back(peak.note());
@@ -311,8 +314,9 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         Phase ph;
         ph.precision = peak.precision;
         const double share = 1.0 / (tp * pp * groups);
-        const double gemm_flops = batch * decode_flops_per_token(arch, w.model.active_params, 0) * share;
-        const double attention_flops = batch * (decode_flops_per_token(arch, w.model.active_params, ctx) - decode_flops_per_token(arch, w.model.active_params, 0)) * share;
+        const double weight_flops_per_token = decode_flops_per_token(arch, w.model.active_params, 0); // no history: the weights' GEMMs alone
+        const double gemm_flops = batch * weight_flops_per_token * share;
+        const double attention_flops = batch * (decode_flops_per_token(arch, w.model.active_params, ctx) - weight_flops_per_token) * share;
         const double kv_bytes = kv_reads * batch * kv_bytes_per_sequence(arch, kvb, ctx, 0) * share;
         const double flop_per_s = peak.flop_per_s * gemm_share, bytes_per_s = d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency;
         const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read, experts_read), flop_per_s, bytes_per_s);
