@@ -126,6 +126,8 @@ struct OptionPricing {
     bool tp_outside_domain = false;    // tensor parallel over a slow link,
     bool memory_unpriced = false;      // a purchase priced as the processor alone, its memory and server left out
     bool compromised() const { return fp8_at_16_bits || local_runtime || tp_outside_domain || memory_unpriced; }
+    bool ranks_compromised = false;    // feasible and compromised: ranks after every option without a compromise
+    bool small_on_cpu = false;         // feasible, a CPU, and the job too small for a rented GPU (price_options)
 };
 
 // What lesson 004's order reads of an option beyond its own numbers (decide_ranking.cpp), looked up once per option.
@@ -146,9 +148,11 @@ struct Priced {
     std::vector<OptionPricing> records;      // one per option, in the same order
     std::vector<RankKey> keys;               // one per option, in p.options' order once ranked (rank_options)
     std::vector<CandidatePricing> candidates;
-    std::set<std::string> compromised;       // feasible options short of a fixed demand in full (by name)
-    std::set<std::string> small_on_cpu;      // CPU options of a job too small for a rented GPU (by name)
 };
+
+// An option's name: "rent 2 x NVIDIA H200 (2 replicas of 1)". Written for every option when the decision has words,
+// else for the answer alone once ranked (rank_options): a re-decision reads no other option's name.
+std::string option_name(Way way, int count, const std::string& device_name, const std::string& layout_words);
 
 Priced price_options(Plan& p, const Workload& w, const Catalog& cat, const DecideInputs& in);
 

@@ -162,8 +162,7 @@ void price_option(Priced& priced, size_t pricing_index, Way way, const Candidate
                                                  : "";
     r.layout_words = r.units_words.empty() ? replicas_words : replicas_words.empty() ? r.units_words : r.units_words + ": " + replicas_words;
     if (in.words) o.fleet = std::to_string(o.count) + (r.layout_words.empty() ? "" : " (" + r.layout_words + ")"); // shown only
-    o.name = (way == Way::spot ? std::string("rent (spot)") : way == Way::reserved ? std::string("rent (reserved)") : way == Way::owned ? std::string("use owned") : o.kind) +
-             " " + std::to_string(o.count) + " x " + c.device_name + (r.layout_words.empty() ? "" : " (" + r.layout_words + ")");
+    if (in.words) o.name = option_name(way, o.count, c.device_name, r.layout_words);
     o.unit = in.unit;
 
     // What eliminates it, in the order its reasons are listed (decide_option_words.cpp writes them).
@@ -265,9 +264,8 @@ void price_option(Priced& priced, size_t pricing_index, Way way, const Candidate
     }
     o.feasible = out.empty();
     if (o.feasible) {
-        if (r.compromised()) priced.compromised.insert(o.name);
-        if (d.kind == DeviceKind::cpu && w.stage == Stage::embed && run_seconds(c, w) > 0 && run_seconds(c, w) <= cat.defaults.rental_startup_s)
-            priced.small_on_cpu.insert(o.name);
+        r.ranks_compromised = r.compromised();
+        r.small_on_cpu = d.kind == DeviceKind::cpu && w.stage == Stage::embed && run_seconds(c, w) > 0 && run_seconds(c, w) <= cat.defaults.rental_startup_s;
     }
     priced.options.push_back(std::move(o));
     priced.records.push_back(std::move(r));
@@ -340,8 +338,14 @@ Priced price_options(Plan& p, const Workload& w, const Catalog& cat, const Decid
     // The CPU rule holds only for a job so small that every rented device would be billed mostly to start up: where
     // some rental does more work than start-up (lesson 003's nightly 50,000 chunks: "spot or scheduled GPU jobs for
     // embeddings"), the GPUs compete on price as usual.
-    if (!rentals_mostly_startup) priced.small_on_cpu.clear();
+    if (!rentals_mostly_startup)
+        for (OptionPricing& r : priced.records) r.small_on_cpu = false;
     return priced;
+}
+
+std::string option_name(Way way, int count, const std::string& device_name, const std::string& layout_words) {
+    return (way == Way::spot ? std::string("rent (spot)") : way == Way::reserved ? std::string("rent (reserved)") : way == Way::owned ? std::string("use owned") : kind_of(way)) +
+           " " + std::to_string(count) + " x " + device_name + (layout_words.empty() ? "" : " (" + layout_words + ")");
 }
 
 } // namespace hwplan::decide_parts
