@@ -149,11 +149,11 @@ void recommendation_words(Plan& p, const Priced& priced, const Workload& w, cons
     r.summary = r.option.name + ": " + cost;
     const Candidate* lc = candidate_of(p, r.option.device);
     r.headline = headline(r.option, lc, w);
-    if (priced.small_on_cpu.count(r.option.name) && lc) {
+    if (priced.keys.front().small_on_cpu && lc) { // keys: in p.options' order, the recommendation first
         // The CPU first, with the run's time and its price or why none; the cheapest priced GPU option as the alternative.
         const Option* alt = nullptr;
-        for (const auto& o : p.options)
-            if (o.feasible && o.cost.value > 0 && !priced.small_on_cpu.count(o.name)) {
+        for (size_t i = 0; i < p.options.size(); ++i)
+            if (const Option& o = p.options[i]; o.feasible && o.cost.value > 0 && !priced.keys[i].small_on_cpu) {
                 alt = &o;
                 break;
             }

@@ -15,7 +15,7 @@ std::string unit_of(const Workload& w) {
     return w.train.tokens > 0 ? "usd_per_run" : "usd_per_million_training_tokens";
 }
 
-const Figure* fig(const Candidate& c, const char* key) {
+const Figure* fig(const Candidate& c, std::string_view key) {
     auto it = c.figures.find(key);
     return it == c.figures.end() ? nullptr : &it->second;
 }
@@ -64,7 +64,8 @@ double speed_of(const Candidate& c, const Workload& w) {
 }
 
 double latency_of(const Candidate& c) {
-    const Figure* f = fig(c, "p95_ttft_s") ? fig(c, "p95_ttft_s") : fig(c, "ttft_s");
+    const Figure* p95 = fig(c, "p95_ttft_s");
+    const Figure* f = p95 ? p95 : fig(c, "ttft_s");
     return f ? f->value : 0;
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hwplan/cost.h"
@@ -17,7 +18,7 @@ namespace hwplan::decide_parts {
 // [SECTION] what a decision reads from a candidate and the workload (decide_figures.cpp) ----------------------------
 
 std::string unit_of(const Workload& w);                             // the useful result each stage is priced in
-const Figure* fig(const Candidate& c, const char* key);             // a candidate's figure, nullptr when absent
+const Figure* fig(const Candidate& c, std::string_view key);       // a candidate's figure, nullptr when absent
 // Device-seconds of work per unit of useful result, banded (value, low, high; no words); empty when not modelled.
 std::optional<Figure> seconds_per_unit(const Candidate& c, const Workload& w, double output_tokens_per_request);
 double speed_of(const Candidate& c, const Workload& w);             // the figure the per_user_speed priority ranks by
@@ -125,6 +126,8 @@ struct OptionPricing {
     bool tp_outside_domain = false;    // tensor parallel over a slow link,
     bool memory_unpriced = false;      // a purchase priced as the processor alone, its memory and server left out
     bool compromised() const { return fp8_at_16_bits || local_runtime || tp_outside_domain || memory_unpriced; }
+    bool ranks_compromised = false;    // feasible and compromised: ranks after every option without a compromise
+    bool small_on_cpu = false;         // feasible, a CPU, and the job too small for a rented GPU (price_options)
 };
 
 // What lesson 004's order reads of an option beyond its own numbers (decide_ranking.cpp), looked up once per option.
@@ -145,9 +148,11 @@ struct Priced {
     std::vector<OptionPricing> records;      // one per option, in the same order
     std::vector<RankKey> keys;               // one per option, in p.options' order once ranked (rank_options)
     std::vector<CandidatePricing> candidates;
-    std::set<std::string> compromised;       // feasible options short of a fixed demand in full (by name)
-    std::set<std::string> small_on_cpu;      // CPU options of a job too small for a rented GPU (by name)
 };
+
+// An option's name: "rent 2 x NVIDIA H200 (2 replicas of 1)". Written for every option when the decision has words,
+// else for the answer alone once ranked (rank_options): a re-decision reads no other option's name.
+std::string option_name(Way way, int count, const std::string& device_name, const std::string& layout_words);
 
 Priced price_options(Plan& p, const Workload& w, const Catalog& cat, const DecideInputs& in);
 

@@ -14,7 +14,8 @@ namespace {
 // Targets the workload set: time to first token (p95 under load when modelled), per-user speed, window, deadline.
 void add_missed_targets(std::vector<Elimination>& out, const Candidate& c, const Workload& w) {
     if (is_serving_stage(w.stage) && w.serve.ttft_target_s > 0) {
-        const Figure* t = fig(c, "p95_ttft_s") ? fig(c, "p95_ttft_s") : fig(c, "ttft_s");
+        const Figure* p95 = fig(c, "p95_ttft_s");
+        const Figure* t = p95 ? p95 : fig(c, "ttft_s");
         if (t && !(t->value <= w.serve.ttft_target_s)) out.push_back(Elimination::ttft_target);
     }
     if (is_serving_stage(w.stage) && w.serve.tokens_per_s_per_user_target > 0) {
@@ -58,7 +59,8 @@ CandidatePricing price_candidate(size_t index, const Candidate& c, const Device&
     const Workload& wc = per_run ? *per_run : w;
     cp.hours_used = hours_used_per_month(wc.usage);
     cp.hours = in.workload_hours > 0 ? in.workload_hours : cp.hours_used;
-    const double tput = fig(c, "throughput_tokens_per_s") ? fig(c, "throughput_tokens_per_s")->value : 0;
+    const Figure* throughput = fig(c, "throughput_tokens_per_s");
+    const double tput = throughput ? throughput->value : 0;
     // Output tokens/s one replica sustains with each request's prefill counted (and its band), for an
     // arrival rate; users held at once are one replica (the count was chosen to fit them).
     const auto& seconds = cp.seconds;
@@ -73,7 +75,8 @@ CandidatePricing price_candidate(size_t index, const Candidate& c, const Device&
                    ? c.layout.data_parallel : 1;
     cp.per_replica = cp.fleet / cp.split;
     // The queue's own count (plan_serving.cpp: the fewest replicas whose p95 time to first token meets the target) when larger.
-    cp.queue_replicas = fig(c, "replicas_for_rate") ? int(fig(c, "replicas_for_rate")->value) : 1;
+    const Figure* queue = fig(c, "replicas_for_rate");
+    cp.queue_replicas = queue ? int(queue->value) : 1;
     const double rate = cp.demand_rate;
     cp.replicas_needed = rate > 0 && cp.capacity > 0 ? std::max({1.0, double(cp.queue_replicas), std::ceil(rate / cp.capacity)}) : 1.0;
     cp.load_replicas = int(std::min(cp.replicas_needed, double(kMostReplicas))); // counted in double: reported, not overflowed
@@ -158,9 +161,8 @@ void price_option(Priced& priced, size_t pricing_index, Way way, const Candidate
         : r.in_units && bought.devices_idle > 0 ? std::to_string(cp.per_replica) + " used"
                                                  : "";
     r.layout_words = r.units_words.empty() ? replicas_words : replicas_words.empty() ? r.units_words : r.units_words + ": " + replicas_words;
-    o.fleet = std::to_string(o.count) + (r.layout_words.empty() ? "" : " (" + r.layout_words + ")");
-    o.name = (way == Way::spot ? std::string("rent (spot)") : way == Way::reserved ? std::string("rent (reserved)") : way == Way::owned ? std::string("use owned") : o.kind) +
-             " " + std::to_string(o.count) + " x " + c.device_name + (r.layout_words.empty() ? "" : " (" + r.layout_words + ")");
+    if (in.words) o.fleet = std::to_string(o.count) + (r.layout_words.empty() ? "" : " (" + r.layout_words + ")"); // shown only
+    if (in.words) o.name = option_name(way, o.count, c.device_name, r.layout_words);
     o.unit = in.unit;
 
     // What eliminates it, in the order its reasons are listed (decide_option_words.cpp writes them).
@@ -262,9 +264,8 @@ void price_option(Priced& priced, size_t pricing_index, Way way, const Candidate
     }
     o.feasible = out.empty();
     if (o.feasible) {
-        if (r.compromised()) priced.compromised.insert(o.name);
-        if (d.kind == DeviceKind::cpu && w.stage == Stage::embed && run_seconds(c, w) > 0 && run_seconds(c, w) <= cat.defaults.rental_startup_s)
-            priced.small_on_cpu.insert(o.name);
+        r.ranks_compromised = r.compromised();
+        r.small_on_cpu = d.kind == DeviceKind::cpu && w.stage == Stage::embed && run_seconds(c, w) > 0 && run_seconds(c, w) <= cat.defaults.rental_startup_s;
     }
     priced.options.push_back(std::move(o));
     priced.records.push_back(std::move(r));
@@ -315,6 +316,8 @@ void price_apis(Priced& priced, const Workload& w, const Catalog& cat, const Dec
 Priced price_options(Plan& p, const Workload& w, const Catalog& cat, const DecideInputs& in) {
     Priced priced;
     priced.candidates.reserve(p.candidates.size());
+    priced.options.reserve(5 * p.candidates.size() + cat.apis.size()); // at most five ways per candidate, and the APIs
+    priced.records.reserve(5 * p.candidates.size() + cat.apis.size());
     // Lesson 003's CPU row: "Start here when the model is small or latency is loose." An embedding job (a batch job
     // with a run time) that one CPU finishes in less time than a rented GPU is billed to start (defaults rental_startup_s) is a small
     // job: its CPU options rank first under the unit_cost and simplest priorities, whatever the GPUs' prices (by name).
@@ -335,8 +338,14 @@ Priced price_options(Plan& p, const Workload& w, const Catalog& cat, const Decid
     // The CPU rule holds only for a job so small that every rented device would be billed mostly to start up: where
     // some rental does more work than start-up (lesson 003's nightly 50,000 chunks: "spot or scheduled GPU jobs for
     // embeddings"), the GPUs compete on price as usual.
-    if (!rentals_mostly_startup) priced.small_on_cpu.clear();
+    if (!rentals_mostly_startup)
+        for (OptionPricing& r : priced.records) r.small_on_cpu = false;
     return priced;
+}
+
+std::string option_name(Way way, int count, const std::string& device_name, const std::string& layout_words) {
+    return (way == Way::spot ? std::string("rent (spot)") : way == Way::reserved ? std::string("rent (reserved)") : way == Way::owned ? std::string("use owned") : kind_of(way)) +
+           " " + std::to_string(count) + " x " + device_name + (layout_words.empty() ? "" : " (" + layout_words + ")");
 }
 
 } // namespace hwplan::decide_parts

@@ -73,15 +73,15 @@ void rank_options(Plan& p, Priced& priced, const Workload& w, const Catalog& cat
     for (size_t i = 0; i < options.size(); ++i) {
         const Option& o = options[i];
         RankKey& k = keys[i];
-        k.compromised = priced.compromised.count(o.name) > 0;
-        if (k.compromised && i < priced.records.size()) { // records: one per option, in the options' order before ranking
-            const OptionPricing& rec = priced.records[i];
+        const OptionPricing& rec = priced.records[i]; // records: one per option, in the options' order before ranking
+        k.compromised = rec.ranks_compromised;
+        if (k.compromised) {
             k.fp8_at_16_bits = rec.fp8_at_16_bits;
             k.local_runtime = rec.local_runtime;
             k.tp_outside_domain = rec.tp_outside_domain;
             k.memory_unpriced = rec.memory_unpriced;
         }
-        k.small_on_cpu = priced.small_on_cpu.count(o.name) > 0;
+        k.small_on_cpu = rec.small_on_cpu;
         // Inside a named cloud its own accelerators first (lesson 004, Try it: "serving inside Google Cloud or AWS
         // can recommend TPUs or Trainium first").
         k.home = own_accelerator(o, cat, in.site);
@@ -104,6 +104,12 @@ void rank_options(Plan& p, Priced& priced, const Workload& w, const Catalog& cat
         rank_step(options[ia], options[ib], keys[ia], keys[ib], prio, largest_domain, a_first);
         return a_first;
     });
+    // Without words only the answer is named (the first option, when it is a device's: an API's name is its own).
+    if (!in.words && !order.empty() && !priced.records[order.front()].api) {
+        const OptionPricing& rec = priced.records[order.front()];
+        Option& first = priced.options[order.front()];
+        first.name = option_name(rec.way, first.count, p.candidates[priced.candidates[rec.pricing].candidate].device_name, rec.layout_words);
+    }
     priced.keys.clear();
     priced.keys.reserve(order.size());
     for (size_t i : order) priced.keys.push_back(keys[i]);

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iterator>
+#include <string_view>
 
 #include "hwplan/cost.h"
 #include "hwplan/format.h"
@@ -28,8 +30,8 @@ std::string shown_answer(const Plan& p) { return p.recommendation.found ? p.reco
 std::string percent(double ratio) { return format_sig(100 * ratio, 3) + " %"; }
 
 // The plan's candidates (or those given) priced again under another workload (decide() reorders and reprices them).
-// `candidates` by value: a caller that re-decides its copies once moves them in (redecided_on), one that re-decides
-// the same copies again and again passes them to be copied (utilization_flips).
+// `candidates` by value: a caller that re-decides its copies once moves them in (redecided_on); one that re-decides
+// the same copies again and again moves them in and takes them back in their order (utilization_flips, in_order).
 Plan redecided(const Plan& p, std::vector<Candidate> candidates, const Workload& w, const Catalog& cat, const AssumptionSet& as) {
     Plan q;
     q.name = p.name;
@@ -44,21 +46,59 @@ Plan redecided(const Plan& p, std::vector<Candidate> candidates, const Workload&
     return q;
 }
 
-// Copies of the plan's candidates that `keep` selects, for decide() alone: what it reads of a candidate is numbers
-// (figures, memory, count, layout, regime), so the words and the search's points are dropped from a copy that may be
-// re-decided many times (utilization flips: up to nineteen).
+// A copy of a candidate for decide() alone: what it reads of a candidate is numbers (figures, memory, count, layout,
+// regime, the RL pools' sizes), so the words, the phases and the search's points are left out of a copy that may be
+// re-decided many times (utilization flips: up to nineteen). Field by field: copying the whole candidate and then
+// clearing those was half of what re-deciding cost.
+Candidate decision_copy(const Candidate& c) {
+    Candidate k;
+    k.device = c.device;
+    k.device_name = c.device_name;
+    k.count = c.count;
+    k.layout = c.layout;
+    k.fits = c.fits;
+    k.regime = c.regime;
+    const MemoryUse& m = c.memory; // its totals, not its terms
+    k.memory = MemoryUse{.weights_bytes = m.weights_bytes, .kv_cache_bytes = m.kv_cache_bytes, .activations_bytes = m.activations_bytes,
+                         .gradients_bytes = m.gradients_bytes, .optimizer_bytes = m.optimizer_bytes, .overhead_bytes = m.overhead_bytes,
+                         .total_bytes = m.total_bytes, .capacity_bytes = m.capacity_bytes, .total_low_bytes = m.total_low_bytes,
+                         .total_high_bytes = m.total_high_bytes, .context_bytes = m.context_bytes, .managed_bytes = m.managed_bytes,
+                         .reserved_low_bytes = m.reserved_low_bytes, .reserved_high_bytes = m.reserved_high_bytes,
+                         .unmodelled_high_ratio = m.unmodelled_high_ratio, .terms = {}};
+    for (const auto& [name, f] : c.figures) k.figures.emplace_hint(k.figures.end(), name, Figure{f.value, f.low, f.high, f.label, {}});
+    k.layouts.found = c.layouts.found;
+    k.layouts.devices = c.layouts.devices;
+    k.layouts.global_batch = c.layouts.global_batch;
+    k.serving.objective = c.serving.objective;
+    k.serving.searched = c.serving.searched;
+    k.rl = c.rl;
+    k.option = c.option;
+    return k;
+}
+
+// The candidates a re-decision reordered (rank_options), back in the order of `devices` (their order before it): the
+// options are priced in the candidates' order, and equal options keep it, so the next re-decision must start from it.
+// Two candidates of one device are the same evaluation, so matching by device restores the order exactly.
+std::vector<Candidate> in_order(std::vector<Candidate> reordered, const std::vector<std::string>& devices) {
+    std::vector<Candidate> out;
+    out.reserve(reordered.size());
+    std::vector<bool> taken(reordered.size(), false);
+    for (const std::string& device : devices)
+        for (size_t i = 0; i < reordered.size(); ++i)
+            if (!taken[i] && reordered[i].device == device) {
+                out.push_back(std::move(reordered[i]));
+                taken[i] = true;
+                break;
+            }
+    return out;
+}
+
+// Decision copies (decision_copy) of the plan's candidates that `keep` selects, in the plan's order.
 template <class Keep> std::vector<Candidate> decision_copies(const Plan& p, Keep keep) {
     std::vector<Candidate> out;
-    for (const Candidate& c : p.candidates) {
-        if (!keep(c)) continue;
-        Candidate& k = out.emplace_back(c);
-        for (auto& [name, f] : k.figures) f.why.clear();
-        k.notes.clear();
-        k.phases.clear();
-        k.memory.terms.clear();
-        k.serving.points.clear();
-        k.layouts.layouts.clear();
-    }
+    out.reserve(p.candidates.size());
+    for (const Candidate& c : p.candidates)
+        if (keep(c)) out.push_back(decision_copy(c));
     return out;
 }
 
@@ -165,17 +205,24 @@ void utilization_flips(Plan& p, const Workload& w, const Catalog& cat, const Ass
     // Utilization moves prices only: an option eliminated for another reason (fit, targets, stack, site, scale) stays
     // eliminated at every utilization, so only the candidates with an option that is feasible, or held back by the
     // monthly budget alone (a price), are re-decided; the others cannot become the answer.
-    const std::vector<Candidate> live = decision_copies(p, [&](const Candidate& c) {
+    std::vector<Candidate> live = decision_copies(p, [&](const Candidate& c) {
         return std::any_of(p.options.begin(), p.options.end(), [&](const Option& o) {
             return o.device == c.device &&
                    (o.feasible || (!o.eliminated_by.empty() && std::all_of(o.eliminated_by.begin(), o.eliminated_by.end(), [](Elimination r) {
                                        return r == Elimination::budget; })));
         });
     });
+    std::vector<std::string> order; // the live candidates' devices, in the plan's order (in_order)
+    order.reserve(live.size());
+    for (const Candidate& c : live) order.push_back(c.device);
     Workload v = w; // one copy, its utilization moved for each re-decision
+    // The answer at utilization u: the live copies re-decided, then taken back for the next one (the plan returned keeps
+    // its recommendation and options, not the candidates; only its answer is read).
     auto at = [&](double u) {
         v.cost.utilization = u;
-        return redecided(p, live, v, cat, as);
+        Plan q = redecided(p, std::move(live), v, cat, as);
+        live = in_order(std::move(q.candidates), order);
+        return q;
     };
     const std::string base = answer_of(at(u0));
     if (base != answer_of(p)) return; // stating the utilization alone changes the answer: no flip to report
@@ -416,14 +463,19 @@ std::vector<std::string> devices_that_may_answer(const Plan& p, bool stack_may_c
         default: return false;
         }
     };
+    // Each device's options, looked up by name once (a plan lists hundreds of options over dozens of devices): a
+    // device is live when one of its options is.
+    std::vector<std::pair<std::string_view, bool>> named; // (device, that option live), by device
+    named.reserve(p.options.size());
+    for (const Option& o : p.options)
+        if (o.kind != "api") named.emplace_back(o.device, o.feasible || std::none_of(o.eliminated_by.begin(), o.eliminated_by.end(), fixed));
+    std::sort(named.begin(), named.end());
     std::vector<std::string> out;
     for (const Candidate& c : p.candidates) {
-        bool listed = false, live = false;
-        for (const Option& o : p.options) {
-            if (o.kind == "api" || o.device != c.device) continue;
-            listed = true;
-            if (o.feasible || std::none_of(o.eliminated_by.begin(), o.eliminated_by.end(), fixed)) live = true;
-        }
+        // Sorted by (device, live): the last of the device's entries is live when any is.
+        const auto end = std::upper_bound(named.begin(), named.end(), std::pair<std::string_view, bool>(c.device, true));
+        const bool listed = end != named.begin() && std::prev(end)->first == c.device;
+        const bool live = listed && std::prev(end)->second;
         if (live || !listed) out.push_back(c.device); // a device no option names is kept: nothing says it cannot answer
     }
     return out;

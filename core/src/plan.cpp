@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "hwplan/feasibility.h"
 #include "hwplan/format.h"
@@ -56,8 +57,10 @@ void keep_bandwidth_figures(Eval& e, const std::string& precision) {
 // `splits`: a serving candidate's splits of a given count into replicas, as evaluated (best_serving_layout).
 // `count_trial`: a serving count search's trial (Eval::count_trial), not a candidate's own evaluation.
 // `numbers_only`: a search trial no plan shows (Eval::numbers_only; serving stages only).
+// `basis`: the serving search's basis for its trials (serving stages, explain off; null: the evaluation looks up its own).
 Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain = true, int replicas = 0,
-              const TrainPoint* point = nullptr, std::vector<ServingPoint>* splits = nullptr, bool count_trial = false, bool numbers_only = false) {
+              const TrainPoint* point = nullptr, std::vector<ServingPoint>* splits = nullptr, bool count_trial = false, bool numbers_only = false,
+              const ServeBasis* basis = nullptr) {
     Eval e;
     e.explain = explain;
     e.c.count = n;
@@ -70,7 +73,7 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
     case Stage::serve:
     case Stage::batch:
     case Stage::edge:
-        e = best_serving_layout(w, cat, d, n, a, explain, replicas, splits, count_trial, numbers_only);
+        e = best_serving_layout(w, cat, d, n, a, explain, replicas, splits, count_trial, numbers_only, basis);
         if (explain && w.stage == Stage::serve) mig_partitions(w, cat, d, a, e);
         break;
     case Stage::finetune:
@@ -96,7 +99,7 @@ Eval evaluate(const Workload& w, const Catalog& cat, const Device& d, int n, con
     }
     case Stage::embed: eval_embed(w, cat, d, n, a, e); break;
     }
-    if (peak_for(d, w.precision.compute).flop_per_s <= 0) {
+    if ((basis ? basis->peak : peak_for(d, w.precision.compute)).flop_per_s <= 0) {
         if ((w.stage == Stage::serve || w.stage == Stage::edge) && e.has("decode_step_s"))
             keep_bandwidth_figures(e, w.precision.compute);
         else
@@ -147,20 +150,29 @@ void widen(Candidate& c, const Candidate& other) {
 
 constexpr size_t kServingPointsKept = 6; // the best point and up to five runners-up
 
-// Whether x ranks before y under `objective`: fitting points first; among misfits the most devices (the closest
+// The objective's name as the comparison reads it (read once per sort, not once per comparison).
+struct ServingObjective {
+    bool targets_first = false; // "fewest_devices": among fitting points, those that meet the targets first
+    bool most_first = false;    // "most_output_tokens_per_s": the higher score first (else the lower)
+    explicit ServingObjective(const std::string& objective)
+        : targets_first(objective == "fewest_devices"), most_first(objective == "most_output_tokens_per_s") {}
+};
+
+// Whether x ranks before y under the objective: fitting points first; among misfits the most devices (the closest
 // to fitting) first.
-bool serving_ahead(const ServingPoint& x, const ServingPoint& y, const std::string& objective) {
+bool serving_ahead(const ServingPoint& x, const ServingPoint& y, const ServingObjective& objective) {
     if (x.fits != y.fits) return x.fits;
     if (!x.fits) return x.count > y.count;
-    if (objective == "fewest_devices" && x.meets_targets != y.meets_targets) return x.meets_targets;
-    if (objective == "most_output_tokens_per_s") return x.score > y.score;
+    if (objective.targets_first && x.meets_targets != y.meets_targets) return x.meets_targets;
+    if (objective.most_first) return x.score > y.score;
     return x.score < y.score || (x.score == y.score && x.count < y.count);
 }
 
 // The points in the objective's order with the chosen one (count and replicas of the candidate) first, at most
 // kServingPointsKept of them.
 void rank_serving(ServingSearch& s, int count, int replicas) {
-    std::stable_sort(s.points.begin(), s.points.end(), [&](const ServingPoint& x, const ServingPoint& y) { return serving_ahead(x, y, s.objective); });
+    const ServingObjective objective(s.objective);
+    std::stable_sort(s.points.begin(), s.points.end(), [&](const ServingPoint& x, const ServingPoint& y) { return serving_ahead(x, y, objective); });
     const auto chosen = std::find_if(s.points.begin(), s.points.end(), [&](const ServingPoint& p) { return p.count == count && p.replicas == replicas; });
     if (chosen != s.points.end()) std::rotate(s.points.begin(), chosen, chosen + 1);
     if (s.points.size() > kServingPointsKept) s.points.resize(kServingPointsKept);
@@ -177,15 +189,19 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
     if (w.hardware.count > 0) return w.hardware.count;
     if (w.stage == Stage::edge || w.stage == Stage::embed) return 1;
     int n0 = 1;
+    // The trials' basis, looked up once for the whole search (serving stages; the others evaluate without one).
+    std::optional<ServeBasis> basis;
+    if (is_serving_stage(w.stage)) basis.emplace(serve_basis(w, cat, d, a, false));
+    const ServeBasis* const lent = basis ? &*basis : nullptr;
     if (w.stage == Stage::serve || w.stage == Stage::batch) {
         // The weights alone must fit the devices' usable memory: start the search there.
-        const double weights = weight_bytes(w, cat, w.precision.weights, w.model.params, false).total;
+        const double weights = basis->weights.total;
         const double usable = usable_bytes(d, a, true);
         while (n0 < 4096 && weights / n0 > usable) n0 *= 2;
     }
     std::vector<ServingPoint> points;
     auto at = [&](int n) {
-        Eval e = evaluate(w, cat, d, n, a, false, 0, nullptr, nullptr, true, true);
+        Eval e = evaluate(w, cat, d, n, a, false, 0, nullptr, nullptr, true, true, lent);
         points.push_back(serving_point(w, e));
         return e;
     };
@@ -228,7 +244,7 @@ int choose_count(const Workload& w, const Catalog& cat, const Device& d, const A
             auto trial = [&](int size, int r) -> Tried {
                 auto it = tried.find({size, r});
                 if (it != tried.end()) return it->second;
-                const Eval e = evaluate(w, cat, d, size * r, a, false, r == 1 ? 0 : r, nullptr, nullptr, true, true);
+                const Eval e = evaluate(w, cat, d, size * r, a, false, r == 1 ? 0 : r, nullptr, nullptr, true, true, lent);
                 ServingPoint p = serving_point(w, e);
                 p.score = p.count;
                 const Tried v{p.fits, paced(p, e), e.value_or("max_concurrent_users", 0.0)};
@@ -469,6 +485,7 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
     if (only)
         std::erase_if(devices, [&](const Device* d) { return std::find(only->begin(), only->end(), d->id) == only->end(); });
     std::vector<std::pair<double, Candidate>> ranked;
+    ranked.reserve(devices.size());
     for (const Device* d : devices) {
         const EfficiencyRule *rule = nullptr, *mfu_rule = nullptr, *attention_rule = nullptr, *gemm_rule = nullptr;
         AssumptionSet das = plan_detail::device_assumptions(as, cat, w, *d, rule, mfu_rule, attention_rule, gemm_rule);
@@ -491,12 +508,16 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
         ServingSearch ss;
         std::vector<ServingPoint> splits;
         int split = 0; // users split over replicas by the count search (0: one replica)
-        const int n = point ? point->n : plan_detail::choose_count(w, cat, *d, das.typical, serves ? &ss : nullptr, &split);
+        // An answer alone keeps no search points (finish_serving_search below), so its count search evaluates no runners-up
+        // beyond the count it chooses (choose_count chooses the same count with or without them).
+        const int n = point ? point->n : plan_detail::choose_count(w, cat, *d, das.typical, serves && !answer_only ? &ss : nullptr, &split);
         // An answer alone needs neither the batch within the latency targets (decide ranks by other figures) nor, when
         // serving, the words: evaluated as a count search's trial is. (An RL job's pools are sized only when explaining.)
         plan_detail::Eval e = plan_detail::evaluate(w, cat, *d, n, das.typical, !(answer_only && serves), split, point, serves ? &splits : nullptr,
                                                     answer_only);
-        if (serves) plan_detail::finish_serving_search(w, e.c, ss, splits);
+        // The search's ranked points and their words are the candidate's table; decide() reads none of them, so an
+        // answer alone leaves them out.
+        if (serves && !answer_only) plan_detail::finish_serving_search(w, e.c, ss, splits);
         if (point) {
             LayoutSearch& ls = e.c.layouts;
             ls.devices = n;
@@ -521,7 +542,7 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
             plan_detail::Eval b = plan_detail::evaluate(w, cat, *d, n, ba, false, e.c.layout.data_parallel, point);
             if (w.stage == Stage::rl && b.c.fits) plan_detail::rl_job_figures(w, plan_detail::rl_pools(w, cat, *d, n, ba, b.c), b);
             b.c.figures.erase("rl_devices"); // the fleet priced is the typical split's, not a band
-            return b.c;
+            return std::move(b.c); // a member of a local: returned by copy unless moved
         };
         plan_detail::widen(e.c, band(das.low));
         plan_detail::widen(e.c, band(das.high));

@@ -26,20 +26,23 @@ const EfficiencyRule* matching_rule(const std::vector<EfficiencyRule>& rules, co
     const std::string runtime = trainer ? w.train.runtime : !w.framework.empty() ? w.framework : local_runtime(d) ? "llama.cpp" : "serving-engine";
     const WeightFormat* f = cat.find_format(w.precision.weights);
     const std::string format_kind = f ? f->kind : "float";
+    const std::string kind(name(d.kind));
     // Rules that name weight formats are tried first, and among them rules that name devices before family
     // rules (the catalog's rules are read in key order, so the more specific rule must win by what it says,
     // not where it sits): one chip measured apart from its family keeps its own figure.
     for (const bool by_format : {true, false})
         for (const bool by_device : {true, false})
-            for (const bool by_framework : {true, false})
-            for (const auto& r : rules) {
-                if (r.weight_format_kinds.empty() == by_format || r.devices.empty() == by_device) continue;
-                if (trainer && r.frameworks.empty() == by_framework) continue;
-                if (!has(r.kinds, std::string(name(d.kind))) || !has(r.vendors, d.vendor) || !has(r.devices, d.id)) continue;
-                if (!r.memory_type_prefix.empty() && d.memory_type.rfind(r.memory_type_prefix, 0) != 0) continue;
-                if (!has(r.frameworks, runtime)) continue;
-                if (!has(r.weight_format_kinds, format_kind)) continue;
-                return &r;
+            for (const bool by_framework : {true, false}) {
+                if (!trainer && !by_framework) continue; // only training rules are ordered by framework: a second pass would repeat the first
+                for (const auto& r : rules) {
+                    if (r.weight_format_kinds.empty() == by_format || r.devices.empty() == by_device) continue;
+                    if (trainer && r.frameworks.empty() == by_framework) continue;
+                    if (!has(r.kinds, kind) || !has(r.vendors, d.vendor) || !has(r.devices, d.id)) continue;
+                    if (!r.memory_type_prefix.empty() && d.memory_type.rfind(r.memory_type_prefix, 0) != 0) continue;
+                    if (!has(r.frameworks, runtime)) continue;
+                    if (!has(r.weight_format_kinds, format_kind)) continue;
+                    return &r;
+                }
             }
     return nullptr;
 }
@@ -65,7 +68,13 @@ void end_to_end_mfu(AssumptionSet& das, const EfficiencyRule*& attention_rule) {
 AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, const Workload& w, const Device& d,
                                  const EfficiencyRule*& decode_rule, const EfficiencyRule*& mfu_rule, const EfficiencyRule*& attention_rule,
                                  const EfficiencyRule*& gemm_rule) {
-    AssumptionSet out = as;
+    // The three cases, and of the sources only the values the user set (or calibrated) and what this device changes:
+    // every later reader of a device's sources asks only whether a value is the user's ("workload", "calibration";
+    // end_to_end_mfu, apply_calibrations, label_calibrated). The whole map, copied for every device of every plan,
+    // was a tenth of a bank plan's allocations.
+    AssumptionSet out{.typical = as.typical, .low = as.low, .high = as.high, .source = {}};
+    for (const auto& [key, src] : as.source)
+        if (src == "workload" || src == "calibration") out.source.emplace_hint(out.source.end(), key, src);
     auto apply = [&](const std::vector<EfficiencyRule>& rules, const char* key, double Assumptions::*field, bool trainer = false) -> const EfficiencyRule* {
         const auto src = as.source.find(key);
         if (src != as.source.end() && src->second == "workload") return nullptr;

@@ -56,6 +56,25 @@ struct WeightBytes {
 WeightBytes weight_bytes(const Workload& w, const Catalog& cat, const std::string& format_name, double params, bool explain);
 double kv_value_bytes(const std::string& kv); // bytes per KV cache value at the named precision (2 when unknown)
 
+// [SECTION] a serving evaluation's basis (plan_serving.cpp) ----------------------------------------------------
+
+// What a serving evaluation reads of the device, the workload and the catalog whatever the count, the layout or the
+// batch: looked up once per device's search (choose_count) or
+// evaluation (eval_serve) and lent to its trials, which would otherwise look up the weight format, the peak, the
+// network and the decode runtime by name again in every one.
+struct ServeBasis {
+    WeightBytes weights;          // the whole model's weights at the storage format (`why` only when explaining)
+    double kv_value_bytes = 2;    // bytes per KV cache value
+    Peak peak;                    // the dense peak at the compute precision, or the nearest wider path
+    Network net;                  // the device's scale-up domain and scale-out network
+    bool layer_split = false;     // llama.cpp: devices split by layers, one stage after another
+    bool free_share = false;      // TensorRT-LLM: the KV cache sized from what is free after the weights
+    const DecodeRuntime* runtime = nullptr; // serve.runtime's decode runtime from the catalog (null: none there)
+};
+
+// The basis of device d's serving evaluations (the weights' `why` only when explaining).
+ServeBasis serve_basis(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, bool explain);
+
 // [SECTION] one evaluation: a device, a count, one case of the assumptions ------------------------
 
 // One evaluation. Explanations (the "why" texts) are built only when `explain` is set: the trial
@@ -79,6 +98,9 @@ struct Eval {
     // terms are not listed (DESIGN.md, "Numbers first, words after"). The map and the words are built for the points
     // shown, evaluated again as candidates. Only with `explain` off.
     bool numbers_only = false;
+    // A serving evaluation's facts that no count, layout or batch changes (the weights' bytes, the peak, the network,
+    // the runtimes), looked up once per evaluation and lent to its batch search's trials; null outside eval_serve.
+    const ServeBasis* basis = nullptr;
     static constexpr int kMaxNums = 24; // a serving evaluation sets 16 figures at most
     std::pair<std::string_view, double> nums[kMaxNums];
     int nums_n = 0;
@@ -168,7 +190,8 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
 // The candidate on n devices: split into replicas (the best split of a given count, or `fixed_replicas`); `points`
 // receives every split evaluated.
 Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas,
-                         std::vector<ServingPoint>* points = nullptr, bool count_trial = false, bool numbers_only = false);
+                         std::vector<ServingPoint>* points = nullptr, bool count_trial = false, bool numbers_only = false,
+                         const ServeBasis* basis = nullptr); // `basis`: the search's (explain off), else each evaluation looks up its own
 ServingPoint serving_point(const Workload& w, const Eval& e); // a point of the serving search from its evaluation, numbers only
 void describe_point(ServingPoint& p);                         // its `describe` words, for a point kept (rank_serving)
 // MIG instances on one device, reported beside the plan (figures and a note).
@@ -208,6 +231,8 @@ void rl_job_figures(const Workload& w, const RlPools& rl, Eval& e);
 // [SECTION] assumptions per device (plan_assumptions.cpp) ----------------------------------------------------
 
 void end_to_end_mfu(AssumptionSet& das, const EfficiencyRule*& attention_rule);
+// The assumptions on device d: its family's efficiency rules over the workload's set. Its `source` keeps only the user's
+// values ("workload") and what the device changed, which is all a device's set is asked.
 AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, const Workload& w, const Device& d,
                                  const EfficiencyRule*& decode_rule, const EfficiencyRule*& mfu_rule, const EfficiencyRule*& attention_rule,
                                  const EfficiencyRule*& gemm_rule);

@@ -52,7 +52,7 @@ void isolation_reason(Plan& plan, const Workload& workload); // mixed traffic: t
 void add_flips(Plan& plan, const Workload& workload, const Catalog& catalog, const AssumptionSet& assumptions, bool replan);
 
 // The recommendation alone (plan.cpp): every candidate at the typical assumptions, decided, without bands, flips,
-// sensitivity or run section; what a flip or a sensitivity probe re-plans, since it compares answers and typical costs.
+// sensitivity, run section or the serving search's ranked points (Candidate::serving stays empty); what a flip or a sensitivity probe re-plans, since it compares answers and typical costs.
 // `only`, when given: the candidates are those devices alone (a demand flip's re-plan: devices_that_may_answer).
 Plan answer_plan(const Workload& workload, const Catalog& catalog, const AssumptionSet& assumptions, const std::vector<std::string>* only = nullptr);
 

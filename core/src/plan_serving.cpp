@@ -29,6 +29,19 @@ bool splits_users(const Workload& w) {
     return w.stage == Stage::serve && w.hardware.count <= 0 && !rate_batch(w) && w.serve.concurrent_users > 1 && !is_given(w, "serve.batch_size");
 }
 
+ServeBasis serve_basis(const Workload& w, const Catalog& cat, const Device& d, const Assumptions& a, bool explain) {
+    ServeBasis b;
+    b.weights = weight_bytes(w, cat, w.precision.weights, w.model.params, explain);
+    b.kv_value_bytes = kv_value_bytes(w.precision.kv_cache);
+    b.peak = peak_for(d, w.precision.compute);
+    b.net = network_of(d, a);
+    const std::string& runtime = framework_runtime(w.framework);
+    b.layer_split = runtime == "llama.cpp";
+    b.free_share = !local_runtime(d) && runtime == "tensorrt-llm";
+    b.runtime = cat.find_decode_runtime(w.serve.runtime);
+    return b;
+}
+
 namespace {
 
 struct BatchChoice {
@@ -41,9 +54,11 @@ struct BatchChoice {
 // of two up to the most sequences whose KV cache fits, and that most itself. Each trial is one plain
 // evaluation at that many concurrent sequences.
 template <class Ok>
-BatchChoice best_batch(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Ok ok, bool mixed_prefill = false) {
+BatchChoice best_batch(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, const ServeBasis* basis, Ok ok,
+                       bool mixed_prefill = false) {
     auto trial = [&](double b) {
         Eval t;
+        t.basis = basis;
         t.explain = false;
         t.numbers_only = true; // a point of this search, never shown
         t.search_batch = false;
@@ -106,6 +121,7 @@ int serving_tensor_parallel(int n, int most, int heads) {
 // with attention TP4 x DP80 and the MoE part on EP320; vLLM's --enable-expert-parallel, EP = TP x DP).
 void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, int ep, Eval& e) {
     Candidate& c = e.c;
+    const ServeBasis& basis = *e.basis;
     const auto& arch = w.model.model.arch;
     // The replica's share of the workload (Eval: users split over replicas, or a batch search's trial).
     ServeShape sh = serve_shape(w);
@@ -125,10 +141,10 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     };
     BatchChoice offline, at_rate;
     if (e.search_batch && !batch_trial && offline_batch(w)) {
-        offline = best_batch(w, cat, d, n, a, [](const Eval&) { return true; });
+        offline = best_batch(w, cat, d, n, a, e.basis, [](const Eval&) { return true; });
         if (offline.found) sh.users = sh.batch = offline.batch;
-    } else if (e.search_batch && at_a_rate && peak_for(d, w.precision.compute).flop_per_s > 0) {
-        at_rate = best_batch(w, cat, d, n, a, meets_targets, true);
+    } else if (e.search_batch && at_a_rate && basis.peak.flop_per_s > 0) {
+        at_rate = best_batch(w, cat, d, n, a, e.basis, meets_targets, true);
         if (at_rate.found) sh.users = sh.batch = at_rate.batch;
     }
     // Tensor parallelism inside the fast domain, at most 8 ways (one HGX/UBB board, where serving engines
@@ -137,8 +153,8 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // engines (vLLM, SGLang, TensorRT-LLM) split them by tensor parallelism over NCCL, as on a board (vLLM
     // issue #6955: four RTX 3090 Ti over PCIe 4.0, Llama 3.1 70B AWQ, one client 30 -> 46 tokens/s from TP 2 to
     // TP 4). llama.cpp splits by layers (its default --split-mode layer since PR #4606): one stage after another.
-    const Network net = network_of(d, a);
-    const bool layer_split = framework_runtime(w.framework) == "llama.cpp";
+    const Network& net = basis.net;
+    const bool layer_split = basis.layer_split;
     const int domain = layer_split ? 1 : std::max({1, d.domain_size, net.handoff_s > 0 ? net.domain_size : 1});
     const bool wide = ep > 1;                     // expert parallel: no pipeline, attention data parallel over g groups
     // Under expert parallelism a latent-attention model (one KV head) runs attention data parallel, one group per
@@ -148,8 +164,8 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     const int pp = wide ? 1 : std::max(1, n / tp);
     const int groups = wide ? std::max(1, n / tp) : 1;
     c.layout = {.tensor_parallel = tp, .pipeline_parallel = pp, .data_parallel = 1, .expert_parallel = std::max(1, ep)};
-    const WeightBytes wb = weight_bytes(w, cat, w.precision.weights, w.model.params, e.explain);
-    const double kvb = kv_value_bytes(w.precision.kv_cache);
+    const WeightBytes& wb = basis.weights;
+    const double kvb = basis.kv_value_bytes;
     // KV heads split across tensor-parallel ranks (replicated when there are fewer heads than ranks;
     // latent caches are per token, not per head, and replicate); layers split across pipeline stages.
     const bool latent = arch.has_mla;
@@ -195,7 +211,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // cache" (TensorRT-LLM docs/source/examples/kvcacheconfig.md). So the engine may claim everything but
     // (1 - kv_cache_free_memory_fraction) of the free memory; on a model that barely fits that is several times
     // the cache a share of the whole device leaves.
-    const bool free_share = !local_runtime(d) && framework_runtime(w.framework) == "tensorrt-llm";
+    const bool free_share = basis.free_share;
     if (free_share) {
         const double others = m.weights_bytes + m.overhead_bytes + m.activations_bytes;
         m.capacity_bytes = others + a.kv_cache_free_memory_fraction * std::max(0.0, usable_bytes(d, a, false) - others);
@@ -206,17 +222,20 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     const double free_for_kv = m.capacity_bytes - m.weights_bytes - m.overhead_bytes - m.activations_bytes;
     const double max_users = max_active_users(m.capacity_bytes, m.weights_bytes, m.overhead_bytes + m.activations_bytes, kv_seq / kv_div);
     e.put("max_concurrent_users", max_users, Label::arithmetic, [&] { return std::string("(capacity " + gb(m.capacity_bytes) + " - weights - overhead - activations) / KV per user " + gb(kv_seq / kv_div)); });
-    // Longest single-sequence context whose cache fits beside everything else.
-    double max_ctx = max_context_tokens(arch, kvb, free_for_kv * kv_div, a.kv_block_tokens);
-    const bool capped = arch.max_context > 0 && max_ctx > arch.max_context;
-    if (capped) max_ctx = arch.max_context;
-    auto ctx_why = [&] {
-        return "largest context whose KV cache fits the " + gb(std::max(0.0, free_for_kv)) + " left" +
-               (capped ? "; capped at the model's maximum context" : "");
-    };
-    e.put("max_context_tokens", max_ctx, Label::arithmetic, ctx_why);
+    // Longest single-sequence context whose cache fits beside everything else: a figure shown, never one a search ranks
+    // by, so a search's trial (numbers_only) leaves it out.
+    if (!e.numbers_only) {
+        double max_ctx = max_context_tokens(arch, kvb, free_for_kv * kv_div, a.kv_block_tokens);
+        const bool capped = arch.max_context > 0 && max_ctx > arch.max_context;
+        if (capped) max_ctx = arch.max_context;
+        auto ctx_why = [&] {
+            return "largest context whose KV cache fits the " + gb(std::max(0.0, free_for_kv)) + " left" +
+                   (capped ? "; capped at the model's maximum context" : "");
+        };
+        e.put("max_context_tokens", max_ctx, Label::arithmetic, ctx_why);
+    }
 
-    const Peak peak = peak_for(d, w.precision.compute);
+    const Peak& peak = basis.peak;
     if (peak.fell_back() && e.explain) c.notes.push_back(peak.note());
     const bool link = d.interconnect_bytes_per_s > 0; // the scale-up link's own rate, not a NIC standing in for it
     auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM) inside
@@ -277,7 +296,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // decoding is "heavily CPU overhead bound", 25.5 tok/s where the same model compiled runs 107). The launch
     // overhead decode_step_overhead_s stands for is inside that count, so it is not added again.
     static const DecodeRuntime kTuned{.id = "tuned", .name = "tuned runtime (no catalog decode runtimes)"};
-    const DecodeRuntime* found_rt = cat.find_decode_runtime(w.serve.runtime);
+    const DecodeRuntime* found_rt = basis.runtime;
     const DecodeRuntime& drt = found_rt ? *found_rt : kTuned;
     const double host_ops = drt.host_ops_per_layer * arch.layers + drt.host_ops_per_step;
     const double host_s = host_ops * a.eager_op_host_s;
@@ -295,8 +314,9 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         Phase ph;
         ph.precision = peak.precision;
         const double share = 1.0 / (tp * pp * groups);
-        const double gemm_flops = batch * decode_flops_per_token(arch, w.model.active_params, 0) * share;
-        const double attention_flops = batch * (decode_flops_per_token(arch, w.model.active_params, ctx) - decode_flops_per_token(arch, w.model.active_params, 0)) * share;
+        const double weight_flops_per_token = decode_flops_per_token(arch, w.model.active_params, 0); // no history: the weights' GEMMs alone
+        const double gemm_flops = batch * weight_flops_per_token * share;
+        const double attention_flops = batch * (decode_flops_per_token(arch, w.model.active_params, ctx) - weight_flops_per_token) * share;
         const double kv_bytes = kv_reads * batch * kv_bytes_per_sequence(arch, kvb, ctx, 0) * share;
         const double flop_per_s = peak.flop_per_s * gemm_share, bytes_per_s = d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency;
         const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read, experts_read), flop_per_s, bytes_per_s);
@@ -456,7 +476,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         // stays colocated.
         const double link_bytes_per_s = d.interconnect_bytes_per_s * a.interconnect_efficiency;
         if (at_rate.found && e.search_batch && link_bytes_per_s > 0) {
-            const BatchChoice pure = best_batch(w, cat, d, n, a, [&](const Eval& t) {
+            const BatchChoice pure = best_batch(w, cat, d, n, a, e.basis, [&](const Eval& t) {
                 return tps_target <= 0 || t.value("decode_tokens_per_s_per_user") >= tps_target; });
             const double handoff_s = sh.prompt * kv_bytes_per_token(arch, kvb) / (tp * pp) / link_bytes_per_s;
             const double demand_tokens_per_s = lambda * sh.output;
@@ -509,7 +529,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // search's trial skips that search: it ranks by fit, per-user speed, first token and users held.
     if (e.search_batch && (at_rate.found || !e.count_trial) && w.stage == Stage::serve && (tps_target > 0 || ttft_target > 0) && c.fits &&
         peak.flop_per_s > 0) {
-        const BatchChoice within = at_rate.found ? at_rate : best_batch(w, cat, d, n, a, meets_targets);
+        const BatchChoice within = at_rate.found ? at_rate : best_batch(w, cat, d, n, a, e.basis, meets_targets);
         if (within.found) {
             auto why = [&] { return "batch " + format_sig(within.batch, 6) + ": the largest output tokens/s at which each user still gets " +
                                     (tps_target > 0 ? format_sig(tps_target, 4) + " tokens/s" : std::string("any speed")) +
@@ -529,12 +549,15 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
 // in a note: wide expert parallelism pays when the all-to-all stays on a fast scale-up link (lesson 004:
 // "Large MoE models want wide expert parallelism: NVL72, Helios or a TPU slice"), and loses where it must
 // cross the scale-out network in every MoE block.
-void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e) {
+namespace {
+
+// One replica of n devices, the MoE laid out both ways (eval_serve with the basis set).
+void eval_serve_laid_out(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e) {
     const auto& arch = w.model.model.arch;
     const bool moe = arch.has_moe && !w.model.size_only && arch.moe.experts > 1;
     // Expert parallelism needs a link to carry its all-to-all: a published scale-up rate or a scale-out network.
-    const bool carried = d.interconnect_bytes_per_s > 0 || network_of(d, a).multi_node;
-    if (!moe || n <= 1 || !carried || framework_runtime(w.framework) == "llama.cpp") return eval_serve_layout(w, cat, d, n, a, 1, e);
+    const bool carried = d.interconnect_bytes_per_s > 0 || e.basis->net.multi_node;
+    if (!moe || n <= 1 || !carried || e.basis->layer_split) return eval_serve_layout(w, cat, d, n, a, 1, e);
     Eval dense = e, wide = e;
     eval_serve_layout(w, cat, d, n, a, 1, dense);
     eval_serve_layout(w, cat, d, n, a, n, wide);
@@ -544,7 +567,7 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const Eval& other = take_wide ? dense : wide;
     if (e.explain) {
         auto a2a = [&](const Eval& x) { return x.c.phases.empty() ? 0.0 : x.c.phases.front().communication_s; };
-        const Network net = network_of(d, a);
+        const Network& net = e.basis->net;
         const bool spans = net.domain_size < n;
         auto describe_one = [&](const Eval& x) {
             return (x.c.layout.expert_parallel > 1 ? "expert parallel " + std::to_string(n) + " (attention tensor parallel " + std::to_string(x.c.layout.tensor_parallel) + ")"
@@ -559,6 +582,17 @@ void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, c
     e = std::move(kept);
 }
 
+} // namespace
+
+void eval_serve(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e) {
+    // The basis: the caller's (a batch search's trial), else looked up here for this evaluation and its trials.
+    std::optional<ServeBasis> own;
+    const ServeBasis* const lent = e.basis;
+    if (!lent) e.basis = &own.emplace(serve_basis(w, cat, d, a, e.explain));
+    eval_serve_laid_out(w, cat, d, n, a, e);
+    e.basis = lent; // `own` ends here
+}
+
 // [SECTION] serving layouts: a given count split into replicas ------------------------------------
 
 namespace {
@@ -568,8 +602,9 @@ namespace {
 // share of the arrival rate (and of the concurrent users, when they are split: splits_users), and its throughput
 // and user capacity are multiplied by the replicas.
 Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d, int n, int replicas, const Assumptions& a, bool explain, bool count_trial,
-                         bool numbers_only) {
+                         bool numbers_only, const ServeBasis* basis) {
     Eval e;
+    e.basis = basis; // the search's, lent for this evaluation (eval_serve); null: its own
     e.explain = explain;
     e.count_trial = count_trial;
     e.numbers_only = numbers_only && !explain;
@@ -583,6 +618,7 @@ Eval eval_serve_replicas(const Workload& w, const Catalog& cat, const Device& d,
         if (splits_users(w)) e.users_share = std::ceil(w.serve.concurrent_users / replicas);
     }
     eval_serve(w, cat, d, n / replicas, a, e);
+    e.basis = nullptr; // the lender's: not kept past the evaluation
     if (replicas <= 1) return e;
     e.c.layout.data_parallel = replicas;
     for (const char* k : {"throughput_tokens_per_s", "max_concurrent_users", "max_throughput_within_targets_tokens_per_s"}) {
@@ -653,27 +689,27 @@ void describe_point(ServingPoint& p) {
 // `fixed_replicas` > 0 skips the search (the bands of a layout already chosen). `points`, when given, receives
 // every split evaluated, in the order tried (serving_point).
 Eval best_serving_layout(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, bool explain, int fixed_replicas,
-                         std::vector<ServingPoint>* points, bool count_trial, bool numbers_only) {
-    if (fixed_replicas > 0 && n % fixed_replicas == 0) return eval_serve_replicas(w, cat, d, n, fixed_replicas, a, explain, count_trial, numbers_only);
+                         std::vector<ServingPoint>* points, bool count_trial, bool numbers_only, const ServeBasis* basis) {
+    if (fixed_replicas > 0 && n % fixed_replicas == 0) return eval_serve_replicas(w, cat, d, n, fixed_replicas, a, explain, count_trial, numbers_only, basis);
     // A stated engine layout (serve.tensor_parallel: devices per replica, as the benchmark ran it) is not searched:
     // TensorRT-LLM's perf overview runs Llama 3.1 70B at "Tensor Model Parallel Size" 8 on 8 GPUs, one replica whose
     // every layer all-reduces over the 8 (v0.17, docs/source/performance/perf-overview.md), where 8 replicas of 1
     // would not communicate at all.
     if (const int tp = int(w.serve.tensor_parallel); tp > 0 && n % tp == 0) {
-        Eval pinned = eval_serve_replicas(w, cat, d, n, n / tp, a, explain, count_trial, numbers_only);
+        Eval pinned = eval_serve_replicas(w, cat, d, n, n / tp, a, explain, count_trial, numbers_only, basis);
         if (points) points->push_back(serving_point(w, pinned));
         if (explain) pinned.c.notes.push_back("layout: " + std::to_string(n / tp) + " replica(s) x " + std::to_string(tp) + " device(s) (tensor parallel " +
                                               std::to_string(pinned.c.layout.tensor_parallel) + "), as serve.tensor_parallel states");
         return pinned;
     }
-    Eval best = eval_serve_replicas(w, cat, d, n, 1, a, explain, count_trial, numbers_only);
+    Eval best = eval_serve_replicas(w, cat, d, n, 1, a, explain, count_trial, numbers_only, basis);
     if (points) points->push_back(serving_point(w, best));
     if (n <= 1 || w.hardware.count <= 0 || !(offline_batch(w) || rate_batch(w))) return best;
     double best_score = layout_score(w, best);
     std::string tried = explain ? "1 x " + std::to_string(n) + ": " + (best_score >= 0 ? format_sig(best_score, 4) : std::string("does not fit")) : "";
     for (int r = 2; r <= n; r *= 2) {
         if (n % r != 0) continue;
-        Eval t = eval_serve_replicas(w, cat, d, n, r, a, explain, count_trial, numbers_only);
+        Eval t = eval_serve_replicas(w, cat, d, n, r, a, explain, count_trial, numbers_only, basis);
         if (points) points->push_back(serving_point(w, t));
         const double score = layout_score(w, t);
         if (explain) tried += ", " + std::to_string(r) + " x " + std::to_string(n / r) + ": " + (score >= 0 ? format_sig(score, 4) : std::string("does not fit"));
