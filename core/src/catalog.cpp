@@ -763,6 +763,7 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
             t.fused_qkv_kept = e.boolean("fused_qkv_kept", false).value_or(false);
             t.lora_zero_pad_kept = e.boolean("lora_zero_pad_kept", false).value_or(false);
             t.memory_unmodelled_high_ratio = e.number("memory_unmodelled_high_ratio", false, 0, 2).value_or(0);
+            t.sharded_qlora_time_unmodelled_low_ratio = e.number("sharded_qlora_time_unmodelled_low_ratio", false, 0, 0.95).value_or(0);
             t.optimizer_fp32_gradient_bytes_per_param = e.number("optimizer_fp32_gradient_bytes_per_param", false, 0, 8).value_or(0);
             t.zero2_shards_gradients = e.boolean("zero2_shards_gradients", false).value_or(true);
             t.zero3_layer_gather_bytes_per_param = e.number("zero3_layer_gather_bytes_per_param", false, 0, 16).value_or(0);
@@ -786,7 +787,8 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
                                  "offload_parameters", "shard_embeddings_and_head", "adapter_step_overhead_s",
                                  "causal_attention_flops_ratio", "max_zero_stage", "recompute", "tensor_parallel_overlap", "lora_targets",
                                  "lora_dropout", "lora_dropout_per_module", "quantized_base_keeps_inputs", "quantizes_head",
-                                 "dequantized_copy_bytes_per_param", "fused_qkv_kept", "lora_zero_pad_kept", "memory_unmodelled_high_ratio"});
+                                 "dequantized_copy_bytes_per_param", "fused_qkv_kept", "lora_zero_pad_kept", "memory_unmodelled_high_ratio",
+                                 "sharded_qlora_time_unmodelled_low_ratio"});
             t.source = b.source_of.count(e.at("adapter_bytes_per_param")) ? b.source_of[e.at("adapter_bytes_per_param")] : "";
             return t;
         },

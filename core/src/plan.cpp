@@ -551,6 +551,16 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
             mu.total_high_bytes = std::max(mu.total_high_bytes, mu.total_bytes * (1 + r));
             mu.reserved_high_bytes = std::max(mu.reserved_high_bytes, (mu.total_bytes - mu.context_bytes - mu.managed_bytes) * (1 + r));
         }
+        // The trainer's declared uncalibrated slow side for QLoRA sharded over several devices (runtimes.json
+        // sharded_qlora_time_unmodelled_low_ratio): the slow end of the time figures reaches the plan x (1 - r) in tokens/s.
+        if (trains && w.train.method == TrainMethod::qlora && e.c.layout.zero_stage >= 3 && e.c.layout.data_parallel > 1)
+            if (const double r = plan_detail::training_runtime(w, cat).sharded_qlora_time_unmodelled_low_ratio; r > 0)
+                for (const char* k : {"step_time_s", "train_time_s", "train_tokens_per_s"}) {
+                    auto f = e.c.figures.find(k);
+                    if (f == e.c.figures.end() || f->second.value <= 0) continue;
+                    if (std::string(k) == "train_tokens_per_s") f->second.low = std::min(f->second.low, f->second.value * (1 - r));
+                    else f->second.high = std::max(f->second.high, f->second.value / (1 - r));
+                }
         // A layout-search point's fast end: at the high end of the assumptions a runner-up of the same search may
         // overtake the layout chosen at the typical ones (a faster compute basis favours layouts that hide less behind
         // compute: a pipeline over ZeRO-3's per-block gathers), so the time figures' fast side also spans the kept

@@ -448,6 +448,12 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         if (t.tokens > 0) c.figures["train_time_s"] = e.figure(t.tokens / (tokens_per_step / step.time_s), Label::modelled, [&] { return std::string(format_sig(t.tokens, 4) + " tokens / tokens per second"); });
         e.headline = tokens_per_step / step.time_s;
     }
+    // A declared slow side, not a model (runtimes.json sharded_qlora_time_unmodelled_low_ratio): plan.cpp widens the time
+    // figures' slow end by it for a QLoRA run this trainer shards over several devices.
+    if (e.explain && t.method == TrainMethod::qlora && zero >= 3 && n > 1 && rt.sharded_qlora_time_unmodelled_low_ratio > 0)
+        c.notes.push_back("throughput not calibrated for QLoRA sharded over several devices with this trainer (" + rt.id + "): its published runs have landed up to " +
+                          format_sig(100 * rt.sharded_qlora_time_unmodelled_low_ratio, 2) +
+                          " % below the planned tokens/s from mechanisms the profile does not model; the time band's slow end includes that");
     c.figures["trainable_params"] = e.figure(trainable, Label::arithmetic, [&] { return std::string(full ? "every parameter" : "LoRA adapters on every linear layer"); });
     if (!c.fits) {
         c.regime = Regime::capacity;

@@ -42,6 +42,10 @@ struct TrainingRuntime {
     // Not calibrated: how far above the planned peak this trainer's published peaks have run, from mechanisms the profile
     // does not model (each profile's note names them and the rows); the memory band's high end is the plan x (1 + this).
     double memory_unmodelled_high_ratio = 0;
+    // Not calibrated: how far below the planned tokens/s this trainer's published QLoRA runs sharded over several devices
+    // (ZeRO-3/FSDP, data parallel > 1) have landed, from mechanisms the profile does not model (the profile's note names the
+    // rows and the candidates read from the code and ruled out); the time band's slow end is the plan x (1 - this). 0: none.
+    double sharded_qlora_time_unmodelled_low_ratio = 0;
     // ZeRO as the runtime implements it (DeepSpeed's memory.rst); the defaults shard every term at its stage.
     double optimizer_fp32_gradient_bytes_per_param = 0; // FP32 gradient copy the optimizer step keeps, sharded like the optimizer
     bool zero2_shards_gradients = true;          // ZeRO-2 partitions the 16-bit gradients (DeepSpeed's estimate keeps them whole)
