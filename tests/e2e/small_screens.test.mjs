@@ -125,6 +125,31 @@ for (const [w, h] of [[1280, 800], [1920, 1080], [960, 540]]) {
 // A keyboard on a stacked page: Tab walks the top bar, the plan and on into the form below the first screen; the
 // document scrolls with it, so the field being typed in is in the window (the app knows nothing of the document's
 // scroll: the page brings the keyboard's widget into view, bridge.cpp).
+// Stacked, the plan side is drawn before the form in each frame, so the page cannot tell from this frame alone that a
+// field is being typed in when it plans (page.cpp refresh_plan reads the last frame's too): typing 1e30 keeps the plan
+// settled before the typing, not the in-between 1e3's (input.test.mjs checks the same side by side).
+test('a phone (390x844): typing 1e30 keeps the plan settled before the typing, not the plan of 1e3 on the way', async () => {
+  await reset(page, '#view=devices', { width: 390, height: 844 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await settled(page);
+  const settledPlan = await page.evaluate(() => window.hwplanPage.plan());
+  await bringIntoView('concurrent_users', 844);
+  const r = await widget(page, 'concurrent_users');
+  const top = await page.evaluate(() => document.getElementById('canvas').getBoundingClientRect().top);
+  await page.mouse.click(r.x + Math.min(r.w / 2, 40), r.y + r.h / 2 + top);
+  await page.waitForFunction(() => window.hwplanUi.active === 'concurrent_users', null, { timeout: T.step });
+  await page.keyboard.type('1e3');
+  await page.waitForFunction(() => window.hwplanPage.workload().serve.concurrent_users === 1000 && window.hwplanUi.idle, null, { timeout: T.step });
+  assert.notDeepEqual(await page.evaluate(() => window.hwplanPage.plan()), settledPlan, 'the plan of 1,000 users was shown');
+  await page.keyboard.type('0');
+  await page.waitForFunction(() => /^Error: serve\.concurrent_users: implausible value 1e\+30;/.test(document.getElementById('hwplan-status').textContent),
+                             null, { timeout: T.step });
+  await settled(page);
+  assert.deepEqual(await page.evaluate(() => window.hwplanPage.plan()), settledPlan, 'the plan kept is the one settled before the typing');
+  await page.keyboard.press('Escape');
+  assert.deepEqual(problems, []);
+});
+
 test('a phone (390x844) with a keyboard: Tab down to the users field scrolls the document to it', async () => {
   await reset(page, '#view=devices', { width: 390, height: 844 });
   await page.evaluate(() => { window.scrollTo(0, 0); document.getElementById('canvas').focus(); });

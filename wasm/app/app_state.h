@@ -129,6 +129,8 @@ struct AppState {
     // Layout published for the page (tests, assistive tech): widget name -> rectangle, and the active one.
     std::map<std::string, Rect> widgets;
     std::string active_widget;
+    std::string active_widget_before;  // the same at the end of the previous frame (page.cpp refresh_plan: a stacked page draws
+                                       // the plan side before the form, so this frame's is not known yet when it plans)
 };
 
 } // namespace hwplan::ui

@@ -363,6 +363,7 @@ void frame_unguarded() {
     }
     a.state.input_waiting = !ImGui::GetCurrentContext()->InputEventsQueue.empty() || !a.commands.empty() || !a.buttons.empty() ||
                             !a.pending_paste.empty();
+    a.state.active_widget_before = std::move(a.state.active_widget); // stacked, the plan side is drawn before the form
     a.state.active_widget.clear();
     a.state.widgets.clear();
     a.state.hover.clear();

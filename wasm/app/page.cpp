@@ -160,9 +160,10 @@ std::string planning_panel() {
 // not idle until it is in (main.cpp).
 void refresh_plan(AppState& state, const Catalog& catalog) {
     const std::string doc = state.workload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    // The plan shown settles once no field is being typed in and the whole plan is in (a keystroke's quick plan
-    // never settles): it is the last valid plan from then on (AppState::settled).
-    if (state.active_widget.empty() && state.plan.issues.empty() && !state.plan_pending_whole && !state.shown_doc.empty() &&
+    // The plan shown settles once no field is being typed in (this frame or the last: stacked, the plan side is drawn
+    // before the form) and the whole plan is in (a keystroke's quick plan never settles): it is the last valid plan
+    // from then on (AppState::settled).
+    if (state.active_widget.empty() && state.active_widget_before.empty() && state.plan.issues.empty() && !state.plan_pending_whole && !state.shown_doc.empty() &&
         state.shown_doc == state.planned_json && state.settled.doc != state.shown_doc)
         state.settled = {state.shown_doc, state.shown, state.shown_workload, state.card_markdown, state.plan_json};
     const bool changed = doc != state.planned_json;
