@@ -553,7 +553,8 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
         }
         // The trainer's declared uncalibrated slow side for QLoRA sharded over several devices (runtimes.json
         // sharded_qlora_time_unmodelled_low_ratio): the slow end of the time figures reaches the plan x (1 - r) in tokens/s.
-        if (trains && w.train.method == TrainMethod::qlora && e.c.layout.zero_stage >= 3 && e.c.layout.data_parallel > 1)
+        // The same condition as the note that says so (plan_training.cpp eval_train: ZeRO-3 over more than one device).
+        if (trains && w.train.method == TrainMethod::qlora && e.c.layout.zero_stage >= 3 && e.c.count > 1)
             if (const double r = plan_detail::training_runtime(w, cat).sharded_qlora_time_unmodelled_low_ratio; r > 0)
                 for (const char* k : {"step_time_s", "train_time_s", "train_tokens_per_s"}) {
                     auto f = e.c.figures.find(k);
