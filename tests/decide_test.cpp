@@ -396,9 +396,9 @@ TEST(Lesson003, TeamChatOnOneGpuEmbeddingsAtRealBillingFineTuneRented) {
 // tokens/s, under a reader's 5.67 (238 words a minute, Brysbaert 2019, x 100/70 tokens a word): no split of the users
 // over replicas meets the demand. Such a fleet used to be "feasible, short of the demand" and priced as if it met
 // it; it is out now, with no unit cost and the reason in its place.
-// Fleets that meet the demand but not as asked (the RTX PRO 6000's FP8 weights at 16-bit compute, tensor parallel over
-// PCIe: lesson 004's "If budget is tight, RTX PRO 6000 ... are an option, at lower decode speed") keep their price
-// and say why they rank after the options without a compromise.
+// Fleets that meet the demand but not as asked (the RTX PRO 6000's tensor parallel over PCIe: lesson 004's "If budget
+// is tight, RTX PRO 6000 ... are an option, at lower decode speed"; the A100's FP8 weights at 16-bit compute, Ampere
+// having no FP8 tensor path) keep their price and say why they rank after the options without a compromise.
 TEST(FixedDemand, AFleetThatCannotMeetTheDemandHasNoUnitCost) {
     json w = scenario_json("bank-70b-fp8");
     w["decision"] = {{"stack", "any"}};
@@ -427,7 +427,11 @@ TEST(FixedDemand, AFleetThatCannotMeetTheDemandHasNoUnitCost) {
     ASSERT_TRUE(pro->feasible) << pro->reasons.front();
     EXPECT_EQ(pro->reasons.front().rfind("fits and meets the targets and the demand, with a compromise (ranked after every option without one, "
                                          "whatever its price)", 0), 0u) << pro->reasons.front();
-    EXPECT_TRUE(any_starts_with(pro->reasons, "compromise: no FP8 compute path published for rtx-pro-6000-blackwell"));
+    EXPECT_TRUE(any_starts_with(pro->reasons, "compromise: tensor parallel")) << pro->reasons.front();
+    EXPECT_FALSE(any_starts_with(pro->reasons, "compromise: no FP8 compute path")); // 1,007.6 dense FP8 TFLOPS in its catalog entry
+    const Option* a100 = option(bank, "own", "a100-80gb");
+    ASSERT_NE(a100, nullptr);
+    EXPECT_TRUE(any_starts_with(a100->reasons, "compromise: no FP8 compute path published for a100-80gb (it would run the FP8 weights at 16-bit compute)"));
     EXPECT_GT(pro->speed, 238.0 / 60 * 100 / 70); // it streams faster than a user reads: the demand is met
     const auto at = [&](const Option* o) { return std::find(bank.options.begin(), bank.options.end(), *o) - bank.options.begin(); };
     const Option* h100 = option(bank, "own", "h100-sxm");

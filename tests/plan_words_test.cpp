@@ -104,7 +104,7 @@ namespace hwplan::ui {
 // recommended H100 servers ($3.56) yet ranked 6th, after every option without a compromise (lesson 004: "If budget is
 // tight, RTX PRO 6000 ... are an option, at lower decode speed"). Its row said only "fits and meets the targets and the
 // demand, with a compromise"; the reason it ranks there was in the detail. The row's why now names the step and the
-// compromises: FP8 weights at 16-bit compute (its catalog entry publishes no FP8 path) and tensor parallel 4 over PCIe.
+// compromise: tensor parallel 4 over PCIe (its FP8 weights run at its dense FP8 rate, 2 x its BF16 503.8 TFLOPS).
 TEST(DevicesTable, ACheaperRowRankedLowerSaysWhyOnTheRow) {
     const Plan p = bank();
     const TableWords t = table_words(p);
@@ -118,13 +118,13 @@ TEST(DevicesTable, ACheaperRowRankedLowerSaysWhyOnTheRow) {
         EXPECT_EQ(t.rows[i].cells[why].rfind(kRankedAfter, 0), 0u) << c.device << ": " << t.rows[i].cells[why];
         if (c.device == "rtx-pro-6000-blackwell") {
             seen = true;
-            EXPECT_EQ(t.rows[i].cells[why], std::string(kRankedAfter) + "a fleet without a compromise: this one compromises: FP8 weights at 16-bit compute "
-                                                                         "(no FP8 path published); tensor parallel outside a fast scale-up domain (a slower decode)");
+            EXPECT_EQ(t.rows[i].cells[why], std::string(kRankedAfter) + "a fleet without a compromise: this one compromises: tensor parallel outside "
+                                                                         "a fast scale-up domain (a slower decode)");
         }
     }
     EXPECT_TRUE(seen);
     // The CLI's table carries the same words under the row.
-    EXPECT_NE(render_table(p, 60).find("(" + std::string(kRankedAfter) + "a fleet without a compromise: this one compromises: FP8"), std::string::npos);
+    EXPECT_NE(render_table(p, 60).find("(" + std::string(kRankedAfter) + "a fleet without a compromise: this one compromises: tensor"), std::string::npos);
 }
 
 } // namespace hwplan::ui
