@@ -1605,6 +1605,58 @@ TEST(DecodeRuntimes, AnEagerLoopOnASlowDeviceIsTheDevicesTime) {
     EXPECT_NEAR(step("tuned") - step("pytorch-eager"), 0.87e-3, 1e-9);
 }
 
+// llama-cpp-python before 0.2.76 copies each step's logits into numpy through a Python list (Llama.eval slices
+// llama_get_logits()'s c_float pointer), after llama_decode has returned: the device idles meanwhile, so the host's
+// time adds to the step rather than hiding under it. Llama 2 7B's 32,000 logits at python_value_round_trip_host_s
+// (50.1 ns: llama-cpp-python PR #1021's 75.2 ns for one creation and two conversions of a value, times 2/3), by hand:
+//   32,000 x 50.1 ns = 1.6032 ms on top of the same step under a tuned runtime (llama.cpp's own GGUF rule).
+TEST(DecodeRuntimes, APythonBindingsLogitCopyAddsToTheStep) {
+    auto step = [](const char* runtime) {
+        const Plan p = run(std::string(R"({"stage": "serve", "model": "llama-2-7b", "precision": {"weights": "q4_0", "kv_cache": "fp16", "compute": "fp16"},
+            "serve": {"context_tokens": 512, "prompt_tokens": 11, "output_tokens": 501, "concurrent_users": 1, "runtime": ")") + runtime + R"("},
+            "framework": "llama.cpp", "hardware": {"devices": ["a100-80gb"], "count": 1}})");
+        return p.candidates.at(0);
+    };
+    const Candidate python = step("llama-cpp-python-0.2");
+    EXPECT_NEAR(python.figures.at("decode_step_s").value - step("tuned").figures.at("decode_step_s").value, 32000 * 50.1e-9, 1e-12);
+    EXPECT_EQ(python.figures.at("decode_step_s").label, Label::modelled);
+    EXPECT_TRUE(std::any_of(python.notes.begin(), python.notes.end(),
+                            [](const std::string& n) { return n.find("not calibrated for this runtime (llama-cpp-python-0.2): after each step") == 0; }));
+}
+
+// A model called without its KV cache (Optimum's ORTModelForCausalLM with use_cache=False) runs the whole sequence at
+// every step: with one output token the step is a prefill of the prompt. Llama 2 7B in fp16 on an A100 80GB, a
+// 2,000-token sequence (one chunk of prefill_chunk_tokens 2,048), by hand, with the parameters the architecture
+// counts (32 x (4 x 4,096^2 + 3 x 4,096 x 11,008) + 2 x 32,000 x 4,096 + 65 norms x 4,096 = 6,738,415,616):
+//   FLOPs = 2 x 6,738,415,616 x 2,000 + 32 layers x 4 x 4,096 x 2,000^2 / 2 = 2.6953662464e13 + 1.048576e12
+//         = 2.8002238464e13
+//   at 312e12 x 0.61 (prefill_compute_efficiency) = 1.9032e14 FLOP/s: 0.147132400 s, compute-bound (the 13.5 GB of
+//   weights take under 9 ms), plus decode_step_overhead_s (0.87 ms, one launch sequence a step as a tuned runtime):
+//   0.148002400 s. The same sequence's time to first token is that prefill alone.
+TEST(DecodeRuntimes, AModelWithoutAKvCacheRecomputesTheSequenceEveryStep) {
+    const Plan p = run(R"({"stage": "serve", "model": "llama-2-7b", "precision": "fp16",
+        "serve": {"context_tokens": 2001, "prompt_tokens": 2000, "output_tokens": 1, "concurrent_users": 1, "runtime": "optimum-onnxruntime-no-cache"},
+        "hardware": {"devices": ["a100-80gb"], "count": 1}})");
+    const Candidate& c = p.candidates.at(0);
+    EXPECT_NEAR(c.figures.at("decode_step_s").value, 2.8002238464e13 / 1.9032e14 + 0.87e-3, 1e-7);
+    EXPECT_NEAR(c.figures.at("decode_step_s").value - c.figures.at("ttft_s").value, 0.87e-3, 1e-9);
+    EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(),
+                            [](const std::string& n) { return n.find("not calibrated for this runtime (optimum-onnxruntime-no-cache): it calls the model without a KV cache") == 0; }));
+}
+
+// Over a longer output the step is the mean of those prefills, j = 0 .. output - 1: with prompt 1,000 and 3 outputs
+// (spans = steps, so exact) the mean of the sequences of 1,000, 1,001 and 1,002 tokens, each compute-bound, by hand:
+//   2 x 6,738,415,616 x 1,001 (the mean length) + 32 x 4 x 4,096 x (1,000^2 + 1,001^2 + 1,002^2) / 3 / 2
+//   = 1.34903080632e13 + 262,144 x 1,002,000.667 = 1.34903080632e13 + 2.62668725e11 = 1.37529767881e13 FLOP,
+//   / 1.9032e14 = 72.2624 ms, plus 0.87 ms.
+TEST(DecodeRuntimes, AModelWithoutAKvCacheAveragesItsGrowingSequence) {
+    const Plan p = run(R"({"stage": "serve", "model": "llama-2-7b", "precision": "fp16",
+        "serve": {"context_tokens": 1003, "prompt_tokens": 1000, "output_tokens": 3, "concurrent_users": 1, "runtime": "optimum-onnxruntime-no-cache"},
+        "hardware": {"devices": ["a100-80gb"], "count": 1}})");
+    const double flops = 2 * 6738415616.0 * 1001 + 32 * 4 * 4096 * (1000.0 * 1000 + 1001.0 * 1001 + 1002.0 * 1002) / 3 / 2;
+    EXPECT_NEAR(p.candidates.at(0).figures.at("decode_step_s").value, flops / 1.9032e14 + 0.87e-3, 1e-7);
+}
+
 // Unsloth's forward returns bf16 logits (CausalLM_fast_forward: no upcast), its loss kernel saves them and writes
 // their gradient in place (2 bytes per logit), and transformers' Trainer returns them through accelerate's
 // convert_outputs_to_fp32 as an FP32 copy (4 bytes). Llama 2 7B, QLoRA, 8,192 tokens, full recomputation with the

@@ -47,6 +47,7 @@ const std::vector<Field>& fields() {
         {"tensor_parallel_overlap", &Assumptions::tensor_parallel_overlap},
         {"kernel_launch_overhead_s", &Assumptions::kernel_launch_overhead_s},
         {"eager_op_host_s", &Assumptions::eager_op_host_s},
+        {"python_value_round_trip_host_s", &Assumptions::python_value_round_trip_host_s},
     };
     return kFields;
 }

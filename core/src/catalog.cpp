@@ -706,10 +706,12 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
     t.meaning = e.string("meaning", true).value_or("");
     t.host_ops_per_layer = e.number("host_ops_per_layer", true, 0, 10000).value_or(0);
     t.host_ops_per_step = e.number("host_ops_per_step", true, 0, 10000).value_or(0);
+    t.serial_vocab_round_trips = e.number("serial_vocab_round_trips", false, 0, 100).value_or(0);
+    t.recomputes_context = e.boolean("recomputes_context", false).value_or(false);
     t.is_default = e.boolean("default", false).value_or(false);
     t.calibrated_by = e.strings("calibrated_by", false);
     e.string("note", false);
-    attach_source(e, b, {"host_ops_per_layer", "host_ops_per_step"});
+    attach_source(e, b, {"host_ops_per_layer", "host_ops_per_step", "serial_vocab_round_trips", "recomputes_context"});
     t.source = b.source_of.count(e.at("host_ops_per_layer")) ? b.source_of[e.at("host_ops_per_layer")] : "";
     return t;
 }

@@ -108,6 +108,7 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
     // An eager decode loop's host time per operation is a cost too: the slow case pairs the smaller bandwidth share
     // with the dearest operation, the fast case the larger share with the cheapest (assumptions.json eager_op_host_s).
     std::swap(out.low.eager_op_host_s, out.high.eager_op_host_s);
+    std::swap(out.low.python_value_round_trip_host_s, out.high.python_value_round_trip_host_s); // likewise (assumptions.json)
     attention_rule = apply(cat.training_attention_rules, "training_attention_efficiency", &Assumptions::training_attention_efficiency);
     gemm_rule = apply(cat.decode_compute_8bit_rules, "decode_compute_efficiency_8bit", &Assumptions::decode_compute_efficiency_8bit);
     const auto mfu_src = as.source.find("training_mfu");
@@ -212,9 +213,11 @@ void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const
     case Stage::batch:
     case Stage::edge:
         // a step under an eager loop (serve.runtime, runtimes.json decode_runtimes) rests on counted host operations and
-        // eager_op_host_s, neither fitted: modelled, not calibrated
+        // eager_op_host_s, neither fitted, and one of a runtime that converts its logits in Python or recomputes the
+        // sequence without a cache on counted work too: modelled, not calibrated
         if (const DecodeRuntime* r = cat.find_decode_runtime(w.serve.runtime);
-            r && r->calibrated_by.empty() && (r->host_ops_per_layer > 0 || r->host_ops_per_step > 0))
+            r && r->calibrated_by.empty() &&
+            (r->host_ops_per_layer > 0 || r->host_ops_per_step > 0 || r->serial_vocab_round_trips > 0 || r->recomputes_context))
             return;
         keys = {"decode_bandwidth_efficiency", "decode_step_overhead_s"};
         // a step whose weight GEMMs were compute-bound (its time exceeds its memory time: decode_phase sums

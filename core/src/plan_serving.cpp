@@ -289,58 +289,6 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // its group (serve.decode_attention "per_query_head"); a latent (MLA) cache is shared by design.
     const double kv_reads = w.serve.decode_attention == "per_query_head" && !latent && arch.kv_heads > 0
         ? std::max(1.0, double(arch.heads) / arch.kv_heads) : 1.0;
-    // The decode runtime (runtimes.json "decode_runtimes", serve.runtime; runtime.h DecodeRuntime). A tuned runtime
-    // counts no host operations: its step is the device's time plus decode_step_overhead_s. An eager Python loop issues
-    // host_ops_per_layer x layers + host_ops_per_step framework operations a step at eager_op_host_s each; the device
-    // runs ahead of the host asynchronously, so the step takes the longer of the two (the gpt-fast blog: eager
-    // decoding is "heavily CPU overhead bound", 25.5 tok/s where the same model compiled runs 107). The launch
-    // overhead decode_step_overhead_s stands for is inside that count, so it is not added again.
-    static const DecodeRuntime kTuned{.id = "tuned", .name = "tuned runtime (no catalog decode runtimes)"};
-    const DecodeRuntime* found_rt = basis.runtime;
-    const DecodeRuntime& drt = found_rt ? *found_rt : kTuned;
-    const double host_ops = drt.host_ops_per_layer * arch.layers + drt.host_ops_per_step;
-    const double host_s = host_ops * a.eager_op_host_s;
-    // A decode step runs its weight GEMMs and then attention over the KV cache, one after the other, each on its
-    // own roofline (LLM-Viewer's per-operator roofline, performance.h roofline_sequence): at a large batch the
-    // GEMMs are compute-bound while attention reads every sequence's cache at about one FLOP per byte per query
-    // head of a group and stays memory-bound. At batch 1 both are memory-bound and the sum is the step's total
-    // bytes over the bandwidth, as one roofline gives. Attention runs at the same shares of the same peak and
-    // bandwidth (its compute side never binds at decode). GEMMs at an 8-bit peak (FP8, INT8) reach a smaller share
-    // of it than 16-bit ones of theirs (decode_compute_efficiency_8bit: TensorRT-LLM v0.9.0's LLaMA 7B 128/128 rows,
-    // 0.30-0.36 of the FP8 peak on H100, H200 and L40S against 0.90 of the FP16 peak on the A100).
-    const bool eight_bit_peak = peak.precision == "fp8" || peak.precision == "int8";
-    const double gemm_share = eight_bit_peak ? a.decode_compute_efficiency_8bit : a.decode_compute_efficiency;
-    auto decode_phase = [&](double ctx) {
-        Phase ph;
-        ph.precision = peak.precision;
-        const double share = 1.0 / (tp * pp * groups);
-        const double weight_flops_per_token = decode_flops_per_token(arch, w.model.active_params, 0); // no history: the weights' GEMMs alone
-        const double gemm_flops = batch * weight_flops_per_token * share;
-        const double attention_flops = batch * (decode_flops_per_token(arch, w.model.active_params, ctx) - weight_flops_per_token) * share;
-        const double kv_bytes = kv_reads * batch * kv_bytes_per_sequence(arch, kvb, ctx, 0) * share;
-        const double flop_per_s = peak.flop_per_s * gemm_share, bytes_per_s = d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency;
-        const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read, experts_read), flop_per_s, bytes_per_s);
-        const Roofline attention = roofline(attention_flops, kv_bytes, flop_per_s, bytes_per_s);
-        ph.roofline = roofline_sequence(gemm, attention);
-        if (e.explain) {
-            auto part = [](const Roofline& r) { return std::string(r.compute_bound ? "compute" : "memory") + "-bound " + format_sig(r.time_s * 1e3, 3) + " ms"; };
-            ph.name = "decode step (batch " + format_sig(batch, 6) + ", " + format_sig(ctx, 6) + "-token history" +
-                      (kv_reads > 1 ? ", KV cache read " + format_sig(kv_reads, 3) + "x: once per query head" : "") +
-                      "; weight GEMMs " + part(gemm) + " + attention over the KV cache " + part(attention) + ")";
-        }
-        ph.communication_s = tp_comm(batch / groups) + pp_comm(batch) + a2a_comm(batch);
-        const double device_s = pp * ph.roofline.time_s + ph.communication_s;
-        // an eager loop: the device waits on the host for whatever the host takes beyond the device's own time
-        ph.overhead_s = host_ops > 0 ? std::max(0.0, host_s - device_s) : a.decode_step_overhead_s;
-        ph.time_s = device_s + ph.overhead_s;
-        if (e.explain && host_ops > 0)
-            ph.name += "; " + drt.id + " issues " + format_sig(host_ops, 4) + " host operations x " + format_sig(1e6 * a.eager_op_host_s, 3) + " us = " +
-                       format_sig(1e3 * host_s, 3) + " ms" + (host_s > device_s ? ", which the device waits on" : ", under the device's time");
-        return ph;
-    };
-    const Phase dec = decode_phase(sh.prompt + sh.output / 2);
-    if (!e.numbers_only) c.phases.push_back(dec);
-
     // Prefill of one prompt, chunked: each chunk reads the weights once. Under expert parallelism one attention
     // group of tp devices runs the prompt's dense layers while its routed-expert work spreads over all n.
     const double expert_flop_share = wide && w.model.active_params > 0
@@ -362,6 +310,86 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         ph.time_s = pp * ph.roofline.time_s + ph.communication_s;
         return ph;
     };
+    // The decode runtime (runtimes.json "decode_runtimes", serve.runtime; runtime.h DecodeRuntime). A tuned runtime
+    // counts no host operations: its step is the device's time plus decode_step_overhead_s. An eager Python loop issues
+    // host_ops_per_layer x layers + host_ops_per_step framework operations a step at eager_op_host_s each; the device
+    // runs ahead of the host asynchronously, so the step takes the longer of the two (the gpt-fast blog: eager
+    // decoding is "heavily CPU overhead bound", 25.5 tok/s where the same model compiled runs 107). The launch
+    // overhead decode_step_overhead_s stands for is inside that count, so it is not added again.
+    static const DecodeRuntime kTuned{.id = "tuned", .name = "tuned runtime (no catalog decode runtimes)"};
+    const DecodeRuntime* found_rt = basis.runtime;
+    const DecodeRuntime& drt = found_rt ? *found_rt : kTuned;
+    const double host_ops = drt.host_ops_per_layer * arch.layers + drt.host_ops_per_step;
+    const double host_s = host_ops * a.eager_op_host_s;
+    // Host work that starts only once the device has returned the step's logits cannot overlap the device and adds to
+    // the step: llama-cpp-python before 0.2.76 slices llama_get_logits()'s float pointer into a Python list and
+    // assigns that list into its numpy scores in Llama.eval, a round trip of every vocabulary entry per token
+    // (llama_cpp/llama.py at v0.2.32; abetlen/llama-cpp-python PR #1476 replaced it with np.ctypeslib.as_array).
+    const double serial_host_s = drt.serial_vocab_round_trips * arch.vocab * a.python_value_round_trip_host_s;
+    // A decode step runs its weight GEMMs and then attention over the KV cache, one after the other, each on its
+    // own roofline (LLM-Viewer's per-operator roofline, performance.h roofline_sequence): at a large batch the
+    // GEMMs are compute-bound while attention reads every sequence's cache at about one FLOP per byte per query
+    // head of a group and stays memory-bound. At batch 1 both are memory-bound and the sum is the step's total
+    // bytes over the bandwidth, as one roofline gives. Attention runs at the same shares of the same peak and
+    // bandwidth (its compute side never binds at decode). GEMMs at an 8-bit peak (FP8, INT8) reach a smaller share
+    // of it than 16-bit ones of theirs (decode_compute_efficiency_8bit: TensorRT-LLM v0.9.0's LLaMA 7B 128/128 rows,
+    // 0.30-0.36 of the FP8 peak on H100, H200 and L40S against 0.90 of the FP16 peak on the A100).
+    const bool eight_bit_peak = peak.precision == "fp8" || peak.precision == "int8";
+    const double gemm_share = eight_bit_peak ? a.decode_compute_efficiency_8bit : a.decode_compute_efficiency;
+    // A step at the sequences' average history: `prompt` tokens and half of `output` generated.
+    auto decode_phase = [&](double prompt, double output) {
+        const double ctx = prompt + output / 2;
+        Phase ph;
+        ph.precision = peak.precision;
+        const double share = 1.0 / (tp * pp * groups);
+        const double weight_flops_per_token = decode_flops_per_token(arch, w.model.active_params, 0); // no history: the weights' GEMMs alone
+        const double gemm_flops = batch * weight_flops_per_token * share;
+        const double attention_flops = batch * (decode_flops_per_token(arch, w.model.active_params, ctx) - weight_flops_per_token) * share;
+        const double kv_bytes = kv_reads * batch * kv_bytes_per_sequence(arch, kvb, ctx, 0) * share;
+        const double flop_per_s = peak.flop_per_s * gemm_share, bytes_per_s = d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency;
+        const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read, experts_read), flop_per_s, bytes_per_s);
+        const Roofline attention = roofline(attention_flops, kv_bytes, flop_per_s, bytes_per_s);
+        ph.roofline = roofline_sequence(gemm, attention);
+        if (e.explain) {
+            auto part = [](const Roofline& r) { return std::string(r.compute_bound ? "compute" : "memory") + "-bound " + format_sig(r.time_s * 1e3, 3) + " ms"; };
+            ph.name = "decode step (batch " + format_sig(batch, 6) + ", " + format_sig(ctx, 6) + "-token history" +
+                      (kv_reads > 1 ? ", KV cache read " + format_sig(kv_reads, 3) + "x: once per query head" : "") +
+                      "; weight GEMMs " + part(gemm) + " + attention over the KV cache " + part(attention) + ")";
+        }
+        ph.communication_s = tp_comm(batch / groups) + pp_comm(batch) + a2a_comm(batch);
+        double device_s = pp * ph.roofline.time_s + ph.communication_s;
+        if (drt.recomputes_context) {
+            // No KV cache (Optimum's ORTModelForCausalLM with use_cache=False): the step that emits token j runs the
+            // forward pass over all prompt + j tokens, a prefill of that length (prefill_phase), so the figure is the
+            // mean of that prefill over the output's steps, j = 0 .. output - 1 (the first runs the prompt alone). Summed
+            // over at most kPoints equal spans of those steps, each at its mean length (exact where the output is that short).
+            constexpr double kPoints = 64;
+            const double steps = std::max(1.0, output), spans = std::min(steps, kPoints);
+            double sum_s = 0;
+            for (double k = 0; k < spans; ++k) sum_s += prefill_phase(prompt + (k + 0.5) * steps / spans - 0.5, batch).time_s;
+            const Phase mid = prefill_phase(prompt + 0.5 * (steps - 1), batch);
+            ph.roofline = mid.roofline;
+            ph.communication_s = mid.communication_s;
+            device_s = sum_s / spans;
+            if (e.explain)
+                ph.name = "decode step without a KV cache (batch " + format_sig(batch, 6) + "; " + drt.id + " runs the whole sequence every step: " +
+                          format_sig(prompt + 0.5 * (steps - 1), 6) + " tokens at the middle of the output, a mean of " + format_sig(1e3 * device_s, 3) + " ms over its " +
+                          format_sig(steps, 6) + " steps)";
+        }
+        // an eager loop: the device waits on the host for whatever the host takes beyond the device's own time
+        ph.overhead_s = (host_ops > 0 ? std::max(0.0, host_s - device_s) : a.decode_step_overhead_s) + serial_host_s;
+        ph.time_s = device_s + ph.overhead_s;
+        if (e.explain && host_ops > 0)
+            ph.name += "; " + drt.id + " issues " + format_sig(host_ops, 4) + " host operations x " + format_sig(1e6 * a.eager_op_host_s, 3) + " us = " +
+                       format_sig(1e3 * host_s, 3) + " ms" + (host_s > device_s ? ", which the device waits on" : ", under the device's time");
+        if (e.explain && serial_host_s > 0)
+            ph.name += "; then " + drt.id + " carries the " + format_sig(arch.vocab, 6) + " logits through a Python list " + format_sig(drt.serial_vocab_round_trips, 3) +
+                       " time(s) at " + format_sig(1e9 * a.python_value_round_trip_host_s, 3) + " ns each = " + format_sig(1e3 * serial_host_s, 3) + " ms, the device idle";
+        return ph;
+    };
+    const Phase dec = decode_phase(sh.prompt, sh.output);
+    if (!e.numbers_only) c.phases.push_back(dec);
+
     Phase pre = prefill_phase(sh.prompt);
     if (e.explain) pre.name = "prefill (" + format_sig(sh.prompt, 6) + " tokens)";
     if (!e.numbers_only) c.phases.push_back(pre);
@@ -425,7 +453,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         for (const auto& tc : classes) {
             const double p_s = prefill_phase(tc.prompt_tokens).time_s;
             // its share of the decode steps, at its own history length
-            const double service = p_s + tc.output_tokens * decode_phase(tc.prompt_tokens + tc.output_tokens / 2).time_s / batch;
+            const double service = p_s + tc.output_tokens * decode_phase(tc.prompt_tokens, tc.output_tokens).time_s / batch;
             prefill_s.push_back(p_s);
             lambda += tc.requests_per_s;
             m1 += tc.requests_per_s * service;
@@ -461,7 +489,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         // Workload isolation (lesson 003): the first (interactive) class alone on its own replica.
         if (classes.size() > 1) {
             const auto& tc = classes.front();
-            const double service = prefill_s[0] + tc.output_tokens * decode_phase(tc.prompt_tokens + tc.output_tokens / 2).time_s / batch;
+            const double service = prefill_s[0] + tc.output_tokens * decode_phase(tc.prompt_tokens, tc.output_tokens).time_s / batch;
             const QueueWait alone = mg1_wait(tc.requests_per_s, service, service * service);
             e.put("isolated_p95_ttft_s", alone.p95_s + prefill_s[0], Label::modelled, [&] {
                 return "the \"" + tc.name + "\" class alone on its own replica (the other classes moved elsewhere): utilization " +
@@ -521,6 +549,12 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
             c.notes.push_back("not calibrated for this runtime (" + drt.id + "): its host operations per step are counted from its code and priced at "
                               "eager_op_host_s, not fitted; the band spans that cost's range (known weak area: eager decode loops, whose speed "
                               "follows the host CPU)");
+        if (serial_host_s > 0 && drt.calibrated_by.empty())
+            c.notes.push_back("not calibrated for this runtime (" + drt.id + "): after each step it carries the vocabulary's logits through a Python list, "
+                              "counted from its code and priced at python_value_round_trip_host_s, not fitted; the band spans that cost's range");
+        if (drt.recomputes_context && drt.calibrated_by.empty())
+            c.notes.push_back("not calibrated for this runtime (" + drt.id + "): it calls the model without a KV cache, so every step runs the whole "
+                              "sequence so far at prefill_compute_efficiency; its KV-cache memory above is what a cached run would hold, not what it holds");
     }
     e.headline = w.stage == Stage::batch ? e.value("throughput_tokens_per_s") : 1.0 / step_s;
 

@@ -46,6 +46,7 @@ struct Assumptions {
     double tensor_parallel_overlap = 0;      // share of the tensor-parallel collectives run chunked under the GEMMs (one chunk of t exposed)
     double kernel_launch_overhead_s = 0;     // host time per kernel an eager or graph-compiled framework launches (encoder runtimes)
     double eager_op_host_s = 0;              // host time per framework operation of an eager Python decode loop (decode runtimes)
+    double python_value_round_trip_host_s = 0; // host time per value carried from native memory through a Python list and back (decode runtimes)
 };
 
 enum class Case { typical, low, high }; // which end of each range

@@ -109,13 +109,20 @@ struct EncoderRuntime {
 // generate(), LitGPT's generate) calls one framework operation at a time: the host needs host_ops_per_layer x layers
 // + host_ops_per_step operations at eager_op_host_s each, and the device, running ahead asynchronously, waits on it
 // once that exceeds its own time (the gpt-fast blog's eager baseline: "heavily CPU overhead bound"). Counted from
-// each runtime's model and generation code; the plan takes the longer of the two.
+// each runtime's model and generation code; the plan takes the longer of the two. Work the host does only after the
+// device has returned the step's logits (a Python binding converting them element by element) cannot overlap the
+// device and adds to the step; a runtime that calls its model without a KV cache recomputes the whole sequence.
 struct DecodeRuntime {
     std::string id;                              // "tuned", "pytorch-eager", "litgpt", "autoawq-fused"
     std::string name;                            // "transformers generate() in eager PyTorch"
     std::string meaning;                         // how it issues a step, in one sentence
     double host_ops_per_layer = 0;               // framework operations the host issues per transformer layer per step (0: not counted)
     double host_ops_per_step = 0;                // the same outside the layers: embedding, final norm, LM head, sampling, the loop's bookkeeping
+    double serial_vocab_round_trips = 0;         // per step, times the host carries each of the vocabulary's logits through a Python list
+                                                 // (a Python float made from native memory, then converted back) after the device has
+                                                 // returned them, so the device idles meanwhile: priced at python_value_round_trip_host_s
+    bool recomputes_context = false;             // the model is called without its KV cache (use_cache=False): every step runs the
+                                                 // forward pass over the whole sequence so far, as a prefill of that many tokens
     bool is_default = false;                     // the profile a workload without serve.runtime gets
     std::vector<std::string> calibrated_by;      // suite cases a value under this profile was fitted on (empty: not calibrated for it)
     std::string source;                          // source id in Catalog::runtime_sources
