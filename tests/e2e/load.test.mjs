@@ -131,3 +131,20 @@ test('a hashchange, an API call and a message before the catalog wait and apply 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// The served page fetches its module itself and compiles it whole (web/shell.html, Module.instantiateWasm). A module
+// that does not arrive (here answered 404) leaves a message in the page saying why, not "Loading hwplan…" for good.
+test('a served page whose module cannot be fetched says so in the page', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.route('**/hwplan_web.wasm', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
+  await page.goto(server.url);
+  await page.waitForFunction(() => /could not start/.test(document.getElementById('hwplan-loading')?.textContent || ''), null,
+                             { timeout: T.step });
+  assert.equal(await page.evaluate(() => document.getElementById('hwplan-loading').textContent),
+               'hwplan could not start: hwplan_web.wasm: HTTP 404');
+  assert.ok(errors.some((e) => e.includes('hwplan: cannot start the WebAssembly module: hwplan_web.wasm: HTTP 404')), errors.join('\n'));
+  await context.close();
+});
