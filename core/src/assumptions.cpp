@@ -47,6 +47,7 @@ const std::vector<Field>& fields() {
         {"tensor_parallel_overlap", &Assumptions::tensor_parallel_overlap},
         {"kernel_launch_overhead_s", &Assumptions::kernel_launch_overhead_s},
         {"eager_op_host_s", &Assumptions::eager_op_host_s},
+        {"power_cap_idle_power_ratio", &Assumptions::power_cap_idle_power_ratio},
     };
     return kFields;
 }
