@@ -169,6 +169,25 @@ TEST(GemmWaveEfficiency, UnrecordedDeviceOrTileIsNoPenalty) {
     EXPECT_DOUBLE_EQ(gemm_wave_efficiency(1024, 768, 0, 108), 1.0);
 }
 
+// [SECTION] a power cap as a ceiling on the rate (Choi et al., "A roofline model of energy", IPDPS 2013) ----------
+// rate = min(u x unthrottled, capped x u / (u + r (1 - u))); T4's figures: 65 TFLOPS FP16 at its boost clock, about
+// 24 sustained by a continuous GEMM under 70 W. Each row worked by hand.
+TEST(PowerCappedFlopPerS, HandWorkedRows) {
+    // u = 0.61, r = 0: the kernel alone would reach 39.65e12; the cap holds it at 24e12.
+    EXPECT_NEAR(power_capped_flop_per_s(65e12, 24e12, 0.61, 0.0), 24e12, 1.0);
+    // r = 1: every cycle draws full power, u x the capped rate: 0.61 x 24e12 = 14.64e12.
+    EXPECT_NEAR(power_capped_flop_per_s(65e12, 24e12, 0.61, 1.0), 14.64e12, 1.0);
+    // r = 0.5: 24e12 x 0.61 / (0.61 + 0.5 x 0.39) = 24e12 x 0.61 / 0.805 = 18.18633540e12.
+    EXPECT_NEAR(power_capped_flop_per_s(65e12, 24e12, 0.61, 0.5), 18.18633540e12, 1e4);
+    // u = 0.2, r = 0: the boost clock binds first, 0.2 x 65e12 = 13e12 under the cap's 24e12.
+    EXPECT_NEAR(power_capped_flop_per_s(65e12, 24e12, 0.2, 0.0), 13e12, 1.0);
+}
+
+TEST(PowerCappedFlopPerS, NoCapRecordedIsTheKernelsShare) {
+    EXPECT_NEAR(power_capped_flop_per_s(65e12, 0, 0.61, 0.0), 39.65e12, 1.0);
+    EXPECT_NEAR(power_capped_flop_per_s(65e12, 0, 0.61, 1.0), 39.65e12, 1.0);
+}
+
 TEST(BlockGemmWaveEfficiency, BertBaseBatch8OnA100) {
     // BERT-Base (hidden 768, 12 heads of 64, plain MLP 3072) at 1,024 rows, 128-square tiles, 108 SMs:
     // QKV n 2304: 144 tiles, 2 waves, 2/3; out n 768: 4/9; up n 3072: 192 tiles, 2 waves, 8/9; down n 768: 4/9.

@@ -132,6 +132,13 @@ double encoder_flops_per_item(const ModelArch& arch, double params, double token
     return 2.0 * body * tokens + 4.0 * width * tokens * tokens;
 }
 
+double power_capped_flop_per_s(double unthrottled_flop_per_s, double capped_flop_per_s, double busy_share, double idle_power_ratio) {
+    const double u = std::clamp(busy_share, 0.0, 1.0), r = std::clamp(idle_power_ratio, 0.0, 1.0);
+    const double kernel = u * unthrottled_flop_per_s;
+    if (capped_flop_per_s <= 0 || u <= 0) return kernel;
+    return std::min(kernel, capped_flop_per_s * u / (u + r * (1 - u)));
+}
+
 double gemm_wave_efficiency(double m, double n, double tile, int sms) {
     if (sms <= 0 || tile <= 0 || m <= 0 || n <= 0) return 1.0;
     const double tiles = std::ceil(m / tile) * std::ceil(n / tile);

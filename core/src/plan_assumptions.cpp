@@ -109,6 +109,12 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
     // with the dearest operation, the fast case the larger share with the cheapest (assumptions.json eager_op_host_s).
     std::swap(out.low.eager_op_host_s, out.high.eager_op_host_s);
     std::swap(out.low.python_value_round_trip_host_s, out.high.python_value_round_trip_host_s); // likewise (assumptions.json)
+    // So is an eager encoder runtime's launch cost per kernel: the slow case pairs the smaller encoder efficiency with the
+    // dearest launch, the fast case the larger with the cheapest (assumptions.json kernel_launch_overhead_s).
+    std::swap(out.low.kernel_launch_overhead_s, out.high.kernel_launch_overhead_s);
+    // So is the power a power-capped board's idle tensor cycles draw: the slow case takes the most (the clock held at a
+    // continuous GEMM's), the fast case the least (assumptions.json power_cap_idle_power_ratio).
+    std::swap(out.low.power_cap_idle_power_ratio, out.high.power_cap_idle_power_ratio);
     attention_rule = apply(cat.training_attention_rules, "training_attention_efficiency", &Assumptions::training_attention_efficiency);
     gemm_rule = apply(cat.decode_compute_8bit_rules, "decode_compute_efficiency_8bit", &Assumptions::decode_compute_efficiency_8bit);
     const auto mfu_src = as.source.find("training_mfu");

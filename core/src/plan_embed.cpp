@@ -50,8 +50,14 @@ void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const double attention_flops = s.batch_size * encoder_flops_per_item(arch, 0, s.tokens_per_item); // no parameters: attention alone
     const double wave = block_gemm_wave_efficiency(arch, tokens, a.gemm_tile_elements, d.streaming_multiprocessors);
     const double wave_share = flops > 0 ? flops / ((flops - attention_flops) / wave + attention_flops) : 1.0;
-    b.roofline = roofline(flops, wb.total, peak.flop_per_s * a.encoder_compute_efficiency * wave_share,
-                          d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
+    // A power-capped board (T4: 70 W) raises its clock as the kernel leaves its tensor cores waiting, up to the boost
+    // clock the datasheet peak assumes: the achieved rate is the kernel's share of the unthrottled peak under the cap's
+    // power ceiling (performance.h power_capped_flop_per_s; power_cap_idle_power_ratio's range is its band).
+    const double achieved = peak.capped_flop_per_s > 0
+                                ? power_capped_flop_per_s(peak.unthrottled_flop_per_s, peak.capped_flop_per_s,
+                                                          a.encoder_compute_efficiency * wave_share, a.power_cap_idle_power_ratio)
+                                : peak.flop_per_s * a.encoder_compute_efficiency * wave_share;
+    b.roofline = roofline(flops, wb.total, achieved, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
     // What the runtime leaves unfused (performance.h encoder_unfused_bytes_per_item) runs between the GEMMs at the
     // device's bandwidth, and an eager or graph-compiled framework launches kernels_per_layer kernels per layer, each
     // at the host's launch cost (kernel_launch_overhead_s); neither overlaps the GEMMs it waits on.

@@ -24,7 +24,9 @@ namespace hwplan::plan_detail {
 constexpr int kMaxTensorParallel = 8;
 
 struct Peak {
-    double flop_per_s = 0;
+    double flop_per_s = 0;             // the peak the evaluators scale by an efficiency (a power-capped board: its capped rate)
+    double unthrottled_flop_per_s = 0; // the datasheet peak at the boost clock (= flop_per_s unless the board is power-capped)
+    double capped_flop_per_s = 0;      // what continuous matrix multiply sustains under the board's power cap; 0 = no cap recorded
     std::string precision;   // the precision whose peak is used ("" when none is published)
     std::string requested;
     std::string_view device; // the catalog's id (the catalog outlives every evaluation): no copy per evaluation

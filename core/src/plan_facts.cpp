@@ -39,11 +39,15 @@ Peak peak_for(const Device& d, const std::string& compute) {
     for (const auto& path : order) {
         const PeakRate& rate = d.*path.rate;
         if (rate.supported) {
-            p.flop_per_s = rate.flop_per_s;
+            p.flop_per_s = p.unthrottled_flop_per_s = rate.flop_per_s;
             // A power-capped board clocks down under continuous matrix multiply: its 16-bit tensor paths run at the
             // sustained rate the catalog records (device.h sustained_16bit_flop_per_s), not at the boost-clock peak.
+            // Evaluators that model the cap as a power ceiling (performance.h power_capped_flop_per_s) read both.
             const bool sixteen = std::string_view(path.name) == "fp16" || std::string_view(path.name) == "bf16";
-            if (sixteen && d.sustained_16bit_flop_per_s > 0) p.flop_per_s = std::min(p.flop_per_s, d.sustained_16bit_flop_per_s);
+            if (sixteen && d.sustained_16bit_flop_per_s > 0) {
+                p.capped_flop_per_s = d.sustained_16bit_flop_per_s;
+                p.flop_per_s = std::min(p.flop_per_s, d.sustained_16bit_flop_per_s);
+            }
             p.precision = path.name;
             return p;
         }

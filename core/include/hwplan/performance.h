@@ -90,6 +90,19 @@ double encoder_flops_per_item(const ModelArch& arch, double params, double token
 // example: on A100's 108 SMs one thread block per SM, a wave of 108 tiles). 1 when sms or tile is 0 (not recorded).
 double gemm_wave_efficiency(double m, double n, double tile, int sms);
 
+// The FLOP rate a power-capped board reaches with a kernel that keeps `busy_share` of the unthrottled peak
+// busy, under the board's cap: energy per operation times the rate cannot exceed the power (Choi, Bedard, Fowler,
+// Vuduc, "A roofline model of energy", IPDPS 2013: time costs per operation overlap, energy costs add; read with a
+// power ceiling). A continuous GEMM, every cycle busy, draws the cap and sustains
+// `capped_flop_per_s`. A kernel busy busy_share u of its cycles draws per cycle (u + r (1 - u)) of the busy power,
+// r = `idle_power_ratio` (the power of a cycle whose tensor cores wait, as a share of a busy one), so the clock
+// can rise by 1 / (u + r (1 - u)) up to the peak's own clock:
+//   rate = min(u x unthrottled, capped x u / (u + r (1 - u))).
+// r = 0: only the multiply work draws power, the rate is the capped one whatever u is (the power roofline);
+// r = 1: every cycle draws full power, rate = u x min(unthrottled, capped) (the clock held at the GEMM's).
+// No cap (capped_flop_per_s 0): u x unthrottled.
+double power_capped_flop_per_s(double unthrottled_flop_per_s, double capped_flop_per_s, double busy_share, double idle_power_ratio);
+
 // The same over one transformer block's weight GEMMs at `tokens` rows (QKV, output projection, MLP up and gate,
 // MLP down), weighted by time: each GEMM's FLOPs (proportional to n x k) divided by its own wave efficiency.
 double block_gemm_wave_efficiency(const ModelArch& arch, double tokens, double tile, int sms);
