@@ -187,7 +187,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // PyTorch FSDP without CPU offload holds all-gathered units beside the shards (runtimes.json fsdp_units_in_flight): the
     // root unit, which it does not reshard after forward (torch/distributed/fsdp/_runtime_utils.py _post_forward_reshard:
     // 'free_unsharded_flat_param = not state._is_root and ...'), unsharded from the first forward to the end of backward,
-    // and the block units all-gathered at once (limit_all_gathers=True lets two be in flight), each as stored with its adapters.
+    // and the block units all-gathered at once (limit_all_gathers=True lets two be in flight, _limiter_utils.py _max_num_inflight_all_gathers = 2), each as stored with its adapters.
     // They are separate padded flat parameters allocated on FSDP's unshard stream, beside the shards counted above.
     const bool fsdp_sharded = zero >= 3 && n > 1 && arch.layers > 0;
     double fsdp_root_bytes = 0, fsdp_block_bytes = 0, fsdp_gathered = 0;
