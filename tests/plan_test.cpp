@@ -1459,6 +1459,37 @@ TEST(Runtimes, FsdpCpuOffloadStreamsTheFrozenBaseOfAnAdapterFineTune) {
     EXPECT_EQ(m.optimizer_bytes, 0); // the optimizer steps on the CPU
 }
 
+// PyTorch FSDP (FullyShardedDataParallel, as Answer.AI's train.py wraps it: limit_all_gathers=True, no CPU offload) holds
+// all-gathered units beside the shards: the root unit (embeddings, head) is not resharded after forward
+// (torch/distributed/fsdp/_runtime_utils.py _post_forward_reshard: free_unsharded_flat_param = not state._is_root and ...),
+// and at most two block units are all-gathered at once (limit_all_gathers' rate limiter). Its init leaves the root's
+// original tensors and their flat copy, and the last block's, cached (FlatParamHandle.flatten_tensors concatenates while the
+// originals live; shard() clones a chunk and frees the unsharded flat parameter), and train.py resets the peak counters only
+// after the wrap, so the reserved peak cannot fall below the shards plus that cache. Llama 2 7B QLoRA on 2 GPUs, rank 64 on
+// every linear, by hand:
+//   root: untied embeddings + head 2 x 32,000 x 4,096 = 262,144,000 params x 2 bytes = 524,288,000
+//   block: (6,738,415,616 - 262,144,000) / 32 = 202,383,488 params x 4.127 / 8 = 104,404,082 bytes of NF4 storage, plus its
+//          adapters 4 x 64 x 8,192 + 3 x 64 x 15,104 = 4,997,120 x 2 bytes = 9,994,240: 114,398,322
+//   gathered: 524,288,000 + 2 x 114,398,322 = 753,084,644 bytes; init cache 2 x (524,288,000 + 114,398,322) = 1,277,372,644.
+TEST(Runtimes, FsdpHoldsGatheredUnitsAndItsInitCache) {
+    auto memory = [](int zero, int seq) {
+        const Plan p = run(std::string(R"({"stage": "finetune", "model": "llama-2-7b", "precision": {"weights": "nf4", "kv_cache": "bf16", "compute": "bf16"},
+            "train": {"method": "qlora", "lora_rank": 64, "seq_len": )") + std::to_string(seq) + R"(, "micro_batch": 1, "checkpointing": "full",
+                      "zero_stage": )" + std::to_string(zero) + R"(, "optimizer": "adamw", "runtime": "fsdp-qlora"},
+            "hardware": {"devices": ["rtx-3090"], "count": 2}})");
+        return p.candidates.at(0).memory;
+    };
+    const MemoryUse sharded = memory(3, 512), whole = memory(0, 512);
+    EXPECT_NEAR(sharded.weights_bytes - whole.weights_bytes / 2, 753084644.0, 0.01 * 753084644.0);
+    // At 512 tokens the step's own default-stream tensors (optimizer state, activations, fragmentation) are smaller than the
+    // init cache, so the reserved peak is the shards + the cache + what the other streams hold (gathered units, gradients).
+    const double reserved = sharded.total_bytes - sharded.context_bytes - sharded.managed_bytes;
+    EXPECT_NEAR(reserved, whole.weights_bytes / 2 + 1277372644.0 + 753084644.0 + sharded.gradients_bytes, 0.01e9);
+    // At 2,048 x 1 the step's tensors exceed the cache: no floor is added.
+    const MemoryUse longer = memory(3, 2048);
+    EXPECT_NEAR(longer.overhead_bytes, longer.context_bytes + 0.176 * (longer.activations_bytes + longer.gradients_bytes), 1e3);
+}
+
 // A declared band, not a model (runtimes.json fsdp-qlora sharded_qlora_time_unmodelled_low_ratio 0.66): Answer.AI's
 // benchmarks_03_2024.md (fsdp_qlora at 05ed9f2, read 2026-12-03) ran Llama 2 70B QLoRA on 4 RTX 6000 Ada at batch 3 in
 // 2,904 s for 1,024 samples of 2,048 tokens: 1,024 x 2,048 / 2,904 = 722.2 tokens/s, against this plan's 2,076 (item 29

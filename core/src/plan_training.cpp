@@ -184,8 +184,36 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                   2.0 * adapters_per_block * st_per.weights;
         grads = adapters_per_block * grad_per;
     }
+    // PyTorch FSDP without CPU offload holds all-gathered units beside the shards (runtimes.json fsdp_units_in_flight): the
+    // root unit, which it does not reshard after forward (torch/distributed/fsdp/_runtime_utils.py _post_forward_reshard:
+    // 'free_unsharded_flat_param = not state._is_root and ...'), unsharded from the first forward to the end of backward,
+    // and the block units all-gathered at once (limit_all_gathers=True lets two be in flight, _limiter_utils.py _max_num_inflight_all_gathers = 2), each as stored with its adapters.
+    // They are separate padded flat parameters allocated on FSDP's unshard stream, beside the shards counted above.
+    const bool fsdp_sharded = zero >= 3 && n > 1 && arch.layers > 0;
+    double fsdp_root_bytes = 0, fsdp_block_bytes = 0, fsdp_gathered = 0;
+    if (fsdp_sharded && (rt.fsdp_units_in_flight > 0 || rt.fsdp_init_cache_kept)) {
+        const double tables = std::min(w.model.params, embedding_and_head_params(arch));
+        const double block = (w.model.params - tables) / arch.layers;
+        if (full) {
+            fsdp_root_bytes = tables * st_per.weights;
+            fsdp_block_bytes = block * st_per.weights;
+        } else {
+            const double table_bpp = frozen_base.quantized_params < w.model.params ? 2.0 : frozen_per;
+            const double block_bpp = w.model.params > tables ? std::max(0.0, frozen_base.total - tables * table_bpp) / (w.model.params - tables) : frozen_per;
+            fsdp_root_bytes = tables * table_bpp;
+            fsdp_block_bytes = block * block_bpp + trainable / arch.layers * st_per.weights;
+        }
+        if (!params_offloaded && rt.fsdp_units_in_flight > 0) {
+            fsdp_gathered = fsdp_root_bytes + rt.fsdp_units_in_flight * fsdp_block_bytes;
+            weights += fsdp_gathered;
+        }
+    }
     m.weights_bytes = weights;
     e.term(m, "weights", weights, [&] {
+        if (fsdp_gathered > 0)
+            return std::string(wwhy + ", sharded over " + std::to_string(n) + " + all-gathered units (" + rt.id + "): the root unit, embeddings and head (" +
+                               gb(fsdp_root_bytes) + "), unsharded through the step, and " + std::to_string(rt.fsdp_units_in_flight) + " blocks in flight (" +
+                               gb(rt.fsdp_units_in_flight * fsdp_block_bytes) + ")");
         if (params_offloaded && own_units_params > 0)
             return std::string(wwhy + "; offloaded with FSDP's CPU offload (" + rt.id + "): on the device the largest unit in flight (" +
                                format_count(largest_unit_params) + " params) and the next block (" + format_count(block_params) +
@@ -258,6 +286,18 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const double transient = m.activations_bytes + m.gradients_bytes;
     const double fragmentation = a.allocator_fragmentation_ratio * transient;
     m.overhead_bytes = a.runtime_context_bytes + fragmentation;
+    // FSDP's init leaves its transients cached (runtimes.json fsdp_init_cache_kept): FlatParamHandle concatenates a unit's
+    // original tensors into a flat parameter while they live, then shard() clones this rank's chunk and frees the unsharded
+    // one (torch/distributed/fsdp/_flat_param.py flatten_tensors, shard), so the last units it wraps, a block and the root,
+    // leave two copies each in the caching allocator; fsdp_qlora's train.py calls torch.cuda.reset_peak_memory_stats only
+    // after the wrap, so the reserved peak starts there. The step's default-stream tensors (optimizer state, activations and
+    // their fragmentation) reuse that cache; what they do not fill stays reserved.
+    double init_cache = 0;
+    if (fsdp_sharded && rt.fsdp_init_cache_kept) {
+        const double cached = 2.0 * (fsdp_root_bytes + fsdp_block_bytes);
+        init_cache = std::max(0.0, cached - (opt + m.activations_bytes + fragmentation));
+        m.overhead_bytes += init_cache;
+    }
     // Paged optimizers (bitsandbytes, QLoRA section 3) keep the optimizer state in unified memory: when the
     // rest leaves too little room, the part that does not fit pages to host memory instead of failing.
     // Only the recipes that set a paged optimizer page it (torchtune: its full single-device config's PagedAdamW8bit; its
@@ -285,7 +325,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                     (rt.loss_chunks > 1 ? ": " + format_sig(rt.loss_chunks, 3) + " chunks" : ": whole FP32 logits") + ")" +
                                                     (dequant_copy > 0 ? " + the dequantized copy of the largest 4-bit matrix " + gb(dequant_copy) : "")); });
     e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context " + gb(a.runtime_context_bytes) + " + allocator fragmentation " +
-                                                  format_sig(100 * a.allocator_fragmentation_ratio, 3) + " % of the per-step tensors (" + gb(transient) + ")"); });
+                                                  format_sig(100 * a.allocator_fragmentation_ratio, 3) + " % of the per-step tensors (" + gb(transient) + ")" +
+                                                  (init_cache > 0 ? " + FSDP init's cache the step does not fill, " + gb(init_cache) + " (" + rt.id + ")" : "")); });
     finish_memory(m);
     m.unmodelled_high_ratio = rt.memory_unmodelled_high_ratio;
     if (e.explain && m.unmodelled_high_ratio > 0)

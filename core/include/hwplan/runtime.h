@@ -54,6 +54,13 @@ struct TrainingRuntime {
     bool offload_parameters = false;             // CPU offload under ZeRO-3/FSDP moves the sharded parameters and gradients too (FSDP2 CPUOffloadPolicy)
     bool shard_embeddings_and_head = false;      // FSDP wraps the token embeddings and the output head as units of their own (torchtune's
                                                  // custom_sharded_layers): resharded after forward, so the root unit keeps neither
+    // PyTorch FSDP (FullyShardedDataParallel) full sharding without CPU offload holds all-gathered units beside the shards:
+    // the root unit (embeddings, head), which it does not reshard after forward, and this many block units at once
+    // (limit_all_gathers=True: 2). 0: not counted (a trainer whose profile was not read for it).
+    int fsdp_units_in_flight = 0;
+    // The reserved peak is counted from after FSDP's init (train.py resets the peak counters there), whose transients stay
+    // cached: the root unit's original tensors and their flat copy, and the last block's (two copies of each unit).
+    bool fsdp_init_cache_kept = false;
     // Adapter (LoRA/QLoRA) step time, fitted on the runtime's own calibration rows (runtimes.json): a fixed time per
     // micro-batch beyond its FLOPs and dequantization, and the share of the full T x T attention FLOPs its causal
     // kernel executes (FlashAttention-2 skips fully masked blocks: 0.5; Dao 2023, section 3.1.1). Full training keeps
