@@ -1530,6 +1530,46 @@ TEST(Runtimes, FsdpQloraShardedRunsDeclareAnUncalibratedSlowSide) {
     }
 }
 
+// A declared band, not a model (devices tpu-v5e scale_out cross_domain_training_time_unmodelled_low_ratio 0.14): MaxText's
+// v5p README at 76bd53b0f (read 2026-12-03) ran its 128B config at 68.83 % MFU on one v5p-512 and 59.66 % on two joined by
+// DCN, 59.66 / 68.83 = 0.8668, 13.3 % below one slice, rounded outward to 14 %. By hand, a v5e job over more chips than one
+// 256-chip slice keeps its point and its band's slow end in tokens/s becomes the assumptions' slow end x (1 - 0.14) = 0.86 x,
+// the step time's that slow end / 0.86. MaxText's v5e 64B row on 16 x v5e-256 (105 TFLOP/s per chip / 3.95011e11 FLOP per
+// token = 265.8 tokens/s per chip x 4,096 = 1,088,717 tokens/s) lies below the band without the share and inside it with it;
+// on one slice (256 chips) nothing widens.
+TEST(Catalog, TpuRunsAcrossSlicesDeclareAnUncalibratedSlowSide) {
+    auto job = [](int chips) {
+        return std::string(R"({"stage": "pretrain", "model": {"params": 64761374720, "layers": 64, "hidden": 10240, "heads": 32, "head_dim": 256,
+            "intermediate": 32768, "mlp": "plain", "vocab": 32768}, "precision": "bf16",
+            "train": {"method": "full", "seq_len": 2048, "micro_batch": 2, "global_batch": )") + std::to_string(2 * chips) +
+               R"(, "checkpointing": "full", "layout": {"tensor_parallel": 1, "pipeline_parallel": 1, "context_parallel": 1}},
+            "hardware": {"devices": ["tpu-v5e"], "count": )" + std::to_string(chips) + "}}";
+    };
+    Catalog plain = catalog();
+    for (Device& d : plain.devices)
+        if (d.id == "tpu-v5e") d.cross_domain_training_low_ratio = 0;
+    const Plan p = run(job(4096));
+    const Plan q = plan_from_json(job(4096), plain, false);
+    ASSERT_FALSE(q.candidates.empty());
+    const Figure& tps = p.candidates.at(0).figures.at("train_tokens_per_s");
+    const Figure& plain_tps = q.candidates.front().figures.at("train_tokens_per_s");
+    EXPECT_DOUBLE_EQ(tps.value, plain_tps.value); // no point moves
+    EXPECT_NEAR(tps.low, 0.86 * plain_tps.low, 1e-9 * plain_tps.low);
+    EXPECT_DOUBLE_EQ(tps.high, plain_tps.high);
+    const Figure& step = p.candidates.at(0).figures.at("step_time_s");
+    EXPECT_NEAR(step.high, q.candidates.front().figures.at("step_time_s").high / 0.86, 1e-9 * step.high);
+    EXPECT_GT(plain_tps.low, 1088717.0); // MaxText's row: outside the band without the share
+    EXPECT_LT(tps.low, 1088717.0);       // inside it with the share
+    bool noted = false;
+    for (const std::string& n : p.candidates.at(0).notes) noted = noted || n.find("not calibrated across fast domains") != std::string::npos;
+    EXPECT_TRUE(noted);
+    // One slice: the share does not apply.
+    const Plan one = run(job(256));
+    const Plan one_plain = plan_from_json(job(256), plain, false);
+    ASSERT_FALSE(one_plain.candidates.empty());
+    EXPECT_DOUBLE_EQ(one.candidates.at(0).figures.at("train_tokens_per_s").low, one_plain.candidates.front().figures.at("train_tokens_per_s").low);
+}
+
 // LitGPT's LoRA script with --quantize bnb.nf4 (runtimes.json litgpt), Llama 2 7B (6,738,415,616 params counted from its
 // shape, h 4,096, i 11,008, vocab 32,000, 32 layers), rank 8 on Q and V, one 1,304-token sequence, no recomputation, the
 // allocated peak by hand:

@@ -329,9 +329,10 @@ std::optional<Device> read_device(const json& doc, const Context& ctx, const std
         };
         read_latency("scale_up_allreduce_us", "scale_up_allreduce_ranks", d.scale_up_allreduce_s, d.scale_up_allreduce_ranks);
         read_latency("scale_out_allreduce_us", "scale_out_allreduce_ranks", d.scale_out_allreduce_s, d.scale_out_allreduce_ranks);
+        d.cross_domain_training_low_ratio = n.number("cross_domain_training_time_unmodelled_low_ratio", false, 0.0, 0.95).value_or(0);
         n.string("note", false);
         attach_source(n, book, {"nics_per_device", "nic_Gbps", "per_device_Gbps", "scale_up_allreduce_us", "scale_up_allreduce_ranks",
-                                "scale_out_allreduce_us", "scale_out_allreduce_ranks"});
+                                "scale_out_allreduce_us", "scale_out_allreduce_ranks", "cross_domain_training_time_unmodelled_low_ratio"});
     });
 
     d.software = r.strings("software", true);

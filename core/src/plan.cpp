@@ -562,6 +562,19 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
                     if (std::string(k) == "train_tokens_per_s") f->second.low = std::min(f->second.low, f->second.value * (1 - r));
                     else f->second.high = std::max(f->second.high, f->second.value / (1 - r));
                 }
+        // The device's declared uncalibrated slow side for pretraining that spans fast domains (catalog scale_out
+        // cross_domain_training_time_unmodelled_low_ratio: TPU slices joined by the data-centre network): the declared
+        // shortfall is against the rate of one domain, whose own uncertainty the assumptions' band already carries, so
+        // the slow end in tokens/s becomes that band's slow end x (1 - r), the step time's its slow end / (1 - r).
+        // The same condition as the note that says so (plan_training.cpp eval_train: more devices than one domain).
+        if (trains && w.stage == Stage::pretrain && d->domain_size > 0 && e.c.count > d->domain_size)
+            if (const double r = d->cross_domain_training_low_ratio; r > 0)
+                for (const char* k : {"step_time_s", "train_time_s", "train_tokens_per_s"}) {
+                    auto f = e.c.figures.find(k);
+                    if (f == e.c.figures.end() || f->second.value <= 0) continue;
+                    if (std::string(k) == "train_tokens_per_s") f->second.low *= 1 - r;
+                    else f->second.high /= 1 - r;
+                }
         // A layout-search point's fast end: at the high end of the assumptions a runner-up of the same search may
         // overtake the layout chosen at the typical ones (a faster compute basis favours layouts that hide less behind
         // compute: a pipeline over ZeRO-3's per-block gathers), so the time figures' fast side also spans the kept

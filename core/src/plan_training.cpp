@@ -495,6 +495,13 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         c.notes.push_back("throughput not calibrated for QLoRA sharded over several devices with this trainer (" + rt.id + "): its published runs have landed up to " +
                           format_sig(100 * rt.sharded_qlora_time_unmodelled_low_ratio, 2) +
                           " % below the planned tokens/s from mechanisms the profile does not model; the time band's slow end includes that");
+    // A declared slow side, not a model (catalog scale_out cross_domain_training_time_unmodelled_low_ratio): plan.cpp widens
+    // the time figures' slow end by it for pretraining over more devices than one fast domain (TPU slices over DCN).
+    if (e.explain && w.stage == Stage::pretrain && d.domain_size > 0 && n > d.domain_size && d.cross_domain_training_low_ratio > 0)
+        c.notes.push_back("throughput not calibrated across fast domains (" + std::to_string(n) + " devices, " + std::to_string(d.domain_size) +
+                          " per " + (d.kind == DeviceKind::tpu ? "slice" : "domain") + ", joined by the data-centre network): published runs have landed up to " +
+                          format_sig(100 * d.cross_domain_training_low_ratio, 2) +
+                          " % below one domain's rate per device, more than the exposed gradient reduction priced here; the time band's slow end includes that");
     c.figures["trainable_params"] = e.figure(trainable, Label::arithmetic, [&] { return std::string(full ? "every parameter" : "LoRA adapters on every linear layer"); });
     if (!c.fits) {
         c.regime = Regime::capacity;

@@ -92,6 +92,10 @@ struct Device {
     int scale_up_allreduce_ranks = 0;             // ranks of that measurement
     double scale_out_allreduce_s = 0;             // the same across the scale-out network; 0 = not published
     int scale_out_allreduce_ranks = 0;
+    // Declared, not modelled (catalog scale_out cross_domain_training_time_unmodelled_low_ratio): how far below the
+    // planned tokens/s pretraining runs that span several fast domains over this network have come in, from mechanisms
+    // the layout model does not reproduce; widens the slow end of the time band, moves no point (plan.cpp). 0 = none.
+    double cross_domain_training_low_ratio = 0;
     std::string system_name;
 
     std::vector<std::string> software;            // "cuda", "pytorch", ...
