@@ -5,9 +5,8 @@
 //   document     the HTML arrived (navigation timing responseEnd)
 //   script       the program was fetched, parsed and ran up to WebAssembly compilation (for the single file
 //                this includes decoding the base64 module and unpacking its gzip)
-//   compile      WebAssembly.instantiate (or instantiateStreaming, in builds before 2026-12-03): compile +
-//                instantiate (the served page fetches the .wasm whole first, so its download counts in script;
-//                with instantiateStreaming it counted here)
+//   compile      WebAssembly.instantiate / instantiateStreaming: compile + instantiate (the served page
+//                compiles while the .wasm streams in, so its download counts here)
 //   main()       from compiled to the first main-loop tick: the runtime starts and main() runs (WebGL, fonts)
 //   first frame  the app published its first frame's layout (window.hwplanUi)
 //   plan drawn   the first frame that draws a plan (the layout's "plans" count reaches 1): what the user sees

@@ -1,6 +1,6 @@
 # Assembles the static site in DIST from the built scripts in BUILD and the shell in WEB:
-#   index.html + hwplan_web.js + hwplan_web.wasm   the served page (the .wasm is preloaded, then compiled whole:
-#                                                  the shell's Module.instantiateWasm, WebAssembly.instantiate)
+#   index.html + hwplan_web.js + hwplan_web.wasm   the served page (the .wasm is preloaded and compiled while
+#                                                  it streams in: the shell's Module.instantiateWasm)
 #   hwplan.html                  the same page as one self-contained file, works from file://: the glue inlined,
 #                                the module embedded as base64 of its gzip (LOADER unpacks it)
 #   hwplan_js.js                 the JSON module for JavaScript callers
