@@ -132,8 +132,8 @@ test('a hashchange, an API call and a message before the catalog wait and apply 
   await context.close();
 });
 
-// The served page fetches its module itself and compiles it whole (web/shell.html, Module.instantiateWasm). A module
-// that does not arrive (here answered 404) leaves a message in the page saying why, not "Loading hwplan…" for good.
+// The served page fetches its module itself and compiles it as it streams in (web/shell.html, Module.instantiateWasm). A
+// module that does not arrive (here answered 404) leaves a message in the page saying why, not "Loading hwplan…" for good.
 test('a served page whose module cannot be fetched says so in the page', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
