@@ -50,7 +50,11 @@ function instrument() {
   window.requestAnimationFrame = (cb) => raf((ts) => {
     t.ticks++;
     const start = performance.now(), framesBefore = t.frames;
+    const publishedBefore = t.keys ? t.published.length : 0;
     cb(ts);
+    // Key to plan: each frame's main-thread work after the key, and whether it drew the key's quick plan.
+    if (t.keys) t.keyTicks.push({ ms: performance.now() - start,
+                                  quick: t.published.slice(publishedBefore).some((p) => p.plans > t.plansBefore) });
     if (t.tickLog.length < 40 && (t.tickLog.length === 0 || !t.tickLog[t.tickLog.length - 1].plan))
       t.tickLog.push({ start, ms: performance.now() - start, drew: t.frames > framesBefore, plan: planShown() });
   });
@@ -115,14 +119,16 @@ async function keyToPlan(page) {
   await page.waitForFunction(() => window.hwplanUi.active === 'concurrent_users' && window.hwplanUi.idle, null, { timeout: kLoadTimeoutMs });
   const out = [];
   for (const key of ['2', '0', '0', 'Backspace', '5', 'Backspace', 'Backspace', '4', '0', '0']) {
-    await page.evaluate(() => { const t = window.hwplanLoad; t.keys = []; t.published = []; t.statusAt = [];
+    await page.evaluate(() => { const t = window.hwplanLoad; t.keys = []; t.published = []; t.statusAt = []; t.keyTicks = [];
                                 t.lastStatus = document.getElementById('hwplan-status').textContent; t.plansBefore = window.hwplanUi.plans; });
     await page.keyboard.press(key);
     await page.waitForFunction(() => { const t = window.hwplanLoad; return t.statusAt.length > 0 && window.hwplanUi.idle; }, null, { timeout: kLoadTimeoutMs });
     const r = await page.evaluate(() => {
       const t = window.hwplanLoad, pressed = t.keys[0].t, quick = t.published.find((p) => p.plans > t.plansBefore);
       t.keys = null;
-      return { quick: quick ? quick.t - pressed : NaN, whole: t.statusAt[0] - pressed };
+      return { quick: quick ? quick.t - pressed : NaN, whole: t.statusAt[0] - pressed,
+               quickFrame: Math.max(0, ...t.keyTicks.filter((k) => k.quick).map((k) => k.ms)),
+               longestFrame: Math.max(0, ...t.keyTicks.map((k) => k.ms)) };
     });
     out.push({ key, ...r });
   }
@@ -273,7 +279,9 @@ for (const [label, r] of Object.entries(results)) {
 console.log('\nkey to plan (bank scenario, whole catalog; a key pressed in Concurrent users, ms from the key event):');
 for (const [label, r] of pages)
   console.log(`${label.split(' (')[0].padEnd(12)} quick plan on screen: ${r.frames.keys.map((k) => k.quick.toFixed(0)).join(', ')}; ` +
-    `whole plan published: ${r.frames.keys.map((k) => k.whole.toFixed(0)).join(', ')}`);
+    `whole plan published: ${r.frames.keys.map((k) => k.whole.toFixed(0)).join(', ')}; ` +
+    `main-thread work of the frame that drew the quick plan: ${r.frames.keys.map((k) => k.quickFrame.toFixed(0)).join(', ')}; ` +
+    `of the longest frame after the key: ${r.frames.keys.map((k) => k.longestFrame.toFixed(0)).join(', ')}`);
 if (opt('--json')) fs.writeFileSync(opt('--json'), JSON.stringify(results, null, 2));
 
 // The budget (issue 12): no CPU when the page is idle: no frame drawn in 3 s without input, and the main

@@ -1,4 +1,4 @@
-// wasm_ab.mjs: one JSON module's CPU per whole-catalog plan (hw.plan, JSON in and out), for comparing two builds like
+// wasm_ab.mjs: one JSON module's CPU per plan of every workload in tests/data/workloads (hw.plan, JSON in and out), for comparing two builds like
 // for like: run it once per module, alternating, on the same machine (a busy machine moves every figure; the pair moves
 // together). Warm-up: 40 rounds over every workload of tests/data/workloads (V8 tiers the module up); then the median of
 // 5 rounds of 8 calls per workload, in ms of CPU (process.cpuUsage: every thread of the process).
@@ -17,13 +17,13 @@ const texts = Object.fromEntries(files.map((f) => [f, fs.readFileSync(path.join(
 const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) * 1e-3; };
 for (let r = 0; r < 40; r++) for (const f of files) hw.plan(texts[f]);
 const out = [];
-for (const f of ['bank-70b-fp8.json', 'team-live-chat.json', 'coding-agent-32b.json']) {
+for (const f of files) {
   const per = [];
   for (let r = 0; r < 5; r++) {
     const start = cpuMs();
     for (let i = 0; i < 8; i++) hw.plan(texts[f]);
     per.push((cpuMs() - start) / 8);
   }
-  out.push(`${f.replace(/\.json$/, '')} ${per.sort((a, b) => a - b)[2].toFixed(2)} ms`);
+  out.push(`${f.replace(/\.json$/, '')} ${per.sort((a, b) => a - b)[2].toFixed(3)} ms`);
 }
-console.log(out.join('  '));
+console.log(out.join('\n'));
