@@ -67,6 +67,9 @@ struct AppState {
     std::string planned_json;          // the document the current plan was made from (memo key)
     bool plan_pending_whole = false;   // the plan shown is the quick one (no re-planned flip points or sensitivity): the whole
                                        // plan follows in the first frame with no input waiting (page.cpp refresh_plan)
+    bool plan_pending_words = false;   // the whole plan is drawn; its card and JSON follow in the next frame with no input
+                                       // waiting, and only then is it published
+    bool plan_pending() const { return plan_pending_whole || plan_pending_words; }
     bool input_waiting = false;        // this frame has input or page commands still queued (main.cpp sets it each frame)
     int plans_shown = 0;               // plans drawn so far, quick and whole (published each frame: bench/load_time.mjs times key to plan)
     Plan plan;                         // the plan of the current document (issues set when invalid)

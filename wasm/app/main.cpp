@@ -407,7 +407,7 @@ void frame_unguarded() {
     // The page API, the status line and the parent frame get whole plans only (with the workload each was made from):
     // the quick plan a keystroke shows first is on screen for a frame or two, never published (page.cpp refresh_plan).
     const std::string plan_key = a.state.planned_json + hwplan::ui::extension_fragment(a.state); // a new extension re-plans the same document
-    if (!a.state.plan_pending_whole && (plan_key != a.published_plan_key || a.state.team_markdown != a.published_team)) {
+    if (!a.state.plan_pending() && (plan_key != a.published_plan_key || a.state.team_markdown != a.published_team)) {
         a.published_plan_key = plan_key;
         a.published_team = a.state.team_markdown;
         hwplan_publish_plan(a.state.workload.dump().c_str(), a.state.plan_json.c_str(), a.state.card_markdown.c_str(),
@@ -441,17 +441,17 @@ void frame_unguarded() {
     // trickled click over several frames); a frame identical to the last lets the page go idle.
     if (!ImGui::GetCurrentContext()->InputEventsQueue.empty()) wake(2);
     if (a.state.light_theme != a.drawn_light_theme) wake(3); // colours changed mid-frame: draw it whole
-    if (a.state.plan_pending_whole) wake(2);                  // the whole plan is still to come (page.cpp refresh_plan)
+    if (a.state.plan_pending()) wake(2);                     // the whole plan or its words are still to come (page.cpp refresh_plan)
     a.drawn_light_theme = a.state.light_theme;
     if (summary != a.published_summary || layout != a.published_layout_only) wake(3);
     a.published_layout_only = layout;
     // Idle: this frame left nothing to draw and no input waits, so what it publishes is what stays on screen
     // (tests and scripts wait for it before they click; wake() clears it the moment input arrives).
     const bool idle = a.state.catalog_ready && a.frames_left <= 0 && a.commands.empty() && a.buttons.empty() && a.pending_paste.empty() &&
-                      !a.state.plan_pending_whole;
+                      !a.state.plan_pending();
     layout = "{\"active\":\"" + a.state.active_widget + "\",\"frames\":" + std::to_string(a.frames_drawn) + ",\"rendered\":" + std::to_string(a.frames_rendered) +
              ",\"pasted\":" + std::to_string(a.pastes_typed) + ",\"pastes\":" + std::to_string(a.pastes_seen) + ",\"idle\":" + (idle ? "true" : "false") + layout;
-    const std::string& status = a.state.plan_pending_whole ? a.published_summary : summary;
+    const std::string& status = a.state.plan_pending() ? a.published_summary : summary;
     if (status != a.published_summary || layout != a.published_layout) {
         hwplan_publish(status.c_str(), layout.c_str(), a.state.notice.c_str());
         a.published_summary = status;

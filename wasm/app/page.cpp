@@ -155,22 +155,37 @@ std::string planning_panel() {
 } // namespace
 
 // A keystroke plans at once without what needs re-planning (the flip points found by re-planning, the sensitivity
-// probes: several plans more), so typing never waits for them; the whole plan, the one the CLI, the card and the JS API
-// give, replaces it in the first frame with no input waiting, completed from the quick one (its candidates kept). Tests and the page API see the whole plan: the page is
-// not idle until it is in (main.cpp).
+// probes: several plans more), so typing never waits for them. The whole plan, the one the CLI, the card and the JS API
+// give, follows in two steps, each in the next frame with no input waiting, so that no frame does more than one step's
+// work (bench/load_time.mjs times each frame after a key): first the quick plan is completed (its candidates kept) and
+// drawn, then its words for the page (the workload card and the plan's JSON) are written and the plan is published.
+// Tests and the page API see the whole plan: the page is not idle until both steps are done (main.cpp).
 void refresh_plan(AppState& state, const Catalog& catalog) {
     const std::string doc = state.workload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     // The plan shown settles once no field is being typed in (this frame or the last: stacked, the plan side is drawn
     // before the form) and the whole plan is in (a keystroke's quick plan never settles): it is the last valid plan
     // from then on (AppState::settled).
-    if (state.active_widget.empty() && state.active_widget_before.empty() && state.plan.issues.empty() && !state.plan_pending_whole && !state.shown_doc.empty() &&
-        state.shown_doc == state.planned_json && state.settled.doc != state.shown_doc)
+    if (state.active_widget.empty() && state.active_widget_before.empty() && state.plan.issues.empty() && !state.plan_pending() &&
+        !state.shown_doc.empty() && state.shown_doc == state.planned_json && state.settled.doc != state.shown_doc)
         state.settled = {state.shown_doc, state.shown, state.shown_workload, state.card_markdown, state.plan_json};
     const bool changed = doc != state.planned_json;
-    if (!changed && !(state.plan_pending_whole && !state.input_waiting)) return;
+    if (!changed && !(state.plan_pending() && !state.input_waiting)) return;
+    if (!changed && !state.plan_pending_whole) { // the second step: the words of the plan already drawn
+        state.plan_pending_words = false;
+        guarded("plan", [&] {
+            state.card_markdown = render_card(state.shown, state.shown_workload, catalog);
+            state.plan_json = to_json(state.shown);
+            return true;
+        }, [&](const Issue& i) {
+            state.notice = to_string(i);
+            return false;
+        });
+        return;
+    }
     const bool whole = !changed;
     state.planned_json = doc; // planned once, even when planning fails (no retry every frame)
     state.plan_pending_whole = false;
+    state.plan_pending_words = false;
     // A throw from the core (a bug) is the plan's named error, shown where a field's error shows; the last
     // valid plan stays on screen (guard.h).
     const std::string selected_device =
@@ -180,16 +195,13 @@ void refresh_plan(AppState& state, const Catalog& catalog) {
         // plan leaves nothing pending), so the candidates are evaluated once per edit (plan.h complete_plan).
         state.plan = whole ? complete_plan_from_json(std::move(state.plan), doc, catalog) : plan_from_json(doc, catalog, false);
         if (!state.plan.issues.empty()) return false; // the last valid plan stays on screen
-        Plan shown = state.plan;
-        Workload workload = parse_workload(doc, catalog).workload;
-        // The plan's JSON (export, the page API) only for the whole plan: the quick one is never published, and
-        // serializing a whole-catalog plan is about a third of a keystroke's planning.
-        std::string card = render_card(shown, workload, catalog), json = whole ? to_json(shown) : std::string();
-        state.shown = std::move(shown);
+        state.shown = state.plan;
         state.shown_doc = doc;
-        state.shown_workload = std::move(workload);
-        state.card_markdown = std::move(card);
-        state.plan_json = std::move(json);
+        if (!whole) state.shown_workload = parse_workload(doc, catalog).workload; // the whole plan's is the same document's
+        // The card and the plan's JSON (export, the page API) are the second step's: the quick plan is never published.
+        // An open card view shows the quick plan's card meanwhile.
+        state.card_markdown = !whole && state.view == View::card ? render_card(state.shown, state.shown_workload, catalog) : std::string();
+        state.plan_json.clear();
         return true;
     }, [&](const Issue& i) {
         state.plan = Plan{};
@@ -212,6 +224,7 @@ void refresh_plan(AppState& state, const Catalog& catalog) {
     }
     ++state.plans_shown;
     if (whole) { // the same candidates in the same order: keep the row the user is on
+        state.plan_pending_words = true;
         for (int i = 0; i < static_cast<int>(state.shown.candidates.size()); ++i)
             if (state.shown.candidates[i].device == selected_device) state.selected = i;
         return;
