@@ -1530,6 +1530,35 @@ TEST(Runtimes, FsdpQloraShardedRunsDeclareAnUncalibratedSlowSide) {
     }
 }
 
+// A declared band, not a model (runtimes.json vllm-api-server served_host_time_unmodelled_share 0.62): the vLLM blog of
+// 2024-09-05 ('Performance Diagnosis', read 2026-12-03) profiles a served run of Llama 3 8B on one H100 at 33 % of its
+// time in the HTTP API server and 29 % in scheduling, so by hand 1 - (0.33 + 0.29) = 0.38 of a served run is left to the
+// device at most. The plan stays the device's time (the same point as the default tuned runtime); the throughput's slow
+// end becomes the plan x 0.38 and the step's the plan / 0.38. AMD's ROCm hub row, vLLM 0.10.2 Llama 3.1 70B FP8 on
+// 8 x MI300X at 128/2048 with 3,200 sequences (13,212.5 tokens/s, read 2026-11-30), lies below the band of the tuned
+// runtime and inside the declared one.
+TEST(Runtimes, VllmApiServerDeclaresAnUncalibratedHostSide) {
+    auto job = [](const char* runtime) {
+        return std::string(R"({"stage": "batch", "model": "llama-3.1-70b", "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},
+            "serve": {"context_tokens": 2176, "prompt_tokens": 128, "output_tokens": 2048, "concurrent_users": 3200, "runtime": ")") + runtime + R"("},
+            "hardware": {"devices": ["mi300x"], "count": 8}})";
+    };
+    const Plan p = run(job("vllm-api-server"));
+    const Plan q = run(job("tuned"));
+    const Figure& tps = p.candidates.at(0).figures.at("throughput_tokens_per_s");
+    const Figure& plain = q.candidates.at(0).figures.at("throughput_tokens_per_s");
+    EXPECT_DOUBLE_EQ(tps.value, plain.value); // no point moves
+    EXPECT_NEAR(tps.low, 0.38 * tps.value, 1e-9 * tps.value);
+    EXPECT_DOUBLE_EQ(tps.high, plain.high);
+    const Figure& step = p.candidates.at(0).figures.at("decode_step_s");
+    EXPECT_NEAR(step.high, step.value / 0.38, 1e-9 * step.high);
+    EXPECT_GT(plain.low, 13212.5); // AMD's row: outside the tuned runtime's band
+    EXPECT_LT(tps.low, 13212.5);   // inside the declared one
+    bool noted = false;
+    for (const std::string& n : p.candidates.at(0).notes) noted = noted || n.find("throughput not calibrated for this runtime (vllm-api-server)") != std::string::npos;
+    EXPECT_TRUE(noted);
+}
+
 // A declared band, not a model (devices tpu-v5e scale_out cross_domain_training_time_unmodelled_low_ratio 0.14): MaxText's
 // v5p README at 76bd53b0f (read 2026-12-03) ran its 128B config at 68.83 % MFU on one v5p-512 and 59.66 % on two joined by
 // DCN, 59.66 / 68.83 = 0.8668, 13.3 % below one slice, rounded outward to 14 %. By hand, a v5e job over more chips than one

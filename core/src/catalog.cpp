@@ -710,9 +710,10 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
     t.serial_vocab_round_trips = e.number("serial_vocab_round_trips", false, 0, 100).value_or(0);
     t.recomputes_context = e.boolean("recomputes_context", false).value_or(false);
     t.is_default = e.boolean("default", false).value_or(false);
+    t.served_host_time_unmodelled_share = e.number("served_host_time_unmodelled_share", false, 0, 0.95).value_or(0);
     t.calibrated_by = e.strings("calibrated_by", false);
     e.string("note", false);
-    attach_source(e, b, {"host_ops_per_layer", "host_ops_per_step", "serial_vocab_round_trips", "recomputes_context"});
+    attach_source(e, b, {"host_ops_per_layer", "host_ops_per_step", "serial_vocab_round_trips", "recomputes_context", "served_host_time_unmodelled_share"});
     t.source = b.source_of.count(e.at("host_ops_per_layer")) ? b.source_of[e.at("host_ops_per_layer")] : "";
     return t;
 }

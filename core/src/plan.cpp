@@ -575,6 +575,19 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
                     if (std::string(k) == "train_tokens_per_s") f->second.low *= 1 - r;
                     else f->second.high /= 1 - r;
                 }
+        // The decode runtime's declared uncalibrated host side of a served run (runtimes.json decode_runtimes
+        // served_host_time_unmodelled_share: an engine behind its API server, fed at an infinite rate): the host's share
+        // of the run is not modelled, so the slow end of the serving rates reaches the plan x (1 - share) and the step's
+        // slow end the plan / (1 - share). The same condition as the note that says so (plan_serving.cpp eval_serve).
+        if (!trains && (w.stage == Stage::serve || w.stage == Stage::batch))
+            if (const DecodeRuntime* rt = cat.find_decode_runtime(w.serve.runtime); rt && !w.serve.runtime.empty())
+                if (const double r = rt->served_host_time_unmodelled_share; r > 0)
+                    for (const char* k : {"throughput_tokens_per_s", "decode_tokens_per_s_per_user", "decode_step_s"}) {
+                        auto f = e.c.figures.find(k);
+                        if (f == e.c.figures.end() || f->second.value <= 0) continue;
+                        if (std::string(k) == "decode_step_s") f->second.high = std::max(f->second.high, f->second.value / (1 - r));
+                        else f->second.low = std::min(f->second.low, f->second.value * (1 - r));
+                    }
         // A layout-search point's fast end: at the high end of the assumptions a runner-up of the same search may
         // overtake the layout chosen at the typical ones (a faster compute basis favours layouts that hide less behind
         // compute: a pipeline over ZeRO-3's per-block gathers), so the time figures' fast side also spans the kept

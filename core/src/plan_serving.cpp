@@ -552,6 +552,11 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         if (serial_host_s > 0 && drt.calibrated_by.empty())
             c.notes.push_back("not calibrated for this runtime (" + drt.id + "): after each step it carries the vocabulary's logits through a Python list, "
                               "counted from its code and priced at python_value_round_trip_host_s, not fitted; the band spans that cost's range");
+        if (drt.served_host_time_unmodelled_share > 0)
+            c.notes.push_back("throughput not calibrated for this runtime (" + drt.id + "): a served run's host side (API server, scheduling, "
+                              "output processing of every running sequence) is not modelled; the plan is the device's time alone, and the "
+                              "band's slow end allows the host up to " + format_sig(100 * drt.served_host_time_unmodelled_share, 3) +
+                              " % of the run (runtimes.json served_host_time_unmodelled_share)");
         if (drt.recomputes_context && drt.calibrated_by.empty())
             c.notes.push_back("not calibrated for this runtime (" + drt.id + "): it calls the model without a KV cache, so every step runs the whole "
                               "sequence so far at prefill_compute_efficiency; its KV-cache memory above is what a cached run would hold, not what it holds");

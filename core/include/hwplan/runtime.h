@@ -131,6 +131,9 @@ struct DecodeRuntime {
     bool recomputes_context = false;             // the model is called without its KV cache (use_cache=False): every step runs the
                                                  // forward pass over the whole sequence so far, as a prefill of that many tokens
     bool is_default = false;                     // the profile a workload without serve.runtime gets
+    double served_host_time_unmodelled_share = 0; // declared, not modelled: the share of a served run's time its host side (API server,
+                                                 // scheduling, output processing) may take beside the device's steps; widens the slow
+                                                 // end of the serving throughput to the plan x (1 - share) (0: none declared)
     std::vector<std::string> calibrated_by;      // suite cases a value under this profile was fitted on (empty: not calibrated for it)
     std::string source;                          // source id in Catalog::runtime_sources
     bool operator==(const DecodeRuntime&) const = default;
