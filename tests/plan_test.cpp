@@ -1471,6 +1471,8 @@ TEST(Runtimes, FsdpCpuOffloadStreamsTheFrozenBaseOfAnAdapterFineTune) {
 //   block: (6,738,415,616 - 262,144,000) / 32 = 202,383,488 params x 4.127 / 8 = 104,404,082 bytes of NF4 storage, plus its
 //          adapters 4 x 64 x 8,192 + 3 x 64 x 15,104 = 4,997,120 x 2 bytes = 9,994,240: 114,398,322
 //   gathered: 524,288,000 + 2 x 114,398,322 = 753,084,644 bytes; init cache 2 x (524,288,000 + 114,398,322) = 1,277,372,644.
+//   bitsandbytes' quantization statistics are not sharded (runtimes.json quant_state_replicated, since 2026-12-03 night):
+//   6,476,271,616 NF4 params x 0.127 / 8 = 102,812,812 bytes whole on each device, half of it beyond the shard: 51,406,406.
 TEST(Runtimes, FsdpHoldsGatheredUnitsAndItsInitCache) {
     auto memory = [](int zero, int seq) {
         const Plan p = run(std::string(R"({"stage": "finetune", "model": "llama-2-7b", "precision": {"weights": "nf4", "kv_cache": "bf16", "compute": "bf16"},
@@ -1480,14 +1482,43 @@ TEST(Runtimes, FsdpHoldsGatheredUnitsAndItsInitCache) {
         return p.candidates.at(0).memory;
     };
     const MemoryUse sharded = memory(3, 512), whole = memory(0, 512);
-    EXPECT_NEAR(sharded.weights_bytes - whole.weights_bytes / 2, 753084644.0, 0.01 * 753084644.0);
+    EXPECT_NEAR(sharded.weights_bytes - whole.weights_bytes / 2, 753084644.0 + 51406406.0, 0.01 * 753084644.0);
     // At 512 tokens the step's own default-stream tensors (optimizer state, activations, fragmentation) are smaller than the
     // init cache, so the reserved peak is the shards + the cache + what the other streams hold (gathered units, gradients).
     const double reserved = sharded.total_bytes - sharded.context_bytes - sharded.managed_bytes;
-    EXPECT_NEAR(reserved, whole.weights_bytes / 2 + 1277372644.0 + 753084644.0 + sharded.gradients_bytes, 0.01e9);
+    EXPECT_NEAR(reserved, whole.weights_bytes / 2 + 1277372644.0 + 753084644.0 + 51406406.0 + sharded.gradients_bytes, 0.01e9);
     // At 2,048 x 1 the step's tensors exceed the cache: no floor is added.
     const MemoryUse longer = memory(3, 2048);
     EXPECT_NEAR(longer.overhead_bytes, longer.context_bytes + 0.176 * (longer.activations_bytes + longer.gradients_bytes), 1e3);
+}
+
+// bitsandbytes keeps a 4-bit weight's quantization statistics on the parameter object (bitsandbytes/nn/modules.py
+// Params4bit.__new__: 'self.quant_state = quant_state'), outside the tensor data FSDP flattens, shards and offloads, so
+// under FSDP + QLoRA every device holds the whole model's statistics (runtimes.json fsdp-qlora quant_state_replicated).
+// Llama 2 70B QLoRA on 2 GPUs with CPU offload (Answer.AI's 70B row), by hand:
+//   NF4 params: 68,976,648,192 - 2 x 32,000 x 8,192 (untied embeddings and head, 16-bit) = 68,452,360,192
+//   statistics: 68,452,360,192 x (4.127 - 4) / 8 bits = 1,086,681,218 bytes (nf4 with double quantization, QLoRA paper
+//   section 3: 0.127 bits a weight); the two blocks in flight already hold 2/80 of them: 1,086,681,218 x 78/80 = 1,059,514,188.
+// Without the flag the same plan holds 1,059,514,188 bytes less on each device (tolerance 0.1 %, the parameter count's rounding).
+TEST(Runtimes, FsdpQloraKeepsTheQuantizationStatisticsWholeOnEachDevice) {
+    const std::string job = R"({"stage": "finetune", "model": "llama-2-70b", "precision": {"weights": "nf4", "kv_cache": "bf16", "compute": "bf16"},
+        "train": {"method": "qlora", "lora_rank": 64, "seq_len": 2048, "micro_batch": 2, "global_batch": 4, "checkpointing": "full",
+                  "zero_stage": 3, "optimizer": "adamw", "cpu_offload": true, "runtime": "fsdp-qlora"},
+        "hardware": {"devices": ["rtx-3090"], "count": 2}})";
+    const Plan p = run(job);
+    Catalog sharded = catalog();
+    for (TrainingRuntime& rt : sharded.training_runtimes)
+        if (rt.id == "fsdp-qlora") rt.quant_state_replicated = false;
+    const Plan q = plan_from_json(job, sharded, false);
+    ASSERT_FALSE(p.candidates.empty());
+    ASSERT_FALSE(q.candidates.empty());
+    EXPECT_NEAR(p.candidates.front().memory.weights_bytes - q.candidates.front().memory.weights_bytes, 1059514188.0, 0.001 * 1059514188.0);
+    // Without offload the shards already hold 1/n of them: 1,086,681,218 / 2 = 543,340,609 more on each of 2 devices.
+    std::string whole = job;
+    whole.replace(whole.find(R"("cpu_offload": true)"), 19, R"("cpu_offload": false)");
+    const Plan p2 = run(whole);
+    const Plan q2 = plan_from_json(whole, sharded, false);
+    EXPECT_NEAR(p2.candidates.front().memory.weights_bytes - q2.candidates.front().memory.weights_bytes, 543340609.0, 0.001 * 543340609.0);
 }
 
 // A declared band, not a model (runtimes.json fsdp-qlora sharded_qlora_time_unmodelled_low_ratio 0.66): Answer.AI's

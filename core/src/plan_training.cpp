@@ -208,8 +208,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
             weights += fsdp_gathered;
         }
     }
-    m.weights_bytes = weights;
-    e.term(m, "weights", weights, [&] {
+    auto weights_why = [&]() -> std::string {
         if (fsdp_gathered > 0)
             return std::string(wwhy + ", sharded over " + std::to_string(n) + " + all-gathered units (" + rt.id + "): the root unit, embeddings and head (" +
                                gb(fsdp_root_bytes) + "), unsharded through the step, and " + std::to_string(rt.fsdp_units_in_flight) + " blocks in flight (" +
@@ -222,7 +221,29 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         if (params_offloaded) return std::string(wwhy + "; offloaded with FSDP's CPU offload (" + rt.id + "): on the device two blocks in flight (" +
                                                  format_count(2 * block_params) + " params) and the root unit, embeddings and head (" + format_count(root_params) + ")");
         return std::string(wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : "") +
-                                                           (gather_params > 0 ? " + the largest layer gathered (" + format_count(gather_params) + " params x 2 bytes)" : "")); });
+                                                           (gather_params > 0 ? " + the largest layer gathered (" + format_count(gather_params) + " params x 2 bytes)" : "")); };
+    // A 4-bit base's quantization statistics outside the sharded parameters (runtimes.json quant_state_replicated):
+    // bitsandbytes keeps them on the parameter object ('self.quant_state = quant_state', bitsandbytes/nn/modules.py
+    // Params4bit.__new__), and FSDP flattens, shards and offloads only the parameter's tensor data, so every device holds
+    // the whole model's statistics: the format's bits beyond its 4-bit codes (nf4: 0.127 bits a weight, formats.json).
+    // What the weights above already count of them (a 1/n share, or the units in flight under CPU offload) is not added twice.
+    double replicated_stats = 0;
+    if (fsdp_sharded && !full && rt.quant_state_replicated && frozen_base.quantized_params > 0) {
+        const double stats_per_param = std::max(0.0, frozen_base.bits_per_weight - std::floor(frozen_base.bits_per_weight)) / 8.0;
+        const double whole = frozen_base.quantized_params * stats_per_param;
+        const double quantized_share = frozen_base.quantized_params / std::max(1.0, w.model.params - (params_offloaded ? tables_params : 0.0));
+        const double counted = params_offloaded ? std::min(frozen_base.quantized_params, (largest_unit_params + block_params) * quantized_share) * stats_per_param
+                                                : whole / n;
+        replicated_stats = std::max(0.0, whole - counted);
+        weights += replicated_stats;
+    }
+    m.weights_bytes = weights;
+    e.term(m, "weights", weights, [&] {
+        const std::string stats_why = replicated_stats > 0 ? "; the 4-bit base's quantization statistics whole on each device (" + gb(replicated_stats) +
+                                                                 " more; " + rt.id + ": bitsandbytes' quant_state is not in FSDP's flat parameter)"
+                                                           : "";
+        return weights_why() + stats_why;
+    });
     m.gradients_bytes = grads;
     e.term(m, "gradients", grads, [&] {
         if (params_offloaded && !full)

@@ -61,6 +61,9 @@ struct TrainingRuntime {
     // The reserved peak is counted from after FSDP's init (train.py resets the peak counters there), whose transients stay
     // cached: the root unit's original tensors and their flat copy, and the last block's (two copies of each unit).
     bool fsdp_init_cache_kept = false;
+    // A 4-bit base's quantization statistics (bitsandbytes: Params4bit.quant_state, a Python attribute of the parameter,
+    // not a tensor FSDP flattens) stay whole on every device, beside the sharded (or offloaded) 4-bit data.
+    bool quant_state_replicated = false;
     // Adapter (LoRA/QLoRA) step time, fitted on the runtime's own calibration rows (runtimes.json): a fixed time per
     // micro-batch beyond its FLOPs and dequantization, and the share of the full T x T attention FLOPs its causal
     // kernel executes (FlashAttention-2 skips fully masked blocks: 0.5; Dao 2023, section 3.1.1). Full training keeps
