@@ -67,7 +67,7 @@ function instrument() {
       if (t.firstFrame !== undefined && t.firstPlan === undefined) t.taskMs = (t.taskMs || 0) + performance.now() - start;
     }
   }, ms, ...rest));
-  for (const name of ['instantiate', 'instantiateStreaming']) {
+  for (const name of ['compile', 'compileStreaming', 'instantiate', 'instantiateStreaming']) { // the served page compiles first
     const f = WebAssembly[name];
     WebAssembly[name] = function (...a) {
       t.compileStart ??= performance.now();
