@@ -199,8 +199,8 @@ void refresh_plan(AppState& state, const Catalog& catalog) {
         state.shown_doc = doc;
         if (!whole) state.shown_workload = parse_workload(doc, catalog).workload; // the whole plan's is the same document's
         // The card and the plan's JSON (export, the page API) are the second step's: the quick plan is never published.
-        // An open card view shows the quick plan's card meanwhile.
-        state.card_markdown = !whole && state.view == View::card ? render_card(state.shown, state.shown_workload, catalog) : std::string();
+        // An open card view shows the quick plan's card until then (written at the keystroke only for that view).
+        if (!whole) state.card_markdown = state.view == View::card ? render_card(state.shown, state.shown_workload, catalog) : std::string();
         state.plan_json.clear();
         return true;
     }, [&](const Issue& i) {
