@@ -53,11 +53,13 @@ struct App {
     long pastes_seen = 0;                     // published: every paste the app has handled (typed, imported or dropped)
     std::deque<Command> commands;             // from the page, applied at the start of the next frame
     std::string pending_paste;                // pasted text waiting for Ctrl/Cmd to be released (see frame)
-    struct Button { int button, action, mods; };
-    std::deque<Button> buttons;               // presses held back one frame after a move (see on_button)
+    // Input held back behind a press that follows a move (see on_button): the press, and the keys and characters that
+    // come after it, released in the order they came.
+    struct HeldInput { enum class Kind { button, key, character } kind; int code, action, mods, scancode; unsigned int character; }; // code: the button or the key
+    std::deque<HeldInput> held_input;         // held-back input (see on_button)
     bool moved = false;                       // the cursor moved since the last frame began
     bool drawn_light_theme = false;           // the theme of the last frame drawn
-    int buttons_waited = 0;                   // frames the held-back presses have waited
+    int held_waited = 0;                      // frames the held-back input has waited
     std::string published_summary, published_layout, published_layout_only, published_fragment, published_plan_key;
     std::string published_team;               // the team plan last told to the page (a team edit changes only it)
 };
@@ -196,23 +198,42 @@ void on_cursor(GLFWwindow* w, double x, double y) {
 // A press that follows a move within one frame waits a frame: ImGui hovers an item (tabs, overlapping
 // items) from the previous frame's hover, so a pointer that jumps and clicks at once (a fast click, a
 // touch, a test driver) would otherwise press nothing.
+// Keys and characters typed while a press is held back wait behind it: typed right after a click on a field, they
+// would otherwise reach ImGui first and go to no field, or to the field before (a test driver's, or a fast hand's,
+// click-and-type lost the first keys: tests/e2e/input.test.mjs).
 void on_button(GLFWwindow* w, int button, int action, int mods) {
     App& a = app();
-    if (a.moved || !a.buttons.empty()) a.buttons.push_back({button, action, mods});
+    if (a.moved || !a.held_input.empty()) a.held_input.push_back({App::HeldInput::Kind::button, button, action, mods, 0, 0});
     else ImGui_ImplGlfw_MouseButtonCallback(w, button, action, mods);
     wake();
 }
-void release_buttons(App& a) {
+void release_held_input(App& a) {
     const bool moved = a.moved;
     a.moved = false;
-    if (a.buttons.empty()) return;
-    if (moved && ++a.buttons_waited < 3) return;
-    for (const auto& b : a.buttons) ImGui_ImplGlfw_MouseButtonCallback(a.window, b.button, b.action, b.mods);
-    a.buttons.clear();
-    a.buttons_waited = 0;
+    if (a.held_input.empty()) return;
+    if (moved && ++a.held_waited < 3) return;
+    for (const auto& b : a.held_input) {
+        switch (b.kind) {
+        case App::HeldInput::Kind::button: ImGui_ImplGlfw_MouseButtonCallback(a.window, b.code, b.action, b.mods); break;
+        case App::HeldInput::Kind::key: ImGui_ImplGlfw_KeyCallback(a.window, b.code, b.scancode, b.action, b.mods); break;
+        case App::HeldInput::Kind::character: ImGui_ImplGlfw_CharCallback(a.window, b.character); break;
+        }
+    }
+    a.held_input.clear();
+    a.held_waited = 0;
 }
-void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) { ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods); wake(); }
-void on_char(GLFWwindow* w, unsigned int c) { ImGui_ImplGlfw_CharCallback(w, c); wake(); }
+void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
+    App& a = app();
+    if (!a.held_input.empty()) a.held_input.push_back({App::HeldInput::Kind::key, key, action, mods, scancode, 0});
+    else ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
+    wake();
+}
+void on_char(GLFWwindow* w, unsigned int c) {
+    App& a = app();
+    if (!a.held_input.empty()) a.held_input.push_back({App::HeldInput::Kind::character, 0, 0, 0, 0, c});
+    else ImGui_ImplGlfw_CharCallback(w, c);
+    wake();
+}
 void on_focus(GLFWwindow* w, int focused) { ImGui_ImplGlfw_WindowFocusCallback(w, focused); wake(); }
 void on_enter(GLFWwindow*, int entered) {
     // Leaving: no hover. (Not forwarded: the backend would then poll the raw, unscaled cursor position.)
@@ -325,8 +346,8 @@ void frame_unguarded() {
     }
     --a.frames_left;
     ++a.frames_drawn;
-    release_buttons(a);
-    if (!a.buttons.empty()) wake(2);
+    release_held_input(a);
+    if (!a.held_input.empty()) wake(2);
 
     ImGuiIO& io = ImGui::GetIO();
     if (a.frames_drawn == 1) { // the first frame is laid out once unseen: a tab bar shows its tabs from its second frame on
@@ -361,7 +382,7 @@ void frame_unguarded() {
         // A throw from the core (a bug) is the command's named error in the notice; the next command still runs.
         hwplan::guarded(c.kind, [&] { apply(a, c, catalog); }, [&](const hwplan::Issue& i) { a.state.notice = hwplan::to_string(i); });
     }
-    a.state.input_waiting = !ImGui::GetCurrentContext()->InputEventsQueue.empty() || !a.commands.empty() || !a.buttons.empty() ||
+    a.state.input_waiting = !ImGui::GetCurrentContext()->InputEventsQueue.empty() || !a.commands.empty() || !a.held_input.empty() ||
                             !a.pending_paste.empty();
     a.state.active_widget_before = std::move(a.state.active_widget); // stacked, the plan side is drawn before the form
     a.state.active_widget.clear();
@@ -447,7 +468,7 @@ void frame_unguarded() {
     a.published_layout_only = layout;
     // Idle: this frame left nothing to draw and no input waits, so what it publishes is what stays on screen
     // (tests and scripts wait for it before they click; wake() clears it the moment input arrives).
-    const bool idle = a.state.catalog_ready && a.frames_left <= 0 && a.commands.empty() && a.buttons.empty() && a.pending_paste.empty() &&
+    const bool idle = a.state.catalog_ready && a.frames_left <= 0 && a.commands.empty() && a.held_input.empty() && a.pending_paste.empty() &&
                       !a.state.plan_pending();
     layout = "{\"active\":\"" + a.state.active_widget + "\",\"frames\":" + std::to_string(a.frames_drawn) + ",\"rendered\":" + std::to_string(a.frames_rendered) +
              ",\"pasted\":" + std::to_string(a.pastes_typed) + ",\"pastes\":" + std::to_string(a.pastes_seen) + ",\"idle\":" + (idle ? "true" : "false") + layout;
