@@ -22,7 +22,8 @@
 // CPU per frame: the renderer main thread's task time (Chrome DevTools Protocol Performance.getMetrics,
 // TaskDuration) over frames caused by moving the mouse and by an edit; idle: the same over 3 s without input.
 // Usage: node bench/load_time.mjs [--runs N] [--json FILE] [--dist DIR]    (build-scripts/bench.sh runs it;
-// --dist measures another build of the site, say a copy of dist/ from before a change, default dist/)
+// --dist measures another build of the site, say a copy of dist/ from before a change, default dist/;
+// HWPLAN_CHROMIUM_FLAGS='--js-flags=...' adds Chromium flags, for experiments such as V8's eager WebAssembly compilation)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -35,7 +36,7 @@ const opt = (name, fallback) => { const i = args.indexOf(name); return i >= 0 ? 
 const dist = path.resolve(opt('--dist', path.join(root, 'dist')));
 const runs = Number(opt('--runs', 5));
 
-const chromiumArgs = ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+const chromiumArgs = [...(process.env.HWPLAN_CHROMIUM_FLAGS ? process.env.HWPLAN_CHROMIUM_FLAGS.split(' ') : []), '--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--disable-quic', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
 const kLoadTimeoutMs = 120000;
 

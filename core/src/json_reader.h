@@ -208,6 +208,96 @@ class Reader {
 constexpr size_t kMaxInputBytes = size_t{1} << 20; // bytes of JSON text in one document
 constexpr int kMaxDepth = 32;                      // nested objects and arrays (the schema uses at most 5)
 
+// The reading position while a document is parsed, one frame per open array or object, for the paths in messages.
+struct JsonFrame {
+    bool array = false;
+    size_t index = 0;      // array: the element being read
+    std::string key;       // object: the key being read
+    bool has_key = false;  // object: a key was read
+};
+
+// "devices[2].memory.type": the path of the first `frames` frames.
+inline std::string json_path(const std::vector<JsonFrame>& stack, size_t frames) {
+    std::string p;
+    for (size_t i = 0; i < frames && i < stack.size(); ++i) {
+        const JsonFrame& f = stack[i];
+        if (f.array) p += "[" + std::to_string(f.index) + "]";
+        else if (f.has_key) p += (p.empty() ? "" : ".") + f.key;
+    }
+    return p;
+}
+
+struct JsonStop { // a document rejected beyond the grammar: where and why
+    std::string path, message;
+};
+
+// nlohmann's SAX interface, building the document as its own DOM parser does (json_sax_dom_parser), with
+// parse_object's checks on the way: a duplicate key is found by the insertion into the object being built, so no set of
+// keys, no callback through std::function and no discarded-value bookkeeping (nlohmann's callback parser, used before).
+// The embedded catalog's files are read this way at every start of the page (BENCHMARKS.md, "The page's start").
+class JsonDomBuilder {
+  public:
+    JsonDomBuilder(json& root, std::vector<JsonFrame>& stack) : root_(root), stack_(stack) {}
+
+    bool null() { put(nullptr); return value_done(); }
+    bool boolean(bool v) { put(v); return value_done(); }
+    bool number_integer(json::number_integer_t v) { put(v); return value_done(); }
+    bool number_unsigned(json::number_unsigned_t v) { put(v); return value_done(); }
+    bool number_float(json::number_float_t v, const json::string_t&) { put(v); return value_done(); }
+    bool string(json::string_t& v) { put(std::move(v)); return value_done(); }
+    bool binary(json::binary_t& v) { put(std::move(v)); return value_done(); }
+    bool start_object(std::size_t) { return open(false); }
+    bool start_array(std::size_t) { return open(true); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+    bool key(json::string_t& k) {
+        JsonFrame& f = stack_.back();
+        f.key = k;
+        f.has_key = true;
+        auto [it, inserted] = refs_.back()->get_ref<json::object_t&>().try_emplace(std::move(k));
+        if (!inserted) throw JsonStop{json_path(stack_, stack_.size()), "duplicate key (given twice in the same object)"};
+        element_ = &it->second;
+        return true;
+    }
+    template <class Exception> bool parse_error(std::size_t, const std::string&, const Exception& e) { throw e; }
+
+  private:
+    template <class Value> json* put(Value&& v) {
+        if (refs_.empty()) {
+            root_ = json(std::forward<Value>(v));
+            return &root_;
+        }
+        if (refs_.back()->is_array()) {
+            auto& array = refs_.back()->get_ref<json::array_t&>();
+            array.emplace_back(std::forward<Value>(v));
+            return &array.back();
+        }
+        *element_ = json(std::forward<Value>(v));
+        return element_;
+    }
+    bool value_done() { // an array's element is complete: the next one has the next index
+        if (!stack_.empty() && stack_.back().array) ++stack_.back().index;
+        return true;
+    }
+    bool open(bool array) {
+        if (stack_.size() >= static_cast<size_t>(kMaxDepth))
+            throw JsonStop{json_path(stack_, stack_.size()), "nested deeper than " + std::to_string(kMaxDepth) + " levels"};
+        refs_.push_back(put(array ? json::value_t::array : json::value_t::object));
+        stack_.push_back({array, 0, {}, false});
+        return true;
+    }
+    bool close() {
+        refs_.pop_back();
+        stack_.pop_back();
+        return value_done();
+    }
+
+    json& root_;
+    std::vector<JsonFrame>& stack_;
+    std::vector<json*> refs_;    // the open arrays and objects
+    json* element_ = nullptr;    // where an object's next value goes (after its key)
+};
+
 // Parses `text` as a JSON object; on failure adds the issue and returns nullopt. Beyond the JSON grammar
 // it rejects: input over kMaxInputBytes, nesting deeper than kMaxDepth, a key given twice in one object
 // (JSON leaves it undefined; nlohmann keeps the last silently), and numbers beyond a double's range.
@@ -218,59 +308,13 @@ inline std::optional<json> parse_object(const std::string& text, const Context& 
                         " bytes (1 MiB)");
         return std::nullopt;
     }
-    struct Frame {
-        bool array = false;
-        size_t index = 0;       // array: the element being read
-        std::string key;        // object: the key being read
-        std::set<std::string> keys;
-    };
-    std::vector<Frame> stack;
-    auto path_of = [&](size_t frames) {
-        std::string p;
-        for (size_t i = 0; i < frames && i < stack.size(); ++i) {
-            const Frame& f = stack[i];
-            if (f.array) p += "[" + std::to_string(f.index) + "]";
-            else if (!f.key.empty() || !f.keys.empty()) p += (p.empty() ? "" : ".") + f.key;
-        }
-        return p;
-    };
-    struct Stop {
-        std::string path, message;
-    };
-    auto element_done = [&] {
-        if (!stack.empty() && stack.back().array) ++stack.back().index;
-    };
-    using Event = json::parse_event_t;
-    json::parser_callback_t cb = [&](int /*depth*/, Event event, json& parsed) {
-        switch (event) {
-        case Event::object_start:
-        case Event::array_start:
-            if (stack.size() >= static_cast<size_t>(kMaxDepth))
-                throw Stop{path_of(stack.size()), "nested deeper than " + std::to_string(kMaxDepth) + " levels"};
-            stack.push_back({event == Event::array_start, 0, "", {}});
-            break;
-        case Event::key: {
-            Frame& f = stack.back();
-            f.key = parsed.get<std::string>();
-            if (!f.keys.insert(f.key).second)
-                throw Stop{path_of(stack.size()), "duplicate key (given twice in the same object)"};
-            break;
-        }
-        case Event::object_end:
-        case Event::array_end:
-            stack.pop_back();
-            element_done();
-            break;
-        case Event::value:
-            element_done();
-            break;
-        }
-        return true;
-    };
+    std::vector<JsonFrame> stack;
+    auto path_of = [&](size_t frames) { return json_path(stack, frames); };
     json doc;
     try {
-        doc = json::parse(text, cb);
-    } catch (const Stop& s) {
+        JsonDomBuilder builder{doc, stack};
+        json::sax_parse(text, &builder);
+    } catch (const JsonStop& s) {
         ctx.add(s.path, s.message);
         return std::nullopt;
     } catch (const json::parse_error& e) {
