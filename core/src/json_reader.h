@@ -234,7 +234,7 @@ struct JsonStop { // a document rejected beyond the grammar: where and why
 // nlohmann's SAX interface, building the document as its own DOM parser does (json_sax_dom_parser), with
 // parse_object's checks on the way: a duplicate key is found by the insertion into the object being built, so no set of
 // keys, no callback through std::function and no discarded-value bookkeeping (nlohmann's callback parser, used before).
-// The embedded catalog's files are read this way at every start of the page (BENCHMARKS.md, "The page's start").
+// The embedded catalog's files are read this way at every start of the page (BENCHMARKS.md, "WebAssembly against native, like for like, and the page's start").
 class JsonDomBuilder {
   public:
     JsonDomBuilder(json& root, std::vector<JsonFrame>& stack) : root_(root), stack_(stack) {}
