@@ -26,6 +26,12 @@ test('course page: links switch the scenario, postMessage drives the planner, th
   assert.ok(frame, 'the planner iframe is there');
   await frame.waitForFunction(() => /^Plan: llama-3\.1-70b, serve/.test(document.getElementById('hwplan-status')?.textContent || ''),
                               null, { timeout: T.load });
+  // "The planner says" fills in at load, with no button pressed: the planner tells its parent it is ready, the course
+  // page asks for the plan, and shows the recommendation as the planner's page words it (it stayed "…" until the
+  // button was pressed, then showed the status line).
+  const bankHeadline = await frame.evaluate(() => window.hwplanPage.plan().plan.recommendation.headline);
+  assert.match(bankHeadline, /^Buy 16 x NVIDIA H100 SXM5 80GB \(2 x 8-device servers/); // README's worked example
+  await page.waitForFunction((h) => document.getElementById('planner-says').textContent === h, bankHeadline, { timeout: T.step });
   await shot(page, 'course-page');
 
   // Each link changes only the iframe's fragment; the planner must follow (it used to keep the bank).
@@ -42,9 +48,18 @@ test('course page: links switch the scenario, postMessage drives the planner, th
 
   // postMessage: the button asks for the warehouse robot; the planner answers with its summary.
   await page.click('#send-robot');
-  await page.waitForFunction(() => /^Plan: gemma-3-12b, edge/.test(document.getElementById('planner-says').textContent), null,
-                             { timeout: T.step });
+  await frame.waitForFunction(() => /^Plan: gemma-3-12b, edge/.test(document.getElementById('hwplan-status').textContent), null,
+                              { timeout: T.step });
   assert.match(await frameStatus(frame), /^Plan: gemma-3-12b, edge: \d+ of \d+ candidates fit/);
+  const robotHeadline = await frame.evaluate(() => window.hwplanPage.plan().plan.recommendation.headline);
+  assert.match(robotHeadline, /Jetson AGX Thor/);
+  await page.waitForFunction((h) => document.getElementById('planner-says').textContent === h, robotHeadline, { timeout: T.step });
+
+  // hwplanPage.scenarios(): the catalog's worked examples, the same list the JavaScript API gives.
+  const pageScenarios = await frame.evaluate(() => window.hwplanPage.scenarios().map((x) => `${x.id}: ${x.name}`));
+  const apiScenarios = await page.evaluate(async () => JSON.parse((await createHwplan()).scenarios()).scenarios.map((x) => `${x.id}: ${x.name}`));
+  assert.ok(pageScenarios.some((x) => x.startsWith('bank-70b-fp8: ')) && pageScenarios.some((x) => x.startsWith('warehouse-robot: ')));
+  assert.deepEqual(pageScenarios, apiScenarios);
 
   // The JavaScript API on the page itself: 70e9 parameters at FP8 (1 byte each, lesson 001) = 70 GB.
   await page.waitForFunction(() => document.getElementById('answer').textContent.endsWith('GB'), null, { timeout: T.step });

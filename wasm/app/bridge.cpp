@@ -203,9 +203,10 @@ EM_JS(int, hwplan_prefers_light, (), {
 
 // [SECTION] page API and listeners -------------------------------------------------------------------
 // window.hwplanPage: load(scenarioId), loadWorkload(objectOrJson), workload(), plan(), card(), team(),
-// undo(). postMessage from a parent frame: {hwplan: 'scenario', id} | {hwplan: 'workload', workload} |
-// {hwplan: 'get'}; the planner answers {hwplan: 'plan', summary, workload, plan} to that frame, and again
-// after every change.
+// undo(), scenarios(). postMessage from a parent frame: {hwplan: 'scenario', id} | {hwplan: 'workload', workload} |
+// {hwplan: 'get'}; the planner answers {hwplan: 'plan', summary, headline, workload, plan} to that frame, and again
+// after every change. In a frame, the planner tells its parent {hwplan: 'ready'} once it listens, so a parent can ask
+// for the plan without guessing when the planner has started.
 EM_JS(void, hwplan_install_page, (), {
     const cmd = (kind, text) => {
         const put = (s) => { const n = lengthBytesUTF8(s) + 1; const p = _malloc(n); stringToUTF8(s, p, n); return p; };
@@ -220,13 +221,20 @@ EM_JS(void, hwplan_install_page, (), {
         load: (id) => cmd("scenario", id),
         loadWorkload: (w) => cmd("import", typeof w === "string" ? w : JSON.stringify(w)),
         undo: () => cmd("undo", ""),
+        // The catalog's worked examples: [{id, name, question, source, workload}, ...], as hw.scenarios() and
+        // `hwplan scenarios --format json` list them.
+        scenarios: () => { const s = JSON.parse(UTF8ToString(_hwplan_scenarios())); return s.scenarios || []; },
         workload: () => page._workload ? JSON.parse(page._workload) : null,
         plan: () => page._plan ? JSON.parse(page._plan) : null,
         card: () => page._card,
         team: () => page._team,
         _notify: () => {
             const status = document.getElementById("hwplan-status");
-            const msg = { hwplan: "plan", summary: status ? status.textContent : "", workload: page.workload(), plan: page.plan() };
+            const plan = page.plan(), rec = plan && plan.plan && plan.plan.recommendation;
+            // headline: the recommendation's sentence as the page shows it above its cost terms, for a course page to
+            // quote; summary: the status line (stage, model, how many candidates fit, the recommendation).
+            const headline = (rec && rec.headline) || "";
+            const msg = { hwplan: "plan", summary: status ? status.textContent : "", headline, workload: page.workload(), plan };
             for (const p of page._peers) {
                 try { p.source.postMessage(msg, p.origin === "null" ? "*" : p.origin); } catch (e) { /* the frame went away */ }
             }
@@ -241,6 +249,9 @@ EM_JS(void, hwplan_install_page, (), {
         if (window.location.hash === page._lastHash) return; // our own replaceState
         cmd("fragment", fragment());
     });
+    if (window.parent !== window) { // embedded: say so once, with nothing of the plan (a parent asks with 'get')
+        try { window.parent.postMessage({ hwplan: "ready" }, "*"); } catch (e) { /* a parent that went away */ }
+    }
     window.addEventListener("message", (e) => {
         const d = e.data;
         if (!d || typeof d !== "object" || typeof d.hwplan !== "string" || !e.source) return;

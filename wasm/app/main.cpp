@@ -26,6 +26,7 @@
 #include "custom.h"
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/guard.h"
+#include "hwplan/json_api.h"
 #include "panels.h"
 #include "plan_words.h"
 #include "theme.h"
@@ -505,6 +506,15 @@ extern "C" EMSCRIPTEN_KEEPALIVE void hwplan_command(const char* kind, const char
     if (kind && std::string(kind) == "paste") app().pending_paste += text ? text : "";
     else app().commands.push_back({kind ? kind : "", text ? text : ""});
     wake(6);
+}
+
+// Called by the page API's scenarios() (bridge.cpp): the catalog's worked examples as `hwplan scenarios --format json`
+// and the JSON module's hw.scenarios() give them ({"scenarios": [{id, name, question, source, workload}, ...]}).
+// Written once, on the first call (the embedded catalog does not change; a call before start-up reads it then).
+extern "C" EMSCRIPTEN_KEEPALIVE const char* hwplan_scenarios() {
+    static const std::string json = hwplan::guarded("scenarios", [] { return hwplan::scenarios_json(hwplan::embedded_catalog().catalog); },
+                                                    [](const hwplan::Issue& i) { return hwplan::issues_json({i}); });
+    return json.c_str();
 }
 
 int main() {
