@@ -1590,6 +1590,44 @@ TEST(Runtimes, VllmApiServerDeclaresAnUncalibratedHostSide) {
     EXPECT_TRUE(noted);
 }
 
+// vLLM's KV-cache profile by engine release (runtimes.json decode_runtimes vllm-2023-12 and vllm-v1-2025-04, read
+// 2026-12-04), each term by hand:
+//  - 0.2.x (December 2023, before PR #2151): the profile pass runs max(max_model_len 4,096, 2,048) = 4,096 tokens
+//    (SchedulerConfig), and under TP its all-reduce inputs stay reserved (issue #2150): Llama 2 70B (80 layers, hidden
+//    8,192) at TP 4, 2 x 80 x 4,096 x 8,192 x 2 bytes = 10,737,418,240 bytes per rank on top of the tuned runtime's overhead.
+//    The suite row (PR #2031, 20,865 blocks x 16 = 333,840 tokens) is then within 10 % (the plan: about 351,600, +5.3 %).
+//  - V1 (v0.8.4): the dummy sampler on 256 requests (max_num_seqs on an L40S) x 128,256 logits (Llama 3.1's vocabulary)
+//    x 38 bytes (16-bit logits 2 + FP32 copy 4 + sorted values 4 + int64 indices 8 + the sort's int64 iota 8 + cub's
+//    alternate keys and values 12) = 1,247,674,368 bytes, larger than the 2,048-token forward pass, so it is the term.
+TEST(Runtimes, VllmProfileReservesByRelease) {
+    auto job = [](const char* model, const char* device, int count, const char* runtime) {
+        return std::string(R"({"stage": "serve", "model": ")") + model + R"(", "precision": "fp16",
+            "serve": {"context_tokens": 16, "prompt_tokens": 8, "output_tokens": 8, "concurrent_users": 1, "runtime": ")" + runtime +
+               R"("}, "hardware": {"devices": [")" + device + R"("], "count": )" + std::to_string(count) +
+               R"(}, "assumptions": {"serving_memory_utilization": 0.9, "kv_block_tokens": 16}})";
+    };
+    const Plan old70 = run(job("llama-2-70b", "a100-80gb", 4, "vllm-2023-12"));
+    const Plan tuned70 = run(job("llama-2-70b", "a100-80gb", 4, "tuned"));
+    const MemoryUse& m = old70.candidates.at(0).memory;
+    const MemoryUse& t = tuned70.candidates.at(0).memory;
+    ASSERT_EQ(old70.candidates.at(0).layout.tensor_parallel, 4);
+    EXPECT_NEAR(m.overhead_bytes - t.overhead_bytes, 10737418240.0, 1.0);
+    const double tokens = old70.candidates.at(0).figures.at("max_concurrent_users").value * 16;
+    EXPECT_NEAR(tokens, 333840.0, 0.10 * 333840.0); // PR #2031's row, within the memory tolerance
+    EXPECT_GT(tokens, 333840.0);                     // still above it: NCCL's and the allocator's own share not all counted
+    // One device: no all-reduce, only the 4,096-token pass (twice the tuned runtime's 2,048-token chunk).
+    const Plan old7 = run(job("llama-2-7b", "a100-80gb", 1, "vllm-2023-12"));
+    const Plan tuned7 = run(job("llama-2-7b", "a100-80gb", 1, "tuned"));
+    EXPECT_DOUBLE_EQ(old7.candidates.at(0).memory.overhead_bytes, tuned7.candidates.at(0).memory.overhead_bytes);
+    EXPECT_GT(old7.candidates.at(0).memory.activations_bytes, 1.9 * tuned7.candidates.at(0).memory.activations_bytes);
+    // V1: the sampler is the activation term.
+    const Plan v1 = run(job("llama-3.1-8b", "l40s", 1, "vllm-v1-2025-04"));
+    EXPECT_NEAR(v1.candidates.at(0).memory.activations_bytes, 1247674368.0, 1.0);
+    bool noted = false;
+    for (const std::string& n : v1.candidates.at(0).notes) noted = noted || n.find("not calibrated for this runtime (vllm-v1-2025-04)") != std::string::npos;
+    EXPECT_TRUE(noted);
+}
+
 // A declared band, not a model (devices tpu-v5e scale_out cross_domain_training_time_unmodelled_low_ratio 0.14): MaxText's
 // v5p README at 76bd53b0f (read 2026-12-03) ran its 128B config at 68.83 % MFU on one v5p-512 and 59.66 % on two joined by
 // DCN, 59.66 / 68.83 = 0.8668, 13.3 % below one slice, rounded outward to 14 %. By hand, a v5e job over more chips than one

@@ -33,6 +33,8 @@ const std::vector<Field>& fields() {
         {"kv_cache_free_memory_fraction", &Assumptions::kv_cache_free_memory_fraction},
         {"kv_block_tokens", &Assumptions::kv_block_tokens},
         {"prefill_chunk_tokens", &Assumptions::prefill_chunk_tokens},
+        {"allreduce_inputs_held_share", &Assumptions::allreduce_inputs_held_share},
+        {"vllm_profile_sampler_sequences", &Assumptions::vllm_profile_sampler_sequences},
         {"decode_step_overhead_s", &Assumptions::decode_step_overhead_s},
         {"llama_cpp_compute_buffer_bytes", &Assumptions::llama_cpp_compute_buffer_bytes},
         {"macos_gpu_wired_ratio", &Assumptions::macos_gpu_wired_ratio},

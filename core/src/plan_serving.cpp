@@ -191,20 +191,53 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // determine_num_available_blocks: "profiles the peak memory usage of the model" with the max batch size;
     // PR #10511's log: "PyTorch activation peak memory 1.26GiB" for an 8B model at 8,192 tokens).
     // llama.cpp-style runtimes allocate their compute buffer for the batch they run (llama_cpp_compute_buffer_bytes).
-    const double chunk = local_runtime(d) ? std::min(a.prefill_chunk_tokens, std::max(sh.prompt, sh.batch)) : a.prefill_chunk_tokens;
-    m.activations_bytes = inference_activation_bytes(arch, chunk, std::max(1.0, std::ceil(sh.batch / groups))) / tp;
-    e.term(m, "activations", m.activations_bytes, [&] { return std::string("one block's working set for a " + format_sig(chunk, 6) +
-                                                        "-token chunk" + (local_runtime(d) ? "" : " (the engine's token budget, profiled before the KV cache is sized)") +
-                                                        " + FP32 logits for " + format_sig(sh.batch, 6) + " sequences"); });
+    // A named engine release (serve.runtime, runtimes.json decode_runtimes) may size its profile pass differently:
+    // vLLM 0.2.x profiled max_num_batched_tokens = max(max_model_len, 2048) tokens (SchedulerConfig), not a chunk.
+    const DecodeRuntime* prt = local_runtime(d) ? nullptr : basis.runtime;
+    double chunk = local_runtime(d) ? std::min(a.prefill_chunk_tokens, std::max(sh.prompt, sh.batch)) : a.prefill_chunk_tokens;
+    if (prt && prt->profile_tokens_floor > 0) chunk = std::max(prt->profile_tokens_floor, double(arch.max_context));
+    const double forward_bytes = inference_activation_bytes(arch, chunk, std::max(1.0, std::ceil(sh.batch / groups))) / tp;
+    // vLLM V1's profile then runs its sampler on max_num_seqs dummy requests with top-k and top-p on (v0.8.4
+    // gpu_model_runner.py _dummy_sampler_run, top_k = vocab - 1, top_p = 0.9), after the forward pass has freed its
+    // working set: the whole vocabulary's logits of every request (gathered whole on every rank), sorted (sampler.py,
+    // ops/topk_topp_sampler.py apply_top_k_top_p). Its peak replaces the forward pass's when larger, never adds to it.
+    const double sampler_bytes = prt && prt->profile_sampler_bytes_per_logit > 0
+                                     ? prt->profile_sampler_bytes_per_logit * a.vllm_profile_sampler_sequences * double(arch.vocab)
+                                     : 0.0;
+    m.activations_bytes = std::max(forward_bytes, sampler_bytes);
+    e.term(m, "activations", m.activations_bytes, [&] {
+        const std::string forward = "one block's working set for a " + format_sig(chunk, 6) + "-token chunk" +
+                                    (local_runtime(d) ? "" : " (the engine's token budget, profiled before the KV cache is sized)") +
+                                    " + FP32 logits for " + format_sig(sh.batch, 6) + " sequences";
+        if (sampler_bytes <= 0) return forward;
+        const std::string sampler = "the profile's dummy sampler: " + format_sig(a.vllm_profile_sampler_sequences, 6) + " requests x " +
+                                    format_sig(double(arch.vocab), 6) + " logits x " + format_sig(prt->profile_sampler_bytes_per_logit, 3) +
+                                    " bytes, sorted for top-k/top-p";
+        return sampler_bytes >= forward_bytes ? sampler + " (larger than the forward pass's " + gb(forward_bytes) + ")"
+                                              : forward + " (larger than " + sampler + ", " + gb(sampler_bytes) + ")";
+    });
     // A serving engine split over tensor-parallel ranks of a scale-up domain (NVLink, Infinity Fabric) also holds
     // memory outside PyTorch's allocator on each device (NCCL and custom all-reduce buffers; vLLM's profile:
     // 1.79 GiB at TP 1, 3.58 GiB at TP 2). Over PCIe vLLM turns its custom all-reduce off beyond two GPUs
     // (custom_all_reduce.py: "not supported on more than two PCIe-only GPUs"), and a PCIe multi-GPU log shows
     // no more than a single device's context (the assumption's low end): none is added there.
     const double tp_buffers = tp > 1 && !local_runtime(d) && d.domain_size > 1 ? a.tensor_parallel_buffer_bytes : 0.0;
-    m.overhead_bytes = runtime_overhead_bytes(d, a) + tp_buffers;
+    // An engine that lets torch.distributed record its all-reduce inputs on the NCCL stream (vLLM before PR #2151, which
+    // set TORCH_NCCL_AVOID_RECORD_STREAMS=1: "torch.distributed.all_reduce does not free the input tensor until the
+    // synchronization point. This causes the memory usage to grow as the number of all_reduce calls increases",
+    // worker.py) cannot reuse a freed input until the device has passed that all-reduce; the host runs ahead of a
+    // prefill-sized pass, so the pass's inputs stay reserved when the engine reads the device's free memory after it
+    // (vLLM issue #2150: "the activation memory for all reduce is not reused"). Two all-reduces a layer (attention's
+    // output projection and the MLP's down projection, row-parallel), each the pass's tokens x hidden at 16 bits.
+    const double held_allreduce = prt && prt->profile_holds_allreduce_inputs && tp > 1
+                                      ? a.allreduce_inputs_held_share * 2.0 * std::ceil(double(arch.layers) / pp) * chunk * arch.hidden * 2.0
+                                      : 0.0;
+    m.overhead_bytes = runtime_overhead_bytes(d, a) + tp_buffers + held_allreduce;
     e.term(m, "overhead", m.overhead_bytes, [&] { return std::string(local_runtime(d) ? "llama.cpp-style compute buffer" : "runtime context (CUDA/ROCm/XLA) and framework") +
-                                                  (tp_buffers > 0 ? " + tensor-parallel communication buffers " + gb(tp_buffers) : ""); });
+                                                  (tp_buffers > 0 ? " + tensor-parallel communication buffers " + gb(tp_buffers) : "") +
+                                                  (held_allreduce > 0 ? " + the profile pass's all-reduce inputs still reserved (" + format_sig(100 * a.allreduce_inputs_held_share, 3) +
+                                                                            " % of 2 per layer x " + format_sig(chunk, 6) + " tokens x hidden at 16 bits) " + gb(held_allreduce)
+                                                                      : ""); });
     // TensorRT-LLM sizes its KV cache from what is free once the weights and its buffers are loaded, not from the
     // device's whole memory as vLLM's gpu_memory_utilization does: "The default value for free_gpu_memory_fraction
     // is 0.9, which means TensorRT-LLM tries to allocate 90% of free GPU memory (after loading weights) for KV
@@ -560,6 +593,14 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         if (drt.recomputes_context && drt.calibrated_by.empty())
             c.notes.push_back("not calibrated for this runtime (" + drt.id + "): it calls the model without a KV cache, so every step runs the whole "
                               "sequence so far at prefill_compute_efficiency; its KV-cache memory above is what a cached run would hold, not what it holds");
+        if (drt.profile_holds_allreduce_inputs && c.layout.tensor_parallel > 1 && drt.calibrated_by.empty())
+            c.notes.push_back("KV-cache capacity not calibrated for this runtime (" + drt.id + "): how many of its profile pass's all-reduce inputs "
+                              "are still reserved when it reads the free memory depends on how far the host runs ahead of the device; counted "
+                              "as allreduce_inputs_held_share of them, and the band spans that share's range");
+        if (drt.profile_sampler_bytes_per_logit > 0 && drt.calibrated_by.empty())
+            c.notes.push_back("KV-cache capacity not calibrated for this runtime (" + drt.id + "): its profile's dummy sampler is counted from its "
+                              "code for vllm_profile_sampler_sequences requests (its max_num_seqs; the band spans the engine's defaults), and "
+                              "whatever else the engine leaves beside weights and cache is not modelled");
     }
     e.headline = w.stage == Stage::batch ? e.value("throughput_tokens_per_s") : 1.0 / step_s;
 

@@ -32,6 +32,9 @@ struct Assumptions {
     double kv_cache_free_memory_fraction = 0; // share of the memory free after weights and buffers TensorRT-LLM gives its KV cache
     double kv_block_tokens = 0;              // paged KV cache block size
     double prefill_chunk_tokens = 0;         // chunked-prefill token budget per step
+    double allreduce_inputs_held_share = 0;  // share of a profile pass's all-reduce inputs an engine without
+                                             // TORCH_NCCL_AVOID_RECORD_STREAMS still holds when it reads the memory
+    double vllm_profile_sampler_sequences = 0; // dummy requests vLLM V1's profile samples (its max_num_seqs)
     double decode_step_overhead_s = 0;       // fixed cost of one decode iteration
     double llama_cpp_compute_buffer_bytes = 0; // llama.cpp compute buffer (edge / Apple runtimes)
     double macos_gpu_wired_ratio = 0;        // share of unified memory macOS lets the GPU wire by default

@@ -137,6 +137,14 @@ struct DecodeRuntime {
     double served_host_time_unmodelled_share = 0; // declared, not modelled: the share of a served run's time its host side (API server,
                                                  // scheduling, output processing) may take beside the device's steps; widens the slow
                                                  // end of the serving throughput to the plan x (1 - share) (0: none declared)
+    // How the engine sizes its KV cache (a serving engine that profiles one dummy pass before it sizes the cache, as vLLM
+    // does; none set: the catalog-wide account, plan_serving.cpp eval_serve_layout):
+    double profile_tokens_floor = 0;             // > 0: the profile pass runs max(the model's context, this) tokens, not
+                                                 // prefill_chunk_tokens (vLLM 0.2.x SchedulerConfig: max(max_model_len, 2048))
+    bool profile_holds_allreduce_inputs = false; // under tensor parallelism the pass's freed all-reduce inputs stay reserved
+                                                 // when the engine reads the memory (allreduce_inputs_held_share of them)
+    double profile_sampler_bytes_per_logit = 0;  // device bytes the profile's dummy sampler holds at its peak per logit of
+                                                 // vllm_profile_sampler_sequences x vocabulary (0: none counted)
     std::vector<std::string> calibrated_by;      // suite cases a value under this profile was fitted on (empty: not calibrated for it)
     std::string source;                          // source id in Catalog::runtime_sources
     bool operator==(const DecodeRuntime&) const = default;
