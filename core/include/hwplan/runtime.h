@@ -54,9 +54,11 @@ struct TrainingRuntime {
     bool offload_parameters = false;             // CPU offload under ZeRO-3/FSDP moves the sharded parameters and gradients too (FSDP2 CPUOffloadPolicy)
     bool shard_embeddings_and_head = false;      // FSDP wraps the token embeddings and the output head as units of their own (torchtune's
                                                  // custom_sharded_layers): resharded after forward, so the root unit keeps neither
-    // PyTorch FSDP (FullyShardedDataParallel) full sharding without CPU offload holds all-gathered units beside the shards:
-    // the root unit (embeddings, head), which it does not reshard after forward, and this many block units at once
-    // (limit_all_gathers=True: 2). 0: not counted (a trainer whose profile was not read for it).
+    // PyTorch FSDP (FullyShardedDataParallel) full sharding holds all-gathered units beside the shards: the root unit
+    // (embeddings, head), which it does not reshard after forward, and this many block units at once (FSDP1 with
+    // limit_all_gathers=True and the default BACKWARD_PRE: 3 in backward, the current, the prefetched, and the one just
+    // resharded, whose block the caching allocator holds until the compute stream passes it, record_stream). With CPU
+    // offload it is the number of blocks in flight (at least 2). 0: not counted (a trainer whose profile was not read for it).
     int fsdp_units_in_flight = 0;
     // The reserved peak is counted from after FSDP's init (train.py resets the peak counters there), whose transients stay
     // cached: the root unit's original tensors and their flat copy, and the last block's (two copies of each unit).
