@@ -1447,6 +1447,8 @@ TEST(Runtimes, TorchtuneShardsEmbeddingsAndHeadAsUnitsOfTheirOwn) {
 //   (fsdp_units_in_flight 3, FSDP1's record_stream and rate limiter; 2 before 2026-12-04): 3 x 84,040,000 x 2 bytes
 //   adapters per block: rank 8 x (4 x (4,096 + 4,096) + 3 x (4,096 + 11,008)) = 262,144 + 362,496 = 624,640
 //   weights 504,240,000 + 3,276,800,000 + 3 x 624,640 x 2 = 3,784,787,840 bytes; gradients 624,640 x 2 = 1,249,280.
+//   FSDP1's device copies of the root's and a block's shards awaiting their all-gather (fsdp_offload_shard_copies_kept, since
+//   2026-12-04): (1,638,400,000 + 84,040,000) x 2 bytes / 8 devices = 430,610,000; weights 4,215,397,840.
 // Before offload counted adapters this plan held the whole sharded base: (5e9 x 2 + 24,985,600 x 2) / 8 bytes.
 TEST(Runtimes, FsdpCpuOffloadStreamsTheFrozenBaseOfAnAdapterFineTune) {
     const Plan p = run(R"({"stage": "finetune", "precision": "bf16",
@@ -1455,7 +1457,7 @@ TEST(Runtimes, FsdpCpuOffloadStreamsTheFrozenBaseOfAnAdapterFineTune) {
                   "zero_stage": 3, "cpu_offload": true},
         "hardware": {"devices": ["a100-80gb"], "count": 8}})");
     const MemoryUse& m = p.candidates.at(0).memory;
-    EXPECT_NEAR(m.weights_bytes, 3784787840.0, 1);
+    EXPECT_NEAR(m.weights_bytes, 4215397840.0, 1);
     EXPECT_NEAR(m.gradients_bytes, 1249280.0, 1);
     EXPECT_EQ(m.optimizer_bytes, 0); // the optimizer steps on the CPU
 }
@@ -1525,6 +1527,38 @@ TEST(Runtimes, Fsdp1HoldsAThirdBlockWhoseFreeWaitsOnTheComputeStream) {
     EXPECT_EQ(p.candidates.front().memory.activations_bytes, q.candidates.front().memory.activations_bytes);
 }
 
+// PyTorch FSDP1's CPU offload copies each unit's shard to the device on the pre-unshard stream before its all-gather
+// (_flat_param.py pre_unshard: 'self.flat_param_to(self.device, non_blocking=True)') and hands the copy to the unshard
+// stream (_all_gather_flat_param: '_no_dispatch_record_stream(sharded_flat_param, ...)  # unshard_stream'), so the caching
+// allocator keeps it until the all-gather has read it; the root's copy is still waiting on the root's all-gather when the
+// first block's is made (runtimes.json fsdp-qlora fsdp_offload_shard_copies_kept). Answer.AI's Llama 2 70B QLoRA with CPU
+// offload on 2 RTX 3090, by hand:
+//   root: 2 x 32,000 x 8,192 = 524,288,000 params x 2 bytes / 2 devices = 524,288,000 bytes
+//   block: (68,976,648,192 - 524,288,000) / 80 = 855,654,502.4 params x 0.5 bytes (the 4-bit codes in bf16 storage; the
+//          statistics are not in the flat parameter) / 2 = 213,913,625.6 bytes
+//   the two copies: 738,201,625.6 bytes (tolerance 1e-6: exact in the parameter counts).
+TEST(Runtimes, Fsdp1CpuOffloadKeepsShardCopiesUntilTheirAllGather) {
+    const std::string job = R"({"stage": "finetune", "model": "llama-2-70b", "precision": {"weights": "nf4", "kv_cache": "bf16", "compute": "bf16"},
+        "train": {"method": "qlora", "lora_rank": 64, "seq_len": 2048, "micro_batch": 2, "global_batch": 4, "checkpointing": "full",
+                  "zero_stage": 3, "optimizer": "adamw", "cpu_offload": true, "runtime": "fsdp-qlora"},
+        "hardware": {"devices": ["rtx-3090"], "count": 2}})";
+    Catalog without = catalog();
+    for (TrainingRuntime& rt : without.training_runtimes)
+        if (rt.id == "fsdp-qlora") {
+            EXPECT_TRUE(rt.fsdp_offload_shard_copies_kept);
+            rt.fsdp_offload_shard_copies_kept = false;
+        }
+    const Plan p = run(job);
+    const Plan q = plan_from_json(job, without, false);
+    ASSERT_FALSE(p.candidates.empty());
+    ASSERT_FALSE(q.candidates.empty());
+    EXPECT_NEAR(p.candidates.front().memory.weights_bytes - q.candidates.front().memory.weights_bytes, 738201625.6, 1e-6 * 738201625.6);
+    // Without offload there is no copy to make: the shards already live on the device.
+    std::string resident = job;
+    resident.replace(resident.find(R"("cpu_offload": true)"), 19, R"("cpu_offload": false)");
+    EXPECT_EQ(run(resident).candidates.front().memory.weights_bytes, plan_from_json(resident, without, false).candidates.front().memory.weights_bytes);
+}
+
 // bitsandbytes keeps a 4-bit weight's quantization statistics on the parameter object (bitsandbytes/nn/modules.py
 // Params4bit.__new__: 'self.quant_state = quant_state'), outside the tensor data FSDP flattens, shards and offloads, so
 // under FSDP + QLoRA every device holds the whole model's statistics (runtimes.json fsdp-qlora quant_state_replicated).
@@ -1533,7 +1567,9 @@ TEST(Runtimes, Fsdp1HoldsAThirdBlockWhoseFreeWaitsOnTheComputeStream) {
 //   statistics: 68,452,360,192 x (4.127 - 4) / 8 bits = 1,086,681,218 bytes (nf4 with double quantization, QLoRA paper
 //   section 3: 0.127 bits a weight); the three blocks in flight (fsdp_units_in_flight) already hold 3/80 of them:
 //   1,086,681,218 x 77/80 = 1,045,930,672.
-// Without the flag the same plan holds 1,045,930,672 bytes less on each device (tolerance 0.1 %, the parameter count's rounding).
+// Without the flag the statistics would be in the flat parameter, so the block's shard copy awaiting its all-gather
+// (fsdp_offload_shard_copies_kept) would carry its share: 855,654,502.4 block params x 0.127 / 8 / 2 = 6,791,757. The same plan
+// holds 1,045,930,672 - 6,791,757 = 1,039,138,915 bytes less on each device (tolerance 0.1 %, the parameter count's rounding).
 TEST(Runtimes, FsdpQloraKeepsTheQuantizationStatisticsWholeOnEachDevice) {
     const std::string job = R"({"stage": "finetune", "model": "llama-2-70b", "precision": {"weights": "nf4", "kv_cache": "bf16", "compute": "bf16"},
         "train": {"method": "qlora", "lora_rank": 64, "seq_len": 2048, "micro_batch": 2, "global_batch": 4, "checkpointing": "full",
@@ -1546,7 +1582,7 @@ TEST(Runtimes, FsdpQloraKeepsTheQuantizationStatisticsWholeOnEachDevice) {
     const Plan q = plan_from_json(job, sharded, false);
     ASSERT_FALSE(p.candidates.empty());
     ASSERT_FALSE(q.candidates.empty());
-    EXPECT_NEAR(p.candidates.front().memory.weights_bytes - q.candidates.front().memory.weights_bytes, 1045930672.0, 0.001 * 1045930672.0);
+    EXPECT_NEAR(p.candidates.front().memory.weights_bytes - q.candidates.front().memory.weights_bytes, 1039138915.0, 0.001 * 1039138915.0);
     // Without offload the shards already hold 1/n of them: 1,086,681,218 / 2 = 543,340,609 more on each of 2 devices.
     std::string whole = job;
     whole.replace(whole.find(R"("cpu_offload": true)"), 19, R"("cpu_offload": false)");

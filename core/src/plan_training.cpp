@@ -173,9 +173,14 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // the one more its rate limiter leaves pending (runtimes.json fsdp_units_in_flight, see below).
     const int offload_units_in_flight = std::max(2, rt.fsdp_units_in_flight);
     const double in_flight_params = largest_unit_params + (offload_units_in_flight - 1) * block_params;
+    double offload_shard_copies = 0; // FSDP1's device copies of offloaded shards awaiting their all-gather (below)
     if (params_offloaded && full) {
         weights = (in_flight_params + root_params) * st_per.weights;
         grads = (largest_unit_params + root_params) * grad_per;
+        if (rt.fsdp_offload_shard_copies_kept && n > 1) { // FSDP1's shard copies awaiting their all-gather (see below)
+            offload_shard_copies = (root_params + block_params) * st_per.weights / n;
+            weights += offload_shard_copies;
+        }
     } else if (params_offloaded) {
         // Adapters: the units in flight hold the frozen base as stored (quantized blocks at the format's bytes, the
         // 16-bit tables at 2) and their blocks' adapters; gradients exist for the current block's adapters only.
@@ -187,6 +192,22 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         weights = in_flight_params * block_bytes_per_param + root_params * table_bytes_per_param +
                   offload_units_in_flight * adapters_per_block * st_per.weights;
         grads = adapters_per_block * grad_per;
+        // FSDP1's CPU offload copies each unit's shard to the device before its all-gather, on the pre-unshard stream
+        // (_flat_param.py pre_unshard: 'self.flat_param_to(self.device, non_blocking=True)', "This creates a new tensor
+        // distinct from any attributes"), and hands it to the unshard stream ('_no_dispatch_record_stream(sharded_flat_param,
+        // ...)  # unshard_stream' in _all_gather_flat_param), so the caching allocator keeps it until that all-gather has run.
+        // The step opens with the root unit's all-gather, and the first block's shard is copied while it runs: that stream's
+        // pool, which no other stream's tensors use, holds both copies (runtimes.json fsdp_offload_shard_copies_kept). A
+        // flat parameter holds the 4-bit codes only: bitsandbytes' statistics stay on the parameter object.
+        if (rt.fsdp_offload_shard_copies_kept && n > 1) {
+            const double stats_bytes_per_param =
+                rt.quant_state_replicated && frozen_base.quantized_params > 0
+                    ? std::max(0.0, frozen_base.bits_per_weight - std::floor(frozen_base.bits_per_weight)) / 8.0 *
+                          std::min(1.0, frozen_base.quantized_params / std::max(1.0, w.model.params - tables_params))
+                    : 0.0;
+            offload_shard_copies = (root_params * table_bytes_per_param + block_params * (block_bytes_per_param - stats_bytes_per_param)) / n;
+            weights += offload_shard_copies;
+        }
     }
     // PyTorch FSDP without CPU offload holds all-gathered units beside the shards (runtimes.json fsdp_units_in_flight): the
     // root unit, which it does not reshard after forward (torch/distributed/fsdp/_runtime_utils.py _post_forward_reshard:
@@ -229,7 +250,10 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                (root_params > 0 ? ", the root keeps " + format_count(root_params) : ""));
         if (params_offloaded) return std::string(wwhy + "; offloaded with FSDP's CPU offload (" + rt.id + "): on the device " +
                                                  std::to_string(offload_units_in_flight) + " blocks in flight (" + format_count(in_flight_params) +
-                                                 " params) and the root unit, embeddings and head (" + format_count(root_params) + ")");
+                                                 " params) and the root unit, embeddings and head (" + format_count(root_params) + ")" +
+                                                 (offload_shard_copies > 0 ? ", and the device copies of the root's and a block's shards awaiting their all-gather (" +
+                                                                                 gb(offload_shard_copies) + ")"
+                                                                           : ""));
         return std::string(wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : "") +
                                                            (gather_params > 0 ? " + the largest layer gathered (" + format_count(gather_params) + " params x 2 bytes)" : "")); };
     // A 4-bit base's quantization statistics outside the sharded parameters (runtimes.json quant_state_replicated):

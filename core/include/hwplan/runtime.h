@@ -66,6 +66,10 @@ struct TrainingRuntime {
     // A 4-bit base's quantization statistics (bitsandbytes: Params4bit.quant_state, a Python attribute of the parameter,
     // not a tensor FSDP flattens) stay whole on every device, beside the sharded (or offloaded) 4-bit data.
     bool quant_state_replicated = false;
+    // PyTorch FSDP1's CPU offload copies a unit's shard to the device on its pre-unshard stream before the all-gather and
+    // keeps the copy until the all-gather has read it (record_stream on the unshard stream): that stream's pool holds the
+    // root unit's shard copy and, while the root's all-gather runs, the first block's (1/n of each, as stored).
+    bool fsdp_offload_shard_copies_kept = false;
     // Adapter (LoRA/QLoRA) step time, fitted on the runtime's own calibration rows (runtimes.json): a fixed time per
     // micro-batch beyond its FLOPs and dequantization, and the share of the full T x T attention FLOPs its causal
     // kernel executes (FlashAttention-2 skips fully masked blocks: 0.5; Dao 2023, section 3.1.1). Full training keeps
