@@ -1443,9 +1443,12 @@ TEST(Runtimes, TorchtuneShardsEmbeddingsAndHeadAsUnitsOfTheirOwn) {
 // train.py: CPUOffload(offload_params=True) over the whole model). The same 5B shape as above, LoRA rank 8 under
 // the fsdp-qlora profile (bf16 base and adapters), by hand:
 //   tables (untied embeddings + head) 2 x 200,000 x 4,096 = 1,638,400,000 params: the root unit, kept whole
-//   block (5e9 - 1,638,400,000) / 40 = 84,040,000 params; the one computed and the next: 2 x 84,040,000 x 2 bytes
+//   block (5e9 - 1,638,400,000) / 40 = 84,040,000 params; the one computed, the prefetched one and the one just resharded
+//   (fsdp_units_in_flight 3, FSDP1's record_stream and rate limiter; 2 before 2026-12-04): 3 x 84,040,000 x 2 bytes
 //   adapters per block: rank 8 x (4 x (4,096 + 4,096) + 3 x (4,096 + 11,008)) = 262,144 + 362,496 = 624,640
-//   weights 336,160,000 + 3,276,800,000 + 2 x 624,640 x 2 = 3,615,458,560 bytes; gradients 624,640 x 2 = 1,249,280.
+//   weights 504,240,000 + 3,276,800,000 + 3 x 624,640 x 2 = 3,784,787,840 bytes; gradients 624,640 x 2 = 1,249,280.
+//   FSDP1's device copies of the root's and a block's shards awaiting their all-gather (fsdp_offload_shard_copies_kept, since
+//   2026-12-04): (1,638,400,000 + 84,040,000) x 2 bytes / 8 devices = 430,610,000; weights 4,215,397,840.
 // Before offload counted adapters this plan held the whole sharded base: (5e9 x 2 + 24,985,600 x 2) / 8 bytes.
 TEST(Runtimes, FsdpCpuOffloadStreamsTheFrozenBaseOfAnAdapterFineTune) {
     const Plan p = run(R"({"stage": "finetune", "precision": "bf16",
@@ -1454,7 +1457,7 @@ TEST(Runtimes, FsdpCpuOffloadStreamsTheFrozenBaseOfAnAdapterFineTune) {
                   "zero_stage": 3, "cpu_offload": true},
         "hardware": {"devices": ["a100-80gb"], "count": 8}})");
     const MemoryUse& m = p.candidates.at(0).memory;
-    EXPECT_NEAR(m.weights_bytes, 3615458560.0, 1);
+    EXPECT_NEAR(m.weights_bytes, 4215397840.0, 1);
     EXPECT_NEAR(m.gradients_bytes, 1249280.0, 1);
     EXPECT_EQ(m.optimizer_bytes, 0); // the optimizer steps on the CPU
 }
@@ -1462,7 +1465,9 @@ TEST(Runtimes, FsdpCpuOffloadStreamsTheFrozenBaseOfAnAdapterFineTune) {
 // PyTorch FSDP (FullyShardedDataParallel, as Answer.AI's train.py wraps it: limit_all_gathers=True, no CPU offload) holds
 // all-gathered units beside the shards: the root unit (embeddings, head) is not resharded after forward
 // (torch/distributed/fsdp/_runtime_utils.py _post_forward_reshard: free_unsharded_flat_param = not state._is_root and ...),
-// and at most two block units are all-gathered at once (limit_all_gathers' rate limiter). Its init leaves the root's
+// and three block units hold all-gathered storage at once in backward (the current, the prefetched under the default
+// BACKWARD_PRE, and the one just resharded, whose free waits on the compute stream: record_stream; limit_all_gathers'
+// rate limiter waits for the older of the last two frees only). Its init leaves the root's
 // original tensors and their flat copy, and the last block's, cached (FlatParamHandle.flatten_tensors concatenates while the
 // originals live; shard() clones a chunk and frees the unsharded flat parameter), and train.py resets the peak counters only
 // after the wrap, so the reserved peak cannot fall below the shards plus that cache. Llama 2 7B QLoRA on 2 GPUs, rank 64 on
@@ -1470,7 +1475,7 @@ TEST(Runtimes, FsdpCpuOffloadStreamsTheFrozenBaseOfAnAdapterFineTune) {
 //   root: untied embeddings + head 2 x 32,000 x 4,096 = 262,144,000 params x 2 bytes = 524,288,000
 //   block: (6,738,415,616 - 262,144,000) / 32 = 202,383,488 params x 4.127 / 8 = 104,404,082 bytes of NF4 storage, plus its
 //          adapters 4 x 64 x 8,192 + 3 x 64 x 15,104 = 4,997,120 x 2 bytes = 9,994,240: 114,398,322
-//   gathered: 524,288,000 + 2 x 114,398,322 = 753,084,644 bytes; init cache 2 x (524,288,000 + 114,398,322) = 1,277,372,644.
+//   gathered: 524,288,000 + 3 x 114,398,322 = 867,482,966 bytes; init cache 2 x (524,288,000 + 114,398,322) = 1,277,372,644.
 //   bitsandbytes' quantization statistics are not sharded (runtimes.json quant_state_replicated, since 2026-12-03 night):
 //   6,476,271,616 NF4 params x 0.127 / 8 = 102,812,812 bytes whole on each device, half of it beyond the shard: 51,406,406.
 TEST(Runtimes, FsdpHoldsGatheredUnitsAndItsInitCache) {
@@ -1482,14 +1487,76 @@ TEST(Runtimes, FsdpHoldsGatheredUnitsAndItsInitCache) {
         return p.candidates.at(0).memory;
     };
     const MemoryUse sharded = memory(3, 512), whole = memory(0, 512);
-    EXPECT_NEAR(sharded.weights_bytes - whole.weights_bytes / 2, 753084644.0 + 51406406.0, 0.01 * 753084644.0);
+    EXPECT_NEAR(sharded.weights_bytes - whole.weights_bytes / 2, 867482966.0 + 51406406.0, 0.01 * 867482966.0);
     // At 512 tokens the step's own default-stream tensors (optimizer state, activations, fragmentation) are smaller than the
     // init cache, so the reserved peak is the shards + the cache + what the other streams hold (gathered units, gradients).
     const double reserved = sharded.total_bytes - sharded.context_bytes - sharded.managed_bytes;
-    EXPECT_NEAR(reserved, whole.weights_bytes / 2 + 1277372644.0 + 753084644.0 + 51406406.0 + sharded.gradients_bytes, 0.01e9);
+    EXPECT_NEAR(reserved, whole.weights_bytes / 2 + 1277372644.0 + 867482966.0 + 51406406.0 + sharded.gradients_bytes, 0.01e9);
     // At 2,048 x 1 the step's tensors exceed the cache: no floor is added.
     const MemoryUse longer = memory(3, 2048);
     EXPECT_NEAR(longer.overhead_bytes, longer.context_bytes + 0.176 * (longer.activations_bytes + longer.gradients_bytes), 1e3);
+}
+
+// PyTorch FSDP1 frees a resharded unit's all-gathered storage with record_stream on the compute stream
+// (_flat_param.py _free_unsharded_flat_param: '# Do not free the memory until all ops in the current stream finish'), so the
+// caching allocator cannot give that block to the next all-gather until the compute stream has passed it, and
+// limit_all_gathers waits only for the older of the last two frees (_runtime_utils.py _unshard, _limiter_utils.py
+// _max_num_inflight_all_gathers = 2); with the default BACKWARD_PRE the next unit is all-gathered while the current one computes
+// (api.py: 'at the peak, it holds the current set of parameters, next set of parameters'). In backward three block units hold
+// unshard-stream memory: the one just resharded, the current and the prefetched (runtimes.json fsdp-qlora
+// fsdp_units_in_flight 3). Answer.AI's Llama 2 7B LoRA at 2,048 x 6 on 2 RTX 3090 (bf16 base, rank 64 on every linear), by hand:
+//   block: (6,738,415,616 - 2 x 32,000 x 4,096) / 32 = 202,383,488 params x 2 bytes = 404,766,976
+//   its adapters: 4 x 64 x 8,192 + 3 x 64 x 15,104 = 4,997,120 params x 2 bytes = 9,994,240
+//   the third unit: 414,761,216 bytes more than with two (tolerance 1e-6, exact in the parameter counts).
+TEST(Runtimes, Fsdp1HoldsAThirdBlockWhoseFreeWaitsOnTheComputeStream) {
+    const std::string job = R"({"stage": "finetune", "model": "llama-2-7b", "precision": {"weights": "bf16", "kv_cache": "bf16", "compute": "bf16"},
+        "train": {"method": "lora", "lora_rank": 64, "seq_len": 2048, "micro_batch": 6, "global_batch": 12, "checkpointing": "full",
+                  "zero_stage": 3, "optimizer": "adamw", "runtime": "fsdp-qlora"},
+        "hardware": {"devices": ["rtx-3090"], "count": 2}})";
+    Catalog two = catalog();
+    for (TrainingRuntime& rt : two.training_runtimes)
+        if (rt.id == "fsdp-qlora") {
+            EXPECT_EQ(rt.fsdp_units_in_flight, 3);
+            rt.fsdp_units_in_flight = 2;
+        }
+    const Plan p = run(job);
+    const Plan q = plan_from_json(job, two, false);
+    ASSERT_FALSE(p.candidates.empty());
+    ASSERT_FALSE(q.candidates.empty());
+    EXPECT_NEAR(p.candidates.front().memory.weights_bytes - q.candidates.front().memory.weights_bytes, 414761216.0, 1e-6 * 414761216.0);
+    EXPECT_EQ(p.candidates.front().memory.activations_bytes, q.candidates.front().memory.activations_bytes);
+}
+
+// PyTorch FSDP1's CPU offload copies each unit's shard to the device on the pre-unshard stream before its all-gather
+// (_flat_param.py pre_unshard: 'self.flat_param_to(self.device, non_blocking=True)') and hands the copy to the unshard
+// stream (_all_gather_flat_param: '_no_dispatch_record_stream(sharded_flat_param, ...)  # unshard_stream'), so the caching
+// allocator keeps it until the all-gather has read it; the root's copy is still waiting on the root's all-gather when the
+// first block's is made (runtimes.json fsdp-qlora fsdp_offload_shard_copies_kept). Answer.AI's Llama 2 70B QLoRA with CPU
+// offload on 2 RTX 3090, by hand:
+//   root: 2 x 32,000 x 8,192 = 524,288,000 params x 2 bytes / 2 devices = 524,288,000 bytes
+//   block: (68,976,648,192 - 524,288,000) / 80 = 855,654,502.4 params x 0.5 bytes (the 4-bit codes in bf16 storage; the
+//          statistics are not in the flat parameter) / 2 = 213,913,625.6 bytes
+//   the two copies: 738,201,625.6 bytes (tolerance 1e-6: exact in the parameter counts).
+TEST(Runtimes, Fsdp1CpuOffloadKeepsShardCopiesUntilTheirAllGather) {
+    const std::string job = R"({"stage": "finetune", "model": "llama-2-70b", "precision": {"weights": "nf4", "kv_cache": "bf16", "compute": "bf16"},
+        "train": {"method": "qlora", "lora_rank": 64, "seq_len": 2048, "micro_batch": 2, "global_batch": 4, "checkpointing": "full",
+                  "zero_stage": 3, "optimizer": "adamw", "cpu_offload": true, "runtime": "fsdp-qlora"},
+        "hardware": {"devices": ["rtx-3090"], "count": 2}})";
+    Catalog without = catalog();
+    for (TrainingRuntime& rt : without.training_runtimes)
+        if (rt.id == "fsdp-qlora") {
+            EXPECT_TRUE(rt.fsdp_offload_shard_copies_kept);
+            rt.fsdp_offload_shard_copies_kept = false;
+        }
+    const Plan p = run(job);
+    const Plan q = plan_from_json(job, without, false);
+    ASSERT_FALSE(p.candidates.empty());
+    ASSERT_FALSE(q.candidates.empty());
+    EXPECT_NEAR(p.candidates.front().memory.weights_bytes - q.candidates.front().memory.weights_bytes, 738201625.6, 1e-6 * 738201625.6);
+    // Without offload there is no copy to make: the shards already live on the device.
+    std::string resident = job;
+    resident.replace(resident.find(R"("cpu_offload": true)"), 19, R"("cpu_offload": false)");
+    EXPECT_EQ(run(resident).candidates.front().memory.weights_bytes, plan_from_json(resident, without, false).candidates.front().memory.weights_bytes);
 }
 
 // bitsandbytes keeps a 4-bit weight's quantization statistics on the parameter object (bitsandbytes/nn/modules.py
@@ -1498,8 +1565,11 @@ TEST(Runtimes, FsdpHoldsGatheredUnitsAndItsInitCache) {
 // Llama 2 70B QLoRA on 2 GPUs with CPU offload (Answer.AI's 70B row), by hand:
 //   NF4 params: 68,976,648,192 - 2 x 32,000 x 8,192 (untied embeddings and head, 16-bit) = 68,452,360,192
 //   statistics: 68,452,360,192 x (4.127 - 4) / 8 bits = 1,086,681,218 bytes (nf4 with double quantization, QLoRA paper
-//   section 3: 0.127 bits a weight); the two blocks in flight already hold 2/80 of them: 1,086,681,218 x 78/80 = 1,059,514,188.
-// Without the flag the same plan holds 1,059,514,188 bytes less on each device (tolerance 0.1 %, the parameter count's rounding).
+//   section 3: 0.127 bits a weight); the three blocks in flight (fsdp_units_in_flight) already hold 3/80 of them:
+//   1,086,681,218 x 77/80 = 1,045,930,672.
+// Without the flag the statistics would be in the flat parameter, so the block's shard copy awaiting its all-gather
+// (fsdp_offload_shard_copies_kept) would carry its share: 855,654,502.4 block params x 0.127 / 8 / 2 = 6,791,757. The same plan
+// holds 1,045,930,672 - 6,791,757 = 1,039,138,915 bytes less on each device (tolerance 0.1 %, the parameter count's rounding).
 TEST(Runtimes, FsdpQloraKeepsTheQuantizationStatisticsWholeOnEachDevice) {
     const std::string job = R"({"stage": "finetune", "model": "llama-2-70b", "precision": {"weights": "nf4", "kv_cache": "bf16", "compute": "bf16"},
         "train": {"method": "qlora", "lora_rank": 64, "seq_len": 2048, "micro_batch": 2, "global_batch": 4, "checkpointing": "full",
@@ -1512,7 +1582,7 @@ TEST(Runtimes, FsdpQloraKeepsTheQuantizationStatisticsWholeOnEachDevice) {
     const Plan q = plan_from_json(job, sharded, false);
     ASSERT_FALSE(p.candidates.empty());
     ASSERT_FALSE(q.candidates.empty());
-    EXPECT_NEAR(p.candidates.front().memory.weights_bytes - q.candidates.front().memory.weights_bytes, 1059514188.0, 0.001 * 1059514188.0);
+    EXPECT_NEAR(p.candidates.front().memory.weights_bytes - q.candidates.front().memory.weights_bytes, 1039138915.0, 0.001 * 1039138915.0);
     // Without offload the shards already hold 1/n of them: 1,086,681,218 / 2 = 543,340,609 more on each of 2 devices.
     std::string whole = job;
     whole.replace(whole.find(R"("cpu_offload": true)"), 19, R"("cpu_offload": false)");

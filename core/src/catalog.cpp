@@ -781,6 +781,7 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
             t.fsdp_units_in_flight = e.integer("fsdp_units_in_flight", false, 0, 8).value_or(0);
             t.fsdp_init_cache_kept = e.boolean("fsdp_init_cache_kept", false).value_or(false);
             t.quant_state_replicated = e.boolean("quant_state_replicated", false).value_or(false);
+            t.fsdp_offload_shard_copies_kept = e.boolean("fsdp_offload_shard_copies_kept", false).value_or(false);
             t.adapter_step_overhead_s = e.number("adapter_step_overhead_s", false, 0, 10).value_or(0);
             t.causal_attention_flops_ratio = e.number("causal_attention_flops_ratio", false, 0.5, 1).value_or(1);
             t.adapter_timing_calibrated_by = e.strings("adapter_timing_calibrated_by", false);
@@ -795,7 +796,8 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
                                  "logits_kept_bytes_per_value", "loss_fp32_bytes_per_value", "loss_chunks", "paged_optimizer", "paged_optimizer_methods",
                                  "full_master_weights", "optimizer_in_backward", "attention", "offload_checkpoints", "gated_mlp_saved_tensors", "optimizer_fp32_gradient_bytes_per_param",
                                  "zero2_shards_gradients", "zero3_layer_gather_bytes_per_param", "offload_gradients",
-                                 "offload_parameters", "shard_embeddings_and_head", "fsdp_units_in_flight", "fsdp_init_cache_kept", "quant_state_replicated", "adapter_step_overhead_s",
+                                 "offload_parameters", "shard_embeddings_and_head", "fsdp_units_in_flight", "fsdp_init_cache_kept", "quant_state_replicated", "fsdp_offload_shard_copies_kept",
+                                 "adapter_step_overhead_s",
                                  "causal_attention_flops_ratio", "max_zero_stage", "recompute", "tensor_parallel_overlap", "lora_targets",
                                  "lora_dropout", "lora_dropout_per_module", "quantized_base_keeps_inputs", "quantizes_head",
                                  "dequantized_copy_bytes_per_param", "fused_qkv_kept", "lora_zero_pad_kept", "memory_unmodelled_high_ratio",

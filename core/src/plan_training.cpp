@@ -169,9 +169,18 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const double own_units_params = rt.shard_embeddings_and_head ? std::min(tables_params, table_params * (arch.tied_embeddings ? 1.0 : 2.0)) : 0;
     const double root_params = tables_params - own_units_params;
     const double largest_unit_params = own_units_params > 0 ? std::max(block_params, table_params) : block_params;
+    // The units whose all-gathered storage the device holds at once: the largest and the next block, and under PyTorch FSDP1
+    // the one more its rate limiter leaves pending (runtimes.json fsdp_units_in_flight, see below).
+    const int offload_units_in_flight = std::max(2, rt.fsdp_units_in_flight);
+    const double in_flight_params = largest_unit_params + (offload_units_in_flight - 1) * block_params;
+    double offload_shard_copies = 0; // FSDP1's device copies of offloaded shards awaiting their all-gather (below)
     if (params_offloaded && full) {
-        weights = (largest_unit_params + block_params + root_params) * st_per.weights;
+        weights = (in_flight_params + root_params) * st_per.weights;
         grads = (largest_unit_params + root_params) * grad_per;
+        if (rt.fsdp_offload_shard_copies_kept && n > 1) { // FSDP1's shard copies awaiting their all-gather (see below)
+            offload_shard_copies = (root_params + block_params) * st_per.weights / n;
+            weights += offload_shard_copies;
+        }
     } else if (params_offloaded) {
         // Adapters: the units in flight hold the frozen base as stored (quantized blocks at the format's bytes, the
         // 16-bit tables at 2) and their blocks' adapters; gradients exist for the current block's adapters only.
@@ -180,15 +189,36 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                  ? std::max(0.0, frozen_base.total - tables_params * table_bytes_per_param) / (w.model.params - tables_params)
                                                  : frozen_per;
         const double adapters_per_block = trainable / arch.layers;
-        weights = (largest_unit_params + block_params) * block_bytes_per_param + root_params * table_bytes_per_param +
-                  2.0 * adapters_per_block * st_per.weights;
+        weights = in_flight_params * block_bytes_per_param + root_params * table_bytes_per_param +
+                  offload_units_in_flight * adapters_per_block * st_per.weights;
         grads = adapters_per_block * grad_per;
+        // FSDP1's CPU offload copies each unit's shard to the device before its all-gather, on the pre-unshard stream
+        // (_flat_param.py pre_unshard: 'self.flat_param_to(self.device, non_blocking=True)', "This creates a new tensor
+        // distinct from any attributes"), and hands it to the unshard stream ('_no_dispatch_record_stream(sharded_flat_param,
+        // ...)  # unshard_stream' in _all_gather_flat_param), so the caching allocator keeps it until that all-gather has run.
+        // The step opens with the root unit's all-gather, and the first block's shard is copied while it runs: that stream's
+        // pool, which no other stream's tensors use, holds both copies (runtimes.json fsdp_offload_shard_copies_kept). A
+        // flat parameter holds the 4-bit codes only: bitsandbytes' statistics stay on the parameter object.
+        if (rt.fsdp_offload_shard_copies_kept && n > 1) {
+            const double stats_bytes_per_param =
+                rt.quant_state_replicated && frozen_base.quantized_params > 0
+                    ? std::max(0.0, frozen_base.bits_per_weight - std::floor(frozen_base.bits_per_weight)) / 8.0 *
+                          std::min(1.0, frozen_base.quantized_params / std::max(1.0, w.model.params - tables_params))
+                    : 0.0;
+            offload_shard_copies = (root_params * table_bytes_per_param + block_params * (block_bytes_per_param - stats_bytes_per_param)) / n;
+            weights += offload_shard_copies;
+        }
     }
     // PyTorch FSDP without CPU offload holds all-gathered units beside the shards (runtimes.json fsdp_units_in_flight): the
     // root unit, which it does not reshard after forward (torch/distributed/fsdp/_runtime_utils.py _post_forward_reshard:
     // 'free_unsharded_flat_param = not state._is_root and ...'), unsharded from the first forward to the end of backward,
-    // and the block units all-gathered at once (limit_all_gathers=True lets two be in flight, _limiter_utils.py _max_num_inflight_all_gathers = 2), each as stored with its adapters.
-    // They are separate padded flat parameters allocated on FSDP's unshard stream, beside the shards counted above.
+    // and the block units held at once, each as stored with its adapters. In backward with the default BACKWARD_PRE
+    // (api.py: 'at the peak, it holds the current set of parameters, next set of parameters') these are the current and
+    // the prefetched block, and the block just resharded: _free_unsharded_flat_param calls record_stream on the compute
+    // stream before freeing, so the caching allocator cannot hand its block to the next all-gather until the compute stream
+    // has passed it, and limit_all_gathers (_unshard: 'event = state._free_event_queue.dequeue_if_needed()',
+    // _max_num_inflight_all_gathers = 2) waits only for the older of the last two frees before the next all-gather: 3.
+    // They are separate padded flat parameters allocated on FSDP's unshard stream, whose pool the other streams do not use.
     const bool fsdp_sharded = zero >= 3 && n > 1 && arch.layers > 0;
     double fsdp_root_bytes = 0, fsdp_block_bytes = 0, fsdp_gathered = 0;
     if (fsdp_sharded && (rt.fsdp_units_in_flight > 0 || rt.fsdp_init_cache_kept)) {
@@ -218,8 +248,12 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                format_count(largest_unit_params) + " params) and the next block (" + format_count(block_params) +
                                "); embeddings and head are units of their own, resharded after forward" +
                                (root_params > 0 ? ", the root keeps " + format_count(root_params) : ""));
-        if (params_offloaded) return std::string(wwhy + "; offloaded with FSDP's CPU offload (" + rt.id + "): on the device two blocks in flight (" +
-                                                 format_count(2 * block_params) + " params) and the root unit, embeddings and head (" + format_count(root_params) + ")");
+        if (params_offloaded) return std::string(wwhy + "; offloaded with FSDP's CPU offload (" + rt.id + "): on the device " +
+                                                 std::to_string(offload_units_in_flight) + " blocks in flight (" + format_count(in_flight_params) +
+                                                 " params) and the root unit, embeddings and head (" + format_count(root_params) + ")" +
+                                                 (offload_shard_copies > 0 ? ", and the device copies of the root's and a block's shards awaiting their all-gather (" +
+                                                                                 gb(offload_shard_copies) + ")"
+                                                                           : ""));
         return std::string(wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : "") +
                                                            (gather_params > 0 ? " + the largest layer gathered (" + format_count(gather_params) + " params x 2 bytes)" : "")); };
     // A 4-bit base's quantization statistics outside the sharded parameters (runtimes.json quant_state_replicated):
@@ -232,7 +266,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         const double stats_per_param = std::max(0.0, frozen_base.bits_per_weight - std::floor(frozen_base.bits_per_weight)) / 8.0;
         const double whole = frozen_base.quantized_params * stats_per_param;
         const double quantized_share = frozen_base.quantized_params / std::max(1.0, w.model.params - (params_offloaded ? tables_params : 0.0));
-        const double counted = params_offloaded ? std::min(frozen_base.quantized_params, (largest_unit_params + block_params) * quantized_share) * stats_per_param
+        const double counted = params_offloaded ? std::min(frozen_base.quantized_params, in_flight_params * quantized_share) * stats_per_param
                                                 : whole / n;
         replicated_stats = std::max(0.0, whole - counted);
         weights += replicated_stats;

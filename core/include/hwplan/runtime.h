@@ -54,9 +54,11 @@ struct TrainingRuntime {
     bool offload_parameters = false;             // CPU offload under ZeRO-3/FSDP moves the sharded parameters and gradients too (FSDP2 CPUOffloadPolicy)
     bool shard_embeddings_and_head = false;      // FSDP wraps the token embeddings and the output head as units of their own (torchtune's
                                                  // custom_sharded_layers): resharded after forward, so the root unit keeps neither
-    // PyTorch FSDP (FullyShardedDataParallel) full sharding without CPU offload holds all-gathered units beside the shards:
-    // the root unit (embeddings, head), which it does not reshard after forward, and this many block units at once
-    // (limit_all_gathers=True: 2). 0: not counted (a trainer whose profile was not read for it).
+    // PyTorch FSDP (FullyShardedDataParallel) full sharding holds all-gathered units beside the shards: the root unit
+    // (embeddings, head), which it does not reshard after forward, and this many block units at once (FSDP1 with
+    // limit_all_gathers=True and the default BACKWARD_PRE: 3 in backward, the current, the prefetched, and the one just
+    // resharded, whose block the caching allocator holds until the compute stream passes it, record_stream). With CPU
+    // offload it is the number of blocks in flight (at least 2). 0: not counted (a trainer whose profile was not read for it).
     int fsdp_units_in_flight = 0;
     // The reserved peak is counted from after FSDP's init (train.py resets the peak counters there), whose transients stay
     // cached: the root unit's original tensors and their flat copy, and the last block's (two copies of each unit).
@@ -64,6 +66,10 @@ struct TrainingRuntime {
     // A 4-bit base's quantization statistics (bitsandbytes: Params4bit.quant_state, a Python attribute of the parameter,
     // not a tensor FSDP flattens) stay whole on every device, beside the sharded (or offloaded) 4-bit data.
     bool quant_state_replicated = false;
+    // PyTorch FSDP1's CPU offload copies a unit's shard to the device on its pre-unshard stream before the all-gather and
+    // keeps the copy until the all-gather has read it (record_stream on the unshard stream): that stream's pool holds the
+    // root unit's shard copy and, while the root's all-gather runs, the first block's (1/n of each, as stored).
+    bool fsdp_offload_shard_copies_kept = false;
     // Adapter (LoRA/QLoRA) step time, fitted on the runtime's own calibration rows (runtimes.json): a fixed time per
     // micro-batch beyond its FLOPs and dequantization, and the share of the full T x T attention FLOPs its causal
     // kernel executes (FlashAttention-2 skips fully masked blocks: 0.5; Dao 2023, section 3.1.1). Full training keeps
