@@ -685,6 +685,8 @@ std::vector<TrainPoint> train_points(const Workload& w, const Catalog& cat, cons
         lim.pipeline_parallel = tr.pipeline_parallel;
         lim.context_parallel = tr.context_parallel;
         lim.expert_parallel = tr.expert_parallel;
+        lim.virtual_stages = tr.virtual_stages;
+        lim.micro_batch = tr.layout_micro_batch;
         if (is_given(w, "train.zero_stage")) lim.zero_stage = w.train.zero_stage;
         if (is_given(w, "train.checkpointing")) lim.recompute = int(w.train.checkpointing);
         else if (runtime_recompute(w, rt, fixed)) lim.recompute = int(fixed);

@@ -327,6 +327,8 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
             pin("pipeline_parallel", v.pipeline_parallel);
             pin("context_parallel", v.context_parallel);
             pin("expert_parallel", v.expert_parallel);
+            pin("virtual_stages", v.virtual_stages);
+            pin("micro_batch", v.layout_micro_batch);
         });
     });
 }
@@ -555,7 +557,8 @@ std::string workload_to_json(const Workload& w) {
     if (given("train.attention")) j["train"]["attention"] = w.train.attention;
     if (given("train.lora_targets")) j["train"]["lora_targets"] = w.train.lora_targets;
     for (const auto& [key, value] : {std::pair<const char*, int>{"tensor_parallel", w.train.tensor_parallel}, {"pipeline_parallel", w.train.pipeline_parallel},
-                                     {"context_parallel", w.train.context_parallel}, {"expert_parallel", w.train.expert_parallel}})
+                                     {"context_parallel", w.train.context_parallel}, {"expert_parallel", w.train.expert_parallel},
+                                     {"virtual_stages", w.train.virtual_stages}, {"micro_batch", w.train.layout_micro_batch}})
         if (given(std::string("train.layout.") + key)) j["train"]["layout"][key] = value;
     section("embed", {{"items", w.embed.items}, {"tokens_per_item", w.embed.tokens_per_item}, {"window_s", w.embed.window_s},
                       {"batch_size", w.embed.batch_size}});

@@ -97,6 +97,11 @@ struct TrainSpec {
     int pipeline_parallel = 0;
     int context_parallel = 0;
     int expert_parallel = 0;
+    // A published run's schedule (train.layout.virtual_stages: model chunks per pipeline rank, 1 = plain 1F1B) and its
+    // pipeline micro-batch (train.layout.micro_batch: sequences per micro-batch, the local batch split into
+    // local / micro_batch micro-batches); 0 = the search chooses.
+    int virtual_stages = 0;
+    int layout_micro_batch = 0;
 };
 
 struct EmbedSpec {
