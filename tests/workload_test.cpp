@@ -167,7 +167,9 @@ TEST(Workload, EveryListedChoiceIsAcceptedAtItsKey) {
         {"train.method", &c.train_method},           {"train.optimizer", &c.train_optimizer},
         {"train.checkpointing", &c.train_checkpointing}, {"decision.priority", &c.decision_priority},
         {"decision.stack", &c.decision_stack},       {"decision.site", &c.decision_site},
-        {"decision.redundancy", &c.decision_redundancy}, {"framework", &c.framework}};
+        {"decision.redundancy", &c.decision_redundancy}, {"framework", &c.framework},
+        {"serve.decode_attention", &c.serve_decode_attention}, {"train.attention", &c.train_attention},
+        {"train.lora_targets", &c.train_lora_targets}};
     for (const auto& [key, values] : keys) {
         ASSERT_FALSE(values->empty()) << key;
         for (const auto& v : *values) {
@@ -258,4 +260,17 @@ TEST(Workload, ServeRuntimeNamesADecodeProfile) {
     EXPECT_EQ(number.issues[0].path, "serve.runtime");
 }
 
+// train.layout pins the pretraining search's layout; a fine-tune is planned data parallel with ZeRO/FSDP sharding
+// (plan_training.cpp searches model-parallel layouts for pretraining only), so a pin there is a named error, not ignored.
+TEST(Workload, TrainLayoutIsForPretrainingOnly) {
+    const auto ok = parse_workload(R"({"stage": "pretrain", "model": "llama-3.1-8b", "train": {"layout": {"tensor_parallel": 2}}})", catalog());
+    EXPECT_TRUE(ok.issues.empty()) << (ok.issues.empty() ? "" : ok.issues[0].message);
+    EXPECT_EQ(ok.workload.train.tensor_parallel, 2);
+    const auto ft = parse_workload(R"({"stage": "finetune", "model": "llama-3.1-8b", "train": {"method": "lora", "layout": {"tensor_parallel": 2}}})", catalog());
+    ASSERT_EQ(ft.issues.size(), 1u);
+    EXPECT_EQ(ft.issues[0].path, "train.layout");
+    EXPECT_NE(ft.issues[0].message.find("applies to stage pretrain only: finetune"), std::string::npos) << ft.issues[0].message;
+}
+
 } // namespace hwplan
+

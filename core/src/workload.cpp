@@ -25,6 +25,9 @@ const WorkloadChoices& workload_choices() {
         .framework = {"cuda", "rocm", "xla", "jax", "pytorch", "pytorch-xla", "tensorrt-llm", "vllm", "sglang", "metal", "mps", "mlx",
                       "llama.cpp", "llama.cpp-vulkan", "neuron", "openvino", "onnxruntime", "qnn", "coreml", "groqcloud",
                       "cerebras-sdk", "synapseai", "axolotl", "llama-factory", "torchtune"},
+        .serve_decode_attention = {"per_kv_head", "per_query_head"},
+        .train_attention = {"sdpa", "eager"},
+        .train_lora_targets = {"all", "query-value", "query-key-value"},
     };
     return choices;
 }
@@ -261,7 +264,7 @@ void read_serve(Reader& r, const Catalog& catalog, Workload& w) {
         opt_number(s, "tokens_per_s_per_user_target", 1e-3, 1e5, v.tokens_per_s_per_user_target, w);
         opt_whole(s, "batch_size", 1, 1e6, v.batch_size, w);
         opt_whole(s, "tensor_parallel", 1, 1024, v.tensor_parallel, w);
-        if (auto da = s.choice("decode_attention", false, {"per_kv_head", "per_query_head"})) {
+        if (auto da = s.choice("decode_attention", false, workload_choices().serve_decode_attention)) {
             v.decode_attention = *da;
             w.given.push_back("serve.decode_attention");
         }
@@ -314,8 +317,8 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
         if (auto o = t.boolean("cpu_offload", false)) { v.cpu_offload = *o; w.given.push_back("train.cpu_offload"); }
         // [runtime profile] (issue 9)
         read_runtime(t, catalog.training_runtimes, "training", "train.runtime", v.runtime, w);
-        if (auto a = t.choice("attention", false, {"sdpa", "eager"})) { v.attention = *a; w.given.push_back("train.attention"); }
-        if (auto g = t.choice("lora_targets", false, {"all", "query-value", "query-key-value"})) { v.lora_targets = *g; w.given.push_back("train.lora_targets"); }
+        if (auto a = t.choice("attention", false, choices.train_attention)) { v.attention = *a; w.given.push_back("train.attention"); }
+        if (auto g = t.choice("lora_targets", false, choices.train_lora_targets)) { v.lora_targets = *g; w.given.push_back("train.lora_targets"); }
         t.object("layout", false, [&](Reader& l) {
             auto pin = [&](const char* key, int& out) {
                 if (auto n = l.integer(key, false, 1, 1000000)) {
@@ -330,6 +333,12 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
             pin("virtual_stages", v.virtual_stages);
             pin("micro_batch", v.layout_micro_batch);
         });
+        // Only pretraining searches model-parallel layouts (plan_training.cpp train_points); a fine-tune or an RL trainer
+        // is planned data parallel with ZeRO/FSDP sharding, so a pin there would be ignored: said, not dropped.
+        if (t.raw("layout") && w.stage != Stage::pretrain)
+            t.error("layout", "applies to stage pretrain only: " + std::string(name(w.stage)) +
+                                  " is planned data parallel with ZeRO/FSDP sharding (train.zero_stage), without tensor, pipeline, "
+                                  "context or expert parallelism; remove it");
     });
 }
 

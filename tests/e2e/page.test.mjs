@@ -231,3 +231,55 @@ test('the model list filters as you type; the Decision section sets what the CLI
   await page.waitForFunction(() => !window.hwplanPage.workload().hardware, null, { timeout: T.step });
   assert.deepEqual(problems, []);
 });
+
+// Issue 22, "every input on the page that the CLI takes": the collapsed Engine and layout section holds the runtime
+// profiles (lists read from the catalog, so a profile added there shows here), the attention and adapter choices, CPU
+// offload and the layout pins a published run states (docs/workload.md serve.runtime ... train.layout). A serving and a
+// fine-tuning document are set as a person sets them and each is planned as `hwplan plan` plans it.
+test('the Engine and layout section sets the runtime and layout keys the CLI takes, and the page plans as the CLI', async () => {
+  const { page, problems } = served;
+  await reset(page);
+  const open = async () => {
+    if (!(await page.evaluate(() => window.hwplanUi['engine'] && !window.hwplanUi['serve.runtime'] && !window.hwplanUi['train.runtime']))) return;
+    await reveal(page, 'engine');
+    await click(page, 'engine');
+  };
+  await open();
+  await choose(page, 'serve.runtime', 'pytorch-eager', ['serve', 'runtime']);
+  await choose(page, 'serve.decode_attention', 'per_query_head', ['serve', 'decode_attention']);
+  await page.waitForFunction(() => /^Plan: /.test(document.getElementById('hwplan-status').textContent), null, { timeout: T.step });
+  let doc = await workload(page);
+  assert.deepEqual(doc.serve.runtime, 'pytorch-eager');
+  assert.deepEqual(await planOf(page), cliPlanOf(doc), 'the serving document is planned as `hwplan plan` plans it');
+
+  await page.evaluate(() => window.hwplanPage.loadWorkload(JSON.stringify({ stage: 'finetune', model: 'llama-3.1-8b',
+    train: { method: 'lora', seq_len: 2048 }, hardware: { devices: ['a100-80gb'], count: 2 } })));
+  await page.waitForFunction(() => window.hwplanPage.workload().stage === 'finetune' && window.hwplanUi['engine'], null, { timeout: T.step });
+  await open();
+  await choose(page, 'train.runtime', 'deepspeed', ['train', 'runtime']);
+  await choose(page, 'train.lora_targets', 'query-value', ['train', 'lora_targets']);
+  await reveal(page, 'cpu_offload');
+  await click(page, 'cpu_offload');
+  await page.waitForFunction(() => window.hwplanPage.workload().train?.cpu_offload === true, null, { timeout: T.step });
+  await page.waitForFunction(() => /^Plan: /.test(document.getElementById('hwplan-status').textContent), null, { timeout: T.step });
+  doc = await workload(page);
+  assert.deepEqual(doc.train, { method: 'lora', seq_len: 2048, runtime: 'deepspeed', lora_targets: 'query-value', cpu_offload: true });
+  assert.deepEqual(await planOf(page), cliPlanOf(doc), 'the fine-tuning document is planned as `hwplan plan` plans it');
+
+  // The layout pins are pretraining's (a fine-tune is planned data parallel with ZeRO/FSDP: there they are an error).
+  await page.evaluate(() => window.hwplanPage.loadWorkload(JSON.stringify({ stage: 'pretrain', model: 'llama-3.1-8b',
+    train: { seq_len: 4096, global_batch: 256, tokens: 1e11 }, hardware: { devices: ['a100-80gb'], count: 8 } })));
+  await page.waitForFunction(() => window.hwplanPage.workload().stage === 'pretrain', null, { timeout: T.step });
+  await open();
+  await reveal(page, 'layout.tensor_parallel');
+  await typeInto(page, 'layout.tensor_parallel', '2');
+  await page.waitForFunction(() => window.hwplanPage.workload().train?.layout?.tensor_parallel === 2 &&
+                                   /^Plan: /.test(document.getElementById('hwplan-status').textContent), null, { timeout: T.step });
+  doc = await workload(page);
+  const pagePlan = await planOf(page);
+  assert.deepEqual(pagePlan, cliPlanOf(doc), 'the pretraining document is planned as `hwplan plan` plans it');
+  assert.equal(pagePlan.plan.candidates[0].layout.tensor_parallel, 2, 'the pinned layout is the plan\'s');
+  assert.match(pagePlan.plan.recommendation.headline, /tensor parallel 2 x data parallel 4/);
+  await shot(page, 'engine-1280x800');
+  assert.deepEqual(problems, []);
+});

@@ -125,6 +125,7 @@ struct AppState {
     std::array<char, 64> params_text{"7e9"};
     int precision_index = 1;           // index into hwplan::all_precisions(); 1 = bf16
     std::array<char, 64> model_filter{""}; // the model list's filter (cleared each time the list opens)
+    bool engine_shown = false;         // the same for the Engine and layout section
     bool decision_shown = false;       // the document held decision inputs last frame: the Decision section opens when they appear
     std::string help_open;             // the form row whose "(?)" help is showing ("" = none), published with its text
     std::string help_text;

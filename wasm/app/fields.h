@@ -68,6 +68,25 @@ constexpr FieldSpec kFields[] = {
     {"cost.usd_per_kwh", "Usage and cost", "Electricity (USD per kWh)", kAllStages, "Power price for owned hardware. Default from catalog/defaults.json."},
     {"cost.amortization_years", "Usage and cost", "Amortization (years)", kAllStages,
      "Years a purchase is written off over. Default from catalog/defaults.json."},
+    // The Engine and layout section (panel_workload.cpp) draws these after its runtime and attention choices.
+    {"serve.tensor_parallel", "Engine and layout", "Tensor parallel (devices)", kTokens,
+     "Devices per replica as the engine runs it (a benchmark's \"TP 8\" on 8 GPUs is one replica of 8); needs Devices per "
+     "replica, which it must divide. Empty: the planner's search splits the count. Key serve.tensor_parallel (docs/workload.md)."},
+    {"train.layout.tensor_parallel", "Engine and layout", "Tensor parallel", kPretrain,
+     "Pins the training layout's tensor parallelism (1 = none). Empty: the search chooses. Key train.layout.tensor_parallel."},
+    {"train.layout.pipeline_parallel", "Engine and layout", "Pipeline stages", kPretrain,
+     "Pins the number of pipeline stages (1 = none). Empty: the search chooses. Key train.layout.pipeline_parallel."},
+    {"train.layout.virtual_stages", "Engine and layout", "Virtual stages", kPretrain,
+     "Model chunks per pipeline rank: 1 = plain 1F1B, 2 or more = interleaved 1F1B. Empty: the search chooses. Key "
+     "train.layout.virtual_stages."},
+    {"train.layout.micro_batch", "Engine and layout", "Pipeline micro-batch (sequences)", kPretrain,
+     "Sequences per pipeline micro-batch: each data-parallel rank runs its share of the global batch as that many "
+     "micro-batches. Empty: the search chooses. Key train.layout.micro_batch."},
+    {"train.layout.context_parallel", "Engine and layout", "Context parallel", kPretrain,
+     "Pins context (sequence) parallelism (1 = none). Empty: the search chooses. Key train.layout.context_parallel."},
+    {"train.layout.expert_parallel", "Engine and layout", "Expert parallel", kPretrain,
+     "Pins expert parallelism of a mixture-of-experts model (1 = none). Empty: the search chooses. Key "
+     "train.layout.expert_parallel."},
     // The Decision section (panel_workload.cpp) draws these between its choices and the devices you own.
     {"decision.budget_usd_per_month", "Decision", "Monthly budget (USD)", kAllStages,
      "A ceiling on the monthly cost: options over it, or without a monthly cost, are eliminated. Empty: no ceiling. "

@@ -263,6 +263,86 @@ void decision_section(AppState& state, const Catalog& cat, unsigned stage_bit, s
     show_issues(state, "decision", shown);
 }
 
+// [SECTION] the engine and the layout: which runtime profile the job runs under and the layout a published run
+// pinned (docs/workload.md serve.runtime, serve.tensor_parallel, serve.decode_attention, train.runtime, train.attention,
+// train.lora_targets, train.cpu_offload, train.layout, embed.runtime). Collapsed until opened, and open whenever a
+// loaded document holds any of them, as the Decision section is.
+
+constexpr const char* kServeRuntimeHelp =
+    "How the host issues each decode step and how the engine sizes its KV cache: tuned (TensorRT-LLM, vLLM, SGLang, "
+    "llama.cpp) launches a step faster than the device runs it; an eager Python loop (pytorch-eager, litgpt, autoawq-fused) "
+    "waits on the host; dated releases (vllm-2023-12, vllm-v1-2025-04) size the cache as they did. A profile not calibrated "
+    "says so in the plan. Default tuned. Key serve.runtime (catalog/runtimes.json decode_runtimes).";
+constexpr const char* kDecodeAttentionHelp =
+    "How decode attention reads the KV cache: each KV head once a step (FlashAttention, TensorRT-LLM's XQA), or once per "
+    "query head (older kernels). Default per_kv_head. Key serve.decode_attention.";
+constexpr const char* kTrainRuntimeHelp =
+    "The trainer whose memory and overhead profile the plan counts, and the layouts it offers (deepspeed, unsloth, "
+    "fsdp-qlora, torchtune, megatron, torchtitan, ...). Default by method: full hf-peft, lora torchtune, qlora "
+    "qlora-reference. Key train.runtime (catalog/runtimes.json).";
+constexpr const char* kTrainAttentionHelp =
+    "sdpa: fused attention, no score matrices kept; eager: the scores are stored for backward. Default: the trainer's. Key "
+    "train.attention.";
+constexpr const char* kLoraTargetsHelp =
+    "Which linear layers of each block carry LoRA adapters: every one, the query and value projections, or query, key and "
+    "value (read it from the recipe that ran). Default: the trainer's (litgpt query-value, the others all). Key "
+    "train.lora_targets.";
+constexpr const char* kOffloadHelp =
+    "Optimizer state in host memory (and, under a trainer that offloads parameters, the sharded weights too). Default off. "
+    "Key train.cpu_offload.";
+constexpr const char* kEmbedRuntimeHelp =
+    "How the encoder runs: a fused engine (tensorrt), or a framework whose element-wise kernels, score matrices and launches "
+    "the plan counts per layer (pytorch-eager, tensorflow-xla). Default tensorrt. Key embed.runtime.";
+
+bool any_engine_input(const nlohmann::json& w) {
+    return field(w, "serve.runtime") || field(w, "serve.tensor_parallel") || field(w, "serve.decode_attention") ||
+           field(w, "train.runtime") || field(w, "train.attention") || field(w, "train.lora_targets") ||
+           field(w, "train.cpu_offload") || field(w, "train.layout") || field(w, "embed.runtime");
+}
+
+template <class Profile> std::vector<std::string> profile_ids(const std::vector<Profile>& profiles) {
+    std::vector<std::string> ids;
+    for (const auto& p : profiles) ids.push_back(p.id);
+    return ids;
+}
+
+void engine_section(AppState& state, const Catalog& cat, unsigned stage_bit, std::set<const Issue*>& shown) {
+    const bool has = any_engine_input(state.workload);
+    if (has && !state.engine_shown) ImGui::SetNextItemOpen(true);
+    state.engine_shown = has;
+    ImGui::Spacing();
+    const bool open = ImGui::CollapsingHeader("Engine and layout: runtime, parallelism##engine");
+    if (open && ImGui::IsItemToggledOpen()) ImGui::SetScrollHereY(0.0f);
+    publish(state, "engine");
+    if (!open) return;
+    const WorkloadChoices& choices = workload_choices();
+    if (stage_bit & kTokens) {
+        choice_field(state, "Serving runtime", kServeRuntimeHelp, "serve.runtime", profile_ids(cat.decode_runtimes), "tuned", shown);
+        choice_field(state, "Decode attention", kDecodeAttentionHelp, "serve.decode_attention", choices.serve_decode_attention,
+                     "per_kv_head", shown);
+    }
+    if (stage_bit & kTrain) {
+        choice_field(state, "Trainer", kTrainRuntimeHelp, "train.runtime", profile_ids(cat.training_runtimes), "by method", shown);
+        choice_field(state, "Attention", kTrainAttentionHelp, "train.attention", choices.train_attention, "the trainer's", shown);
+        choice_field(state, "LoRA targets", kLoraTargetsHelp, "train.lora_targets", choices.train_lora_targets, "the trainer's", shown);
+        row_label(state, "cpu_offload", "CPU offload", kOffloadHelp, ImGui::GetFrameHeight());
+        const nlohmann::json* v = field(state.workload, "train.cpu_offload");
+        bool on = v && v->is_boolean() && v->get<bool>();
+        if (ImGui::Checkbox("##cpu_offload", &on)) {
+            remember(state);
+            if (on) set_value(state, "train.cpu_offload", true);
+            else erase_field(state, "train.cpu_offload"); // off is the default
+        }
+        publish(state, "cpu_offload");
+        show_issues(state, "train.cpu_offload", shown);
+    }
+    if (stage_bit & kEmbed)
+        choice_field(state, "Encoder runtime", kEmbedRuntimeHelp, "embed.runtime", profile_ids(cat.encoder_runtimes), "tensorrt", shown);
+    for (const auto& f : kFields)
+        if (std::string_view(f.section) == "Engine and layout" && (f.stages & stage_bit)) number_field(state, f, shown);
+    show_issues(state, "train.layout", shown);
+}
+
 } // namespace
 
 Rect item_rect() {
@@ -491,7 +571,7 @@ void panel_workload(AppState& state, const Catalog& cat) {
     const char* section = nullptr;
     for (size_t i = 1; i < std::size(kFields); ++i) {
         const FieldSpec& f = kFields[i];
-        if (!(f.stages & stage_bit) || std::string_view(f.section) == "Decision") continue;
+        if (!(f.stages & stage_bit) || std::string_view(f.section) == "Decision" || std::string_view(f.section) == "Engine and layout") continue;
         if (!section || std::string(section) != f.section) {
             section = f.section;
             if (std::string(section) == "Usage and cost") {
@@ -568,6 +648,7 @@ void panel_workload(AppState& state, const Catalog& cat) {
             }
         }
     }
+    engine_section(state, cat, stage_bit, shown);
     decision_section(state, cat, stage_bit, shown);
     // Problems at fields the form does not show (an imported document's extra keys): listed at the end.
     bool first = true;

@@ -199,6 +199,9 @@ struct WorkloadChoices {
     std::vector<std::string> decision_site;        // "decision.site"
     std::vector<std::string> decision_redundancy;  // "decision.redundancy": "none" (default) or "n+1"
     std::vector<std::string> framework;            // "framework"
+    std::vector<std::string> serve_decode_attention; // "serve.decode_attention"
+    std::vector<std::string> train_attention;      // "train.attention"
+    std::vector<std::string> train_lora_targets;   // "train.lora_targets"
 };
 const WorkloadChoices& workload_choices();
 
