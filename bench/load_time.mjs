@@ -222,6 +222,19 @@ async function coreSplit(browser, origin, workload) {
 
 const server = await startServer({ dir: dist, port: 0 });
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+// A person opens the page in a browser that is already running. A freshly launched headless Chromium starts its GPU
+// process only when a page first asks for WebGL, and its first navigation also pays the renderer's own start: on this
+// machine about 1 s before the page's first script runs (the inline script at 1,079 ms from navigation against 86-170 ms
+// on later loads, and the WebGL2 check 560 ms against 17-59 ms; BENCHMARKS.md). So one throwaway page, not hwplan's
+// (nothing of it is cached), creates a WebGL2 context first; every measured load then runs in a fresh context with a cold
+// cache, as before.
+{
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.setContent('<canvas id="c"></canvas>');
+  await page.evaluate(() => !!document.getElementById('c').getContext('webgl2'));
+  await context.close();
+}
 const targets = [['served page (index.html + js + wasm, HTTP)', server.url],
                  ['single file (hwplan.html, file://)', pathToFileURL(path.join(dist, 'hwplan.html')).href]];
 const results = {};
