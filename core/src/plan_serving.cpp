@@ -318,6 +318,13 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                                 : net.launch_latency_s + (n - 1) * (a2a_group.inside < n ? net.scale_out.hop_latency_s : net.scale_up.hop_latency_s);
         return 2.0 * moe_layers * one;
     };
+    // The routed experts' memory-bound kernels around their grouped GEMMs (performance.h moe_routing_bytes_per_token:
+    // TensorRT-LLM's expand, gated activation and finalize kernels; vLLM's fused_moe writes the same intermediate
+    // caches): bytes per device for `tokens` of the replica, the experts' columns split over tp ranks, or under
+    // expert parallelism whole experts and 1/n of the token copies per device; a stage holds 1/pp of the blocks.
+    const double routing_in_bytes = peak.precision == "fp32" ? 4.0 : peak.precision == "fp8" || peak.precision == "int8" || peak.precision == "fp4" || peak.precision == "int4" ? 1.0 : 2.0;
+    const double routing_per_token = moe_layers > 0 ? moe_routing_bytes_per_token(arch, wide ? 1.0 : double(tp), routing_in_bytes, 2.0) : 0.0;
+    auto routing_bytes = [&](double tokens) { return routing_per_token * (wide ? tokens / n : tokens) * double(moe_layers) / pp; };
     // A decode kernel that runs one thread block per query head reads each KV head once for every query head of
     // its group (serve.decode_attention "per_query_head"); a latent (MLA) cache is shared by design.
     const double kv_reads = w.serve.decode_attention == "per_query_head" && !latent && arch.kv_heads > 0
@@ -336,9 +343,12 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         const double f = seqs * prefill_flops(arch, w.model.active_params, prompt);
         Phase ph;
         ph.precision = peak.precision;
-        ph.roofline = roofline(wide ? f * (1 - expert_flop_share) / tp + f * expert_flop_share / n : f / (tp * pp),
-                               chunks * device_weights_read(wb.total, wb.experts) + tokens * kv_bytes_per_token(arch, kvb) / (tp * pp),
-                               peak.flop_per_s * a.prefill_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
+        const Roofline body = roofline(wide ? f * (1 - expert_flop_share) / tp + f * expert_flop_share / n : f / (tp * pp),
+                                       chunks * device_weights_read(wb.total, wb.experts) + tokens * kv_bytes_per_token(arch, kvb) / (tp * pp),
+                                       peak.flop_per_s * a.prefill_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
+        ph.roofline = routing_per_token > 0 ? roofline_sequence(body, roofline(0, routing_bytes(tokens), peak.flop_per_s * a.prefill_compute_efficiency,
+                                                                                d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency))
+                                            : body;
         ph.communication_s = tp_comm(tokens) + pp_comm(tokens) + a2a_comm(tokens);
         ph.time_s = pp * ph.roofline.time_s + ph.communication_s;
         return ph;
@@ -382,12 +392,14 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         const double flop_per_s = peak.flop_per_s * gemm_share, bytes_per_s = d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency;
         const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read, experts_read), flop_per_s, bytes_per_s);
         const Roofline attention = roofline(attention_flops, kv_bytes, flop_per_s, bytes_per_s);
-        ph.roofline = roofline_sequence(gemm, attention);
+        const Roofline routing = roofline(0, routing_bytes(batch), flop_per_s, bytes_per_s);
+        ph.roofline = routing_per_token > 0 ? roofline_sequence(roofline_sequence(gemm, attention), routing) : roofline_sequence(gemm, attention);
         if (e.explain) {
             auto part = [](const Roofline& r) { return std::string(r.compute_bound ? "compute" : "memory") + "-bound " + format_sig(r.time_s * 1e3, 3) + " ms"; };
             ph.name = "decode step (batch " + format_sig(batch, 6) + ", " + format_sig(ctx, 6) + "-token history" +
                       (kv_reads > 1 ? ", KV cache read " + format_sig(kv_reads, 3) + "x: once per query head" : "") +
-                      "; weight GEMMs " + part(gemm) + " + attention over the KV cache " + part(attention) + ")";
+                      "; weight GEMMs " + part(gemm) + " + attention over the KV cache " + part(attention) +
+                      (routing_per_token > 0 ? " + the routed experts' expand, activation and finalize kernels " + gb(routing.bytes) + " " + part(routing) : std::string()) + ")";
         }
         ph.communication_s = tp_comm(batch / groups) + pp_comm(batch) + a2a_comm(batch);
         double device_s = pp * ph.roofline.time_s + ph.communication_s;

@@ -107,6 +107,20 @@ double power_capped_flop_per_s(double unthrottled_flop_per_s, double capped_flop
 // MLP down), weighted by time: each GEMM's FLOPs (proportional to n x k) divided by its own wave efficiency.
 double block_gemm_wave_efficiency(const ModelArch& arch, double tokens, double tile, int sms);
 
+// Bytes one device moves through memory per token and MoE block in the routed experts' memory-bound kernels
+// around the grouped GEMMs, which run one after another with them and cannot hide behind their FLOPs (TensorRT-LLM
+// cpp/tensorrt_llm/kernels/mixtureOfExperts/moe_kernels.cu, CutlassMoeFCRunner::runMoe): expandInputRowsKernel
+// reads each token and writes its k routed copies (the permuted_data_ the FC1 GEMM reads); for a gated MLP the FC1
+// GEMM writes gate and up (2 x the intermediate width) and doActivation / doGatedActivation reads them and writes
+// the intermediate the FC2 GEMM reads (a non-gated activation runs in FC1's epilogue, moeGemmBiasAct); the FC2
+// GEMM writes k outputs a token that finalizeMoeRoutingKernel reads, weighs and sums into the token's one output.
+//   per token = hidden x in (read) + k x hidden x in (expanded copies)
+//             + [gated] k x (2 x width x out + width x in) + k x hidden x out (FC2 outputs read) + hidden x out
+// width = the expert intermediate over `expert_split` (tensor-parallel ranks share every expert's columns);
+// `gemm_input_bytes` the bytes of a GEMM operand (1 at FP8/INT8 compute, 2 at 16 bits), `gemm_output_bytes` of
+// a GEMM result (16-bit). The routing GEMM, the top-k and the sort move bytes per token x experts only, left out.
+double moe_routing_bytes_per_token(const ModelArch& arch, double expert_split, double gemm_input_bytes, double gemm_output_bytes);
+
 // Bytes an encoder runtime that does not fuse its element-wise work moves through device memory per item of
 // `tokens` tokens, outside the weight GEMMs: per layer, `activation_passes` reads or writes of a tokens x hidden
 // tensor (bias copies, transposes, residual adds, normalisation, activation) and `score_passes` of the
