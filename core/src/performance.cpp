@@ -146,6 +146,11 @@ double gemm_wave_efficiency(double m, double n, double tile, int sms) {
     return m * n / (waves * sms * tile * tile);
 }
 
+double gemm_row_tile_efficiency(double rows, double tile) {
+    if (tile <= 0 || rows <= tile) return 1.0;
+    return rows / (std::ceil(rows / tile) * tile);
+}
+
 double block_gemm_wave_efficiency(const ModelArch& arch, double tokens, double tile, int sms) {
     const double h = arch.hidden;
     const double q = double(arch.heads) * arch.head_dim;

@@ -90,6 +90,12 @@ double encoder_flops_per_item(const ModelArch& arch, double params, double token
 // example: on A100's 108 SMs one thread block per SM, a wave of 108 tiles). 1 when sms or tile is 0 (not recorded).
 double gemm_wave_efficiency(double m, double n, double tile, int sms);
 
+// Share of a GEMM's computed rows that are real when its `rows` (M) are cut into tiles of `tile` rows: rows /
+// (ceil(rows / tile) x tile), the tile quantisation of NVIDIA's "Matrix Multiplication Background User's Guide"
+// ("Dimension Quantization Effects"). 1 at or below one tile, where kernels switch to smaller tiles (vLLM's CUTLASS
+// SM80 dispatch: 128 x 128 only for M > 128; catalog assumption gemm_tile_elements), and when tile is 0.
+double gemm_row_tile_efficiency(double rows, double tile);
+
 // The FLOP rate a power-capped board reaches with a kernel that keeps `busy_share` of the unthrottled peak
 // busy, under the board's cap: energy per operation times the rate cannot exceed the power (Choi, Bedard, Fowler,
 // Vuduc, "A roofline model of energy", IPDPS 2013: time costs per operation overlap, energy costs add; read with a
