@@ -107,6 +107,36 @@ TEST(Fp8Casts, CountsEveryGemmOperandOfEveryLayer) {
     EXPECT_EQ(fp8_cast_time_s(test::llama31_8b(), 1000, 18, 0), 0); // no published bandwidth: not modelled
 }
 
+// The routed experts' expand, gated-activation and finalize kernels (TensorRT-LLM moe_kernels.cu runMoe), worked by
+// hand for Mixtral 8x7B (hidden 4096, 2 of 8 experts of 14336, gated) at tensor parallel 8 and FP8 GEMM inputs
+// (1 byte) with 16-bit GEMM outputs: expand 4096 x 1 + 2 x 4096 x 1 = 12,288; activation 2 x (2 x 1792 x 2 +
+// 1792 x 1) = 17,920; finalize 2 x 4096 x 2 + 4096 x 2 = 24,576; 54,784 bytes a token and MoE block. At the
+// TensorRT-LLM v0.17 H100 TP 8 128/2048 plan's 3,490 sequences x 32 blocks: 6.118 GB a step per device, 2.3 ms at
+// 3.35 TB/s x 0.78 (the hand estimate of issue 20: +6 % on a 38.5 ms step).
+TEST(MoeRoutingBytes, MixtralAtTensorParallel8ByHand) {
+    ModelArch moe = test::llama31_8b();
+    moe.has_moe = true;
+    moe.moe = {.experts = 8, .active_experts = 2, .expert_intermediate = 14336};
+    EXPECT_DOUBLE_EQ(moe_routing_bytes_per_token(moe, 8, 1, 2), 54784.0);
+    EXPECT_NEAR(3490.0 * 32 * moe_routing_bytes_per_token(moe, 8, 1, 2), 6.118e9, 0.001e9);
+    // 16-bit inputs at tensor parallel 1: 4096 x 2 x 3 + 2 x (2 x 14336 x 2 + 14336 x 2) + 24,576 = 221,184.
+    EXPECT_DOUBLE_EQ(moe_routing_bytes_per_token(moe, 1, 2, 2), 221184.0);
+    moe.mlp = MlpKind::plain; // the activation runs in FC1's epilogue (moeGemmBiasAct): no kernel of its own
+    EXPECT_DOUBLE_EQ(moe_routing_bytes_per_token(moe, 8, 1, 2), 12288.0 + 24576.0);
+    EXPECT_DOUBLE_EQ(moe_routing_bytes_per_token(test::llama31_8b(), 8, 1, 2), 0.0); // dense: none
+}
+
+// Rows padded to whole tiles (NVIDIA's matrix multiplication guide, tile quantisation): Mixtral's 748-sequence batch
+// at TP 4 routes 748 x 2 / 8 = 187 rows to each expert, two 128-row tiles: 187 / 256 = 0.7305; 872 rows in 7 tiles
+// 872 / 896; one tile or less keeps every row (smaller tiles, not modelled).
+TEST(GemmRowTileEfficiency, HandRows) {
+    EXPECT_NEAR(gemm_row_tile_efficiency(187, 128), 187.0 / 256, 1e-12);
+    EXPECT_NEAR(gemm_row_tile_efficiency(872, 128), 872.0 / 896, 1e-12);
+    EXPECT_DOUBLE_EQ(gemm_row_tile_efficiency(256, 128), 1.0);
+    EXPECT_DOUBLE_EQ(gemm_row_tile_efficiency(100, 128), 1.0);
+    EXPECT_DOUBLE_EQ(gemm_row_tile_efficiency(187, 0), 1.0);
+}
+
 // QLoRA dequantizes its frozen NF4 base on every use (bitsandbytes MatMul4Bit: forward and backward, and a
 // recomputed forward): per use it reads 4.127 bits and writes 2 bytes per parameter. By hand, 1e9 parameters
 // used 3 times on an A100 40GB (1,555 GB/s): 1e9 x 3 x (0.515875 + 2) / 1.555e12 = 4.8538e-3 s.

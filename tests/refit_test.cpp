@@ -96,7 +96,7 @@ TEST(Refit, SingleShareValuesReproduceTheCatalog) {
                            Row{"decode_bandwidth_efficiency.apple-m1-max-llama.cpp-gguf", 0.469}, // at the Apple family's 3.47 ms
                            Row{"training_mfu.a100-pretraining", 0.553},                        // MPT-30B on 8 x A100, MFU 55.3 %
                            Row{"training_mfu.tpu-xla-pretraining", 0.6286},                    // MaxText v5e 16B on 1 x v5e-256, 120 TFLOP/s per chip
-                           Row{"decode_compute_efficiency_8bit.mi300x-vllm-fp8", 0.160},       // log least squares of 0.134, 0.203
+                           Row{"decode_compute_efficiency_8bit.mi300x-vllm-fp8", 0.163},       // log least squares of 0.137, 0.203
                            Row{"assumptions.decode_compute_efficiency", 0.903},                // v0.9 LLaMA 7B on A100 FP16, by bisection
                            Row{"assumptions.decode_compute_efficiency_8bit", 0.366},          // six TensorRT-LLM FP8 rows
                            Row{"runtimes.hf-peft.adapter_step_overhead_s", 0.239},             // relative step-time error, FA2 1k/4k/8k

@@ -146,6 +146,11 @@ double gemm_wave_efficiency(double m, double n, double tile, int sms) {
     return m * n / (waves * sms * tile * tile);
 }
 
+double gemm_row_tile_efficiency(double rows, double tile) {
+    if (tile <= 0 || rows <= tile) return 1.0;
+    return rows / (std::ceil(rows / tile) * tile);
+}
+
 double block_gemm_wave_efficiency(const ModelArch& arch, double tokens, double tile, int sms) {
     const double h = arch.hidden;
     const double q = double(arch.heads) * arch.head_dim;
@@ -160,6 +165,16 @@ double block_gemm_wave_efficiency(const ModelArch& arch, double tokens, double t
         time += g[0] * g[1] / gemm_wave_efficiency(tokens, g[0], tile, sms);
     }
     return time > 0 ? flops / time : 1.0;
+}
+
+double moe_routing_bytes_per_token(const ModelArch& arch, double expert_split, double gemm_input_bytes, double gemm_output_bytes) {
+    if (!arch.has_moe || arch.moe.active_experts <= 0 || arch.moe.expert_intermediate <= 0) return 0;
+    const double h = arch.hidden, k = arch.moe.active_experts;
+    const double width = double(arch.moe.expert_intermediate) / std::max(1.0, expert_split);
+    const double expand = h * gemm_input_bytes + k * h * gemm_input_bytes;
+    const double activation = arch.mlp == MlpKind::gated ? k * (2.0 * width * gemm_output_bytes + width * gemm_input_bytes) : 0.0;
+    const double finalize = k * h * gemm_output_bytes + h * gemm_output_bytes;
+    return expand + activation + finalize;
 }
 
 double encoder_unfused_bytes_per_item(const ModelArch& arch, double tokens, double activation_passes, double score_passes,

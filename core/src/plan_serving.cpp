@@ -318,15 +318,24 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                                 : net.launch_latency_s + (n - 1) * (a2a_group.inside < n ? net.scale_out.hop_latency_s : net.scale_up.hop_latency_s);
         return 2.0 * moe_layers * one;
     };
+    // The routed experts' memory-bound kernels around their grouped GEMMs (performance.h moe_routing_bytes_per_token:
+    // TensorRT-LLM's expand, gated activation and finalize kernels; vLLM's fused_moe writes the same intermediate
+    // caches): bytes per device for `tokens` of the replica, the experts' columns split over tp ranks, or under
+    // expert parallelism whole experts and 1/n of the token copies per device; a stage holds 1/pp of the blocks.
+    const double routing_in_bytes = peak.precision == "fp32" ? 4.0 : peak.precision == "fp8" || peak.precision == "int8" || peak.precision == "fp4" || peak.precision == "int4" ? 1.0 : 2.0;
+    const double routing_per_token = moe_layers > 0 ? moe_routing_bytes_per_token(arch, wide ? 1.0 : double(tp), routing_in_bytes, 2.0) : 0.0;
+    auto routing_bytes = [&](double tokens) { return routing_per_token * (wide ? tokens / n : tokens) * double(moe_layers) / pp; };
     // A decode kernel that runs one thread block per query head reads each KV head once for every query head of
     // its group (serve.decode_attention "per_query_head"); a latent (MLA) cache is shared by design.
     const double kv_reads = w.serve.decode_attention == "per_query_head" && !latent && arch.kv_heads > 0
         ? std::max(1.0, double(arch.heads) / arch.kv_heads) : 1.0;
     // Prefill of one prompt, chunked: each chunk reads the weights once. Under expert parallelism one attention
     // group of tp devices runs the prompt's dense layers while its routed-expert work spreads over all n.
-    const double expert_flop_share = wide && w.model.active_params > 0
+    // The routed experts' share of a token's weight FLOPs (k experts x their MLP matrices in every MoE block).
+    const double routed_flop_share = moe_layers > 0 && w.model.active_params > 0
         ? std::min(1.0, double(moe_layers) * arch.moe.active_experts * (arch.mlp == MlpKind::gated ? 3.0 : 2.0) * arch.hidden * arch.moe.expert_intermediate / w.model.active_params)
         : 0.0;
+    const double expert_flop_share = wide ? routed_flop_share : 0.0;
     // `seqs` prompts of `prompt` tokens prefilled together: an engine step's token budget (prefill_chunk_tokens,
     // vLLM's max_num_batched_tokens) takes several short prompts at once, so each chunk reads the weights once
     // for all of them and its all-reduces carry all their tokens (one latency each).
@@ -336,9 +345,12 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         const double f = seqs * prefill_flops(arch, w.model.active_params, prompt);
         Phase ph;
         ph.precision = peak.precision;
-        ph.roofline = roofline(wide ? f * (1 - expert_flop_share) / tp + f * expert_flop_share / n : f / (tp * pp),
-                               chunks * device_weights_read(wb.total, wb.experts) + tokens * kv_bytes_per_token(arch, kvb) / (tp * pp),
-                               peak.flop_per_s * a.prefill_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
+        const Roofline body = roofline(wide ? f * (1 - expert_flop_share) / tp + f * expert_flop_share / n : f / (tp * pp),
+                                       chunks * device_weights_read(wb.total, wb.experts) + tokens * kv_bytes_per_token(arch, kvb) / (tp * pp),
+                                       peak.flop_per_s * a.prefill_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
+        ph.roofline = routing_per_token > 0 ? roofline_sequence(body, roofline(0, routing_bytes(tokens), peak.flop_per_s * a.prefill_compute_efficiency,
+                                                                                d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency))
+                                            : body;
         ph.communication_s = tp_comm(tokens) + pp_comm(tokens) + a2a_comm(tokens);
         ph.time_s = pp * ph.roofline.time_s + ph.communication_s;
         return ph;
@@ -380,14 +392,27 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         const double attention_flops = batch * (decode_flops_per_token(arch, w.model.active_params, ctx) - weight_flops_per_token) * share;
         const double kv_bytes = kv_reads * batch * kv_bytes_per_sequence(arch, kvb, ctx, 0) * share;
         const double flop_per_s = peak.flop_per_s * gemm_share, bytes_per_s = d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency;
-        const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read, experts_read), flop_per_s, bytes_per_s);
+        // Tile quantisation of the rows (performance.h gemm_row_tile_efficiency): the dense GEMMs run the step's
+        // sequences as rows; a grouped GEMM tiles each routed expert's own rows apart (CUTLASS GemmGrouped: one
+        // problem per expert), on average batch x k / experts of them (each device holds all experts' columns under
+        // tensor parallelism, whole experts with the same rows under expert parallelism). decode_compute_efficiency
+        // is the dense share at full tiles (its anchor runs 256 rows: two whole tiles).
+        const double tile = a.gemm_tile_elements;
+        const double rows_per_expert = moe_layers > 0 ? batch * arch.moe.active_experts / std::max(1, arch.moe.experts) : 0.0;
+        const double slow = (1 - routed_flop_share) / gemm_row_tile_efficiency(batch / groups, tile) +
+                            (routed_flop_share > 0 ? routed_flop_share / gemm_row_tile_efficiency(rows_per_expert, tile) : 0.0);
+        const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read, experts_read), flop_per_s / slow, bytes_per_s);
         const Roofline attention = roofline(attention_flops, kv_bytes, flop_per_s, bytes_per_s);
-        ph.roofline = roofline_sequence(gemm, attention);
+        const Roofline routing = roofline(0, routing_bytes(batch), flop_per_s, bytes_per_s);
+        ph.roofline = routing_per_token > 0 ? roofline_sequence(roofline_sequence(gemm, attention), routing) : roofline_sequence(gemm, attention);
         if (e.explain) {
             auto part = [](const Roofline& r) { return std::string(r.compute_bound ? "compute" : "memory") + "-bound " + format_sig(r.time_s * 1e3, 3) + " ms"; };
             ph.name = "decode step (batch " + format_sig(batch, 6) + ", " + format_sig(ctx, 6) + "-token history" +
                       (kv_reads > 1 ? ", KV cache read " + format_sig(kv_reads, 3) + "x: once per query head" : "") +
-                      "; weight GEMMs " + part(gemm) + " + attention over the KV cache " + part(attention) + ")";
+                      "; weight GEMMs " + part(gemm) +
+                      (slow > 1.0005 ? " (rows padded to " + format_sig(tile, 4) + "-row tiles" + (rows_per_expert > 0 ? ", " + format_sig(rows_per_expert, 4) + " per routed expert" : std::string()) +
+                                           ": x" + format_sig(slow, 3) + " compute)" : std::string()) + " + attention over the KV cache " + part(attention) +
+                      (routing_per_token > 0 ? " + the routed experts' expand, activation and finalize kernels " + gb(routing.bytes) + " " + part(routing) : std::string()) + ")";
         }
         ph.communication_s = tp_comm(batch / groups) + pp_comm(batch) + a2a_comm(batch);
         double device_s = pp * ph.roofline.time_s + ph.communication_s;

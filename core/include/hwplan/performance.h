@@ -90,6 +90,12 @@ double encoder_flops_per_item(const ModelArch& arch, double params, double token
 // example: on A100's 108 SMs one thread block per SM, a wave of 108 tiles). 1 when sms or tile is 0 (not recorded).
 double gemm_wave_efficiency(double m, double n, double tile, int sms);
 
+// Share of a GEMM's computed rows that are real when its `rows` (M) are cut into tiles of `tile` rows: rows /
+// (ceil(rows / tile) x tile), the tile quantisation of NVIDIA's "Matrix Multiplication Background User's Guide"
+// ("Dimension Quantization Effects"). 1 at or below one tile, where kernels switch to smaller tiles (vLLM's CUTLASS
+// SM80 dispatch: 128 x 128 only for M > 128; catalog assumption gemm_tile_elements), and when tile is 0.
+double gemm_row_tile_efficiency(double rows, double tile);
+
 // The FLOP rate a power-capped board reaches with a kernel that keeps `busy_share` of the unthrottled peak
 // busy, under the board's cap: energy per operation times the rate cannot exceed the power (Choi, Bedard, Fowler,
 // Vuduc, "A roofline model of energy", IPDPS 2013: time costs per operation overlap, energy costs add; read with a
@@ -106,6 +112,20 @@ double power_capped_flop_per_s(double unthrottled_flop_per_s, double capped_flop
 // The same over one transformer block's weight GEMMs at `tokens` rows (QKV, output projection, MLP up and gate,
 // MLP down), weighted by time: each GEMM's FLOPs (proportional to n x k) divided by its own wave efficiency.
 double block_gemm_wave_efficiency(const ModelArch& arch, double tokens, double tile, int sms);
+
+// Bytes one device moves through memory per token and MoE block in the routed experts' memory-bound kernels
+// around the grouped GEMMs, which run one after another with them and cannot hide behind their FLOPs (TensorRT-LLM
+// cpp/tensorrt_llm/kernels/mixtureOfExperts/moe_kernels.cu, CutlassMoeFCRunner::runMoe): expandInputRowsKernel
+// reads each token and writes its k routed copies (the permuted_data_ the FC1 GEMM reads); for a gated MLP the FC1
+// GEMM writes gate and up (2 x the intermediate width) and doActivation / doGatedActivation reads them and writes
+// the intermediate the FC2 GEMM reads (a non-gated activation runs in FC1's epilogue, moeGemmBiasAct); the FC2
+// GEMM writes k outputs a token that finalizeMoeRoutingKernel reads, weighs and sums into the token's one output.
+//   per token = hidden x in (read) + k x hidden x in (expanded copies)
+//             + [gated] k x (2 x width x out + width x in) + k x hidden x out (FC2 outputs read) + hidden x out
+// width = the expert intermediate over `expert_split` (tensor-parallel ranks share every expert's columns);
+// `gemm_input_bytes` the bytes of a GEMM operand (1 at FP8/INT8 compute, 2 at 16 bits), `gemm_output_bytes` of
+// a GEMM result (16-bit). The routing GEMM, the top-k and the sort move bytes per token x experts only, left out.
+double moe_routing_bytes_per_token(const ModelArch& arch, double expert_split, double gemm_input_bytes, double gemm_output_bytes);
 
 // Bytes an encoder runtime that does not fuse its element-wise work moves through device memory per item of
 // `tokens` tokens, outside the weight GEMMs: per layer, `activation_passes` reads or writes of a tokens x hidden
