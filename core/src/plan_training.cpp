@@ -305,7 +305,12 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // so of the profile's FP32 bytes per logit (copy 4 + gradient 4, hf-loss-utils) only the gradient is new.
     as.loss_fp32_bytes_per_value = fp32 ? std::max(0.0, rt.loss_fp32_bytes_per_value - 4.0) : rt.loss_fp32_bytes_per_value;
     as.loss_chunks = rt.loss_chunks;
-    as.offload_checkpoints = rt.offload_checkpoints;
+    // Checkpoints in host memory: a runtime that always offloads them (Unsloth), or a run that turned activation offloading
+    // on (train.offload_activations; torchtune's lora_finetune_single_device from 2024-09-16, enable_activation_offloading:
+    // 'with self.activations_handling_ctx: logits = self._model(tokens, ...)', an OffloadActivations whose pack hook moves each
+    // saved tensor over 1 KB to host memory, so under activation checkpointing the block inputs the checkpoints save; the
+    // output head runs under a NoOpManager, so what it saves and the logits stay on the device).
+    as.offload_checkpoints = rt.offload_checkpoints || t.offload_activations;
     as.gated_mlp_saved_tensors = rt.gated_mlp_saved_tensors;
     // Over a frozen base a linear layer's input is kept only when something needs it in backward (memory.h
     // ActivationSettings): a 4-bit base whose matmul keeps it, or the layer's adapter when it reads the input undropped.
@@ -375,7 +380,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     e.term(m, "activations", m.activations_bytes, [&] { return std::string("blocks " + gb(act.blocks_bytes) + " (" + std::string(name(recompute)) +
                                                     " recomputation, " + (as.flash_attention ? "fused attention" : "eager attention: score matrices stored") +
                                                     (fp32 ? ", fp32" : "") +
-                                                    (as.offload_checkpoints && recompute == Checkpointing::full ? ", checkpoints offloaded to host memory" : "") +
+                                                    (as.offload_checkpoints && recompute == Checkpointing::full ? std::string(", checkpoints offloaded to host memory") + (t.offload_activations && !rt.offload_checkpoints ? " (train.offload_activations)" : "") : std::string()) +
                                                     ") + logits and the loss " + gb(act.logits_bytes) + " (" + rt.id +
                                                     (rt.loss_chunks > 1 ? ": " + format_sig(rt.loss_chunks, 3) + " chunks" : ": whole FP32 logits") + ")" +
                                                     (dequant_copy > 0 ? " + the dequantized copy of the largest 4-bit matrix " + gb(dequant_copy) : "")); });

@@ -315,6 +315,7 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
         if (auto c = t.choice("checkpointing", false, choices.train_checkpointing)) { v.checkpointing = index_of<Checkpointing>(choices.train_checkpointing, *c); w.given.push_back("train.checkpointing"); }
         if (auto z = t.integer("zero_stage", false, 0, 3)) { v.zero_stage = *z; w.given.push_back("train.zero_stage"); }
         if (auto o = t.boolean("cpu_offload", false)) { v.cpu_offload = *o; w.given.push_back("train.cpu_offload"); }
+        if (auto o = t.boolean("offload_activations", false)) { v.offload_activations = *o; w.given.push_back("train.offload_activations"); }
         // [runtime profile] (issue 9)
         read_runtime(t, catalog.training_runtimes, "training", "train.runtime", v.runtime, w);
         if (auto a = t.choice("attention", false, choices.train_attention)) { v.attention = *a; w.given.push_back("train.attention"); }
@@ -562,6 +563,7 @@ std::string workload_to_json(const Workload& w) {
     if (given("train.checkpointing")) j["train"]["checkpointing"] = std::string(name(w.train.checkpointing));
     if (given("train.zero_stage")) j["train"]["zero_stage"] = w.train.zero_stage;
     if (given("train.cpu_offload")) j["train"]["cpu_offload"] = w.train.cpu_offload;
+    if (given("train.offload_activations")) j["train"]["offload_activations"] = w.train.offload_activations;
     if (given("train.runtime")) j["train"]["runtime"] = w.train.runtime;
     if (given("train.attention")) j["train"]["attention"] = w.train.attention;
     if (given("train.lora_targets")) j["train"]["lora_targets"] = w.train.lora_targets;

@@ -83,6 +83,9 @@ struct TrainSpec {
     Checkpointing checkpointing = Checkpointing::none;
     int zero_stage = 0;                      // 0-3 (3 = FSDP full sharding)
     bool cpu_offload = false;                // optimizer state in host memory
+    // Activation offloading (torchtune enable_activation_offloading: saved_tensors_hooks that move what autograd saves to
+    // host memory and bring it back in backward): under full recomputation the saved block inputs live in host memory.
+    bool offload_activations = false;
     // [runtime profile] (issue 9): which trainer's storage rules apply (catalog/runtimes.json) and the
     // attention implementation. "" = the catalog's default profile for the method / the profile's attention.
     std::string runtime;                     // "hf-peft", "qlora-reference", "torchtune"
