@@ -261,9 +261,13 @@ test('the Engine and layout section sets the runtime and layout keys the CLI tak
   await reveal(page, 'cpu_offload');
   await click(page, 'cpu_offload');
   await page.waitForFunction(() => window.hwplanPage.workload().train?.cpu_offload === true, null, { timeout: T.step });
+  await reveal(page, 'offload_activations');
+  await click(page, 'offload_activations');
+  await page.waitForFunction(() => window.hwplanPage.workload().train?.offload_activations === true, null, { timeout: T.step });
   await page.waitForFunction(() => /^Plan: /.test(document.getElementById('hwplan-status').textContent), null, { timeout: T.step });
   doc = await workload(page);
-  assert.deepEqual(doc.train, { method: 'lora', seq_len: 2048, runtime: 'deepspeed', lora_targets: 'query-value', cpu_offload: true });
+  assert.deepEqual(doc.train, { method: 'lora', seq_len: 2048, runtime: 'deepspeed', lora_targets: 'query-value', cpu_offload: true,
+                                offload_activations: true });
   assert.deepEqual(await planOf(page), cliPlanOf(doc), 'the fine-tuning document is planned as `hwplan plan` plans it');
 
   // The layout pins are pretraining's (a fine-tune is planned data parallel with ZeRO/FSDP: there they are an error).

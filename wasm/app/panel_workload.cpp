@@ -265,7 +265,7 @@ void decision_section(AppState& state, const Catalog& cat, unsigned stage_bit, s
 
 // [SECTION] the engine and the layout: which runtime profile the job runs under and the layout a published run
 // pinned (docs/workload.md serve.runtime, serve.tensor_parallel, serve.decode_attention, train.runtime, train.attention,
-// train.lora_targets, train.cpu_offload, train.layout, embed.runtime). Collapsed until opened, and open whenever a
+// train.lora_targets, train.cpu_offload, train.offload_activations, train.layout, embed.runtime). Collapsed until opened, and open whenever a
 // loaded document holds any of them, as the Decision section is.
 
 constexpr const char* kServeRuntimeHelp =
@@ -290,14 +290,32 @@ constexpr const char* kLoraTargetsHelp =
 constexpr const char* kOffloadHelp =
     "Optimizer state in host memory (and, under a trainer that offloads parameters, the sharded weights too). Default off. "
     "Key train.cpu_offload.";
+constexpr const char* kOffloadActivationsHelp =
+    "Activation offloading (torchtune's enable_activation_offloading): under full recomputation the saved block inputs live in "
+    "host memory; the output head's tensors and the logits stay on the device. Default off (unsloth always offloads). Key "
+    "train.offload_activations.";
 constexpr const char* kEmbedRuntimeHelp =
     "How the encoder runs: a fused engine (tensorrt), or a framework whose element-wise kernels, score matrices and launches "
     "the plan counts per layer (pytorch-eager, tensorflow-xla). Default tensorrt. Key embed.runtime.";
 
+// A check box for a boolean key whose default is off: ticked sets it, unticked removes it.
+void check_field(AppState& state, const char* name, const char* label, const char* help, const char* path, std::set<const Issue*>& shown) {
+    row_label(state, name, label, help, ImGui::GetFrameHeight());
+    const nlohmann::json* v = field(state.workload, path);
+    bool on = v && v->is_boolean() && v->get<bool>();
+    if (ImGui::Checkbox((std::string("##") + name).c_str(), &on)) {
+        remember(state);
+        if (on) set_value(state, path, true);
+        else erase_field(state, path); // off is the default
+    }
+    publish(state, name);
+    show_issues(state, path, shown);
+}
+
 bool any_engine_input(const nlohmann::json& w) {
     return field(w, "serve.runtime") || field(w, "serve.tensor_parallel") || field(w, "serve.decode_attention") ||
            field(w, "train.runtime") || field(w, "train.attention") || field(w, "train.lora_targets") ||
-           field(w, "train.cpu_offload") || field(w, "train.layout") || field(w, "embed.runtime");
+           field(w, "train.cpu_offload") || field(w, "train.offload_activations") || field(w, "train.layout") || field(w, "embed.runtime");
 }
 
 template <class Profile> std::vector<std::string> profile_ids(const std::vector<Profile>& profiles) {
@@ -325,16 +343,8 @@ void engine_section(AppState& state, const Catalog& cat, unsigned stage_bit, std
         choice_field(state, "Trainer", kTrainRuntimeHelp, "train.runtime", profile_ids(cat.training_runtimes), "by method", shown);
         choice_field(state, "Attention", kTrainAttentionHelp, "train.attention", choices.train_attention, "the trainer's", shown);
         choice_field(state, "LoRA targets", kLoraTargetsHelp, "train.lora_targets", choices.train_lora_targets, "the trainer's", shown);
-        row_label(state, "cpu_offload", "CPU offload", kOffloadHelp, ImGui::GetFrameHeight());
-        const nlohmann::json* v = field(state.workload, "train.cpu_offload");
-        bool on = v && v->is_boolean() && v->get<bool>();
-        if (ImGui::Checkbox("##cpu_offload", &on)) {
-            remember(state);
-            if (on) set_value(state, "train.cpu_offload", true);
-            else erase_field(state, "train.cpu_offload"); // off is the default
-        }
-        publish(state, "cpu_offload");
-        show_issues(state, "train.cpu_offload", shown);
+        check_field(state, "cpu_offload", "CPU offload", kOffloadHelp, "train.cpu_offload", shown);
+        check_field(state, "offload_activations", "Offload activations", kOffloadActivationsHelp, "train.offload_activations", shown);
     }
     if (stage_bit & kEmbed)
         choice_field(state, "Encoder runtime", kEmbedRuntimeHelp, "embed.runtime", profile_ids(cat.encoder_runtimes), "tensorrt", shown);
