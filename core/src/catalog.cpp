@@ -709,6 +709,7 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
     t.host_ops_per_step = e.number("host_ops_per_step", true, 0, 10000).value_or(0);
     t.serial_vocab_round_trips = e.number("serial_vocab_round_trips", false, 0, 100).value_or(0);
     t.recomputes_context = e.boolean("recomputes_context", false).value_or(false);
+    t.expert_down_projection_strided = e.boolean("expert_down_projection_strided", false).value_or(false);
     t.is_default = e.boolean("default", false).value_or(false);
     t.served_host_time_unmodelled_share = e.number("served_host_time_unmodelled_share", false, 0, 0.95).value_or(0);
     t.profile_tokens_floor = e.number("profile_tokens_floor", false, 0, 1e7).value_or(0);
@@ -716,7 +717,8 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
     t.profile_sampler_bytes_per_logit = e.number("profile_sampler_bytes_per_logit", false, 0, 1000).value_or(0);
     t.calibrated_by = e.strings("calibrated_by", false);
     e.string("note", false);
-    attach_source(e, b, {"host_ops_per_layer", "host_ops_per_step", "serial_vocab_round_trips", "recomputes_context", "served_host_time_unmodelled_share",
+    attach_source(e, b, {"host_ops_per_layer", "host_ops_per_step", "serial_vocab_round_trips", "recomputes_context", "expert_down_projection_strided",
+                         "served_host_time_unmodelled_share",
                          "profile_tokens_floor", "profile_holds_allreduce_inputs", "profile_sampler_bytes_per_logit"});
     t.source = b.source_of.count(e.at("host_ops_per_layer")) ? b.source_of[e.at("host_ops_per_layer")] : "";
     return t;

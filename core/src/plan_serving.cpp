@@ -379,6 +379,15 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // bandwidth (its compute side never binds at decode). GEMMs at an 8-bit peak (FP8, INT8) reach a smaller share
     // of it than 16-bit ones of theirs (decode_compute_efficiency_8bit: TensorRT-LLM v0.9.0's LLaMA 7B 128/128 rows,
     // 0.30-0.36 of the FP8 peak on H100, H200 and L40S against 0.90 of the FP16 peak on the A100).
+    // A runtime that stores its experts' down projection (w2) so that the decode GEMV reduces over a strided weight
+    // dimension (gpt-fast's mixtral-moe before commit 48328fb, "transposed w2 to have reduction dim be innermost dim":
+    // w2 as [experts, intermediate, hidden] and einsum('tao, taoi -> tai'), lowered by Inductor to a product and a sum
+    // over the strided intermediate axis) reads those bytes at strided_reduction_bandwidth_ratio of the contiguous rate:
+    // priced as the extra bytes a contiguous read would take the same time over. The down projection is one of a gated
+    // expert's three equal matrices (gate, up, down), one of a plain expert's two.
+    const double down_share = arch.mlp == MlpKind::gated ? 1.0 / 3.0 : 0.5;
+    const double strided_extra_bytes = drt.expert_down_projection_strided && experts_read > 0
+        ? experts_read * down_share * (1.0 / std::max(1e-3, a.strided_reduction_bandwidth_ratio) - 1.0) : 0.0;
     const bool eight_bit_peak = peak.precision == "fp8" || peak.precision == "int8";
     const double gemm_share = eight_bit_peak ? a.decode_compute_efficiency_8bit : a.decode_compute_efficiency;
     // A step at the sequences' average history: `prompt` tokens and half of `output` generated.
@@ -401,7 +410,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         const double rows_per_expert = moe_layers > 0 ? batch * arch.moe.active_experts / std::max(1, arch.moe.experts) : 0.0;
         const double slow = (1 - routed_flop_share) / gemm_row_tile_efficiency(batch / groups, tile) +
                             (routed_flop_share > 0 ? routed_flop_share / gemm_row_tile_efficiency(rows_per_expert, tile) : 0.0);
-        const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read, experts_read), flop_per_s / slow, bytes_per_s);
+        const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read + strided_extra_bytes, experts_read + strided_extra_bytes), flop_per_s / slow, bytes_per_s);
         const Roofline attention = roofline(attention_flops, kv_bytes, flop_per_s, bytes_per_s);
         const Roofline routing = roofline(0, routing_bytes(batch), flop_per_s, bytes_per_s);
         ph.roofline = routing_per_token > 0 ? roofline_sequence(roofline_sequence(gemm, attention), routing) : roofline_sequence(gemm, attention);
@@ -615,6 +624,10 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                               "output processing of every running sequence) is not modelled; the plan is the device's time alone, and the "
                               "band's slow end allows the host up to " + format_sig(100 * drt.served_host_time_unmodelled_share, 3) +
                               " % of the run (runtimes.json served_host_time_unmodelled_share)");
+        if (strided_extra_bytes > 0 && drt.calibrated_by.empty())
+            c.notes.push_back("not calibrated for this runtime (" + drt.id + "): its experts' down projection reduces over a strided weight dimension, "
+                              "read at strided_reduction_bandwidth_ratio (" + format_sig(a.strided_reduction_bandwidth_ratio, 2) + ") of the contiguous "
+                              "rate, a figure measured on another Inductor kernel, not fitted; the band spans its range");
         if (drt.recomputes_context && drt.calibrated_by.empty())
             c.notes.push_back("not calibrated for this runtime (" + drt.id + "): it calls the model without a KV cache, so every step runs the whole "
                               "sequence so far at prefill_compute_efficiency; its KV-cache memory above is what a cached run would hold, not what it holds");

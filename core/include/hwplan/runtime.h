@@ -139,6 +139,9 @@ struct DecodeRuntime {
                                                  // returned them, so the device idles meanwhile: priced at python_value_round_trip_host_s
     bool recomputes_context = false;             // the model is called without its KV cache (use_cache=False): every step runs the
                                                  // forward pass over the whole sequence so far, as a prefill of that many tokens
+    bool expert_down_projection_strided = false; // its MoE experts' down projection (w2) is stored so that the decode GEMV reduces
+                                                 // over a strided, not the innermost, weight dimension: those bytes are read at
+                                                 // strided_reduction_bandwidth_ratio of the contiguous rate
     bool is_default = false;                     // the profile a workload without serve.runtime gets
     double served_host_time_unmodelled_share = 0; // declared, not modelled: the share of a served run's time its host side (API server,
                                                  // scheduling, output processing) may take beside the device's steps; widens the slow
