@@ -137,6 +137,19 @@ TEST(GemmRowTileEfficiency, HandRows) {
     EXPECT_DOUBLE_EQ(gemm_row_tile_efficiency(187, 0), 1.0);
 }
 
+// A training step's element-wise kernels (performance.h), counted by hand for Llama 3.1 8B (hidden 4096, gated
+// MLP 14336, 2 RMSNorms, vocab 128,256): forward 2 norms x 2h + 2 residual adds x 3h + SwiGLU 3w = 40,960 +
+// 43,008 = 83,968; backward 2 x 3h + 2 x 3h + 5w = 49,152 + 71,680 = 120,832; 204,800 a layer x 32 = 6,553,600,
+// + 2 x 128,256 for the loss = 6,810,112 elements per token; full recomputation runs the forward again:
+// + 32 x 83,968 = 9,497,088.
+TEST(ElementwiseKernels, CountsTheLayersOwnOperations) {
+    EXPECT_DOUBLE_EQ(training_elementwise_elements_per_token(test::llama31_8b(), false), 6810112.0);
+    EXPECT_DOUBLE_EQ(training_elementwise_elements_per_token(test::llama31_8b(), true), 9497088.0);
+    // 1,000 tokens at 2 bytes on 3.35 TB/s: 1000 x 6,810,112 x 2 / 3.35e12 = 4.0657 ms.
+    EXPECT_NEAR(training_elementwise_time_s(test::llama31_8b(), 1000, false, 2, 3.35e12), 0.0040657, 1e-7);
+    EXPECT_EQ(training_elementwise_time_s(test::llama31_8b(), 1000, false, 2, 0), 0); // no published bandwidth: not modelled
+}
+
 // QLoRA dequantizes its frozen NF4 base on every use (bitsandbytes MatMul4Bit: forward and backward, and a
 // recomputed forward): per use it reads 4.127 bits and writes 2 bytes per parameter. By hand, 1e9 parameters
 // used 3 times on an A100 40GB (1,555 GB/s): 1e9 x 3 x (0.515875 + 2) / 1.555e12 = 4.8538e-3 s.

@@ -94,8 +94,8 @@ TEST(Refit, SingleShareValuesReproduceTheCatalog) {
                            Row{"decode_bandwidth_efficiency.gddr-gpu-llama.cpp", 0.816},       // median of 0.794, 0.872, 0.754, 0.816, 0.847 (llama.cpp PR #4766)
                            Row{"decode_bandwidth_efficiency.nvidia-pytorch-awq-int", 0.654},   // log least squares of 0.624, 0.724 (TinyChat), 0.600, 0.659 (gpt-fast int8)
                            Row{"decode_bandwidth_efficiency.apple-m1-max-llama.cpp-gguf", 0.469}, // at the Apple family's 3.47 ms
-                           Row{"training_mfu.a100-pretraining", 0.553},                        // MPT-30B on 8 x A100, MFU 55.3 %
-                           Row{"training_mfu.tpu-xla-pretraining", 0.6286},                    // MaxText v5e 16B on 1 x v5e-256, 120 TFLOP/s per chip
+                           Row{"training_mfu.a100-pretraining", 0.5635},                       // MPT-30B on 8 x A100 (MFU 55.3 %), element-wise kernels apart
+                           Row{"training_mfu.tpu-xla-pretraining", 0.6526},                    // MaxText v5e 16B on 1 x v5e-256 (120 TFLOP/s per chip), element-wise apart
                            Row{"decode_compute_efficiency_8bit.mi300x-vllm-fp8", 0.163},       // log least squares of 0.137, 0.203
                            Row{"assumptions.decode_compute_efficiency", 0.903},                // v0.9 LLaMA 7B on A100 FP16, by bisection
                            Row{"assumptions.decode_compute_efficiency_8bit", 0.366},          // six TensorRT-LLM FP8 rows
@@ -263,7 +263,7 @@ TEST(Loso, AValueWithSeveralSourcesRefitsFromTheOthers) {
     const FitReport& t = fit("assumptions.training_mfu");
     EXPECT_EQ(t.sources.size(), 1u);
     EXPECT_EQ(t.loso_priors, 1);
-    EXPECT_NEAR(t.refit, 0.402, 0.005 * 0.402); // MPT-13B on 8 x H100 (38,336 tokens/s) under the planner's pricing
+    EXPECT_NEAR(t.refit, 0.4125, 0.005 * 0.4125); // MPT-13B on 8 x H100 (38,336 tokens/s) under the planner's pricing (element-wise kernels apart)
     // The Llama 3 row fits nothing any more: left out or not, it is planned the same.
     const CaseResult* today = today_case("llama3-paper-405b-16384gpu-mfu");
     const CaseResult* loso = loso_case("llama3-paper-405b-16384gpu-mfu");

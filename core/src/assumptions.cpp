@@ -43,6 +43,7 @@ const std::vector<Field>& fields() {
         {"user_read_tokens_per_s", &Assumptions::user_read_tokens_per_s},
         {"training_attention_efficiency", &Assumptions::training_attention_efficiency},
         {"training_fp8_cast_bytes_per_element", &Assumptions::training_fp8_cast_bytes_per_element},
+        {"training_elementwise_bytes_per_element", &Assumptions::training_elementwise_bytes_per_element},
         {"pcie_handoff_s", &Assumptions::pcie_handoff_s},
         {"gemm_tile_elements", &Assumptions::gemm_tile_elements},
         {"moe_alltoall_overlap", &Assumptions::moe_alltoall_overlap},

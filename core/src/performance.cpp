@@ -120,6 +120,39 @@ double fp8_cast_time_s(const ModelArch& arch, double tokens, double bytes_per_el
     return tokens * fp8_cast_elements_per_token(arch) * bytes_per_element / bandwidth_bytes_per_s;
 }
 
+namespace {
+
+// One MLP activation's elements per token: forward, then backward (performance.h, training_elementwise_elements_per_token).
+double activation_elements(double width, MlpKind mlp, bool forward) {
+    if (mlp == MlpKind::gated) return (forward ? 3.0 : 5.0) * width;
+    return (forward ? 2.0 : 3.0) * width;
+}
+
+} // namespace
+
+double training_elementwise_elements_per_token(const ModelArch& a, bool recompute_forward) {
+    const double h = a.hidden;
+    double sum = 0;
+    for (int layer = 0; layer < a.layers; ++layer) {
+        auto act = [&](bool forward) {
+            if (a.has_moe && layer >= a.moe.dense_layers)
+                return a.moe.active_experts * activation_elements(a.moe.expert_intermediate, a.mlp, forward) +
+                       a.moe.shared_experts * activation_elements(a.moe.shared_expert_intermediate, a.mlp, forward);
+            return activation_elements(a.intermediate, a.mlp, forward);
+        };
+        const double forward = a.norms_per_layer * 2.0 * h + 2 * 3.0 * h + act(true);
+        const double backward = a.norms_per_layer * 3.0 * h + 2 * 3.0 * h + act(false);
+        sum += (recompute_forward ? 2.0 : 1.0) * forward + backward;
+    }
+    return sum + 2.0 * a.vocab;
+}
+
+double training_elementwise_time_s(const ModelArch& arch, double tokens, bool recompute_forward, double bytes_per_element,
+                                   double bandwidth_bytes_per_s) {
+    if (bandwidth_bytes_per_s <= 0 || tokens <= 0 || bytes_per_element <= 0) return 0;
+    return tokens * training_elementwise_elements_per_token(arch, recompute_forward) * bytes_per_element / bandwidth_bytes_per_s;
+}
+
 double qlora_dequant_time_s(double quantized_params, double bits_per_weight, double uses, double bandwidth_bytes_per_s) {
     if (bandwidth_bytes_per_s <= 0 || quantized_params <= 0 || uses <= 0) return 0;
     return quantized_params * uses * (bits_per_weight / 8.0 + 2.0) / bandwidth_bytes_per_s;

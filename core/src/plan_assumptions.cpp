@@ -52,7 +52,7 @@ const EfficiencyRule* matching_rule(const std::vector<EfficiencyRule>& rules, co
 // An MFU the user measured (a workload override or a calibration) is end to end: it already holds the step's
 // attention and FP8 casts, so they are not priced apart as well (unless the user pinned them too).
 void end_to_end_mfu(AssumptionSet& das, const EfficiencyRule*& attention_rule) {
-    for (const char* key : {"training_attention_efficiency", "training_fp8_cast_bytes_per_element"}) {
+    for (const char* key : {"training_attention_efficiency", "training_fp8_cast_bytes_per_element", "training_elementwise_bytes_per_element"}) {
         const auto src = das.source.find(key);
         if (src != das.source.end() && (src->second == "workload" || src->second == "calibration")) continue;
         double Assumptions::*field = assumption_member(key);

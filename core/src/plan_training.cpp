@@ -469,7 +469,15 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // cost the LLaMA-Factory rows show beyond FLOPs and dequantization (launches and Python work of the wrapped
     // layers, the optimizer step every few micro-batches); a fit on the runtime's calibration rows, not a mechanism.
     const double overhead_s = adapter ? micro_batches * rt.adapter_step_overhead_s : 0.0;
-    const double compute_s = step.roofline.time_s + fp8_cast_s + dequant_s + overhead_s;
+    // Pretraining's element-wise kernels (norms, residual adds, the MLP's activation, the loss) run at memory speed
+    // outside the GEMMs the MFU prices (performance.h, training_elementwise_time_s), so the basis is the GEMMs' share
+    // of peak and these add to it at any precision: an FP8 step speeds up its GEMMs only. Fine-tunes keep their
+    // end-to-end MFU (finetune_mfu), which holds them.
+    const double elementwise_s = w.stage == Stage::pretrain && peak.flop_per_s > 0
+                                     ? training_elementwise_time_s(arch, tokens_per_step / n, recompute == Checkpointing::full,
+                                                                   a.training_elementwise_bytes_per_element * (fp32 ? 2.0 : 1.0), d.bandwidth_bytes_per_s)
+                                     : 0.0;
+    const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + dequant_s + overhead_s;
     // The layout search's job and devices on this profile's basis: compute time per token on one device (what the
     // step above spends outside communication, over the tokens one device computes).
     TrainingJob job;
@@ -533,6 +541,9 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                             (fp8_cast_s > 0 ? " + FP8 casts " + format_sig(a.training_fp8_cast_bytes_per_element, 3) + " bytes per GEMM operand element (" +
                                                   format_sig(fp8_cast_s, 3) + " s)"
                                             : "") +
+                            (elementwise_s > 0 ? " + element-wise kernels " + format_sig(training_elementwise_elements_per_token(arch, recompute == Checkpointing::full), 3) +
+                                                     " activation elements per token read or written (" + format_sig(elementwise_s, 3) + " s)"
+                                               : "") +
                             (dequant_s > 0 ? " + dequantizing the " + format_sig(frozen_base.bits_per_weight, 4) + "-bit base " + format_sig(dequant_uses, 3) +
                                                  " times to 16 bits (" + format_sig(dequant_s, 3) + " s)"
                                            : "") +

@@ -43,6 +43,7 @@ struct Assumptions {
     double user_read_tokens_per_s = 0;       // output tokens a second one chat user reads (fixed-demand serving)
     double training_attention_efficiency = 0; // achieved / BF16 peak of training's attention FLOPs; 0: at the MFU
     double training_fp8_cast_bytes_per_element = 0; // bytes FP8 training moves per GEMM operand element (casts)
+    double training_elementwise_bytes_per_element = 0; // bytes per activation element a training step's element-wise kernels read or write
     double pcie_handoff_s = 0;               // one pipeline-stage hand-off between cards joined only by PCIe, per step
     double gemm_tile_elements = 0;           // edge of a GEMM kernel's square output tile (rows = columns), for wave quantisation
     double moe_alltoall_overlap = 0;         // share of a micro-batch's compute that hides the expert all-to-alls under a pipeline

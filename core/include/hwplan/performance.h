@@ -69,6 +69,24 @@ double training_flops_per_token(const ModelArch& arch, double active_params, dou
 double fp8_cast_elements_per_token(const ModelArch& arch);
 double fp8_cast_time_s(const ModelArch& arch, double tokens, double bytes_per_element, double bandwidth_bytes_per_s);
 
+// Time a training step spends in its element-wise kernels, per device: tokens x activation elements read and
+// written per token x bytes per element / memory bandwidth (one formula, training_elementwise_time_s). These
+// kernels (norms, residual adds, the MLP's activation, the loss over the logits) do no GEMM work and run at
+// memory speed at any precision, so they do not speed up when the GEMMs move to FP8 (Transformer Engine's user
+// guide, "Using FP8 with Transformer Engine": FP8 is applied to the GEMMs of its Linear layers, the other
+// operations keep their higher precision; paraphrased) and weigh more on small models, whose GEMM FLOPs
+// per token grow with hidden^2 while these grow with hidden. Counted from the layer's own operations, each
+// reading its inputs and writing its output once (no fusion across kernels), per layer and token:
+//   norm        forward read h, write h (2h); backward read x and dy, write dx (3h)   x norms_per_layer
+//   residual    forward read 2h, write h (3h); backward the gradient sum, 3h          x 2
+//   activation  plain (GELU) forward 2w, backward 3w; gated (SwiGLU) forward 3w (gate and up in, one out),
+//               backward 5w (gate, up, dy in; dgate, dup out); each active routed and shared expert its own
+// plus the loss over the vocabulary (read the logits forward, write their gradient backward: 2 V); a step that
+// recomputes (full checkpointing) runs each layer's forward twice. Attention is priced as FLOPs (its kernel).
+double training_elementwise_elements_per_token(const ModelArch& arch, bool recompute_forward);
+double training_elementwise_time_s(const ModelArch& arch, double tokens, bool recompute_forward, double bytes_per_element,
+                                   double bandwidth_bytes_per_s);
+
 // Time QLoRA spends dequantizing its frozen base, per device: quantized parameters x uses x (bits / 8 read
 // + 2 bytes written) / memory bandwidth. bitsandbytes' MatMul4Bit dequantizes the packed weight to a 16-bit
 // tensor in forward and again in backward (bitsandbytes/autograd/_functions.py, MatMul4Bit.forward:
