@@ -50,6 +50,7 @@ const std::vector<Field>& fields() {
         {"kernel_launch_overhead_s", &Assumptions::kernel_launch_overhead_s},
         {"eager_op_host_s", &Assumptions::eager_op_host_s},
         {"python_value_round_trip_host_s", &Assumptions::python_value_round_trip_host_s},
+        {"cpu_decode_bandwidth_efficiency_low", &Assumptions::cpu_decode_bandwidth_efficiency_low},
         {"power_cap_idle_power_ratio", &Assumptions::power_cap_idle_power_ratio},
     };
     return kFields;

@@ -50,6 +50,7 @@ struct Assumptions {
     double kernel_launch_overhead_s = 0;     // host time per kernel an eager or graph-compiled framework launches (encoder runtimes)
     double eager_op_host_s = 0;              // host time per framework operation of an eager Python decode loop (decode runtimes)
     double python_value_round_trip_host_s = 0; // host time per value carried from native memory through a Python list and back (decode runtimes)
+    double cpu_decode_bandwidth_efficiency_low = 0; // slow end of the decode share on a CPU no decode rule covers (declared, not calibrated)
     double power_cap_idle_power_ratio = 0;   // power-capped boards: power of a cycle whose tensor cores wait / a busy cycle's (0: power roofline)
 };
 
