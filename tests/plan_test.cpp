@@ -2620,3 +2620,41 @@ TEST(Runtimes, APcieRingBoundStepHasTheHostsBand) {
 
 } // namespace
 } // namespace hwplan
+
+namespace hwplan {
+
+// A CPU that no decode rule of efficiencies.json covers plans at the catalog-wide share (0.78, measured on llama.cpp's GPU
+// backends) and says so; the band's slow end takes the declared CPU share, 0.244 (assumptions.json
+// cpu_decode_bandwidth_efficiency_low: llama.cpp PR #1642, 2023-06-04, the CPU backend read >= 100.0 GB/s of the M1 Max's
+// 409.6 GB/s) with the catalog-wide longest step (3.3 ms). Llama 2 7B q4_0 (6.738 B weights x 4.5 bits = 3.79 GB, KV cache
+// at 64 tokens negligible) on one Xeon Platinum 8480+ socket (307.2 GB/s), by hand:
+//   typical: 3.79e9 / (0.78 x 307.2e9) + 0.87 ms = 15.82 + 0.87 = 16.69 ms  (59.9 tokens/s)
+//   slow:    3.79e9 / (0.244 x 307.2e9) + 3.3 ms = 50.56 + 3.3  = 53.86 ms  (18.6 tokens/s)
+// (5 % tolerance on the hand figures: the plan's own weight bytes count the embeddings and norms apart.) A GPU's plan is
+// untouched: the RTX 4090 takes its llama.cpp rule and says nothing about CPUs.
+TEST(DecodeOnCpu, UncalibratedShareIsSaidAndWidensTheSlowEnd) {
+    const char* body = R"({"stage": "serve", "model": "llama-2-7b", "framework": "llama.cpp",
+        "precision": {"weights": "q4_0", "kv_cache": "fp16", "compute": "fp16"},
+        "serve": {"context_tokens": 64, "prompt_tokens": 32, "output_tokens": 32, "concurrent_users": 1},
+        "hardware": {"devices": ["DEVICE"], "count": 1}})";
+    auto plan_on = [&](const std::string& device) {
+        std::string s = body;
+        s.replace(s.find("DEVICE"), 6, device);
+        return run(s);
+    };
+    const Plan cpu = plan_on("xeon-platinum-8480plus");
+    const Candidate& c = cpu.candidates.at(0);
+    const Figure& rate = c.figures.at("decode_tokens_per_s_per_user");
+    EXPECT_NEAR(rate.value, 1 / 16.69e-3, 0.05 / 16.69e-3);
+    EXPECT_NEAR(rate.low, 1 / 53.86e-3, 0.05 / 53.86e-3);
+    // The slow end is the typical step's bandwidth term scaled by 0.78 / 0.244, plus 3.3 ms instead of 0.87 ms.
+    const double typical_bytes_s = 1 / rate.value - 0.87e-3;
+    EXPECT_NEAR(1 / rate.low, typical_bytes_s * 0.78 / 0.244 + 3.3e-3, 1e-6);
+    EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(),
+                            [](const std::string& n) { return n.find("decode bandwidth efficiency not calibrated for CPUs") == 0; }));
+    const Plan gpu = plan_on("rtx-4090");
+    const Candidate& g = gpu.candidates.at(0);
+    EXPECT_FALSE(std::any_of(g.notes.begin(), g.notes.end(), [](const std::string& n) { return n.find("not calibrated for CPUs") != std::string::npos; }));
+}
+
+} // namespace hwplan

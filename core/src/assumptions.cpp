@@ -52,6 +52,7 @@ const std::vector<Field>& fields() {
         {"eager_op_host_s", &Assumptions::eager_op_host_s},
         {"python_value_round_trip_host_s", &Assumptions::python_value_round_trip_host_s},
         {"strided_reduction_bandwidth_ratio", &Assumptions::strided_reduction_bandwidth_ratio},
+        {"cpu_decode_bandwidth_efficiency_low", &Assumptions::cpu_decode_bandwidth_efficiency_low},
         {"power_cap_idle_power_ratio", &Assumptions::power_cap_idle_power_ratio},
     };
     return kFields;

@@ -575,6 +575,13 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
                     if (std::string(k) == "train_tokens_per_s") f->second.low *= 1 - r;
                     else f->second.high /= 1 - r;
                 }
+        // A CPU no decode rule covers: the band's slow end already takes the declared CPU share (device_assumptions); say so.
+        if (!answer_only && plan_detail::cpu_decode_uncalibrated(das, w, *d, rule) && e.c.figures.count("decode_tokens_per_s_per_user"))
+            e.c.notes.push_back("decode bandwidth efficiency not calibrated for CPUs: no measured decode rule covers " + d->id +
+                                " (catalog/efficiencies.json), so the plan takes the catalog-wide share (" +
+                                format_sig(das.typical.decode_bandwidth_efficiency, 3) + ", measured on llama.cpp's GPU backends) of its " +
+                                "DRAM peak, and the band's slow end reaches " + format_sig(das.low.decode_bandwidth_efficiency, 3) +
+                                " of it (assumptions.json cpu_decode_bandwidth_efficiency_low: a CPU backend's share of a chip's peak)");
         // The decode runtime's declared uncalibrated host side of a served run (runtimes.json decode_runtimes
         // served_host_time_unmodelled_share: an engine behind its API server, fed at an infinite rate): the host's share
         // of the run is not modelled, so the slow end of the serving rates reaches the plan x (1 - share) and the step's

@@ -62,6 +62,13 @@ void end_to_end_mfu(AssumptionSet& das, const EfficiencyRule*& attention_rule) {
     }
 }
 
+bool cpu_decode_uncalibrated(const AssumptionSet& as, const Workload& w, const Device& d, const EfficiencyRule* decode_rule) {
+    if (decode_rule || d.kind != DeviceKind::cpu) return false;
+    if (!(w.stage == Stage::serve || w.stage == Stage::batch || w.stage == Stage::edge)) return false;
+    const auto src = as.source.find("decode_bandwidth_efficiency");
+    return !(src != as.source.end() && (src->second == "workload" || src->second == "calibration")) && as.typical.cpu_decode_bandwidth_efficiency_low > 0;
+}
+
 // Efficiencies measured for the device's family and runtime (catalog/efficiencies.json) replace the
 // catalog-wide ones, unless the workload pinned them: decode bandwidth efficiency, pretraining MFU, training's
 // attention share and a decode step's GEMM share of an 8-bit peak.
@@ -87,6 +94,11 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
         return r;
     };
     decode_rule = apply(cat.decode_bandwidth_rules, "decode_bandwidth_efficiency", &Assumptions::decode_bandwidth_efficiency);
+    // A CPU that no decode rule covers takes the catalog-wide share, measured on GPU backends: the slow end reaches the
+    // declared CPU low (assumptions.json cpu_decode_bandwidth_efficiency_low, a CPU backend's share of a chip's peak), the
+    // point estimate does not move, and the plan says the share is not calibrated for CPUs (plan.cpp). Serving stages only.
+    if (cpu_decode_uncalibrated(as, w, d, decode_rule))
+        out.low.decode_bandwidth_efficiency = std::min(out.low.decode_bandwidth_efficiency, out.typical.cpu_decode_bandwidth_efficiency_low);
     // A rule fitted with its own fixed step time (llama.cpp's quantized kernels) sets that too. Share and step
     // were fitted together, so the slow case pairs the smaller share with the longer step (the low set) and
     // the fast case the larger share with the shorter step: the band is the spread of the fit's cases.

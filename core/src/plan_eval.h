@@ -238,6 +238,9 @@ void end_to_end_mfu(AssumptionSet& das, const EfficiencyRule*& attention_rule);
 AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, const Workload& w, const Device& d,
                                  const EfficiencyRule*& decode_rule, const EfficiencyRule*& mfu_rule, const EfficiencyRule*& attention_rule,
                                  const EfficiencyRule*& gemm_rule);
+// A CPU (device kind cpu) served with no decode rule of efficiencies.json and the share not the user's: the catalog-wide
+// share is not calibrated for it, so its slow end reaches cpu_decode_bandwidth_efficiency_low (assumptions.json).
+bool cpu_decode_uncalibrated(const AssumptionSet& as, const Workload& w, const Device& d, const EfficiencyRule* decode_rule);
 std::vector<const Calibration*> apply_calibrations(AssumptionSet& das, const Catalog& cat, const Device& d);
 void label_user_calibrated(Candidate& c, const std::vector<const Calibration*>& applied);
 void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const AssumptionSet& das, const EfficiencyRule* decode_rule,

@@ -53,6 +53,7 @@ struct Assumptions {
     double python_value_round_trip_host_s = 0; // host time per value carried from native memory through a Python list and back (decode runtimes)
     double strided_reduction_bandwidth_ratio = 1; // a compiled GEMV that reduces over a non-innermost (strided) weight dimension:
                                              // its share of a contiguous one's bandwidth (decode runtimes with a strided expert down projection)
+    double cpu_decode_bandwidth_efficiency_low = 0; // slow end of the decode share on a CPU no decode rule covers (declared, not calibrated)
     double power_cap_idle_power_ratio = 0;   // power-capped boards: power of a cycle whose tensor cores wait / a busy cycle's (0: power roofline)
 };
 
