@@ -15,6 +15,7 @@
 
 #include "hwplan/catalog_embedded.h"
 #include "hwplan/json_api.h"
+#include "hwplan/format.h"
 #include "test_plans.h"
 
 #include <nlohmann/json.hpp>
@@ -2655,6 +2656,33 @@ TEST(DecodeOnCpu, UncalibratedShareIsSaidAndWidensTheSlowEnd) {
     const Plan gpu = plan_on("rtx-4090");
     const Candidate& g = gpu.candidates.at(0);
     EXPECT_FALSE(std::any_of(g.notes.begin(), g.notes.end(), [](const std::string& n) { return n.find("not calibrated for CPUs") != std::string::npos; }));
+}
+
+} // namespace hwplan
+
+namespace hwplan {
+
+// A run of weeks priced by the hour: its cost terms keep the seconds the arithmetic uses and say the same time in days
+// beside them (issue 22: "4011694 s per run" could not be read). 8B pretraining on 1e11 tokens, pinned to 8 A100:
+// the "time" term's seconds / 86,400, to three figures, in parentheses; the billed term the same for its seconds.
+TEST(CostWords, LongRunsSayTheirTimeInDays) {
+    const Plan p = run(R"({"stage": "pretrain", "model": "llama-3.1-8b", "train": {"seq_len": 4096, "global_batch": 256,
+        "tokens": 1e11}, "hardware": {"devices": ["a100-80gb"], "count": 8}})");
+    ASSERT_TRUE(p.recommendation.found) << p.recommendation.summary;
+    auto term = [&](const std::string& name) {
+        for (const auto& t : p.recommendation.option.cost_terms)
+            if (t.term == name) return t.value;
+        return std::string();
+    };
+    const std::string time = term("time");
+    ASSERT_FALSE(time.empty());
+    const double seconds = std::stod(time.substr(0, time.find(' ')));
+    ASSERT_GT(seconds, 172800.0) << time; // weeks: said in days
+    EXPECT_NE(time.find("(" + format_sig(seconds / 86400, 3) + " days)"), std::string::npos) << time;
+    const std::string billed = term("billed");
+    ASSERT_FALSE(billed.empty());
+    const double billed_s = std::stod(billed.substr(0, billed.find(' ')));
+    EXPECT_NE(billed.find("a run (" + format_sig(billed_s / 86400, 3) + " days)"), std::string::npos) << billed;
 }
 
 } // namespace hwplan

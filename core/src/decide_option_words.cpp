@@ -12,6 +12,14 @@ namespace hwplan::decide_parts {
 
 namespace {
 
+// A time of hours or days in seconds is hard to read ("4011694 s"): the cost terms keep the seconds the arithmetic
+// uses and add the same time in hours or days beside them, from two hours on.
+std::string in_hours_or_days(double s) {
+    if (!std::isfinite(s) || s < 7200) return "";
+    if (s < 172800) return " (" + format_sig(s / 3600, 3) + " hours)";
+    return " (" + format_sig(s / 86400, 3) + " days)";
+}
+
 // A missed target in words: the target and the candidate's figure against it.
 std::string missed_target_words(Elimination e, const Candidate& c, const Workload& w) {
     switch (e) {
@@ -225,10 +233,10 @@ void device_option_words(Option& o, const OptionPricing& r, const CandidatePrici
         // The same derivation term by term (the recommendation card's cost breakdown).
         o.cost_terms = hc.terms;
         o.cost_terms.push_back({"devices", devices_words});
-        o.cost_terms.push_back({"time", format_sig(seconds->value, 4) + " s " + unit_label(unit) + " on " +
+        o.cost_terms.push_back({"time", format_sig(seconds->value, 4) + " s " + unit_label(unit) + in_hours_or_days(seconds->value) + " on " +
                                             (factor != 1 ? "the " + std::to_string(working) + " that work" : std::string("them"))});
         if (billed_s > 0)
-            o.cost_terms.push_back({"billed", format_sig(billed_s, 4) + " s a run for " + format_sig(run_s, 3) + " s of work (+ " +
+            o.cost_terms.push_back({"billed", format_sig(billed_s, 4) + " s a run" + in_hours_or_days(billed_s) + " for " + format_sig(run_s, 3) + " s of work (+ " +
                                                   format_sig(cat.defaults.rental_startup_s, 3) + " s start-up, rounded up to " +
                                                   (hc.billing_increment_s > 0 ? "the provider's" : "the catalog default's") + " increments)"});
         o.cost_terms.push_back({"unit cost", format_figure(unit, o.cost.value) + " " + unit_label(unit) + " = price per device-hour x devices x time" +
