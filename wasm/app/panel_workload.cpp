@@ -230,6 +230,20 @@ void owned_rows(AppState& state, const Catalog& cat, std::set<const Issue*>& sho
     show_issues(state, "hardware.owned", shown);
 }
 
+// A check box for a boolean key whose default is off: ticked sets it, unticked removes it.
+void check_field(AppState& state, const char* name, const char* label, const char* help, const char* path, std::set<const Issue*>& shown) {
+    row_label(state, name, label, help, ImGui::GetFrameHeight());
+    const nlohmann::json* v = field(state.workload, path);
+    bool on = v && v->is_boolean() && v->get<bool>();
+    if (ImGui::Checkbox((std::string("##") + name).c_str(), &on)) {
+        remember(state);
+        if (on) set_value(state, path, true);
+        else erase_field(state, path); // off is the default
+    }
+    publish(state, name);
+    show_issues(state, path, shown);
+}
+
 void decision_section(AppState& state, const Catalog& cat, unsigned stage_bit, std::set<const Issue*>& shown) {
     const bool has = any_decision_input(state.workload);
     if (has && !state.decision_shown) ImGui::SetNextItemOpen(true); // a loaded scenario, link or import that sets them
@@ -245,18 +259,7 @@ void decision_section(AppState& state, const Catalog& cat, unsigned stage_bit, s
     choice_field(state, "Stack", kStackHelp, "decision.stack", choices.decision_stack, "by site", shown);
     choice_field(state, "Framework", kFrameworkHelp, "framework", choices.framework, "any", shown);
     choice_field(state, "Redundancy", kRedundancyHelp, "decision.redundancy", choices.decision_redundancy, "none", shown);
-    {
-        row_label(state, "data_on_premises", "Data stays on premises", kPremisesHelp, ImGui::GetFrameHeight());
-        const nlohmann::json* v = field(state.workload, "decision.data_on_premises");
-        bool on = v && v->is_boolean() && v->get<bool>();
-        if (ImGui::Checkbox("##data_on_premises", &on)) {
-            remember(state);
-            if (on) set_value(state, "decision.data_on_premises", true);
-            else erase_field(state, "decision.data_on_premises"); // off is the default
-        }
-        publish(state, "data_on_premises");
-        show_issues(state, "decision.data_on_premises", shown);
-    }
+    check_field(state, "data_on_premises", "Data stays on premises", kPremisesHelp, "decision.data_on_premises", shown);
     for (const auto& f : kFields)
         if (std::string_view(f.section) == "Decision" && (f.stages & stage_bit)) number_field(state, f, shown);
     owned_rows(state, cat, shown);
@@ -297,20 +300,6 @@ constexpr const char* kOffloadActivationsHelp =
 constexpr const char* kEmbedRuntimeHelp =
     "How the encoder runs: a fused engine (tensorrt), or a framework whose element-wise kernels, score matrices and launches "
     "the plan counts per layer (pytorch-eager, tensorflow-xla). Default tensorrt. Key embed.runtime.";
-
-// A check box for a boolean key whose default is off: ticked sets it, unticked removes it.
-void check_field(AppState& state, const char* name, const char* label, const char* help, const char* path, std::set<const Issue*>& shown) {
-    row_label(state, name, label, help, ImGui::GetFrameHeight());
-    const nlohmann::json* v = field(state.workload, path);
-    bool on = v && v->is_boolean() && v->get<bool>();
-    if (ImGui::Checkbox((std::string("##") + name).c_str(), &on)) {
-        remember(state);
-        if (on) set_value(state, path, true);
-        else erase_field(state, path); // off is the default
-    }
-    publish(state, name);
-    show_issues(state, path, shown);
-}
 
 bool any_engine_input(const nlohmann::json& w) {
     return field(w, "serve.runtime") || field(w, "serve.tensor_parallel") || field(w, "serve.decode_attention") ||
