@@ -547,6 +547,13 @@ TEST(CatalogDevices, SustainedSixteenBitRateAndEncoderRuntimesAreRead) {
     EXPECT_DOUBLE_EQ(t4->sustained_16bit_flop_per_s, 24e12);
     EXPECT_EQ(t4->streaming_multiprocessors, 0); // not recorded: the wave model's 128-square tile is read from an SM80 table
     EXPECT_EQ(c.device_by_id("a100-80gb")->sustained_16bit_flop_per_s, 0); // the peak holds
+    // The 72 W L4 takes the T4's rule (its measured 24 TFLOPS is 65 x 585 / 1590, peak x base / boost clock):
+    // 121 x 795 / 2040 = 47.15 (fpsbench.com's L4 clocks), recorded as 47.
+    const Device* l4 = c.device_by_id("l4");
+    ASSERT_NE(l4, nullptr);
+    EXPECT_NEAR(t4->fp16.flop_per_s * 585.0 / 1590.0, t4->sustained_16bit_flop_per_s, 0.05 * 24e12);
+    EXPECT_NEAR(l4->sustained_16bit_flop_per_s, 121e12 * 795.0 / 2040.0, 0.01 * 47e12);
+    EXPECT_LT(l4->sustained_16bit_flop_per_s, l4->fp16.flop_per_s);
     ASSERT_NE(c.find_encoder_runtime(""), nullptr);
     EXPECT_EQ(c.find_encoder_runtime("")->id, "tensorrt");
     const EncoderRuntime* eager = c.find_encoder_runtime("pytorch-eager");

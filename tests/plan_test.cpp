@@ -1878,6 +1878,21 @@ TEST(EncoderRuntimes, APowerCappedBoardRunsItsEncoderUnderItsPowerCeiling) {
     EXPECT_NEAR(rf.flops / rf.compute_s, 4.941e12, 1e3);
 }
 
+// The 72 W L4 records the T4's rule carried over (121 TFLOPS FP16 at its 2040 MHz boost x 795 / 2040, its base clock:
+// 47 TFLOPS, catalog/devices/l4.json; not an L4 measurement). The same TensorRT batch, by hand:
+//   typical (r = 0): min(121e12 x 0.61, 47e12) = min(73.81e12, 47e12) = 47e12 FLOP/s
+//   slow end (0.418, r = 1): min(121e12 x 0.418, 47e12 x 0.418) = 19.646e12
+TEST(EncoderRuntimes, TheL4RunsItsEncoderUnderItsPowerCeilingToo) {
+    const Plan p = run(R"({"stage": "embed", "model": "bert-base-uncased", "precision": "fp16",
+        "embed": {"tokens_per_item": 128, "batch_size": 128}, "hardware": {"devices": ["l4"], "count": 1}})");
+    const Roofline& r = p.candidates.at(0).phases.back().roofline;
+    ASSERT_TRUE(r.compute_bound);
+    EXPECT_NEAR(r.flops / r.compute_s, 47e12, 1e3);
+    const Figure& items = p.candidates.at(0).figures.at("items_per_s");
+    EXPECT_NEAR(items.low, 128 * 19.646e12 / r.flops, 1e-9 * items.value);
+    EXPECT_NEAR(items.high, items.value, 1e-9 * items.value);
+}
+
 // An eager runtime no efficiency was calibrated under says so and stays `modelled`; its band spans the launch cost's
 // range (kernel_launch_overhead_s 2.4 to 60.5 us), so its slow end lies below its typical value.
 TEST(EncoderRuntimes, AnUncalibratedRuntimeSaysSoAndWidensItsBand) {
