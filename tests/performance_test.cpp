@@ -160,6 +160,18 @@ TEST(QloraDequant, ReadsThePackedWeightsAndWritesSixteenBitsPerUse) {
     EXPECT_EQ(qlora_dequant_time_s(0, 4.127, 3, 1.555e12), 0);
 }
 
+// An eager adapter step's host operations per micro-batch, counted as runtimes.json hf-peft counts them for Llama 2
+// 7B (32 layers, 7 linears each): 94 in each layer's forward, run twice under full recomputation, 114 in its
+// backward, 3 to dequantize each 4-bit linear on each of its 3 uses, and 40 outside the layers. By hand:
+// 32 x (188 + 114 + 63) + 40 = 11,720; without recomputation 32 x (94 + 114 + 42) + 40 = 8,040; a 16-bit base
+// dequantizes nothing: 32 x (188 + 114) + 40 = 9,704.
+TEST(AdapterHostOps, CountsEachLayersForwardBackwardAndDequantization) {
+    EXPECT_DOUBLE_EQ(adapter_host_ops_per_micro_batch(94, 114, 3, 40, 32, 7, true, true), 11720);
+    EXPECT_DOUBLE_EQ(adapter_host_ops_per_micro_batch(94, 114, 3, 40, 32, 7, false, true), 8040);
+    EXPECT_DOUBLE_EQ(adapter_host_ops_per_micro_batch(94, 114, 3, 40, 32, 7, true, false), 9704);
+    EXPECT_DOUBLE_EQ(adapter_host_ops_per_micro_batch(0, 0, 0, 0, 32, 7, true, true), 0); // not counted
+}
+
 TEST(PrefillFlops, CausalAttentionCountsHalfThePairs) {
     const ModelArch a = dense(1, 4096, 32, 32, 11008, 32000);
     const double p = 1000;

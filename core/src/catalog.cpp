@@ -785,6 +785,10 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
             t.quant_state_replicated = e.boolean("quant_state_replicated", false).value_or(false);
             t.fsdp_offload_shard_copies_kept = e.boolean("fsdp_offload_shard_copies_kept", false).value_or(false);
             t.adapter_step_overhead_s = e.number("adapter_step_overhead_s", false, 0, 10).value_or(0);
+            t.adapter_host_ops_forward_per_layer = e.number("adapter_host_ops_forward_per_layer", false, 0, 10000).value_or(0);
+            t.adapter_host_ops_backward_per_layer = e.number("adapter_host_ops_backward_per_layer", false, 0, 10000).value_or(0);
+            t.adapter_host_ops_dequant_per_linear = e.number("adapter_host_ops_dequant_per_linear", false, 0, 100).value_or(0);
+            t.adapter_host_ops_outside_layers = e.number("adapter_host_ops_outside_layers", false, 0, 100000).value_or(0);
             t.causal_attention_flops_ratio = e.number("causal_attention_flops_ratio", false, 0.5, 1).value_or(1);
             t.adapter_timing_calibrated_by = e.strings("adapter_timing_calibrated_by", false);
             t.max_zero_stage = e.integer("max_zero_stage", false, 0, 3).value_or(3);
@@ -799,7 +803,8 @@ void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
                                  "full_master_weights", "optimizer_in_backward", "attention", "offload_checkpoints", "gated_mlp_saved_tensors", "optimizer_fp32_gradient_bytes_per_param",
                                  "zero2_shards_gradients", "zero3_layer_gather_bytes_per_param", "offload_gradients",
                                  "offload_parameters", "shard_embeddings_and_head", "fsdp_units_in_flight", "fsdp_init_cache_kept", "quant_state_replicated", "fsdp_offload_shard_copies_kept",
-                                 "adapter_step_overhead_s",
+                                 "adapter_step_overhead_s", "adapter_host_ops_forward_per_layer", "adapter_host_ops_backward_per_layer",
+                                 "adapter_host_ops_dequant_per_linear", "adapter_host_ops_outside_layers",
                                  "causal_attention_flops_ratio", "max_zero_stage", "recompute", "tensor_parallel_overlap", "lora_targets",
                                  "lora_dropout", "lora_dropout_per_module", "quantized_base_keeps_inputs", "quantizes_head",
                                  "dequantized_copy_bytes_per_param", "fused_qkv_kept", "lora_zero_pad_kept", "memory_unmodelled_high_ratio",

@@ -158,6 +158,14 @@ double qlora_dequant_time_s(double quantized_params, double bits_per_weight, dou
     return quantized_params * uses * (bits_per_weight / 8.0 + 2.0) / bandwidth_bytes_per_s;
 }
 
+double adapter_host_ops_per_micro_batch(double forward_per_layer, double backward_per_layer, double dequant_per_linear,
+                                        double outside_layers, int layers, int linears_per_layer, bool recompute_forward,
+                                        bool quantized_base) {
+    const double forwards = recompute_forward ? 2.0 : 1.0;
+    const double dequant = quantized_base ? dequant_per_linear * linears_per_layer * (forwards + 1.0) : 0.0;
+    return std::max(0, layers) * (forward_per_layer * forwards + backward_per_layer + dequant) + outside_layers;
+}
+
 double encoder_flops_per_item(const ModelArch& arch, double params, double tokens) {
     const double body = std::max(0.0, params - embedding_and_head_params(arch));
     double width = 0;

@@ -44,8 +44,6 @@ constexpr FitDecl kFits[] = {
     {"training_mfu.a100-pretraining", FitMethod::anchor, true, ""},
     {"training_mfu.tpu-xla-pretraining", FitMethod::anchor, true, ""},   // MaxText v5e 16B on one slice; v4 22B and v5p 32B the band
     {"decode_compute_efficiency_8bit.mi300x-vllm-fp8", FitMethod::log_least_squares, true, ""},
-    {"runtimes.hf-peft.adapter_step_overhead_s", FitMethod::relative_least_squares, false, ""},  // runtimes.json llamafactory-tgs
-    {"runtimes.unsloth.adapter_step_overhead_s", FitMethod::relative_least_squares, false, ""},
 };
 
 // The prior of a catalog-wide assumption with no case left: a neighbouring assumption, or a value by hand.

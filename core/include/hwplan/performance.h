@@ -96,6 +96,14 @@ double training_elementwise_time_s(const ModelArch& arch, double tokens, bool re
 // bound: at the device's full bandwidth.
 double qlora_dequant_time_s(double quantized_params, double bits_per_weight, double uses, double bandwidth_bytes_per_s);
 
+// Host operations one micro-batch of an eager adapter fine-tune issues (transformers' Trainer + PEFT, Unsloth):
+// layers x (forward x (2 with full recomputation, else 1) + backward + dequantization per linear x linears x uses,
+// where a 4-bit base is dequantized in the forward, the recomputed forward and the backward) + those outside the layers.
+// Counted from the trainers' code (runtimes.json adapter_host_ops_*); priced at assumptions eager_op_host_s each.
+double adapter_host_ops_per_micro_batch(double forward_per_layer, double backward_per_layer, double dequant_per_linear,
+                                        double outside_layers, int layers, int linears_per_layer, bool recompute_forward,
+                                        bool quantized_base);
+
 // Encoder FLOPs per item of `tokens` tokens: 2 x (parameters - embeddings) x tokens plus bidirectional
 // attention 4 x q-width x tokens^2 per layer.
 double encoder_flops_per_item(const ModelArch& arch, double params, double tokens);

@@ -75,6 +75,15 @@ struct TrainingRuntime {
     // kernel executes (FlashAttention-2 skips fully masked blocks: 0.5; Dao 2023, section 3.1.1). Full training keeps
     // the MFU's full count (llm-foundry, PaLM), so neither applies to it.
     double adapter_step_overhead_s = 0;          // seconds per micro-batch
+    // Host operations an eager adapter step issues one at a time from Python (runtimes.json adapter_host_ops_*, counted
+    // from the trainer's code for adapters on every linear), each at assumptions eager_op_host_s (performance.h,
+    // adapter_host_ops_per_micro_batch): per decoder layer in the forward (run twice under full recomputation) and the
+    // backward, the frozen 4-bit base's dequantization per linear and use (QLoRA only), and those outside the layers
+    // (embedding, head, loss, the trainer's per-micro-batch work). 0: not counted.
+    double adapter_host_ops_forward_per_layer = 0;
+    double adapter_host_ops_backward_per_layer = 0;
+    double adapter_host_ops_dequant_per_linear = 0;
+    double adapter_host_ops_outside_layers = 0;
     double causal_attention_flops_ratio = 1;     // executed / full-count attention FLOPs, adapter methods only
     // The layouts the trainer offers, which the training search keeps to: its highest ZeRO stage (Megatron-LM 2021 had no
     // sharded optimizer: 0), a recomputation it always applies ("full": Megatron-LM 2021's --checkpoint-activations;
