@@ -1863,19 +1863,28 @@ TEST(EncoderRuntimes, AnUnfusedRuntimesBandSpansItsLaunchCostBothWays) {
 //   slow end (encoder_compute_efficiency 0.418, r = 1): min(65e12 x 0.418, 24e12 x 0.418) = 10.032e12
 //   fast end (0.699, r = 0): min(45.435e12, 24e12) = 24e12, the typical value.
 // Its FP32 path has no cap recorded and keeps the published 8.1 TFLOPS: 8.1e12 x 0.61 = 4.941e12.
-TEST(EncoderRuntimes, APowerCappedBoardRunsItsEncoderUnderItsPowerCeiling) {
-    auto plan_t4 = [](const char* precision) {
-        return run(std::string(R"({"stage": "embed", "model": "bert-base-uncased", "precision": ")") + precision + R"(",
-            "embed": {"tokens_per_item": 128, "batch_size": 128}, "hardware": {"devices": ["t4"], "count": 1}})");
-    };
-    const Plan p = plan_t4("fp16");
+namespace {
+// A compute-bound TensorRT BERT-base batch of 128 x 128 tokens on one `device`: the plan and its encoder phase.
+Plan plan_encoder_batch(const char* device, const char* precision) {
+    return run(std::string(R"({"stage": "embed", "model": "bert-base-uncased", "precision": ")") + precision + R"(",
+        "embed": {"tokens_per_item": 128, "batch_size": 128}, "hardware": {"devices": [")" + device + R"("], "count": 1}})");
+}
+// The batch runs at `typical_flop_per_s` (the power ceiling), its slow end at `slow_flop_per_s`, its fast end at the typical.
+void expect_capped_encoder(const char* device, double typical_flop_per_s, double slow_flop_per_s) {
+    SCOPED_TRACE(device);
+    const Plan p = plan_encoder_batch(device, "fp16");
     const Roofline& r = p.candidates.at(0).phases.back().roofline;
     ASSERT_TRUE(r.compute_bound);
-    EXPECT_NEAR(r.flops / r.compute_s, 24e12, 1e3);
+    EXPECT_NEAR(r.flops / r.compute_s, typical_flop_per_s, 1e3);
     const Figure& items = p.candidates.at(0).figures.at("items_per_s");
-    EXPECT_NEAR(items.low, 128 * 10.032e12 / r.flops, 1e-9 * items.value);
+    EXPECT_NEAR(items.low, 128 * slow_flop_per_s / r.flops, 1e-9 * items.value);
     EXPECT_NEAR(items.high, items.value, 1e-9 * items.value);
-    const Plan f = plan_t4("fp32");
+}
+} // namespace
+
+TEST(EncoderRuntimes, APowerCappedBoardRunsItsEncoderUnderItsPowerCeiling) {
+    expect_capped_encoder("t4", 24e12, 10.032e12);
+    const Plan f = plan_encoder_batch("t4", "fp32");
     const Roofline& rf = f.candidates.at(0).phases.back().roofline;
     ASSERT_TRUE(rf.compute_bound);
     EXPECT_NEAR(rf.flops / rf.compute_s, 4.941e12, 1e3);
@@ -1886,14 +1895,7 @@ TEST(EncoderRuntimes, APowerCappedBoardRunsItsEncoderUnderItsPowerCeiling) {
 //   typical (r = 0): min(121e12 x 0.61, 47e12) = min(73.81e12, 47e12) = 47e12 FLOP/s
 //   slow end (0.418, r = 1): min(121e12 x 0.418, 47e12 x 0.418) = 19.646e12
 TEST(EncoderRuntimes, TheL4RunsItsEncoderUnderItsPowerCeilingToo) {
-    const Plan p = run(R"({"stage": "embed", "model": "bert-base-uncased", "precision": "fp16",
-        "embed": {"tokens_per_item": 128, "batch_size": 128}, "hardware": {"devices": ["l4"], "count": 1}})");
-    const Roofline& r = p.candidates.at(0).phases.back().roofline;
-    ASSERT_TRUE(r.compute_bound);
-    EXPECT_NEAR(r.flops / r.compute_s, 47e12, 1e3);
-    const Figure& items = p.candidates.at(0).figures.at("items_per_s");
-    EXPECT_NEAR(items.low, 128 * 19.646e12 / r.flops, 1e-9 * items.value);
-    EXPECT_NEAR(items.high, items.value, 1e-9 * items.value);
+    expect_capped_encoder("l4", 47e12, 19.646e12);
 }
 
 // An eager runtime no efficiency was calibrated under says so and stays `modelled`; its band spans the launch cost's
