@@ -1,5 +1,9 @@
 // catalog.cpp: loads and validates the catalog's JSON files and converts every figure to SI, once.
 // Every problem becomes an Issue naming the file, the dotted path and the reason (see json_reader.h).
+// Each file kind's reader is kept out of line ([[gnu::noinline]]): load_catalog runs once, and with every reader inlined
+// its loop was a 40 KB WebAssembly function that the browser's engine compiled a second time, optimised, in the
+// background on the page's start (about 1.1 s of a core) for a function that never runs again (BENCHMARKS.md,
+// "The page's start: background compiles").
 #include "hwplan/catalog.h"
 #include "hwplan/assumptions.h"
 
@@ -185,7 +189,7 @@ PeakRate read_peak(Reader& c, const std::string& key) {
     return p;
 }
 
-std::optional<Device> read_device(const json& doc, const Context& ctx, const std::string& stem) {
+[[gnu::noinline]] std::optional<Device> read_device(const json& doc, const Context& ctx, const std::string& stem) {
     const size_t issues_before = ctx.issues.size();
     Reader r(ctx, "", doc);
     Device d;
@@ -414,7 +418,7 @@ template <class E> std::optional<E> enum_choice(Reader& r, const std::string& ke
     return static_cast<E>(std::find(names.begin(), names.end(), *s) - names.begin());
 }
 
-std::optional<Model> read_model(const json& doc, const Context& ctx, const std::string& stem) {
+[[gnu::noinline]] std::optional<Model> read_model(const json& doc, const Context& ctx, const std::string& stem) {
     const size_t issues_before = ctx.issues.size();
     Reader r(ctx, "", doc);
     Model m;
@@ -538,7 +542,7 @@ std::optional<Model> read_model(const json& doc, const Context& ctx, const std::
 
 constexpr double kPerMillion = 1e-6;
 
-std::optional<ApiPrice> read_api(const json& doc, const Context& ctx, const std::string& stem) {
+[[gnu::noinline]] std::optional<ApiPrice> read_api(const json& doc, const Context& ctx, const std::string& stem) {
     const size_t issues_before = ctx.issues.size();
     Reader r(ctx, "", doc);
     ApiPrice p;
@@ -568,7 +572,7 @@ std::optional<ApiPrice> read_api(const json& doc, const Context& ctx, const std:
     return p;
 }
 
-std::optional<CostDefaults> read_defaults(const json& doc, const Context& ctx) {
+[[gnu::noinline]] std::optional<CostDefaults> read_defaults(const json& doc, const Context& ctx) {
     const size_t issues_before = ctx.issues.size();
     Reader r(ctx, "", doc);
     CostDefaults d;
@@ -634,7 +638,7 @@ void read_named_entries(const json& doc, const Context& ctx, const char* group, 
     r.finish();
 }
 
-void read_formats(const json& doc, const Context& ctx, Catalog& catalog) {
+[[gnu::noinline]] void read_formats(const json& doc, const Context& ctx, Catalog& catalog) {
     SourceBook book;
     read_named_entries(
         doc, ctx, "formats", book,
@@ -653,7 +657,7 @@ void read_formats(const json& doc, const Context& ctx, Catalog& catalog) {
     catalog.format_sources = std::move(book.sources);
 }
 
-void read_assumptions(const json& doc, const Context& ctx, Catalog& catalog) {
+[[gnu::noinline]] void read_assumptions(const json& doc, const Context& ctx, Catalog& catalog) {
     SourceBook book;
     read_named_entries(
         doc, ctx, "assumptions", book,
@@ -724,7 +728,7 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
     return t;
 }
 
-void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
+[[gnu::noinline]] void read_runtimes(const json& doc, const Context& ctx, Catalog& catalog) {
     SourceBook book;
     Reader top(ctx, "", doc);
     read_sources(top, book);
@@ -859,7 +863,7 @@ std::map<std::string, ToolFlag> read_tool_flags(Reader& t, const char* group, bo
     return out;
 }
 
-void read_tools(const json& doc, const Context& ctx, Catalog& catalog) {
+[[gnu::noinline]] void read_tools(const json& doc, const Context& ctx, Catalog& catalog) {
     SourceBook book;
     read_named_entries(
         doc, ctx, "tools", book,
@@ -923,7 +927,7 @@ void read_tools(const json& doc, const Context& ctx, Catalog& catalog) {
 EfficiencyRule read_efficiency_rule(const std::string& key, Reader& e, SourceBook& b);
 
 // The file holds groups of rules over one sources object (read_named_entries reads one group).
-void read_efficiencies(const json& doc, const Context& ctx, Catalog& catalog) {
+[[gnu::noinline]] void read_efficiencies(const json& doc, const Context& ctx, Catalog& catalog) {
     SourceBook book;
     Reader r(ctx, "", doc);
     read_sources(r, book);
@@ -979,7 +983,7 @@ EfficiencyRule read_efficiency_rule(const std::string& key, Reader& e, SourceBoo
 
 // [SECTION] Scenarios (their workloads are checked once the rest of the catalog is loaded) --------
 
-std::optional<Scenario> read_scenario(const json& doc, const Context& ctx, const std::string& stem) {
+[[gnu::noinline]] std::optional<Scenario> read_scenario(const json& doc, const Context& ctx, const std::string& stem) {
     const size_t before = ctx.issues.size();
     Reader r(ctx, "", doc);
     Scenario sc;
@@ -1008,7 +1012,7 @@ std::optional<Scenario> read_scenario(const json& doc, const Context& ctx, const
 
 // [SECTION] Whole catalog -----------------------------------------------------------------------
 
-template <class T> void check_unique(std::vector<T>& items, Issues& issues, const std::string& folder) {
+template <class T> [[gnu::noinline]] void check_unique(std::vector<T>& items, Issues& issues, const std::string& folder) {
     std::map<std::string, std::string> owner; // normalized name -> id
     std::vector<T> kept;
     for (auto& item : items) {
@@ -1038,6 +1042,29 @@ template <class T> void check_unique(std::vector<T>& items, Issues& issues, cons
 }
 
 bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+// Each scenario's workload must be valid against the catalog it ships with; the others are dropped with their issues.
+[[gnu::noinline]] void keep_valid_scenarios(CatalogLoad& out) {
+    std::vector<Scenario> scenarios;
+    for (auto& sc : out.catalog.scenarios) {
+        std::vector<std::pair<std::string, std::string>> workloads; // path prefix, workload JSON
+        if (!sc.workload_json.empty()) workloads.push_back({"workload", sc.workload_json});
+        else {
+            const json cards = json::parse(sc.team_json)["cards"];
+            for (size_t i = 0; i < cards.size(); ++i) workloads.push_back({"team.cards[" + std::to_string(i) + "]", cards[i].dump()});
+        }
+        bool ok = true;
+        for (const auto& [prefix, text] : workloads) {
+            auto parsed = parse_workload(text, out.catalog);
+            for (const auto& i : parsed.issues)
+                out.issues.push_back({prefix + (i.path.empty() ? "" : "." + i.path), i.message, "scenarios/" + sc.id + ".json"});
+            ok = ok && parsed.issues.empty();
+        }
+        if (ok) scenarios.push_back(std::move(sc));
+    }
+    out.catalog.scenarios = std::move(scenarios);
+}
+
 
 } // namespace
 
@@ -1103,25 +1130,7 @@ CatalogLoad load_catalog(const std::vector<CatalogFile>& files) {
         out.issues.push_back({"", "formats.json is missing or empty: weight formats are required", "formats.json"});
     if (out.catalog.assumptions.empty())
         out.issues.push_back({"", "assumptions.json is missing or empty: the planner's defaults are required", "assumptions.json"});
-    // Each scenario's workload must be valid against the catalog it ships with.
-    std::vector<Scenario> scenarios;
-    for (auto& sc : out.catalog.scenarios) {
-        std::vector<std::pair<std::string, std::string>> workloads; // path prefix, workload JSON
-        if (!sc.workload_json.empty()) workloads.push_back({"workload", sc.workload_json});
-        else {
-            const json cards = json::parse(sc.team_json)["cards"];
-            for (size_t i = 0; i < cards.size(); ++i) workloads.push_back({"team.cards[" + std::to_string(i) + "]", cards[i].dump()});
-        }
-        bool ok = true;
-        for (const auto& [prefix, text] : workloads) {
-            auto parsed = parse_workload(text, out.catalog);
-            for (const auto& i : parsed.issues)
-                out.issues.push_back({prefix + (i.path.empty() ? "" : "." + i.path), i.message, "scenarios/" + sc.id + ".json"});
-            ok = ok && parsed.issues.empty();
-        }
-        if (ok) scenarios.push_back(std::move(sc));
-    }
-    out.catalog.scenarios = std::move(scenarios);
+    keep_valid_scenarios(out);
     if (!out.catalog.has_defaults)
         out.issues.push_back({"", "defaults.json is missing: cost defaults are required", "defaults.json"});
     return out;
