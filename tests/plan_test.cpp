@@ -1898,6 +1898,28 @@ TEST(EncoderRuntimes, TheL4RunsItsEncoderUnderItsPowerCeilingToo) {
     expect_capped_encoder("l4", 47e12, 19.646e12);
 }
 
+// Prefill reads a power-capped board by the same rule as an encoder (plan_eval.h Peak::achieved), not as the sustained
+// rate times its efficiency. A 2,048-token prompt of Llama 2 7B in FP16 on one L4 (prefill_compute_efficiency 0.61;
+// 121 TFLOPS at boost, 47 sustained), the prefill's GEMM rate by hand:
+//   r = 0 (the default):             min(121e12 x 0.61, 47e12) = 47e12 FLOP/s (the ceiling binds)
+//   r = 1 (pinned, the band's slow end): min(121e12 x 0.61, 47e12 x 0.61) = 28.67e12 FLOP/s
+// and on an A100 80GB (no cap recorded) 312e12 x 0.61 = 190.32e12 FLOP/s.
+TEST(PowerCap, PrefillOnAPowerCappedBoardRunsUnderItsCeilingAsEncodersDo) {
+    auto prefill_rate = [](const char* device, const char* assumptions) {
+        SCOPED_TRACE(device);
+        const Plan p = run(std::string(R"({"stage": "serve", "model": "llama-2-7b", "precision": "fp16",
+            "serve": {"context_tokens": 2304, "prompt_tokens": 2048, "output_tokens": 256, "concurrent_users": 1},
+            "hardware": {"devices": [")") + device + R"("], "count": 1}, "assumptions": {)" + assumptions + "}}");
+        for (const auto& ph : p.candidates.at(0).phases)
+            if (ph.name.rfind("prefill", 0) == 0 && ph.roofline.compute_s > 0) return ph.roofline.flops / ph.roofline.compute_s;
+        ADD_FAILURE() << "no prefill phase";
+        return 0.0;
+    };
+    EXPECT_NEAR(prefill_rate("l4", ""), 47e12, 1e-6 * 47e12);
+    EXPECT_NEAR(prefill_rate("l4", R"("power_cap_idle_power_ratio": 1)"), 28.67e12, 1e-6 * 28.67e12);
+    EXPECT_NEAR(prefill_rate("a100-80gb", ""), 190.32e12, 1e-6 * 190.32e12);
+}
+
 // An eager runtime no efficiency was calibrated under says so and stays `modelled`; its band spans the launch cost's
 // range (kernel_launch_overhead_s 2.4 to 60.5 us), so its slow end lies below its typical value.
 TEST(EncoderRuntimes, AnUncalibratedRuntimeSaysSoAndWidensItsBand) {

@@ -14,6 +14,7 @@
 
 #include "hwplan/format.h"
 #include "hwplan/parallel.h"
+#include "hwplan/performance.h"
 #include "hwplan/plan.h"
 #include "plan_internal.h"
 
@@ -31,6 +32,19 @@ struct Peak {
     std::string requested;
     std::string_view device; // the catalog's id (the catalog outlives every evaluation): no copy per evaluation
     bool fell_back() const { return precision != requested; }
+    // The rate a kernel that keeps `share` of the peak busy achieves: share x peak, or on a power-capped board the
+    // share under the cap's power ceiling (performance.h power_capped_flop_per_s, `idle_power_ratio` its r). One rule
+    // for every evaluator (encoders, prefill, decode's GEMMs, training), so a capped board is not read two ways.
+    double achieved(double share, double idle_power_ratio) const {
+        return capped_flop_per_s > 0 ? power_capped_flop_per_s(unthrottled_flop_per_s, capped_flop_per_s, share, idle_power_ratio)
+                                     : flop_per_s * share;
+    }
+    // What a capped board's rate in `what` (prefill, training) rests on: the encoders' rule, with no case of its own.
+    std::string cap_note(const char* what) const {
+        return std::string(what) + " on " + std::string(device) + " runs under its power cap (" + format_sig(capped_flop_per_s / 1e12, 3) +
+               " TFLOPS sustained of " + format_sig(unthrottled_flop_per_s / 1e12, 3) + " at boost) by the rule calibrated on T4 encoder " +
+               "runs (power_cap_idle_power_ratio): not calibrated for " + what + "; the band's slow end holds the clock at a continuous GEMM's";
+    }
     std::string note() const {
         if (precision.empty())
             return "no published dense peak for " + requested + " or a wider format on " + std::string(device) + ": compute time is not modelled";

@@ -270,6 +270,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
 
     const Peak& peak = basis.peak;
     if (peak.fell_back() && e.explain) c.notes.push_back(peak.note());
+    if (peak.capped_flop_per_s > 0 && e.explain) c.notes.push_back(peak.cap_note("prefill and batched decode"));
     const bool link = d.interconnect_bytes_per_s > 0; // the scale-up link's own rate, not a NIC standing in for it
     auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM) inside
         if (tp <= 1) return 0.0;       // the domain, each paying its latency and its bytes (parallel.h)
@@ -347,8 +348,8 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         ph.precision = peak.precision;
         const Roofline body = roofline(wide ? f * (1 - expert_flop_share) / tp + f * expert_flop_share / n : f / (tp * pp),
                                        chunks * device_weights_read(wb.total, wb.experts) + tokens * kv_bytes_per_token(arch, kvb) / (tp * pp),
-                                       peak.flop_per_s * a.prefill_compute_efficiency, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
-        ph.roofline = routing_per_token > 0 ? roofline_sequence(body, roofline(0, routing_bytes(tokens), peak.flop_per_s * a.prefill_compute_efficiency,
+                                       peak.achieved(a.prefill_compute_efficiency, a.power_cap_idle_power_ratio), d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
+        ph.roofline = routing_per_token > 0 ? roofline_sequence(body, roofline(0, routing_bytes(tokens), peak.achieved(a.prefill_compute_efficiency, a.power_cap_idle_power_ratio),
                                                                                 d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency))
                                             : body;
         ph.communication_s = tp_comm(tokens) + pp_comm(tokens) + a2a_comm(tokens);
@@ -400,7 +401,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         const double gemm_flops = batch * weight_flops_per_token * share;
         const double attention_flops = batch * (decode_flops_per_token(arch, w.model.active_params, ctx) - weight_flops_per_token) * share;
         const double kv_bytes = kv_reads * batch * kv_bytes_per_sequence(arch, kvb, ctx, 0) * share;
-        const double flop_per_s = peak.flop_per_s * gemm_share, bytes_per_s = d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency;
+        const double flop_per_s = peak.achieved(gemm_share, a.power_cap_idle_power_ratio), bytes_per_s = d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency;
         // Tile quantisation of the rows (performance.h gemm_row_tile_efficiency): the dense GEMMs run the step's
         // sequences as rows; a grouped GEMM tiles each routed expert's own rows apart (CUTLASS GemmGrouped: one
         // problem per expert), on average batch x k / experts of them (each device holds all experts' columns under
@@ -892,6 +893,7 @@ void mig_partitions(const Workload& w, const Catalog& cat, const Device& d, cons
         part.bandwidth_bytes_per_s = d.bandwidth_bytes_per_s * memory_share;
         for (PeakRate Device::*r : {&Device::fp64, &Device::fp32, &Device::tf32, &Device::bf16, &Device::fp16, &Device::fp8, &Device::int8, &Device::fp4})
             (part.*r).flop_per_s *= compute_share;
+        part.sustained_16bit_flop_per_s *= compute_share; // a power-capped rate, like the peaks, is the slices' share
         part.partitions.clear();
         Workload share = w;
         if (share.serve.concurrent_users > 0) share.serve.concurrent_users = std::ceil(share.serve.concurrent_users / k);
