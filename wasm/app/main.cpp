@@ -530,7 +530,7 @@ int main() {
     // theme's background), so the browser neither allocates nor clears the buffers nor blends the canvas into the page.
     glfwWindowHint(GLFW_DEPTH_BITS, 0);
     glfwWindowHint(GLFW_STENCIL_BITS, 0);
-    glfwWindowHint(GLFW_ALPHA_BITS, 0);
+    glfwWindowHint(GLFW_ALPHA_BITS, 0); // web/shell.html's WebGL2 check creates the canvas's context with these attributes
     App& a = app();
     a.window = glfwCreateWindow(1280, 800, "hwplan", nullptr, nullptr);
     if (!a.window) {
