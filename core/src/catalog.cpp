@@ -2,7 +2,7 @@
 // Every problem becomes an Issue naming the file, the dotted path and the reason (see json_reader.h).
 // Each file kind's reader is kept out of line ([[gnu::noinline]]): load_catalog runs once, and with every reader inlined
 // its loop was a 40 KB WebAssembly function that the browser's engine compiled a second time, optimised, in the
-// background on the page's start (about 1.1 s of a core) for a function that never runs again (BENCHMARKS.md,
+// background on the page's start (0.6-1.1 s of a core per load) for a function that never runs again (BENCHMARKS.md,
 // "The page's start: background compiles").
 #include "hwplan/catalog.h"
 #include "hwplan/assumptions.h"
@@ -1064,7 +1064,6 @@ bool starts_with(const std::string& s, const std::string& prefix) { return s.rfi
     }
     out.catalog.scenarios = std::move(scenarios);
 }
-
 
 } // namespace
 
