@@ -1920,6 +1920,22 @@ TEST(PowerCap, PrefillOnAPowerCappedBoardRunsUnderItsCeilingAsEncodersDo) {
     EXPECT_NEAR(prefill_rate("a100-80gb", ""), 190.32e12, 1e-6 * 190.32e12);
 }
 
+// A layout's MFU is read against the datasheet peak, also on a capped board. A LoRA step on one T4 (finetune_mfu 0.437):
+// its GEMMs run at min(0.437 x 65e12, 24e12) = 24e12 FLOP/s, an MFU of 24 / 65 = 0.36923 (read against the 24 TFLOPS
+// cap it would say 1.0); on an A100 80GB, no cap, it is the finetune_mfu itself, 0.437.
+TEST(PowerCap, ALayoutsMfuIsReadAgainstTheDatasheetPeak) {
+    auto mfu = [](const char* device) {
+        SCOPED_TRACE(device);
+        const Plan p = run(std::string(R"({"stage": "finetune", "model": "llama-3.2-1b", "precision": "bf16",
+            "train": {"method": "lora", "seq_len": 1024, "tokens": 10000000}, "hardware": {"devices": [")") + device + R"("], "count": 1}})");
+        const auto& alts = p.candidates.at(0).layouts.layouts;
+        if (alts.empty()) { ADD_FAILURE() << "no layout"; return 0.0; }
+        return alts.front().mfu;
+    };
+    EXPECT_NEAR(mfu("t4"), 24.0 / 65.0, 1e-6);
+    EXPECT_NEAR(mfu("a100-80gb"), 0.437, 1e-6);
+}
+
 // An eager runtime no efficiency was calibrated under says so and stays `modelled`; its band spans the launch cost's
 // range (kernel_launch_overhead_s 2.4 to 60.5 us), so its slow end lies below its typical value.
 TEST(EncoderRuntimes, AnUncalibratedRuntimeSaysSoAndWidensItsBand) {

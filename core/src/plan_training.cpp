@@ -504,7 +504,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const bool shaped = peak.flop_per_s > 0 && arch.layers > 0 && arch.hidden > 0 && arch.heads > 0;
     if (shaped) {
         job = training_job(w, trainable, st_per, frozen_per, as);
-        cluster = cluster_of(d, n, peak.flop_per_s, m.capacity_bytes, a);
+        // MFU is read against the datasheet peak (on a power-capped board, the boost-clock one: Peak::achieved prices the cap).
+        cluster = cluster_of(d, n, peak.unthrottled_flop_per_s, m.capacity_bytes, a);
         job.compute_s_per_token = compute_s * n / tokens_per_step;
         job.compute_basis_recompute = recompute;
     }
@@ -715,7 +716,7 @@ std::vector<TrainPoint> train_points(const Workload& w, const Catalog& cat, cons
             e.explain = false;
             const bool base = z == default_zero(w, n, rt) && rc == recomputes.front();
             eval_train(w, cat, d, n, a, e, z, base ? &basis : nullptr, int(rc));
-            if (profile_allowed) out.push_back({n, true, result_of(w, e, peak_for(d, w.precision.compute).flop_per_s)});
+            if (profile_allowed) out.push_back({n, true, result_of(w, e, peak_for(d, w.precision.compute).unthrottled_flop_per_s)});
             ++searched;
         }
     const bool pinned_data_parallel = tr.tensor_parallel == 1 && tr.pipeline_parallel == 1 && tr.context_parallel == 1 && tr.expert_parallel <= 1;
