@@ -148,3 +148,22 @@ test('a served page whose module cannot be fetched says so in the page', async (
   assert.ok(errors.some((e) => e.includes('hwplan: cannot start the WebAssembly module: hwplan_web.wasm: HTTP 404')), errors.join('\n'));
   await context.close();
 });
+
+// A browser without WebGL2 (here: the canvas refuses a webgl2 context) is told so, and the line stays once the module
+// has started and its main() has given up (the loading line used to be removed when the runtime started, leaving a
+// blank page). The check runs while the module compiles (web/shell.html, hwplanWhileCompiling).
+test('a browser without WebGL2 keeps the page saying so', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(() => {
+    const getContext = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (kind, ...rest) { return kind === 'webgl2' ? null : getContext.call(this, kind, ...rest); };
+  });
+  const page = await context.newPage();
+  const gaveUp = page.waitForEvent('console', { predicate: (m) => m.text().includes('hwplan: this browser could not create a WebGL2 context'),
+                                                timeout: T.step });
+  await page.goto(server.url);
+  await gaveUp; // main() has run and stopped
+  assert.equal(await page.evaluate(() => document.getElementById('hwplan-loading')?.textContent),
+               'hwplan needs WebGL2, which this browser does not provide.');
+  await context.close();
+});
