@@ -20,7 +20,7 @@
     packed = null;
     for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
     new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer()
-      .then(function (wasm) { return hwplanWhileCompiling(WebAssembly.instantiate(wasm, imports)); }) // the shell's WebGL2 check
+      .then(function (wasm) { return WebAssembly.instantiate(wasm, imports); })
       .then(function (result) { receiveInstance(result.instance, result.module); },
             function (e) { fail(e && e.message ? e.message : String(e)); });
     return {}; // the exports arrive through receiveInstance

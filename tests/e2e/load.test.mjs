@@ -151,7 +151,7 @@ test('a served page whose module cannot be fetched says so in the page', async (
 
 // A browser without WebGL2 (here: the canvas refuses a webgl2 context) is told so, and the line stays once the module
 // has started and its main() has given up (the loading line used to be removed when the runtime started, leaving a
-// blank page). The check runs while the module compiles (web/shell.html, hwplanWhileCompiling).
+// blank page).
 test('a browser without WebGL2 keeps the page saying so', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.addInitScript(() => {
