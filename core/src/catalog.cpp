@@ -778,7 +778,8 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
             t.lora_zero_pad_kept = e.boolean("lora_zero_pad_kept", false).value_or(false);
             t.memory_unmodelled_high_ratio = e.number("memory_unmodelled_high_ratio", false, 0, 2).value_or(0);
             t.sharded_qlora_time_unmodelled_low_ratio = e.number("sharded_qlora_time_unmodelled_low_ratio", false, 0, 0.95).value_or(0);
-            t.optimizer_fp32_gradient_bytes_per_param = e.number("optimizer_fp32_gradient_bytes_per_param", false, 0, 8).value_or(0);
+            t.optimizer_fp32_gradient_bytes_per_param = e.number("optimizer_fp32_gradient_bytes_per_param", "optimizer_fp32_gradients_partitioned", false, 0, 8).value_or(0);
+            t.optimizer_fp32_gradients_partitioned = e.boolean("optimizer_fp32_gradients_partitioned", false).value_or(true);
             t.zero2_shards_gradients = e.boolean("zero2_shards_gradients", false).value_or(true);
             t.zero3_layer_gather_bytes_per_param = e.number("zero3_layer_gather_bytes_per_param", false, 0, 16).value_or(0);
             t.offload_gradients = e.boolean("offload_gradients", false).value_or(false);
