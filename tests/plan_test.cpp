@@ -1455,6 +1455,24 @@ TEST(Runtimes, DeepSpeedZeroModelStatesFollowMemoryRst) {
     EXPECT_NEAR(states(3, true), 2 * P / N + 4 * L, 1);
 }
 
+// DeepSpeed 0.8.1's BF16_Optimizer (runtime/bf16_optimizer.py), which Megatron-DeepSpeed runs under --bf16 without a
+// ZeRO stage: bf16 parameters and gradients whole (2 + 2), the FP32 gradient buffer whole ('torch.zeros_like(
+// self.bf16_groups_flat[i], dtype=torch.float32)': 4), the FP32 master partition and Adam's moments over the d
+// data-parallel ranks ((4 + 8) / d). By hand for 3e9 parameters on 8 GPUs: (2 + 2 + 4) x 3e9 + 12 x 3e9 / 8 = 28.5e9
+// bytes, where the megatron profile (no sharded optimizer) keeps 16 x 3e9 = 48e9.
+TEST(Runtimes, MegatronDeepSpeedBf16OptimizerPartitionsMasterAndMoments) {
+    auto states = [](const char* runtime, int stage) {
+        const Plan p = run(std::string(R"({"stage": "finetune", "precision": "bf16",
+            "model": {"params": 3e9, "layers": 48, "hidden": 1024, "heads": 32, "head_dim": 128, "intermediate": 16384, "vocab": 32000},
+            "train": {"method": "full", "optimizer": "adamw", "runtime": ")") + runtime + R"(", "seq_len": 512, "micro_batch": 1, "zero_stage": )" +
+                           std::to_string(stage) + R"(}, "hardware": {"devices": ["a100-80gb"], "count": 8}})");
+        const MemoryUse& m = p.candidates.at(0).memory;
+        return m.weights_bytes + m.gradients_bytes + m.optimizer_bytes;
+    };
+    EXPECT_NEAR(states("megatron-deepspeed", 1), 28.5e9, 1);
+    EXPECT_NEAR(states("megatron", 0), 48e9, 1);
+}
+
 // Unsloth's gradient checkpointing offloads the saved block inputs to host memory (its README): with full
 // recomputation the device keeps only the block being recomputed, so the activations shrink by the checkpoints the
 // torchtune-like profiles keep, layers x 2 bytes x s x b x h (Korthikanti's 2sbh per block), and the block being

@@ -779,6 +779,7 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
             t.memory_unmodelled_high_ratio = e.number("memory_unmodelled_high_ratio", false, 0, 2).value_or(0);
             t.sharded_qlora_time_unmodelled_low_ratio = e.number("sharded_qlora_time_unmodelled_low_ratio", false, 0, 0.95).value_or(0);
             t.optimizer_fp32_gradient_bytes_per_param = e.number("optimizer_fp32_gradient_bytes_per_param", false, 0, 8).value_or(0);
+            t.optimizer_fp32_gradients_partitioned = e.boolean("optimizer_fp32_gradients_partitioned", false).value_or(true);
             t.zero2_shards_gradients = e.boolean("zero2_shards_gradients", false).value_or(true);
             t.zero3_layer_gather_bytes_per_param = e.number("zero3_layer_gather_bytes_per_param", false, 0, 16).value_or(0);
             t.offload_gradients = e.boolean("offload_gradients", false).value_or(false);
@@ -804,7 +805,7 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
             e.string("note", false);
             attach_source(e, b, {"adapter_bytes_per_param", "adapter_gradient_bytes_per_param", "optimizer_state_bytes_per_value",
                                  "logits_kept_bytes_per_value", "loss_fp32_bytes_per_value", "loss_chunks", "paged_optimizer", "paged_optimizer_methods",
-                                 "full_master_weights", "optimizer_in_backward", "attention", "offload_checkpoints", "gated_mlp_saved_tensors", "optimizer_fp32_gradient_bytes_per_param",
+                                 "full_master_weights", "optimizer_in_backward", "attention", "offload_checkpoints", "gated_mlp_saved_tensors", "optimizer_fp32_gradient_bytes_per_param", "optimizer_fp32_gradients_partitioned",
                                  "zero2_shards_gradients", "zero3_layer_gather_bytes_per_param", "offload_gradients",
                                  "offload_parameters", "shard_embeddings_and_head", "fsdp_units_in_flight", "fsdp_init_cache_kept", "quant_state_replicated", "fsdp_offload_shard_copies_kept",
                                  "adapter_step_overhead_s", "adapter_host_ops_forward_per_layer", "adapter_host_ops_backward_per_layer",

@@ -133,8 +133,15 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const double grad_params = rt.optimizer_in_backward ? std::min(trainable, full ? largest_tensor_params(arch) : trainable) : trainable;
     // A mixed-precision optimizer step that converts the gradients to FP32 holds that copy beside its state
     // (DeepSpeed's memory.rst: "16b for fp32: 4b params, 4b grads, 4b momentum and 4b variance").
+    // DeepSpeed's BF16_Optimizer (runtime/bf16_optimizer.py, v0.8.1) keeps that copy whole on every data-parallel rank
+    // ("self.fp32_groups_gradients_flat.append(torch.zeros_like(self.bf16_groups_flat[i], dtype=torch.float32))"), while its
+    // FP32 master weights and Adam state are one partition per rank (fp32_groups_flat_partition): the copy counts with
+    // the gradients, not the sharded optimizer (runtimes.json optimizer_fp32_gradients_partitioned false).
     const double fp32_grad_per = full && !fp32 && rt.full_master_weights ? rt.optimizer_fp32_gradient_bytes_per_param : 0;
-    double grads = grad_params * grad_per, opt = trainable * (opt_per + fp32_grad_per);
+    const double fp32_grad_whole = rt.optimizer_fp32_gradients_partitioned ? 0 : fp32_grad_per;
+    const double fp32_grad_sharded = fp32_grad_per - fp32_grad_whole;
+    st_per.gradients += fp32_grad_whole; // the layout search's gradients: whole below ZeRO-2
+    double grads = grad_params * (grad_per + fp32_grad_whole), opt = trainable * (opt_per + fp32_grad_sharded);
     if (zero >= 1) opt /= n;
     const bool grads_sharded = zero >= 3 || (zero == 2 && rt.zero2_shards_gradients);
     if (grads_sharded) grads /= n;
@@ -292,7 +299,9 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         if (grads_offloaded) return std::string("reduced into host memory with the offloaded optimizer (" + rt.id + ")");
         if (gather_params > 0) return std::string("16-bit gradients of the largest layer only (" + format_count(gather_params) + " params x 2 bytes; ZeRO-3, " + rt.id + ")");
         return std::string(format_count(grad_params) + (grad_params < trainable ? " (the largest tensor; optimizer step in backward)" : " trainable") +
-                           " x " + format_sig(grad_per, 2) + " bytes" + (grads_sharded ? ", sharded" : zero == 2 ? ", whole on each device (" + rt.id + ")" : ""));
+                           " x " + format_sig(grad_per, 2) + " bytes" +
+                           (fp32_grad_whole > 0 ? " + " + format_sig(fp32_grad_whole, 2) + " for the FP32 gradient copy, whole on each device (" + rt.id + ")" : "") +
+                           (grads_sharded ? ", sharded" : zero == 2 ? ", whole on each device (" + rt.id + ")" : ""));
     });
     ActivationSettings as;
     as.seq_len = t.seq_len;
@@ -373,7 +382,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     m.context_bytes = a.runtime_context_bytes;
     m.managed_bytes = paged_state ? opt : 0.0; // what stays on the device of the paged state is still managed memory
     e.term(m, "optimizer", opt, [&] { return std::string(std::string(name(t.optimizer)) + ": " + format_sig(opt_per, 3) + " bytes per trainable parameter" +
-                                      (fp32_grad_per > 0 ? " + " + format_sig(fp32_grad_per, 2) + " for the FP32 gradient copy (" + rt.id + ")" : "") +
+                                      (fp32_grad_sharded > 0 ? " + " + format_sig(fp32_grad_sharded, 2) + " for the FP32 gradient copy (" + rt.id + ")" : "") +
                                       (zero >= 1 ? ", sharded (ZeRO-" + std::to_string(zero) + ")" : "") +
                                       (t.cpu_offload ? "; offloaded: " + gb(host_opt) + " in host memory" : "") +
                                       (paged > 0 ? "; paged optimizer: " + gb(paged) + " paged out to host memory" : "")); });

@@ -48,6 +48,8 @@ struct TrainingRuntime {
     double sharded_qlora_time_unmodelled_low_ratio = 0;
     // ZeRO as the runtime implements it (DeepSpeed's memory.rst); the defaults shard every term at its stage.
     double optimizer_fp32_gradient_bytes_per_param = 0; // FP32 gradient copy the optimizer step keeps, sharded like the optimizer
+    bool optimizer_fp32_gradients_partitioned = true;   // false: that copy is whole on every data-parallel rank and counts with
+                                                         // the gradients (DeepSpeed BF16_Optimizer: fp32_groups_gradients_flat)
     bool zero2_shards_gradients = true;          // ZeRO-2 partitions the 16-bit gradients (DeepSpeed's estimate keeps them whole)
     double zero3_layer_gather_bytes_per_param = 0; // ZeRO-3 holds 16-bit gradients per layer: the largest layer's params + grads gathered
     bool offload_gradients = false;              // optimizer offload moves the 16-bit gradients to host memory too
