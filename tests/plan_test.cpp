@@ -2761,4 +2761,30 @@ TEST(CostWords, LongRunsSayTheirTimeInDays) {
     EXPECT_NE(billed.find("a run (" + format_sig(billed_s / 86400, 3) + " days)"), std::string::npos) << billed;
 }
 
+
+// The training search's model-parallel points count what its data-parallel points (eval_train) count. DeepSpeed's ZeRO
+// engine (runtimes.json deepspeed: FP32 master weights, bf16 gradients, two FP32 Adam moments and an FP32 gradient copy
+// for the step, optimizer_fp32_gradient_bytes_per_param 4, sharded like the optimizer) holds 2 + 2 + (4 + 8 + 4) bytes a
+// parameter, the last term over the data-parallel ranks from ZeRO-1. Llama 3.1 8B (32 blocks of 218.1e6 params, embedding
+// and head 525.3e6 each) over 2 pipeline stages: the fullest stage holds 16 x 218.1e6 + 525.3e6 = 4.02e9 params. By hand:
+// ZeRO-0, 20 bytes x 4.02e9 = 80.4 GB of model state before any activation, more than the 85.1 GB usable minus the
+// activations (the search used to count 16 bytes, 64.3 GB, and called it a fit); ZeRO-1 over 4 data-parallel ranks,
+// (2 + 2) x 4.02e9 + 16 x 4.02e9 / 4 = 32.2 GB (the search used to count 28.1 GB).
+TEST(OneAnswer, TheLayoutSearchCountsDeepSpeedsFp32GradientCopy) {
+    auto plan = [](int zero) {
+        return run(R"({"stage": "pretrain", "model": "llama-3.1-8b", "precision": "bf16", "hardware": {"devices": ["a100-80gb"], "count": 8},
+            "train": {"method": "full", "seq_len": 2048, "micro_batch": 1, "global_batch": 64, "runtime": "deepspeed", "zero_stage": )" +
+                   std::to_string(zero) + R"(, "layout": {"tensor_parallel": 1, "pipeline_parallel": 2}}})");
+    };
+    EXPECT_FALSE(plan(0).candidates.at(0).fits);
+    const Plan p = plan(1);
+    const Candidate& c = p.candidates.at(0);
+    ASSERT_TRUE(c.fits) << c.layouts.explanation;
+    ASSERT_FALSE(c.layouts.layouts.empty()) << c.layouts.explanation;
+    const auto& r = c.layouts.layouts.front();
+    EXPECT_EQ(r.layout.pipeline_parallel, 2);
+    EXPECT_EQ(r.layout.data_parallel, 4);
+    EXPECT_NEAR((r.weights_bytes + r.gradients_bytes + r.optimizer_bytes) / 1e9, 32.2, 0.02 * 32.2) << c.layouts.explanation;
+}
+
 } // namespace hwplan

@@ -140,7 +140,12 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const double fp32_grad_per = full && !fp32 && rt.full_master_weights ? rt.optimizer_fp32_gradient_bytes_per_param : 0;
     const double fp32_grad_whole = rt.optimizer_fp32_gradients_partitioned ? 0 : fp32_grad_per;
     const double fp32_grad_sharded = fp32_grad_per - fp32_grad_whole;
-    st_per.gradients += fp32_grad_whole; // the layout search's gradients: whole below ZeRO-2
+    // The layout search (model-parallel points) holds the bytes this evaluation (data-parallel points) counts: the whole
+    // copy with the gradients, a partitioned one with the optimizer state it is sharded like. Before, the search left a
+    // partitioned copy out (the deepspeed profile's), so a pipeline layout under DeepSpeed could fit 4 bytes a parameter
+    // light and be offered where it does not fit.
+    st_per.gradients += fp32_grad_whole;
+    st_per.optimizer += fp32_grad_sharded;
     double grads = grad_params * (grad_per + fp32_grad_whole), opt = trainable * (opt_per + fp32_grad_sharded);
     if (zero >= 1) opt /= n;
     const bool grads_sharded = zero >= 3 || (zero == 2 && rt.zero2_shards_gradients);
