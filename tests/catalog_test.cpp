@@ -350,6 +350,32 @@ TEST(LoaderErrors, EfficiencyRuleFormatKindsAndStepTime) {
     }
 }
 
+// efficiencies.json: a rule's weight_formats name formats.json ids, each of a kind the rule names (checked once
+// formats.json is read, which sorts after efficiencies.json).
+TEST(LoaderErrors, EfficiencyRuleWeightFormatsAreKnownFormatsOfItsKinds) {
+    const std::string formats = R"({"formats": {"q4_0": {"bits_per_weight": 4.5, "kind": "gguf", "meaning": "m", "source": "s"},
+      "nf4": {"bits_per_weight": 4.127, "kind": "blockquant", "meaning": "m", "source": "s"}},
+      "sources": {"s": {"title": "t", "locator": "l", "read_on": "2026-12-04"}}})";
+    const std::string rule = R"({"decode_bandwidth_efficiency": {"r": {"meaning": "m", "kinds": ["gpu"], "frameworks": ["llama.cpp"],
+      "weight_format_kinds": ["gguf"], "weight_formats": ["q4_0"], "value": 0.5, "low": 0.4, "high": 0.6, "measurements": 1,
+      "source": "s"}}, "training_mfu": {}, "sources": {"s": {"title": "t", "locator": "l", "read_on": "2026-12-04"}}})";
+    auto issues_of = [&](const std::string& text) {
+        std::vector<Issue> out;
+        for (const auto& i : load_catalog({{"efficiencies.json", text}, {"formats.json", formats}}).issues)
+            if (i.file == "efficiencies.json") out.push_back(i);
+        return out;
+    };
+    EXPECT_TRUE(issues_of(rule).empty());
+    const auto unknown = issues_of(replace(rule, R"(["q4_0"])", R"(["q4_0", "q9_z"])"));
+    ASSERT_EQ(unknown.size(), 1u);
+    EXPECT_EQ(unknown[0], (Issue{"decode_bandwidth_efficiency.r.weight_formats", "unknown weight format \"q9_z\" (an id in formats.json)",
+                                 "efficiencies.json"}));
+    const auto other_kind = issues_of(replace(rule, R"(["q4_0"])", R"(["nf4"])"));
+    ASSERT_EQ(other_kind.size(), 1u);
+    EXPECT_EQ(other_kind[0], (Issue{"decode_bandwidth_efficiency.r.weight_formats",
+                                    "\"nf4\" is of kind blockquant, which the rule's weight_format_kinds do not name", "efficiencies.json"}));
+}
+
 // runtimes.json: shard_embeddings_and_head is a yes/no property of the runtime with its source; a string is refused.
 TEST(LoaderErrors, RuntimeShardEmbeddingsAndHeadIsABoolean) {
     const std::string runtimes = R"({"runtimes": {"r": {"name": "n", "meaning": "m", "adapter_bytes_per_param": 2,

@@ -636,6 +636,24 @@ TEST(DecodeEfficiency, AChipMeasuredApartFromItsFamilyKeepsItsOwnShare) {
     EXPECT_EQ(f16.figures.at("decode_step_s").why.find("apple-m1-max-llama.cpp-gguf"), std::string::npos);
 }
 
+// The M1 Max's own rule names the K-quants it was measured on (weight_formats), not every GGUF format: legacy block
+// quants on the same chip take the Apple family's share. By hand, LLaMA 2 7B Q4_0 tg128 on the M1 Max: a step reads
+// bytes / (400e9 x 0.736) + 3.47 ms (the family rule); llama.cpp #4167's 32-core M1 Max row measured 61.19 tokens/s
+// (a validation case); the K-quant rule's 0.469 would give about 43.
+TEST(DecodeEfficiency, TheM1MaxRuleCoversTheKQuantsItWasMeasuredOn) {
+    auto plan_on = [](const char* weights) {
+        return run(std::string(R"({"stage": "serve", "model": "llama-2-7b", "framework": "llama.cpp", "precision": {"weights": ")") + weights +
+                   R"(", "kv_cache": "fp16", "compute": "fp16"}, "serve": {"context_tokens": 129, "prompt_tokens": 1, "output_tokens": 128,
+            "concurrent_users": 1}, "hardware": {"devices": ["apple-m1-max"], "count": 1}})").candidates.at(0);
+    };
+    const Candidate q4_0 = plan_on("q4_0"), q4_k = plan_on("Q4_K_M");
+    EXPECT_NEAR(q4_0.figures.at("decode_step_s").value / (q4_0.phases.at(0).roofline.bytes / (400e9 * 0.736) + 3.47e-3), 1.0, 1e-9);
+    EXPECT_NE(q4_0.figures.at("decode_step_s").why.find("[apple-llama.cpp-gguf]"), std::string::npos);
+    EXPECT_NEAR(q4_0.figures.at("decode_tokens_per_s_per_user").value / 61.19, 1.0, 0.1);
+    EXPECT_NEAR(q4_k.figures.at("decode_step_s").value / (q4_k.phases.at(0).roofline.bytes / (400e9 * 0.469) + 3.47e-3), 1.0, 1e-9);
+    EXPECT_NE(q4_k.figures.at("decode_step_s").why.find("[apple-m1-max-llama.cpp-gguf]"), std::string::npos);
+}
+
 // llama.cpp's Vulkan backend has its own GGUF rule (efficiencies.json gddr-gpu-llama.cpp-vulkan-gguf: share 0.609
 // and a 0.71 ms step, fitted by least squares on five maintainers' llama-bench tg128 rows of 2025-2026 on the
 // RTX 5090 and RTX 3090), not the CUDA rule of December 2023 (0.763 and 2.08 ms). By hand, LLaMA 2 7B Q4_0 on an

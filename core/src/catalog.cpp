@@ -959,6 +959,7 @@ EfficiencyRule read_efficiency_rule(const std::string& key, Reader& e, SourceBoo
     for (const auto& k : r.weight_format_kinds)
         if (std::find(kFormatKinds.begin(), kFormatKinds.end(), k) == kFormatKinds.end())
             e.error("weight_format_kinds", "unknown format kind \"" + k + "\"; expected float, int, blockquant or gguf");
+    r.weight_formats = e.strings("weight_formats", false); // checked against formats.json once it is read (load_catalog)
     r.value = e.number("value", true, 1e-3, 1).value_or(0);
     r.low = e.number("low", true, 1e-3, 1).value_or(0);
     r.high = e.number("high", true, 1e-3, 1).value_or(0);
@@ -977,7 +978,7 @@ EfficiencyRule read_efficiency_rule(const std::string& key, Reader& e, SourceBoo
         else { r.step_overhead_s = *so; r.step_overhead_low_s = *sl; r.step_overhead_high_s = *sh; }
     }
     e.string("note", false);
-    attach_source(e, b, {"value", "low", "high", "weight_format_kinds"}); // which formats a rule covers may rest on its own source
+    attach_source(e, b, {"value", "low", "high", "weight_format_kinds", "weight_formats"}); // which formats a rule covers may rest on its own source
     r.source = b.source_of.count(e.at("value")) ? b.source_of[e.at("value")] : "";
     return r;
 }
@@ -1043,6 +1044,23 @@ template <class T> [[gnu::noinline]] void check_unique(std::vector<T>& items, Is
 }
 
 bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+// A rule's weight_formats name formats.json ids of the kinds it covers (efficiencies.json is read before formats.json).
+[[gnu::noinline]] void check_rule_formats(CatalogLoad& out) {
+    const Catalog& c = out.catalog;
+    for (const auto& [group, rules] : {std::pair{"decode_bandwidth_efficiency", &c.decode_bandwidth_rules}, std::pair{"training_mfu", &c.training_mfu_rules},
+                                       std::pair{"training_attention_efficiency", &c.training_attention_rules},
+                                       std::pair{"decode_compute_efficiency_8bit", &c.decode_compute_8bit_rules}})
+        for (const auto& r : *rules)
+            for (const auto& id : r.weight_formats) {
+                const WeightFormat* f = c.find_format(id);
+                const std::string path = std::string(group) + "." + r.id + ".weight_formats";
+                if (!f) out.issues.push_back({path, "unknown weight format \"" + id + "\" (an id in formats.json)", "efficiencies.json"});
+                else if (!r.weight_format_kinds.empty() &&
+                         std::find(r.weight_format_kinds.begin(), r.weight_format_kinds.end(), f->kind) == r.weight_format_kinds.end())
+                    out.issues.push_back({path, "\"" + id + "\" is of kind " + f->kind + ", which the rule's weight_format_kinds do not name", "efficiencies.json"});
+            }
+}
 
 // Each scenario's workload must be valid against the catalog it ships with; the others are dropped with their issues.
 [[gnu::noinline]] void keep_valid_scenarios(CatalogLoad& out) {
@@ -1128,6 +1146,8 @@ CatalogLoad load_catalog(const std::vector<CatalogFile>& files) {
     out.catalog.apis = std::move(apis);
     if (out.catalog.formats.empty())
         out.issues.push_back({"", "formats.json is missing or empty: weight formats are required", "formats.json"});
+    else
+        check_rule_formats(out);
     if (out.catalog.assumptions.empty())
         out.issues.push_back({"", "assumptions.json is missing or empty: the planner's defaults are required", "assumptions.json"});
     keep_valid_scenarios(out);

@@ -26,6 +26,7 @@ const EfficiencyRule* matching_rule(const std::vector<EfficiencyRule>& rules, co
     const std::string runtime = trainer ? w.train.runtime : !w.framework.empty() ? w.framework : local_runtime(d) ? "llama.cpp" : "serving-engine";
     const WeightFormat* f = cat.find_format(w.precision.weights);
     const std::string format_kind = f ? f->kind : "float";
+    const std::string format_name = f ? f->name : w.precision.weights; // find_format is case-insensitive, the rules name ids
     const std::string kind(name(d.kind));
     // Rules that name weight formats are tried first, and among them rules that name devices before family
     // rules (the catalog's rules are read in key order, so the more specific rule must win by what it says,
@@ -35,12 +36,13 @@ const EfficiencyRule* matching_rule(const std::vector<EfficiencyRule>& rules, co
             for (const bool by_framework : {true, false}) {
                 if (!trainer && !by_framework) continue; // only training rules are ordered by framework: a second pass would repeat the first
                 for (const auto& r : rules) {
-                    if (r.weight_format_kinds.empty() == by_format || r.devices.empty() == by_device) continue;
+                    if ((r.weight_format_kinds.empty() && r.weight_formats.empty()) == by_format || r.devices.empty() == by_device) continue;
                     if (trainer && r.frameworks.empty() == by_framework) continue;
                     if (!has(r.kinds, kind) || !has(r.vendors, d.vendor) || !has(r.devices, d.id)) continue;
                     if (!r.memory_type_prefix.empty() && d.memory_type.rfind(r.memory_type_prefix, 0) != 0) continue;
                     if (!has(r.frameworks, runtime)) continue;
                     if (!has(r.weight_format_kinds, format_kind)) continue;
+                    if (!has(r.weight_formats, format_name)) continue;
                     return &r;
                 }
             }

@@ -187,6 +187,8 @@ struct EfficiencyRule {
     std::vector<std::string> devices;       // catalog device ids (empty: any that matches the rest)
     std::vector<std::string> frameworks;    // runtimes the measurements used ("llama.cpp"); empty: any
     std::vector<std::string> weight_format_kinds; // kinds of the workload's weight format ("gguf"; formats.json); empty: any
+    std::vector<std::string> weight_formats; // the workload's weight format itself ("q4_k_m"; formats.json ids): a rule whose
+                                             // measurements cover only some formats of a kind; empty: any of its kinds
     double value = 0, low = 0, high = 0;    // ratio in (0, 1]
     // Decode rules only: the fixed time per decode step the same fit gives (0: the catalog-wide
     // decode_step_overhead_s), with its low..high
