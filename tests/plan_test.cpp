@@ -2806,3 +2806,29 @@ TEST(OneAnswer, TheLayoutSearchCountsDeepSpeedsFp32GradientCopy) {
 }
 
 } // namespace hwplan
+
+namespace hwplan {
+namespace {
+
+// A pinned model-parallel layout that fits nowhere is the candidate's misfit, not the data-parallel point the workload
+// ruled out. Llama 3.1 70B (70.55e9 parameters) in bf16 with
+// AdamW (hf-peft: 2 + 2 + 12 bytes a parameter), ZeRO-0, TP 2 x PP 2 on 8 A100 80GB: the fullest stage holds about a
+// quarter of the parameters, 2 x 70.55e9 / 4 = 35.3 GB of weights and 12 x 70.55e9 / 4 = 212 GB of optimizer state,
+// far over 85.1 GB usable. Before, the candidate showed the unsharded data-parallel point (1.29 TB: 141 GB of weights).
+TEST(OneAnswer, APinnedModelParallelLayoutThatFitsNowhereShowsItsOwnMemory) {
+    const Plan p = run(R"({"stage": "pretrain", "model": "llama-3.1-70b", "precision": "bf16", "hardware": {"devices": ["a100-80gb"], "count": 8},
+        "train": {"method": "full", "seq_len": 4096, "micro_batch": 1, "global_batch": 64, "zero_stage": 0,
+                  "layout": {"tensor_parallel": 2, "pipeline_parallel": 2}}})");
+    const Candidate& c = p.candidates.at(0);
+    EXPECT_FALSE(c.fits);
+    EXPECT_EQ(c.layout.tensor_parallel, 2);
+    EXPECT_EQ(c.layout.pipeline_parallel, 2);
+    EXPECT_EQ(c.layout.data_parallel, 2);
+    EXPECT_NEAR(c.memory.weights_bytes / 1e9, 2 * 70.55 / 4, 0.03 * 35.3);
+    EXPECT_NEAR(c.memory.optimizer_bytes / 1e9, 12 * 70.55 / 4, 0.03 * 212);
+    EXPECT_NE(p.recommendation.headline.find("needs " + format_sig(c.memory.total_bytes / 1e9, 3) + " GB"), std::string::npos)
+        << p.recommendation.headline;
+}
+
+} // namespace
+} // namespace hwplan

@@ -755,6 +755,12 @@ std::vector<TrainPoint> train_points(const Workload& w, const Catalog& cat, cons
         if (s.devices == n && s.global_batch == batch)
             for (const LayoutResult& r : s.layouts)
                 if (model_parallel(r.layout) && r.fits) out.push_back({n, false, r});
+        // No data-parallel point stands beside them (a pinned model-parallel layout, or fewer sequences than devices)
+        // and none fits: the layout closest to fitting is the candidate, so its memory, not a data-parallel point's
+        // the workload ruled out, is what the misfit shows.
+        if (out.empty() && !profile_allowed && s.devices == n && s.global_batch == batch)
+            for (const LayoutResult& r : s.layouts)
+                if (model_parallel(r.layout)) out.push_back({n, false, r});
     }
     std::stable_sort(out.begin(), out.end(), better);
     if (out.size() > keep) out.resize(keep);
