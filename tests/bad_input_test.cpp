@@ -164,7 +164,7 @@ TEST(BadInput, LongNamesAreQuotedAsShortEscapedExcerpts) {
     check({
         {serve(R"("hardware": {"devices": ["x\u0000y\"z"]})"), "hardware.devices[0]", R"(unknown device "x\u0000y\"z")"},
         {R"({"stage": "serve", "model": "Llama-3.1-8B", "precision": {"weights": "bf16", "compute": "q\u0007"}})", "precision.compute",
-         R"(unknown precision "q\u0007"; expected one of fp32, bf16, fp16, fp8, int8, int4)"},
+         R"(unknown precision "q\u0007"; expected one of fp32, bf16, fp16, fp8, int8, int4, fp4)"},
     });
 }
 

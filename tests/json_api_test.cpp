@@ -34,7 +34,7 @@ TEST(WeightsJson, ErrorsNamePathAndReason) {
         {R"({"params": 7e9, "precision": 16})", "precision", "expected a string, got a number"},
         {R"({"params": -7e9, "precision": "bf16"})", "params", "must be a positive number of parameters, got -7000000000"},
         {R"({"params": 7e9, "precision": "fp7"})", "precision",
-         "unknown precision \"fp7\"; expected one of fp32, bf16, fp16, fp8, int8, int4"},
+         "unknown precision \"fp7\"; expected one of fp32, bf16, fp16, fp8, int8, int4, fp4"},
         {R"({"params": 7e9, "precision": "bf16", "parms": 1})", "parms", "unknown field"},
         {R"([1, 2])", "", "expected a JSON object, got an array"},
     };

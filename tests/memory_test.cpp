@@ -61,7 +61,7 @@ TEST(EstimateWeights, UnknownPrecisionListsTheKnownOnes) {
     auto e = estimate_weights({.params = 7e9, .precision = "fp7"});
     ASSERT_EQ(e.issues.size(), 1u);
     EXPECT_EQ(e.issues[0],
-              (Issue{"precision", "unknown precision \"fp7\"; expected one of fp32, bf16, fp16, fp8, int8, int4"}));
+              (Issue{"precision", "unknown precision \"fp7\"; expected one of fp32, bf16, fp16, fp8, int8, int4, fp4"}));
 }
 
 TEST(EstimateWeights, ReportsEveryBadFieldAtOnce) {

@@ -1447,6 +1447,24 @@ TEST(Peaks, Int8ComputeUsesTheInt8PeakNotTheFp16One) {
     EXPECT_NEAR(items("int8") / items("fp16"), 624.0 / 312.0, 1e-6); // compute-bound at this batch: the peaks' ratio
 }
 
+// FP4 compute (NVFP4/MXFP4 GEMMs) reads the FP4 tensor-core path: the B200's catalog entry gives 9,000 dense FP4 TFLOPS
+// beside 4,500 at FP8, so a compute-bound prefill of the same workload takes half the time; a device without an FP4
+// peak (the H100: Hopper has no FP4 tensor cores) falls back to its FP8 path, the same time as fp8 compute.
+TEST(Peaks, Fp4ComputeUsesTheFp4PeakAndFallsBackToFp8) {
+    auto ttft = [](const char* device, const char* compute) {
+        const Plan p = run(std::string(R"({"stage": "serve", "model": "llama-2-70b", "precision": {"weights": "nvfp4", "kv_cache": "fp8",
+            "compute": ")") + compute + R"("}, "serve": {"context_tokens": 8192, "prompt_tokens": 8000, "output_tokens": 192, "concurrent_users": 1},
+            "hardware": {"devices": [")" + device + R"("], "count": 1}})");
+        const Candidate& c = p.candidates.at(0);
+        for (const Phase& ph : c.phases)
+            if (ph.name.rfind("prefill", 0) == 0) return ph.roofline.compute_s;
+        ADD_FAILURE() << "no prefill phase on " << device;
+        return 0.0;
+    };
+    EXPECT_NEAR(ttft("b200", "fp8") / ttft("b200", "fp4"), 9000.0 / 4500.0, 1e-6);
+    EXPECT_NEAR(ttft("h100-sxm", "fp4") / ttft("h100-sxm", "fp8"), 1.0, 1e-9);
+}
+
 } // namespace hwplan
 
 namespace hwplan {

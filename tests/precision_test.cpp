@@ -7,7 +7,7 @@ namespace hwplan {
 
 TEST(Precision, BytesPerValueFollowTheFormatWidth) {
     struct Row { const char* name; double bytes; };
-    const Row rows[] = {{"fp32", 4}, {"bf16", 2}, {"fp16", 2}, {"fp8", 1}, {"int8", 1}, {"int4", 0.5}};
+    const Row rows[] = {{"fp32", 4}, {"bf16", 2}, {"fp16", 2}, {"fp8", 1}, {"int8", 1}, {"int4", 0.5}, {"fp4", 0.5}};
     for (const auto& r : rows) {
         auto p = parse_precision(r.name);
         ASSERT_TRUE(p) << r.name;
@@ -26,8 +26,8 @@ TEST(Precision, UnknownNamesAreRejected) {
 }
 
 TEST(Precision, EveryFormatIsListedOnce) {
-    EXPECT_EQ(all_precisions().size(), 6u);
-    EXPECT_EQ(precision_names(), "fp32, bf16, fp16, fp8, int8, int4");
+    EXPECT_EQ(all_precisions().size(), 7u);
+    EXPECT_EQ(precision_names(), "fp32, bf16, fp16, fp8, int8, int4, fp4"); // fp4 last: the page's lists keep their indexes
 }
 
 } // namespace hwplan

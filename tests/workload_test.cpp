@@ -124,6 +124,10 @@ TEST(Workload, ErrorsNamePathAndReason) {
          "assumptions.decode_bandwidth_efficiency", "expected a number, got a string"},
         {R"({"stage": "serve", "model": "bge-base-en-v1.5"})", "stage",
          "\"serve\" needs a generative model; bge-base-en-v1.5 is an encoder (use stage \"embed\")"},
+        // FP4 GEMMs are an inference path: a training stage that asks for them is refused, naming the field.
+        {R"({"stage": "pretrain", "model": "Llama-3.1-8B", "precision": {"weights": "bf16", "compute": "fp4"}})", "precision.compute",
+         "fp4 compute is planned for inference stages only (serve, batch, edge, embed): training with FP4 GEMMs (NVFP4 recipes) is not "
+         "modelled; use fp8 or bf16"},
         {R"({"stage": "serve", "model": "Llama-3.1-8B",)", "", nullptr},
     };
     for (const auto& r : rows) {

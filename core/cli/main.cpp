@@ -51,7 +51,7 @@ constexpr const char* kUsage = R"(hwplan: an AI hardware planner
 Usage:
   hwplan weights --params N --precision P [--format text|json]
         Memory to hold a model's weights. N: parameter count (7e9 for 7B).
-        P: fp32, bf16, fp16, fp8, int8, int4.
+        P: fp32, bf16, fp16, fp8, int8, int4, fp4.
   hwplan devices [--format table|json] [--catalog DIR] [--extend FILE]
         The device catalog. JSON carries SI values (memory_bytes, bf16_flop_per_s, ...).
         --extend adds your own entries ({"devices": [...], "models": [...]}, catalog schema).

@@ -15,7 +15,9 @@ namespace hwplan::plan_detail {
 // [SECTION] device facts ---------------------------------------------------------------------------
 
 // The dense peak for the requested compute precision, falling back to the nearest wider path the
-// device has (FP8 -> BF16 -> FP16 -> FP32; INT8 -> FP16 -> BF16 -> FP32), with a note saying so. INT8
+// device has (FP4 -> FP8 -> BF16 -> FP16 -> FP32; FP8 -> BF16 -> FP16 -> FP32; INT8 -> FP16 -> BF16 -> FP32), with a
+// note saying so. FP4 compute (NVFP4/MXFP4 GEMMs: TensorRT-LLM and vLLM on Blackwell, MI355X) multiplies 4-bit
+// elements on the tensor cores' FP4 path (fp4_dense_TFLOPS; B200: 9,000 against 4,500 at FP8). INT8
 // compute (TensorRT's INT8 engines, W8A8 kernels) runs on the integer tensor-core path, whose dense OP/s the
 // datasheet gives beside the FLOP/s (int8_dense_TOPS; A100: 624 TOPS vs 312 TFLOPS at FP16).
 Peak peak_for(const Device& d, const std::string& compute) {
@@ -23,12 +25,14 @@ Peak peak_for(const Device& d, const std::string& compute) {
         const char* name;
         PeakRate Device::*rate;
     };
+    static constexpr Path kFp4[] = {{"fp4", &Device::fp4}, {"fp8", &Device::fp8}, {"bf16", &Device::bf16}, {"fp16", &Device::fp16}, {"fp32", &Device::fp32}};
     static constexpr Path kFp8[] = {{"fp8", &Device::fp8}, {"bf16", &Device::bf16}, {"fp16", &Device::fp16}, {"fp32", &Device::fp32}};
     static constexpr Path kBf16[] = {{"bf16", &Device::bf16}, {"fp16", &Device::fp16}, {"fp32", &Device::fp32}};
     static constexpr Path kFp16[] = {{"fp16", &Device::fp16}, {"bf16", &Device::bf16}, {"fp32", &Device::fp32}};
     static constexpr Path kFp32[] = {{"fp32", &Device::fp32}};
     static constexpr Path kInt8[] = {{"int8", &Device::int8}, {"fp16", &Device::fp16}, {"bf16", &Device::bf16}, {"fp32", &Device::fp32}};
-    const std::span<const Path> order = compute == "fp8" ? std::span<const Path>(kFp8)
+    const std::span<const Path> order = compute == "fp4" ? std::span<const Path>(kFp4)
+                                        : compute == "fp8" ? std::span<const Path>(kFp8)
                                         : compute == "int8" ? std::span<const Path>(kInt8)
                                         : compute == "fp16" ? std::span<const Path>(kFp16)
                                         : compute == "fp32" ? std::span<const Path>(kFp32)

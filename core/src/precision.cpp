@@ -14,17 +14,20 @@ struct FormatInfo {
     double bits; // storage bits per value (IEEE/OCP definitions; int4 raw, without group scales)
 };
 
-constexpr std::array<FormatInfo, 6> kFormats{{
+// fp4 last, so the page's lists keep their indexes: the 4-bit float element (OCP MXFP4 / NVIDIA NVFP4 E2M1) that
+// Blackwell and CDNA 4 tensor cores multiply natively; raw, without the blocks' scales (formats.json has those).
+constexpr std::array<FormatInfo, 7> kFormats{{
     {Precision::fp32, "fp32", 32},
     {Precision::bf16, "bf16", 16},
     {Precision::fp16, "fp16", 16},
     {Precision::fp8, "fp8", 8},
     {Precision::int8, "int8", 8},
     {Precision::int4, "int4", 4},
+    {Precision::fp4, "fp4", 4},
 }};
 
-constexpr std::array<Precision, 6> kAll{Precision::fp32, Precision::bf16, Precision::fp16,
-                                        Precision::fp8,  Precision::int8, Precision::int4};
+constexpr std::array<Precision, 7> kAll{Precision::fp32, Precision::bf16, Precision::fp16, Precision::fp8,
+                                        Precision::int8, Precision::int4, Precision::fp4};
 
 const FormatInfo& info(Precision p) {
     for (const auto& f : kFormats)

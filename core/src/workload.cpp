@@ -492,6 +492,10 @@ WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalo
         w.given.push_back("framework");
     }
     r.finish();
+    // FP4 GEMMs are an inference path here: no training recipe's FP4 casts and scaling are modelled.
+    if (w.precision.compute == "fp4" && (w.stage == Stage::pretrain || w.stage == Stage::finetune || w.stage == Stage::rl))
+        ctx.add("precision.compute", "fp4 compute is planned for inference stages only (serve, batch, edge, embed): training with FP4 "
+                                     "GEMMs (NVFP4 recipes) is not modelled; use fp8 or bf16");
     // serve.tensor_parallel splits a given count into replicas of that many devices: it needs the count and must divide it.
     if (w.serve.tensor_parallel > 0) {
         if (w.hardware.count <= 0)

@@ -27,7 +27,7 @@ test('bad input comes back as errors naming the field, never a throw', () => {
   const rows = [
     [{ params: -1, precision: 'bf16' }, 'params', 'must be a positive number of parameters, got -1'],
     [{ params: 0, precision: 'bf16' }, 'params', 'must be a positive number of parameters, got 0'],
-    [{ params: 7e9, precision: 'fp7' }, 'precision', 'unknown precision "fp7"; expected one of fp32, bf16, fp16, fp8, int8, int4'],
+    [{ params: 7e9, precision: 'fp7' }, 'precision', 'unknown precision "fp7"; expected one of fp32, bf16, fp16, fp8, int8, int4, fp4'],
     [{ precision: 'bf16' }, 'params', 'required field is missing'],
     [{ params: 'seven', precision: 'bf16' }, 'params', 'expected a number, got a string'],
   ];

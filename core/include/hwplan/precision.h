@@ -9,13 +9,13 @@
 
 namespace hwplan {
 
-enum class Precision { fp32, bf16, fp16, fp8, int8, int4 };
+enum class Precision { fp32, bf16, fp16, fp8, int8, int4, fp4 };
 
 std::optional<Precision> parse_precision(std::string_view name); // case-insensitive "bf16", "FP8", ...
 std::string_view name(Precision p);                               // canonical lower-case name
 double bits_per_value(Precision p);                               // storage bits per value (raw, no scales)
 double bytes_per_value(Precision p);                              // bits_per_value / 8
 std::span<const Precision> all_precisions();                      // every format, in display order
-std::string precision_names();                                    // "fp32, bf16, fp16, fp8, int8, int4"
+std::string precision_names();                                    // "fp32, bf16, fp16, fp8, int8, int4, fp4"
 
 } // namespace hwplan
