@@ -243,7 +243,7 @@ void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const
         // a step whose weight GEMMs were compute-bound (its time exceeds its memory time: decode_phase sums
         // two rooflines) also rests on their share of the peak
         if (!c.phases.empty() && c.phases.front().roofline.time_s > c.phases.front().roofline.memory_s * (1 + 1e-9))
-            keys.push_back(c.phases.front().precision == "fp8" || c.phases.front().precision == "int8" ? "decode_compute_efficiency_8bit" : "decode_compute_efficiency");
+            keys.push_back(narrow_decode_gemm(c.phases.front().precision) ? "decode_compute_efficiency_8bit" : "decode_compute_efficiency");
         figures = {"decode_step_s", "decode_tokens_per_s_per_user"};
         break;
     case Stage::rl: return;

@@ -54,6 +54,9 @@ struct Peak {
 };
 
 Peak peak_for(const Device& d, const std::string& compute);             // the dense peak at `compute`, or the nearest wider path
+// A decode step's weight GEMMs at this peak's precision take the narrow-precision share (decode_compute_efficiency_8bit):
+// FP8 and INT8, where it was measured, and FP4, where nothing measured says otherwise.
+inline bool narrow_decode_gemm(const std::string& peak_precision) { return peak_precision == "fp8" || peak_precision == "int8" || peak_precision == "fp4"; }
 bool local_runtime(const Device& d);                                     // SoCs, CPUs, NPUs: llama.cpp/MLX-style runtimes
 double usable_bytes(const Device& d, const Assumptions& a, bool serving); // what one device lets a job use
 double runtime_overhead_bytes(const Device& d, const Assumptions& a);     // runtime context or compute buffer

@@ -271,6 +271,9 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     const Peak& peak = basis.peak;
     if (peak.fell_back() && e.explain) c.notes.push_back(peak.note());
     if (peak.capped_flop_per_s > 0 && e.explain) c.notes.push_back(peak.cap_note("prefill and batched decode"));
+    if (peak.precision == "fp4" && e.explain)
+        c.notes.push_back("decode GEMMs at FP4 not calibrated: no FP4 decode measurement sets their share of the FP4 peak; the 8-bit share "
+                          "(decode_compute_efficiency_8bit " + format_sig(a.decode_compute_efficiency_8bit, 3) + ", measured on FP8) is used");
     const bool link = d.interconnect_bytes_per_s > 0; // the scale-up link's own rate, not a NIC standing in for it
     auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM) inside
         if (tp <= 1) return 0.0;       // the domain, each paying its latency and its bytes (parallel.h)
@@ -389,8 +392,9 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     const double down_share = arch.mlp == MlpKind::gated ? 1.0 / 3.0 : 0.5;
     const double strided_extra_bytes = drt.expert_down_projection_strided && experts_read > 0
         ? experts_read * down_share * (1.0 / std::max(1e-3, a.strided_reduction_bandwidth_ratio) - 1.0) : 0.0;
-    const bool eight_bit_peak = peak.precision == "fp8" || peak.precision == "int8";
-    const double gemm_share = eight_bit_peak ? a.decode_compute_efficiency_8bit : a.decode_compute_efficiency;
+    // FP4 GEMMs (NVFP4/MXFP4) take the same narrow-precision share: no FP4 decode measurement calibrates one, and a
+    // narrower element makes the GEMM's share of its peak smaller, not larger (the plan says so: narrow_decode_gemm).
+    const double gemm_share = narrow_decode_gemm(peak.precision) ? a.decode_compute_efficiency_8bit : a.decode_compute_efficiency;
     // A step at the sequences' average history: `prompt` tokens and half of `output` generated.
     auto decode_phase = [&](double prompt, double output) {
         const double ctx = prompt + output / 2;
