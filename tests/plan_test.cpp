@@ -2850,3 +2850,63 @@ TEST(OneAnswer, APinnedModelParallelLayoutThatFitsNowhereShowsItsOwnMemory) {
 
 } // namespace
 } // namespace hwplan
+
+namespace hwplan {
+namespace {
+
+// Layer-wise activation offload (train.offload_activation_layers; Megatron-Core's cpu_offloading_num_layers through
+// Transformer Engine's DefaultOffloadSynchronizer, which keeps L - N blocks' saved activations on the device). Llama 3.1 8B
+// pretraining in bf16 on 8 H100 SXM, 4,096 tokens a sequence, micro-batch 1, global batch 64, ZeRO-3, 16 of 32 blocks
+// offloaded. By hand (hf-peft's storage rules, 2 bytes a value, fused attention, 4 MLP tensors): a block keeps per token
+// 4h (16,384) + 2q + k + v (10,240) + 4i (57,344) = 83,968 values = 167,936 bytes, x 4,096 tokens = 687,865,856 bytes, so
+// 16 blocks offloaded leave 16 x 687,865,856 = 11,005,853,696 bytes on the host. Under tensor parallelism 2 with sequence
+// parallelism every term halves: 16 x 343,932,928 = 5,502,926,848 bytes. The data-parallel point (eval_train) and the
+// layout search's point (parallel.cpp evaluate) each take that much off against the same job without offload and without
+// recomputation, at the same micro-batch of 1 sequence (pinned: the search would otherwise choose a larger one where the
+// memory freed allows it); the step is unchanged where the device records no host link (the H100 SXM: copies unpriced).
+std::string offload_job(const std::string& train_extra, int tensor_parallel) {
+    return R"({"stage": "pretrain", "model": "llama-3.1-8b", "precision": "bf16", "hardware": {"devices": ["h100-sxm"], "count": 8},
+        "train": {"method": "full", "seq_len": 4096, "micro_batch": 1, "global_batch": 64, "zero_stage": 3, )" + train_extra +
+           R"(, "layout": {"tensor_parallel": )" + std::to_string(tensor_parallel) + R"(, "pipeline_parallel": 1, "context_parallel": 1, "micro_batch": 1}}})";
+}
+
+TEST(ActivationOffload, BothEvaluatorsTakeTheOffloadedBlocksOffTheDevice) {
+    const double block = 687865856.0;
+    for (int tp : {1, 2}) {
+        const Plan off = run(offload_job(R"("offload_activation_layers": 16)", tp));
+        const Plan none = run(offload_job(R"("checkpointing": "none")", tp));
+        const Candidate& c = off.candidates.at(0);
+        const Candidate& n = none.candidates.at(0);
+        ASSERT_TRUE(c.fits) << c.regime_why;
+        EXPECT_EQ(c.layout.tensor_parallel, tp);
+        EXPECT_EQ(c.layout.recompute, Checkpointing::none) << "Megatron-Core refuses recomputation with offload";
+        EXPECT_NEAR(n.memory.activations_bytes - c.memory.activations_bytes, 16 * block / tp, 1.0) << "TP " << tp;
+        EXPECT_DOUBLE_EQ(c.figures.at("step_time_s").value, n.figures.at("step_time_s").value) << "TP " << tp;
+    }
+}
+
+// One answer: with the layout left to the search, every point it offers (data-parallel and model-parallel alike) runs as
+// Megatron-Core runs layer-wise offload, one pipeline stage and no recomputation, and the candidate is its first point.
+TEST(OneAnswer, ActivationOffloadKeepsTheSearchToOneStageWithoutRecomputation) {
+    const Plan p = run(R"({"stage": "pretrain", "model": "llama-3.1-8b", "precision": "bf16", "hardware": {"devices": ["h100-sxm"], "count": 8},
+        "train": {"method": "full", "seq_len": 4096, "micro_batch": 1, "global_batch": 64, "offload_activation_layers": 16}})");
+    const Candidate& c = p.candidates.at(0);
+    ASSERT_TRUE(c.fits) << c.regime_why;
+    ASSERT_FALSE(c.layouts.layouts.empty()) << c.layouts.explanation;
+    for (const auto& r : c.layouts.layouts) {
+        EXPECT_EQ(r.layout.pipeline_parallel, 1) << describe(r.layout);
+        EXPECT_EQ(r.layout.recompute, Checkpointing::none) << describe(r.layout);
+    }
+    const LayoutResult& first = c.layouts.layouts.front();
+    EXPECT_EQ(first.layout.tensor_parallel, c.layout.tensor_parallel);
+    EXPECT_EQ(first.layout.data_parallel, c.layout.data_parallel);
+    EXPECT_EQ(first.layout.zero_stage, c.layout.zero_stage);
+    EXPECT_DOUBLE_EQ(first.step_s, c.figures.at("step_time_s").value);
+    EXPECT_DOUBLE_EQ(first.activations_bytes, c.memory.activations_bytes);
+    bool said = false;
+    for (const auto& note : c.notes) said = said || note.find("activation recomputation: none, as Megatron-Core runs layer-wise activation offload") != std::string::npos;
+    EXPECT_TRUE(said);
+}
+
+} // namespace
+} // namespace hwplan

@@ -147,6 +147,8 @@ TEST(Workload, ErrorsNamePathAndReason) {
          "train.offload_activation_layers",
          "cannot be combined with train.runtime \"megatron\", which always recomputes (full): Megatron-Core refuses CPU offloading with "
          "activation recomputation"},
+        {R"({"stage": "rl", "model": "Llama-3.1-8B", "train": {"offload_activation_layers": 8}})", "train.offload_activation_layers",
+         "applies to stages pretrain and finetune only: rl does not plan a trainer's saved activations layer by layer; remove it"},
         {R"({"stage": "serve", "model": "Llama-3.1-8B",)", "", nullptr},
     };
     for (const auto& r : rows) {

@@ -289,8 +289,11 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     const double per_layer = act.per_layer / cp, working = act.working / cp, logits = act.logits / cp;
     double in_flight = p == 1 ? 1.0 : std::min(m, p);
     if (v > 1) in_flight *= 1.0 + double(p - 1) / (double(p) * v);
-    const double first = in_flight * stage_layers * per_layer + working + (p == 1 ? logits : 0.0);
-    const double last = stage_layers * per_layer + working + logits;
+    // Layer-wise activation offload (job.offloaded_layers, memory.h): one stage only (Megatron-Core refuses a pipeline with
+    // it, and the search offers none), whose device keeps L - N blocks' saved activations, as eval_train counts them.
+    const int kept_layers = p == 1 ? stage_layers - std::clamp(job.offloaded_layers, 0, stage_layers - 1) : stage_layers;
+    const double first = in_flight * kept_layers * per_layer + working + (p == 1 ? logits : 0.0);
+    const double last = kept_layers * per_layer + working + logits;
     r.activations_bytes = std::max(first, last);
     r.overhead_bytes = a.runtime_context_bytes + a.allocator_fragmentation_ratio * (r.activations_bytes + r.gradients_bytes);
     r.memory_bytes = r.weights_bytes + r.gradients_bytes + r.optimizer_bytes + r.activations_bytes + r.overhead_bytes;
@@ -470,6 +473,10 @@ struct Searcher {
         const int max_t = std::min({n, net.domain_size, arch.heads});
         std::vector<Checkpointing> recomputes{Checkpointing::none, Checkpointing::full};
         if (!job.flash_attention) recomputes.push_back(Checkpointing::selective);
+        // Megatron-Core's layer-wise activation offload runs without recomputation and without a pipeline
+        // (transformer_config.py at d98e8a6 refuses both): with it the search offers neither.
+        const bool offload = job.offloaded_layers > 0;
+        if (offload) recomputes = {Checkpointing::none};
         for (int t = 1; t <= max_t; ++t) {
             if (n % t || arch.heads % t) continue;
             if (arch.kv_heads > 0 && arch.kv_heads % t && t % arch.kv_heads) continue;
@@ -484,6 +491,7 @@ struct Searcher {
             for (int p = 1; p <= std::min(L, n / (t * c)); ++p) {
                 if ((n / (t * c)) % p) continue;
                 if (lim.pipeline_parallel && p != lim.pipeline_parallel) continue;
+                if (offload && p > 1) continue;
                 const int d = n / (t * c * p);
                 if (!net.multi_node && double(t) * c * d * p > net.domain_size) continue; // no network joins the domains
                 const int max_e = arch.has_moe ? std::min(d, arch.moe.experts) : 1;
@@ -681,6 +689,7 @@ TrainingJob training_job(const Workload& w, double trainable_params, const Model
     j.loss_fp32_bytes_per_value = as.loss_fp32_bytes_per_value;
     j.loss_chunks = as.loss_chunks;
     j.gated_mlp_saved_tensors = as.gated_mlp_saved_tensors;
+    j.offloaded_layers = as.offloaded_layers;
     return j;
 }
 

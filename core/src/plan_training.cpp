@@ -325,6 +325,9 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // saved tensor over 1 KB to host memory, so under activation checkpointing the block inputs the checkpoints save; the
     // output head runs under a NoOpManager, so what it saves and the logits stay on the device).
     as.offload_checkpoints = rt.offload_checkpoints || t.offload_activations;
+    // Layer-wise activation offload without recomputation (train.offload_activation_layers; Megatron-Core's
+    // cpu_offloading_num_layers, memory.h ActivationSettings::offloaded_layers): the device keeps L - N blocks' saved tensors.
+    as.offloaded_layers = t.offload_activation_layers;
     as.gated_mlp_saved_tensors = rt.gated_mlp_saved_tensors;
     // Over a frozen base a linear layer's input is kept only when something needs it in backward (memory.h
     // ActivationSettings): a 4-bit base whose matmul keeps it, or the layer's adapter when it reads the input undropped.
@@ -395,6 +398,11 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                     " recomputation, " + (as.flash_attention ? "fused attention" : "eager attention: score matrices stored") +
                                                     (fp32 ? ", fp32" : "") +
                                                     (as.offload_checkpoints && recompute == Checkpointing::full ? std::string(", checkpoints offloaded to host memory") + (t.offload_activations && !rt.offload_checkpoints ? " (train.offload_activations)" : "") : std::string()) +
+                                                    (as.offloaded_layers > 0 && arch.layers > 0
+                                                         ? ", the saved activations of " + std::to_string(std::min(as.offloaded_layers, arch.layers - 1)) + " of " +
+                                                               std::to_string(arch.layers) + " blocks in host memory (train.offload_activation_layers), " +
+                                                               gb(training_activation_bytes_per_layer(arch, as)) + " a block"
+                                                         : std::string()) +
                                                     ") + logits and the loss " + gb(act.logits_bytes) + " (" + rt.id +
                                                     (rt.loss_chunks > 1 ? ": " + format_sig(rt.loss_chunks, 3) + " chunks" : ": whole FP32 logits") + ")" +
                                                     (dequant_copy > 0 ? " + the dequantized copy of the largest 4-bit matrix " + gb(dequant_copy) : "")); });
@@ -717,7 +725,10 @@ std::vector<TrainPoint> train_points(const Workload& w, const Catalog& cat, cons
     // basis is the workload's own setting, which it rescales per layout.
     std::vector<Checkpointing> recomputes{tr.checkpointing};
     Checkpointing fixed = tr.checkpointing;
-    if (runtime_recompute(w, rt, fixed)) {
+    if (tr.offload_activation_layers > 0) {
+        // Megatron-Core's layer-wise activation offload runs without recomputation (workload.cpp refuses any other setting).
+        recomputes = {Checkpointing::none};
+    } else if (runtime_recompute(w, rt, fixed)) {
         recomputes = {fixed};
     } else if (!is_given(w, "train.checkpointing")) {
         const bool fused = tr.attention.empty() ? !rt.eager_attention : tr.attention != "eager";
@@ -746,6 +757,7 @@ std::vector<TrainPoint> train_points(const Workload& w, const Catalog& cat, cons
         lim.micro_batch = tr.layout_micro_batch;
         if (is_given(w, "train.zero_stage")) lim.zero_stage = w.train.zero_stage;
         if (is_given(w, "train.checkpointing")) lim.recompute = int(w.train.checkpointing);
+        else if (tr.offload_activation_layers > 0) lim.recompute = int(Checkpointing::none); // and one stage: search_layouts
         else if (runtime_recompute(w, rt, fixed)) lim.recompute = int(fixed);
         lim.max_zero_stage = rt.max_zero_stage;
         const LayoutSearch s = search_layouts(basis.job, basis.cluster, layout_assumptions(a, rt), lim);
@@ -884,6 +896,11 @@ void eval_train_point(const Workload& w, const Catalog& cat, const Device& d, co
     // Recomputation the workload left open was the search's choice: say so, and what it chose.
     auto say_recompute = [&] {
         if (!e.explain || is_given(w, "train.checkpointing")) return;
+        if (w.train.offload_activation_layers > 0) {
+            e.c.notes.push_back("activation recomputation: none, as Megatron-Core runs layer-wise activation offload (train.offload_activation_layers " +
+                                std::to_string(w.train.offload_activation_layers) + "): it refuses recomputation and pipeline parallelism with it");
+            return;
+        }
         const Checkpointing rc = e.c.layout.recompute;
         const TrainingRuntime& rt = training_runtime(w, cat);
         Checkpointing fixed = rc;
@@ -924,7 +941,12 @@ void eval_train_point(const Workload& w, const Catalog& cat, const Device& d, co
     e.term(m, "weights", r.weights_bytes, [&] { return "the fullest pipeline stage's share, " + where; });
     e.term(m, "gradients", r.gradients_bytes, [&] { return std::string("its trainable share") + (l.zero_stage >= 2 ? ", sharded (ZeRO-" + std::to_string(l.zero_stage) + ")" : ""); });
     e.term(m, "optimizer", r.optimizer_bytes, [&] { return std::string("its trainable share") + (l.zero_stage >= 1 ? ", sharded (ZeRO-" + std::to_string(l.zero_stage) + ")" : ""); });
-    e.term(m, "activations", r.activations_bytes, [&] { return "micro-batches in flight on the first stage (1F1B), sequence parallel under tensor parallelism"; });
+    e.term(m, "activations", r.activations_bytes, [&] {
+        return std::string("micro-batches in flight on the first stage (1F1B), sequence parallel under tensor parallelism") +
+               (w.train.offload_activation_layers > 0 ? "; the saved activations of " + std::to_string(w.train.offload_activation_layers) +
+                                                            " blocks in host memory (train.offload_activation_layers)"
+                                                      : std::string());
+    });
     e.term(m, "overhead", r.overhead_bytes, [&] { return "runtime context + allocator fragmentation of the per-step tensors"; });
     finish_memory(m);
     c.fits = r.fits;

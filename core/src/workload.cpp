@@ -348,7 +348,10 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
             const int layers = w.model.model.arch.layers;
             const TrainingRuntime* rt = v.runtime.empty() ? nullptr : catalog.find_runtime(v.runtime);
             const std::string field = "offload_activation_layers";
-            if (layers > 0 && v.offload_activation_layers >= layers)
+            if (w.stage != Stage::pretrain && w.stage != Stage::finetune)
+                t.error(field, "applies to stages pretrain and finetune only: " + std::string(name(w.stage)) +
+                                   " does not plan a trainer's saved activations layer by layer; remove it");
+            else if (layers > 0 && v.offload_activation_layers >= layers)
                 t.error(field, "is " + std::to_string(v.offload_activation_layers) + " but the model has " + std::to_string(layers) +
                                    " blocks: at most " + std::to_string(layers - 1) +
                                    " (the last block's activations stay on the device: Megatron-Core offloads only layers less than num_layers)");

@@ -136,6 +136,10 @@ struct TrainingJob {
     double loss_fp32_bytes_per_value = 8;
     double loss_chunks = 1;
     double gated_mlp_saved_tensors = 4; // see ActivationSettings
+    // Layer-wise activation offload (train.offload_activation_layers, ActivationSettings::offloaded_layers): the search keeps
+    // to what Megatron-Core runs with it, one pipeline stage and no recomputation, and the device holds L - N blocks' saved
+    // activations; 0 = none.
+    int offloaded_layers = 0;
     // The compute of one token on one device, whole model, at `compute_basis_recompute`: when > 0 it replaces
     // FLOPs at prefill_compute_efficiency, so that the search prices layouts on the plan's measured training
     // efficiency (the runtime profile's MFU basis, plan_training.cpp); a layout that recomputes more or less scales it
