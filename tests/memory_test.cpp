@@ -241,6 +241,30 @@ TEST(TrainingActivations, GatedMlpKeepsItsSavedTensorsOfTheMlpWidth) {
     EXPECT_NEAR(training_activation_bytes_per_layer(gpt3_175b(), st) / (34.0 * 12288), 1.0, 1e-12);
 }
 
+// Layer-wise activation offload (Megatron-Core cpu_offloading_num_layers through Transformer Engine's
+// DefaultOffloadSynchronizer: peak saved activations "(num_layers - num_offloaded_layers) * T"). By hand for a small
+// Llama-shaped model, 8 blocks, h = 1024, 8 heads of 128 with 8 KV heads (q = k = v = 1024), i = 4096, vocab 32,000, one
+// sequence of 1,024 tokens, fused attention, 2 bytes a value, the default 4 MLP tensors: a block keeps per token 4h
+// (two norm inputs, the QKV and MLP inputs) + 2q + k + v (Q, K, V, the output projection's input) + 4i values = 4,096 +
+// 4,096 + 16,384 = 24,576 values = 49,152 bytes, x 1,024 tokens = 50,331,648 bytes; 8 blocks 402,653,184 bytes. With 3
+// blocks offloaded the device keeps 5: 251,658,240 bytes (3/8 less); the logits (1,024 x 32,000 x 8 bytes, whole FP32 value
+// and gradient) stay. At most 7 of 8 are offloaded (the last block never is): 8 asks for 7.
+TEST(TrainingActivations, LayerWiseOffloadKeepsTheOtherBlocksOnTheDevice) {
+    const ModelArch a = test::dense(8, 1024, 8, 8, 4096, 32000);
+    ActivationSettings st{.seq_len = 1024, .micro_batch = 1};
+    EXPECT_DOUBLE_EQ(training_activation_bytes_per_layer(a, st), 50331648.0);
+    const auto none = training_activation_bytes(a, st, 8);
+    EXPECT_DOUBLE_EQ(none.blocks_bytes, 402653184.0);
+    st.offloaded_layers = 3;
+    const auto three = training_activation_bytes(a, st, 8);
+    EXPECT_DOUBLE_EQ(three.blocks_bytes, 251658240.0);
+    EXPECT_DOUBLE_EQ(three.blocks_bytes / none.blocks_bytes, 5.0 / 8.0);
+    EXPECT_DOUBLE_EQ(three.logits_bytes, 1024.0 * 32000 * 8);
+    EXPECT_DOUBLE_EQ(three.logits_bytes, none.logits_bytes);
+    st.offloaded_layers = 8;
+    EXPECT_DOUBLE_EQ(training_activation_bytes(a, st, 8).blocks_bytes, 50331648.0);
+}
+
 // Lesson 001: mixed-precision Adam is 2 + 2 + 12 = 16 bytes per parameter because of the FP32 master
 // copy; an fp32 run holds the weights in FP32 already: 4 + 4 + 8 = 16 with AdamW, 4 + 4 + 4 with SGD.
 TEST(ModelState, Fp32TrainingStoresFourByteWeightsAndGradients) {

@@ -2872,3 +2872,113 @@ TEST(OneAnswer, APinnedModelParallelLayoutThatFitsNowhereShowsItsOwnMemory) {
 
 } // namespace
 } // namespace hwplan
+
+namespace hwplan {
+namespace {
+
+// Layer-wise activation offload (train.offload_activation_layers; Megatron-Core's cpu_offloading_num_layers through
+// Transformer Engine's DefaultOffloadSynchronizer, which keeps L - N blocks' saved activations on the device). Llama 3.1 8B
+// pretraining in bf16 on 8 H100 SXM, 4,096 tokens a sequence, micro-batch 1, global batch 64, ZeRO-3, 16 of 32 blocks
+// offloaded. By hand (hf-peft's storage rules, 2 bytes a value, fused attention, 4 MLP tensors): a block keeps per token
+// 4h (16,384) + 2q + k + v (10,240) + 4i (57,344) = 83,968 values = 167,936 bytes, x 4,096 tokens = 687,865,856 bytes, so
+// 16 blocks offloaded leave 16 x 687,865,856 = 11,005,853,696 bytes on the host. Under tensor parallelism 2 with sequence
+// parallelism every term halves: 16 x 343,932,928 = 5,502,926,848 bytes. The data-parallel point (eval_train) and the
+// layout search's point (parallel.cpp evaluate) each take that much off against the same job without offload and without
+// recomputation, at the same micro-batch of 1 sequence (pinned: the search would otherwise choose a larger one where the
+// memory freed allows it); the step is unchanged where the device records no host link (the H100 SXM: copies unpriced).
+std::string offload_job(const std::string& train_extra, int tensor_parallel) {
+    return R"({"stage": "pretrain", "model": "llama-3.1-8b", "precision": "bf16", "hardware": {"devices": ["h100-sxm"], "count": 8},
+        "train": {"method": "full", "seq_len": 4096, "micro_batch": 1, "global_batch": 64, "zero_stage": 3, )" + train_extra +
+           R"(, "layout": {"tensor_parallel": )" + std::to_string(tensor_parallel) + R"(, "pipeline_parallel": 1, "context_parallel": 1, "micro_batch": 1}}})";
+}
+
+TEST(ActivationOffload, BothEvaluatorsTakeTheOffloadedBlocksOffTheDevice) {
+    const double block = 687865856.0;
+    for (int tp : {1, 2}) {
+        const Plan off = run(offload_job(R"("offload_activation_layers": 16)", tp));
+        const Plan none = run(offload_job(R"("checkpointing": "none")", tp));
+        const Candidate& c = off.candidates.at(0);
+        const Candidate& n = none.candidates.at(0);
+        ASSERT_TRUE(c.fits) << c.regime_why;
+        EXPECT_EQ(c.layout.tensor_parallel, tp);
+        EXPECT_EQ(c.layout.recompute, Checkpointing::none) << "Megatron-Core refuses recomputation with offload";
+        EXPECT_NEAR(n.memory.activations_bytes - c.memory.activations_bytes, 16 * block / tp, 1.0) << "TP " << tp;
+        EXPECT_DOUBLE_EQ(c.figures.at("step_time_s").value, n.figures.at("step_time_s").value) << "TP " << tp;
+        bool said = false;
+        for (const auto& note : c.notes) said = said || note.find("no host link bandwidth is recorded for h100-sxm (catalog host_link), so the copies are not priced") != std::string::npos;
+        EXPECT_TRUE(said) << "TP " << tp << ": unpriced copies are said";
+    }
+}
+
+// The copies priced (parallel.h activation_offload_stall) where the catalog records the host link: the GB200's NVLink-C2C,
+// 900 GB/s bidirectional per GPU (Transformer Engine's CPU offloading documentation), 450e9 bytes/s each way. The same
+// Llama 3.1 8B job on 8 GB200, global batch 64 over 8 data-parallel ranks: 8 micro-batches a step. A block's copy takes
+// 687,865,856 / 450e9 = 1.53 ms, well under its forward (one micro-batch of 4,096 tokens: about 2 x 218e6 x 4,096 =
+// 1.8 TFLOP) and backward, so with 16 of 32 blocks offloaded every copy hides behind the blocks between it and its deadline:
+// the step is the step without offload. With 31 (L - 1, which Transformer Engine warns "prevents overlapping of computation
+// and offload/reload") block i is released right before block i + 1 runs and reloaded as the block above it finishes
+// its backward, so each copy is waited for whole, both ways: 8 micro-batches x 2 x 31 copies x 1.5286 ms =
+// 496 x 687,865,856 / 450e9 = 0.75818 s added to the step. The data-parallel point (eval_train, through the layout model's
+// pricing of its own layout) and a tensor-parallel point of the search pay the same per copied byte.
+TEST(ActivationOffload, HostCopiesArePricedOverTheRecordedHostLinkOnlyWhereTheComputeDoesNotHideThem) {
+    auto job = [](const std::string& extra) {
+        return R"({"stage": "pretrain", "model": "llama-3.1-8b", "precision": "bf16", "hardware": {"devices": ["gb200-nvl72"], "count": 8},
+            "train": {"method": "full", "seq_len": 4096, "micro_batch": 1, "global_batch": 64, "zero_stage": 3, )" + extra +
+               R"(, "layout": {"tensor_parallel": 1, "pipeline_parallel": 1, "context_parallel": 1}}})";
+    };
+    const Candidate none = run(job(R"("checkpointing": "none")")).candidates.at(0);
+    const Candidate half = run(job(R"("offload_activation_layers": 16)")).candidates.at(0);
+    const Candidate most = run(job(R"("offload_activation_layers": 31)")).candidates.at(0);
+    const double step = none.figures.at("step_time_s").value;
+    EXPECT_DOUBLE_EQ(half.figures.at("step_time_s").value, step) << half.figures.at("step_time_s").why;
+    EXPECT_NEAR(most.figures.at("step_time_s").value - step, 496 * 687865856.0 / 450e9, 1e-9) << most.figures.at("step_time_s").why;
+    bool said = false;
+    for (const auto& note : most.notes) said = said || note.find("priced over the host link (nvlink-c2c, 450 GB/s each way, catalog host_link)") != std::string::npos;
+    EXPECT_TRUE(said);
+}
+
+// Transformer Engine's schedule by hand (parallel.h activation_offload_stall), 8 blocks, a block's forward 1 s and
+// backward 2 s, one copy stream. Forward: block i's copy is queued as block i + 1 starts and must finish before block
+// 8 - N + i starts. Backward: block i's copy back is queued as block 7 - N + i's backward starts and must finish before
+// block i's backward starts.
+//  - N 3, copies 0.5 s: every copy has 4 blocks' compute to hide behind: nothing waits.
+//  - N 7 (L - 1), 0.5 s: each block is released (forward) or needed (backward) right after its copy is queued: 7 x 0.5 s
+//    each way.
+//  - N 4, 3 s: the copies finish at 1 + 3k (k = 1..4: 4, 7, 10, 13) against starts 4, 5, 6, 7 of blocks 4-7, pushed back by
+//    the waits: 0 + 2 + 2 + 2 = 6 s; backward, copies queued at 2, 4, 6, 8 finish at 5, 8, 11, 14, needed at 8, 10, 12, 14: 0.
+//  - N 4, 5 s: forward finishes at 6, 11, 16, 21 against 4, 7, 12, 17: 2 + 4 + 4 + 4 = 14 s (1 + 4 x 5 - 7 x 1);
+//    backward finishes at 7, 12, 17, 22 against 8, 10, 14, 19: 0 + 2 + 3 + 3 = 8 s.
+TEST(ActivationOffload, StallFollowsTransformerEnginesSchedule) {
+    struct Row { int offloaded; double copy_s, forward_s, backward_s; };
+    for (const Row& r : {Row{3, 0.5, 0, 0}, Row{7, 0.5, 3.5, 3.5}, Row{4, 3, 6, 0}, Row{4, 5, 14, 8}, Row{0, 5, 0, 0}}) {
+        const OffloadStall st = activation_offload_stall(8, r.offloaded, 1.0, 2.0, r.copy_s);
+        EXPECT_DOUBLE_EQ(st.forward_s, r.forward_s) << r.offloaded << " blocks, " << r.copy_s << " s";
+        EXPECT_DOUBLE_EQ(st.backward_s, r.backward_s) << r.offloaded << " blocks, " << r.copy_s << " s";
+    }
+}
+
+// One answer: with the layout left to the search, every point it offers (data-parallel and model-parallel alike) runs as
+// Megatron-Core runs layer-wise offload, one pipeline stage and no recomputation, and the candidate is its first point.
+TEST(OneAnswer, ActivationOffloadKeepsTheSearchToOneStageWithoutRecomputation) {
+    const Plan p = run(R"({"stage": "pretrain", "model": "llama-3.1-8b", "precision": "bf16", "hardware": {"devices": ["h100-sxm"], "count": 8},
+        "train": {"method": "full", "seq_len": 4096, "micro_batch": 1, "global_batch": 64, "offload_activation_layers": 16}})");
+    const Candidate& c = p.candidates.at(0);
+    ASSERT_TRUE(c.fits) << c.regime_why;
+    ASSERT_FALSE(c.layouts.layouts.empty()) << c.layouts.explanation;
+    for (const auto& r : c.layouts.layouts) {
+        EXPECT_EQ(r.layout.pipeline_parallel, 1) << describe(r.layout);
+        EXPECT_EQ(r.layout.recompute, Checkpointing::none) << describe(r.layout);
+    }
+    const LayoutResult& first = c.layouts.layouts.front();
+    EXPECT_EQ(first.layout.tensor_parallel, c.layout.tensor_parallel);
+    EXPECT_EQ(first.layout.data_parallel, c.layout.data_parallel);
+    EXPECT_EQ(first.layout.zero_stage, c.layout.zero_stage);
+    EXPECT_DOUBLE_EQ(first.step_s, c.figures.at("step_time_s").value);
+    EXPECT_DOUBLE_EQ(first.activations_bytes, c.memory.activations_bytes);
+    bool said = false;
+    for (const auto& note : c.notes) said = said || note.find("activation recomputation: none, as Megatron-Core runs layer-wise activation offload") != std::string::npos;
+    EXPECT_TRUE(said);
+}
+
+} // namespace
+} // namespace hwplan

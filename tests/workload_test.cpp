@@ -128,6 +128,27 @@ TEST(Workload, ErrorsNamePathAndReason) {
         {R"({"stage": "pretrain", "model": "Llama-3.1-8B", "precision": {"weights": "bf16", "compute": "fp4"}})", "precision.compute",
          "fp4 compute is planned for inference stages only (serve, batch, edge, embed): training with FP4 GEMMs (NVFP4 recipes) is not "
          "modelled; use fp8 or bf16"},
+        // Layer-wise activation offload (Megatron-Core cpu_offloading_num_layers): at most layers - 1, never with
+        // recomputation or a pipeline (what Megatron-Core and Transformer Engine refuse).
+        {R"({"stage": "pretrain", "model": "Llama-3.1-8B", "train": {"offload_activation_layers": 32}})", "train.offload_activation_layers",
+         "is 32 but the model has 32 blocks: at most 31 (the last block's activations stay on the device: Megatron-Core offloads only "
+         "layers less than num_layers)"},
+        {R"({"stage": "pretrain", "model": "Llama-3.1-8B", "train": {"offload_activation_layers": -1}})", "train.offload_activation_layers",
+         "implausible value -1; expected 0 to 1000000"},
+        {R"({"stage": "pretrain", "model": "Llama-3.1-8B", "train": {"offload_activation_layers": 8, "checkpointing": "full"}})",
+         "train.offload_activation_layers",
+         "cannot be combined with train.checkpointing \"full\": Megatron-Core refuses CPU offloading with activation recomputation; set "
+         "checkpointing \"none\" or leave it out"},
+        {R"({"stage": "pretrain", "model": "Llama-3.1-8B", "train": {"offload_activation_layers": 8, "layout": {"pipeline_parallel": 2}}})",
+         "train.offload_activation_layers",
+         "cannot be combined with train.layout.pipeline_parallel 2: Megatron-Core has no pipeline parallelism with CPU offloading; pin "
+         "pipeline_parallel 1 or leave it out"},
+        {R"({"stage": "pretrain", "model": "Llama-3.1-8B", "train": {"offload_activation_layers": 8, "runtime": "megatron"}})",
+         "train.offload_activation_layers",
+         "cannot be combined with train.runtime \"megatron\", which always recomputes (full): Megatron-Core refuses CPU offloading with "
+         "activation recomputation"},
+        {R"({"stage": "rl", "model": "Llama-3.1-8B", "train": {"offload_activation_layers": 8}})", "train.offload_activation_layers",
+         "applies to stages pretrain and finetune only: rl does not plan a trainer's saved activations layer by layer; remove it"},
         {R"({"stage": "serve", "model": "Llama-3.1-8B",)", "", nullptr},
     };
     for (const auto& r : rows) {
@@ -200,6 +221,18 @@ TEST(Workload, PowerBudgetReadsAndRoundTrips) {
     const auto none = parse_workload(R"({"stage": "edge", "model": "llama-3.2-3b", "decision": {"power_budget_w": 0}})", catalog());
     ASSERT_TRUE(none.issues.empty());
     EXPECT_DOUBLE_EQ(none.workload.decision.power_budget_w, 0);
+}
+
+// train.offload_activation_layers (Megatron-Core's cpu_offloading_num_layers): read as given, written back by the export;
+// 79 of Llama 3.1 70B's 80 blocks is the most (the last block is never offloaded).
+TEST(Workload, OffloadActivationLayersReadsAndRoundTrips) {
+    const auto p = parse_workload(R"({"stage": "pretrain", "model": "llama-3.1-70b", "train": {"offload_activation_layers": 79}})", catalog());
+    ASSERT_TRUE(p.issues.empty()) << to_string(p.issues[0]);
+    EXPECT_EQ(p.workload.train.offload_activation_layers, 79);
+    EXPECT_EQ(parse_workload(workload_to_json(p.workload), catalog()).workload.train.offload_activation_layers, 79);
+    const auto none = parse_workload(R"({"stage": "pretrain", "model": "llama-3.1-70b", "train": {"offload_activation_layers": 0, "checkpointing": "full"}})",
+                                     catalog());
+    EXPECT_TRUE(none.issues.empty()); // 0 offloads nothing, so recomputation is free to be chosen
 }
 
 // train.lora_targets names the layers the recipe adapted (memory.h LoraTargets); it reads, round-trips and rejects other names.

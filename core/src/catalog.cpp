@@ -271,6 +271,14 @@ PeakRate read_peak(Reader& c, const std::string& key) {
         attach_source(i, book, {"bandwidth_GBps", "domain_size"});
     });
 
+    // Absent group: no public figure for the accelerator's link to its host's memory (host-device copies are then unpriced).
+    r.object("host_link", false, [&](Reader& h) {
+        d.host_link_kind = h.string("kind", true).value_or("");
+        d.host_link_bytes_per_s = h.number("bandwidth_GBps", true, 1.0, 1e5).value_or(0) * kGB;
+        h.string("note", false);
+        attach_source(h, book, {"bandwidth_GBps"});
+    });
+
     r.object("power", false, [&](Reader& p) {
         d.tdp_w = p.number("tdp_W", true, 0.5, 1e5).value_or(0);
         d.min_power_w = p.number("min_W", false, 0.5, 1e5).value_or(0);

@@ -177,7 +177,9 @@ TrainingActivations training_activation_bytes(const ModelArch& arch, const Activ
     TrainingActivations out;
     const double per_layer = training_activation_bytes_per_layer(arch, s);
     const bool offloaded = s.offload_checkpoints && s.checkpointing == Checkpointing::full;
-    out.blocks_bytes = offloaded ? 0 : layers_on_device * per_layer;
+    // Layer-wise offload (memory.h ActivationSettings::offloaded_layers): the device keeps L - N blocks' saved tensors.
+    const int kept = layers_on_device - std::clamp(s.offloaded_layers, 0, std::max(0, layers_on_device - 1));
+    out.blocks_bytes = offloaded ? 0 : kept * per_layer;
     if (s.checkpointing == Checkpointing::full) { // one block is rematerialized at a time during backward
         ActivationSettings working = s;
         working.checkpointing = Checkpointing::none;

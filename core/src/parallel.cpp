@@ -177,6 +177,36 @@ double broadcast_time_s(double bytes, const Group& g, const Network& net) {
     return net.launch_latency_s + steps + std::max(up, out);
 }
 
+// [SECTION] Layer-wise activation offload ----------------------------------------------------------------
+
+OffloadStall activation_offload_stall(int layers, int offloaded, double forward_block_s, double backward_block_s, double copy_s) {
+    OffloadStall out;
+    const int L = layers, N = std::clamp(offloaded, 0, std::max(0, layers - 1));
+    if (N <= 0 || !(copy_s > 0)) return out;
+    std::vector<double> done(size_t(N), 0.0);
+    double t = 0, stream = 0; // the compute stream's clock and the time the offload stream is next free
+    for (int j = 0; j < L; ++j) {
+        if (j >= 1 && j - 1 < N) done[size_t(j - 1)] = stream = std::max(stream, t) + copy_s; // fwd_step: block j-1 to the host
+        const int i = j - (L - N);                                                              // released before block j runs
+        if (i >= 0 && i < N && done[size_t(i)] > t) {
+            out.forward_s += done[size_t(i)] - t;
+            t = done[size_t(i)];
+        }
+        t += forward_block_s;
+    }
+    t = stream = 0;
+    for (int k = L - 1; k >= 0; --k) {
+        const int i = k - (L - 1 - N); // bwd_step(k): block i back to the device
+        if (i >= 0 && i < N) done[size_t(i)] = stream = std::max(stream, t) + copy_s;
+        if (k < N && done[size_t(k)] > t) {
+            out.backward_s += done[size_t(k)] - t;
+            t = done[size_t(k)];
+        }
+        t += backward_block_s;
+    }
+    return out;
+}
+
 // [SECTION] Layout arithmetic ------------------------------------------------------------------------------
 
 namespace {
@@ -289,8 +319,11 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     const double per_layer = act.per_layer / cp, working = act.working / cp, logits = act.logits / cp;
     double in_flight = p == 1 ? 1.0 : std::min(m, p);
     if (v > 1) in_flight *= 1.0 + double(p - 1) / (double(p) * v);
-    const double first = in_flight * stage_layers * per_layer + working + (p == 1 ? logits : 0.0);
-    const double last = stage_layers * per_layer + working + logits;
+    // Layer-wise activation offload (job.offloaded_layers, memory.h): one stage only (Megatron-Core refuses a pipeline with
+    // it, and the search offers none), whose device keeps L - N blocks' saved activations, as eval_train counts them.
+    const int kept_layers = p == 1 ? stage_layers - std::clamp(job.offloaded_layers, 0, stage_layers - 1) : stage_layers;
+    const double first = in_flight * kept_layers * per_layer + working + (p == 1 ? logits : 0.0);
+    const double last = kept_layers * per_layer + working + logits;
     r.activations_bytes = std::max(first, last);
     r.overhead_bytes = a.runtime_context_bytes + a.allocator_fragmentation_ratio * (r.activations_bytes + r.gradients_bytes);
     r.memory_bytes = r.weights_bytes + r.gradients_bytes + r.optimizer_bytes + r.activations_bytes + r.overhead_bytes;
@@ -367,6 +400,18 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
         const double block_routed = ps.moe_layers > 0 ? ps.routed_per_moe_layer / (double(t) * e) * 2.0 : 0.0;
         gather_mb = 2.0 * (stage_layers * allgather_time_s(block_dense, dense_group, net) + stage_moe * allgather_time_s(block_routed, expert_group, net));
     }
+    // Layer-wise activation offload (job.offloaded_layers, one stage): each micro-batch copies N blocks' saved activations to
+    // the host and back over the host link, beside the compute; what the compute waits for (activation_offload_stall) is
+    // exposed. A block's forward is a third of the stage's micro-batch compute per block (2N of 6N FLOPs: no recomputation
+    // with offload), its backward two thirds. No host link recorded: not priced (0).
+    double offload_mb = 0;
+    if (p == 1 && job.offloaded_layers > 0 && cl.host_bytes_per_s > 0) {
+        const double block_s = compute_mb / stage_layers;
+        const OffloadStall st_mb = activation_offload_stall(stage_layers, job.offloaded_layers, block_s / 3.0, 2.0 * block_s / 3.0,
+                                                            per_layer / cl.host_bytes_per_s);
+        offload_mb = st_mb.forward_s + st_mb.backward_s;
+    }
+    comm_mb += offload_mb;
     const double t_mb = compute_mb + comm_mb;
 
     // Data-parallel gradient reduction once per step, overlapped with the last micro-batch's backward pass
@@ -388,6 +433,7 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     r.compute_s = m * compute_mb;
     r.bubble_s = bubble_slots * t_mb;
     r.communication_s = m * comm_mb + exposed_dp;
+    r.host_copy_s = m * offload_mb;
     complete = true;
     const double n = cl.devices;
     if (r.step_s > 0 && std::isfinite(r.step_s)) {
@@ -470,6 +516,10 @@ struct Searcher {
         const int max_t = std::min({n, net.domain_size, arch.heads});
         std::vector<Checkpointing> recomputes{Checkpointing::none, Checkpointing::full};
         if (!job.flash_attention) recomputes.push_back(Checkpointing::selective);
+        // Megatron-Core's layer-wise activation offload runs without recomputation and without a pipeline
+        // (transformer_config.py at d98e8a6 refuses both): with it the search offers neither.
+        const bool offload = job.offloaded_layers > 0;
+        if (offload) recomputes = {Checkpointing::none};
         for (int t = 1; t <= max_t; ++t) {
             if (n % t || arch.heads % t) continue;
             if (arch.kv_heads > 0 && arch.kv_heads % t && t % arch.kv_heads) continue;
@@ -484,6 +534,7 @@ struct Searcher {
             for (int p = 1; p <= std::min(L, n / (t * c)); ++p) {
                 if ((n / (t * c)) % p) continue;
                 if (lim.pipeline_parallel && p != lim.pipeline_parallel) continue;
+                if (offload && p > 1) continue;
                 const int d = n / (t * c * p);
                 if (!net.multi_node && double(t) * c * d * p > net.domain_size) continue; // no network joins the domains
                 const int max_e = arch.has_moe ? std::min(d, arch.moe.experts) : 1;
@@ -681,11 +732,13 @@ TrainingJob training_job(const Workload& w, double trainable_params, const Model
     j.loss_fp32_bytes_per_value = as.loss_fp32_bytes_per_value;
     j.loss_chunks = as.loss_chunks;
     j.gated_mlp_saved_tensors = as.gated_mlp_saved_tensors;
+    j.offloaded_layers = as.offloaded_layers;
     return j;
 }
 
 Cluster cluster_of(const Device& d, int n, double peak_flop_per_s, double capacity_bytes, const Assumptions& a) {
-    return {.devices = n, .peak_flop_per_s = peak_flop_per_s, .capacity_bytes = capacity_bytes, .network = network_of(d, a)};
+    return {.devices = n, .peak_flop_per_s = peak_flop_per_s, .capacity_bytes = capacity_bytes, .network = network_of(d, a),
+            .host_bytes_per_s = 0.5 * d.host_link_bytes_per_s};
 }
 
 } // namespace hwplan

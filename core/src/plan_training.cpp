@@ -325,6 +325,9 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // saved tensor over 1 KB to host memory, so under activation checkpointing the block inputs the checkpoints save; the
     // output head runs under a NoOpManager, so what it saves and the logits stay on the device).
     as.offload_checkpoints = rt.offload_checkpoints || t.offload_activations;
+    // Layer-wise activation offload without recomputation (train.offload_activation_layers; Megatron-Core's
+    // cpu_offloading_num_layers, memory.h ActivationSettings::offloaded_layers): the device keeps L - N blocks' saved tensors.
+    as.offloaded_layers = t.offload_activation_layers;
     as.gated_mlp_saved_tensors = rt.gated_mlp_saved_tensors;
     // Over a frozen base a linear layer's input is kept only when something needs it in backward (memory.h
     // ActivationSettings): a 4-bit base whose matmul keeps it, or the layer's adapter when it reads the input undropped.
@@ -395,6 +398,11 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                     " recomputation, " + (as.flash_attention ? "fused attention" : "eager attention: score matrices stored") +
                                                     (fp32 ? ", fp32" : "") +
                                                     (as.offload_checkpoints && recompute == Checkpointing::full ? std::string(", checkpoints offloaded to host memory") + (t.offload_activations && !rt.offload_checkpoints ? " (train.offload_activations)" : "") : std::string()) +
+                                                    (as.offloaded_layers > 0 && arch.layers > 0
+                                                         ? ", the saved activations of " + std::to_string(std::min(as.offloaded_layers, arch.layers - 1)) + " of " +
+                                                               std::to_string(arch.layers) + " blocks in host memory (train.offload_activation_layers), " +
+                                                               gb(training_activation_bytes_per_layer(arch, as)) + " a block"
+                                                         : std::string()) +
                                                     ") + logits and the loss " + gb(act.logits_bytes) + " (" + rt.id +
                                                     (rt.loss_chunks > 1 ? ": " + format_sig(rt.loss_chunks, 3) + " chunks" : ": whole FP32 logits") + ")" +
                                                     (dequant_copy > 0 ? " + the dequantized copy of the largest 4-bit matrix " + gb(dequant_copy) : "")); });
@@ -511,6 +519,31 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                                    a.training_elementwise_bytes_per_element * (fp32 ? 2.0 : 1.0), d.bandwidth_bytes_per_s)
                                      : 0.0;
     const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + dequant_s + overhead_s;
+    // Layer-wise activation offload (train.offload_activation_layers): each micro-batch copies the offloaded blocks' saved
+    // activations to host memory and back over the device's host link (catalog host_link, half its quoted bandwidth each way),
+    // on Transformer Engine's offload stream beside the compute; only what the compute waits for is added to the step
+    // (parallel.h activation_offload_stall: the layout model prices the same copies the same way). Without a recorded host link
+    // the copies are not priced.
+    const int offloaded_blocks = arch.layers > 0 ? std::clamp(t.offload_activation_layers, 0, arch.layers - 1) : 0;
+    const double offload_block_bytes = offloaded_blocks > 0 ? training_activation_bytes_per_layer(arch, as) : 0.0;
+    const double offload_step_bytes = micro_batches * offloaded_blocks * offload_block_bytes; // each way, one step
+    const double host_bytes_per_s = 0.5 * d.host_link_bytes_per_s;
+    auto offload_exposed_s = [&] {
+        if (offloaded_blocks <= 0 || host_bytes_per_s <= 0) return 0.0;
+        const double block_s = compute_s / (micro_batches * arch.layers); // one micro-batch's forward and backward of a block
+        const OffloadStall st = activation_offload_stall(arch.layers, offloaded_blocks, block_s / 3.0, 2.0 * block_s / 3.0,
+                                                         offload_block_bytes / host_bytes_per_s);
+        return micro_batches * (st.forward_s + st.backward_s);
+    };
+    double host_copy_s = 0;
+    if (e.explain && offloaded_blocks > 0)
+        c.notes.push_back("layer-wise activation offload (train.offload_activation_layers " + std::to_string(offloaded_blocks) + " of " +
+                          std::to_string(arch.layers) + " blocks, Megatron-Core's cpu_offloading_num_layers): their saved activations are copied to host "
+                          "memory in the forward pass and back for the backward on a side stream, beside the other blocks' compute; " +
+                          (host_bytes_per_s > 0 ? "priced over the host link (" + d.host_link_kind + ", " + format_sig(host_bytes_per_s / 1e9, 3) +
+                                                      " GB/s each way, catalog host_link): only what the compute does not hide is added to the step"
+                                                : "no host link bandwidth is recorded for " + d.id + " (catalog host_link), so the copies are not priced: "
+                                                  "the step counts none of their time"));
     // The layout search's job and devices on this profile's basis: compute time per token on one device (what the
     // step above spends outside communication, over the tokens one device computes).
     TrainingJob job;
@@ -535,7 +568,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     if (layout_priced) {
         const LayoutResult lr = evaluate_layout(job, cluster, layout_assumptions(a, rt), {.data_parallel = n, .zero_stage = zero, .micro_batch = std::max(1, c.layout.micro_batch),
                                                                   .micro_batches = std::max(1, c.layout.micro_batches), .recompute = recompute});
-        step.communication_s = std::isfinite(lr.communication_s) ? lr.communication_s : 0.0;
+        step.communication_s = std::isfinite(lr.communication_s) ? lr.communication_s : 0.0; // the host copies' exposed part included
+        host_copy_s = lr.host_copy_s;
         step.time_s = compute_s + step.communication_s;
     } else if (zero >= 3 && n > 1 && d.interconnect_bytes_per_s > 0 && arch.layers > 0) {
         // ZeRO-3 / FSDP over a fine-tune's devices: each step all-gathers the 16-bit weights before the forward and
@@ -556,12 +590,14 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         const double exposed_s = gather_s / arch.layers + std::max(0.0, gather_s - forward_share * compute_s) +
                                  std::max(0.0, gather_s + reduce_s - (1 - forward_share) * compute_s);
         zero3_traffic_s = 2 * gather_s + reduce_s;
-        step.communication_s = exposed_s;
-        step.time_s = compute_s + exposed_s;
+        host_copy_s = offload_exposed_s();
+        step.communication_s = exposed_s + host_copy_s;
+        step.time_s = compute_s + step.communication_s;
     } else {
         const Network net = network_of(d, a);
         step.communication_s = d.interconnect_bytes_per_s > 0 ? allreduce_time_s(trainable * 2.0, {n, n}, net) : 0.0;
-        step.time_s = std::max(compute_s, step.communication_s); // gradient all-reduce overlaps the backward pass
+        host_copy_s = offload_exposed_s(); // on the compute stream's path: the all-reduce overlaps the backward, the copies' wait does not
+        step.time_s = std::max(compute_s + host_copy_s, step.communication_s); // gradient all-reduce overlaps the backward pass
     }
     c.phases.push_back(step);
     auto why = [&] { return format_sig(flops_per_token / w.model.active_params, 3) + "N FLOPs per token (with attention) x " +
@@ -590,9 +626,15 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                               " us (" + rt.id + ", " + format_sig(host_s, 3) + " s)"
                                         : "") +
                             (overhead_s - host_s > 0 ? " + " + format_sig(overhead_s - host_s, 3) + " s per-step overhead (" + rt.id + ")" : "") +
-                            (layout_priced && step.communication_s > 0 ? " + exposed data-parallel communication " + format_sig(step.communication_s, 3) + " s" : "") +
-                            (zero3_traffic_s > 0 && step.communication_s > 0
-                                 ? " + ZeRO-3 traffic the compute does not hide " + format_sig(step.communication_s, 3) + " s (of " + format_sig(zero3_traffic_s, 3) +
+                            (layout_priced && step.communication_s - host_copy_s > 0 ? " + exposed data-parallel communication " + format_sig(step.communication_s - host_copy_s, 3) + " s" : "") +
+                            (offload_step_bytes > 0 ? std::string(" + host copies of the offloaded activations, ") + gb(offload_step_bytes) + " each way a step (" +
+                                                          format_sig(micro_batches, 3) + " micro-batches x " + std::to_string(offloaded_blocks) + " blocks x " +
+                                                          gb(offload_block_bytes) + "): " +
+                                                          (host_bytes_per_s > 0 ? format_sig(host_copy_s, 3) + " s the compute does not hide"
+                                                                                : "not priced, no host link recorded")
+                                                    : std::string()) +
+                            (zero3_traffic_s > 0 && step.communication_s - host_copy_s > 0
+                                 ? " + ZeRO-3 traffic the compute does not hide " + format_sig(step.communication_s - host_copy_s, 3) + " s (of " + format_sig(zero3_traffic_s, 3) +
                                        " s: weights gathered for the forward and the backward, gradients reduce-scattered)"
                                  : ""); };
     if (peak.flop_per_s > 0) {
@@ -717,7 +759,10 @@ std::vector<TrainPoint> train_points(const Workload& w, const Catalog& cat, cons
     // basis is the workload's own setting, which it rescales per layout.
     std::vector<Checkpointing> recomputes{tr.checkpointing};
     Checkpointing fixed = tr.checkpointing;
-    if (runtime_recompute(w, rt, fixed)) {
+    if (tr.offload_activation_layers > 0) {
+        // Megatron-Core's layer-wise activation offload runs without recomputation (workload.cpp refuses any other setting).
+        recomputes = {Checkpointing::none};
+    } else if (runtime_recompute(w, rt, fixed)) {
         recomputes = {fixed};
     } else if (!is_given(w, "train.checkpointing")) {
         const bool fused = tr.attention.empty() ? !rt.eager_attention : tr.attention != "eager";
@@ -746,6 +791,7 @@ std::vector<TrainPoint> train_points(const Workload& w, const Catalog& cat, cons
         lim.micro_batch = tr.layout_micro_batch;
         if (is_given(w, "train.zero_stage")) lim.zero_stage = w.train.zero_stage;
         if (is_given(w, "train.checkpointing")) lim.recompute = int(w.train.checkpointing);
+        else if (tr.offload_activation_layers > 0) lim.recompute = int(Checkpointing::none); // and one stage: search_layouts
         else if (runtime_recompute(w, rt, fixed)) lim.recompute = int(fixed);
         lim.max_zero_stage = rt.max_zero_stage;
         const LayoutSearch s = search_layouts(basis.job, basis.cluster, layout_assumptions(a, rt), lim);
@@ -884,6 +930,11 @@ void eval_train_point(const Workload& w, const Catalog& cat, const Device& d, co
     // Recomputation the workload left open was the search's choice: say so, and what it chose.
     auto say_recompute = [&] {
         if (!e.explain || is_given(w, "train.checkpointing")) return;
+        if (w.train.offload_activation_layers > 0) {
+            e.c.notes.push_back("activation recomputation: none, as Megatron-Core runs layer-wise activation offload (train.offload_activation_layers " +
+                                std::to_string(w.train.offload_activation_layers) + "): it refuses recomputation and pipeline parallelism with it");
+            return;
+        }
         const Checkpointing rc = e.c.layout.recompute;
         const TrainingRuntime& rt = training_runtime(w, cat);
         Checkpointing fixed = rc;
@@ -924,7 +975,12 @@ void eval_train_point(const Workload& w, const Catalog& cat, const Device& d, co
     e.term(m, "weights", r.weights_bytes, [&] { return "the fullest pipeline stage's share, " + where; });
     e.term(m, "gradients", r.gradients_bytes, [&] { return std::string("its trainable share") + (l.zero_stage >= 2 ? ", sharded (ZeRO-" + std::to_string(l.zero_stage) + ")" : ""); });
     e.term(m, "optimizer", r.optimizer_bytes, [&] { return std::string("its trainable share") + (l.zero_stage >= 1 ? ", sharded (ZeRO-" + std::to_string(l.zero_stage) + ")" : ""); });
-    e.term(m, "activations", r.activations_bytes, [&] { return "micro-batches in flight on the first stage (1F1B), sequence parallel under tensor parallelism"; });
+    e.term(m, "activations", r.activations_bytes, [&] {
+        return std::string("micro-batches in flight on the first stage (1F1B), sequence parallel under tensor parallelism") +
+               (w.train.offload_activation_layers > 0 ? "; the saved activations of " + std::to_string(w.train.offload_activation_layers) +
+                                                            " blocks in host memory (train.offload_activation_layers)"
+                                                      : std::string());
+    });
     e.term(m, "overhead", r.overhead_bytes, [&] { return "runtime context + allocator fragmentation of the per-step tensors"; });
     finish_memory(m);
     c.fits = r.fits;
@@ -939,7 +995,9 @@ void eval_train_point(const Workload& w, const Catalog& cat, const Device& d, co
     step.time_s = r.step_s;
     c.phases = {step};
     auto why = [&] { return "compute " + format_sig(r.compute_s, 3) + " s + pipeline bubble " + format_sig(r.bubble_s, 3) + " s + exposed communication " +
-                            format_sig(r.communication_s, 3) + " s a step (" + where + "); compute on the profile's basis (" +
+                            format_sig(r.communication_s, 3) + " s a step" +
+                            (r.host_copy_s > 0 ? " (of it " + format_sig(r.host_copy_s, 3) + " s waiting on the offloaded activations' host copies)" : "") +
+                            " (" + where + "); compute on the profile's basis (" +
                             format_sig(basis.job.compute_s_per_token * 1e6, 4) + " us per token on one device), MFU " + format_sig(100 * r.mfu, 3) + " %"; };
     c.figures["step_time_s"] = e.figure(r.step_s, Label::modelled, why);
     c.figures["train_tokens_per_s"] = e.figure(r.tokens_per_s, Label::modelled, why);

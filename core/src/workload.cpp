@@ -316,6 +316,10 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
         if (auto z = t.integer("zero_stage", false, 0, 3)) { v.zero_stage = *z; w.given.push_back("train.zero_stage"); }
         if (auto o = t.boolean("cpu_offload", false)) { v.cpu_offload = *o; w.given.push_back("train.cpu_offload"); }
         if (auto o = t.boolean("offload_activations", false)) { v.offload_activations = *o; w.given.push_back("train.offload_activations"); }
+        if (auto o = t.integer("offload_activation_layers", false, 0, 1000000)) {
+            v.offload_activation_layers = *o;
+            w.given.push_back("train.offload_activation_layers");
+        }
         // [runtime profile] (issue 9)
         read_runtime(t, catalog.training_runtimes, "training", "train.runtime", v.runtime, w);
         if (auto a = t.choice("attention", false, choices.train_attention)) { v.attention = *a; w.given.push_back("train.attention"); }
@@ -334,6 +338,36 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
             pin("virtual_stages", v.virtual_stages);
             pin("micro_batch", v.layout_micro_batch);
         });
+        // Layer-wise activation offload as Megatron-Core runs it (cpu_offloading_num_layers): what it refuses, the plan refuses,
+        // naming the field. NVIDIA/Megatron-LM at d98e8a6, megatron/core/transformer/transformer_config.py __post_init__:
+        // "CPU offloading can be done only for layers less than {num_layers}", "Currently there is no support for Pipeline
+        // parallelism with CPU offloading", "CPU offloading does not work when activation recomputation is enabled"; and
+        // NVIDIA/TransformerEngine at d0067d0, transformer_engine/pytorch/cpu_offload.py get_cpu_offload_context: "Cannot offload
+        // all layers without manual synchronization - last layer is not offloaded".
+        if (v.offload_activation_layers > 0) {
+            const int layers = w.model.model.arch.layers;
+            const TrainingRuntime* rt = v.runtime.empty() ? nullptr : catalog.find_runtime(v.runtime);
+            const std::string field = "offload_activation_layers";
+            if (w.stage != Stage::pretrain && w.stage != Stage::finetune)
+                t.error(field, "applies to stages pretrain and finetune only: " + std::string(name(w.stage)) +
+                                   " does not plan a trainer's saved activations layer by layer; remove it");
+            else if (layers > 0 && v.offload_activation_layers >= layers)
+                t.error(field, "is " + std::to_string(v.offload_activation_layers) + " but the model has " + std::to_string(layers) +
+                                   " blocks: at most " + std::to_string(layers - 1) +
+                                   " (the last block's activations stay on the device: Megatron-Core offloads only layers less than num_layers)");
+            else if (v.checkpointing != Checkpointing::none)
+                t.error(field, "cannot be combined with train.checkpointing \"" + std::string(name(v.checkpointing)) +
+                                   "\": Megatron-Core refuses CPU offloading with activation recomputation; set checkpointing \"none\" or leave it out");
+            else if (rt && !rt->recompute.empty() && rt->recompute != "none")
+                t.error(field, "cannot be combined with train.runtime \"" + v.runtime + "\", which always recomputes (" + rt->recompute +
+                                   "): Megatron-Core refuses CPU offloading with activation recomputation");
+            else if (v.offload_activations)
+                t.error(field, "cannot be combined with train.offload_activations, which offloads the checkpoints of full recomputation: "
+                               "give one or the other");
+            else if (v.pipeline_parallel > 1)
+                t.error(field, "cannot be combined with train.layout.pipeline_parallel " + std::to_string(v.pipeline_parallel) +
+                                   ": Megatron-Core has no pipeline parallelism with CPU offloading; pin pipeline_parallel 1 or leave it out");
+        }
         // Only pretraining searches model-parallel layouts (plan_training.cpp train_points); a fine-tune or an RL trainer
         // is planned data parallel with ZeRO/FSDP sharding, so a pin there would be ignored: said, not dropped.
         if (t.raw("layout") && w.stage != Stage::pretrain)
@@ -568,6 +602,7 @@ std::string workload_to_json(const Workload& w) {
     if (given("train.zero_stage")) j["train"]["zero_stage"] = w.train.zero_stage;
     if (given("train.cpu_offload")) j["train"]["cpu_offload"] = w.train.cpu_offload;
     if (given("train.offload_activations")) j["train"]["offload_activations"] = w.train.offload_activations;
+    if (given("train.offload_activation_layers")) j["train"]["offload_activation_layers"] = w.train.offload_activation_layers;
     if (given("train.runtime")) j["train"]["runtime"] = w.train.runtime;
     if (given("train.attention")) j["train"]["attention"] = w.train.attention;
     if (given("train.lora_targets")) j["train"]["lora_targets"] = w.train.lora_targets;

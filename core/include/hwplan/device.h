@@ -77,6 +77,10 @@ struct Device {
     std::string interconnect_kind;                // "nvlink4"; "" when no link is published
     double interconnect_bytes_per_s = 0;          // per-device aggregate, bidirectional, as quoted; 0 = not published
     int domain_size = 1;                          // devices in one fast domain
+    // The link between one accelerator and its host CPU's memory (catalog "host_link": NVLink-C2C on Grace superchips, PCIe
+    // elsewhere): what layer-wise activation offload copies over (parallel.h activation_offload_stall).
+    std::string host_link_kind;                   // "nvlink-c2c", "pcie5"; "" = not recorded
+    double host_link_bytes_per_s = 0;             // per device, bidirectional, as quoted; 0 = not recorded (copies unpriced)
     double tdp_w = 0;                             // board/module power
     double min_power_w = 0;                       // lowest configurable power mode (a Jetson's nvpmodel mode); 0 = only tdp_w published
 

@@ -76,6 +76,15 @@ struct ActivationSettings {
     // backward (Unsloth's gradient checkpointing: "offloads intermediate activations to system RAM
     // asynchronously"): only the block being recomputed is on the device.
     bool offload_checkpoints = false;
+    // Layer-wise activation offload without recomputation (train.offload_activation_layers; Megatron-Core's
+    // cpu_offloading_num_layers, NVIDIA/Megatron-LM d98e8a6 megatron/core/transformer/transformer_block.py, which wraps every
+    // layer's forward in Transformer Engine's offload context): the saved tensors of the first N blocks are copied to host
+    // memory, and TE's DefaultOffloadSynchronizer (NVIDIA/TransformerEngine d0067d0, transformer_engine/pytorch/cpu_offload.py)
+    // releases block i's device copy before block L - N + i runs and reloads it one block ahead of its backward, so that
+    // "peak memory usage of saving activations is (num_layers - num_offloaded_layers) * T": the device holds L - N blocks'
+    // saved activations (the block being computed among them, and a block whose copy is in flight until it is released).
+    // At most layers_on_device - 1 (the last block is never offloaded); the logits and the loss stay on the device.
+    int offloaded_layers = 0;
     // Tensors of the MLP's width (i per token) a gated MLP, down(act(gate(x)) * up(x)), keeps for backward.
     // Unfused eager PyTorch keeps 4: the gate output (SiLU's backward reads its input: derivatives.yaml
     // 'silu(Tensor self): self: silu_backward(grad, self)'), the activation and the up output (mul keeps both
@@ -119,6 +128,7 @@ struct TrainingActivations {
     double logits_bytes = 0;
     double total_bytes = 0;
 };
+// With s.offloaded_layers N the blocks term counts layers_on_device - N blocks (N clamped to layers_on_device - 1).
 TrainingActivations training_activation_bytes(const ModelArch& arch, const ActivationSettings& s, int layers_on_device);
 
 // Inference working memory for one forward chunk of `chunk_tokens` tokens (prefill or a decode batch):

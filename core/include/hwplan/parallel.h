@@ -115,6 +115,26 @@ double handoff_time_s(double bytes, bool across_domains, const Network& net);
 // broadcast, large-message limit).
 double broadcast_time_s(double bytes, const Group& g, const Network& net);
 
+// [SECTION] Layer-wise activation offload ----------------------------------------------------------------
+// Megatron-Core's cpu_offloading_num_layers as Transformer Engine runs it (NVIDIA/TransformerEngine at d0067d0,
+// transformer_engine/pytorch/cpu_offload.py, DefaultOffloadSynchronizer; Megatron-Core calls it around every layer,
+// NVIDIA/Megatron-LM at d98e8a6, megatron/core/transformer/transformer_block.py). Blocks 0..N-1 are offloaded; the copies
+// run on one offload stream beside the compute ("Transfers are asynchronous", TE docs cpu_offloading.rst):
+//   forward: before block j runs (fwd_step), block j-1's copy to the host is queued; block i's device copy is released, so
+//            block L-N+i waits until that copy has finished (finish_offload_map);
+//   backward: as block k's backward begins (bwd_step), block k-(L-1-N)'s copy back is queued (start_reload_map, after the
+//            compute reached that point: offload_stream.wait_stream(current_stream())); block i's backward waits for its own.
+// With one stream the copies run one after another, each `copy_s`. What the compute waits is returned: 0 while a copy
+// takes no longer than the blocks between it and its deadline compute (TE: "Specifying a low enough num_layers enables full
+// overlap"); N = L - 1 leaves no block between ("prevents overlapping of computation and offload/reload"). Block i's copy
+// is taken to start when the block has finished (TE may start a tensor's copy earlier, as it is saved: an upper bound by
+// up to a block's forward), and a block's backward to need all its tensors at its start.
+struct OffloadStall {
+    double forward_s = 0;  // one micro-batch's forward pass
+    double backward_s = 0; // its backward pass
+};
+OffloadStall activation_offload_stall(int layers, int offloaded, double forward_block_s, double backward_block_s, double copy_s);
+
 // [SECTION] Training layouts -----------------------------------------------------------------------------
 
 // The job, in the planner's terms.
@@ -136,6 +156,10 @@ struct TrainingJob {
     double loss_fp32_bytes_per_value = 8;
     double loss_chunks = 1;
     double gated_mlp_saved_tensors = 4; // see ActivationSettings
+    // Layer-wise activation offload (train.offload_activation_layers, ActivationSettings::offloaded_layers): the search keeps
+    // to what Megatron-Core runs with it, one pipeline stage and no recomputation, and the device holds L - N blocks' saved
+    // activations; 0 = none.
+    int offloaded_layers = 0;
     // The compute of one token on one device, whole model, at `compute_basis_recompute`: when > 0 it replaces
     // FLOPs at prefill_compute_efficiency, so that the search prices layouts on the plan's measured training
     // efficiency (the runtime profile's MFU basis, plan_training.cpp); a layout that recomputes more or less scales it
@@ -151,6 +175,7 @@ struct Cluster {
     double capacity_bytes = 0;          // usable memory per device
     Network network;
     double usd_per_device_hour = 0;     // 0: not priced
+    double host_bytes_per_s = 0;        // per device, per direction, to host memory (catalog host_link); 0: not recorded
 };
 
 // What the search may vary; 0 = any (used by tests to pin a published layout).
@@ -196,6 +221,7 @@ struct LayoutResult {
     double compute_s = 0;
     double communication_s = 0;         // tensor, expert and pipeline traffic plus the data-parallel exposed tail
     double bubble_s = 0;
+    double host_copy_s = 0;             // of communication_s: layer-wise activation offload's copies the compute does not hide
     double tokens_per_s = 0;
     double mfu = 0;                     // model FLOPs (no recomputation) / (step x devices x peak)
     double hardware_flop_per_s = 0;     // per device, recomputation included (what Megatron-LM reports)

@@ -86,6 +86,11 @@ struct TrainSpec {
     // Activation offloading (torchtune enable_activation_offloading: saved_tensors_hooks that move what autograd saves to
     // host memory and bring it back in backward): under full recomputation the saved block inputs live in host memory.
     bool offload_activations = false;
+    // Layer-wise activation offload without recomputation (Megatron-Core's cpu_offloading_num_layers, run by Transformer
+    // Engine's get_cpu_offload_context): the saved activations of the first N of the model's blocks are copied to host memory
+    // in the forward pass on a side stream and copied back for the backward; 0 = none, at most layers - 1. Megatron-Core
+    // refuses it with recomputation and with pipeline parallelism, so the plan then recomputes nothing and keeps one stage.
+    int offload_activation_layers = 0;
     // [runtime profile] (issue 9): which trainer's storage rules apply (catalog/runtimes.json) and the
     // attention implementation. "" = the catalog's default profile for the method / the profile's attention.
     std::string runtime;                     // "hf-peft", "qlora-reference", "torchtune"
