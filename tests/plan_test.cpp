@@ -2982,3 +2982,26 @@ TEST(OneAnswer, ActivationOffloadKeepsTheSearchToOneStageWithoutRecomputation) {
 
 } // namespace
 } // namespace hwplan
+
+namespace hwplan {
+namespace {
+
+// The layout search counts what the data-parallel evaluation counts when full recomputation's checkpoints live in
+// host memory (train.offload_activations): none stay on the device. Llama 3.1 8B (32 blocks, hidden 4,096) at 4,096
+// tokens, micro-batch 1, full recomputation pinned, TP 2 with sequence parallelism: each block's checkpoint is its
+// input, 4,096 x 4,096 x 2 bytes / 2 = 16,777,216 bytes, so offloading them takes 32 x 16,777,216 = 536,870,912 bytes
+// off the layout's activations (the search used to keep them on the device).
+TEST(OneAnswer, TheLayoutSearchLeavesOffloadedCheckpointsInHostMemory) {
+    auto activations = [](bool offload) {
+        const Plan p = run(std::string(R"({"stage": "pretrain", "model": "llama-3.1-8b", "precision": "bf16", "hardware": {"devices": ["h100-sxm"], "count": 8},
+            "train": {"method": "full", "seq_len": 4096, "micro_batch": 1, "global_batch": 64, "checkpointing": "full", "offload_activations": )") +
+                           (offload ? "true" : "false") + R"(, "layout": {"tensor_parallel": 2, "pipeline_parallel": 1, "micro_batch": 1}}})");
+        const Candidate& c = p.candidates.at(0);
+        EXPECT_EQ(c.layout.tensor_parallel, 2);
+        return c.memory.activations_bytes;
+    };
+    EXPECT_NEAR(activations(false) - activations(true), 32.0 * 4096 * 4096 * 2 / 2, 1.0);
+}
+
+} // namespace
+} // namespace hwplan

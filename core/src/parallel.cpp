@@ -322,8 +322,11 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     // Layer-wise activation offload (job.offloaded_layers, memory.h): one stage only (Megatron-Core refuses a pipeline with
     // it, and the search offers none), whose device keeps L - N blocks' saved activations, as eval_train counts them.
     const int kept_layers = p == 1 ? stage_layers - std::clamp(job.offloaded_layers, 0, stage_layers - 1) : stage_layers;
-    const double first = in_flight * kept_layers * per_layer + working + (p == 1 ? logits : 0.0);
-    const double last = kept_layers * per_layer + working + logits;
+    // Checkpoints offloaded under full recomputation (job.offload_checkpoints, memory.h): none stay on the device, as
+    // eval_train counts them; the block being recomputed (working) does.
+    const double kept = job.offload_checkpoints && l.recompute == Checkpointing::full ? 0.0 : kept_layers * per_layer;
+    const double first = in_flight * kept + working + (p == 1 ? logits : 0.0);
+    const double last = kept + working + logits;
     r.activations_bytes = std::max(first, last);
     r.overhead_bytes = a.runtime_context_bytes + a.allocator_fragmentation_ratio * (r.activations_bytes + r.gradients_bytes);
     r.memory_bytes = r.weights_bytes + r.gradients_bytes + r.optimizer_bytes + r.activations_bytes + r.overhead_bytes;
@@ -733,6 +736,7 @@ TrainingJob training_job(const Workload& w, double trainable_params, const Model
     j.loss_chunks = as.loss_chunks;
     j.gated_mlp_saved_tensors = as.gated_mlp_saved_tensors;
     j.offloaded_layers = as.offloaded_layers;
+    j.offload_checkpoints = as.offload_checkpoints;
     return j;
 }
 

@@ -160,6 +160,9 @@ struct TrainingJob {
     // to what Megatron-Core runs with it, one pipeline stage and no recomputation, and the device holds L - N blocks' saved
     // activations; 0 = none.
     int offloaded_layers = 0;
+    // Full recomputation's saved block inputs in host memory (train.offload_activations, or a runtime that always does it:
+    // ActivationSettings::offload_checkpoints): a layout that recomputes fully keeps none of them on the device.
+    bool offload_checkpoints = false;
     // The compute of one token on one device, whole model, at `compute_basis_recompute`: when > 0 it replaces
     // FLOPs at prefill_compute_efficiency, so that the search prices layouts on the plan's measured training
     // efficiency (the runtime profile's MFU basis, plan_training.cpp); a layout that recomputes more or less scales it
