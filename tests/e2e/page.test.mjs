@@ -234,7 +234,8 @@ test('the model list filters as you type; the Decision section sets what the CLI
 
 // Issue 22, "every input on the page that the CLI takes": the collapsed Engine and layout section holds the runtime
 // profiles (lists read from the catalog, so a profile added there shows here), the attention and adapter choices, CPU
-// offload and the layout pins a published run states (docs/workload.md serve.runtime ... train.layout). A serving and a
+// offload, layer-wise activation offload and the layout pins a published run states (docs/workload.md serve.runtime ...
+// train.layout, train.offload_activation_layers). A serving and a
 // fine-tuning document are set as a person sets them and each is planned as `hwplan plan` plans it.
 test('the Engine and layout section sets the runtime and layout keys the CLI takes, and the page plans as the CLI', async () => {
   const { page, problems } = served;
@@ -284,6 +285,15 @@ test('the Engine and layout section sets the runtime and layout keys the CLI tak
   assert.deepEqual(pagePlan, cliPlanOf(doc), 'the pretraining document is planned as `hwplan plan` plans it');
   assert.equal(pagePlan.plan.candidates[0].layout.tensor_parallel, 2, 'the pinned layout is the plan\'s');
   assert.match(pagePlan.plan.recommendation.headline, /tensor parallel 2 x data parallel 4/);
+  // Layer-wise activation offload (train.offload_activation_layers): half of the 32 blocks' saved activations in host memory.
+  await reveal(page, 'offload_activation_layers');
+  await typeInto(page, 'offload_activation_layers', '16');
+  await page.waitForFunction(() => window.hwplanPage.workload().train?.offload_activation_layers === 16 &&
+                                   /^Plan: /.test(document.getElementById('hwplan-status').textContent), null, { timeout: T.step });
+  doc = await workload(page);
+  const offloadPlan = await planOf(page);
+  assert.deepEqual(offloadPlan, cliPlanOf(doc), 'the offloading document is planned as `hwplan plan` plans it');
+  assert.ok(offloadPlan.plan.candidates[0].notes.some((n) => n.startsWith('layer-wise activation offload')), 'the plan says what it offloads');
   await shot(page, 'engine-1280x800');
   assert.deepEqual(problems, []);
 });

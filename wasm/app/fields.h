@@ -87,6 +87,10 @@ constexpr FieldSpec kFields[] = {
     {"train.layout.expert_parallel", "Engine and layout", "Expert parallel", kPretrain,
      "Pins expert parallelism of a mixture-of-experts model (1 = none). Empty: the search chooses. Key "
      "train.layout.expert_parallel."},
+    {"train.offload_activation_layers", "Engine and layout", "Offloaded layers (activations)", kFinetune | kPretrain,
+     "Layer-wise activation offload without recomputation (Megatron-Core's cpu_offloading_num_layers): the saved activations "
+     "of this many blocks live in host memory, so the device holds the rest; no recomputation and one pipeline stage with it. "
+     "Empty or 0: none. Key train.offload_activation_layers."},
     // The Decision section (panel_workload.cpp) draws these between its choices and the devices you own.
     {"decision.budget_usd_per_month", "Decision", "Monthly budget (USD)", kAllStages,
      "A ceiling on the monthly cost: options over it, or without a monthly cost, are eliminated. Empty: no ceiling. "

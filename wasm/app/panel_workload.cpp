@@ -268,8 +268,8 @@ void decision_section(AppState& state, const Catalog& cat, unsigned stage_bit, s
 
 // [SECTION] the engine and the layout: which runtime profile the job runs under and the layout a published run
 // pinned (docs/workload.md serve.runtime, serve.tensor_parallel, serve.decode_attention, train.runtime, train.attention,
-// train.lora_targets, train.cpu_offload, train.offload_activations, train.layout, embed.runtime). Collapsed until opened, and open whenever a
-// loaded document holds any of them, as the Decision section is.
+// train.lora_targets, train.cpu_offload, train.offload_activations, train.offload_activation_layers, train.layout, embed.runtime).
+// Collapsed until opened, and open whenever a loaded document holds any of them, as the Decision section is.
 
 constexpr const char* kServeRuntimeHelp =
     "How the host issues each decode step and how the engine sizes its KV cache: tuned (TensorRT-LLM, vLLM, SGLang, "
@@ -304,7 +304,8 @@ constexpr const char* kEmbedRuntimeHelp =
 bool any_engine_input(const nlohmann::json& w) {
     return field(w, "serve.runtime") || field(w, "serve.tensor_parallel") || field(w, "serve.decode_attention") ||
            field(w, "train.runtime") || field(w, "train.attention") || field(w, "train.lora_targets") ||
-           field(w, "train.cpu_offload") || field(w, "train.offload_activations") || field(w, "train.layout") || field(w, "embed.runtime");
+           field(w, "train.cpu_offload") || field(w, "train.offload_activations") || field(w, "train.offload_activation_layers") ||
+           field(w, "train.layout") || field(w, "embed.runtime");
 }
 
 template <class Profile> std::vector<std::string> profile_ids(const std::vector<Profile>& profiles) {
