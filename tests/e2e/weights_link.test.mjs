@@ -129,7 +129,7 @@ test('the weight check\'s fields show their help on hover: meaning, default, sou
   await shot(page, 'weights-help-params');
   const precision = await helpOf(page, 'precision');
   assert.match(precision.text, /How each weight is stored/, 'meaning');
-  assert.match(precision.text, /fp32 4, bf16 2, fp16 2, fp8 1, int8 1, int4 0\.5\./, "this check's bytes per parameter");
+  assert.match(precision.text, /fp32 4, bf16 2, fp16 2, fp8 1, int8 1, int4 0\.5, fp4 0\.5\./, "this check's bytes per parameter");
   assert.match(precision.text, /Default bf16/, 'default');
   // The catalog's formats with their sources (catalog/formats.json: int4 is 4 + (16 + 4)/128 = 4.15625 bits).
   assert.match(precision.text, /int4: 4\.15625 bits per weight/);
