@@ -1465,6 +1465,17 @@ TEST(Peaks, Fp4ComputeUsesTheFp4PeakAndFallsBackToFp8) {
     EXPECT_NEAR(ttft("h100-sxm", "fp4") / ttft("h100-sxm", "fp8"), 1.0, 1e-9);
 }
 
+// An FP4 KV cache holds E2M1 values with an 8-bit scale per 16 (SGLang's fp4_e2m1, NVFP4's block): 4.5 bits a value, so
+// the same users' cache takes 4.5 / 16 of a BF16 one.
+TEST(Peaks, AnFp4KvCacheCountsItsBlockScales) {
+    auto kv = [](const char* cache) {
+        return run(std::string(R"({"stage": "serve", "model": "llama-3.1-70b", "precision": {"weights": "nvfp4", "kv_cache": ")") + cache +
+                   R"(", "compute": "fp4"}, "serve": {"context_tokens": 8192, "concurrent_users": 8}, "hardware": {"devices": ["b200"], "count": 1}})")
+            .candidates.at(0).memory.kv_cache_bytes;
+    };
+    EXPECT_NEAR(kv("fp4") / kv("bf16"), 4.5 / 16, 1e-9);
+}
+
 // A batched decode step's weight GEMMs at FP4 take the narrow-precision share of their peak, as FP8's do
 // (decode_compute_efficiency_8bit: no FP4 decode measurement sets one), so on the B200 the same compute-bound step
 // takes 4,500 / 9,000 of its FP8 time; the 16-bit share (0.903) would have made FP4 look 2.5 times faster still. The

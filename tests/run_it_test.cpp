@@ -66,6 +66,11 @@ std::vector<Planned> every_workload() {
         "precision": {"weights": "fp8", "kv_cache": "bf16", "compute": "fp8"},
         "serve": {"context_tokens": 8192, "prompt_tokens": 2000, "output_tokens": 500, "concurrent_users": 256},
         "hardware": {"devices": ["H200", "B200", "GB200 NVL72"]}})"});
+    // NVFP4 weights with FP4 GEMMs and an FP4 KV cache on Blackwell, served by SGLang.
+    texts.push_back({"sglang llama-3.1-70b nvfp4", R"({"name": "SGLang 70B NVFP4", "stage": "serve", "model": "llama-3.1-70b", "framework": "sglang",
+        "precision": {"weights": "nvfp4", "kv_cache": "fp4", "compute": "fp4"},
+        "serve": {"context_tokens": 8192, "prompt_tokens": 2000, "output_tokens": 500, "concurrent_users": 64},
+        "hardware": {"devices": ["B200"]}})"});
     // Fine-tunes whose sharding and offload torchtune spells in its own keys: optimizer offload on one device (torchao's
     // CPU-offload optimizer), FSDP's CPU offload over several, and ZeRO-2 (FSDP without resharding after forward).
     texts.push_back({"8b full fine-tune offload one a100", R"({"name": "8B full fine-tune, optimizer in host memory", "stage": "finetune",
@@ -662,6 +667,13 @@ TEST(RunIt, SglangServesTheChosenLayoutAndBenchmarksTheWorkload) {
     const Planned& ds = find("sglang deepseek-v3");
     ASSERT_TRUE(ds.plan.run.available) << ds.plan.run.reason;
     EXPECT_EQ(flags_of(ds.plan.run.deploy[0].text).find("--quantization")->second, "fp8");
+    // NVFP4 weights and an FP4 KV cache: --quantization modelopt_fp4 and --kv-cache-dtype fp4_e2m1 (SGLang's
+    // docs/advanced_features/quantized_kv_cache.md at 70310f0: "Enable FP4 E2M1 KV cache ... --kv-cache-dtype fp4_e2m1").
+    const Planned& fp4 = find("sglang llama-3.1-70b nvfp4");
+    ASSERT_TRUE(fp4.plan.run.available) << fp4.plan.run.reason;
+    const auto fp4_flags = flags_of(fp4.plan.run.deploy[0].text);
+    EXPECT_EQ(fp4_flags.find("--quantization")->second, "modelopt_fp4");
+    EXPECT_EQ(fp4_flags.find("--kv-cache-dtype")->second, "fp4_e2m1");
 }
 
 // Under expert parallelism a latent-attention model runs attention data parallel, one group a device (plan.cpp,

@@ -123,6 +123,10 @@ WeightBytes weight_bytes(const Workload& w, const Catalog& cat, const std::strin
 
 double kv_value_bytes(const std::string& kv) {
     auto p = parse_precision(kv);
+    // An FP4 KV cache stores E2M1 values with an 8-bit scale per 16 of them (SGLang's fp4_e2m1 cache, "blocks of 16
+    // elements", 3.56x the tokens of BF16: docs/advanced_features/quantized_kv_cache.md at 70310f0; NVFP4's FP8 scale per
+    // 16, catalog/formats.json): 4 + 8/16 = 4.5 bits a value.
+    if (p && *p == Precision::fp4) return 4.5 / 8;
     return p ? bytes_per_value(*p) : 2.0;
 }
 

@@ -280,10 +280,11 @@ std::string sglang_quantization(const Catalog& cat, const std::string& weights) 
     return "";
 }
 
-// SGLang's --kv-cache-dtype for the plan's KV precision; "" keeps auto (the model's dtype).
+// SGLang's --kv-cache-dtype for the plan's KV precision; "" keeps auto (the model's dtype). FP4 is E2M1 with a scale per
+// 16 elements (docs/advanced_features/quantized_kv_cache.md at 70310f0: "--kv-cache-dtype fp4_e2m1", experimental).
 std::string sglang_kv_dtype(const std::string& kv) {
     if (kv == "fp8") return "fp8_e4m3";
-    if (kv == "nvfp4") return "nvfp4";
+    if (kv == "fp4") return "fp4_e2m1";
     return "";
 }
 
