@@ -409,7 +409,9 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                                gb(training_activation_bytes_per_layer(arch, as)) + " a block"
                                                          : std::string()) +
                                                     ") + logits and the loss " + gb(act.logits_bytes) + " (" + rt.id +
-                                                    (rt.loss_chunks > 1 ? ": " + format_sig(rt.loss_chunks, 3) + " chunks" : ": whole FP32 logits") + ")" +
+                                                    (rt.loss_chunks > 1             ? ": " + format_sig(rt.loss_chunks, 3) + " chunks"
+                                                     : as.loss_fp32_bytes_per_value > 0 ? ": whole FP32 logits"
+                                                                                        : ": the logits kept, no FP32 copy") + ")" +
                                                     (dequant_copy > 0 ? " + the dequantized copy of the largest 4-bit matrix " + gb(dequant_copy) : "")); });
     e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context " + gb(a.runtime_context_bytes) + " + allocator fragmentation " +
                                                   format_sig(100 * a.allocator_fragmentation_ratio, 3) + " % of the per-step tensors (" + gb(transient) + ")" +
