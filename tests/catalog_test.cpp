@@ -429,6 +429,28 @@ TEST(LoaderErrors, RuntimeLayoutLimitsAreRead) {
     }
 }
 
+// runtimes.json: fp8_linear_input_bytes_per_value (the width of the linear layers' saved inputs under FP8 compute, 0 to 2 bytes)
+// is read with its source; absent, 0 (the activations' own width); a value outside names its field.
+TEST(LoaderErrors, RuntimeFp8LinearInputBytesIsRangeChecked) {
+    const std::string runtimes = R"({"runtimes": {"r": {"name": "n", "meaning": "m", "adapter_bytes_per_param": 2,
+      "adapter_gradient_bytes_per_param": 2, "optimizer_state_bytes_per_value": 2, "logits_kept_bytes_per_value": 2,
+      "loss_fp32_bytes_per_value": 0, "loss_chunks": 1, "paged_optimizer": false, "full_master_weights": true,
+      "optimizer_in_backward": false, "attention": "sdpa", "fp8_linear_input_bytes_per_value": 1,
+      "default_for": ["full", "lora", "qlora"], "source": "s"}},
+      "sources": {"s": {"title": "t", "locator": "l", "read_on": "2026-12-04"}}})";
+    const auto good = load_catalog({{"runtimes.json", runtimes}});
+    EXPECT_TRUE(std::none_of(good.issues.begin(), good.issues.end(), [](const Issue& i) { return i.file == "runtimes.json"; }));
+    ASSERT_EQ(good.catalog.training_runtimes.size(), 1u);
+    EXPECT_DOUBLE_EQ(good.catalog.training_runtimes[0].fp8_linear_input_bytes_per_value, 1.0);
+    const auto plain = load_catalog({{"runtimes.json", replace(runtimes, R"("fp8_linear_input_bytes_per_value": 1,)", "")}});
+    ASSERT_EQ(plain.catalog.training_runtimes.size(), 1u);
+    EXPECT_DOUBLE_EQ(plain.catalog.training_runtimes[0].fp8_linear_input_bytes_per_value, 0.0);
+    const auto bad = load_catalog({{"runtimes.json", replace(runtimes, R"("fp8_linear_input_bytes_per_value": 1)", R"("fp8_linear_input_bytes_per_value": 3)")}});
+    const auto it = std::find_if(bad.issues.begin(), bad.issues.end(), [](const Issue& i) { return i.file == "runtimes.json"; });
+    ASSERT_NE(it, bad.issues.end());
+    EXPECT_EQ(*it, (Issue{"runtimes.r.fp8_linear_input_bytes_per_value", "implausible value 3; expected 0 to 2", "runtimes.json"})) << to_string(*it);
+}
+
 // runtimes.json: an adapter timing is a per-step time in seconds (0 to 10) and a causal attention share from 0.5
 // (a kernel that skips the masked half) to 1 (the full count); a value outside names its field.
 TEST(LoaderErrors, RuntimeAdapterTimingIsRangeChecked) {

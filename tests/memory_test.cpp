@@ -265,6 +265,41 @@ TEST(TrainingActivations, LayerWiseOffloadKeepsTheOtherBlocksOnTheDevice) {
     EXPECT_DOUBLE_EQ(training_activation_bytes(a, st, 8).blocks_bytes, 50331648.0);
 }
 
+// FP8 training under Transformer Engine keeps the FP8 copy each linear layer quantized its input to, not a 16-bit one
+// (memory.h linear_input_bytes_per_value; runtimes.json megatron-core). By hand for a small Llama-shaped model, h = 1024,
+// 8 heads of 128 with 8 KV heads (q = k = v = 1024), i = 4096, one sequence of 1,024 tokens, fused attention, Megatron-
+// Core's fused SwiGLU (3 MLP tensors), bytes per token:
+//   16-bit everywhere: two norm inputs 2 x 2h = 4,096; QKV and MLP inputs 2 x 2h = 4,096; Q, K, V 2 x 3,072 = 6,144; the
+//   attention output (the output projection's input) 2 x 1,024 = 2,048; the SwiGLU's input 2 x 2i = 16,384 and the down
+//   projection's input 2 x i = 8,192: 40,960 bytes, x 1,024 tokens = 41,943,040 bytes.
+//   FP8 linear inputs (1 byte): the QKV and MLP inputs 2 x 1h = 2,048 and the down input 1 x i = 4,096 instead of 4,096 and
+//   8,192: 34,816 bytes, x 1,024 = 35,651,584 bytes (2h + i = 6,144 bytes a token less).
+//   Tensor parallel 2 with sequence parallelism halves both parts: 17,825,792 bytes. Full recomputation keeps the 16-bit
+//   block input, 2h = 2,048 bytes a token (2,097,152 a block), and rebuilds one block at the FP8 width: 8 x 2,097,152 +
+//   35,651,584 = 52,428,800 bytes. A value of 0 keeps the 16-bit width (the default).
+TEST(TrainingActivations, Fp8LinearInputsKeepOneByteCopies) {
+    const ModelArch a = test::dense(8, 1024, 8, 8, 4096, 32000);
+    ActivationSettings st{.seq_len = 1024, .micro_batch = 1};
+    st.gated_mlp_saved_tensors = 3;
+    EXPECT_DOUBLE_EQ(training_activation_bytes_per_layer(a, st), 41943040.0);
+    st.linear_input_bytes_per_value = 2; // the same as bytes_per_value: nothing moves
+    EXPECT_DOUBLE_EQ(training_activation_bytes_per_layer(a, st), 41943040.0);
+    st.linear_input_bytes_per_value = 1;
+    EXPECT_DOUBLE_EQ(training_activation_bytes_per_layer(a, st), 35651584.0);
+    EXPECT_DOUBLE_EQ(41943040.0 - 35651584.0, 1024.0 * (2 * 1024 + 4096));
+    ActivationSettings tp = st;
+    tp.tensor_parallel = 2;
+    tp.sequence_parallel = true;
+    EXPECT_DOUBLE_EQ(training_activation_bytes_per_layer(a, tp), 17825792.0);
+    ActivationSettings full = st;
+    full.checkpointing = Checkpointing::full;
+    EXPECT_DOUBLE_EQ(training_activation_bytes_per_layer(a, full), 2097152.0);
+    EXPECT_DOUBLE_EQ(training_activation_bytes(a, full, 8).blocks_bytes, 52428800.0);
+    // A frozen base's down projection that keeps no input keeps none at either width (adapter runs).
+    st.down_input_kept = false;
+    EXPECT_DOUBLE_EQ(training_activation_bytes_per_layer(a, st), 35651584.0 - 1024.0 * 4096);
+}
+
 // Lesson 001: mixed-precision Adam is 2 + 2 + 12 = 16 bytes per parameter because of the FP32 master
 // copy; an fp32 run holds the weights in FP32 already: 4 + 4 + 8 = 16 with AdamW, 4 + 4 + 4 with SGD.
 TEST(ModelState, Fp32TrainingStoresFourByteWeightsAndGradients) {

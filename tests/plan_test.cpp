@@ -1560,6 +1560,26 @@ TEST(Runtimes, UnslothOffloadsTheCheckpointedBlockInputs) {
     EXPECT_NEAR(blocks("hf-peft") - blocks("unsloth"), checkpoints + fp32_loss + mlp, 1);
 }
 
+// Megatron-Core with Transformer Engine (runtimes.json megatron-core): under FP8 the linear layers keep the 1-byte FP8 copy
+// of their input (the QKV and MLP inputs, h a token each, and the down projection's, i), the fused SwiGLU keeps 3 MLP-wide
+// tensors, and TE's fused cross entropy keeps only the bf16 logits (2 bytes, the gradient written into them). By hand for
+// Llama 3.2 1B (16 layers, h = 2,048, i = 8,192, vocabulary 128,256), one sequence of 4,096 tokens, no recomputation:
+//   FP8 against BF16 under megatron-core: 16 x 4,096 x (2 x 2,048 + 8,192) x 1 byte = 805,306,368 bytes fewer;
+//   hf-peft against megatron-core at BF16: the logits 4,096 x 128,256 x (2 + 8 - 2) = 4,202,692,608 bytes and one more MLP
+//   tensor, 16 x 4,096 x 8,192 x 2 = 1,073,741,824: 5,276,434,432 bytes more;
+//   a profile without the FP8 key (hf-peft) keeps the same bytes at FP8 as at BF16.
+TEST(Runtimes, MegatronCoreKeepsFp8LinearInputsAndOnlyTheBf16Logits) {
+    auto activations = [](const char* runtime, const char* precision) {
+        const Plan p = run(std::string(R"({"stage": "pretrain", "model": "llama-3.2-1b", "precision": ")") + precision +
+                           R"(", "train": {"method": "full", "runtime": ")" + runtime +
+                           R"(", "seq_len": 4096, "micro_batch": 1, "checkpointing": "none"}, "hardware": {"devices": ["h100-sxm"], "count": 1}})");
+        return p.candidates.at(0).memory.activations_bytes;
+    };
+    EXPECT_NEAR(activations("megatron-core", "bf16") - activations("megatron-core", "fp8"), 805306368.0, 1);
+    EXPECT_NEAR(activations("hf-peft", "bf16") - activations("megatron-core", "bf16"), 5276434432.0, 1);
+    EXPECT_NEAR(activations("hf-peft", "bf16"), activations("hf-peft", "fp8"), 1);
+}
+
 // torchtune's distributed configs wrap the token embeddings and the output head as FSDP units of their own
 // (70B_full.yaml: custom_sharded_layers: ['tok_embeddings', 'output']; training.shard_model calls fully_shard on each
 // with reshard_after_forward=True), so under CPU offload the root keeps neither. A 5e9-parameter model, 40 blocks,

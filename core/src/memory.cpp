@@ -156,15 +156,17 @@ double training_activation_bytes_per_layer(const ModelArch& arch, const Activati
     if (s.checkpointing == Checkpointing::full) return p * sb * h / (s.sequence_parallel ? t : 1.0); // block input
     const auto w = attn_widths(arch);
     const double mask = s.dropout ? 1.0 : 0.0; // bytes per element of a dropout mask
+    const double lp = s.linear_input_bytes_per_value > 0 ? s.linear_input_bytes_per_value : p; // linear layers' input copies
     // Kept whole on each tensor-parallel rank unless sequence parallelism splits them (Korthikanti's "10"):
     // the inputs of the two norms, of the QKV projection and of the MLP, and the two output dropout masks.
-    const double unsplit = 2 * p * sb * h + (s.qkv_input_kept ? p * sb * h : 0.0) + (s.mlp_input_kept ? p * sb * h : 0.0) + 2 * mask * sb * h;
+    const double unsplit = 2 * p * sb * h + (s.qkv_input_kept ? lp * sb * h : 0.0) + (s.mlp_input_kept ? lp * sb * h : 0.0) + 2 * mask * sb * h;
     // Split across tensor-parallel ranks (Korthikanti's "24" and "5as/h"): Q and K, V, the output
     // projection's input, the MLP's internal tensors, and the attention scores unless they are not kept.
     double split = p * sb * (w.q + w.k) + p * sb * w.v + p * sb * w.q;
     const double i = mlp_width_per_token(arch);
-    const double mlp_tensors = (arch.mlp == MlpKind::gated ? s.gated_mlp_saved_tensors : 2.0) - (s.down_input_kept ? 0.0 : 1.0);
-    split += std::max(0.0, mlp_tensors) * p * sb * i; // see ActivationSettings
+    // The MLP's tensors (see ActivationSettings): the down projection's input at the linear inputs' width, the rest at p.
+    const double other_mlp_tensors = (arch.mlp == MlpKind::gated ? s.gated_mlp_saved_tensors : 2.0) - 1.0;
+    split += std::max(0.0, other_mlp_tensors) * p * sb * i + (s.down_input_kept ? lp * sb * i : 0.0);
     split += s.extra_bytes_per_token * sb;
     if (!s.flash_attention && s.checkpointing != Checkpointing::selective) {
         const double scores = double(arch.heads) * s.seq_len * s.seq_len * s.micro_batch; // a s^2 b

@@ -258,6 +258,7 @@ ActivationBytes activation_bytes(const TrainingJob& job, int t, double b, Checkp
     as.loss_fp32_bytes_per_value = job.loss_fp32_bytes_per_value;
     as.loss_chunks = job.loss_chunks;
     as.gated_mlp_saved_tensors = job.gated_mlp_saved_tensors;
+    as.linear_input_bytes_per_value = job.linear_input_bytes_per_value;
     ActivationBytes out;
     out.per_layer = training_activation_bytes_per_layer(job.arch, as);
     if (rc == Checkpointing::full) { // full recomputation rebuilds one block at a time
@@ -735,6 +736,7 @@ TrainingJob training_job(const Workload& w, double trainable_params, const Model
     j.loss_fp32_bytes_per_value = as.loss_fp32_bytes_per_value;
     j.loss_chunks = as.loss_chunks;
     j.gated_mlp_saved_tensors = as.gated_mlp_saved_tensors;
+    j.linear_input_bytes_per_value = as.linear_input_bytes_per_value;
     j.offloaded_layers = as.offloaded_layers;
     j.offload_checkpoints = as.offload_checkpoints;
     return j;

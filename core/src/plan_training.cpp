@@ -329,6 +329,10 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // cpu_offloading_num_layers, memory.h ActivationSettings::offloaded_layers): the device keeps L - N blocks' saved tensors.
     as.offloaded_layers = t.offload_activation_layers;
     as.gated_mlp_saved_tensors = rt.gated_mlp_saved_tensors;
+    // Under FP8 compute a trainer whose linear layers keep the FP8 copy of their input (Transformer Engine: runtimes.json
+    // fp8_linear_input_bytes_per_value) holds those copies at that width, not at the activations' 16 bits (memory.h).
+    const bool fp8_linear_inputs = w.precision.compute == "fp8" && rt.fp8_linear_input_bytes_per_value > 0;
+    if (fp8_linear_inputs) as.linear_input_bytes_per_value = rt.fp8_linear_input_bytes_per_value;
     // Over a frozen base a linear layer's input is kept only when something needs it in backward (memory.h
     // ActivationSettings): a 4-bit base whose matmul keeps it, or the layer's adapter when it reads the input undropped.
     // With dropout the adapter keeps its dropped copy and mask instead (lora_dropout_bytes_per_token).
@@ -397,6 +401,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     e.term(m, "activations", m.activations_bytes, [&] { return std::string("blocks " + gb(act.blocks_bytes) + " (" + std::string(name(recompute)) +
                                                     " recomputation, " + (as.flash_attention ? "fused attention" : "eager attention: score matrices stored") +
                                                     (fp32 ? ", fp32" : "") +
+                                                    (fp8_linear_inputs ? ", the linear layers' inputs kept as FP8 copies of " + format_sig(as.linear_input_bytes_per_value, 3) + " byte a value (" + rt.id + ")" : std::string()) +
                                                     (as.offload_checkpoints && recompute == Checkpointing::full ? std::string(", checkpoints offloaded to host memory") + (t.offload_activations && !rt.offload_checkpoints ? " (train.offload_activations)" : "") : std::string()) +
                                                     (as.offloaded_layers > 0 && arch.layers > 0
                                                          ? ", the saved activations of " + std::to_string(std::min(as.offloaded_layers, arch.layers - 1)) + " of " +
@@ -404,7 +409,9 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                                gb(training_activation_bytes_per_layer(arch, as)) + " a block"
                                                          : std::string()) +
                                                     ") + logits and the loss " + gb(act.logits_bytes) + " (" + rt.id +
-                                                    (rt.loss_chunks > 1 ? ": " + format_sig(rt.loss_chunks, 3) + " chunks" : ": whole FP32 logits") + ")" +
+                                                    (rt.loss_chunks > 1             ? ": " + format_sig(rt.loss_chunks, 3) + " chunks"
+                                                     : as.loss_fp32_bytes_per_value > 0 ? ": whole FP32 logits"
+                                                                                        : ": the logits kept, no FP32 copy") + ")" +
                                                     (dequant_copy > 0 ? " + the dequantized copy of the largest 4-bit matrix " + gb(dequant_copy) : "")); });
     e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context " + gb(a.runtime_context_bytes) + " + allocator fragmentation " +
                                                   format_sig(100 * a.allocator_fragmentation_ratio, 3) + " % of the per-step tensors (" + gb(transient) + ")" +

@@ -94,6 +94,14 @@ struct ActivationSettings {
     // ctx.save_for_backward(input)); Unsloth's LoRA_MLP saves X, e, g and recomputes the product: 2
     // (unsloth/kernels/fast_lora.py). A plain MLP keeps 2 (Korthikanti's GeLU input and output).
     double gated_mlp_saved_tensors = 4;
+    // Bytes per element of the copies the linear layers keep of their inputs for the weight gradient: the QKV projection's
+    // input (h per token), the MLP's (h) and the down projection's (i); 0 = bytes_per_value. An FP8 run under Transformer
+    // Engine keeps the FP8 copy its GEMM read, 1 byte (runtimes.json fp8_linear_input_bytes_per_value; TE 2.14
+    // module/layernorm_linear.py and module/linear.py save the quantized ln_out / inputmat, one FP8 copy: columnwise only,
+    // or rowwise where sequence parallelism gathers it again in backward). The norms' inputs, Q, K, V, the attention output
+    // (the output projection's input, which Megatron-Core has that projection share with attention: set_save_original_input)
+    // and the other MLP tensors stay at bytes_per_value.
+    double linear_input_bytes_per_value = 0;
     // Adapter runs (LoRA/QLoRA over a frozen base): which linear layers' inputs a block keeps. PyTorch's own linear keeps
     // its input only to form the weight's gradient (derivatives.yaml 'mm: mat2: mm_mat2_backward(grad, self, ...)', saved
     // under grad_fn->should_compute_output by tools/autograd/gen_variable_type.py guard_for), so a frozen 16-bit layer keeps

@@ -156,6 +156,7 @@ struct TrainingJob {
     double loss_fp32_bytes_per_value = 8;
     double loss_chunks = 1;
     double gated_mlp_saved_tensors = 4; // see ActivationSettings
+    double linear_input_bytes_per_value = 0; // the linear layers' saved inputs (ActivationSettings); 0 = activation_bytes_per_value
     // Layer-wise activation offload (train.offload_activation_layers, ActivationSettings::offloaded_layers): the search keeps
     // to what Megatron-Core runs with it, one pipeline stage and no recomputation, and the device holds L - N blocks' saved
     // activations; 0 = none.

@@ -27,6 +27,8 @@ struct TrainingRuntime {
     bool eager_attention = false;                // attention stores its score matrices (no fused/SDPA kernel)
     bool offload_checkpoints = false;            // full recomputation's saved block inputs live in host memory (Unsloth)
     double gated_mlp_saved_tensors = 4;          // MLP-wide tensors a gated MLP keeps for backward (ActivationSettings)
+    double fp8_linear_input_bytes_per_value = 0; // under FP8 compute, bytes per element of the linear layers' saved inputs (QKV, MLP,
+                                                 // down projection): Transformer Engine keeps the FP8 copy, 1; 0 = the activations' 16 bits
     // What an adapter run keeps beyond the linear layers' inputs (memory.h ActivationSettings, lora_dropout_bytes_per_token).
     std::string lora_targets = "all";            // "all" linear layers, or "query-value" (the recipe's default adapted layers)
     double lora_dropout = 0;                     // the recipe's dropout on the adapters' input (0: none, nothing extra kept)
