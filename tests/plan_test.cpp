@@ -3036,3 +3036,42 @@ TEST(OneAnswer, TheLayoutSearchLeavesOffloadedCheckpointsInHostMemory) {
 
 } // namespace
 } // namespace hwplan
+
+namespace hwplan {
+namespace {
+
+// Pretraining on another vendor's accelerator that no family basis covers (TPU v7, MI300X) keeps the catalog-wide MFU
+// (0.4125, measured on H100) as its point estimate, says the basis is not calibrated there, labels its figures modelled,
+// and spans every family basis the catalog records: 0.3356 (a100-megatron-2021's low) to 0.7373 (tpu-xla-pretraining's
+// high), assumptions.json training_mfu_uncalibrated_low/high. On one device a step is the GEMMs at g x 0.4125 / MFU plus
+// element-wise kernels that do not depend on the MFU, so with T the step time of each end,
+//   (T_low - T_typ) / (T_typ - T_high) = (0.4125/0.3356 - 1) / (1 - 0.4125/0.7373) = 0.22914 / 0.44052 = 0.52016,
+// whatever g and the element-wise time are; NVIDIA's B200 keeps the catalog-wide band (0.3769..0.563):
+//   (0.4125/0.3769 - 1) / (1 - 0.4125/0.563) = 0.09446 / 0.26732 = 0.35335.
+TEST(TrainingBasis, AnotherVendorsAcceleratorWithoutAFamilyBasisSaysSoAndSpansEveryBasis) {
+    auto plan_on = [](const char* device) {
+        return run(std::string(R"({"stage": "pretrain", "model": "llama-3.1-8b", "train": {"seq_len": 128, "micro_batch": 8, "global_batch": 8,
+            "checkpointing": "none"}, "hardware": {"devices": [")") + device + R"("], "count": 1}})").candidates.at(0);
+    };
+    auto spread = [](const Candidate& c) {
+        const Figure& f = c.figures.at("train_tokens_per_s");
+        const double typ = 1 / f.value, slow = 1 / f.low, fast = 1 / f.high;
+        return (slow - typ) / (typ - fast);
+    };
+    auto says = [](const Candidate& c) {
+        return std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) { return n.rfind("training basis not calibrated for ", 0) == 0; });
+    };
+    for (const char* device : {"tpu-v7", "mi300x"}) {
+        const Candidate c = plan_on(device);
+        EXPECT_NEAR(spread(c), 0.22914 / 0.44052, 1e-3) << device;
+        EXPECT_TRUE(says(c)) << device;
+        EXPECT_EQ(c.figures.at("train_tokens_per_s").label, Label::modelled) << device;
+    }
+    const Candidate b200 = plan_on("b200");
+    EXPECT_NEAR(spread(b200), 0.09446 / 0.26732, 1e-3);
+    EXPECT_FALSE(says(b200));
+    EXPECT_FALSE(says(plan_on("tpu-v5p"))); // MaxText's family basis covers it
+}
+
+} // namespace
+} // namespace hwplan

@@ -582,6 +582,14 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
                                 format_sig(das.typical.decode_bandwidth_efficiency, 3) + ", measured on llama.cpp's GPU backends) of its " +
                                 "DRAM peak, and the band's slow end reaches " + format_sig(das.low.decode_bandwidth_efficiency, 3) +
                                 " of it (assumptions.json cpu_decode_bandwidth_efficiency_low: a CPU backend's share of a chip's peak)");
+        // Pretraining on another vendor's accelerator with no family basis: the band already spans every family basis
+        // (device_assumptions); say so.
+        if (!answer_only && plan_detail::training_basis_uncalibrated(das, w, *d, mfu_rule) && e.c.figures.count("train_tokens_per_s"))
+            e.c.notes.push_back("training basis not calibrated for " + d->id + ": no pretraining measurement of " + d->vendor +
+                                "'s stack sets a family basis (catalog/efficiencies.json training_mfu), so the plan takes the catalog-wide MFU (" +
+                                format_sig(das.typical.training_mfu, 3) + ", measured on NVIDIA H100 under PyTorch) and its band spans every "
+                                "family basis the catalog records, " + format_sig(das.low.training_mfu, 3) + " to " +
+                                format_sig(das.high.training_mfu, 3) + " (assumptions.json training_mfu_uncalibrated_low/high)");
         // The decode runtime's declared uncalibrated host side of a served run (runtimes.json decode_runtimes
         // served_host_time_unmodelled_share: an engine behind its API server, fed at an infinite rate): the host's share
         // of the run is not modelled, so the slow end of the serving rates reaches the plan x (1 - share) and the step's
@@ -612,7 +620,10 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
                     else f->second.low = std::min(f->second.low, g->second.value);
                 }
             }
-        plan_detail::label_calibrated(e.c, w, cat, das, rule, mfu_rule, attention_rule, gemm_rule);
+        // The catalog-wide basis's calibration cases ran on NVIDIA H100: on another vendor's accelerator without a family basis
+        // the training figures are modelled, not calibrated (the note above says so).
+        if (!plan_detail::training_basis_uncalibrated(das, w, *d, mfu_rule))
+            plan_detail::label_calibrated(e.c, w, cat, das, rule, mfu_rule, attention_rule, gemm_rule);
         if (rule && w.stage != Stage::finetune && w.stage != Stage::pretrain)
             e.c.notes.push_back("decode bandwidth efficiency " + format_sig(rule->value, 3) + " (" + format_sig(rule->low, 3) + ".." +
                                 format_sig(rule->high, 3) + ") for this device family [" + rule->id + ", " + std::to_string(rule->measurements) +

@@ -71,6 +71,16 @@ bool cpu_decode_uncalibrated(const AssumptionSet& as, const Workload& w, const D
     return !(src != as.source.end() && (src->second == "workload" || src->second == "calibration")) && as.typical.cpu_decode_bandwidth_efficiency_low > 0;
 }
 
+// Pretraining on another vendor's accelerator that no family basis covers: the catalog-wide basis was measured on NVIDIA
+// H100 under PyTorch (assumptions.json training_mfu), so there it is kept as the point estimate but is not calibrated, and
+// the band spans every family basis the catalog records (training_mfu_uncalibrated_low/high). Not when the user pinned
+// or calibrated the MFU.
+bool training_basis_uncalibrated(const AssumptionSet& as, const Workload& w, const Device& d, const EfficiencyRule* mfu_rule) {
+    if (mfu_rule || w.stage != Stage::pretrain || d.vendor == "NVIDIA") return false;
+    const auto src = as.source.find("training_mfu");
+    return !(src != as.source.end() && (src->second == "workload" || src->second == "calibration")) && as.typical.training_mfu_uncalibrated_high > 0;
+}
+
 // Efficiencies measured for the device's family and runtime (catalog/efficiencies.json) replace the
 // catalog-wide ones, unless the workload pinned them: decode bandwidth efficiency, pretraining MFU, training's
 // attention share and a decode step's GEMM share of an 8-bit peak.
@@ -133,6 +143,10 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
     gemm_rule = apply(cat.decode_compute_8bit_rules, "decode_compute_efficiency_8bit", &Assumptions::decode_compute_efficiency_8bit);
     const auto mfu_src = as.source.find("training_mfu");
     if (mfu_src != as.source.end() && mfu_src->second == "workload") end_to_end_mfu(out, attention_rule);
+    if (training_basis_uncalibrated(as, w, d, mfu_rule)) {
+        out.low.training_mfu = std::min(out.low.training_mfu, out.typical.training_mfu_uncalibrated_low);
+        out.high.training_mfu = std::max(out.high.training_mfu, out.typical.training_mfu_uncalibrated_high);
+    }
     return out;
 }
 

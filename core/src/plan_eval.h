@@ -258,6 +258,9 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
 // A CPU (device kind cpu) served with no decode rule of efficiencies.json and the share not the user's: the catalog-wide
 // share is not calibrated for it, so its slow end reaches cpu_decode_bandwidth_efficiency_low (assumptions.json).
 bool cpu_decode_uncalibrated(const AssumptionSet& as, const Workload& w, const Device& d, const EfficiencyRule* decode_rule);
+// Pretraining on another vendor's accelerator than NVIDIA that no training_mfu rule covers, the MFU not the user's: the
+// catalog-wide basis (measured on H100) is not calibrated there, so its band spans training_mfu_uncalibrated_low/high.
+bool training_basis_uncalibrated(const AssumptionSet& as, const Workload& w, const Device& d, const EfficiencyRule* mfu_rule);
 std::vector<const Calibration*> apply_calibrations(AssumptionSet& das, const Catalog& cat, const Device& d);
 void label_user_calibrated(Candidate& c, const std::vector<const Calibration*>& applied);
 void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const AssumptionSet& das, const EfficiencyRule* decode_rule,

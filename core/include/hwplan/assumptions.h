@@ -54,6 +54,8 @@ struct Assumptions {
     double strided_reduction_bandwidth_ratio = 1; // a compiled GEMV that reduces over a non-innermost (strided) weight dimension:
                                              // its share of a contiguous one's bandwidth (decode runtimes with a strided expert down projection)
     double cpu_decode_bandwidth_efficiency_low = 0; // slow end of the decode share on a CPU no decode rule covers (declared, not calibrated)
+    double training_mfu_uncalibrated_low = 0;  // slow end of the pretraining basis on another vendor's accelerator no family basis covers
+    double training_mfu_uncalibrated_high = 0; // its fast end (both declared, not calibrated: assumptions.json)
     double power_cap_idle_power_ratio = 0;   // power-capped boards: power of a cycle whose tensor cores wait / a busy cycle's (0: power roofline)
 };
 
