@@ -398,7 +398,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                       (zero >= 1 ? ", sharded (ZeRO-" + std::to_string(zero) + ")" : "") +
                                       (t.cpu_offload ? "; offloaded: " + gb(host_opt) + " in host memory" : "") +
                                       (paged > 0 ? "; paged optimizer: " + gb(paged) + " paged out to host memory" : "")); });
-    e.term(m, "activations", m.activations_bytes, [&] { return std::string("blocks " + gb(act.blocks_bytes) + " (" + std::string(name(recompute)) +
+    e.term(m, "activations", m.activations_bytes, [&] { return std::string("blocks " + gb(act.blocks_bytes) + " (" +
+                                                    (recompute == Checkpointing::none ? std::string("no") : std::string(name(recompute))) +
                                                     " recomputation, " + (as.flash_attention ? "fused attention" : "eager attention: score matrices stored") +
                                                     (fp32 ? ", fp32" : "") +
                                                     (fp8_linear_inputs ? ", the linear layers' inputs kept as FP8 copies of " + format_sig(as.linear_input_bytes_per_value, 3) + " byte a value (" + rt.id + ")" : std::string()) +
