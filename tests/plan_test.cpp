@@ -3075,3 +3075,24 @@ TEST(TrainingBasis, AnotherVendorsAcceleratorWithoutAFamilyBasisSaysSoAndSpansEv
 
 } // namespace
 } // namespace hwplan
+
+namespace hwplan {
+namespace {
+
+// An SRAM system's serving plan counts a GPU engine's memory terms (the runtime context, the engine's activation
+// working set), which on a Groq chip's 230 MB alone decide the fit: the plan says so, beside the figures; a GPU's does not.
+TEST(SramSystems, ServingMemoryOnAnSramSystemSaysItIsAGpuEnginesFit) {
+    auto notes_on = [](const char* device) {
+        return run(std::string(R"({"stage": "serve", "model": "llama-3.1-8b", "precision": "fp8", "serve": {"context_tokens": 2048,
+            "concurrent_users": 1}, "hardware": {"devices": [")") + device + R"("], "count": 64}})").candidates.at(0).notes;
+    };
+    auto says = [](const std::vector<std::string>& notes) {
+        return std::any_of(notes.begin(), notes.end(), [](const std::string& n) { return n.rfind("memory not calibrated for SRAM systems", 0) == 0; });
+    };
+    EXPECT_TRUE(says(notes_on("groq-lpu")));
+    EXPECT_TRUE(says(notes_on("cerebras-cs3")));
+    EXPECT_FALSE(says(notes_on("h100-sxm")));
+}
+
+} // namespace
+} // namespace hwplan

@@ -509,6 +509,14 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // catalog/devices/cerebras-cs3.json notes: 0.24 s for Llama 3.1 405B) is a served figure, about 11x this model's
     // roofline for that model at a 1,000-token prompt, its prompt length not stated: what the roofline leaves out
     // (request handling, scheduling, the network) is most of what a user waits for there. Said beside the figure.
+    // Its memory terms are a GPU serving engine's (a runtime context of runtime_context_bytes per device, the engine's
+    // profiled activation working set); no SRAM system's compiler-scheduled allocation is modelled, and on a chip of a few
+    // hundred MB they alone can decide the fit. Said, not hidden.
+    if (d.kind == DeviceKind::sram_system && e.explain)
+        e.c.notes.push_back("memory not calibrated for SRAM systems: the per-device overhead (" + gb(c.memory.overhead_bytes) +
+                            ", a GPU serving engine's runtime context) and the activation working set (" + gb(c.memory.activations_bytes) +
+                            ") are GPU engines' figures; how " + d.id + "'s compiler lays weights, KV cache and activations over its " +
+                            gb(c.memory.capacity_bytes) + " per device is not modelled, so its fit is a GPU engine's fit");
     if (d.kind == DeviceKind::sram_system && e.explain)
         e.c.notes.push_back("time to first token " + format_figure("ttft_s", pre.time_s) + " is the prefill on " + d.id +
                             "'s peak compute alone; served, the first token waits for request handling, scheduling and the network, "
