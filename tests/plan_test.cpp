@@ -45,6 +45,11 @@ const Candidate* find(const Plan& p, const std::string& device) {
     return nullptr;
 }
 
+// Whether a candidate's notes hold one that starts with `prefix`.
+bool has_note(const Candidate& c, const std::string& prefix) {
+    return std::any_of(c.notes.begin(), c.notes.end(), [&](const std::string& n) { return n.rfind(prefix, 0) == 0; });
+}
+
 } // namespace
 
 // [SECTION] lesson outcomes -----------------------------------------------------------------------
@@ -1494,8 +1499,8 @@ TEST(Peaks, Fp4DecodeGemmsTakeTheNarrowPrecisionShare) {
     };
     const Candidate fp4 = plan("fp4"), fp8 = plan("fp8");
     EXPECT_NEAR(decode_compute_s(fp8) / decode_compute_s(fp4), 9000.0 / 4500.0, 1e-6);
-    EXPECT_TRUE(std::any_of(fp4.notes.begin(), fp4.notes.end(), [](const std::string& n) { return n.rfind("decode GEMMs at FP4 not calibrated", 0) == 0; }));
-    EXPECT_TRUE(std::none_of(fp8.notes.begin(), fp8.notes.end(), [](const std::string& n) { return n.rfind("decode GEMMs at FP4", 0) == 0; }));
+    EXPECT_TRUE(has_note(fp4, "decode GEMMs at FP4 not calibrated"));
+    EXPECT_FALSE(has_note(fp8, "decode GEMMs at FP4"));
 }
 
 } // namespace hwplan
@@ -3058,9 +3063,7 @@ TEST(TrainingBasis, AnotherVendorsAcceleratorWithoutAFamilyBasisSaysSoAndSpansEv
         const double typ = 1 / f.value, slow = 1 / f.low, fast = 1 / f.high;
         return (slow - typ) / (typ - fast);
     };
-    auto says = [](const Candidate& c) {
-        return std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) { return n.rfind("training basis not calibrated for ", 0) == 0; });
-    };
+    auto says = [](const Candidate& c) { return has_note(c, "training basis not calibrated for "); };
     for (const char* device : {"tpu-v7", "mi300x"}) {
         const Candidate c = plan_on(device);
         EXPECT_NEAR(spread(c), 0.22914 / 0.44052, 1e-3) << device;
@@ -3082,16 +3085,14 @@ namespace {
 // An SRAM system's serving plan counts a GPU engine's memory terms (the runtime context, the engine's activation
 // working set), which on a Groq chip's 230 MB alone decide the fit: the plan says so, beside the figures; a GPU's does not.
 TEST(SramSystems, ServingMemoryOnAnSramSystemSaysItIsAGpuEnginesFit) {
-    auto notes_on = [](const char* device) {
+    auto plan_on = [](const char* device) {
         return run(std::string(R"({"stage": "serve", "model": "llama-3.1-8b", "precision": "fp8", "serve": {"context_tokens": 2048,
-            "concurrent_users": 1}, "hardware": {"devices": [")") + device + R"("], "count": 64}})").candidates.at(0).notes;
+            "concurrent_users": 1}, "hardware": {"devices": [")") + device + R"("], "count": 64}})").candidates.at(0);
     };
-    auto says = [](const std::vector<std::string>& notes) {
-        return std::any_of(notes.begin(), notes.end(), [](const std::string& n) { return n.rfind("memory not calibrated for SRAM systems", 0) == 0; });
-    };
-    EXPECT_TRUE(says(notes_on("groq-lpu")));
-    EXPECT_TRUE(says(notes_on("cerebras-cs3")));
-    EXPECT_FALSE(says(notes_on("h100-sxm")));
+    const std::string note = "memory not calibrated for SRAM systems";
+    EXPECT_TRUE(has_note(plan_on("groq-lpu"), note));
+    EXPECT_TRUE(has_note(plan_on("cerebras-cs3"), note));
+    EXPECT_FALSE(has_note(plan_on("h100-sxm"), note));
 }
 
 } // namespace
