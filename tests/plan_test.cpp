@@ -2010,6 +2010,15 @@ TEST(EncoderRuntimes, TheL4RunsItsEncoderUnderItsPowerCeilingToo) {
     expect_capped_encoder("l4", 47e12, 19.646e12);
 }
 
+// The 150 W A10 records the same rule (125 TFLOPS BF16 at its 1695 MHz boost x 885 / 1695, its base clock: 65.3,
+// recorded as 65, catalog/devices/a10.json; not an A10 measurement). Its FP16 batch falls back to the BF16 peak and
+// reads the cap, by hand:
+//   typical (r = 0): min(125e12 x 0.61, 65e12) = min(76.25e12, 65e12) = 65e12 FLOP/s
+//   slow end (0.418, r = 1): min(125e12 x 0.418, 65e12 x 0.418) = 27.17e12
+TEST(EncoderRuntimes, TheA10RunsItsEncoderUnderItsPowerCeilingToo) {
+    expect_capped_encoder("a10", 65e12, 27.17e12);
+}
+
 // Prefill reads a power-capped board by the same rule as an encoder (plan_eval.h Peak::achieved), not as the sustained
 // rate times its efficiency. A 2,048-token prompt of Llama 2 7B in FP16 on one L4 (prefill_compute_efficiency 0.61;
 // 121 TFLOPS at boost, 47 sustained), the prefill's GEMM rate by hand:
