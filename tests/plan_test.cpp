@@ -2057,6 +2057,40 @@ TEST(PowerCap, ALayoutsMfuIsReadAgainstTheDatasheetPeak) {
     EXPECT_NEAR(mfu("a100-80gb"), 0.437, 1e-6);
 }
 
+// An encoder on another vendor's accelerator with no runtime named: the default (a fused TensorRT engine, the profile
+// encoder_compute_efficiency was calibrated under on A100) does not run there, so the plan keeps the fused point estimate,
+// labels it modelled and its band also spans every catalog runtime profile at the typical assumptions. BERT-base, BF16,
+// batch 32 of 128 tokens on one Inferentia2 (190 TFLOPS BF16, 820 GB/s), by hand:
+//   point (fused): flops / (0.61 x 190e12)
+//   slowest profile, tensorflow-xla: 48 E + 6 S per layer, E = 128 x 768, S = 12 x 128^2, 2 bytes a value:
+//     12 x (48 x 98,304 + 6 x 196,608) x 2 = 141,557,760 bytes per item, x 32 = 4,529,848,320 bytes per batch
+//     at 820e9 x 0.78 = 639.6e9 B/s: 7.08231 ms; launches 12 x 25 x 4.25 us = 1.275 ms
+//   (pytorch-eager: 12 x (30 x 98,304 + 8 x 196,608) x 2 x 32 = 3,472,883,712 bytes, 5.42978 ms + 12 x 22 x 4.25 us: faster)
+//   slow end: 32 / (flops / (0.61 x 190e12) + 0.00708231 + 0.001275) items/s
+// Naming the runtime, or an NVIDIA device, keeps the calibrated reading.
+TEST(EncoderRuntimes, AnotherVendorsAcceleratorSaysTheDefaultIsNotCalibratedAndSpansEveryProfile) {
+    auto plan_on = [](const char* device, const char* runtime) {
+        return run(std::string(R"({"stage": "embed", "model": "bert-base-uncased", "precision": "bf16",
+            "embed": {"tokens_per_item": 128, "batch_size": 32)") + (*runtime ? std::string(R"(, "runtime": ")") + runtime + """ : "") +
+                   R"(}, "hardware": {"devices": [")" + device + R"("], "count": 1}})");
+    };
+    const Plan p = plan_on("inferentia2", "");
+    const Candidate& c = p.candidates.at(0);
+    const Roofline& r = c.phases.back().roofline;
+    ASSERT_TRUE(r.compute_bound);
+    const double fused_s = r.flops / (0.61 * 190e12);
+    const Figure& items = c.figures.at("items_per_s");
+    EXPECT_NEAR(items.value, 32 / fused_s, 1e-9 * items.value);
+    EXPECT_NEAR(items.low, 32 / (fused_s + 4529848320.0 / (820e9 * 0.78) + 12 * 25 * 4.25e-6), 1e-9 * items.value);
+    EXPECT_EQ(items.label, Label::modelled);
+    EXPECT_TRUE(has_note(c, "encoder runtime not calibrated for inferentia2"));
+    const Candidate& named = plan_on("inferentia2", "tensorflow-xla").candidates.at(0);
+    EXPECT_FALSE(has_note(named, "encoder runtime not calibrated for"));
+    const Candidate& nvidia = plan_on("a100-80gb", "").candidates.at(0);
+    EXPECT_FALSE(has_note(nvidia, "encoder runtime not calibrated for"));
+    EXPECT_EQ(nvidia.figures.at("items_per_s").label, Label::calibrated);
+}
+
 // An eager runtime no efficiency was calibrated under says so and stays `modelled`; its band spans the launch cost's
 // range (kernel_launch_overhead_s 2.4 to 60.5 us), so its slow end lies below its typical value.
 TEST(EncoderRuntimes, AnUncalibratedRuntimeSaysSoAndWidensItsBand) {
