@@ -2096,7 +2096,7 @@ TEST(PowerCap, ALayoutsMfuIsReadAgainstTheDatasheetPeak) {
 TEST(EncoderRuntimes, AnotherVendorsAcceleratorSaysTheDefaultIsNotCalibratedAndSpansEveryProfile) {
     auto plan_on = [](const char* device, const char* runtime) {
         return run(std::string(R"({"stage": "embed", "model": "bert-base-uncased", "precision": "bf16",
-            "embed": {"tokens_per_item": 128, "batch_size": 32)") + (*runtime ? std::string(R"(, "runtime": ")") + runtime + """ : "") +
+            "embed": {"tokens_per_item": 128, "batch_size": 32)") + (*runtime ? std::string(R"(, "runtime": ")") + runtime + "\"" : "") +
                    R"(}, "hardware": {"devices": [")" + device + R"("], "count": 1}})");
     };
     const Plan p = plan_on("inferentia2", "");
@@ -2109,9 +2109,11 @@ TEST(EncoderRuntimes, AnotherVendorsAcceleratorSaysTheDefaultIsNotCalibratedAndS
     EXPECT_NEAR(items.low, 32 / (fused_s + 4529848320.0 / (820e9 * 0.78) + 12 * 25 * 4.25e-6), 1e-9 * items.value);
     EXPECT_EQ(items.label, Label::modelled);
     EXPECT_TRUE(has_note(c, "encoder runtime not calibrated for inferentia2"));
-    const Candidate& named = plan_on("inferentia2", "tensorflow-xla").candidates.at(0);
+    const Plan named_plan = plan_on("inferentia2", "tensorflow-xla");
+    const Candidate& named = named_plan.candidates.at(0);
     EXPECT_FALSE(has_note(named, "encoder runtime not calibrated for"));
-    const Candidate& nvidia = plan_on("a100-80gb", "").candidates.at(0);
+    const Plan nvidia_plan = plan_on("a100-80gb", "");
+    const Candidate& nvidia = nvidia_plan.candidates.at(0);
     EXPECT_FALSE(has_note(nvidia, "encoder runtime not calibrated for"));
     EXPECT_EQ(nvidia.figures.at("items_per_s").label, Label::calibrated);
 }
