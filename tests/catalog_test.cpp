@@ -310,6 +310,11 @@ TEST(LoaderErrors, EachClassNamesFilePathAndReason) {
          "must give a \"purchase\" or a \"rental\" reason"},
         {replace(kDevice, R"("prices": [)", R"("price_unpublished": {"rental": ""}, "prices": [)"), "price_unpublished.rental",
          "must not be empty"},
+        // whether a sustained rate was measured needs the rate it speaks of; a flag is a boolean
+        {replace(kDevice, R"("fp8_dense_TFLOPS": null,)", R"("fp8_dense_TFLOPS": null, "sustained_16bit_measured": false,)"),
+         "compute.sustained_16bit_measured", "needs sustained_16bit_TFLOPS: it says whether that rate was measured on this board"},
+        {replace(kDevice, R"("fp8_dense_TFLOPS": null,)", R"("fp8_dense_TFLOPS": null, "sustained_16bit_TFLOPS": 90, "sustained_16bit_measured": "no",)"),
+         "compute.sustained_16bit_measured", "expected true or false, got a string"},
         // 48 GB of chips is at most 48 GiB: a larger runtime total is a typo, not a reading
         {replace(kDevice, R"("capacity_GB": 48,)", R"("capacity_GB": 48, "runtime_total_GiB": 48.5,)"), "memory.runtime_total_GiB",
          "must not exceed the capacity read in GiB (48), got 48.5"},
@@ -607,6 +612,10 @@ TEST(CatalogDevices, SustainedSixteenBitRateAndEncoderRuntimesAreRead) {
     ASSERT_NE(a10, nullptr);
     EXPECT_NEAR(a10->sustained_16bit_flop_per_s, 125e12 * 885.0 / 1695.0, 0.01 * 65e12);
     EXPECT_LT(a10->sustained_16bit_flop_per_s, a10->bf16.flop_per_s);
+    // The T4's rate is measured; the L4's and the A10's are its rule carried over, and say so.
+    EXPECT_TRUE(t4->sustained_16bit_measured);
+    EXPECT_FALSE(l4->sustained_16bit_measured);
+    EXPECT_FALSE(a10->sustained_16bit_measured);
     ASSERT_NE(c.find_encoder_runtime(""), nullptr);
     EXPECT_EQ(c.find_encoder_runtime("")->id, "tensorrt");
     const EncoderRuntime* eager = c.find_encoder_runtime("pytorch-eager");

@@ -246,6 +246,9 @@ PeakRate read_peak(Reader& c, const std::string& key) {
         d.compute_note = c.string("note", false).value_or("");
         d.streaming_multiprocessors = c.integer("streaming_multiprocessors", false, 1, 100000).value_or(0);
         d.sustained_16bit_flop_per_s = c.number("sustained_16bit_TFLOPS", false, 0.001, 1e6).value_or(0) * 1e12;
+        d.sustained_16bit_measured = c.boolean("sustained_16bit_measured", false).value_or(true);
+        if (!d.sustained_16bit_measured && d.sustained_16bit_flop_per_s <= 0)
+            c.ctx().add(c.path() + ".sustained_16bit_measured", "needs sustained_16bit_TFLOPS: it says whether that rate was measured on this board");
         const std::vector<std::string> keys{"fp64_dense_TFLOPS", "fp32_dense_TFLOPS", "tf32_dense_TFLOPS",
                                             "bf16_dense_TFLOPS", "fp16_dense_TFLOPS", "fp8_dense_TFLOPS",
                                             "int8_dense_TOPS",   "fp4_dense_TFLOPS"};

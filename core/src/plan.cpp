@@ -595,6 +595,12 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
                     if (std::string(k) == "train_tokens_per_s") f->second.low *= 1 - r;
                     else f->second.high /= 1 - r;
                 }
+        // A power cap carried from another board: the band's fast end already runs uncapped (device_assumptions); say so.
+        if (!answer_only && das.high.power_cap_lifted > 0)
+            e.c.notes.push_back("power cap not measured on " + d->id + ": its sustained 16-bit rate (" + format_sig(d->sustained_16bit_flop_per_s / 1e12, 3) +
+                                " TFLOPS) is the T4's measured rule carried over (catalog compute.sustained_16bit_measured false), so the "
+                                "band's fast end runs its compute at the boost-clock peak (" +
+                                format_sig(std::max({d->fp16.flop_per_s, d->bf16.flop_per_s}) / 1e12, 3) + " TFLOPS)");
         // A CPU no decode rule covers: the band's slow end already takes the declared CPU share (device_assumptions); say so.
         if (!answer_only && plan_detail::cpu_decode_uncalibrated(das, w, *d, rule) && e.c.figures.count("decode_tokens_per_s_per_user"))
             e.c.notes.push_back("decode bandwidth efficiency not calibrated for CPUs: no measured decode rule covers " + d->id +

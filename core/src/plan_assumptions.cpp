@@ -149,6 +149,9 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
     // So is the power a power-capped board's idle tensor cycles draw: the slow case takes the most (the clock held at a
     // continuous GEMM's), the fast case the least (assumptions.json power_cap_idle_power_ratio).
     std::swap(out.low.power_cap_idle_power_ratio, out.high.power_cap_idle_power_ratio);
+    // A cap that is another board's rule carried over (the T4's measured base-clock rule on the L4 and the A10), not a
+    // measurement of this board, bounds nothing known: the fast case runs at the datasheet's boost-clock peak.
+    if (d.sustained_16bit_flop_per_s > 0 && !d.sustained_16bit_measured) out.high.power_cap_lifted = 1;
     attention_rule = apply(cat.training_attention_rules, "training_attention_efficiency", &Assumptions::training_attention_efficiency);
     gemm_rule = apply(cat.decode_compute_8bit_rules, "decode_compute_efficiency_8bit", &Assumptions::decode_compute_efficiency_8bit);
     const auto mfu_src = as.source.find("training_mfu");

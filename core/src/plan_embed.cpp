@@ -53,7 +53,7 @@ void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // A power-capped board (T4: 70 W) raises its clock as the kernel leaves its tensor cores waiting, up to the boost
     // clock the datasheet peak assumes: the achieved rate is the kernel's share of the unthrottled peak under the cap's
     // power ceiling (performance.h power_capped_flop_per_s; power_cap_idle_power_ratio's range is its band).
-    const double achieved = peak.achieved(a.encoder_compute_efficiency * wave_share, a.power_cap_idle_power_ratio);
+    const double achieved = peak.achieved(a.encoder_compute_efficiency * wave_share, a);
     b.roofline = roofline(flops, wb.total, achieved, d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
     // What the runtime leaves unfused (performance.h encoder_unfused_bytes_per_item) runs between the GEMMs at the
     // device's bandwidth, and an eager or graph-compiled framework launches kernels_per_layer kernels per layer, each

@@ -35,8 +35,11 @@ struct Peak {
     // The rate a kernel that keeps `share` of the peak busy achieves: share x peak, or on a power-capped board the
     // share under the cap's power ceiling (performance.h power_capped_flop_per_s, `idle_power_ratio` its r). One rule
     // for every evaluator (encoders, prefill, decode's GEMMs, training), so a capped board is not read two ways.
-    double achieved(double share, double idle_power_ratio) const {
-        return capped_flop_per_s > 0 ? power_capped_flop_per_s(unthrottled_flop_per_s, capped_flop_per_s, share, idle_power_ratio)
+    // A cap carried from another board's measurement (Assumptions::power_cap_lifted, the fast case) is lifted: the
+    // board may hold a higher clock than the rule gives it, up to the boost clock its datasheet peak assumes.
+    double achieved(double share, const Assumptions& a) const {
+        if (capped_flop_per_s > 0 && a.power_cap_lifted > 0) return unthrottled_flop_per_s * share;
+        return capped_flop_per_s > 0 ? power_capped_flop_per_s(unthrottled_flop_per_s, capped_flop_per_s, share, a.power_cap_idle_power_ratio)
                                      : flop_per_s * share;
     }
     // What a capped board's rate in `what` (prefill, training) rests on: the encoders' rule, with no case of its own.

@@ -363,8 +363,8 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         ph.precision = peak.precision;
         const Roofline body = roofline(wide ? f * (1 - expert_flop_share) / tp + f * expert_flop_share / n : f / (tp * pp),
                                        chunks * device_weights_read(wb.total, wb.experts) + tokens * kv_bytes_per_token(arch, kvb) / (tp * pp),
-                                       peak.achieved(a.prefill_compute_efficiency, a.power_cap_idle_power_ratio), d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
-        ph.roofline = routing_per_token > 0 ? roofline_sequence(body, roofline(0, routing_bytes(tokens), peak.achieved(a.prefill_compute_efficiency, a.power_cap_idle_power_ratio),
+                                       peak.achieved(a.prefill_compute_efficiency, a), d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
+        ph.roofline = routing_per_token > 0 ? roofline_sequence(body, roofline(0, routing_bytes(tokens), peak.achieved(a.prefill_compute_efficiency, a),
                                                                                 d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency))
                                             : body;
         ph.communication_s = tp_comm(tokens) + pp_comm(tokens) + a2a_comm(tokens);
@@ -417,7 +417,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         const double gemm_flops = batch * weight_flops_per_token * share;
         const double attention_flops = batch * (decode_flops_per_token(arch, w.model.active_params, ctx) - weight_flops_per_token) * share;
         const double kv_bytes = kv_reads * batch * kv_bytes_per_sequence(arch, kvb, ctx, 0) * share;
-        const double flop_per_s = peak.achieved(gemm_share, a.power_cap_idle_power_ratio), bytes_per_s = d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency;
+        const double flop_per_s = peak.achieved(gemm_share, a), bytes_per_s = d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency;
         // Tile quantisation of the rows (performance.h gemm_row_tile_efficiency): the dense GEMMs run the step's
         // sequences as rows; a grouped GEMM tiles each routed expert's own rows apart (CUTLASS GemmGrouped: one
         // problem per expert), on average batch x k / experts of them (each device holds all experts' columns under

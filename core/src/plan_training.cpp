@@ -464,7 +464,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                    attention_ratio)
                         : 0.0;
     const double attention_s = attention_apart ? tokens_per_step * attention_run_flops_per_token / n /
-                                                     attention_peak.achieved(a.training_attention_efficiency, a.power_cap_idle_power_ratio)
+                                                     attention_peak.achieved(a.training_attention_efficiency, a)
                                                : 0.0;
     // Pretraining with a recomputation other than the one its basis was read at: the GEMMs' FLOPs scale
     // by the hardware FLOPs of the two settings, attention apart (priced above with its own recomputed forward), as
@@ -477,7 +477,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const double recompute_ratio =
         w.stage == Stage::pretrain && recompute != basis_recompute ? gemm_flops(recompute) / gemm_flops(basis_recompute) : 1.0;
     step.roofline = roofline(tokens_per_step * (model_flops_per_token - attention_flops_per_token) * recompute_ratio / n, 0,
-                             peak.achieved(mfu, a.power_cap_idle_power_ratio),
+                             peak.achieved(mfu, a),
                              d.bandwidth_bytes_per_s);
     // The step's compute is both parts, and its FLOPs the whole model's (what an MFU is read against).
     step.roofline.flops = tokens_per_step * model_flops_per_token / n;
@@ -611,7 +611,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     auto why = [&] { return format_sig(flops_per_token / w.model.active_params, 3) + "N FLOPs per token (with attention) x " +
                             format_sig(tokens_per_step, 6) + " tokens / (" + std::to_string(n) + " x " +
                             (peak.capped_flop_per_s > 0
-                                 ? format_sig(peak.achieved(mfu, a.power_cap_idle_power_ratio) / 1e12, 4) + " TFLOPS: MFU " + format_sig(mfu, 2) +
+                                 ? format_sig(peak.achieved(mfu, a) / 1e12, 4) + " TFLOPS: MFU " + format_sig(mfu, 2) +
                                        " of the " + format_sig(peak.unthrottled_flop_per_s / 1e12, 4) + " TFLOPS peak under the board's power cap (" +
                                        format_sig(peak.capped_flop_per_s / 1e12, 4) + " TFLOPS sustained))"
                                  : format_sig(peak.flop_per_s / 1e12, 4) + " TFLOPS x MFU " + format_sig(mfu, 2) + ")") +

@@ -57,6 +57,9 @@ struct Assumptions {
     double training_mfu_uncalibrated_low = 0;  // slow end of the pretraining basis on another vendor's accelerator no family basis covers
     double training_mfu_uncalibrated_high = 0; // its fast end (both declared, not calibrated: assumptions.json)
     double power_cap_idle_power_ratio = 0;   // power-capped boards: power of a cycle whose tensor cores wait / a busy cycle's (0: power roofline)
+    // Not a catalog assumption (no name, never read from assumptions.json): 1 in the fast case of a board whose power
+    // cap is another board's rule carried over (device.h sustained_16bit_measured false), whose fast end runs uncapped.
+    double power_cap_lifted = 0;
 };
 
 enum class Case { typical, low, high }; // which end of each range

@@ -73,6 +73,7 @@ struct Device {
     std::string compute_note;
     int streaming_multiprocessors = 0;           // SMs that run GEMM tiles side by side (wave quantisation); 0 = not recorded
     double sustained_16bit_flop_per_s = 0;       // what continuous 16-bit matrix multiply sustains under the board's power cap; 0 = the peak holds
+    bool sustained_16bit_measured = true;        // false: that rate is another board's rule carried over, not measured on this one
 
     std::string interconnect_kind;                // "nvlink4"; "" when no link is published
     double interconnect_bytes_per_s = 0;          // per-device aggregate, bidirectional, as quoted; 0 = not published
