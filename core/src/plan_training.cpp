@@ -12,12 +12,24 @@
 
 namespace hwplan::plan_detail {
 
-// The training runtime profile (catalog/runtimes.json): the workload's, else the catalog's default for the
-// method. A catalog without runtimes.json gets the struct's defaults (the hf-peft storage rules).
-const TrainingRuntime& training_runtime(const Workload& w, const Catalog& cat) {
+// The profile that is the default for full training on d's kind (runtimes.json default_for_device_kinds), or null:
+// none for that kind, no device, or an adapter method (LoRA and QLoRA keep their method's default).
+const TrainingRuntime* device_default_runtime(const Workload& w, const Catalog& cat, const Device* d) {
+    if (!d || w.train.method != TrainMethod::full) return nullptr;
+    const std::string kind(name(d->kind));
+    for (const auto& r : cat.training_runtimes)
+        if (std::find(r.default_for_device_kinds.begin(), r.default_for_device_kinds.end(), kind) != r.default_for_device_kinds.end()) return &r;
+    return nullptr;
+}
+
+// The training runtime profile (catalog/runtimes.json): the workload's, else for a full run on a device whose kind a
+// profile is the default for (default_for_device_kinds: MaxText on a TPU) that profile, else the catalog's default for
+// the method. A catalog without runtimes.json gets the struct's defaults (the hf-peft storage rules).
+const TrainingRuntime& training_runtime(const Workload& w, const Catalog& cat, const Device* d) {
     static const TrainingRuntime kBuiltIn{.id = "built-in", .name = "built-in defaults (no catalog/runtimes.json)"};
     if (!w.train.runtime.empty())
         if (const TrainingRuntime* r = cat.find_runtime(w.train.runtime)) return *r;
+    if (const TrainingRuntime* r = device_default_runtime(w, cat, d)) return *r;
     const std::string method(name(w.train.method));
     for (const auto& r : cat.training_runtimes)
         if (std::find(r.default_for.begin(), r.default_for.end(), method) != r.default_for.end()) return r;
@@ -71,7 +83,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const auto& arch = w.model.model.arch;
     const auto& t = w.train;
     const bool full = t.method == TrainMethod::full;
-    const TrainingRuntime& rt = training_runtime(w, cat);
+    const TrainingRuntime& rt = training_runtime(w, cat, &d);
     const int zero = zero_choice >= 0 ? zero_choice : default_zero(w, n, rt);
     // The recomputation of this point: the search's choice when the workload leaves it open (train_points), else the
     // trainer's fixed one, else the workload's. A fine-tune's MFU prices the step whichever it is (finetune_mfu was
@@ -751,7 +763,7 @@ std::vector<TrainPoint> train_points(const Workload& w, const Catalog& cat, cons
     std::vector<TrainPoint> out;
     TrainBasis basis;
     const auto& tr = w.train;
-    const TrainingRuntime& rt = training_runtime(w, cat);
+    const TrainingRuntime& rt = training_runtime(w, cat, &d);
     std::vector<int> zeros;
     if (is_given(w, "train.zero_stage") || n == 1) zeros = {default_zero(w, n, rt)};
     else
@@ -944,7 +956,7 @@ void eval_train_point(const Workload& w, const Catalog& cat, const Device& d, co
             return;
         }
         const Checkpointing rc = e.c.layout.recompute;
-        const TrainingRuntime& rt = training_runtime(w, cat);
+        const TrainingRuntime& rt = training_runtime(w, cat, &d);
         Checkpointing fixed = rc;
         if (runtime_recompute(w, rt, fixed)) {
             e.c.notes.push_back(std::string("activation recomputation: ") + std::string(name(fixed)) + ", as the trainer always runs it (" + rt.id + ")");
@@ -962,7 +974,7 @@ void eval_train_point(const Workload& w, const Catalog& cat, const Device& d, co
     }
     TrainBasis basis;
     eval_train(w, cat, d, pt.n, a, e, -1, &basis);
-    const LayoutResult r = basis.valid ? evaluate_layout(basis.job, basis.cluster, layout_assumptions(a, training_runtime(w, cat)), pt.result.layout)
+    const LayoutResult r = basis.valid ? evaluate_layout(basis.job, basis.cluster, layout_assumptions(a, training_runtime(w, cat, &d)), pt.result.layout)
                                        : pt.result;
     const TrainingLayout& l = r.layout;
     Candidate& c = e.c;

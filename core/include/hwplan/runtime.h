@@ -98,6 +98,10 @@ struct TrainingRuntime {
     bool tensor_parallel_overlap = true;
     std::vector<std::string> adapter_timing_calibrated_by; // calibration case ids the two values above were fitted on
     std::vector<std::string> default_for;        // training methods this profile is the default for ("full", "lora", "qlora")
+    // Device kinds ("tpu") on which this profile is the default for full training (pretraining and full fine-tuning)
+    // when the workload names no runtime, ahead of default_for: the trainer that runs there (Google's TPU recipes all run
+    // MaxText; hf-peft's PyTorch Trainer is a GPU stack). At most one profile per kind.
+    std::vector<std::string> default_for_device_kinds;
     std::string source;                          // source id in Catalog::runtime_sources
     bool operator==(const TrainingRuntime&) const = default;
 };
