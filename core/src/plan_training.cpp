@@ -69,6 +69,7 @@ bool runtime_recompute(const Workload& w, const TrainingRuntime& rt, Checkpointi
 Assumptions layout_assumptions(const Assumptions& a, const TrainingRuntime& rt) {
     Assumptions out = a;
     if (!rt.tensor_parallel_overlap) out.tensor_parallel_overlap = 0;
+    if (!rt.caching_allocator) out.allocator_fragmentation_ratio = 0; // XLA lays the step's memory out when it compiles it
     return out;
 }
 
@@ -377,7 +378,9 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // once, each large tensor in a segment of its own size (PyTorch CUDACachingAllocator: "Large (>1MB)
     // allocation requests can be filled by a cudaMalloc call of the exact size").
     const double transient = m.activations_bytes + m.gradients_bytes;
-    const double fragmentation = a.allocator_fragmentation_ratio * transient;
+    // A runtime without PyTorch's caching allocator (runtimes.json caching_allocator false: XLA's compile-time buffer
+    // assignment) adds none.
+    const double fragmentation = (rt.caching_allocator ? a.allocator_fragmentation_ratio : 0.0) * transient;
     m.overhead_bytes = a.runtime_context_bytes + fragmentation;
     // FSDP's init leaves its transients cached (runtimes.json fsdp_init_cache_kept): FlatParamHandle concatenates a unit's
     // original tensors into a flat parameter while they live, then shard() clones this rank's chunk and frees the unsharded
@@ -423,11 +426,16 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                          : std::string()) +
                                                     ") + logits and the loss " + gb(act.logits_bytes) + " (" + rt.id +
                                                     (rt.loss_chunks > 1             ? ": " + format_sig(rt.loss_chunks, 3) + " chunks"
-                                                     : as.loss_fp32_bytes_per_value > 0 ? ": whole FP32 logits"
-                                                                                        : ": the logits kept, no FP32 copy") + ")" +
+                                                     : as.loss_fp32_bytes_per_value >= 4 ? ": whole FP32 logits"
+                                                     : as.loss_fp32_bytes_per_value > 0  ? ": the logits kept and " + format_sig(as.loss_fp32_bytes_per_value, 2) +
+                                                                                               " bytes a logit more while the loss is taken, no FP32 copy"
+                                                                                         : ": the logits kept, no FP32 copy") + ")" +
                                                     (dequant_copy > 0 ? " + the dequantized copy of the largest 4-bit matrix " + gb(dequant_copy) : "")); });
-    e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context " + gb(a.runtime_context_bytes) + " + allocator fragmentation " +
-                                                  format_sig(100 * a.allocator_fragmentation_ratio, 3) + " % of the per-step tensors (" + gb(transient) + ")" +
+    e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context " + gb(a.runtime_context_bytes) +
+                                                  (rt.caching_allocator ? " + allocator fragmentation " + format_sig(100 * a.allocator_fragmentation_ratio, 3) +
+                                                                              " % of the per-step tensors (" + gb(transient) + ")"
+                                                                        : std::string("; no caching-allocator fragmentation: XLA lays the step's memory out when it compiles it (") +
+                                                                              rt.id + ")") +
                                                   (init_cache > 0 ? " + FSDP init's cache the step does not fill, " + gb(init_cache) + " (" + rt.id + ")" : "")); });
     finish_memory(m);
     m.unmodelled_high_ratio = rt.memory_unmodelled_high_ratio;

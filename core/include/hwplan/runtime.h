@@ -26,6 +26,11 @@ struct TrainingRuntime {
     bool optimizer_in_backward = false;          // each gradient is applied and freed in backward: one tensor's gradient at a time
     bool eager_attention = false;                // attention stores its score matrices (no fused/SDPA kernel)
     bool offload_checkpoints = false;            // full recomputation's saved block inputs live in host memory (Unsloth)
+    // The step's tensors come from PyTorch's caching allocator, which fragments what is allocated and freed every step
+    // (assumptions.json allocator_fragmentation_ratio). false: a compiled runtime whose step memory XLA lays out when it
+    // compiles the step (buffer assignment: arguments, outputs and temporaries; MaxText reports it from
+    // compiled.memory_analysis()), so no caching-allocator fragmentation is added.
+    bool caching_allocator = true;
     double gated_mlp_saved_tensors = 4;          // MLP-wide tensors a gated MLP keeps for backward (ActivationSettings)
     double fp8_linear_input_bytes_per_value = 0; // under FP8 compute, bytes per element of the linear layers' saved inputs (QKV, MLP,
                                                  // down projection): Transformer Engine keeps the FP8 copy, 1; 0 = the activations' 16 bits
