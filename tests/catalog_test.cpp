@@ -399,6 +399,35 @@ TEST(LoaderErrors, RuntimeShardEmbeddingsAndHeadIsABoolean) {
     EXPECT_EQ(*it, (Issue{"runtimes.r.shard_embeddings_and_head", "expected true or false, got a string", "runtimes.json"})) << to_string(*it);
 }
 
+// runtimes.json: default_for_device_kinds names device kinds (the profile a full run on such a device gets when it names
+// no runtime) and caching_allocator is a yes/no property, both read with their source; an unknown kind names itself, and a
+// second profile for the same kind is refused.
+TEST(LoaderErrors, RuntimeDeviceKindDefaultsAreRead) {
+    const std::string r = R"("name": "n", "meaning": "m", "adapter_bytes_per_param": 2,
+      "adapter_gradient_bytes_per_param": 2, "optimizer_state_bytes_per_value": 2, "logits_kept_bytes_per_value": 2,
+      "loss_fp32_bytes_per_value": 8, "loss_chunks": 8, "paged_optimizer": false, "full_master_weights": false,
+      "optimizer_in_backward": false, "attention": "sdpa", "source": "s")";
+    const std::string runtimes = R"({"runtimes": {"a": {)" + r + R"(, "default_for": ["full", "lora", "qlora"]},
+      "b": {)" + r + R"(, "default_for_device_kinds": ["tpu"], "caching_allocator": false}},
+      "sources": {"s": {"title": "t", "locator": "l", "read_on": "2026-12-04"}}})";
+    const auto good = load_catalog({{"runtimes.json", runtimes}});
+    EXPECT_TRUE(std::none_of(good.issues.begin(), good.issues.end(), [](const Issue& i) { return i.file == "runtimes.json"; }));
+    ASSERT_EQ(good.catalog.training_runtimes.size(), 2u);
+    EXPECT_TRUE(good.catalog.training_runtimes[0].default_for_device_kinds.empty());
+    EXPECT_TRUE(good.catalog.training_runtimes[0].caching_allocator);
+    EXPECT_EQ(good.catalog.training_runtimes[1].default_for_device_kinds, std::vector<std::string>{"tpu"});
+    EXPECT_FALSE(good.catalog.training_runtimes[1].caching_allocator);
+    auto issue = [](const std::string& json) {
+        const auto bad = load_catalog({{"runtimes.json", json}});
+        const auto it = std::find_if(bad.issues.begin(), bad.issues.end(), [](const Issue& i) { return i.file == "runtimes.json"; });
+        return it == bad.issues.end() ? Issue{} : *it;
+    };
+    EXPECT_EQ(issue(replace(runtimes, R"(["tpu"])", R"(["tensor"])")),
+              (Issue{"runtimes.b.default_for_device_kinds", "unknown device kind \"tensor\"", "runtimes.json"}));
+    EXPECT_EQ(issue(replace(runtimes, R"("default_for": ["full", "lora", "qlora"]})", R"("default_for": ["full", "lora", "qlora"], "default_for_device_kinds": ["tpu"]})")),
+              (Issue{"runtimes", "at most one profile may be the default for device kind \"tpu\", found 2", "runtimes.json"}));
+}
+
 // runtimes.json: the layouts a trainer offers (max_zero_stage 0 to 3, a fixed recomputation, tensor-parallel overlap
 // yes or no) are read with their source; absent, any ZeRO stage, the search's recomputation and the overlap; a value
 // outside names its field.

@@ -1610,6 +1610,42 @@ TEST(Runtimes, MegatronCoreKeepsFp8LinearInputsAndOnlyTheBf16Logits) {
     EXPECT_NEAR(activations("hf-peft", "bf16"), activations("hf-peft", "fp8"), 1);
 }
 
+// MaxText (runtimes.json maxtext, read from maxtext-tutorial-v1.5.0) is the trainer a full run on a TPU gets when it names
+// none (default_for_device_kinds ["tpu"]); a GPU keeps hf-peft, and LoRA keeps its method's default (torchtune). Its loss
+// holds the bf16 logits of the head's dot and their bf16 gradient (2 + 2 bytes a logit), and XLA lays the step's memory out
+// when it compiles it, so no caching-allocator fragmentation is added. By hand for Llama 3.2 1B (vocabulary 128,256), one
+// sequence of 4,096 tokens, no recomputation, one tpu-v5p: hf-peft keeps 2 + 8 bytes a logit, so its activations are
+// 4,096 x 128,256 x (10 - 4) = 3,152,019,456 bytes more, and its overhead holds fragmentation on top of the runtime context
+// while MaxText's overhead is the context alone.
+TEST(Runtimes, MaxTextIsTheTpuDefaultAndKeepsBf16LogitsWithoutAllocatorFragmentation) {
+    auto plan_on = [](const char* device, const char* train_extra) {
+        return run(std::string(R"({"stage": "pretrain", "model": "llama-3.2-1b", "precision": "bf16", "train": {"method": "full", )") +
+                   train_extra + R"("seq_len": 4096, "micro_batch": 1, "checkpointing": "none"}, "hardware": {"devices": [")" + device +
+                   R"("], "count": 1}})");
+    };
+    auto assumed = [](const Plan& p, const std::string& prefix) {
+        return std::any_of(p.missing_assumptions.begin(), p.missing_assumptions.end(), [&](const std::string& m) { return m.rfind(prefix, 0) == 0; });
+    };
+    const Plan tpu = plan_on("tpu-v5p", "");
+    const Plan named = plan_on("tpu-v5p", R"("runtime": "maxtext", )");
+    const Plan peft = plan_on("tpu-v5p", R"("runtime": "hf-peft", )");
+    const Candidate& t = tpu.candidates.at(0);
+    EXPECT_TRUE(has_note(t, "training runtime: MaxText"));
+    EXPECT_TRUE(assumed(tpu, "train.runtime: not given; maxtext assumed"));
+    EXPECT_FALSE(assumed(named, "train.runtime"));
+    EXPECT_DOUBLE_EQ(t.memory.activations_bytes, named.candidates.at(0).memory.activations_bytes);
+    EXPECT_NEAR(peft.candidates.at(0).memory.activations_bytes - t.memory.activations_bytes, 3152019456.0, 1);
+    EXPECT_DOUBLE_EQ(t.memory.overhead_bytes, t.memory.context_bytes);                          // no fragmentation
+    EXPECT_GT(peft.candidates.at(0).memory.overhead_bytes, peft.candidates.at(0).memory.context_bytes); // hf-peft's allocator fragments
+    // A GPU keeps hf-peft, and a LoRA run on a TPU its method's default.
+    const Plan gpu = plan_on("h100-sxm", "");
+    EXPECT_TRUE(has_note(gpu.candidates.at(0), "training runtime: Hugging Face Trainer"));
+    EXPECT_TRUE(assumed(gpu, "train.runtime: not given; hf-peft assumed (the default for full)"));
+    const Plan lora = run(R"({"stage": "finetune", "model": "llama-3.2-1b", "precision": "bf16", "train": {"method": "lora", "seq_len": 1024,
+        "micro_batch": 1}, "hardware": {"devices": ["tpu-v5p"], "count": 1}})");
+    EXPECT_TRUE(assumed(lora, "train.runtime: not given; torchtune assumed"));
+}
+
 // torchtune's distributed configs wrap the token embeddings and the output head as FSDP units of their own
 // (70B_full.yaml: custom_sharded_layers: ['tok_embeddings', 'output']; training.shard_model calls fully_shard on each
 // with reshard_after_forward=True), so under CPU offload the root keeps neither. A 5e9-parameter model, 40 blocks,

@@ -778,6 +778,7 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
             t.optimizer_in_backward = e.boolean("optimizer_in_backward", true).value_or(false);
             t.eager_attention = e.choice("attention", true, {"sdpa", "eager"}).value_or("sdpa") == "eager";
             t.offload_checkpoints = e.boolean("offload_checkpoints", false).value_or(false);
+            t.caching_allocator = e.boolean("caching_allocator", false).value_or(true);
             t.gated_mlp_saved_tensors = e.number("gated_mlp_saved_tensors", false, 1, 8).value_or(4);
             t.fp8_linear_input_bytes_per_value = e.number("fp8_linear_input_bytes_per_value", false, 0, 2).value_or(0);
             t.lora_targets = e.choice("lora_targets", false, {"all", "query-value", "query-key-value"}).value_or("all");
@@ -814,10 +815,14 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
             t.default_for = e.strings("default_for", false);
             for (const auto& m : t.default_for)
                 if (m != "full" && m != "lora" && m != "qlora") e.error("default_for", "unknown method \"" + m + "\"; expected full, lora or qlora");
+            t.default_for_device_kinds = e.strings("default_for_device_kinds", false);
+            for (const auto& k : t.default_for_device_kinds)
+                if (std::find(kDeviceKinds.begin(), kDeviceKinds.end(), k) == kDeviceKinds.end())
+                    e.error("default_for_device_kinds", "unknown device kind \"" + k + "\"");
             e.string("note", false);
             attach_source(e, b, {"adapter_bytes_per_param", "adapter_gradient_bytes_per_param", "optimizer_state_bytes_per_value",
                                  "logits_kept_bytes_per_value", "loss_fp32_bytes_per_value", "loss_chunks", "paged_optimizer", "paged_optimizer_methods",
-                                 "full_master_weights", "optimizer_in_backward", "attention", "offload_checkpoints", "gated_mlp_saved_tensors", "fp8_linear_input_bytes_per_value", "optimizer_fp32_gradient_bytes_per_param", "optimizer_fp32_gradients_partitioned",
+                                 "full_master_weights", "optimizer_in_backward", "attention", "offload_checkpoints", "caching_allocator", "gated_mlp_saved_tensors", "fp8_linear_input_bytes_per_value", "optimizer_fp32_gradient_bytes_per_param", "optimizer_fp32_gradients_partitioned",
                                  "zero2_shards_gradients", "zero3_layer_gather_bytes_per_param", "offload_gradients",
                                  "offload_parameters", "shard_embeddings_and_head", "fsdp_units_in_flight", "fsdp_init_cache_kept", "quant_state_replicated", "fsdp_offload_shard_copies_kept",
                                  "adapter_step_overhead_s", "adapter_host_ops_forward_per_layer", "adapter_host_ops_backward_per_layer",
@@ -825,7 +830,7 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
                                  "causal_attention_flops_ratio", "max_zero_stage", "recompute", "tensor_parallel_overlap", "lora_targets",
                                  "lora_dropout", "lora_dropout_per_module", "quantized_base_keeps_inputs", "quantizes_head",
                                  "dequantized_copy_bytes_per_param", "fused_qkv_kept", "lora_zero_pad_kept", "memory_unmodelled_high_ratio",
-                                 "sharded_qlora_time_unmodelled_low_ratio"});
+                                 "sharded_qlora_time_unmodelled_low_ratio", "default_for_device_kinds"});
             t.source = b.source_of.count(e.at("adapter_bytes_per_param")) ? b.source_of[e.at("adapter_bytes_per_param")] : "";
             return t;
         },
@@ -837,6 +842,12 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
         int n = 0;
         for (const auto& t : catalog.training_runtimes) n += int(std::count(t.default_for.begin(), t.default_for.end(), m));
         if (n != 1) ctx.add("runtimes", std::string("exactly one profile must be the default for \"") + m + "\", found " + std::to_string(n));
+    }
+    for (const auto& k : kDeviceKinds) {
+        int n = 0;
+        for (const auto& t : catalog.training_runtimes)
+            n += int(std::count(t.default_for_device_kinds.begin(), t.default_for_device_kinds.end(), k));
+        if (n > 1) ctx.add("runtimes", "at most one profile may be the default for device kind \"" + k + "\", found " + std::to_string(n));
     }
 }
 

@@ -467,11 +467,6 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
     p.active_params = w.model.active_params;
     p.precision = w.precision;
     plan_detail::missing(w, p);
-    if (is_training_stage(w.stage)) { // the trainer whose storage rules the memory follows (named in each candidate)
-        const TrainingRuntime& rt = plan_detail::training_runtime(w, cat);
-        const bool given = std::find(w.given.begin(), w.given.end(), "train.runtime") != w.given.end();
-        if (!given) p.missing_assumptions.push_back("train.runtime: not given; " + rt.id + " assumed (the default for " + std::string(name(w.train.method)) + ")");
-    }
     if (w.model.size_only)
         p.notes.push_back("KV cache and activations use the shape of " + w.model.shape_from + " scaled to " + format_count(w.model.params) + " parameters");
 
@@ -484,6 +479,31 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
     }
     if (only)
         std::erase_if(devices, [&](const Device* d) { return std::find(only->begin(), only->end(), d->id) == only->end(); });
+    if (is_training_stage(w.stage) && !plan_detail::is_given(w, "train.runtime")) { // the trainer whose storage rules the memory follows (named in each candidate)
+        // A device kind with a trainer of its own (runtimes.json default_for_device_kinds: MaxText on a TPU) takes that one
+        // for full training instead of the method's default: say which, and on which devices.
+        std::vector<std::pair<std::string, const TrainingRuntime*>> by_kind; // kind, its profile
+        bool all_kind_defaults = !devices.empty();
+        for (const Device* d : devices) {
+            const TrainingRuntime* kr = plan_detail::device_default_runtime(w, cat, d);
+            if (!kr) {
+                all_kind_defaults = false;
+                continue;
+            }
+            const std::string k(name(d->kind));
+            if (std::none_of(by_kind.begin(), by_kind.end(), [&](const auto& x) { return x.first == k; })) by_kind.emplace_back(k, kr);
+        }
+        std::string line;
+        if (all_kind_defaults) {
+            line = "train.runtime: not given; " + by_kind.front().second->id + " assumed (" + by_kind.front().second->name + "): the trainer that runs on " +
+                   by_kind.front().first + " devices, the default for full training there; name train.runtime to plan another";
+            for (size_t i = 1; i < by_kind.size(); ++i) line += "; on " + by_kind[i].first + " devices " + by_kind[i].second->id;
+        } else {
+            line = "train.runtime: not given; " + plan_detail::training_runtime(w, cat).id + " assumed (the default for " + std::string(name(w.train.method)) + ")";
+            for (const auto& [k, kr] : by_kind) line += "; on " + k + " devices " + kr->id + " (" + kr->name + "), the trainer that runs there";
+        }
+        p.missing_assumptions.push_back(line);
+    }
     std::vector<std::pair<double, Candidate>> ranked;
     ranked.reserve(devices.size());
     for (const Device* d : devices) {
@@ -575,7 +595,7 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
         // sharded_qlora_time_unmodelled_low_ratio): the slow end of the time figures reaches the plan x (1 - r) in tokens/s.
         // The same condition as the note that says so (plan_training.cpp eval_train: ZeRO-3 over more than one device).
         if (trains && w.train.method == TrainMethod::qlora && e.c.layout.zero_stage >= 3 && e.c.count > 1)
-            if (const double r = plan_detail::training_runtime(w, cat).sharded_qlora_time_unmodelled_low_ratio; r > 0)
+            if (const double r = plan_detail::training_runtime(w, cat, d).sharded_qlora_time_unmodelled_low_ratio; r > 0)
                 for (const char* k : {"step_time_s", "train_time_s", "train_tokens_per_s"}) {
                     auto f = e.c.figures.find(k);
                     if (f == e.c.figures.end() || f->second.value <= 0) continue;

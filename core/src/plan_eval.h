@@ -221,7 +221,10 @@ void mig_partitions(const Workload& w, const Catalog& cat, const Device& d, cons
 
 // [SECTION] training (plan_training.cpp) ---------------------------------------------------------------------
 
-const TrainingRuntime& training_runtime(const Workload& w, const Catalog& cat); // the trainer's runtime profile
+// The trainer's runtime profile: the workload's, else the default for full training on d's kind (MaxText on a TPU), else
+// the method's default. d null: the method's default.
+const TrainingRuntime& training_runtime(const Workload& w, const Catalog& cat, const Device* d = nullptr);
+const TrainingRuntime* device_default_runtime(const Workload& w, const Catalog& cat, const Device* d); // null: none for d's kind
 struct TrainBasis; // what the layout search needs from eval_train (plan_training.cpp)
 // One data-parallel layout with the trainer's own sharding: ZeRO stage `zero_choice` (< 0: the default), activation
 // recomputation `recompute_choice` (int(Checkpointing); < 0: the workload's).

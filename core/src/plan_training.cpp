@@ -12,12 +12,24 @@
 
 namespace hwplan::plan_detail {
 
-// The training runtime profile (catalog/runtimes.json): the workload's, else the catalog's default for the
-// method. A catalog without runtimes.json gets the struct's defaults (the hf-peft storage rules).
-const TrainingRuntime& training_runtime(const Workload& w, const Catalog& cat) {
+// The profile that is the default for full training on d's kind (runtimes.json default_for_device_kinds), or null:
+// none for that kind, no device, or an adapter method (LoRA and QLoRA keep their method's default).
+const TrainingRuntime* device_default_runtime(const Workload& w, const Catalog& cat, const Device* d) {
+    if (!d || w.train.method != TrainMethod::full) return nullptr;
+    const std::string kind(name(d->kind));
+    for (const auto& r : cat.training_runtimes)
+        if (std::find(r.default_for_device_kinds.begin(), r.default_for_device_kinds.end(), kind) != r.default_for_device_kinds.end()) return &r;
+    return nullptr;
+}
+
+// The training runtime profile (catalog/runtimes.json): the workload's, else for a full run on a device whose kind a
+// profile is the default for (default_for_device_kinds: MaxText on a TPU) that profile, else the catalog's default for
+// the method. A catalog without runtimes.json gets the struct's defaults (the hf-peft storage rules).
+const TrainingRuntime& training_runtime(const Workload& w, const Catalog& cat, const Device* d) {
     static const TrainingRuntime kBuiltIn{.id = "built-in", .name = "built-in defaults (no catalog/runtimes.json)"};
     if (!w.train.runtime.empty())
         if (const TrainingRuntime* r = cat.find_runtime(w.train.runtime)) return *r;
+    if (const TrainingRuntime* r = device_default_runtime(w, cat, d)) return *r;
     const std::string method(name(w.train.method));
     for (const auto& r : cat.training_runtimes)
         if (std::find(r.default_for.begin(), r.default_for.end(), method) != r.default_for.end()) return r;
@@ -57,6 +69,7 @@ bool runtime_recompute(const Workload& w, const TrainingRuntime& rt, Checkpointi
 Assumptions layout_assumptions(const Assumptions& a, const TrainingRuntime& rt) {
     Assumptions out = a;
     if (!rt.tensor_parallel_overlap) out.tensor_parallel_overlap = 0;
+    if (!rt.caching_allocator) out.allocator_fragmentation_ratio = 0; // XLA lays the step's memory out when it compiles it
     return out;
 }
 
@@ -71,7 +84,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const auto& arch = w.model.model.arch;
     const auto& t = w.train;
     const bool full = t.method == TrainMethod::full;
-    const TrainingRuntime& rt = training_runtime(w, cat);
+    const TrainingRuntime& rt = training_runtime(w, cat, &d);
     const int zero = zero_choice >= 0 ? zero_choice : default_zero(w, n, rt);
     // The recomputation of this point: the search's choice when the workload leaves it open (train_points), else the
     // trainer's fixed one, else the workload's. A fine-tune's MFU prices the step whichever it is (finetune_mfu was
@@ -365,7 +378,9 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // once, each large tensor in a segment of its own size (PyTorch CUDACachingAllocator: "Large (>1MB)
     // allocation requests can be filled by a cudaMalloc call of the exact size").
     const double transient = m.activations_bytes + m.gradients_bytes;
-    const double fragmentation = a.allocator_fragmentation_ratio * transient;
+    // A runtime without PyTorch's caching allocator (runtimes.json caching_allocator false: XLA's compile-time buffer
+    // assignment) adds none.
+    const double fragmentation = (rt.caching_allocator ? a.allocator_fragmentation_ratio : 0.0) * transient;
     m.overhead_bytes = a.runtime_context_bytes + fragmentation;
     // FSDP's init leaves its transients cached (runtimes.json fsdp_init_cache_kept): FlatParamHandle concatenates a unit's
     // original tensors into a flat parameter while they live, then shard() clones this rank's chunk and frees the unsharded
@@ -411,11 +426,16 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                          : std::string()) +
                                                     ") + logits and the loss " + gb(act.logits_bytes) + " (" + rt.id +
                                                     (rt.loss_chunks > 1             ? ": " + format_sig(rt.loss_chunks, 3) + " chunks"
-                                                     : as.loss_fp32_bytes_per_value > 0 ? ": whole FP32 logits"
-                                                                                        : ": the logits kept, no FP32 copy") + ")" +
+                                                     : as.loss_fp32_bytes_per_value >= 4 ? ": whole FP32 logits"
+                                                     : as.loss_fp32_bytes_per_value > 0  ? ": the logits kept and " + format_sig(as.loss_fp32_bytes_per_value, 2) +
+                                                                                               " bytes a logit more while the loss is taken, no FP32 copy"
+                                                                                         : ": the logits kept, no FP32 copy") + ")" +
                                                     (dequant_copy > 0 ? " + the dequantized copy of the largest 4-bit matrix " + gb(dequant_copy) : "")); });
-    e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context " + gb(a.runtime_context_bytes) + " + allocator fragmentation " +
-                                                  format_sig(100 * a.allocator_fragmentation_ratio, 3) + " % of the per-step tensors (" + gb(transient) + ")" +
+    e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context " + gb(a.runtime_context_bytes) +
+                                                  (rt.caching_allocator ? " + allocator fragmentation " + format_sig(100 * a.allocator_fragmentation_ratio, 3) +
+                                                                              " % of the per-step tensors (" + gb(transient) + ")"
+                                                                        : std::string("; no caching-allocator fragmentation: XLA lays the step's memory out when it compiles it (") +
+                                                                              rt.id + ")") +
                                                   (init_cache > 0 ? " + FSDP init's cache the step does not fill, " + gb(init_cache) + " (" + rt.id + ")" : "")); });
     finish_memory(m);
     m.unmodelled_high_ratio = rt.memory_unmodelled_high_ratio;
@@ -751,7 +771,7 @@ std::vector<TrainPoint> train_points(const Workload& w, const Catalog& cat, cons
     std::vector<TrainPoint> out;
     TrainBasis basis;
     const auto& tr = w.train;
-    const TrainingRuntime& rt = training_runtime(w, cat);
+    const TrainingRuntime& rt = training_runtime(w, cat, &d);
     std::vector<int> zeros;
     if (is_given(w, "train.zero_stage") || n == 1) zeros = {default_zero(w, n, rt)};
     else
@@ -944,7 +964,7 @@ void eval_train_point(const Workload& w, const Catalog& cat, const Device& d, co
             return;
         }
         const Checkpointing rc = e.c.layout.recompute;
-        const TrainingRuntime& rt = training_runtime(w, cat);
+        const TrainingRuntime& rt = training_runtime(w, cat, &d);
         Checkpointing fixed = rc;
         if (runtime_recompute(w, rt, fixed)) {
             e.c.notes.push_back(std::string("activation recomputation: ") + std::string(name(fixed)) + ", as the trainer always runs it (" + rt.id + ")");
@@ -962,7 +982,7 @@ void eval_train_point(const Workload& w, const Catalog& cat, const Device& d, co
     }
     TrainBasis basis;
     eval_train(w, cat, d, pt.n, a, e, -1, &basis);
-    const LayoutResult r = basis.valid ? evaluate_layout(basis.job, basis.cluster, layout_assumptions(a, training_runtime(w, cat)), pt.result.layout)
+    const LayoutResult r = basis.valid ? evaluate_layout(basis.job, basis.cluster, layout_assumptions(a, training_runtime(w, cat, &d)), pt.result.layout)
                                        : pt.result;
     const TrainingLayout& l = r.layout;
     Candidate& c = e.c;

@@ -1075,7 +1075,7 @@ void finetune_llama_factory(RunIt& r, const Workload& w, const Catalog& cat, con
 }
 
 void finetune(RunIt& r, const Workload& w, const Catalog& cat, const Candidate& c, const Device& d) {
-    const TrainingRuntime& rt = plan_detail::training_runtime(w, cat);
+    const TrainingRuntime& rt = plan_detail::training_runtime(w, cat, &d);
     if (rt.id == "deepspeed" && w.framework != "llama-factory") {
         finetune_deepspeed(r, w, cat, c, d, rt);
         return;

@@ -26,6 +26,11 @@ struct TrainingRuntime {
     bool optimizer_in_backward = false;          // each gradient is applied and freed in backward: one tensor's gradient at a time
     bool eager_attention = false;                // attention stores its score matrices (no fused/SDPA kernel)
     bool offload_checkpoints = false;            // full recomputation's saved block inputs live in host memory (Unsloth)
+    // The step's tensors come from PyTorch's caching allocator, which fragments what is allocated and freed every step
+    // (assumptions.json allocator_fragmentation_ratio). false: a compiled runtime whose step memory XLA lays out when it
+    // compiles the step (buffer assignment: arguments, outputs and temporaries; MaxText reports it from
+    // compiled.memory_analysis()), so no caching-allocator fragmentation is added.
+    bool caching_allocator = true;
     double gated_mlp_saved_tensors = 4;          // MLP-wide tensors a gated MLP keeps for backward (ActivationSettings)
     double fp8_linear_input_bytes_per_value = 0; // under FP8 compute, bytes per element of the linear layers' saved inputs (QKV, MLP,
                                                  // down projection): Transformer Engine keeps the FP8 copy, 1; 0 = the activations' 16 bits
@@ -98,6 +103,10 @@ struct TrainingRuntime {
     bool tensor_parallel_overlap = true;
     std::vector<std::string> adapter_timing_calibrated_by; // calibration case ids the two values above were fitted on
     std::vector<std::string> default_for;        // training methods this profile is the default for ("full", "lora", "qlora")
+    // Device kinds ("tpu") on which this profile is the default for full training (pretraining and full fine-tuning)
+    // when the workload names no runtime, ahead of default_for: the trainer that runs there (Google's TPU recipes all run
+    // MaxText; hf-peft's PyTorch Trainer is a GPU stack). At most one profile per kind.
+    std::vector<std::string> default_for_device_kinds;
     std::string source;                          // source id in Catalog::runtime_sources
     bool operator==(const TrainingRuntime&) const = default;
 };
