@@ -501,6 +501,31 @@ TEST(ServingLayout, StatedTensorParallelIsOneReplicaOfThatSize) {
     EXPECT_EQ(no_count.issues[0].path, "serve.tensor_parallel");
 }
 
+// A stated tensor-parallel size is tensor parallelism over the replica's devices, whatever the search would have
+// chosen. TGI 1.0.3 on SageMaker's ml.g5.12xlarge shards Llama 2 7B over 4 A10G (its result files: "tp_4"), cards
+// joined by PCIe whose link rate the catalog does not record, where the search (no fast domain) lays 4 devices out as
+// 4 pipeline stages. Pinned, the layout is TP 4 x PP 1, each device reads a quarter of the weights (13.5 GB / 4 =
+// 3.37 GB of the 6.74 B x 2 bytes), and the step is no slower than the 4-stage pipeline's, which reads all of them one
+// stage after another. Neuron's TP 24 over 12 Inferentia2 chips is TP 12 over the chips, though 64 query heads do not
+// divide by 12 (Neuron pads them; vLLM would refuse): the plan says so.
+TEST(ServingLayout, StatedTensorParallelOverridesTheSearchsDomain) {
+    const std::string job = R"({"stage": "serve", "model": "llama-2-7b", "precision": "fp16",
+            "serve": {"context_tokens": 1024, "prompt_tokens": 974, "output_tokens": 50, "concurrent_users": 1)";
+    const Candidate searched = run(job + R"(}, "hardware": {"devices": ["a10g"], "count": 4}})").candidates.at(0);
+    EXPECT_EQ(searched.layout.tensor_parallel, 1);
+    EXPECT_EQ(searched.layout.pipeline_parallel, 4);
+    const Candidate pinned = run(job + R"(, "tensor_parallel": 4}, "hardware": {"devices": ["a10g"], "count": 4}})").candidates.at(0);
+    EXPECT_EQ(pinned.layout.tensor_parallel, 4);
+    EXPECT_EQ(pinned.layout.pipeline_parallel, 1);
+    EXPECT_NEAR(pinned.memory.weights_bytes, 6.74e9 * 2 / 4, 0.02 * 6.74e9 * 2 / 4);
+    EXPECT_LT(pinned.figures.at("decode_step_s").value, searched.figures.at("decode_step_s").value);
+    const Candidate neuron = run(R"({"stage": "serve", "model": "llama-2-70b", "precision": "bf16", "serve": {"context_tokens": 256,
+            "prompt_tokens": 128, "output_tokens": 128, "concurrent_users": 1, "tensor_parallel": 12}, "hardware": {"devices": ["inferentia2"], "count": 12}})")
+                                 .candidates.at(0);
+    EXPECT_EQ(neuron.layout.tensor_parallel, 12);
+    EXPECT_TRUE(has_note(neuron, "tensor parallel 12 as stated, over 64 attention heads that do not divide"));
+}
+
 // serve.requests: an offline run of N requests of uniform lengths at batch B runs floor(N / B) full waves and a
 // last one of the remaining r, whose `output` steps run at batch r (TensorRT-LLM's perf overview: 3000 requests,
 // stdev 0). By hand from the plan's own steady states: each sequence of a wave at batch b takes output / T(b) of the

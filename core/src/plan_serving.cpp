@@ -167,7 +167,19 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // Under expert parallelism a latent-attention model (one KV head) runs attention data parallel, one group per
     // device: tensor parallelism would copy its whole KV cache onto every rank (SGLang's "DP, DPA and SGLang DP
     // Router" guide: DP attention for MLA models such as DeepSeek and Kimi-K2).
-    const int tp = wide && arch.has_mla ? 1 : serving_tensor_parallel(n, std::min(domain, kMaxTensorParallel), arch.heads);
+    // A stated engine layout (serve.tensor_parallel, best_serving_layout) is tensor parallel over the replica's
+    // devices, as the engine runs it: TGI shards every layer over all the GPUs it is given (its --num-shard), over
+    // PCIe too, and Neuron's tensor parallelism spans a whole instance (TP 24 over the 24 NeuronCores of 12
+    // Inferentia2 chips). The search's own limits (the fast domain, 8 ways, heads that divide) are its guesses for a
+    // layout nobody named; they do not override one that was.
+    const bool stated_tp = !wide && !layer_split && n > 1 && w.serve.tensor_parallel > 0 && n == int(w.serve.tensor_parallel);
+    const int tp = stated_tp                ? n
+                   : wide && arch.has_mla ? 1
+                                          : serving_tensor_parallel(n, std::min(domain, kMaxTensorParallel), arch.heads);
+    if (stated_tp && arch.heads > 0 && arch.heads % tp != 0 && e.explain)
+        c.notes.push_back("tensor parallel " + std::to_string(tp) + " as stated, over " + std::to_string(arch.heads) +
+                          " attention heads that do not divide by it: an engine that pads the heads runs it (Neuron), vLLM refuses it "
+                          "(\"Total number of attention heads must be divisible by tensor parallel size\")");
     const int pp = wide ? 1 : std::max(1, n / tp);
     const int groups = wide ? std::max(1, n / tp) : 1;
     c.layout = {.tensor_parallel = tp, .pipeline_parallel = pp, .data_parallel = 1, .expert_parallel = std::max(1, ep)};

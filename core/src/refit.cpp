@@ -347,7 +347,23 @@ std::string source_key(const MeasurementSource& s) {
     std::string k = s.url.substr(0, s.url.find('#'));
     while (!k.empty() && (k.back() == '/' || k.back() == ' ')) k.pop_back();
     for (char& ch : k) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-    return k;
+    // A file in a GitHub repository at one commit is that repository's release, not a source of its own: MaxText's
+    // v4, v5e and v5p READMEs of one commit are one team's one measurement campaign, and counting them as three let
+    // each refit from the other two when it was left out. So the repository at its commit (or branch) is the source,
+    // except a results repository that gathers other publishers' submissions (MLCommons' inference_results_vX: one
+    // folder per submitter, closed/<org>/...), where the submitter is.
+    static const std::string gh = "https://github.com/";
+    if (k.rfind(gh, 0) != 0) return k;
+    std::vector<std::string> part;
+    for (size_t at = gh.size(); at <= k.size();) {
+        const size_t slash = std::min(k.find('/', at), k.size());
+        part.push_back(k.substr(at, slash - at));
+        at = slash + 1;
+    }
+    if (part.size() < 4 || (part[2] != "blob" && part[2] != "tree" && part[2] != "raw")) return k;
+    std::string key = gh + part[0] + "/" + part[1] + "@" + part[3];
+    if (part[0] == "mlcommons" && part[1].rfind("inference_results_", 0) == 0 && part.size() >= 6) key += "/" + part[4] + "/" + part[5];
+    return key;
 }
 
 // [SECTION] probing ------------------------------------------------------------------------------------

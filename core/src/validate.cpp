@@ -647,7 +647,7 @@ std::string render_validation_markdown(const ValidationReport& r) {
     const auto sources = source_summaries(r);
     if (!sources.empty()) {
         out += "\n### Sources\n\n" + std::to_string(r.results.size()) + " cases from " + std::to_string(sources.size()) +
-               " sources (a source: what leave one source out leaves out, the URL without its anchor).\n\n"
+               " sources (a source: what leave one source out leaves out, the URL without its anchor, a GitHub repository at one commit).\n\n"
                "| source | kinds | cases | modelled | within tolerance | leave one source out: within |\n|---|---|---:|---:|---:|---:|\n";
         for (const auto& s : sources) {
             std::string kinds;

@@ -73,7 +73,8 @@ struct Refit {
 };
 
 // The source a measurement belongs to, for leave-one-source-out: its url, lower case, without a "#fragment" or a
-// trailing "/"; a measurement without a url: "title | publisher".
+// trailing "/"; a file in a GitHub repository, the repository at its commit ("https://github.com/owner/repo@commit"),
+// and in MLCommons' results repositories the submitter's folder too; a measurement without a url: "title | publisher".
 std::string source_key(const MeasurementSource& s);
 
 // Every fitted value of the catalog with its cases probed (three plans per moved case, with a catalog copy).

@@ -98,7 +98,7 @@ ValidationReport run_validation(const std::vector<CatalogFile>& files, const Cat
 
 // [SECTION] sources ------------------------------------------------------------------------------------
 
-// One source's cases (a source is what leave one source out leaves out: source_key, the URL without its anchor).
+// One source's cases (a source is what leave one source out leaves out: source_key, the URL without its anchor, a GitHub repository at its commit).
 struct SourceSummary {
     std::string key;                 // source_key(m.source)
     std::string title, publisher, url; // of its first case (sorted by split, kind, id)
