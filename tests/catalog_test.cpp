@@ -602,6 +602,11 @@ TEST(CatalogDevices, SustainedSixteenBitRateAndEncoderRuntimesAreRead) {
     EXPECT_NEAR(t4->fp16.flop_per_s * 585.0 / 1590.0, t4->sustained_16bit_flop_per_s, 0.05 * 24e12);
     EXPECT_NEAR(l4->sustained_16bit_flop_per_s, 121e12 * 795.0 / 2040.0, 0.01 * 47e12);
     EXPECT_LT(l4->sustained_16bit_flop_per_s, l4->fp16.flop_per_s);
+    // The 150 W A10 likewise: 125 x 885 / 1695 = 65.27 (sysrqmts.com's A10 clocks), recorded as 65.
+    const Device* a10 = c.device_by_id("a10");
+    ASSERT_NE(a10, nullptr);
+    EXPECT_NEAR(a10->sustained_16bit_flop_per_s, 125e12 * 885.0 / 1695.0, 0.01 * 65e12);
+    EXPECT_LT(a10->sustained_16bit_flop_per_s, a10->bf16.flop_per_s);
     ASSERT_NE(c.find_encoder_runtime(""), nullptr);
     EXPECT_EQ(c.find_encoder_runtime("")->id, "tensorrt");
     const EncoderRuntime* eager = c.find_encoder_runtime("pytorch-eager");

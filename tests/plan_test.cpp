@@ -2062,6 +2062,15 @@ TEST(EncoderRuntimes, TheL4RunsItsEncoderUnderItsPowerCeilingToo) {
     expect_capped_encoder("l4", 47e12, 19.646e12);
 }
 
+// The 150 W A10 records the same rule (125 TFLOPS BF16 at its 1695 MHz boost x 885 / 1695, its base clock: 65.3,
+// recorded as 65, catalog/devices/a10.json; not an A10 measurement). Its FP16 batch falls back to the BF16 peak and
+// reads the cap, by hand:
+//   typical (r = 0): min(125e12 x 0.61, 65e12) = min(76.25e12, 65e12) = 65e12 FLOP/s
+//   slow end (0.418, r = 1): min(125e12 x 0.418, 65e12 x 0.418) = 27.17e12
+TEST(EncoderRuntimes, TheA10RunsItsEncoderUnderItsPowerCeilingToo) {
+    expect_capped_encoder("a10", 65e12, 27.17e12);
+}
+
 // Prefill reads a power-capped board by the same rule as an encoder (plan_eval.h Peak::achieved), not as the sustained
 // rate times its efficiency. A 2,048-token prompt of Llama 2 7B in FP16 on one L4 (prefill_compute_efficiency 0.61;
 // 121 TFLOPS at boost, 47 sustained), the prefill's GEMM rate by hand:
@@ -2098,6 +2107,40 @@ TEST(PowerCap, ALayoutsMfuIsReadAgainstTheDatasheetPeak) {
     };
     EXPECT_NEAR(mfu("t4"), 24.0 / 65.0, 1e-6);
     EXPECT_NEAR(mfu("a100-80gb"), 0.437, 1e-6);
+}
+
+// An encoder on another vendor's accelerator with no runtime named: the default (a fused TensorRT engine, the profile
+// encoder_compute_efficiency was calibrated under on A100) does not run there, so the plan keeps the fused point estimate,
+// labels it modelled and its band also spans every catalog runtime profile at the typical assumptions. BERT-base, BF16,
+// batch 32 of 128 tokens on one Inferentia2 (190 TFLOPS BF16, 820 GB/s), by hand:
+//   point (fused): flops / (0.61 x 190e12)
+//   slowest profile, tensorflow-xla: 48 E + 6 S per layer, E = 128 x 768, S = 12 x 128^2, 2 bytes a value:
+//     12 x (48 x 98,304 + 6 x 196,608) x 2 = 141,557,760 bytes per item, x 32 = 4,529,848,320 bytes per batch
+//     at 820e9 x 0.78 = 639.6e9 B/s: 7.08231 ms; launches 12 x 25 x 4.25 us = 1.275 ms
+//   (pytorch-eager: 12 x (30 x 98,304 + 8 x 196,608) x 2 x 32 = 3,472,883,712 bytes, 5.42978 ms + 12 x 22 x 4.25 us: faster)
+//   slow end: 32 / (flops / (0.61 x 190e12) + 0.00708231 + 0.001275) items/s
+// Naming the runtime, or an NVIDIA device, keeps the calibrated reading.
+TEST(EncoderRuntimes, AnotherVendorsAcceleratorSaysTheDefaultIsNotCalibratedAndSpansEveryProfile) {
+    auto plan_on = [](const char* device, const char* runtime) {
+        return run(std::string(R"({"stage": "embed", "model": "bert-base-uncased", "precision": "bf16",
+            "embed": {"tokens_per_item": 128, "batch_size": 32)") + (*runtime ? std::string(R"(, "runtime": ")") + runtime + """ : "") +
+                   R"(}, "hardware": {"devices": [")" + device + R"("], "count": 1}})");
+    };
+    const Plan p = plan_on("inferentia2", "");
+    const Candidate& c = p.candidates.at(0);
+    const Roofline& r = c.phases.back().roofline;
+    ASSERT_TRUE(r.compute_bound);
+    const double fused_s = r.flops / (0.61 * 190e12);
+    const Figure& items = c.figures.at("items_per_s");
+    EXPECT_NEAR(items.value, 32 / fused_s, 1e-9 * items.value);
+    EXPECT_NEAR(items.low, 32 / (fused_s + 4529848320.0 / (820e9 * 0.78) + 12 * 25 * 4.25e-6), 1e-9 * items.value);
+    EXPECT_EQ(items.label, Label::modelled);
+    EXPECT_TRUE(has_note(c, "encoder runtime not calibrated for inferentia2"));
+    const Candidate& named = plan_on("inferentia2", "tensorflow-xla").candidates.at(0);
+    EXPECT_FALSE(has_note(named, "encoder runtime not calibrated for"));
+    const Candidate& nvidia = plan_on("a100-80gb", "").candidates.at(0);
+    EXPECT_FALSE(has_note(nvidia, "encoder runtime not calibrated for"));
+    EXPECT_EQ(nvidia.figures.at("items_per_s").label, Label::calibrated);
 }
 
 // An eager runtime no efficiency was calibrated under says so and stays `modelled`; its band spans the launch cost's

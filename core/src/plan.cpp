@@ -546,6 +546,26 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
         };
         plan_detail::widen(e.c, band(das.low));
         plan_detail::widen(e.c, band(das.high));
+        // An encoder on another vendor's accelerator with no runtime named: which of the catalog's encoder runtime profiles
+        // (fused TensorRT, XLA's fusions, PyTorch eager) its stack behaves like is not known, so the band also spans each of
+        // them as the plan would take it, at the typical assumptions; the point estimate stays the fused default's and its
+        // own band the default's (the note below says so).
+        const bool encoder_uncalibrated = plan_detail::encoder_runtime_uncalibrated(das, w, *d) && e.c.figures.count("items_per_s");
+        if (encoder_uncalibrated) {
+            Workload wr = w;
+            for (const EncoderRuntime& rt : cat.encoder_runtimes) {
+                wr.embed.runtime = rt.id;
+                plan_detail::widen(e.c, plan_detail::evaluate(wr, cat, *d, n, das.typical, false, e.c.layout.data_parallel, point).c);
+            }
+            std::string profiles;
+            for (const EncoderRuntime& rt : cat.encoder_runtimes) profiles += (profiles.empty() ? "" : ", ") + rt.id;
+            e.c.notes.push_back("encoder runtime not calibrated for " + d->id + ": no embed.runtime was named, and the default the plan "
+                                "takes, a fused TensorRT engine (under which encoder_compute_efficiency was calibrated, on NVIDIA A100), "
+                                "does not run on " + d->vendor + "'s devices; the point estimate keeps the fused profile, and the band "
+                                "also spans every encoder runtime profile the catalog records (" + profiles + ", catalog/runtimes.json "
+                                "encoder_runtimes), each as the plan would take it; name embed.runtime, or calibrate "
+                                "encoder_compute_efficiency on your stack, to narrow it");
+        }
         if (const double r = e.c.memory.unmodelled_high_ratio; r > 0) { // the trainer's declared uncalibrated share
             MemoryUse& mu = e.c.memory;
             mu.total_high_bytes = std::max(mu.total_high_bytes, mu.total_bytes * (1 + r));
@@ -622,7 +642,8 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
             }
         // The catalog-wide basis's calibration cases ran on NVIDIA H100: on another vendor's accelerator without a family basis
         // the training figures are modelled, not calibrated (the note above says so).
-        if (!plan_detail::training_basis_uncalibrated(das, w, *d, mfu_rule))
+        // Likewise an encoder on another vendor's accelerator with no runtime named (the note above).
+        if (!plan_detail::training_basis_uncalibrated(das, w, *d, mfu_rule) && !encoder_uncalibrated)
             plan_detail::label_calibrated(e.c, w, cat, das, rule, mfu_rule, attention_rule, gemm_rule);
         if (rule && w.stage != Stage::finetune && w.stage != Stage::pretrain)
             e.c.notes.push_back("decode bandwidth efficiency " + format_sig(rule->value, 3) + " (" + format_sig(rule->low, 3) + ".." +

@@ -81,6 +81,16 @@ bool training_basis_uncalibrated(const AssumptionSet& as, const Workload& w, con
     return !(src != as.source.end() && (src->second == "workload" || src->second == "calibration")) && as.typical.training_mfu_uncalibrated_high > 0;
 }
 
+// An encoder batch on another vendor's accelerator (Neuron, XLA on TPU, ROCm, Metal, a CPU) with no encoder runtime named:
+// the default profile is TensorRT's fused engine, and encoder_compute_efficiency was calibrated under it on NVIDIA A100
+// (runtimes.json encoder_runtimes tensorrt calibrated_by); neither runs there. Not when the user pinned or calibrated the
+// efficiency (their own stack's measurement).
+bool encoder_runtime_uncalibrated(const AssumptionSet& as, const Workload& w, const Device& d) {
+    if (w.stage != Stage::embed || !w.embed.runtime.empty() || d.vendor == "NVIDIA") return false;
+    const auto src = as.source.find("encoder_compute_efficiency");
+    return !(src != as.source.end() && (src->second == "workload" || src->second == "calibration"));
+}
+
 // Efficiencies measured for the device's family and runtime (catalog/efficiencies.json) replace the
 // catalog-wide ones, unless the workload pinned them: decode bandwidth efficiency, pretraining MFU, training's
 // attention share and a decode step's GEMM share of an 8-bit peak.

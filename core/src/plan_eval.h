@@ -261,6 +261,11 @@ bool cpu_decode_uncalibrated(const AssumptionSet& as, const Workload& w, const D
 // Pretraining on another vendor's accelerator than NVIDIA that no training_mfu rule covers, the MFU not the user's: the
 // catalog-wide basis (measured on H100) is not calibrated there, so its band spans training_mfu_uncalibrated_low/high.
 bool training_basis_uncalibrated(const AssumptionSet& as, const Workload& w, const Device& d, const EfficiencyRule* mfu_rule);
+// An encoder batch on another vendor's accelerator than NVIDIA with no encoder runtime named, the encoder efficiency not
+// the user's: the default profile (a fused TensorRT engine) and encoder_compute_efficiency were calibrated on NVIDIA A100,
+// and that vendor's stack is none of the catalog's encoder runtimes, so the estimate is not calibrated there and its band
+// spans every encoder runtime profile the catalog records (plan.cpp).
+bool encoder_runtime_uncalibrated(const AssumptionSet& as, const Workload& w, const Device& d);
 std::vector<const Calibration*> apply_calibrations(AssumptionSet& das, const Catalog& cat, const Device& d);
 void label_user_calibrated(Candidate& c, const std::vector<const Calibration*>& applied);
 void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const AssumptionSet& das, const EfficiencyRule* decode_rule,
