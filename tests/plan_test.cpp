@@ -526,6 +526,33 @@ TEST(ServingLayout, StatedTensorParallelOverridesTheSearchsDomain) {
     EXPECT_TRUE(has_note(neuron, "tensor parallel 12 as stated, over 64 attention heads that do not divide"));
 }
 
+// serve.requests: an offline run of N requests of uniform lengths at batch B runs floor(N / B) full waves and a
+// last one of the remaining r, whose `output` steps run at batch r (TensorRT-LLM's perf overview: 3000 requests,
+// stdev 0). By hand from the plan's own steady states: each sequence of a wave at batch b takes output / T(b) of the
+// replica's time, so the run's output tokens/s is N x output / (k x B x output / T(B) + r x output / T(r)) =
+// N / (k B / T(B) + r / T(r)). Here B = 64, N = 232: k = 3, r = 40. Fewer requests than the batch cap it (N = 40
+// at batch 64 is the plan at batch 40), and a served stream (stage serve) has no request count.
+TEST(ServingOffline, FixedRequestCountRunsInWavesOfTheBatch) {
+    auto job = [](int users, int requests, const char* stage = "batch") {
+        return std::string(R"({"stage": ")") + stage + R"(", "model": "llama-3.1-8b", "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},
+            "serve": {"context_tokens": 2176, "prompt_tokens": 128, "output_tokens": 2048, "concurrent_users": )" + std::to_string(users) +
+               (requests > 0 ? R"(, "requests": )" + std::to_string(requests) : std::string()) + R"(}, "hardware": {"devices": ["h100-sxm"], "count": 1}})";
+    };
+    auto tput = [&](int users, int requests) { return run(job(users, requests)).candidates.at(0).figures.at("throughput_tokens_per_s").value; };
+    const double t64 = tput(64, 0), t40 = tput(40, 0);
+    const double by_hand = 232.0 / (3 * 64 / t64 + 40 / t40);
+    const double waves = tput(64, 232);
+    EXPECT_NEAR(waves, by_hand, 1e-9 * by_hand);
+    EXPECT_LT(waves, t64); // the short last wave runs below the full batch's rate
+    // A whole number of waves is the steady state.
+    EXPECT_NEAR(tput(64, 192), t64, 1e-9 * t64);
+    // Fewer requests than the batch: the run holds only them.
+    EXPECT_NEAR(tput(64, 40), t40, 1e-9 * t40);
+    const Plan served = plan_from_json(job(64, 232, "serve"), catalog());
+    ASSERT_EQ(served.issues.size(), 1u);
+    EXPECT_EQ(served.issues[0].path, "serve.requests");
+}
+
 // At an arrival rate with the count left to the planner, the replica size is the one whose fleet has the
 // fewest devices: ceil(demand / capacity) x devices per replica is no larger than for any other size that fits.
 TEST(ServingLayout, ArrivalRateFleetUsesTheFewestDevices) {

@@ -147,6 +147,13 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         at_rate = best_batch(w, cat, d, n, a, e.basis, meets_targets, true);
         if (at_rate.found) sh.users = sh.batch = at_rate.batch;
     }
+    // An offline run of a fixed request count (serve.requests; this replica's share when the count is split over
+    // replicas) never holds more sequences than it has requests, whatever its KV cache would take.
+    const double run_requests = w.stage == Stage::batch && w.serve.requests > 0 ? std::ceil(w.serve.requests / std::max(1, e.arrivals_split)) : 0.0;
+    if (run_requests > 0) {
+        sh.users = std::min(sh.users, run_requests);
+        sh.batch = std::min(sh.batch, run_requests);
+    }
     // Tensor parallelism inside the fast domain, at most 8 ways (one HGX/UBB board, where serving engines
     // put it; past that the all-reduces and KV-head replication cost more than they give); the rest of the
     // devices form pipeline stages. Cards joined only by PCIe form one domain (parallel.h network_of): serving
@@ -310,14 +317,18 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // A step reads the weights once, but of the untied input embedding table only the batch's rows (OpenAI's
     // gpt-oss model card leaves the table out of the active parameters for that reason), and of the routed
     // experts only those the batch's tokens touch.
-    double weights_read = wb.total - wb.input_embedding + std::min(wb.input_embedding, batch * wb.input_embedding_row_bytes);
-    double experts_read = 0; // the routed experts' share of weights_read
-    if (wb.experts > 0) {
-        const auto& ex = arch.moe;
-        const double touched = expected_experts_touched(ex.experts, ex.active_experts, batch);
-        weights_read -= wb.experts - wb.experts * touched / ex.experts;
-        experts_read = wb.experts * touched / ex.experts;
-    }
+    // `rows` sequences in the step: {weights read, the routed experts' share of them}.
+    auto step_weights_read = [&](double rows) {
+        double weights = wb.total - wb.input_embedding + std::min(wb.input_embedding, rows * wb.input_embedding_row_bytes);
+        double experts = 0;
+        if (wb.experts > 0) {
+            const auto& ex = arch.moe;
+            const double touched = expected_experts_touched(ex.experts, ex.active_experts, rows);
+            weights -= wb.experts - wb.experts * touched / ex.experts;
+            experts = wb.experts * touched / ex.experts;
+        }
+        return std::pair<double, double>{weights, experts};
+    };
     // Bytes one device reads per step: the weights' share (under expert parallelism the dense part over tp and
     // the experts the batch touches over ep) and the KV cache of the sequences it holds.
     auto device_weights_read = [&](double total, double experts) { return wide ? (total - experts) / tp + experts / ep : total / (tp * pp); };
@@ -402,45 +413,48 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // priced as the extra bytes a contiguous read would take the same time over. The down projection is one of a gated
     // expert's three equal matrices (gate, up, down), one of a plain expert's two.
     const double down_share = arch.mlp == MlpKind::gated ? 1.0 / 3.0 : 0.5;
-    const double strided_extra_bytes = drt.expert_down_projection_strided && experts_read > 0
-        ? experts_read * down_share * (1.0 / std::max(1e-3, a.strided_reduction_bandwidth_ratio) - 1.0) : 0.0;
+    auto strided_extra = [&](double experts) {
+        return drt.expert_down_projection_strided && experts > 0 ? experts * down_share * (1.0 / std::max(1e-3, a.strided_reduction_bandwidth_ratio) - 1.0) : 0.0;
+    };
     // FP4 GEMMs (NVFP4/MXFP4) take the same narrow-precision share: no FP4 decode measurement calibrates one, and a
     // narrower element makes the GEMM's share of its peak smaller, not larger (the plan says so: narrow_decode_gemm).
     const double gemm_share = narrow_decode_gemm(peak.precision) ? a.decode_compute_efficiency_8bit : a.decode_compute_efficiency;
-    // A step at the sequences' average history: `prompt` tokens and half of `output` generated.
-    auto decode_phase = [&](double prompt, double output) {
+    // A step of `rows` sequences at their average history: `prompt` tokens and half of `output` generated.
+    auto decode_phase = [&](double prompt, double output, double rows) {
         const double ctx = prompt + output / 2;
+        const auto [weights_read, rows_experts_read] = step_weights_read(rows);
+        const double rows_strided_bytes = strided_extra(rows_experts_read);
         Phase ph;
         ph.precision = peak.precision;
         const double share = 1.0 / (tp * pp * groups);
         const double weight_flops_per_token = decode_flops_per_token(arch, w.model.active_params, 0); // no history: the weights' GEMMs alone
-        const double gemm_flops = batch * weight_flops_per_token * share;
-        const double attention_flops = batch * (decode_flops_per_token(arch, w.model.active_params, ctx) - weight_flops_per_token) * share;
-        const double kv_bytes = kv_reads * batch * kv_bytes_per_sequence(arch, kvb, ctx, 0) * share;
+        const double gemm_flops = rows * weight_flops_per_token * share;
+        const double attention_flops = rows * (decode_flops_per_token(arch, w.model.active_params, ctx) - weight_flops_per_token) * share;
+        const double kv_bytes = kv_reads * rows * kv_bytes_per_sequence(arch, kvb, ctx, 0) * share;
         const double flop_per_s = peak.achieved(gemm_share, a), bytes_per_s = d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency;
         // Tile quantisation of the rows (performance.h gemm_row_tile_efficiency): the dense GEMMs run the step's
         // sequences as rows; a grouped GEMM tiles each routed expert's own rows apart (CUTLASS GemmGrouped: one
-        // problem per expert), on average batch x k / experts of them (each device holds all experts' columns under
+        // problem per expert), on average rows x k / experts of them (each device holds all experts' columns under
         // tensor parallelism, whole experts with the same rows under expert parallelism). decode_compute_efficiency
         // is the dense share at full tiles (its anchor runs 256 rows: two whole tiles).
         const double tile = a.gemm_tile_elements;
-        const double rows_per_expert = moe_layers > 0 ? batch * arch.moe.active_experts / std::max(1, arch.moe.experts) : 0.0;
-        const double slow = (1 - routed_flop_share) / gemm_row_tile_efficiency(batch / groups, tile) +
+        const double rows_per_expert = moe_layers > 0 ? rows * arch.moe.active_experts / std::max(1, arch.moe.experts) : 0.0;
+        const double slow = (1 - routed_flop_share) / gemm_row_tile_efficiency(rows / groups, tile) +
                             (routed_flop_share > 0 ? routed_flop_share / gemm_row_tile_efficiency(rows_per_expert, tile) : 0.0);
-        const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read + strided_extra_bytes, experts_read + strided_extra_bytes), flop_per_s / slow, bytes_per_s);
+        const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read + rows_strided_bytes, rows_experts_read + rows_strided_bytes), flop_per_s / slow, bytes_per_s);
         const Roofline attention = roofline(attention_flops, kv_bytes, flop_per_s, bytes_per_s);
-        const Roofline routing = roofline(0, routing_bytes(batch), flop_per_s, bytes_per_s);
+        const Roofline routing = roofline(0, routing_bytes(rows), flop_per_s, bytes_per_s);
         ph.roofline = routing_per_token > 0 ? roofline_sequence(roofline_sequence(gemm, attention), routing) : roofline_sequence(gemm, attention);
         if (e.explain) {
             auto part = [](const Roofline& r) { return std::string(r.compute_bound ? "compute" : "memory") + "-bound " + format_sig(r.time_s * 1e3, 3) + " ms"; };
-            ph.name = "decode step (batch " + format_sig(batch, 6) + ", " + format_sig(ctx, 6) + "-token history" +
+            ph.name = "decode step (rows " + format_sig(rows, 6) + ", " + format_sig(ctx, 6) + "-token history" +
                       (kv_reads > 1 ? ", KV cache read " + format_sig(kv_reads, 3) + "x: once per query head" : "") +
                       "; weight GEMMs " + part(gemm) +
                       (slow > 1.0005 ? " (rows padded to " + format_sig(tile, 4) + "-row tiles" + (rows_per_expert > 0 ? ", " + format_sig(rows_per_expert, 4) + " per routed expert" : std::string()) +
                                            ": x" + format_sig(slow, 3) + " compute)" : std::string()) + " + attention over the KV cache " + part(attention) +
                       (routing_per_token > 0 ? " + the routed experts' expand, activation and finalize kernels " + gb(routing.bytes) + " " + part(routing) : std::string()) + ")";
         }
-        ph.communication_s = tp_comm(batch / groups) + pp_comm(batch) + a2a_comm(batch);
+        ph.communication_s = tp_comm(rows / groups) + pp_comm(rows) + a2a_comm(rows);
         double device_s = pp * ph.roofline.time_s + ph.communication_s;
         if (drt.recomputes_context) {
             // No KV cache (Optimum's ORTModelForCausalLM with use_cache=False): the step that emits token j runs the
@@ -450,13 +464,13 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
             constexpr double kPoints = 64;
             const double steps = std::max(1.0, output), spans = std::min(steps, kPoints);
             double sum_s = 0;
-            for (double k = 0; k < spans; ++k) sum_s += prefill_phase(prompt + (k + 0.5) * steps / spans - 0.5, batch).time_s;
-            const Phase mid = prefill_phase(prompt + 0.5 * (steps - 1), batch);
+            for (double k = 0; k < spans; ++k) sum_s += prefill_phase(prompt + (k + 0.5) * steps / spans - 0.5, rows).time_s;
+            const Phase mid = prefill_phase(prompt + 0.5 * (steps - 1), rows);
             ph.roofline = mid.roofline;
             ph.communication_s = mid.communication_s;
             device_s = sum_s / spans;
             if (e.explain)
-                ph.name = "decode step without a KV cache (batch " + format_sig(batch, 6) + "; " + drt.id + " runs the whole sequence every step: " +
+                ph.name = "decode step without a KV cache (rows " + format_sig(rows, 6) + "; " + drt.id + " runs the whole sequence every step: " +
                           format_sig(prompt + 0.5 * (steps - 1), 6) + " tokens at the middle of the output, a mean of " + format_sig(1e3 * device_s, 3) + " ms over its " +
                           format_sig(steps, 6) + " steps)";
         }
@@ -471,7 +485,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                        " time(s) at " + format_sig(1e9 * a.python_value_round_trip_host_s, 3) + " ns each = " + format_sig(1e3 * serial_host_s, 3) + " ms, the device idle";
         return ph;
     };
-    const Phase dec = decode_phase(sh.prompt, sh.output);
+    const Phase dec = decode_phase(sh.prompt, sh.output, batch);
     if (!e.numbers_only) c.phases.push_back(dec);
 
     Phase pre = prefill_phase(sh.prompt);
@@ -500,12 +514,34 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         // Offline: every sequence is prefilled once and decoded `output` steps in a batch of `batch`, so the
         // device time per sequence is prefill + output x step / batch (continuous batching, chunked prefill).
         const double per_sequence_s = prefill_per_seq_s + sh.output * dec.time_s / batch;
-        e.put("throughput_tokens_per_s", sh.output / per_sequence_s, Label::modelled, [&] {
+        // A fixed request count (serve.requests) of uniform lengths runs in waves: the engine admits as many as
+        // the batch holds, they finish together `output` steps later and the next ones take their places
+        // (TensorRT-LLM's perf overview: prepare_dataset.py --num-requests, input and output stdev 0, every request
+        // queued at once, scheduling policy Guaranteed No Evict). So floor(N / batch) full waves and a last, short
+        // one of the remainder, whose `output` steps run at its own smaller batch: the run ends with the last
+        // request, so those steps count although they carry fewer sequences.
+        double full_waves = 0, rest = 0, run_s = 0;
+        if (run_requests > 0) {
+            full_waves = std::floor(run_requests / batch);
+            rest = run_requests - full_waves * batch;
+            auto rest_per_sequence_s = [&](double rows) {
+                const double packed = std::clamp(std::floor(a.prefill_chunk_tokens / std::max(1.0, sh.prompt)), 1.0, std::max(1.0, rows));
+                const double p_s = packed > 1 ? prefill_phase(sh.prompt, packed).time_s / packed : pre.time_s;
+                return p_s + sh.output * decode_phase(sh.prompt, sh.output, rows).time_s / rows;
+            };
+            run_s = full_waves * batch * per_sequence_s + (rest > 1e-9 ? rest * rest_per_sequence_s(rest) : 0.0);
+        }
+        const double offline_tokens_per_s = run_s > 0 ? run_requests * sh.output / run_s : sh.output / per_sequence_s;
+        e.put("throughput_tokens_per_s", offline_tokens_per_s, Label::modelled, [&] {
             return format_sig(batch, 6) + " sequences in flight: " + format_sig(sh.output, 6) + " output tokens / (prefill " +
                    format_sig(prefill_per_seq_s * 1e3, 3) + " ms" +
                    (packed_seqs > 1 ? " (" + format_sig(packed_seqs, 4) + " prompts per " + format_sig(a.prefill_chunk_tokens, 6) + "-token prefill step)" : std::string()) +
                    " + " + format_sig(sh.output, 6) + " x step / " + format_sig(batch, 6) + ")" +
-                   (offline.found ? ", the batch that gives the most output tokens/s within memory" : ""); });
+                   (offline.found ? ", the batch that gives the most output tokens/s within memory" : "") +
+                   (run_s > 0 ? "; " + format_sig(run_requests, 8) + " requests (serve.requests) in waves of uniform length: " + format_sig(full_waves, 6) +
+                                    " of " + format_sig(batch, 6) + (rest > 1e-9 ? " and a last one of " + format_sig(rest, 6) + " at its own batch" : std::string()) +
+                                    ", " + format_sig(100 * (offline_tokens_per_s * per_sequence_s / sh.output - 1), 3) + " % against a steady state"
+                              : std::string()); });
         if (offline.found)
             e.put("batch_sequences", batch, Label::arithmetic, [&] { return std::string("sequences per step that maximize output tokens/s within memory (powers of two up to the most whose KV cache fits)"); });
     } else {
@@ -545,7 +581,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         for (const auto& tc : classes) {
             const double p_s = prefill_phase(tc.prompt_tokens).time_s;
             // its share of the decode steps, at its own history length
-            const double service = p_s + tc.output_tokens * decode_phase(tc.prompt_tokens, tc.output_tokens).time_s / batch;
+            const double service = p_s + tc.output_tokens * decode_phase(tc.prompt_tokens, tc.output_tokens, batch).time_s / batch;
             prefill_s.push_back(p_s);
             lambda += tc.requests_per_s;
             m1 += tc.requests_per_s * service;
@@ -581,7 +617,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         // Workload isolation (lesson 003): the first (interactive) class alone on its own replica.
         if (classes.size() > 1) {
             const auto& tc = classes.front();
-            const double service = prefill_s[0] + tc.output_tokens * decode_phase(tc.prompt_tokens, tc.output_tokens).time_s / batch;
+            const double service = prefill_s[0] + tc.output_tokens * decode_phase(tc.prompt_tokens, tc.output_tokens, batch).time_s / batch;
             const QueueWait alone = mg1_wait(tc.requests_per_s, service, service * service);
             e.put("isolated_p95_ttft_s", alone.p95_s + prefill_s[0], Label::modelled, [&] {
                 return "the \"" + tc.name + "\" class alone on its own replica (the other classes moved elsewhere): utilization " +
@@ -649,7 +685,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                               "output processing of every running sequence) is not modelled; the plan is the device's time alone, and the "
                               "band's slow end allows the host up to " + format_sig(100 * drt.served_host_time_unmodelled_share, 3) +
                               " % of the run (runtimes.json served_host_time_unmodelled_share)");
-        if (strided_extra_bytes > 0 && drt.calibrated_by.empty())
+        if (strided_extra(step_weights_read(batch).second) > 0 && drt.calibrated_by.empty())
             c.notes.push_back("not calibrated for this runtime (" + drt.id + "): its experts' down projection reduces over a strided weight dimension, "
                               "read at strided_reduction_bandwidth_ratio (" + format_sig(a.strided_reduction_bandwidth_ratio, 2) + ") of the contiguous "
                               "rate, a figure measured on another Inductor kernel, not fitted; the band spans its range");

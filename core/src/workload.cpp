@@ -264,6 +264,7 @@ void read_serve(Reader& r, const Catalog& catalog, Workload& w) {
         opt_number(s, "tokens_per_s_per_user_target", 1e-3, 1e5, v.tokens_per_s_per_user_target, w);
         opt_whole(s, "batch_size", 1, 1e6, v.batch_size, w);
         opt_whole(s, "tensor_parallel", 1, 1024, v.tensor_parallel, w);
+        opt_whole(s, "requests", 1, 1e9, v.requests, w);
         if (auto da = s.choice("decode_attention", false, workload_choices().serve_decode_attention)) {
             v.decode_attention = *da;
             w.given.push_back("serve.decode_attention");
@@ -539,6 +540,10 @@ WorkloadParse parse_workload(const std::string& json_text, const Catalog& catalo
             ctx.add("serve.tensor_parallel", "must divide hardware.count (" + std::to_string(w.hardware.count) + "), got " +
                                                  format_sig(w.serve.tensor_parallel, 6));
     }
+    // serve.requests is an offline run's fixed request count: a served stream has no last request.
+    if (w.serve.requests > 0 && w.stage != Stage::batch)
+        ctx.add("serve.requests", "is the request count of an offline run (stage \"batch\"); stage \"" + std::string(name(w.stage)) +
+                                      "\" serves a stream (give serve.requests_per_s instead)");
     if (w.model.from_catalog && w.model.model.kind == ModelKind::encoder && w.stage != Stage::embed)
         ctx.add("stage", "\"" + std::string(name(w.stage)) + "\" needs a generative model; " + w.model.model.id +
                              " is an encoder (use stage \"embed\")");
@@ -585,7 +590,7 @@ std::string workload_to_json(const Workload& w) {
                       {"output_tokens", w.serve.output_tokens}, {"concurrent_users", w.serve.concurrent_users},
                       {"requests_per_s", w.serve.requests_per_s}, {"ttft_target_s", w.serve.ttft_target_s},
                       {"tokens_per_s_per_user_target", w.serve.tokens_per_s_per_user_target}, {"batch_size", w.serve.batch_size},
-                      {"tensor_parallel", w.serve.tensor_parallel}});
+                      {"tensor_parallel", w.serve.tensor_parallel}, {"requests", w.serve.requests}});
     if (!w.serve.traffic.empty()) {
         json t = json::array();
         for (const auto& c : w.serve.traffic)

@@ -61,6 +61,11 @@ struct ServeSpec {
     // replica of 8, where the planner's own search may pick 8 replicas of 1): splits hardware.count into
     // count / tensor_parallel replicas; 0 = the planner's choice (plan_serving.cpp best_serving_layout).
     double tensor_parallel = 0;
+    // Requests in an offline run that queues them all at once and ends with the last (stage batch): 0 = a steady state
+    // with as many requests as the run needs. A benchmark's fixed count with uniform lengths (TensorRT-LLM's
+    // perf overview: prepare_dataset.py --num-requests with stdevs 0, 3000 requests at 128/2048) runs them in waves
+    // of the batch that fits, the last one short: plan_serving.cpp prices each wave at its own batch.
+    double requests = 0;
     std::vector<TrafficClass> traffic;       // optional mixture; overrides requests_per_s
     // How the engine's decode attention kernel reads a grouped-query KV cache (issue 9). "" / "per_kv_head": each
     // KV head once per step, shared by its query heads (FlashAttention, XQA, current engines); "per_query_head":
