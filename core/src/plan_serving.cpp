@@ -536,7 +536,9 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     if (!e.numbers_only) c.phases.push_back(dec);
 
     Phase pre = prefill_phase(sh.prompt);
-    if (e.explain) pre.name = "prefill (" + format_sig(sh.prompt, 6) + " tokens)";
+    if (e.explain)
+        pre.name = "prefill (" + format_sig(sh.prompt, 6) + " tokens" +
+                   (encoded_tokens(sh.prompt) > sh.prompt ? ", encoded padded to the compiled " + format_sig(encoded_tokens(sh.prompt), 6) + " (" + drt.id + ")" : std::string()) + ")";
     if (!e.numbers_only) c.phases.push_back(pre);
     // Device time per sequence's prefill when a batch runs (throughput, not one request's first token): prompts
     // shorter than the step's token budget share a step with as many others as fit in it (continuous batching
