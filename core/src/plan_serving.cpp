@@ -717,6 +717,10 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
             c.notes.push_back("not calibrated for this runtime (" + drt.id + "): its experts' down projection reduces over a strided weight dimension, "
                               "read at strided_reduction_bandwidth_ratio (" + format_sig(a.strided_reduction_bandwidth_ratio, 2) + ") of the contiguous "
                               "rate, a figure measured on another Inductor kernel, not fitted; the band spans its range");
+        if ((static_cache || heads_sharded || step_rows > batch || all_experts_dense) && drt.calibrated_by.empty())
+            c.notes.push_back("not calibrated for this runtime (" + drt.id + "): its static shapes (the compiled bucket or batch each step runs, "
+                              "heads padded over its ranks, experts run densely) are counted from its code and priced on the decode roofline, "
+                              "not fitted; what its compiled kernels take beyond the bytes they read is not modelled");
         if (drt.recomputes_context && drt.calibrated_by.empty())
             c.notes.push_back("not calibrated for this runtime (" + drt.id + "): it calls the model without a KV cache, so every step runs the whole "
                               "sequence so far at prefill_compute_efficiency; its KV-cache memory above is what a cached run would hold, not what it holds");
