@@ -272,4 +272,43 @@ TEST(EncoderUnfusedBytes, BertBaseEagerPerItemByHand) {
     EXPECT_DOUBLE_EQ(encoder_unfused_bytes_per_item(bert, 128, 0, 0, 2), 0.0);
 }
 
+// transformers-neuronx 2.18's token buckets for n_positions 4096: 128, 256, 512, 1024, 2048, 4096; a step at
+// position p runs the smallest bucket of at least p + 1 tokens. A 128-in, 3,968-out run writes positions
+// 128 .. 4095, needing 129 .. 4096 tokens: 128 steps in 256, 256 in 512, 512 in 1024, 1024 in 2048, 2048 in 4096:
+// (128 x 256 + 256 x 512 + 512 x 1024 + 1024 x 2048 + 2048 x 4096) / 3968 = 11,173,888 / 3968 = 2816 (the
+// histories average 2112). NxD's --seq-len 12800 tutorials (buckets ... 8192, 12800) decode from position 10,000:
+// every step in 12,800. One step at position 0 needs 1 token: the 128 bucket; past the last bucket, the last.
+TEST(MeanPowerOfTwoBucket, HandBuckets) {
+    EXPECT_NEAR(mean_power_of_two_bucket(128, 3968, 128, 4096), 2816.0, 1e-9);
+    EXPECT_NEAR(mean_power_of_two_bucket(10000, 1501, 128, 12800), 12800.0, 1e-9);
+    EXPECT_NEAR(mean_power_of_two_bucket(0, 1, 128, 4096), 128.0, 1e-12);
+    EXPECT_NEAR(mean_power_of_two_bucket(5000, 10, 128, 4096), 4096.0, 1e-12);
+    // positions 127 and 128 need 128 and 129 tokens: one step in 128, one in 256
+    EXPECT_NEAR(mean_power_of_two_bucket(127, 2, 128, 4096), 192.0, 1e-12);
+    EXPECT_DOUBLE_EQ(mean_power_of_two_bucket(128, 0, 128, 4096), 0.0);
+}
+
+// Heads as the Neuron runtimes shard them. transformers-neuronx 2.18 at TP 24: Llama 2 7B's 32 heads (MHA) pad to 48
+// query and KV; Llama 2 13B's 40 to 48; Mistral 7B's 8 KV heads (8 % 24 != 0) are replicated to the 32 query heads
+// and padded to 48; Llama 2 70B's 64 / 8 to 72 / 72; at TP 8 Mistral's 8 KV heads divide and stay. NxD Inference
+// (gqa.py): Llama 3.3 70B at TP 64 keeps 64 query heads and replicates its 8 KV heads to 64 (REPLICATE_TO_TP_DEGREE);
+// its docstring's example, 56 / 8 heads at TP 32, runs 64 / 32; 40 / 8 at TP 12 (12 % 8 != 0) converts to MHA, 48 / 48;
+// Llama 3.1 8B at TP 4 (8 KV heads divide by 4) stays 32 / 8. An unknown rule leaves the model's own.
+TEST(ShardedHeads, NeuronRules) {
+    auto q = [](int h, int kv, int r, const char* rule) { return sharded_heads(h, kv, r, rule).query; };
+    auto k = [](int h, int kv, int r, const char* rule) { return sharded_heads(h, kv, r, rule).kv; };
+    const char* tnx = "pad-replicate-to-heads";
+    const char* nxd = "pad-replicate-to-ranks";
+    EXPECT_EQ(q(32, 32, 24, tnx), 48.0); EXPECT_EQ(k(32, 32, 24, tnx), 48.0);
+    EXPECT_EQ(q(40, 40, 24, tnx), 48.0); EXPECT_EQ(k(40, 40, 24, tnx), 48.0);
+    EXPECT_EQ(q(32, 8, 24, tnx), 48.0);  EXPECT_EQ(k(32, 8, 24, tnx), 48.0);
+    EXPECT_EQ(q(64, 8, 24, tnx), 72.0);  EXPECT_EQ(k(64, 8, 24, tnx), 72.0);
+    EXPECT_EQ(q(32, 8, 8, tnx), 32.0);   EXPECT_EQ(k(32, 8, 8, tnx), 8.0);
+    EXPECT_EQ(q(64, 8, 64, nxd), 64.0);  EXPECT_EQ(k(64, 8, 64, nxd), 64.0);
+    EXPECT_EQ(q(56, 8, 32, nxd), 64.0);  EXPECT_EQ(k(56, 8, 32, nxd), 32.0);
+    EXPECT_EQ(q(40, 8, 12, nxd), 48.0);  EXPECT_EQ(k(40, 8, 12, nxd), 48.0);
+    EXPECT_EQ(q(32, 8, 4, nxd), 32.0);   EXPECT_EQ(k(32, 8, 4, nxd), 8.0);
+    EXPECT_EQ(q(32, 8, 24, ""), 32.0);   EXPECT_EQ(k(32, 8, 24, ""), 8.0);
+}
+
 } // namespace hwplan

@@ -3238,5 +3238,57 @@ TEST(SramSystems, ServingMemoryOnAnSramSystemSaysItIsAGpuEnginesFit) {
     EXPECT_FALSE(has_note(plan_on("h100-sxm"), note));
 }
 
+// Static-shape Neuron runtimes (runtimes.json decode_runtimes; plan_serving.cpp decode_phase). Llama 2 7B, BF16, batch 8,
+// 128 in / 3,968 out on 12 Inferentia2 at TP 12 (24 NeuronCores, tensor_parallel_cores 2). Under transformers-neuronx
+// 2.18 against the default tuned runtime, each device's decode step reads
+//   + the padded heads' projections: 32 layers x 4096 x 128 x (2 x 16 q/o + 2 x 16 k/v) x 2 B = 2,147,483,648 B / 12
+//   + the KV cache over the mean bucket, 48 heads: 8 x 2816 x (32 x 48 x 128 x 2 x 2 B = 786,432) / 12
+//   - the KV cache over the mean history, 32 heads: 8 x 2112 x 524,288 / 12
+// = 178,956,970.7 + 1,476,395,008 - 738,197,504 = 917,154,474.7 B more.
+TEST(NeuronRuntimes, TransformersNeuronxReadsTheBucketAndThePaddedHeads) {
+    auto plan_with = [](const std::string& runtime) {
+        return run(R"({"stage": "batch", "model": "llama-2-7b", "precision": {"weights": "bf16", "kv_cache": "bf16", "compute": "bf16"},
+            "serve": {"context_tokens": 4096, "prompt_tokens": 128, "output_tokens": 3968, "concurrent_users": 8, "tensor_parallel": 12)" +
+                   (runtime.empty() ? std::string() : R"(, "runtime": ")" + runtime + "\"") + R"(},
+            "hardware": {"devices": ["inferentia2"], "count": 12}})").candidates.at(0);
+    };
+    const Candidate tuned = plan_with(""), tnx = plan_with("transformers-neuronx-2.18");
+    EXPECT_NEAR(tnx.phases.at(0).roofline.bytes - tuned.phases.at(0).roofline.bytes, 917154474.67, 1.0);
+    EXPECT_NE(tnx.phases.at(0).name.find("attention over 2816 tokens"), std::string::npos) << tnx.phases.at(0).name;
+    EXPECT_NE(tnx.phases.at(0).name.find("48 query / 48 KV over 24 ranks"), std::string::npos) << tnx.phases.at(0).name;
+    EXPECT_LT(tnx.figures.at("throughput_tokens_per_s").value, tuned.figures.at("throughput_tokens_per_s").value);
+}
+
+// optimum-neuron 0.4 pads a lone request to the compiled batch and attends over the whole compiled sequence: Llama
+// 3.1 8B (8 KV heads divide TP 4: no padding; 131,072 B of KV per token) on one Trainium2, 1500 in / 250 out, compiled
+// batch 32 and sequence 4096, against the tuned runtime at batch 1 and a 1,625-token mean history:
+// 32 x 4096 x 131,072 - 1625 x 131,072 + 31 more input-embedding rows x 8,192 B = 16,967,131,136 B more per step.
+// Its prompt is encoded padded to 4096 tokens. Qwen3-30B-A3B (128 experts, top 8) compiled at batch 16 reaches
+// 16 x 8 / 128 = 1.0: every expert read (NxD forward_all_experts); at batch 8 each token loads its 8 (64 of 128 loads):
+// batch 16 reads 0.5 x 57,982,058,496 B of experts (48 x 128 x 3 x 2048 x 768 x 2 B) + 8 x 4096 x 98,304 B of KV more.
+TEST(NeuronRuntimes, OptimumNeuronRunsTheCompiledShapes) {
+    auto llama = [](bool optimum) {
+        return run(std::string(R"({"stage": "serve", "model": "llama-3.1-8b", "precision": {"weights": "bf16", "kv_cache": "bf16", "compute": "bf16"},
+            "serve": {"context_tokens": 1750, "prompt_tokens": 1500, "output_tokens": 250, "concurrent_users": 1)") +
+                   (optimum ? R"(, "runtime": "optimum-neuron-0.4", "compiled_batch": 32, "compiled_sequence_tokens": 4096)" : "") + R"(},
+            "hardware": {"devices": ["trainium2"], "count": 1}})").candidates.at(0);
+    };
+    const Candidate tuned = llama(false), opt = llama(true);
+    EXPECT_NEAR(opt.phases.at(0).roofline.bytes - tuned.phases.at(0).roofline.bytes, 16967131136.0, 1.0);
+    EXPECT_NE(opt.phases.at(1).name.find("encoded padded to the compiled 4096"), std::string::npos) << opt.phases.at(1).name;
+    EXPECT_GT(opt.phases.at(1).roofline.flops, 2.5 * tuned.phases.at(1).roofline.flops);
+    auto qwen = [](int compiled) {
+        return run(R"({"stage": "serve", "model": "qwen3-30b-a3b", "precision": {"weights": "bf16", "kv_cache": "bf16", "compute": "bf16"},
+            "serve": {"context_tokens": 1750, "prompt_tokens": 1500, "output_tokens": 250, "concurrent_users": 1,
+            "runtime": "optimum-neuron-0.4", "compiled_batch": )" + std::to_string(compiled) + R"(, "compiled_sequence_tokens": 4096},
+            "hardware": {"devices": ["trainium2"], "count": 1}})").candidates.at(0);
+    };
+    const Candidate q16 = qwen(16), q8 = qwen(8);
+    EXPECT_NE(q16.phases.at(0).name.find("every routed expert over every row"), std::string::npos) << q16.phases.at(0).name;
+    EXPECT_EQ(q8.phases.at(0).name.find("every routed expert over every row"), std::string::npos) << q8.phases.at(0).name;
+    const double expected = 0.5 * 57982058496.0 + 8.0 * 4096 * 98304;
+    EXPECT_NEAR(q16.phases.at(0).roofline.bytes - q8.phases.at(0).roofline.bytes, expected, 0.005 * expected); // + routing kernels' bytes
+}
+
 } // namespace
 } // namespace hwplan

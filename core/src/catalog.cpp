@@ -245,6 +245,7 @@ PeakRate read_peak(Reader& c, const std::string& key) {
         d.fp4 = read_peak(c, "fp4_dense_TFLOPS");
         d.compute_note = c.string("note", false).value_or("");
         d.streaming_multiprocessors = c.integer("streaming_multiprocessors", false, 1, 100000).value_or(0);
+        d.tensor_parallel_cores = c.integer("tensor_parallel_cores", false, 1, 1024).value_or(1);
         d.sustained_16bit_flop_per_s = c.number("sustained_16bit_TFLOPS", false, 0.001, 1e6).value_or(0) * 1e12;
         d.sustained_16bit_measured = c.boolean("sustained_16bit_measured", false).value_or(true);
         if (!d.sustained_16bit_measured && d.sustained_16bit_flop_per_s <= 0)
@@ -258,6 +259,7 @@ PeakRate read_peak(Reader& c, const std::string& key) {
             c.ctx().add(c.path(), "needs at least one published peak (a dense TFLOPS figure)");
         std::vector<std::string> figures = keys;
         figures.push_back("streaming_multiprocessors");
+        figures.push_back("tensor_parallel_cores");
         figures.push_back("sustained_16bit_TFLOPS");
         attach_source(c, book, figures);
     });
@@ -725,6 +727,12 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
     t.serial_vocab_round_trips = e.number("serial_vocab_round_trips", false, 0, 100).value_or(0);
     t.recomputes_context = e.boolean("recomputes_context", false).value_or(false);
     t.expert_down_projection_strided = e.boolean("expert_down_projection_strided", false).value_or(false);
+    if (auto span = e.choice("attention_span", false, {"history", "power_of_two_bucket", "compiled_sequence"})) t.attention_span = *span == "history" ? "" : *span;
+    t.attention_bucket_min_tokens = e.number("attention_bucket_min_tokens", t.attention_span == "power_of_two_bucket", 1, 1e7).value_or(0);
+    t.pads_batch_to_compiled = e.boolean("pads_batch_to_compiled", false).value_or(false);
+    t.prefill_pads_to_compiled_context = e.boolean("prefill_pads_to_compiled_context", false).value_or(false);
+    if (auto hs = e.choice("head_sharding", false, {"even", "pad-replicate-to-heads", "pad-replicate-to-ranks"})) t.head_sharding = *hs == "even" ? "" : *hs;
+    t.moe_all_experts_share = e.number("moe_all_experts_share", false, 0, 1e3).value_or(0);
     t.is_default = e.boolean("default", false).value_or(false);
     t.served_host_time_unmodelled_share = e.number("served_host_time_unmodelled_share", false, 0, 0.95).value_or(0);
     t.profile_tokens_floor = e.number("profile_tokens_floor", false, 0, 1e7).value_or(0);
@@ -733,7 +741,8 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
     t.calibrated_by = e.strings("calibrated_by", false);
     e.string("note", false);
     attach_source(e, b, {"host_ops_per_layer", "host_ops_per_step", "serial_vocab_round_trips", "recomputes_context", "expert_down_projection_strided",
-                         "served_host_time_unmodelled_share",
+                         "served_host_time_unmodelled_share", "attention_span", "attention_bucket_min_tokens", "pads_batch_to_compiled",
+                         "prefill_pads_to_compiled_context", "head_sharding", "moe_all_experts_share",
                          "profile_tokens_floor", "profile_holds_allreduce_inputs", "profile_sampler_bytes_per_logit"});
     t.source = b.source_of.count(e.at("host_ops_per_layer")) ? b.source_of[e.at("host_ops_per_layer")] : "";
     return t;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "hwplan/memory.h"
 
@@ -248,6 +250,35 @@ double mg1_quantile_s(const QueueWait& w, double q) {
     const double rho = w.utilization;
     if (rho <= 1.0 - q || w.mean_s <= 0) return 0; // at least a share q of requests do not wait at all
     return (w.mean_s / rho) * std::log(rho / (1.0 - q));
+}
+
+double mean_power_of_two_bucket(double first_position, double steps, double min_bucket, double max_bucket) {
+    if (steps <= 0 || max_bucket <= 0) return 0;
+    std::vector<double> buckets;
+    for (double b = std::max(1.0, min_bucket); b < max_bucket; b *= 2) buckets.push_back(b);
+    buckets.push_back(max_bucket);
+    // A step at position p needs p + 1 tokens: tokens n = first + 1 .. first + steps, each in the smallest bucket >= n.
+    const double lo = first_position + 1, hi = first_position + steps; // inclusive range of n
+    double sum = 0, below = 0; // `below`: the previous bucket's size (tokens up to it fall in an earlier bucket)
+    for (size_t i = 0; i < buckets.size(); ++i) {
+        const double top = i + 1 == buckets.size() ? std::max(hi, buckets[i]) : buckets[i]; // the last takes the rest
+        const double from = std::max(lo, below + 1), to = std::min(hi, top);
+        if (to >= from) sum += (to - from + 1) * buckets[i];
+        below = top;
+    }
+    return sum / steps;
+}
+
+ShardedHeads sharded_heads(int heads, int kv_heads, int ranks, const std::string& rule) {
+    ShardedHeads h{double(heads), double(kv_heads > 0 ? kv_heads : heads)};
+    if (heads <= 0 || ranks <= 1 || (rule != "pad-replicate-to-heads" && rule != "pad-replicate-to-ranks")) return h;
+    const int kv = kv_heads > 0 ? kv_heads : heads;
+    const double q = std::ceil(double(heads) / ranks) * ranks;
+    h.query = q;
+    if (kv == heads) h.kv = q; // multi-head: the KV heads are padded with the query heads
+    else if (rule == "pad-replicate-to-heads") h.kv = kv % ranks == 0 ? kv : q;
+    else h.kv = (kv < ranks || kv % ranks != 0) ? (ranks % kv == 0 ? double(ranks) : q) : double(kv);
+    return h;
 }
 
 } // namespace hwplan

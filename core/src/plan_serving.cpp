@@ -185,11 +185,36 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     c.layout = {.tensor_parallel = tp, .pipeline_parallel = pp, .data_parallel = 1, .expert_parallel = std::max(1, ep)};
     const WeightBytes& wb = basis.weights;
     const double kvb = basis.kv_value_bytes;
+    // The decode runtime (runtimes.json "decode_runtimes", serve.runtime; runtime.h DecodeRuntime).
+    static const DecodeRuntime kTuned{.id = "tuned", .name = "tuned runtime (no catalog decode runtimes)"};
+    const DecodeRuntime* found_rt = basis.runtime;
+    const DecodeRuntime& drt = found_rt ? *found_rt : kTuned;
     // KV heads split across tensor-parallel ranks (replicated when there are fewer heads than ranks;
     // latent caches are per token, not per head, and replicate); layers split across pipeline stages.
     const bool latent = arch.has_mla;
-    const double kv_div = (latent ? 1.0 : std::min<double>(tp, std::max(1, arch.kv_heads))) * pp * groups;
-    const double kv_seq = kv_bytes_per_sequence(arch, kvb, sh.context, a.kv_block_tokens);
+    // A runtime that shards heads over its own ranks (each device's tensor_parallel_cores NeuronCores) pads the query
+    // heads to a multiple of the ranks and replicates KV heads that do not divide by them (runtime.h head_sharding,
+    // performance.h sharded_heads): transformers-neuronx 2.18 runs Llama 2 7B's 32 heads as 48 on 24 NeuronCores, and
+    // Mistral 7B's 8 KV heads as 48 (decoder.py to_neuron and init_caches). The padded and replicated heads'
+    // projections are stored and read like the model's own, and every rank holds its heads' KV cache.
+    const int head_ranks = tp * std::max(1, d.tensor_parallel_cores);
+    const ShardedHeads sharded = !latent && !drt.head_sharding.empty() && arch.head_dim > 0
+        ? sharded_heads(arch.heads, arch.kv_heads, head_ranks, drt.head_sharding) : ShardedHeads{double(arch.heads), double(arch.kv_heads > 0 ? arch.kv_heads : arch.heads)};
+    const double model_kv_heads = arch.kv_heads > 0 ? arch.kv_heads : arch.heads;
+    const bool heads_sharded = !latent && !drt.head_sharding.empty() && arch.heads > 0 && (sharded.query != arch.heads || sharded.kv != model_kv_heads);
+    const double kv_head_scale = heads_sharded ? sharded.kv / model_kv_heads : 1.0;
+    const double query_head_scale = heads_sharded ? sharded.query / arch.heads : 1.0;
+    // q and o projections of the padded query heads, k and v of the extra KV heads, at the weights' storage bits
+    const double head_pad_bytes = heads_sharded
+        ? double(arch.layers) * arch.hidden * arch.head_dim * (2.0 * (sharded.query - arch.heads) + 2.0 * (sharded.kv - model_kv_heads)) *
+              (wb.quantized_params > 0 ? wb.bits_per_weight : 16.0) / 8.0
+        : 0.0;
+    // Static shapes (runtime.h attention_span, pads_batch_to_compiled): the graphs were compiled for
+    // serve.compiled_batch sequences of serve.compiled_sequence_tokens; a runtime that pads runs every step at them.
+    const double compiled_sequence = w.serve.compiled_sequence_tokens > 0 ? w.serve.compiled_sequence_tokens : sh.context;
+    const bool static_cache = !drt.attention_span.empty();
+    const double kv_div = heads_sharded ? double(tp) * pp * groups : (latent ? 1.0 : std::min<double>(tp, std::max(1, arch.kv_heads))) * pp * groups;
+    const double kv_seq = kv_head_scale * kv_bytes_per_sequence(arch, kvb, static_cache ? std::max(sh.context, compiled_sequence) : sh.context, a.kv_block_tokens);
 
     MemoryUse& m = c.memory;
     if (!e.numbers_only) m.terms.reserve(4); // weights, KV cache, activations, overhead
@@ -197,12 +222,16 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     m.capacity_bytes = usable_bytes(d, a, true);
     // Weights per device: everything split over tp x pp; under expert parallelism the dense part over tp and
     // the routed experts over all ep devices.
-    m.weights_bytes = wide ? (wb.total - wb.experts) / tp + wb.experts / ep : wb.total / (tp * pp);
+    m.weights_bytes = wide ? (wb.total + head_pad_bytes - wb.experts) / tp + wb.experts / ep : (wb.total + head_pad_bytes) / (tp * pp);
     e.term(m, "weights", m.weights_bytes, [&] { return std::string(wb.why + (wide ? ", dense layers split over " + std::to_string(tp) + " and the routed experts over " + std::to_string(ep) + " devices"
                                                                                   : n > 1 ? ", split over " + std::to_string(n) + " devices" : "")); });
-    m.kv_cache_bytes = sh.users * kv_seq / kv_div;
-    e.term(m, "kv_cache", m.kv_cache_bytes, [&] { return std::string(format_sig(sh.users, 6) + " sequences x " + format_sig(sh.context, 6) + " tokens x " +
-                 gb(kv_bytes_per_token(arch, kvb)) + "/token (" + w.precision.kv_cache + ")" +
+    const double cache_rows = static_cache && drt.pads_batch_to_compiled && w.serve.compiled_batch > sh.users ? w.serve.compiled_batch : sh.users;
+    m.kv_cache_bytes = cache_rows * kv_seq / kv_div;
+    e.term(m, "kv_cache", m.kv_cache_bytes, [&] { return std::string(format_sig(cache_rows, 6) + " sequences x " +
+                 format_sig(static_cache ? std::max(sh.context, compiled_sequence) : sh.context, 6) + " tokens x " +
+                 gb(kv_head_scale * kv_bytes_per_token(arch, kvb)) + "/token (" + w.precision.kv_cache + ")" +
+                 (static_cache ? ", a static cache of the compiled shapes (" + drt.id + ")" : std::string()) +
+                 (heads_sharded ? ", " + format_sig(sharded.kv, 4) + " KV heads as " + drt.id + " shards them over " + std::to_string(head_ranks) + " ranks" : std::string()) +
                  (kv_div > 1 ? " / " + format_sig(kv_div, 3) : "") + ", sliding layers capped at their window, " +
                  format_sig(a.kv_block_tokens, 3) + "-token blocks"); });
     // A serving engine reserves activations for its whole token budget, whatever the prompts: vLLM sizes the KV
@@ -317,18 +346,36 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // A step reads the weights once, but of the untied input embedding table only the batch's rows (OpenAI's
     // gpt-oss model card leaves the table out of the active parameters for that reason), and of the routed
     // experts only those the batch's tokens touch.
-    // `rows` sequences in the step: {weights read, the routed experts' share of them}.
+    // A runtime with static shapes that pads the batch (optimum-neuron 0.4: NxDDecoderWrapper.forward pads a smaller
+    // batch "up to the compiled batch size", _forward_with_pad) runs every step at serve.compiled_batch rows: the
+    // padding rows cost what real ones do (GEMM rows, KV cache read, attention) and produce nothing.
+    auto padded_rows = [&](double rows) { return drt.pads_batch_to_compiled && w.serve.compiled_batch > rows ? double(w.serve.compiled_batch) : rows; };
+    // What a step of `rows` sequences (padded already) reads: the weights, of them the routed experts' share, and
+    // whether every expert runs over every token of the step (NxD forward_all_experts).
+    struct StepRead {
+        double weights = 0, experts = 0;
+        bool all_experts_dense = false;
+    };
     auto step_weights_read = [&](double rows) {
-        double weights = wb.total - wb.input_embedding + std::min(wb.input_embedding, rows * wb.input_embedding_row_bytes);
-        double experts = 0;
+        StepRead r;
+        r.weights = wb.total + head_pad_bytes - wb.input_embedding + std::min(wb.input_embedding, rows * wb.input_embedding_row_bytes);
         if (wb.experts > 0) {
             const auto& ex = arch.moe;
-            const double touched = expected_experts_touched(ex.experts, ex.active_experts, rows);
-            weights -= wb.experts - wb.experts * touched / ex.experts;
-            experts = wb.experts * touched / ex.experts;
+            double touched = expected_experts_touched(ex.experts, ex.active_experts, rows);
+            if (drt.moe_all_experts_share > 0 && ex.experts > 0) {
+                // NxD ExpertMLPsV2.forward at token generation: perc_experts_loaded = tokens x top_k / experts; at or above
+                // DEFAULT_SELECTIVE_LOADING_THRESHOLD (1.0) forward_all_experts ("all tokens are computed by all experts"),
+                // below it forward_selective_loading, a loop over the tokens that loads each one's top_k experts.
+                r.all_experts_dense = rows * ex.active_experts / ex.experts >= drt.moe_all_experts_share;
+                touched = r.all_experts_dense ? ex.experts : std::min<double>(ex.experts, rows * ex.active_experts);
+            }
+            r.weights -= wb.experts - wb.experts * touched / ex.experts;
+            r.experts = wb.experts * touched / ex.experts;
         }
-        return std::pair<double, double>{weights, experts};
+        return r;
     };
+    const double step_rows = padded_rows(batch);                                   // the steady batch's step, for the notes below
+    const bool all_experts_dense = step_weights_read(step_rows).all_experts_dense; // likewise
     // Bytes one device reads per step: the weights' share (under expert parallelism the dense part over tp and
     // the experts the batch touches over ep) and the KV cache of the sequences it holds.
     auto device_weights_read = [&](double total, double experts) { return wide ? (total - experts) / tp + experts / ep : total / (tp * pp); };
@@ -366,14 +413,19 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // `seqs` prompts of `prompt` tokens prefilled together: an engine step's token budget (prefill_chunk_tokens,
     // vLLM's max_num_batched_tokens) takes several short prompts at once, so each chunk reads the weights once
     // for all of them and its all-reduces carry all their tokens (one latency each).
-    auto prefill_phase = [&](double prompt, double seqs = 1) {
+    // A runtime that encodes every prompt at its compiled context length (optimum-neuron 0.4: one context-encoding
+    // bucket, max_context_length = sequence_length, and pad_to_max_compiled_seq pads input_ids to it) runs the
+    // padded length's FLOPs and cache writes for any prompt.
+    auto encoded_tokens = [&](double prompt) { return drt.prefill_pads_to_compiled_context ? std::max(prompt, compiled_sequence) : prompt; };
+    auto prefill_phase = [&](double prompt_given, double seqs = 1) {
+        const double prompt = encoded_tokens(prompt_given);
         const double tokens = prompt * seqs;
         const double chunks = std::ceil(tokens / std::max(1.0, a.prefill_chunk_tokens));
         const double f = seqs * prefill_flops(arch, w.model.active_params, prompt);
         Phase ph;
         ph.precision = peak.precision;
         const Roofline body = roofline(wide ? f * (1 - expert_flop_share) / tp + f * expert_flop_share / n : f / (tp * pp),
-                                       chunks * device_weights_read(wb.total, wb.experts) + tokens * kv_bytes_per_token(arch, kvb) / (tp * pp),
+                                       chunks * device_weights_read(wb.total + head_pad_bytes, wb.experts) + tokens * kv_head_scale * kv_bytes_per_token(arch, kvb) / (tp * pp),
                                        peak.achieved(a.prefill_compute_efficiency, a), d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
         ph.roofline = routing_per_token > 0 ? roofline_sequence(body, roofline(0, routing_bytes(tokens), peak.achieved(a.prefill_compute_efficiency, a),
                                                                                 d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency))
@@ -388,9 +440,6 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // runs ahead of the host asynchronously, so the step takes the longer of the two (the gpt-fast blog: eager
     // decoding is "heavily CPU overhead bound", 25.5 tok/s where the same model compiled runs 107). The launch
     // overhead decode_step_overhead_s stands for is inside that count, so it is not added again.
-    static const DecodeRuntime kTuned{.id = "tuned", .name = "tuned runtime (no catalog decode runtimes)"};
-    const DecodeRuntime* found_rt = basis.runtime;
-    const DecodeRuntime& drt = found_rt ? *found_rt : kTuned;
     const double host_ops = drt.host_ops_per_layer * arch.layers + drt.host_ops_per_step;
     const double host_s = host_ops * a.eager_op_host_s;
     // Host work that starts only once the device has returned the step's logits cannot overlap the device and adds to
@@ -422,15 +471,30 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // A step of `rows` sequences at their average history: `prompt` tokens and half of `output` generated.
     auto decode_phase = [&](double prompt, double output, double rows) {
         const double ctx = prompt + output / 2;
-        const auto [weights_read, rows_experts_read] = step_weights_read(rows);
+        // The step's rows as the runtime runs them (padded to a compiled batch) and what they read.
+        const double run_rows = padded_rows(rows);
+        const StepRead read = step_weights_read(run_rows);
+        const double weights_read = read.weights, rows_experts_read = read.experts;
+        const bool dense_experts = read.all_experts_dense;
         const double rows_strided_bytes = strided_extra(rows_experts_read);
+        // What each step's attention spans (runtime.h attention_span): the history itself, or under static shapes the
+        // compiled bucket that holds it, masked beyond the history but read and scored whole (transformers-neuronx
+        // 2.18: each token bucket's program takes the KV cache sliced to its n_positions, and attention.score and
+        // attention.context run over all of them; optimum-neuron 0.4: one token-generation bucket, the sequence length).
+        const double span = drt.attention_span == "compiled_sequence"     ? std::max(ctx, compiled_sequence)
+                            : drt.attention_span == "power_of_two_bucket" ? mean_power_of_two_bucket(prompt, std::max(1.0, output), drt.attention_bucket_min_tokens, compiled_sequence)
+                                                                          : ctx;
         Phase ph;
         ph.precision = peak.precision;
         const double share = 1.0 / (tp * pp * groups);
         const double weight_flops_per_token = decode_flops_per_token(arch, w.model.active_params, 0); // no history: the weights' GEMMs alone
-        const double gemm_flops = rows * weight_flops_per_token * share;
-        const double attention_flops = rows * (decode_flops_per_token(arch, w.model.active_params, ctx) - weight_flops_per_token) * share;
-        const double kv_bytes = kv_reads * rows * kv_bytes_per_sequence(arch, kvb, ctx, 0) * share;
+        // Under forward_all_experts every token runs every routed expert: experts / k times the routed GEMMs' FLOPs.
+        const double routed_dense_factor = dense_experts && arch.moe.active_experts > 0 ? double(arch.moe.experts) / arch.moe.active_experts : 1.0;
+        const double gemm_flops_per_token = weight_flops_per_token * (1 + routed_flop_share * (routed_dense_factor - 1)) +
+                                            (head_pad_bytes > 0 ? 2.0 * head_pad_bytes / ((wb.quantized_params > 0 ? wb.bits_per_weight : 16.0) / 8.0) : 0.0);
+        const double gemm_flops = run_rows * gemm_flops_per_token * share;
+        const double attention_flops = run_rows * query_head_scale * (decode_flops_per_token(arch, w.model.active_params, span) - weight_flops_per_token) * share;
+        const double kv_bytes = kv_reads * run_rows * kv_head_scale * kv_bytes_per_sequence(arch, kvb, span, 0) * share;
         const double flop_per_s = peak.achieved(gemm_share, a), bytes_per_s = d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency;
         // Tile quantisation of the rows (performance.h gemm_row_tile_efficiency): the dense GEMMs run the step's
         // sequences as rows; a grouped GEMM tiles each routed expert's own rows apart (CUTLASS GemmGrouped: one
@@ -438,23 +502,29 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         // tensor parallelism, whole experts with the same rows under expert parallelism). decode_compute_efficiency
         // is the dense share at full tiles (its anchor runs 256 rows: two whole tiles).
         const double tile = a.gemm_tile_elements;
-        const double rows_per_expert = moe_layers > 0 ? rows * arch.moe.active_experts / std::max(1, arch.moe.experts) : 0.0;
-        const double slow = (1 - routed_flop_share) / gemm_row_tile_efficiency(rows / groups, tile) +
-                            (routed_flop_share > 0 ? routed_flop_share / gemm_row_tile_efficiency(rows_per_expert, tile) : 0.0);
+        const double rows_per_expert = moe_layers > 0 ? (dense_experts ? run_rows : run_rows * arch.moe.active_experts / std::max(1, arch.moe.experts)) : 0.0;
+        const double routed_share_now = routed_flop_share * routed_dense_factor / (1 + routed_flop_share * (routed_dense_factor - 1));
+        const double slow = (1 - routed_share_now) / gemm_row_tile_efficiency(run_rows / groups, tile) +
+                            (routed_share_now > 0 ? routed_share_now / gemm_row_tile_efficiency(rows_per_expert, tile) : 0.0);
         const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read + rows_strided_bytes, rows_experts_read + rows_strided_bytes), flop_per_s / slow, bytes_per_s);
         const Roofline attention = roofline(attention_flops, kv_bytes, flop_per_s, bytes_per_s);
-        const Roofline routing = roofline(0, routing_bytes(rows), flop_per_s, bytes_per_s);
+        const Roofline routing = roofline(0, routing_bytes(run_rows), flop_per_s, bytes_per_s);
         ph.roofline = routing_per_token > 0 ? roofline_sequence(roofline_sequence(gemm, attention), routing) : roofline_sequence(gemm, attention);
         if (e.explain) {
             auto part = [](const Roofline& r) { return std::string(r.compute_bound ? "compute" : "memory") + "-bound " + format_sig(r.time_s * 1e3, 3) + " ms"; };
             ph.name = "decode step (rows " + format_sig(rows, 6) + ", " + format_sig(ctx, 6) + "-token history" +
+                      (run_rows > rows ? ", run as the compiled batch of " + format_sig(run_rows, 6) + " rows (" + drt.id + " pads to it)" : std::string()) +
+                      (span != ctx ? ", attention over " + format_sig(span, 6) + " tokens (" + drt.id + ": " +
+                                         (drt.attention_span == "compiled_sequence" ? std::string("the compiled sequence length") : std::string("the mean compiled bucket")) + ")" : std::string()) +
+                      (heads_sharded ? ", heads run as " + format_sig(sharded.query, 4) + " query / " + format_sig(sharded.kv, 4) + " KV over " + std::to_string(head_ranks) + " ranks" : std::string()) +
+                      (dense_experts ? ", every routed expert over every row" : std::string()) +
                       (kv_reads > 1 ? ", KV cache read " + format_sig(kv_reads, 3) + "x: once per query head" : "") +
                       "; weight GEMMs " + part(gemm) +
                       (slow > 1.0005 ? " (rows padded to " + format_sig(tile, 4) + "-row tiles" + (rows_per_expert > 0 ? ", " + format_sig(rows_per_expert, 4) + " per routed expert" : std::string()) +
                                            ": x" + format_sig(slow, 3) + " compute)" : std::string()) + " + attention over the KV cache " + part(attention) +
                       (routing_per_token > 0 ? " + the routed experts' expand, activation and finalize kernels " + gb(routing.bytes) + " " + part(routing) : std::string()) + ")";
         }
-        ph.communication_s = tp_comm(rows / groups) + pp_comm(rows) + a2a_comm(rows);
+        ph.communication_s = tp_comm(run_rows / groups) + pp_comm(run_rows) + a2a_comm(run_rows);
         double device_s = pp * ph.roofline.time_s + ph.communication_s;
         if (drt.recomputes_context) {
             // No KV cache (Optimum's ORTModelForCausalLM with use_cache=False): the step that emits token j runs the
@@ -489,12 +559,15 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     if (!e.numbers_only) c.phases.push_back(dec);
 
     Phase pre = prefill_phase(sh.prompt);
-    if (e.explain) pre.name = "prefill (" + format_sig(sh.prompt, 6) + " tokens)";
+    if (e.explain)
+        pre.name = "prefill (" + format_sig(sh.prompt, 6) + " tokens" +
+                   (encoded_tokens(sh.prompt) > sh.prompt ? ", encoded padded to the compiled " + format_sig(encoded_tokens(sh.prompt), 6) + " (" + drt.id + ")" : std::string()) + ")";
     if (!e.numbers_only) c.phases.push_back(pre);
     // Device time per sequence's prefill when a batch runs (throughput, not one request's first token): prompts
     // shorter than the step's token budget share a step with as many others as fit in it (continuous batching
     // with chunked prefill, Agrawal et al. 2024; TensorRT-LLM's static batches prefill the whole batch at once).
-    const double packed_seqs = std::clamp(std::floor(a.prefill_chunk_tokens / std::max(1.0, sh.prompt)), 1.0, std::max(1.0, batch));
+    const double packed_seqs = drt.prefill_pads_to_compiled_context ? 1.0 // one prompt per context-encoding call (ctx_batch_size 1)
+                                                                     : std::clamp(std::floor(a.prefill_chunk_tokens / std::max(1.0, sh.prompt)), 1.0, std::max(1.0, batch));
     const double prefill_per_seq_s = packed_seqs > 1 ? prefill_phase(sh.prompt, packed_seqs).time_s / packed_seqs : pre.time_s;
 
     // Serving under a steady arrival rate (continuous batching, chunked prefill): each step, batch / output
@@ -685,10 +758,14 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                               "output processing of every running sequence) is not modelled; the plan is the device's time alone, and the "
                               "band's slow end allows the host up to " + format_sig(100 * drt.served_host_time_unmodelled_share, 3) +
                               " % of the run (runtimes.json served_host_time_unmodelled_share)");
-        if (strided_extra(step_weights_read(batch).second) > 0 && drt.calibrated_by.empty())
+        if (strided_extra(step_weights_read(step_rows).experts) > 0 && drt.calibrated_by.empty())
             c.notes.push_back("not calibrated for this runtime (" + drt.id + "): its experts' down projection reduces over a strided weight dimension, "
                               "read at strided_reduction_bandwidth_ratio (" + format_sig(a.strided_reduction_bandwidth_ratio, 2) + ") of the contiguous "
                               "rate, a figure measured on another Inductor kernel, not fitted; the band spans its range");
+        if ((static_cache || heads_sharded || step_rows > batch || all_experts_dense) && drt.calibrated_by.empty())
+            c.notes.push_back("not calibrated for this runtime (" + drt.id + "): its static shapes (the compiled bucket or batch each step runs, "
+                              "heads padded over its ranks, experts run densely) are counted from its code and priced on the decode roofline, "
+                              "not fitted; what its compiled kernels take beyond the bytes they read is not modelled");
         if (drt.recomputes_context && drt.calibrated_by.empty())
             c.notes.push_back("not calibrated for this runtime (" + drt.id + "): it calls the model without a KV cache, so every step runs the whole "
                               "sequence so far at prefill_compute_efficiency; its KV-cache memory above is what a cached run would hold, not what it holds");

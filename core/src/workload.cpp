@@ -265,6 +265,8 @@ void read_serve(Reader& r, const Catalog& catalog, Workload& w) {
         opt_whole(s, "batch_size", 1, 1e6, v.batch_size, w);
         opt_whole(s, "tensor_parallel", 1, 1024, v.tensor_parallel, w);
         opt_whole(s, "requests", 1, 1e9, v.requests, w);
+        opt_whole(s, "compiled_batch", 1, 1e6, v.compiled_batch, w);
+        opt_whole(s, "compiled_sequence_tokens", 1, 1e8, v.compiled_sequence_tokens, w);
         if (auto da = s.choice("decode_attention", false, workload_choices().serve_decode_attention)) {
             v.decode_attention = *da;
             w.given.push_back("serve.decode_attention");
@@ -590,7 +592,8 @@ std::string workload_to_json(const Workload& w) {
                       {"output_tokens", w.serve.output_tokens}, {"concurrent_users", w.serve.concurrent_users},
                       {"requests_per_s", w.serve.requests_per_s}, {"ttft_target_s", w.serve.ttft_target_s},
                       {"tokens_per_s_per_user_target", w.serve.tokens_per_s_per_user_target}, {"batch_size", w.serve.batch_size},
-                      {"tensor_parallel", w.serve.tensor_parallel}, {"requests", w.serve.requests}});
+                      {"tensor_parallel", w.serve.tensor_parallel}, {"requests", w.serve.requests}, {"compiled_batch", w.serve.compiled_batch},
+                      {"compiled_sequence_tokens", w.serve.compiled_sequence_tokens}});
     if (!w.serve.traffic.empty()) {
         json t = json::array();
         for (const auto& c : w.serve.traffic)

@@ -72,6 +72,9 @@ struct Device {
     PeakRate fp64, fp32, tf32, bf16, fp16, fp8, int8, fp4; // dense peaks
     std::string compute_note;
     int streaming_multiprocessors = 0;           // SMs that run GEMM tiles side by side (wave quantisation); 0 = not recorded
+    int tensor_parallel_cores = 1;               // cores one device runs as tensor-parallel ranks under its own runtime (an
+                                                 // Inferentia2 chip's 2 NeuronCores; a Trainium2 chip's 8 at the default
+                                                 // LNC=2, 4 logical cores); a runtime that pads heads pads to these ranks
     double sustained_16bit_flop_per_s = 0;       // what continuous 16-bit matrix multiply sustains under the board's power cap; 0 = the peak holds
     bool sustained_16bit_measured = true;        // false: that rate is another board's rule carried over, not measured on this one
 

@@ -175,6 +175,26 @@ struct QueueWait {
     bool stable = true;      // rho < 1
 };
 QueueWait mg1_wait(double arrival_per_s, double mean_service_s, double second_moment_service_s2);
+
+// A compiled runtime's token-generation buckets (transformers-neuronx bucket.token_sizes with an integer n_positions:
+// utils.power_of_two_bucket_sizes(128, n_positions), sizes doubling from `min_bucket` while below `max_bucket`, then
+// `max_bucket`): the step that writes position p (0-based) runs the smallest bucket holding p + 1 tokens
+// (DecoderProgram.find_bucket_id: npos >= length + 1), at most max_bucket. Returns the mean bucket over the `steps`
+// steps that write positions first_position .. first_position + steps - 1 (exact: summed bucket by bucket).
+// 0 when steps <= 0 or max_bucket <= 0.
+double mean_power_of_two_bucket(double first_position, double steps, double min_bucket, double max_bucket);
+
+// Attention heads a runtime runs over `ranks` tensor-parallel ranks, padded or replicated so that each rank holds
+// whole heads (runtime.h DecodeRuntime::head_sharding): "pad-replicate-to-heads" (transformers-neuronx 2.18:
+// query heads rounded up to a multiple of ranks; KV heads that do not divide by ranks replicated to the query heads
+// and padded alike, GQA.REPLICATED_HEADS), "pad-replicate-to-ranks" (NxD Inference's gqa.py: query heads rounded up
+// alike; KV heads fewer than the ranks or not dividing them replicated to one per rank when the ranks divide by
+// them, REPLICATE_TO_TP_DEGREE, else to the padded query heads, CONVERT_TO_MHA); anything else: the model's own.
+struct ShardedHeads {
+    double query = 0;
+    double kv = 0;
+};
+ShardedHeads sharded_heads(int heads, int kv_heads, int ranks, const std::string& rule);
 double mg1_quantile_s(const QueueWait& w, double q); // 0 < q < 1
 
 } // namespace hwplan

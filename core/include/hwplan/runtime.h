@@ -164,6 +164,31 @@ struct DecodeRuntime {
     bool expert_down_projection_strided = false; // its MoE experts' down projection (w2) is stored so that the decode GEMV reduces
                                                  // over a strided, not the innermost, weight dimension: those bytes are read at
                                                  // strided_reduction_bandwidth_ratio of the contiguous rate
+    // Static shapes (a runtime that compiles each step's graph ahead of time: AWS Neuron's transformers-neuronx, NxD
+    // Inference, optimum-neuron). What a decode step's attention spans for every sequence, whatever its own history:
+    //   "" / "history": the sequence's own tokens so far (a paged or dynamic-length kernel);
+    //   "power_of_two_bucket": the smallest compiled bucket that holds the position, buckets doubling from
+    //       attention_bucket_min_tokens up to the compiled sequence length (serve.compiled_sequence_tokens);
+    //   "compiled_sequence": the whole compiled sequence length, every step.
+    // The attention reads the KV cache and computes its scores over that span (masked beyond the history).
+    std::string attention_span;
+    double attention_bucket_min_tokens = 0;      // the smallest token-generation bucket ("power_of_two_bucket")
+    bool pads_batch_to_compiled = false;         // a step runs the compiled batch (serve.compiled_batch) even when
+                                                 // fewer sequences are running: the rest are padding rows
+    bool prefill_pads_to_compiled_context = false; // a prompt is encoded at the compiled context length, padded
+    // How the runtime shards attention heads over its tensor-parallel ranks (each a NeuronCore, Device::
+    // tensor_parallel_cores of them per device): "" = the model's own heads split evenly; "pad-replicate-to-heads":
+    // query heads padded up to a multiple of the ranks, and KV heads that do not divide by the ranks replicated to
+    // the query heads (transformers-neuronx's GQA.REPLICATED_HEADS, then padded alike); "pad-replicate-to-ranks":
+    // query heads padded likewise, KV heads fewer than the ranks (or not dividing them) replicated to one per rank
+    // when the ranks divide by them, else to the padded query heads (NxD's REPLICATE_TO_TP_DEGREE / CONVERT_TO_MHA).
+    // The padded and replicated heads' projections and KV cache are read like the model's own.
+    std::string head_sharding;
+    // Routed experts at token generation (NxD's ExpertMLPs): when tokens x experts per token / experts reaches this
+    // share, every expert runs over every token of the step (all experts' weights read, their GEMMs computed densely);
+    // below it each token loads its own experts, one token after another (tokens x experts per token expert reads).
+    // 0: not set (the experts the batch's tokens touch, each read once).
+    double moe_all_experts_share = 0;
     bool is_default = false;                     // the profile a workload without serve.runtime gets
     double served_host_time_unmodelled_share = 0; // declared, not modelled: the share of a served run's time its host side (API server,
                                                  // scheduling, output processing) may take beside the device's steps; widens the slow

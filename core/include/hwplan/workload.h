@@ -75,6 +75,11 @@ struct ServeSpec {
     // How the runtime issues each decode step from the host (issue 20 class 7): a decode runtime profile id
     // (catalog/runtimes.json "decode_runtimes"); "" = the catalog's default (a tuned runtime).
     std::string runtime;
+    // The static shapes a compiled runtime was built for (AWS Neuron: the batch size and sequence length its graphs
+    // were compiled at). 0 = the running batch and context_tokens. Read only by a decode runtime whose profile says
+    // it pads to them (runtimes.json attention_span, pads_batch_to_compiled, prefill_pads_to_compiled_context).
+    double compiled_batch = 0;
+    double compiled_sequence_tokens = 0;
 };
 
 struct TrainSpec {
