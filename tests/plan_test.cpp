@@ -2257,6 +2257,58 @@ TEST(DecodeRuntimes, APythonBindingsLogitCopyAddsToTheStep) {
                             [](const std::string& n) { return n.find("not calibrated for this runtime (llama-cpp-python-0.2): after each step") == 0; }));
 }
 
+// text-generation-inference 1.0.3 runs its flash Llama eagerly (no CUDA graph before v1.4.1): the tgi-1.0 profile
+// counts 14 operations per layer at tensor parallel (fused add + RMSNorm twice, the qkv and gate_up linears, two
+// rotary calls, the paged-cache write, paged attention, o_proj and down_proj with an NCCL all-reduce each, SiLU and
+// the product) and 22 outside (embedding, cos/sin index, final norm, LM head and its all-gather, greedy choice, the
+// bookkeeping and two host copies). Llama 2 7B on 4 x A10G at tensor parallel 4, by hand:
+//   host: (32 x 14 + 22) x 21.2 us = 470 x 21.2 us = 9.964 ms
+//   device: 13.5 GB / 4 of fp16 weights at 0.78 x 600 GB/s, about 7.1 ms, plus 64 all-reduces over PCIe: under the host
+// so the step is the host's 9.964 ms.
+TEST(DecodeRuntimes, TgiOnePointZeroWaitsOnItsHostOnFourA10gs) {
+    const Plan p = run(R"({"stage": "serve", "model": "llama-2-7b", "precision": "fp16",
+        "serve": {"context_tokens": 1024, "prompt_tokens": 167, "output_tokens": 50, "concurrent_users": 1, "tensor_parallel": 4, "runtime": "tgi-1.0"},
+        "hardware": {"devices": ["a10g"], "count": 4}})");
+    EXPECT_NEAR(p.candidates.at(0).figures.at("decode_step_s").value, 470 * 21.2e-6, 1e-9);
+}
+
+// TGI 1.0.3 runs its GPTQ query/key/value and gate/up projections on the Triton matmul_248 kernel, which takes
+// int4_column_gemv_time_ratio = 0.66 of a 16-bit GEMV's time on the same shape at decode (fpgaminer/GPTQ-triton's
+// benchmark): the extra bytes priced are those matrices' int4 bytes x (0.66 x 16 / 4.15625 - 1). Llama 2 7B, one A10G,
+// batch 1, by hand:
+//   column parameters 32 x 4096 x ((32 + 2 x 32) x 128 + 2 x 11,008) = 4,496,293,888; at 4.15625 bits 2,335,965,184 B
+//   extra 2,335,965,184 x 1.5407518797 = 3,599,142,748 B at 0.78 x 600 GB/s = 7.690476 ms
+// The step is bandwidth-bound (about 16 ms, above the host's 470 x 21.2 us = 9.96 ms), so it exceeds the tuned
+// runtime's by that time less the tuned runtime's decode_step_overhead_s (0.87 ms), which the eager count holds.
+TEST(DecodeRuntimes, TgiOnePointZerosTritonGptqProjectionsReadAsSlowAsSixteenBits) {
+    auto step = [](const char* runtime) {
+        return run(std::string(R"({"stage": "serve", "model": "llama-2-7b", "precision": {"weights": "int4", "kv_cache": "fp16", "compute": "fp16"},
+            "serve": {"context_tokens": 1024, "prompt_tokens": 237, "output_tokens": 50, "concurrent_users": 1, "runtime": ")") + runtime + R"("},
+            "hardware": {"devices": ["a10g"], "count": 1}})").candidates.at(0).figures.at("decode_step_s").value;
+    };
+    EXPECT_GT(step("tgi-1.0"), 470 * 21.2e-6);
+    EXPECT_NEAR(step("tgi-1.0") - step("tuned"), 3599142748.16 / (0.78 * 600e9) - 0.87e-3, 1e-9);
+}
+
+// A closed loop of users (serve.closed_loop: k6's constant virtual users, each sending its next request when its last
+// completes) prefills every request between the decode steps: at batch 1 the step carries one prefill per output
+// token, the figure TGI logs as time_per_token (a request's inference time, prefill included, / its generated
+// tokens). By hand: step(closed) = step(open) + prefill / 50, with the prefill the plan's own first-token time (one
+// prompt per prefill at batch 1, no queue).
+TEST(ServeClosedLoop, EachRequestsPrefillSharesTheSteps) {
+    auto plan = [](const char* closed) {
+        return run(std::string(R"({"stage": "serve", "model": "llama-2-7b", "precision": "fp16",
+            "serve": {"context_tokens": 1024, "prompt_tokens": 167, "output_tokens": 50, "concurrent_users": 1, "tensor_parallel": 4,
+                      "runtime": "tgi-1.0", "closed_loop": )") + closed + R"(},
+            "hardware": {"devices": ["a10g"], "count": 4}})").candidates.at(0);
+    };
+    const Candidate open = plan("false"), closed = plan("true");
+    const double prefill = open.figures.at("ttft_s").value;
+    EXPECT_GT(prefill, 1e-3);
+    EXPECT_NEAR(closed.figures.at("decode_step_s").value, open.figures.at("decode_step_s").value + prefill / 50, 1e-12);
+    EXPECT_NEAR(closed.figures.at("throughput_tokens_per_s").value, 1.0 / (open.figures.at("decode_step_s").value + prefill / 50), 1e-9);
+}
+
 // gpt-fast's mixtral-moe at 056f8fb stores each expert's down projection w2 as [experts, intermediate, hidden] and
 // reduces over the intermediate (strided) axis (model.py ConditionalFeedForward, einsum('tao, taoi -> tai'); fixed in
 // 48328fb). Those bytes are read at strided_reduction_bandwidth_ratio (0.31: pytorch/pytorch issue #149982, 0.65 of

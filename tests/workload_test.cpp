@@ -288,13 +288,26 @@ TEST(Workload, ServeRuntimeNamesADecodeProfile) {
     const auto bad = parse_workload(R"({"stage": "serve", "model": "llama-2-7b", "serve": {"runtime": "eager"}})", catalog());
     ASSERT_EQ(bad.issues.size(), 1u);
     EXPECT_EQ(bad.issues[0].path, "serve.runtime");
-    EXPECT_EQ(bad.issues[0].message, "unknown decode runtime \"eager\"; expected one of autoawq-fused, gpt-fast-moe-2024-02, litgpt, llama-cpp-python-0.2, nxd-inference-2.21, optimum-neuron-0.4, optimum-onnxruntime-no-cache, pytorch-eager, transformers-neuronx-2.18, tuned, vllm-2023-12, vllm-api-server, vllm-v1-2025-04");
+    EXPECT_EQ(bad.issues[0].message, "unknown decode runtime \"eager\"; expected one of autoawq-fused, gpt-fast-moe-2024-02, litgpt, llama-cpp-python-0.2, nxd-inference-2.21, optimum-neuron-0.4, optimum-onnxruntime-no-cache, pytorch-eager, tgi-1.0, transformers-neuronx-2.18, tuned, vllm-2023-12, vllm-api-server, vllm-v1-2025-04");
     const auto empty = parse_workload(R"({"stage": "serve", "model": "llama-2-7b", "serve": {"runtime": ""}})", catalog());
     ASSERT_EQ(empty.issues.size(), 1u);
     EXPECT_EQ(empty.issues[0].path, "serve.runtime");
     const auto number = parse_workload(R"({"stage": "serve", "model": "llama-2-7b", "serve": {"runtime": 3}})", catalog());
     ASSERT_EQ(number.issues.size(), 1u);
     EXPECT_EQ(number.issues[0].path, "serve.runtime");
+}
+
+// serve.closed_loop (a load generator's virtual users, each sending its next request when its last completes) reads
+// back unchanged through the canonical JSON; absent, it is false and not written.
+TEST(Workload, ServeClosedLoopReadsBack) {
+    const auto p = parse_workload(R"({"stage": "serve", "model": "llama-2-7b", "serve": {"closed_loop": true}})", catalog());
+    ASSERT_TRUE(p.issues.empty()) << to_string(p.issues[0]);
+    EXPECT_TRUE(p.workload.serve.closed_loop);
+    EXPECT_TRUE(parse_workload(workload_to_json(p.workload), catalog()).workload.serve.closed_loop);
+    const auto plain = parse_workload(R"({"stage": "serve", "model": "llama-2-7b"})", catalog());
+    EXPECT_FALSE(plain.workload.serve.closed_loop);
+    EXPECT_EQ(workload_to_json(plain.workload).find("closed_loop"), std::string::npos);
+    EXPECT_FALSE(parse_workload(R"({"stage": "serve", "model": "llama-2-7b", "serve": {"closed_loop": 1}})", catalog()).issues.empty());
 }
 
 // train.layout pins the pretraining search's layout; a fine-tune is planned data parallel with ZeRO/FSDP sharding

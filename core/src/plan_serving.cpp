@@ -465,6 +465,18 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     auto strided_extra = [&](double experts) {
         return drt.expert_down_projection_strided && experts > 0 ? experts * down_share * (1.0 / std::max(1e-3, a.strided_reduction_bandwidth_ratio) - 1.0) : 0.0;
     };
+    // A runtime whose 4-bit column-parallel projections run a GEMM-tiled kernel at decode (text-generation-inference
+    // 1.0.3: Weights.get_multi_weights_col hard-codes use_exllama False, so query_key_value and gate_up_proj take the
+    // Triton matmul_248 kernel, whose smallest tile is 16 rows) spends int4_column_gemv_time_ratio of a 16-bit GEMV's
+    // time on each such matrix (fpgaminer/GPTQ-triton's kernel benchmark on a 3090: at 1-16 rows the 4-bit kernel
+    // takes 0.5-0.86 of torch's fp16 time on the same shapes): priced as the extra bytes that time would read, the
+    // matrices' 4-bit bytes x (ratio x 16 / bits - 1). Dense 4-bit models only, at most 16 rows a step.
+    const double column_params = arch.layers > 0 && moe_layers == 0
+        ? double(arch.layers) * arch.hidden * (double(arch.heads + 2 * arch.kv_heads) * arch.head_dim + (arch.mlp == MlpKind::gated ? 2.0 : 1.0) * arch.intermediate) : 0.0;
+    auto column_extra = [&](double rows) {
+        return drt.int4_column_gemv_time_ratio > 0 && rows / groups <= 16 && wb.quantized_params > 0 && wb.bits_per_weight <= 4.5
+            ? std::min(column_params, wb.quantized_params) * wb.bits_per_weight / 8 * std::max(0.0, drt.int4_column_gemv_time_ratio * 16 / wb.bits_per_weight - 1) : 0.0;
+    };
     // FP4 GEMMs (NVFP4/MXFP4) take the same narrow-precision share: no FP4 decode measurement calibrates one, and a
     // narrower element makes the GEMM's share of its peak smaller, not larger (the plan says so: narrow_decode_gemm).
     const double gemm_share = narrow_decode_gemm(peak.precision) ? a.decode_compute_efficiency_8bit : a.decode_compute_efficiency;
@@ -477,6 +489,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         const double weights_read = read.weights, rows_experts_read = read.experts;
         const bool dense_experts = read.all_experts_dense;
         const double rows_strided_bytes = strided_extra(rows_experts_read);
+        const double rows_column_bytes = column_extra(run_rows);
         // What each step's attention spans (runtime.h attention_span): the history itself, or under static shapes the
         // compiled bucket that holds it, masked beyond the history but read and scored whole (transformers-neuronx
         // 2.18: each token bucket's program takes the KV cache sliced to its n_positions, and attention.score and
@@ -506,7 +519,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         const double routed_share_now = routed_flop_share * routed_dense_factor / (1 + routed_flop_share * (routed_dense_factor - 1));
         const double slow = (1 - routed_share_now) / gemm_row_tile_efficiency(run_rows / groups, tile) +
                             (routed_share_now > 0 ? routed_share_now / gemm_row_tile_efficiency(rows_per_expert, tile) : 0.0);
-        const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read + rows_strided_bytes, rows_experts_read + rows_strided_bytes), flop_per_s / slow, bytes_per_s);
+        const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read + rows_strided_bytes + rows_column_bytes, rows_experts_read + rows_strided_bytes), flop_per_s / slow, bytes_per_s);
         const Roofline attention = roofline(attention_flops, kv_bytes, flop_per_s, bytes_per_s);
         const Roofline routing = roofline(0, routing_bytes(run_rows), flop_per_s, bytes_per_s);
         ph.roofline = routing_per_token > 0 ? roofline_sequence(roofline_sequence(gemm, attention), routing) : roofline_sequence(gemm, attention);
@@ -524,6 +537,9 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                                            ": x" + format_sig(slow, 3) + " compute)" : std::string()) + " + attention over the KV cache " + part(attention) +
                       (routing_per_token > 0 ? " + the routed experts' expand, activation and finalize kernels " + gb(routing.bytes) + " " + part(routing) : std::string()) + ")";
         }
+        if (e.explain && rows_column_bytes > 0)
+            ph.name += "; " + drt.id + "'s 4-bit query/key/value and gate/up projections run a kernel at " + format_sig(drt.int4_column_gemv_time_ratio, 3) +
+                       " of a 16-bit GEMV's time, priced as " + gb(device_weights_read(rows_column_bytes, 0)) + " more read per device";
         ph.communication_s = tp_comm(run_rows / groups) + pp_comm(run_rows) + a2a_comm(run_rows);
         double device_s = pp * ph.roofline.time_s + ph.communication_s;
         if (drt.recomputes_context) {
@@ -574,12 +590,14 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // sequences finish and as many arrive, and their prefill shares the step (Sarathi-Serve's stall-free
     // batching, Agrawal et al. 2024): step = decode step + batch x prefill / output. Its inverse is each
     // user's speed (1 / TPOT) and batch / step the replica's output tokens/s, prefill counted.
-    const bool mixed = e.mixed_prefill || at_a_rate;
+    // A closed loop of users (serve.closed_loop: each sends its next request when its last completes) prefills every
+    // request between the decode steps just as a steady arrival rate does: batch / output requests start per step.
+    const bool mixed = e.mixed_prefill || at_a_rate || w.serve.closed_loop;
     const double step_s = mixed ? dec.time_s + batch * prefill_per_seq_s / std::max(1.0, sh.output) : dec.time_s;
     auto step_why = [&] { return format_sig(batch, 6) + " sequences per step; " + gb(dec.roofline.bytes) + " read and " +
                                  format_sig(dec.roofline.flops / 1e9, 4) + " GFLOP per device per step" +
                                  (mixed ? "; plus the prefill of the " + format_sig(batch / std::max(1.0, sh.output), 3) +
-                                              " requests that arrive per step at a steady rate (" + format_sig(prefill_per_seq_s * 1e3, 3) + " ms each" +
+                                              (w.serve.closed_loop && !at_a_rate ? " requests the users send per step as their last ones complete (" : " requests that arrive per step at a steady rate (") + format_sig(prefill_per_seq_s * 1e3, 3) + " ms each" +
                                               (packed_seqs > 1 ? ", " + format_sig(packed_seqs, 4) + " prompts per prefill step" : std::string()) + ")" : std::string()); };
     e.put("decode_step_s", step_s, Label::modelled, step_why);
     e.put("decode_tokens_per_s_per_user", 1.0 / step_s, Label::modelled, [&] { return std::string("1 / decode step time; " + step_why()); });

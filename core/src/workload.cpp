@@ -272,6 +272,7 @@ void read_serve(Reader& r, const Catalog& catalog, Workload& w) {
             w.given.push_back("serve.decode_attention");
         }
         read_runtime(s, catalog.decode_runtimes, "decode", "serve.runtime", v.runtime, w);
+        if (auto o = s.boolean("closed_loop", false)) { v.closed_loop = *o; w.given.push_back("serve.closed_loop"); }
         const json* t = s.raw("traffic");
         if (t && !t->is_array()) s.error("traffic", "expected an array of traffic classes, got " + type_name(*t));
         if (t && t->is_array() && t->size() > kMaxListEntries)
@@ -602,6 +603,7 @@ std::string workload_to_json(const Workload& w) {
     }
     if (given("serve.decode_attention")) j["serve"]["decode_attention"] = w.serve.decode_attention;
     if (given("serve.runtime")) j["serve"]["runtime"] = w.serve.runtime;
+    if (given("serve.closed_loop")) j["serve"]["closed_loop"] = w.serve.closed_loop;
     section("train", {{"lora_rank", w.train.lora_rank}, {"seq_len", w.train.seq_len}, {"micro_batch", w.train.micro_batch},
                       {"global_batch", w.train.global_batch}, {"tokens", w.train.tokens}});
     if (given("train.method")) j["train"]["method"] = std::string(name(w.train.method));

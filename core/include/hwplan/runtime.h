@@ -201,6 +201,10 @@ struct DecodeRuntime {
                                                  // when the engine reads the memory (allreduce_inputs_held_share of them)
     double profile_sampler_bytes_per_logit = 0;  // device bytes the profile's dummy sampler holds at its peak per logit of
                                                  // vllm_profile_sampler_sequences x vocabulary (0: none counted)
+    double int4_column_gemv_time_ratio = 0;      // > 0: at a decode step of at most 16 rows, its 4-bit (GPTQ) column-parallel
+                                                 // projections (query/key/value, gate/up) take this share of the time a 16-bit
+                                                 // GEMV of the same shape takes (TGI 1.0.3 runs them on the Triton matmul_248
+                                                 // kernel): priced as the extra bytes a 16-bit read would take that long over
     std::vector<std::string> calibrated_by;      // suite cases a value under this profile was fitted on (empty: not calibrated for it)
     std::string source;                          // source id in Catalog::runtime_sources
     bool operator==(const DecodeRuntime&) const = default;

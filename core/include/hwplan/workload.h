@@ -80,6 +80,12 @@ struct ServeSpec {
     // it pads to them (runtimes.json attention_span, pads_batch_to_compiled, prefill_pads_to_compiled_context).
     double compiled_batch = 0;
     double compiled_sequence_tokens = 0;
+    // The concurrent users are a closed loop (a load generator's virtual users, k6's constant-vus: each sends its next
+    // request when its last one completes): every request's prefill runs between the decode steps, so the per-user
+    // speed and the throughput carry batch x prefill / output per step, as at an arrival rate (plan_serving.cpp). A
+    // published time per token that divides a request's whole time by its generated tokens (TGI's time_per_token)
+    // is that figure. false: the users' prefills are not in the step (a decode-only figure).
+    bool closed_loop = false;
 };
 
 struct TrainSpec {
