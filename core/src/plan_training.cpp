@@ -74,9 +74,10 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const TrainingRuntime& rt = training_runtime(w, cat);
     const int zero = zero_choice >= 0 ? zero_choice : default_zero(w, n, rt);
     // The recomputation of this point: the search's choice when the workload leaves it open (train_points), else the
-    // trainer's fixed one, else the workload's. A fine-tune's MFU prices the step whichever it is (finetune_mfu was
-    // measured on torchtune's runs, which recompute); pretraining's is a kernel-level basis read at the workload's own
-    // setting, so a recomputation added beyond it costs its extra forward (below), as in the layout search.
+    // trainer's fixed one, else the workload's. A fine-tune's MFU was read at full recomputation (finetune_mfu: torchtune's
+    // runs, which recompute), so a fine-tune without it skips that extra forward (below); pretraining's is a kernel-level
+    // basis read at the workload's own setting, so a recomputation added beyond it costs its extra forward (below), as in
+    // the layout search.
     Checkpointing basis_recompute = t.checkpointing; // what the MFU was read at: the trainer's fixed one, else the workload's
     runtime_recompute(w, rt, basis_recompute);
     const Checkpointing recompute = recompute_choice >= 0 ? Checkpointing(recompute_choice) : basis_recompute;
@@ -469,13 +470,19 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // Pretraining with a recomputation other than the one its basis was read at: the GEMMs' FLOPs scale
     // by the hardware FLOPs of the two settings, attention apart (priced above with its own recomputed forward), as
     // the layout search scales its compute basis (parallel.cpp, compute_basis_recompute), so the two kinds of point
-    // of one pretraining search compete on one basis.
+    // of one pretraining search compete on one basis. A fine-tune's basis is full recomputation (finetune_mfu was
+    // read on torchtune's recomputing runs), so one without it runs the GEMMs of one forward fewer: torchtune's own
+    // A/B (README "Optimization flags", pytorch/torchtune #2003: Llama 3.2 3B full fine-tune on an A100, batch 2,
+    // packed 4,096, compile and chunked loss: 9,415 tokens/s, 7,394 with activation checkpointing, -21.5 %) against
+    // 6N -> 8N FLOPs a token (-25 %). Reinforcement learning keeps its step as it was (its basis not read).
     auto gemm_flops = [&](Checkpointing rc) {
         return training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, rc, attention_ratio) -
                (attention_apart ? training_flops_per_token(arch, 0, t.seq_len, t.method, rc, attention_ratio) : 0.0);
     };
-    const double recompute_ratio =
-        w.stage == Stage::pretrain && recompute != basis_recompute ? gemm_flops(recompute) / gemm_flops(basis_recompute) : 1.0;
+    const Checkpointing mfu_basis_recompute = w.stage == Stage::finetune ? Checkpointing::full : basis_recompute;
+    const double recompute_ratio = (w.stage == Stage::pretrain || w.stage == Stage::finetune) && recompute != mfu_basis_recompute
+                                       ? gemm_flops(recompute) / gemm_flops(mfu_basis_recompute)
+                                       : 1.0;
     step.roofline = roofline(tokens_per_step * (model_flops_per_token - attention_flops_per_token) * recompute_ratio / n, 0,
                              peak.achieved(mfu, a.power_cap_idle_power_ratio),
                              d.bandwidth_bytes_per_s);
@@ -630,6 +637,10 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                  " times to 16 bits (" + format_sig(dequant_s, 3) + " s)"
                                            : "") +
                             (attention_ratio < 1 ? "; attention counted at " + format_sig(attention_ratio, 2) + " of T x T (causal kernel, " + rt.id + ")" : "") +
+                            (w.stage == Stage::finetune && recompute_ratio != 1.0
+                                 ? "; the fine-tune MFU was read on runs with full recomputation, so without it the GEMMs take " +
+                                       format_sig(recompute_ratio, 3) + " of that time (one forward fewer)"
+                                 : "") +
                             (host_s > 0 ? " + the host issuing " + format_sig(host_ops, 4) + " operations per micro-batch x " + format_sig(1e6 * a.eager_op_host_s, 3) +
                                               " us (" + rt.id + ", " + format_sig(host_s, 3) + " s)"
                                         : "") +
