@@ -380,6 +380,18 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         init_cache = std::max(0.0, cached - (opt + m.activations_bytes + fragmentation));
         m.overhead_bytes += init_cache;
     }
+    // Quantizing the base at model load (runtimes.json quantize_transient_bytes_per_element: torchao 0.1 quantized each
+    // weight whole, (n, 16) BF16 temporaries for the nearest NF4 value) allocates a transient the caching allocator keeps
+    // reserved when the recipe never empties its cache; the step's tensors reuse it, so what they do not fill stays
+    // reserved, as FSDP init's cache above.
+    double quantize_cache = 0;
+    if (t.method == TrainMethod::qlora && rt.quantize_transient_bytes_per_element > 0 && frozen_base.bits_per_weight < 16) {
+        const double block_matrix = double(arch.hidden) * std::max(arch.intermediate, arch.has_moe ? arch.moe.expert_intermediate : 0);
+        const double head_matrix = rt.quantizes_head && !arch.tied_embeddings ? double(arch.vocab) * arch.hidden : 0.0;
+        const double cached = rt.quantize_transient_bytes_per_element * std::max(block_matrix, head_matrix);
+        quantize_cache = std::max(0.0, cached - (opt + m.activations_bytes + fragmentation + init_cache));
+        m.overhead_bytes += quantize_cache;
+    }
     // Paged optimizers (bitsandbytes, QLoRA section 3) keep the optimizer state in unified memory: when the
     // rest leaves too little room, the part that does not fit pages to host memory instead of failing.
     // Only the recipes that set a paged optimizer page it (torchtune: its full single-device config's PagedAdamW8bit; its
@@ -417,7 +429,10 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                     (dequant_copy > 0 ? " + the dequantized copy of the largest 4-bit matrix " + gb(dequant_copy) : "")); });
     e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context " + gb(a.runtime_context_bytes) + " + allocator fragmentation " +
                                                   format_sig(100 * a.allocator_fragmentation_ratio, 3) + " % of the per-step tensors (" + gb(transient) + ")" +
-                                                  (init_cache > 0 ? " + FSDP init's cache the step does not fill, " + gb(init_cache) + " (" + rt.id + ")" : "")); });
+                                                  (init_cache > 0 ? " + FSDP init's cache the step does not fill, " + gb(init_cache) + " (" + rt.id + ")" : "") +
+                                                  (quantize_cache > 0 ? " + the load-time quantization's cache the step does not fill, " + gb(quantize_cache) + " (" +
+                                                                            format_sig(rt.quantize_transient_bytes_per_element, 3) + " bytes per element of the largest quantized matrix, " + rt.id + ")"
+                                                                      : "")); });
     finish_memory(m);
     m.unmodelled_high_ratio = rt.memory_unmodelled_high_ratio;
     if (e.explain && m.unmodelled_high_ratio > 0)
