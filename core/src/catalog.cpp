@@ -797,6 +797,7 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
             t.quantized_base_keeps_inputs = e.boolean("quantized_base_keeps_inputs", false).value_or(true);
             t.quantizes_head = e.boolean("quantizes_head", false).value_or(false);
             t.dequantized_copy_bytes_per_param = e.number("dequantized_copy_bytes_per_param", false, 0, 8).value_or(2);
+            t.quantize_transient_bytes_per_element = e.number("quantize_transient_bytes_per_element", false, 0, 256).value_or(0);
             t.fused_qkv_kept = e.boolean("fused_qkv_kept", false).value_or(false);
             t.lora_zero_pad_kept = e.boolean("lora_zero_pad_kept", false).value_or(false);
             t.memory_unmodelled_high_ratio = e.number("memory_unmodelled_high_ratio", false, 0, 2).value_or(0);
@@ -839,7 +840,7 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
                                  "adapter_host_ops_dequant_per_linear", "adapter_host_ops_outside_layers",
                                  "causal_attention_flops_ratio", "max_zero_stage", "recompute", "tensor_parallel_overlap", "lora_targets",
                                  "lora_dropout", "lora_dropout_per_module", "quantized_base_keeps_inputs", "quantizes_head",
-                                 "dequantized_copy_bytes_per_param", "fused_qkv_kept", "lora_zero_pad_kept", "memory_unmodelled_high_ratio",
+                                 "dequantized_copy_bytes_per_param", "quantize_transient_bytes_per_element", "fused_qkv_kept", "lora_zero_pad_kept", "memory_unmodelled_high_ratio",
                                  "sharded_qlora_time_unmodelled_low_ratio", "default_for_device_kinds"});
             t.source = b.source_of.count(e.at("adapter_bytes_per_param")) ? b.source_of[e.at("adapter_bytes_per_param")] : "";
             return t;

@@ -87,9 +87,10 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const TrainingRuntime& rt = training_runtime(w, cat, &d);
     const int zero = zero_choice >= 0 ? zero_choice : default_zero(w, n, rt);
     // The recomputation of this point: the search's choice when the workload leaves it open (train_points), else the
-    // trainer's fixed one, else the workload's. A fine-tune's MFU prices the step whichever it is (finetune_mfu was
-    // measured on torchtune's runs, which recompute); pretraining's is a kernel-level basis read at the workload's own
-    // setting, so a recomputation added beyond it costs its extra forward (below), as in the layout search.
+    // trainer's fixed one, else the workload's. A fine-tune's MFU was read at full recomputation (finetune_mfu: torchtune's
+    // runs, which recompute), so a fine-tune without it skips that extra forward (below); pretraining's is a kernel-level
+    // basis read at the workload's own setting, so a recomputation added beyond it costs its extra forward (below), as in
+    // the layout search.
     Checkpointing basis_recompute = t.checkpointing; // what the MFU was read at: the trainer's fixed one, else the workload's
     runtime_recompute(w, rt, basis_recompute);
     const Checkpointing recompute = recompute_choice >= 0 ? Checkpointing(recompute_choice) : basis_recompute;
@@ -394,6 +395,18 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         init_cache = std::max(0.0, cached - (opt + m.activations_bytes + fragmentation));
         m.overhead_bytes += init_cache;
     }
+    // Quantizing the base at model load (runtimes.json quantize_transient_bytes_per_element: torchao 0.1 quantized each
+    // weight whole, (n, 16) BF16 temporaries for the nearest NF4 value) allocates a transient the caching allocator keeps
+    // reserved when the recipe never empties its cache; the step's tensors reuse it, so what they do not fill stays
+    // reserved, as FSDP init's cache above.
+    double quantize_cache = 0;
+    if (t.method == TrainMethod::qlora && rt.quantize_transient_bytes_per_element > 0 && frozen_base.bits_per_weight < 16) {
+        const double block_matrix = double(arch.hidden) * std::max(arch.intermediate, arch.has_moe ? arch.moe.expert_intermediate : 0);
+        const double head_matrix = rt.quantizes_head && !arch.tied_embeddings ? double(arch.vocab) * arch.hidden : 0.0;
+        const double cached = rt.quantize_transient_bytes_per_element * std::max(block_matrix, head_matrix);
+        quantize_cache = std::max(0.0, cached - (opt + m.activations_bytes + fragmentation + init_cache));
+        m.overhead_bytes += quantize_cache;
+    }
     // Paged optimizers (bitsandbytes, QLoRA section 3) keep the optimizer state in unified memory: when the
     // rest leaves too little room, the part that does not fit pages to host memory instead of failing.
     // Only the recipes that set a paged optimizer page it (torchtune: its full single-device config's PagedAdamW8bit; its
@@ -436,7 +449,10 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                                               " % of the per-step tensors (" + gb(transient) + ")"
                                                                         : std::string("; no caching-allocator fragmentation: XLA lays the step's memory out when it compiles it (") +
                                                                               rt.id + ")") +
-                                                  (init_cache > 0 ? " + FSDP init's cache the step does not fill, " + gb(init_cache) + " (" + rt.id + ")" : "")); });
+                                                  (init_cache > 0 ? " + FSDP init's cache the step does not fill, " + gb(init_cache) + " (" + rt.id + ")" : "") +
+                                                  (quantize_cache > 0 ? " + the load-time quantization's cache the step does not fill, " + gb(quantize_cache) + " (" +
+                                                                            format_sig(rt.quantize_transient_bytes_per_element, 3) + " bytes per element of the largest quantized matrix, " + rt.id + ")"
+                                                                      : "")); });
     finish_memory(m);
     m.unmodelled_high_ratio = rt.memory_unmodelled_high_ratio;
     if (e.explain && m.unmodelled_high_ratio > 0)
@@ -489,13 +505,19 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // Pretraining with a recomputation other than the one its basis was read at: the GEMMs' FLOPs scale
     // by the hardware FLOPs of the two settings, attention apart (priced above with its own recomputed forward), as
     // the layout search scales its compute basis (parallel.cpp, compute_basis_recompute), so the two kinds of point
-    // of one pretraining search compete on one basis.
+    // of one pretraining search compete on one basis. A fine-tune's basis is full recomputation (finetune_mfu was
+    // read on torchtune's recomputing runs), so one without it runs the GEMMs of one forward fewer: torchtune's own
+    // A/B (README "Optimization flags", pytorch/torchtune #2003: Llama 3.2 3B full fine-tune on an A100, batch 2,
+    // packed 4,096, compile and chunked loss: 9,415 tokens/s, 7,394 with activation checkpointing, -21.5 %) against
+    // 6N -> 8N FLOPs a token (-25 %). Reinforcement learning keeps its step as it was (its basis not read).
     auto gemm_flops = [&](Checkpointing rc) {
         return training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, rc, attention_ratio) -
                (attention_apart ? training_flops_per_token(arch, 0, t.seq_len, t.method, rc, attention_ratio) : 0.0);
     };
-    const double recompute_ratio =
-        w.stage == Stage::pretrain && recompute != basis_recompute ? gemm_flops(recompute) / gemm_flops(basis_recompute) : 1.0;
+    const Checkpointing mfu_basis_recompute = w.stage == Stage::finetune ? Checkpointing::full : basis_recompute;
+    const double recompute_ratio = (w.stage == Stage::pretrain || w.stage == Stage::finetune) && recompute != mfu_basis_recompute
+                                       ? gemm_flops(recompute) / gemm_flops(mfu_basis_recompute)
+                                       : 1.0;
     step.roofline = roofline(tokens_per_step * (model_flops_per_token - attention_flops_per_token) * recompute_ratio / n, 0,
                              peak.achieved(mfu, a),
                              d.bandwidth_bytes_per_s);
@@ -650,6 +672,10 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                  " times to 16 bits (" + format_sig(dequant_s, 3) + " s)"
                                            : "") +
                             (attention_ratio < 1 ? "; attention counted at " + format_sig(attention_ratio, 2) + " of T x T (causal kernel, " + rt.id + ")" : "") +
+                            (w.stage == Stage::finetune && recompute_ratio != 1.0
+                                 ? "; the fine-tune MFU was read on runs with full recomputation, so without it the GEMMs take " +
+                                       format_sig(recompute_ratio, 3) + " of that time (one forward fewer)"
+                                 : "") +
                             (host_s > 0 ? " + the host issuing " + format_sig(host_ops, 4) + " operations per micro-batch x " + format_sig(1e6 * a.eager_op_host_s, 3) +
                                               " us (" + rt.id + ", " + format_sig(host_s, 3) + " s)"
                                         : "") +

@@ -42,6 +42,9 @@ struct TrainingRuntime {
     bool quantizes_head = false;                 // the 4-bit base includes the output head (LitGPT's bitsandbytes plugin replaces every nn.Linear)
     double dequantized_copy_bytes_per_param = 2; // a 4-bit base's matmul dequantizes the weight while it runs: bytes per parameter of the
                                                  // largest quantized matrix (2: one 16-bit copy; 4: a half copy cast to bf16, LitGPT)
+    double quantize_transient_bytes_per_element = 0; // bytes per element of the largest quantized matrix that quantizing it at model
+                                                 // load allocates at once, which the caching allocator keeps reserved (torchao 0.1's
+                                                 // whole-tensor NF4 quantization: 68); 0 = quantized in chunks or on the host
     bool fused_qkv_kept = false;                 // the attention keeps the fused QKV output whole (V is a view of it) beside its own
                                                  // roped copies of Q and K (LitGPT's CausalSelfAttention): Q + K more per token
     bool lora_zero_pad_kept = false;             // LitGPT's LoRAQKVLinear.zero_pad keeps its index_copy source, the adapted slice of
