@@ -257,6 +257,69 @@ TEST(ValidateCase, ReservedPeakLeavesOutTheContextAndManagedOptimizerState) {
     EXPECT_NEAR(total_lora.predicted - reserved_lora.predicted, 0.4e9, 1e3);
 }
 
+// The memory band carries each unknown term's sourced range on the terms its source measured. The caching allocator's
+// fragmentation (assumptions.json allocator_fragmentation_ratio 0.176, range 0.053 .. 0.43) is GMLake's 1 - peak active /
+// peak reserved, a share of everything allocated; the point estimate applies it to the per-step tensors (activations and
+// gradients) only, so the band's high end also reaches allocated x 1.43, its low end keeps allocated + 0.053 x the per-step
+// tensors; the runtime context ranges 0.3 .. 1.922 GB (runtime_context_bytes) and only the total holds it. By hand for
+// Llama 2 7B, LoRA rank 8 on q and v (torchtune), batch 2 x 512 tokens, full recomputation, one A100 80GB:
+// weights 6,738,415,616 x 2 + 4,194,304 adapters x 2 = 13,485,219,840 bytes; gradients 4,194,304 x 2 = 8,388,608; AdamW
+// 4,194,304 x 4 = 16,777,216; activations A (the plan's term: 32 x 1,024 x 4,096 x 2 = 268,435,456 bytes of checkpoints,
+// 1,024 x 32,000 x 3 = 98,304,000 of logits and loss, and one block's working set). Allocated = 13,510,385,664 + A;
+// per-step tensors T = A + 8,388,608. Reserved: low allocated + 0.053 T, point allocated + 0.176 T, high 1.43 x allocated
+// (above allocated + 0.43 T); total = reserved + 0.3 / 0.4 / 1.922 GB. With A = 493,092,864 (2026-12-04): reserved
+// 14.030 .. 20.025 GB, total 14.330 .. 21.947 GB (until then the high ends were allocated + 0.43 T: 14.219 and 16.141 GB).
+TEST(ValidateCase, MemoryBandCarriesTheFragmentationRangeOnEverythingAllocated) {
+    auto j = base_case();
+    j["measure"] = "finetune_peak_memory";
+    j["quantity"] = "memory.reserved_peak_bytes";
+    j["measured"] = {{"value", 17.0}, {"unit", "GB"}};
+    j["workload"] = nlohmann::json::parse(R"json({"stage": "finetune", "model": "llama-2-7b", "precision": "bf16",
+        "train": {"method": "lora", "lora_rank": 8, "lora_targets": "query-value", "seq_len": 512, "micro_batch": 2,
+                  "checkpointing": "full", "runtime": "torchtune"}, "hardware": {"devices": ["a100-80gb"], "count": 1}})json");
+    const Plan p = plan_from_json(j["workload"].dump(), catalog(), false);
+    ASSERT_FALSE(p.candidates.empty());
+    const MemoryUse& m = p.candidates.front().memory;
+    EXPECT_NEAR(m.weights_bytes, 6738415616.0 * 2 + 4194304.0 * 2, 1);
+    EXPECT_NEAR(m.gradients_bytes, 4194304.0 * 2, 1);
+    EXPECT_NEAR(m.optimizer_bytes, 4194304.0 * 4, 1);
+    EXPECT_EQ(m.managed_bytes, 0.0);
+    EXPECT_GT(m.activations_bytes, 268435456.0 + 98304000.0); // checkpoints and logits, and one block's working set
+    const double allocated = 13485219840.0 + 8388608.0 + 16777216.0 + m.activations_bytes;
+    const double transient = m.activations_bytes + 8388608.0;
+    EXPECT_NEAR(m.total_bytes, allocated + 0.176 * transient + 0.4e9, 1e3); // the point: the per-step reading, typical values
+    EXPECT_NEAR(m.reserved_low_bytes, allocated + 0.053 * transient, 1e3);
+    EXPECT_NEAR(m.reserved_high_bytes, 1.43 * allocated, 1e3);
+    EXPECT_GT(m.reserved_high_bytes, allocated + 0.43 * transient + 5e9); // the per-step reading alone fell 5.8 GB short
+    EXPECT_NEAR(m.total_low_bytes, allocated + 0.053 * transient + 0.3e9, 1e3);
+    EXPECT_NEAR(m.total_high_bytes, 1.43 * allocated + 1.922e9, 1e3);
+    EXPECT_NEAR(m.reserved_high_bytes / 20.025e9, 1.0, 0.001); // at today's activations (above)
+    // The reserved peak's band is that one; 17.0 GB, 21 % above the point, is inside 1.43 x allocated.
+    const CaseResult reserved = run_case(parsed(j), catalog());
+    ASSERT_TRUE(reserved.modelled) << reserved.reason;
+    EXPECT_NEAR(reserved.predicted, allocated + 0.176 * transient, 1e3);
+    EXPECT_NEAR(reserved.low, allocated + 0.053 * transient, 1e3);
+    EXPECT_NEAR(reserved.high, 1.43 * allocated, 1e3);
+    EXPECT_TRUE(reserved.in_band);
+    // The allocated peak holds neither fragmentation nor context: no assumption ranges over it (torchtune declares no
+    // unmodelled share), so its band stays the figure.
+    j["quantity"] = "memory.allocated_peak_bytes";
+    const CaseResult alloc = run_case(parsed(j), catalog());
+    EXPECT_NEAR(alloc.low, allocated, 1e3);
+    EXPECT_NEAR(alloc.high, allocated, 1e3);
+    EXPECT_FALSE(alloc.in_band);
+    // A trainer without a caching allocator (maxtext: XLA lays the step out when it compiles it) fragments nothing at either
+    // reading: its total's band is the context's range alone.
+    j["workload"] = nlohmann::json::parse(R"json({"stage": "pretrain", "model": "llama-3.2-1b", "precision": "bf16",
+        "train": {"method": "full", "runtime": "maxtext", "seq_len": 4096, "micro_batch": 1, "checkpointing": "none"},
+        "hardware": {"devices": ["tpu-v5p"], "count": 1}})json");
+    const Plan x = plan_from_json(j["workload"].dump(), catalog(), false);
+    ASSERT_FALSE(x.candidates.empty());
+    const MemoryUse& xm = x.candidates.front().memory;
+    EXPECT_NEAR(xm.total_high_bytes - xm.total_bytes, 1.922e9 - 0.4e9, 1e3);
+    EXPECT_NEAR(xm.total_bytes - xm.total_low_bytes, 0.4e9 - 0.3e9, 1e3);
+}
+
 // A 7B pretraining step on one H100 timed with an MFU pinned to 0.5 (an override pins the band too):
 // the MFU read back from the plan (step FLOPs / step time / dense BF16 peak) is that 0.5, and the
 // achieved FLOP/s per device is 0.5 x 989.4 TFLOPS (the catalog's H100 SXM dense BF16 peak). Recomputation is

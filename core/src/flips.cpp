@@ -64,7 +64,8 @@ Candidate decision_copy(const Candidate& c) {
                          .total_bytes = m.total_bytes, .capacity_bytes = m.capacity_bytes, .total_low_bytes = m.total_low_bytes,
                          .total_high_bytes = m.total_high_bytes, .context_bytes = m.context_bytes, .managed_bytes = m.managed_bytes,
                          .reserved_low_bytes = m.reserved_low_bytes, .reserved_high_bytes = m.reserved_high_bytes,
-                         .unmodelled_high_ratio = m.unmodelled_high_ratio, .terms = {}};
+                         .unmodelled_high_ratio = m.unmodelled_high_ratio,
+                         .fragmentation_ratio = m.fragmentation_ratio, .terms = {}};
     for (const auto& [name, f] : c.figures) k.figures.emplace_hint(k.figures.end(), name, Figure{f.value, f.low, f.high, f.label, {}});
     k.layouts.found = c.layouts.found;
     k.layouts.devices = c.layouts.devices;

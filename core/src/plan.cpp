@@ -130,6 +130,18 @@ void widen(Candidate& c, const Candidate& other) {
     const double reserved = other.memory.total_bytes - other.memory.context_bytes - other.memory.managed_bytes;
     c.memory.reserved_low_bytes = std::min(c.memory.reserved_low_bytes, reserved);
     c.memory.reserved_high_bytes = std::max(c.memory.reserved_high_bytes, reserved);
+    // The caching allocator's fragmentation as its source measured it (assumptions.json allocator_fragmentation_ratio, GMLake:
+    // 1 - peak active / peak reserved, a share of everything the allocator holds, frozen weights and optimizer state
+    // included), where the point estimate applies it to the per-step tensors alone (eval_train: large tensors allocated once
+    // keep segments of their own size). Which base holds on a given job is not known (load-time transients stay cached:
+    // FSDP's init, torchao's quantization), so the high ends also reach the allocated tensors x (1 + ratio): at the high
+    // assumptions, 1.43 x. The low ends keep the per-step reading, the smaller of the two.
+    if (const MemoryUse& o = other.memory; o.fragmentation_ratio > 0) {
+        const double allocated = o.total_bytes - o.overhead_bytes - o.managed_bytes; // what max_memory_allocated() counts
+        const double whole = allocated * (1 + o.fragmentation_ratio);
+        c.memory.reserved_high_bytes = std::max(c.memory.reserved_high_bytes, whole);
+        c.memory.total_high_bytes = std::max(c.memory.total_high_bytes, whole + o.context_bytes + o.managed_bytes);
+    }
 }
 
 // [SECTION] the serving search: count and split ----------------------------------------------------------

@@ -381,7 +381,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const double transient = m.activations_bytes + m.gradients_bytes;
     // A runtime without PyTorch's caching allocator (runtimes.json caching_allocator false: XLA's compile-time buffer
     // assignment) adds none.
-    const double fragmentation = (rt.caching_allocator ? a.allocator_fragmentation_ratio : 0.0) * transient;
+    m.fragmentation_ratio = rt.caching_allocator ? a.allocator_fragmentation_ratio : 0.0;
+    const double fragmentation = m.fragmentation_ratio * transient;
     m.overhead_bytes = a.runtime_context_bytes + fragmentation;
     // FSDP's init leaves its transients cached (runtimes.json fsdp_init_cache_kept): FlatParamHandle concatenates a unit's
     // original tensors into a flat parameter while they live, then shard() clones this rank's chunk and frees the unsharded
@@ -1016,10 +1017,14 @@ void eval_train_point(const Workload& w, const Catalog& cat, const Device& d, co
                 .zero_stage = l.zero_stage, .expert_parallel = l.expert_parallel, .context_parallel = l.context_parallel,
                 .virtual_stages = l.virtual_stages, .micro_batch = l.micro_batch, .micro_batches = l.micro_batches, .recompute = l.recompute};
     MemoryUse& m = c.memory;
-    const double context = m.context_bytes;
+    const double context = m.context_bytes, unmodelled = m.unmodelled_high_ratio, fragmentation_ratio = m.fragmentation_ratio;
     m = MemoryUse{};
     m.capacity_bytes = r.capacity_bytes;
     m.context_bytes = context;
+    // The trainer's declared uncalibrated share (its note, pushed by eval_train above, says the band includes it) and the
+    // fragmentation ratio the layout model took (layout_assumptions: the same as eval_train's) carry over to the layout's memory.
+    m.unmodelled_high_ratio = unmodelled;
+    m.fragmentation_ratio = fragmentation_ratio;
     m.weights_bytes = r.weights_bytes;
     m.gradients_bytes = r.gradients_bytes;
     m.optimizer_bytes = r.optimizer_bytes;

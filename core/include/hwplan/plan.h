@@ -65,6 +65,11 @@ struct MemoryUse {
     // Not calibrated: the trainer's published peaks have run up to this share above the plan from mechanisms its profile does
     // not model (runtimes.json memory_unmodelled_high_ratio); the high ends above include it. 0: none declared.
     double unmodelled_high_ratio = 0;
+    // The caching allocator's fragmentation ratio this evaluation took (assumptions.json allocator_fragmentation_ratio; 0 where
+    // no caching allocator holds the memory: a serving plan, an XLA trainer). The point estimate applies it to the per-step
+    // tensors only; its source measured it on everything allocated (GMLake: 1 - peak active / peak reserved), so the band's
+    // high ends also reach the allocated tensors x (1 + the ratio's high end) (widen, plan.cpp).
+    double fragmentation_ratio = 0;
     std::vector<MemoryTerm> terms;
     bool operator==(const MemoryUse&) const = default;
 };
