@@ -150,6 +150,23 @@ TEST(ElementwiseKernels, CountsTheLayersOwnOperations) {
     EXPECT_EQ(training_elementwise_time_s(test::llama31_8b(), 1000, false, 2, 0), 0); // no published bandwidth: not modelled
 }
 
+// A routed block adds its token permutation (performance.h), counted by hand on Llama 3.1 8B's shape made a Mixtral-like
+// MoE (2 of 8 experts of 14336, every layer routed): forward 2 norms x 2h + 2 residual adds x 3h = 16,384 + 24,576,
+// two experts' SwiGLU 2 x 3 x 14336 = 86,016, expand + finalize 2 x (1 + 2) x 4096 = 24,576: 151,552; backward
+// 2 x 3h + 2 x 3h = 49,152, 2 x 5 x 14336 = 143,360, the permutation reversed 24,576 + the routing weights' gradient
+// reading the 2 saved outputs 2 x 4096 = 32,768: 225,280. (151,552 + 225,280) x 32 + 2 x 128,256 = 12,315,136; the
+// forward once more under full recomputation: + 32 x 151,552 = 17,164,800. A dense model gets no permutation (above).
+TEST(ElementwiseKernels, RoutedBlocksPermuteTheirTokens) {
+    ModelArch moe = test::llama31_8b();
+    moe.has_moe = true;
+    moe.moe = {.experts = 8, .active_experts = 2, .expert_intermediate = 14336};
+    EXPECT_DOUBLE_EQ(training_elementwise_elements_per_token(moe, false), 12315136.0);
+    EXPECT_DOUBLE_EQ(training_elementwise_elements_per_token(moe, true), 17164800.0);
+    moe.moe.dense_layers = 1; // a dense first block: its own MLP (14336, one activation) and no permutation
+    EXPECT_DOUBLE_EQ(training_elementwise_elements_per_token(moe, false),
+                     12315136.0 - (151552.0 + 225280.0) + (16384.0 + 24576.0 + 3 * 14336.0) + (49152.0 + 5 * 14336.0));
+}
+
 // QLoRA dequantizes its frozen NF4 base on every use (bitsandbytes MatMul4Bit: forward and backward, and a
 // recomputed forward): per use it reads 4.127 bits and writes 2 bytes per parameter. By hand, 1e9 parameters
 // used 3 times on an A100 40GB (1,555 GB/s): 1e9 x 3 x (0.515875 + 2) / 1.555e12 = 4.8538e-3 s.

@@ -142,8 +142,14 @@ double training_elementwise_elements_per_token(const ModelArch& a, bool recomput
                        a.moe.shared_experts * activation_elements(a.moe.shared_expert_intermediate, a.mlp, forward);
             return activation_elements(a.intermediate, a.mlp, forward);
         };
-        const double forward = a.norms_per_layer * 2.0 * h + 2 * 3.0 * h + act(true);
-        const double backward = a.norms_per_layer * 3.0 * h + 2 * 3.0 * h + act(false);
+        // A routed block's token permutation (performance.h): forward read h, write k copies; read k outputs, write h.
+        // Backward the same tensors in reverse, and the routing weights' gradient reads the k saved outputs again.
+        const bool routed = a.has_moe && layer >= a.moe.dense_layers && a.moe.active_experts > 0;
+        const double k = routed ? a.moe.active_experts : 0.0;
+        const double permute_forward = routed ? 2.0 * (1.0 + k) * h : 0.0;
+        const double permute_backward = routed ? permute_forward + k * h : 0.0;
+        const double forward = a.norms_per_layer * 2.0 * h + 2 * 3.0 * h + act(true) + permute_forward;
+        const double backward = a.norms_per_layer * 3.0 * h + 2 * 3.0 * h + act(false) + permute_backward;
         sum += (recompute_forward ? 2.0 : 1.0) * forward + backward;
     }
     return sum + 2.0 * a.vocab;

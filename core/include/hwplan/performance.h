@@ -81,6 +81,16 @@ double fp8_cast_time_s(const ModelArch& arch, double tokens, double bytes_per_el
 //   residual    forward read 2h, write h (3h); backward the gradient sum, 3h          x 2
 //   activation  plain (GELU) forward 2w, backward 3w; gated (SwiGLU) forward 3w (gate and up in, one out),
 //               backward 5w (gate, up, dy in; dgate, dup out); each active routed and shared expert its own
+//   permutation of a routed (MoE) block, k = active experts: forward the expand (read h, write the k routed copies
+//               the grouped GEMM reads: h + k h) and the finalize (read the k expert outputs, write their weighted sum:
+//               k h + h), 2 (1 + k) h; backward the same tensors in reverse (the combine's gradient copied to the k rows,
+//               the k rows' gradients summed back into one) plus the routing weights' gradient, which reads the k saved
+//               expert outputs again: 2 (1 + k) h + k h. The same expand and finalize kernels as moe_routing_bytes_per_token
+//               (TensorRT-LLM runMoe); in training Megatron-Core's permute / unpermute (moe_utils.py: tokens.index_select
+//               of the k routed copies; unpermute's scatter_add of the prob-weighted outputs; Transformer Engine's fused
+//               unpermute backward, backend.unpermute_bwd(unpermuted_act_grad, input_act, row_id_map, probs), reads the
+//               saved input_act for prob_grad) and MaxText's permute / unpermute (moe.py: jnp.repeat of the inputs k times,
+//               sorted; unsorted, then einsum "BKE,BK -> BE" with the weights). The activation is counted above.
 // plus the loss over the vocabulary (read the logits forward, write their gradient backward: 2 V); a step that
 // recomputes (full checkpointing) runs each layer's forward twice. Attention is priced as FLOPs (its kernel).
 double training_elementwise_elements_per_token(const ModelArch& arch, bool recompute_forward);
