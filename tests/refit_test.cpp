@@ -137,23 +137,24 @@ TEST(Refit, EachCaseIsALineInTheFittedValue) {
 // The grouping rule: the url without a fragment or a trailing slash, lower case, a GitHub repository's files grouped by
 // its commit; no url: title | publisher.
 TEST(Loso, SourceKeyIsTheUrlOrTitleAndPublisher) {
-    MeasurementSource s;
-    s.url = "https://github.com/pytorch/torchtune#memory-and-training-speed";
-    EXPECT_EQ(source_key(s), "https://github.com/pytorch/torchtune");
-    s.url = "https://GitHub.com/XiongjieDai/GPU-Benchmarks-on-LLM-Inference/";
-    EXPECT_EQ(source_key(s), "https://github.com/xiongjiedai/gpu-benchmarks-on-llm-inference");
     // Files of one repository at one commit are one source (MaxText's v4, v5e and v5p READMEs of 76bd53b0f); another
     // commit is another release; MLCommons' results repository is split by submitter.
-    s.url = "https://github.com/AI-Hypercomputer/maxtext/blob/76bd53b0f/MaxText/configs/v5e/README.md#16b";
-    EXPECT_EQ(source_key(s), "https://github.com/ai-hypercomputer/maxtext@76bd53b0f");
-    s.url = "https://github.com/AI-Hypercomputer/maxtext/blob/76bd53b0f/MaxText/configs/v4/README.md";
-    EXPECT_EQ(source_key(s), "https://github.com/ai-hypercomputer/maxtext@76bd53b0f");
-    s.url = "https://github.com/AI-Hypercomputer/maxtext/blob/20a91e12/docs/reference/models/tiering.md";
-    EXPECT_EQ(source_key(s), "https://github.com/ai-hypercomputer/maxtext@20a91e12");
-    s.url = "https://github.com/mlcommons/inference_results_v5.1/blob/965182b/closed/AMD/results/8xMI325X/llama2-70b-99/offline/performance/run_1/mlperf_log_summary.txt";
-    EXPECT_EQ(source_key(s), "https://github.com/mlcommons/inference_results_v5.1@965182b/closed/amd");
-    s.url = "https://github.com/mlcommons/inference_results_v5.1/blob/965182b/closed/NVIDIA/results/b200/llama2-70b-99/offline/performance/run_1/mlperf_log_summary.txt";
-    EXPECT_EQ(source_key(s), "https://github.com/mlcommons/inference_results_v5.1@965182b/closed/nvidia");
+    const std::pair<const char*, const char*> rows[] = {
+        {"https://github.com/pytorch/torchtune#memory-and-training-speed", "https://github.com/pytorch/torchtune"},
+        {"https://GitHub.com/XiongjieDai/GPU-Benchmarks-on-LLM-Inference/", "https://github.com/xiongjiedai/gpu-benchmarks-on-llm-inference"},
+        {"https://github.com/AI-Hypercomputer/maxtext/blob/76bd53b0f/MaxText/configs/v5e/README.md#16b", "https://github.com/ai-hypercomputer/maxtext@76bd53b0f"},
+        {"https://github.com/AI-Hypercomputer/maxtext/blob/76bd53b0f/MaxText/configs/v4/README.md", "https://github.com/ai-hypercomputer/maxtext@76bd53b0f"},
+        {"https://github.com/AI-Hypercomputer/maxtext/blob/20a91e12/docs/reference/models/tiering.md", "https://github.com/ai-hypercomputer/maxtext@20a91e12"},
+        {"https://github.com/mlcommons/inference_results_v5.1/blob/965182b/closed/AMD/results/8xMI325X/llama2-70b-99/offline/performance/run_1/mlperf_log_summary.txt",
+         "https://github.com/mlcommons/inference_results_v5.1@965182b/closed/amd"},
+        {"https://github.com/mlcommons/inference_results_v5.1/blob/965182b/closed/NVIDIA/results/b200/llama2-70b-99/offline/performance/run_1/mlperf_log_summary.txt",
+         "https://github.com/mlcommons/inference_results_v5.1@965182b/closed/nvidia"},
+    };
+    MeasurementSource s;
+    for (const auto& [url, key] : rows) {
+        s.url = url;
+        EXPECT_EQ(source_key(s), key) << url;
+    }
     s.url = "";
     s.title = "Lesson 001";
     s.publisher = "course";
