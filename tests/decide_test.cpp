@@ -1778,6 +1778,25 @@ TEST(RunnerUp, ACheaperRunnerUpSaysTheStepItLostAt) {
 namespace hwplan {
 namespace {
 
+// A runtime that runs on one stack only says which stack the user means: Llama 2 70B on 12 Inferentia2 under
+// transformers-neuronx (a Neuron engine: runtimes.json "stack": "aws-neuron") with no decision.stack was eliminated as
+// "does not run pytorch-cuda", the default; it is now planned on aws-neuron and says why. A stack the user gives still
+// wins, and MaxText (jax-xla) does the same for training on a TPU.
+TEST(ImpliedStack, ANamedRuntimeThatRunsOnOneStackIsThePlansStack) {
+    const std::string serve = R"({"stage": "serve", "model": "llama-2-70b", "precision": "bf16", "serve": {"context_tokens": 256,
+        "prompt_tokens": 128, "output_tokens": 128, "concurrent_users": 1, "tensor_parallel": 12, "runtime": "transformers-neuronx-2.18")";
+    const Plan neuron = run(json::parse(serve + R"(}, "hardware": {"devices": ["inferentia2"], "count": 12}})"));
+    EXPECT_TRUE(neuron.recommendation.found);
+    EXPECT_TRUE(any_starts_with(neuron.missing_assumptions,
+                                "decision.stack: not given; aws-neuron assumed: the named serve.runtime transformers-neuronx-2.18 runs on it"));
+    const Plan cuda = run(json::parse(serve + R"(}, "hardware": {"devices": ["inferentia2"], "count": 12}, "decision": {"stack": "pytorch-cuda"}})"));
+    EXPECT_FALSE(cuda.recommendation.found);
+    const Plan tpu = run(json::parse(R"({"stage": "pretrain", "model": "llama-3.1-8b", "precision": "bf16", "train": {"method": "full", "runtime": "maxtext",
+        "seq_len": 8192}, "hardware": {"devices": ["tpu-v5p"], "count": 256}})"));
+    EXPECT_TRUE(tpu.recommendation.found);
+    EXPECT_TRUE(any_starts_with(tpu.missing_assumptions, "decision.stack: not given; jax-xla assumed: the named train.runtime maxtext runs on it"));
+}
+
 // A server processor is bought as the socket alone (the catalog's EPYC price is AMD's 1kU tray price; its 6 TB is the
 // most its 24 DIMM slots address, DIMMs bought separately). moe-1t-serving's cheapest purchase was 434 EPYC sockets
 // at $7.25 per million tokens, each holding the whole model: Kimi K2's 1.03 trillion weights at 4.25 bits are

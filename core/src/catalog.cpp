@@ -739,6 +739,7 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
     t.profile_holds_allreduce_inputs = e.boolean("profile_holds_allreduce_inputs", false).value_or(false);
     t.profile_sampler_bytes_per_logit = e.number("profile_sampler_bytes_per_logit", false, 0, 1000).value_or(0);
     t.int4_column_gemv_time_ratio = e.number("int4_column_gemv_time_ratio", false, 0, 4).value_or(0);
+    t.stack = e.choice("stack", false, {"pytorch-cuda", "pytorch-rocm", "jax-xla", "aws-neuron", "intel-gaudi", "mlx-metal", "llama.cpp"}).value_or("");
     t.calibrated_by = e.strings("calibrated_by", false);
     e.string("note", false);
     attach_source(e, b, {"host_ops_per_layer", "host_ops_per_step", "serial_vocab_round_trips", "recomputes_context", "expert_down_projection_strided",
@@ -827,6 +828,7 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
             for (const auto& m : t.default_for)
                 if (m != "full" && m != "lora" && m != "qlora") e.error("default_for", "unknown method \"" + m + "\"; expected full, lora or qlora");
             t.default_for_device_kinds = e.strings("default_for_device_kinds", false);
+            t.stack = e.choice("stack", false, {"pytorch-cuda", "pytorch-rocm", "jax-xla", "aws-neuron", "intel-gaudi", "mlx-metal", "llama.cpp"}).value_or("");
             for (const auto& k : t.default_for_device_kinds)
                 if (std::find(kDeviceKinds.begin(), kDeviceKinds.end(), k) == kDeviceKinds.end())
                     e.error("default_for_device_kinds", "unknown device kind \"" + k + "\"");

@@ -357,8 +357,9 @@ void missing_inputs_words(Plan& p, const Workload& w, const DecideInputs& in) {
     };
     note("decision.priority", "not given; lowest cost per unit of work assumed");
     note("decision.stack", "not given; " + effective_stack(w) +
-                               (effective_stack(w) == "any" ? " assumed inside a named cloud (its own accelerators count)"
-                                                            : " assumed (lesson 003: a GPU path fits broad PyTorch, CUDA and serving-engine ecosystems); set \"any\" to compare every stack"));
+                               (!w.decision.implied_stack.empty() ? " assumed: the named " + w.decision.implied_by + " runs on it; set \"any\" to compare every stack"
+                                : effective_stack(w) == "any" ? " assumed inside a named cloud (its own accelerators count)"
+                                                              : " assumed (lesson 003: a GPU path fits broad PyTorch, CUDA and serving-engine ecosystems); set \"any\" to compare every stack"));
     note("decision.site", "not given; owning and renting both considered");
     if (w.stage == Stage::serve)
         note("decision.redundancy", "not given; no spare replica (production serving wants N+1: lesson 004, 'two give redundancy')");

@@ -121,6 +121,7 @@ ScaleLevel scale_level(const Workload& w, const Catalog& cat) {
 
 std::string effective_stack(const Workload& w) {
     if (!w.decision.stack.empty()) return w.decision.stack;
+    if (!w.decision.implied_stack.empty()) return w.decision.implied_stack; // the stack the named runtime runs on
     return named_cloud(w.decision.site) ? "any" : "pytorch-cuda";
 }
 

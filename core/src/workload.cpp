@@ -242,9 +242,16 @@ template <class Profile>
 void read_runtime(Reader& r, const std::vector<Profile>& profiles, const std::string& kind, const std::string& given, std::string& out, Workload& w) {
     const auto rt = r.string("runtime", false);
     if (!rt) return;
-    if (!rt->empty() && std::any_of(profiles.begin(), profiles.end(), [&](const Profile& p) { return p.id == *rt; })) {
+    const auto named = rt->empty() ? profiles.end() : std::find_if(profiles.begin(), profiles.end(), [&](const Profile& p) { return p.id == *rt; });
+    if (named != profiles.end()) {
         out = *rt;
         w.given.push_back(given);
+        // A runtime that runs on one stack only says which stack the user means (decision.stack, when not given).
+        if constexpr (requires { named->stack; })
+            if (!named->stack.empty() && w.decision.implied_stack.empty()) {
+                w.decision.implied_stack = named->stack;
+                w.decision.implied_by = given + " " + *rt;
+            }
         return;
     }
     std::string known;

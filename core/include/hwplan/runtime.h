@@ -11,6 +11,7 @@ namespace hwplan {
 
 struct TrainingRuntime {
     std::string id;                              // "hf-peft", "qlora-reference", "torchtune"
+    std::string stack;                           // the one software stack it runs on (decision.stack's values), "" = several
     std::string name;                            // "Hugging Face Trainer + PEFT"
     std::string meaning;                         // what it stores, in one sentence
     double adapter_bytes_per_param = 4;          // LoRA adapter weights (PEFT upcasts to FP32: 4; bf16: 2)
@@ -155,6 +156,7 @@ struct EncoderRuntime {
 // device and adds to the step; a runtime that calls its model without a KV cache recomputes the whole sequence.
 struct DecodeRuntime {
     std::string id;                              // "tuned", "pytorch-eager", "litgpt", "autoawq-fused"
+    std::string stack;                           // the one software stack it runs on (decision.stack's values), "" = several
     std::string name;                            // "transformers generate() in eager PyTorch"
     std::string meaning;                         // how it issues a step, in one sentence
     double host_ops_per_layer = 0;               // framework operations the host issues per transformer layer per step (0: not counted)

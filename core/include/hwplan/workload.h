@@ -185,6 +185,9 @@ struct DecisionSpec {
     double deadline_days = 0;                 // time to result of a training or batch job; 0: none given
     double power_budget_w = 0;                // ceiling on what the running devices draw, watts; 0: none
     bool data_on_premises = false;            // data may not leave hardware the team owns
+    // Not read from the workload: the stack a named runtime runs on (runtimes.json "stack": a Neuron engine, MaxText),
+    // which stands in for `stack` when that is not given, and the key that named it ("serve.runtime ...").
+    std::string implied_stack, implied_by;
     bool operator==(const DecisionSpec&) const = default;
 };
 
