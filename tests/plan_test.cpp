@@ -577,6 +577,24 @@ TEST(ServingOffline, FixedRequestCountRunsInWavesOfTheBatch) {
     EXPECT_EQ(served.issues[0].path, "serve.requests");
 }
 
+// Left to the search, a Neuron device's replica is tensor parallel over all its chips, as AWS's engines run it (the
+// Inf2 tables: TP 24 over the 24 NeuronCores of 12 Inferentia2), not the GPU board's 8 ways with the rest as pipeline
+// stages (12 chips were TP 4 x PP 3, half the speed at batch 1). Twelve chips split the 138 GB of Llama 2 70B's weights
+// 12 ways: 11.5 GB each; the stated layout plans the same.
+TEST(ServingLayout, ANeuronReplicaIsTensorParallelOverItsChips) {
+    const std::string job = R"({"stage": "serve", "model": "llama-2-70b", "precision": "bf16", "serve": {"context_tokens": 256,
+            "prompt_tokens": 128, "output_tokens": 128, "concurrent_users": 1)";
+    const Candidate searched = run(job + R"(}, "hardware": {"devices": ["inferentia2"], "count": 12}})").candidates.at(0);
+    EXPECT_EQ(searched.layout.tensor_parallel, 12);
+    EXPECT_EQ(searched.layout.pipeline_parallel, 1);
+    EXPECT_NEAR(searched.memory.weights_bytes, 68.98e9 * 2 / 12, 0.02 * 68.98e9 * 2 / 12);
+    const Candidate stated = run(job + R"(, "tensor_parallel": 12}, "hardware": {"devices": ["inferentia2"], "count": 12}})").candidates.at(0);
+    EXPECT_DOUBLE_EQ(searched.figures.at("decode_step_s").value, stated.figures.at("decode_step_s").value);
+    // A GPU board keeps the 8-way limit: 12 H100 are TP 4 x PP 3 (64 heads divide by 4, not by 12 or 6).
+    const Candidate gpu = run(job + R"(}, "hardware": {"devices": ["h100-sxm"], "count": 12}})").candidates.at(0);
+    EXPECT_EQ(gpu.layout.tensor_parallel, 4);
+}
+
 // At an arrival rate with the count left to the planner, the replica size is the one whose fleet has the
 // fewest devices: ceil(demand / capacity) x devices per replica is no larger than for any other size that fits.
 TEST(ServingLayout, ArrivalRateFleetUsesTheFewestDevices) {

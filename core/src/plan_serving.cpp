@@ -173,8 +173,15 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // Inferentia2 chips). The search's own limits (the fast domain, 8 ways, heads that divide) are its guesses for a
     // layout nobody named; they do not override one that was.
     const bool stated_tp = !wide && !layer_split && n > 1 && w.serve.tensor_parallel > 0 && n == int(w.serve.tensor_parallel);
+    // AWS Neuron's engines shard every layer over all the NeuronCores they are given, padding the heads to the ranks
+    // (runtimes.json head_sharding): the Neuron performance tables run every inf2.48xlarge row at TP 24 over its 12
+    // Inferentia2 chips and NxD Inference at TP 64 over a trn2.48xlarge's 16 Trainium2 (the suite's neuron-2.18 and
+    // nxdi-trn2 cases). So on a Neuron device the search's tensor parallelism spans the replica inside its NeuronLink
+    // domain, the 8-way limit of a GPU board and the heads-divide rule aside.
+    const bool neuron = !layer_split && std::find(d.software.begin(), d.software.end(), "neuron") != d.software.end();
     const int tp = stated_tp                ? n
                    : wide && arch.has_mla ? 1
+                   : neuron               ? serving_tensor_parallel(n, domain, 0)
                                           : serving_tensor_parallel(n, std::min(domain, kMaxTensorParallel), arch.heads);
     if (stated_tp && arch.heads > 0 && arch.heads % tp != 0 && e.explain)
         c.notes.push_back("tensor parallel " + std::to_string(tp) + " as stated, over " + std::to_string(arch.heads) +
