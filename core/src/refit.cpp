@@ -439,13 +439,17 @@ std::vector<Refit> refit_all(const FitSet& f, const Catalog& catalog, const std:
                 if (double x = root(v, *k, step_s); std::isfinite(x)) xs.push_back(x);
             return xs;
         };
-        // The cases of the other rules of v's runtime family (FittedValue::family) from sources other than the left-out one.
+        // The cases of the other rules of v's runtime family (FittedValue::family) from sources other than the left-out one,
+        // one-device rules apart.
         auto family_pool = [&] {
             FamilyPool fp;
             if (v.target != FitTarget::decode_bandwidth_rule || v.family.empty()) return fp;
             std::vector<std::string> seen;
             for (size_t j = 0; j < f.values.size(); ++j) {
                 if (j == i || f.values[j].target != FitTarget::decode_bandwidth_rule || f.values[j].family != v.family) continue;
+                // A one-device rule (its share held at a family rule's step: FittedValue::linked) measures one chip, not
+                // the family: it never stands in for the family's other rules (the M1 Max's K-quant rows, item 83).
+                if (!f.values[j].linked.empty()) continue;
                 for (const FitCase& k : f.cases[j]) {
                     if (!k.moved || k.source == left_out) continue;
                     fp.cases.push_back(&k);
