@@ -1797,6 +1797,22 @@ TEST(ImpliedStack, ANamedRuntimeThatRunsOnOneStackIsThePlansStack) {
     EXPECT_TRUE(any_starts_with(tpu.missing_assumptions, "decision.stack: not given; jax-xla assumed: the named train.runtime maxtext runs on it"));
 }
 
+// The headline names every way the devices are split: a MaxText pretraining of Llama 3.1 70B on 256 TPU v7 the search
+// lays out as context parallel 2 x data parallel 128 (2 x 128 = 256) said "data parallel 128" alone, as if it used half
+// the chips.
+TEST(Headline, NamesContextParallelism) {
+    const Plan p = run(json::parse(R"({"stage": "pretrain", "model": "llama-3.1-70b", "precision": "bf16", "train": {"method": "full",
+        "runtime": "maxtext", "seq_len": 8192, "micro_batch": 4, "global_batch": 1024, "zero_stage": 3}, "hardware": {"devices": ["tpu-v7"], "count": 256}})"));
+    ASSERT_FALSE(p.candidates.empty());
+    const Layout& l = p.candidates.front().layout;
+    ASSERT_GT(l.context_parallel, 1);
+    EXPECT_EQ(l.tensor_parallel * l.pipeline_parallel * l.context_parallel * l.data_parallel, 256);
+    EXPECT_NE(p.recommendation.headline.find("context parallel " + std::to_string(l.context_parallel) + " x data parallel " +
+                                             std::to_string(l.data_parallel)),
+              std::string::npos)
+        << p.recommendation.headline;
+}
+
 // A server processor is bought as the socket alone (the catalog's EPYC price is AMD's 1kU tray price; its 6 TB is the
 // most its 24 DIMM slots address, DIMMs bought separately). moe-1t-serving's cheapest purchase was 434 EPYC sockets
 // at $7.25 per million tokens, each holding the whole model: Kimi K2's 1.03 trillion weights at 4.25 bits are

@@ -88,6 +88,7 @@ std::string headline(const Option& o, const Candidate* c, const Workload& w) {
             };
             add(c->layout.tensor_parallel, "tensor parallel");
             add(c->layout.pipeline_parallel, "pipeline");
+            add(c->layout.context_parallel, "context parallel");
             if (!is_serving_stage(w.stage)) add(c->layout.data_parallel, "data parallel"); // serving: the replicas, named already
             add(c->layout.expert_parallel, "experts over");
             if (!layout.empty()) s += ", " + layout + (o.replicas > 1 ? " per replica" : "");

@@ -145,7 +145,8 @@ void detail(const Candidate& c, const Option* o) {
     }
     text_wrapped(c.regime_why.c_str());
     if (c.count > 1)
-        ImGui::TextDisabled("layout: tensor %d x pipeline %d x data %d%s%s", c.layout.tensor_parallel, c.layout.pipeline_parallel,
+        ImGui::TextDisabled("layout: tensor %d x pipeline %d%s x data %d%s%s", c.layout.tensor_parallel, c.layout.pipeline_parallel,
+                            c.layout.context_parallel > 1 ? (" x context " + std::to_string(c.layout.context_parallel)).c_str() : "",
                             c.layout.data_parallel, c.layout.zero_stage ? (", ZeRO-" + std::to_string(c.layout.zero_stage)).c_str() : "",
                             c.layout.expert_parallel > 1 ? (", experts over " + std::to_string(c.layout.expert_parallel)).c_str() : "");
     ImGui::Spacing();
