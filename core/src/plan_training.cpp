@@ -1073,7 +1073,7 @@ void eval_train_point(const Workload& w, const Catalog& cat, const Device& d, co
                                       format_sig(r.compute_s, 3) + " s)";
     } else {
         c.regime = Regime::compute;
-        if (e.explain) c.regime_why = "compute-bound: MFU " + format_sig(100 * r.mfu, 3) + " % with " + format_sig(r.communication_s + r.bubble_s, 3) +
+        if (e.explain) c.regime_why = "MFU " + format_sig(100 * r.mfu, 3) + " % with " + format_sig(r.communication_s + r.bubble_s, 3) +
                                       " s of communication and bubble a step";
     }
     say_recompute();
