@@ -234,8 +234,8 @@ test('the model list filters as you type; the Decision section sets what the CLI
 
 // Issue 22, "every input on the page that the CLI takes": the collapsed Engine and layout section holds the runtime
 // profiles (lists read from the catalog, so a profile added there shows here), the attention and adapter choices, CPU
-// offload, layer-wise activation offload and the layout pins a published run states (docs/workload.md serve.runtime ...
-// train.layout, train.offload_activation_layers). A serving and a
+// offload, layer-wise activation offload, the layout pins a published run states and a serving run's closed loop, request
+// count and compiled shapes (docs/workload.md serve.runtime ... train.layout, train.offload_activation_layers). A serving and a
 // fine-tuning document are set as a person sets them and each is planned as `hwplan plan` plans it.
 test('the Engine and layout section sets the runtime and layout keys the CLI takes, and the page plans as the CLI', async () => {
   const { page, problems } = served;
@@ -252,6 +252,33 @@ test('the Engine and layout section sets the runtime and layout keys the CLI tak
   let doc = await workload(page);
   assert.deepEqual(doc.serve.runtime, 'pytorch-eager');
   assert.deepEqual(await planOf(page), cliPlanOf(doc), 'the serving document is planned as `hwplan plan` plans it');
+  // Closed-loop users (serve.closed_loop): a load generator's virtual users, whose prefills run between decode steps.
+  await reveal(page, 'closed_loop');
+  await click(page, 'closed_loop');
+  await page.waitForFunction(() => window.hwplanPage.workload().serve?.closed_loop === true &&
+                                   /^Plan: /.test(document.getElementById('hwplan-status').textContent), null, { timeout: T.step });
+  doc = await workload(page);
+  assert.deepEqual(await planOf(page), cliPlanOf(doc), 'the closed-loop document is planned as `hwplan plan` plans it');
+
+  // An offline run's fixed request count and a compiled runtime's shapes (serve.requests, serve.compiled_batch,
+  // serve.compiled_sequence_tokens): AWS's transformers-neuronx on 12 Inferentia2 chips, 256 requests at batch 8.
+  await page.evaluate(() => window.hwplanPage.loadWorkload(JSON.stringify({ stage: 'batch', model: 'llama-2-7b',
+    serve: { context_tokens: 4096, prompt_tokens: 128, output_tokens: 3968, concurrent_users: 8, runtime: 'transformers-neuronx-2.18' },
+    hardware: { devices: ['inferentia2'], count: 12 } })));
+  await page.waitForFunction(() => window.hwplanPage.workload().stage === 'batch' && window.hwplanUi['engine'], null, { timeout: T.step });
+  await open();
+  for (const [name, value] of [['requests', '256'], ['compiled_batch', '8'], ['compiled_sequence_tokens', '4096']]) {
+    await reveal(page, name);
+    await typeInto(page, name, value);
+    await page.waitForFunction(([n, v]) => window.hwplanPage.workload().serve?.[n] === v &&
+                                           /^Plan: /.test(document.getElementById('hwplan-status').textContent),
+                               [name, Number(value)], { timeout: T.step });
+  }
+  doc = await workload(page);
+  assert.deepEqual(doc.serve, { context_tokens: 4096, prompt_tokens: 128, output_tokens: 3968, concurrent_users: 8,
+                                runtime: 'transformers-neuronx-2.18', requests: 256, compiled_batch: 8, compiled_sequence_tokens: 4096 });
+  assert.deepEqual(await planOf(page), cliPlanOf(doc), 'the offline Neuron document is planned as `hwplan plan` plans it');
+  await shot(page, 'engine-serving-1280x800');
 
   await page.evaluate(() => window.hwplanPage.loadWorkload(JSON.stringify({ stage: 'finetune', model: 'llama-3.1-8b',
     train: { method: 'lora', seq_len: 2048 }, hardware: { devices: ['a100-80gb'], count: 2 } })));

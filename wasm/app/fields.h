@@ -72,6 +72,15 @@ constexpr FieldSpec kFields[] = {
     {"serve.tensor_parallel", "Engine and layout", "Tensor parallel (devices)", kTokens,
      "Devices per replica as the engine runs it (a benchmark's \"TP 8\" on 8 GPUs is one replica of 8); needs Devices per "
      "replica, which it must divide. Empty: the planner's search splits the count. Key serve.tensor_parallel (docs/workload.md)."},
+    {"serve.requests", "Engine and layout", "Requests in the run", kBatch,
+     "An offline run's fixed request count (TensorRT-LLM's perf overview: 3,000 requests at 128/2048): they run in waves of "
+     "the batch that fits and the last wave is short. Empty: a steady stream. Key serve.requests (docs/workload.md)."},
+    {"serve.compiled_batch", "Engine and layout", "Compiled batch (sequences)", kTokens,
+     "The batch size a compiled runtime (AWS Neuron) built its graphs for: a smaller running batch is padded to it. Empty: the "
+     "running batch. Read only by a runtime that pads (catalog/runtimes.json). Key serve.compiled_batch."},
+    {"serve.compiled_sequence_tokens", "Engine and layout", "Compiled sequence (tokens)", kTokens,
+     "The sequence length a compiled runtime's graphs were built for: attention and prefill run at it. Empty: the context. Read "
+     "only by a runtime that pads. Key serve.compiled_sequence_tokens."},
     {"train.layout.tensor_parallel", "Engine and layout", "Tensor parallel", kPretrain,
      "Pins the training layout's tensor parallelism (1 = none). Empty: the search chooses. Key train.layout.tensor_parallel."},
     {"train.layout.pipeline_parallel", "Engine and layout", "Pipeline stages", kPretrain,

@@ -267,7 +267,8 @@ void decision_section(AppState& state, const Catalog& cat, unsigned stage_bit, s
 }
 
 // [SECTION] the engine and the layout: which runtime profile the job runs under and the layout a published run
-// pinned (docs/workload.md serve.runtime, serve.tensor_parallel, serve.decode_attention, train.runtime, train.attention,
+// pinned (docs/workload.md serve.runtime, serve.tensor_parallel, serve.decode_attention, serve.requests,
+// serve.compiled_batch, serve.compiled_sequence_tokens, serve.closed_loop, train.runtime, train.attention,
 // train.lora_targets, train.cpu_offload, train.offload_activations, train.offload_activation_layers, train.layout, embed.runtime).
 // Collapsed until opened, and open whenever a loaded document holds any of them, as the Decision section is.
 
@@ -279,6 +280,11 @@ constexpr const char* kServeRuntimeHelp =
 constexpr const char* kDecodeAttentionHelp =
     "How decode attention reads the KV cache: each KV head once a step (FlashAttention, TensorRT-LLM's XQA), or once per "
     "query head (older kernels). Default per_kv_head. Key serve.decode_attention.";
+constexpr const char* kClosedLoopHelp =
+    "The concurrent users are a load generator's virtual users, each sending its next request when its last one ends "
+    "(k6's constant-vus): their prefills run between the decode steps, so per-user speed and throughput carry them, as a "
+    "published time per token over a whole request does (TGI's time_per_token). Default off: a decode-only figure. Key "
+    "serve.closed_loop.";
 constexpr const char* kTrainRuntimeHelp =
     "The trainer whose memory and overhead profile the plan counts, and the layouts it offers (deepspeed, unsloth, "
     "fsdp-qlora, torchtune, megatron, torchtitan, ...). Default by method: full hf-peft, lora torchtune, qlora "
@@ -303,6 +309,8 @@ constexpr const char* kEmbedRuntimeHelp =
 
 bool any_engine_input(const nlohmann::json& w) {
     return field(w, "serve.runtime") || field(w, "serve.tensor_parallel") || field(w, "serve.decode_attention") ||
+           field(w, "serve.requests") || field(w, "serve.compiled_batch") || field(w, "serve.compiled_sequence_tokens") ||
+           field(w, "serve.closed_loop") ||
            field(w, "train.runtime") || field(w, "train.attention") || field(w, "train.lora_targets") ||
            field(w, "train.cpu_offload") || field(w, "train.offload_activations") || field(w, "train.offload_activation_layers") ||
            field(w, "train.layout") || field(w, "embed.runtime");
@@ -328,6 +336,8 @@ void engine_section(AppState& state, const Catalog& cat, unsigned stage_bit, std
         choice_field(state, "Serving runtime", kServeRuntimeHelp, "serve.runtime", profile_ids(cat.decode_runtimes), "tuned", shown);
         choice_field(state, "Decode attention", kDecodeAttentionHelp, "serve.decode_attention", choices.serve_decode_attention,
                      "per_kv_head", shown);
+        if (stage_bit & kServe)
+            check_field(state, "closed_loop", "Closed-loop users", kClosedLoopHelp, "serve.closed_loop", shown);
     }
     if (stage_bit & kTrain) {
         choice_field(state, "Trainer", kTrainRuntimeHelp, "train.runtime", profile_ids(cat.training_runtimes), "by method", shown);
