@@ -270,6 +270,36 @@ TEST(Loader, RuntimeTotalIsKeptApartFromTheDatasheetCapacity) {
     EXPECT_DOUBLE_EQ(load_device(kDevice).catalog.devices.at(0).runtime_total_bytes, 0); // absent: not measured
 }
 
+// What a device's own runtime reserves is its own key (memory.runtime_reserved_MB, in 1e6 bytes): 0 is a reading
+// (Groq: no GPU runtime context on a chip), absent is -1 (the assumptions' GPU context applies).
+TEST(Loader, RuntimeReserveIsReadInMegabytesAndAbsentIsNotRecorded) {
+    auto load = load_device(replace(kDevice, R"("capacity_GB": 48,)", R"("capacity_GB": 48, "runtime_reserved_MB": 150,)"));
+    ASSERT_TRUE(load.issues.empty()) << to_string(load.issues.front());
+    const Device& d = load.catalog.devices.at(0);
+    EXPECT_DOUBLE_EQ(d.runtime_reserved_bytes, 150e6);
+    EXPECT_EQ(d.source_of.at("memory.runtime_reserved_MB"), "ds");
+    auto zero = load_device(replace(kDevice, R"("capacity_GB": 48,)", R"("capacity_GB": 48, "runtime_reserved_MB": 0,)"));
+    ASSERT_TRUE(zero.issues.empty()) << to_string(zero.issues.front());
+    EXPECT_DOUBLE_EQ(zero.catalog.devices.at(0).runtime_reserved_bytes, 0);
+    EXPECT_LT(load_device(kDevice).catalog.devices.at(0).runtime_reserved_bytes, 0); // absent: not recorded
+}
+
+// The shipped Groq entry: no reserve on a chip (Groq's ISCA 2022 abstract, 220 MiB of each chip in the global memory),
+// 480 GB/s of chip-to-chip links (16 links of four 30 Gbps lanes: 16 x 4 x 30e9 / 8 = 240 GB/s each way, the Linley
+// Newsletter's 480 GB/s in total), eight chips to a server; a GPU records no reserve.
+TEST(Loader, GroqEntryRecordsNoRuntimeReserveAndItsChipToChipLinks) {
+    const Catalog& cat = real_catalog().catalog;
+    const Device* groq = cat.device_by_id("groq-lpu");
+    ASSERT_NE(groq, nullptr);
+    EXPECT_DOUBLE_EQ(groq->runtime_reserved_bytes, 0);
+    EXPECT_EQ(groq->source_of.at("memory.runtime_reserved_MB"), "groq-isca-2022");
+    EXPECT_DOUBLE_EQ(groq->interconnect_bytes_per_s, 2 * 16 * 4 * 30e9 / 8);
+    EXPECT_EQ(groq->domain_size, 8);
+    const Device* h100 = cat.device_by_id("h100-sxm");
+    ASSERT_NE(h100, nullptr);
+    EXPECT_LT(h100->runtime_reserved_bytes, 0);
+}
+
 // [SECTION] one error test per class of bad input -------------------------------------------------
 
 TEST(LoaderErrors, EachClassNamesFilePathAndReason) {
@@ -318,6 +348,9 @@ TEST(LoaderErrors, EachClassNamesFilePathAndReason) {
         // 48 GB of chips is at most 48 GiB: a larger runtime total is a typo, not a reading
         {replace(kDevice, R"("capacity_GB": 48,)", R"("capacity_GB": 48, "runtime_total_GiB": 48.5,)"), "memory.runtime_total_GiB",
          "must not exceed the capacity read in GiB (48), got 48.5"},
+        // a reserve is what the runtime keeps of the device's memory: all of it or more is a typo
+        {replace(kDevice, R"("capacity_GB": 48,)", R"("capacity_GB": 48, "runtime_reserved_MB": 48000,)"), "memory.runtime_reserved_MB",
+         "must be below the capacity (48000 MB), got 48000"},
     };
     for (const auto& r : rows) {
         auto load = load_device(r.text);

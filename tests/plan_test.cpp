@@ -3356,6 +3356,36 @@ TEST(SramSystems, ServingMemoryOnAnSramSystemSaysItIsAGpuEnginesFit) {
     EXPECT_FALSE(has_note(plan_on("h100-sxm"), note));
 }
 
+// A device's own runtime reserve (catalog memory.runtime_reserved_MB; plan_facts.cpp runtime_overhead_bytes) replaces
+// the GPU runtime context and engine buffers. Groq records 0 (each chip's 220 MiB is global memory: Groq's ISCA 2022
+// abstract), so Llama 3.2 1B at BF16 over 64 chips (TP 8 inside a server of eight, 8 stages) holds, per chip, by hand:
+//   weights  1,235,814,400 params x 2 B / 64 = 38,619,200 B
+//   KV cache 2,048 tokens x (16 layers x 8 KV heads x 64 x 2 x 2 B = 32,768 B) / 64 = 1,048,576 B
+//   overhead 0 (was 400 MB of CUDA context + 1.922 GB of TP buffers: 2.322 GB, which no 230 MB chip holds)
+// plus the activation working set, and fits the chip. The same entry with the key removed charges the GPU figures.
+TEST(SramSystems, GroqChipChargesItsOwnRuntimeReserveNotACudaContext) {
+    const std::string w = R"({"stage": "serve", "model": "llama-3.2-1b", "precision": "bf16", "serve": {"context_tokens": 2048,
+        "prompt_tokens": 1024, "output_tokens": 1024, "concurrent_users": 1}, "hardware": {"devices": ["groq-lpu"], "count": 64}})";
+    const Plan p = run(w);
+    const Candidate* c = find(p, "groq-lpu");
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->layout.tensor_parallel, 8);
+    EXPECT_DOUBLE_EQ(c->memory.weights_bytes, 38619200.0);
+    EXPECT_DOUBLE_EQ(c->memory.kv_cache_bytes, 1048576.0);
+    EXPECT_DOUBLE_EQ(c->memory.overhead_bytes, 0.0);
+    EXPECT_NEAR(c->memory.total_bytes, 38619200.0 + 1048576.0 + c->memory.activations_bytes, 1.0);
+    EXPECT_TRUE(c->fits);
+    // Without the recorded reserve (every GPU's case) the CUDA context and the TP buffers come back.
+    Catalog gpu_like = catalog();
+    for (auto& d : gpu_like.devices)
+        if (d.id == "groq-lpu") d.runtime_reserved_bytes = -1;
+    const Plan q = plan_from_json(w, gpu_like, false);
+    const Candidate* g = find(q, "groq-lpu");
+    ASSERT_NE(g, nullptr);
+    EXPECT_NEAR(g->memory.overhead_bytes, 400e6 + 1.922e9, 1e3);
+    EXPECT_FALSE(g->fits);
+}
+
 // Static-shape Neuron runtimes (runtimes.json decode_runtimes; plan_serving.cpp decode_phase). Llama 2 7B, BF16, batch 8,
 // 128 in / 3,968 out on 12 Inferentia2 at TP 12 (24 NeuronCores, tensor_parallel_cores 2). Under transformers-neuronx
 // 2.18 against the default tuned runtime, each device's decode step reads

@@ -230,8 +230,18 @@ PeakRate read_peak(Reader& c, const std::string& key) {
                 m.error("runtime_total_GiB", "must not exceed the capacity read in GiB (" + format_sig(chips_GiB, 6) + "), got " + format_sig(*t, 6));
             else if (t) d.runtime_total_bytes = *t * kGiB;
         }
+        // What the device's own runtime reserves on each device before any model (0 where the vendor's compiler lays the
+        // whole memory out for the model): replaces the GPU runtime context the assumptions charge (plan_facts.cpp).
+        if (m.has("runtime_reserved_MB")) {
+            auto r = m.number("runtime_reserved_MB", false, 0.0, kMaxMemoryBytes / 1e6);
+            const double cap = d.memory_bytes;
+            if (r && cap > 0 && *r * 1e6 >= cap)
+                m.error("runtime_reserved_MB", "must be below the capacity (" + format_sig(cap / 1e6, 6) + " MB), got " + format_sig(*r, 6));
+            else if (r) d.runtime_reserved_bytes = *r * 1e6;
+        }
         m.string("note", false);
-        attach_source(m, book, {"capacity_GB", "capacity_GiB", "type", "bandwidth_GBps", "usable_ratio", "usable_rule", "runtime_total_GiB"});
+        attach_source(m, book, {"capacity_GB", "capacity_GiB", "type", "bandwidth_GBps", "usable_ratio", "usable_rule", "runtime_total_GiB",
+                                "runtime_reserved_MB"});
     });
 
     r.object("compute", true, [&](Reader& c) {

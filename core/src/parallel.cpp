@@ -329,7 +329,7 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     const double first = in_flight * kept + working + (p == 1 ? logits : 0.0);
     const double last = kept + working + logits;
     r.activations_bytes = std::max(first, last);
-    r.overhead_bytes = a.runtime_context_bytes + a.allocator_fragmentation_ratio * (r.activations_bytes + r.gradients_bytes);
+    r.overhead_bytes = (cl.runtime_context_bytes >= 0 ? cl.runtime_context_bytes : a.runtime_context_bytes) + a.allocator_fragmentation_ratio * (r.activations_bytes + r.gradients_bytes);
     r.memory_bytes = r.weights_bytes + r.gradients_bytes + r.optimizer_bytes + r.activations_bytes + r.overhead_bytes;
     r.capacity_bytes = cl.capacity_bytes;
     r.fits = r.memory_bytes <= r.capacity_bytes;
@@ -744,7 +744,7 @@ TrainingJob training_job(const Workload& w, double trainable_params, const Model
 
 Cluster cluster_of(const Device& d, int n, double peak_flop_per_s, double capacity_bytes, const Assumptions& a) {
     return {.devices = n, .peak_flop_per_s = peak_flop_per_s, .capacity_bytes = capacity_bytes, .network = network_of(d, a),
-            .host_bytes_per_s = 0.5 * d.host_link_bytes_per_s};
+            .host_bytes_per_s = 0.5 * d.host_link_bytes_per_s, .runtime_context_bytes = d.runtime_reserved_bytes};
 }
 
 } // namespace hwplan

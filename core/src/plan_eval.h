@@ -63,6 +63,8 @@ inline bool narrow_decode_gemm(const std::string& peak_precision) { return peak_
 bool local_runtime(const Device& d);                                     // SoCs, CPUs, NPUs: llama.cpp/MLX-style runtimes
 double usable_bytes(const Device& d, const Assumptions& a, bool serving); // what one device lets a job use
 double runtime_overhead_bytes(const Device& d, const Assumptions& a);     // runtime context or compute buffer
+double runtime_context_bytes(const Device& d, const Assumptions& a);      // the device's recorded reserve, else the GPU context
+bool runtime_reserve_recorded(const Device& d);                           // catalog memory.runtime_reserved_MB present
 int most_devices(const Device& d, const Assumptions& a);                  // the most devices of one kind a plan joins
 
 struct WeightBytes {

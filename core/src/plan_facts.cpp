@@ -75,7 +75,17 @@ double usable_bytes(const Device& d, const Assumptions& a, bool serving) {
     return bytes;
 }
 
+// What a runtime keeps on each device before any model: the device's own recorded figure where the catalog has one
+// (memory.runtime_reserved_MB: Groq's compiler lays each chip's whole SRAM out for the model), else the assumptions'
+// GPU runtime context, or llama.cpp's compute buffer on a local runtime.
+bool runtime_reserve_recorded(const Device& d) { return d.runtime_reserved_bytes >= 0; }
+
+double runtime_context_bytes(const Device& d, const Assumptions& a) {
+    return runtime_reserve_recorded(d) ? d.runtime_reserved_bytes : a.runtime_context_bytes;
+}
+
 double runtime_overhead_bytes(const Device& d, const Assumptions& a) {
+    if (runtime_reserve_recorded(d)) return d.runtime_reserved_bytes;
     return local_runtime(d) ? a.llama_cpp_compute_buffer_bytes : a.runtime_context_bytes;
 }
 

@@ -276,7 +276,10 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // 1.79 GiB at TP 1, 3.58 GiB at TP 2). Over PCIe vLLM turns its custom all-reduce off beyond two GPUs
     // (custom_all_reduce.py: "not supported on more than two PCIe-only GPUs"), and a PCIe multi-GPU log shows
     // no more than a single device's context (the assumption's low end): none is added there.
-    const double tp_buffers = tp > 1 && !local_runtime(d) && d.domain_size > 1 ? a.tensor_parallel_buffer_bytes : 0.0;
+    // A device whose own runtime's reserve is recorded (catalog memory.runtime_reserved_MB) runs no NCCL or engine
+    // buffers: that figure is all its runtime keeps (Groq's compiler schedules the chip-to-chip traffic statically).
+    const bool own_reserve = runtime_reserve_recorded(d);
+    const double tp_buffers = tp > 1 && !local_runtime(d) && !own_reserve && d.domain_size > 1 ? a.tensor_parallel_buffer_bytes : 0.0;
     // An engine that lets torch.distributed record its all-reduce inputs on the NCCL stream (vLLM before PR #2151, which
     // set TORCH_NCCL_AVOID_RECORD_STREAMS=1: "torch.distributed.all_reduce does not free the input tensor until the
     // synchronization point. This causes the memory usage to grow as the number of all_reduce calls increases",
@@ -284,11 +287,12 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // prefill-sized pass, so the pass's inputs stay reserved when the engine reads the device's free memory after it
     // (vLLM issue #2150: "the activation memory for all reduce is not reused"). Two all-reduces a layer (attention's
     // output projection and the MLP's down projection, row-parallel), each the pass's tokens x hidden at 16 bits.
-    const double held_allreduce = prt && prt->profile_holds_allreduce_inputs && tp > 1
+    const double held_allreduce = prt && prt->profile_holds_allreduce_inputs && tp > 1 && !own_reserve
                                       ? a.allreduce_inputs_held_share * 2.0 * std::ceil(double(arch.layers) / pp) * chunk * arch.hidden * 2.0
                                       : 0.0;
     m.overhead_bytes = runtime_overhead_bytes(d, a) + tp_buffers + held_allreduce;
-    e.term(m, "overhead", m.overhead_bytes, [&] { return std::string(local_runtime(d) ? "llama.cpp-style compute buffer" : "runtime context (CUDA/ROCm/XLA) and framework") +
+    e.term(m, "overhead", m.overhead_bytes, [&] { return std::string(own_reserve ? "what " + d.id + "'s own runtime reserves on each device (catalog memory.runtime_reserved_MB)"
+                                                                  : local_runtime(d) ? "llama.cpp-style compute buffer" : "runtime context (CUDA/ROCm/XLA) and framework") +
                                                   (tp_buffers > 0 ? " + tensor-parallel communication buffers " + gb(tp_buffers) : "") +
                                                   (held_allreduce > 0 ? " + the profile pass's all-reduce inputs still reserved (" + format_sig(100 * a.allreduce_inputs_held_share, 3) +
                                                                             " % of 2 per layer x " + format_sig(chunk, 6) + " tokens x hidden at 16 bits) " + gb(held_allreduce)
@@ -655,14 +659,21 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // catalog/devices/cerebras-cs3.json notes: 0.24 s for Llama 3.1 405B) is a served figure, about 11x this model's
     // roofline for that model at a 1,000-token prompt, its prompt length not stated: what the roofline leaves out
     // (request handling, scheduling, the network) is most of what a user waits for there. Said beside the figure.
-    // Its memory terms are a GPU serving engine's (a runtime context of runtime_context_bytes per device, the engine's
-    // profiled activation working set); no SRAM system's compiler-scheduled allocation is modelled, and on a chip of a few
-    // hundred MB they alone can decide the fit. Said, not hidden.
+    // Its memory terms are a GPU serving engine's (a runtime context of runtime_context_bytes per device unless the catalog
+    // records the device's own reserve, memory.runtime_reserved_MB; the engine's profiled activation working set); no SRAM
+    // system's compiler-scheduled allocation is modelled, and on a chip of a few hundred MB they alone can decide the fit.
+    // Said, not hidden.
     if (d.kind == DeviceKind::sram_system && e.explain)
-        e.c.notes.push_back("memory not calibrated for SRAM systems: the per-device overhead (" + gb(c.memory.overhead_bytes) +
-                            ", a GPU serving engine's runtime context) and the activation working set (" + gb(c.memory.activations_bytes) +
-                            ") are GPU engines' figures; how " + d.id + "'s compiler lays weights, KV cache and activations over its " +
-                            gb(c.memory.capacity_bytes) + " per device is not modelled, so its fit is a GPU engine's fit");
+        e.c.notes.push_back(runtime_reserve_recorded(d)
+                                ? "memory not calibrated for SRAM systems: the per-device overhead (" + gb(c.memory.overhead_bytes) +
+                                      ") is " + d.id + "'s own recorded reserve (catalog memory.runtime_reserved_MB), but the activation working set (" +
+                                      gb(c.memory.activations_bytes) + ") and the usable share are GPU engines' figures; how " + d.id +
+                                      "'s compiler lays weights, KV cache and activations over its " + gb(c.memory.capacity_bytes) +
+                                      " per device is not modelled"
+                                : "memory not calibrated for SRAM systems: the per-device overhead (" + gb(c.memory.overhead_bytes) +
+                                      ", a GPU serving engine's runtime context) and the activation working set (" + gb(c.memory.activations_bytes) +
+                                      ") are GPU engines' figures; how " + d.id + "'s compiler lays weights, KV cache and activations over its " +
+                                      gb(c.memory.capacity_bytes) + " per device is not modelled, so its fit is a GPU engine's fit");
     if (d.kind == DeviceKind::sram_system && e.explain)
         e.c.notes.push_back("time to first token " + format_figure("ttft_s", pre.time_s) + " is the prefill on " + d.id +
                             "'s peak compute alone; served, the first token waits for request handling, scheduling and the network, "

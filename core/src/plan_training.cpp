@@ -383,7 +383,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // assignment) adds none.
     m.fragmentation_ratio = rt.caching_allocator ? a.allocator_fragmentation_ratio : 0.0;
     const double fragmentation = m.fragmentation_ratio * transient;
-    m.overhead_bytes = a.runtime_context_bytes + fragmentation;
+    m.overhead_bytes = runtime_context_bytes(d, a) + fragmentation;
     // FSDP's init leaves its transients cached (runtimes.json fsdp_init_cache_kept): FlatParamHandle concatenates a unit's
     // original tensors into a flat parameter while they live, then shard() clones this rank's chunk and frees the unsharded
     // one (torch/distributed/fsdp/_flat_param.py flatten_tensors, shard), so the last units it wraps, a block and the root,
@@ -420,7 +420,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         opt -= paged;
     }
     m.optimizer_bytes = opt;
-    m.context_bytes = a.runtime_context_bytes;
+    m.context_bytes = runtime_context_bytes(d, a);
     m.managed_bytes = paged_state ? opt : 0.0; // what stays on the device of the paged state is still managed memory
     e.term(m, "optimizer", opt, [&] { return std::string(std::string(name(t.optimizer)) + ": " + format_sig(opt_per, 3) + " bytes per trainable parameter" +
                                       (fp32_grad_sharded > 0 ? " + " + format_sig(fp32_grad_sharded, 2) + " for the FP32 gradient copy (" + rt.id + ")" : "") +
@@ -445,7 +445,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                                                                " bytes a logit more while the loss is taken, no FP32 copy"
                                                                                          : ": the logits kept, no FP32 copy") + ")" +
                                                     (dequant_copy > 0 ? " + the dequantized copy of the largest 4-bit matrix " + gb(dequant_copy) : "")); });
-    e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context " + gb(a.runtime_context_bytes) +
+    e.term(m, "overhead", m.overhead_bytes, [&] { return std::string("runtime context " + gb(runtime_context_bytes(d, a)) +
                                                   (rt.caching_allocator ? " + allocator fragmentation " + format_sig(100 * a.allocator_fragmentation_ratio, 3) +
                                                                               " % of the per-step tensors (" + gb(transient) + ")"
                                                                         : std::string("; no caching-allocator fragmentation: XLA lays the step's memory out when it compiles it (") +

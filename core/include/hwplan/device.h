@@ -68,6 +68,11 @@ struct Device {
     double usable_memory_ratio = 1;   // share of memory_bytes a model may use by default (macOS GPU wiring)
     double runtime_total_bytes = 0;   // total memory the driver reports to a runtime (cudaMemGetInfo); 0 = not measured
     std::string usable_rule;          // that rule in words
+    // What the device's own runtime keeps on each device before any model, communication buffers included (catalog
+    // memory.runtime_reserved_MB): where recorded it replaces the GPU runtime context and engine buffers the assumptions
+    // charge (runtime_context_bytes, tensor_parallel_buffer_bytes; llama.cpp's compute buffer on local runtimes).
+    // < 0 = not recorded (those assumptions apply). Groq: 0, each chip's SRAM is all model memory (catalog source).
+    double runtime_reserved_bytes = -1;
 
     PeakRate fp64, fp32, tf32, bf16, fp16, fp8, int8, fp4; // dense peaks
     std::string compute_note;

@@ -180,6 +180,8 @@ struct Cluster {
     Network network;
     double usd_per_device_hour = 0;     // 0: not priced
     double host_bytes_per_s = 0;        // per device, per direction, to host memory (catalog host_link); 0: not recorded
+    double runtime_context_bytes = -1;  // what the device's own runtime reserves (catalog memory.runtime_reserved_MB);
+                                        // < 0: not recorded, the assumptions' runtime_context_bytes
 };
 
 // What the search may vary; 0 = any (used by tests to pin a published layout).
