@@ -3440,3 +3440,32 @@ TEST(NeuronRuntimes, OptimumNeuronRunsTheCompiledShapes) {
 
 } // namespace
 } // namespace hwplan
+
+namespace hwplan {
+namespace {
+
+// An SRAM system's decode step (issue 20, item 85): Llama 3.1 8B at BF16 on one CS-3, batch 1, 1,000 prompt tokens
+// and 1,000 generated (a 1,500-token mean history). By hand, one step reads per layer 2 x 4096 x 4096 (q, o) +
+// 2 x 4096 x 1024 (k, v) + 3 x 4096 x 14336 (gate, up, down) = 218,103,808 weights, x 32 = 6,979,321,856; the untied
+// LM head 128,256 x 4096 = 525,336,576; the norms 65 x 4096 = 266,240; one embedding row 4,096: 7,504,928,768 x 2 B =
+// 15,009,857,536 B, plus the KV cache 1,500 x 32 layers x 2 x 1024 x 2 B = 196,608,000 B: 15,206,465,536 B, which at
+// 21 PB/s x 0.78 (decode_bandwidth_efficiency) take 0.928 us. The fixed step is decode_step_overhead_s, 0.87 ms (a GPU
+// engine's launch time, assumptions.json): 99.9 % of the step, and the plan says that it is a GPU engine's figure.
+TEST(SramSystems, DecodeStepOnAWaferIsAGpuEnginesFixedStepAndSaysSo) {
+    auto plan_on = [](const char* device) {
+        return run(std::string(R"({"stage": "serve", "model": "llama-3.1-8b", "precision": {"weights": "bf16", "kv_cache": "bf16", "compute": "bf16"},
+            "serve": {"context_tokens": 2000, "prompt_tokens": 1000, "output_tokens": 1000, "concurrent_users": 1},
+            "hardware": {"devices": [")") + device + R"("], "count": 1}})").candidates.at(0);
+    };
+    const Candidate cs3 = plan_on("cerebras-cs3");
+    const Phase& step = cs3.phases.at(0);
+    EXPECT_NEAR(step.roofline.bytes, 15206465536.0, 1.0);
+    EXPECT_NEAR(step.overhead_s, 0.00087, 1e-12);
+    EXPECT_NEAR(step.time_s - step.overhead_s, 15206465536.0 / (21e15 * 0.78), 0.02 * 15206465536.0 / (21e15 * 0.78));
+    const std::string note = "decode step not calibrated for SRAM systems: 0.87 ms of its 0.871 ms is decode_step_overhead_s";
+    EXPECT_TRUE(has_note(cs3, note));
+    EXPECT_FALSE(has_note(plan_on("h100-sxm"), "decode step not calibrated for SRAM systems"));
+}
+
+} // namespace
+} // namespace hwplan

@@ -584,6 +584,18 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     };
     const Phase dec = decode_phase(sh.prompt, sh.output, batch);
     if (!e.numbers_only) c.phases.push_back(dec);
+    // An SRAM system's decode step is its SRAM reads (microseconds at a wafer's or a chip's bandwidth), the hand-offs
+    // between its stages and decode_step_overhead_s, a GPU engine's kernel-launch time (assumptions.json), which is most
+    // of the step here. No stored source gives such a system's own fixed time per token: Cerebras says only that a
+    // model larger than one CS-3 is split over several ("70B models fit on as few as four systems") and that its first
+    // inference software "utilized only a fraction of its peak bandwidth, compute, and IO capacity" (its October 2024
+    // release notes), with no per-layer, per-wafer or per-hop time. So the figure is a GPU engine's step over this
+    // device's memory, and the plan says so (issue 20, docs/accuracy-history.md item 85).
+    if (d.kind == DeviceKind::sram_system && host_ops <= 0 && e.explain)
+        e.c.notes.push_back("decode step not calibrated for SRAM systems: " + format_sig(1e3 * dec.overhead_s, 3) + " ms of its " +
+                            format_sig(1e3 * dec.time_s, 3) + " ms is decode_step_overhead_s, a GPU engine's kernel-launch time; no source gives " +
+                            d.id + "'s own fixed time per token or the hop between its systems, so the per-user speed is a GPU engine's step over " +
+                            d.id + "'s memory, not calibrated for it");
 
     Phase pre = prefill_phase(sh.prompt);
     if (e.explain)
