@@ -126,17 +126,6 @@ TEST(MoeRoutingBytes, MixtralAtTensorParallel8ByHand) {
     EXPECT_DOUBLE_EQ(moe_routing_bytes_per_token(test::llama31_8b(), 8, 1, 2), 0.0); // dense: none
 }
 
-// A decode step's hidden-wide element-wise kernels (performance.h), by hand for Llama 3.1 70B (80 layers, hidden
-// 8192, 2 RMSNorms a layer): 80 x (2 x 2 x 8192 + 2 x 3 x 8192) + 2 x 8192 (final norm) = 6,569,984 elements a token;
-// at 16 bits 13.14 MB a token, so the A100 TP 4 row's 239 sequences move 3.140 GB a step on each rank (not split by TP).
-TEST(DecodeHiddenElementwise, Llama70bByHand) {
-    EXPECT_DOUBLE_EQ(decode_hidden_elementwise_elements_per_token(test::llama31_70b()), 6569984.0);
-    EXPECT_NEAR(239.0 * 2 * decode_hidden_elementwise_elements_per_token(test::llama31_70b()), 3.140e9, 0.001e9);
-    ModelArch one_norm = test::llama31_8b();
-    one_norm.norms_per_layer = 1; // 32 x (2 x 4096 + 6 x 4096) + 2 x 4096
-    EXPECT_DOUBLE_EQ(decode_hidden_elementwise_elements_per_token(one_norm), 32.0 * 8 * 4096 + 8192);
-}
-
 // Rows padded to whole tiles (NVIDIA's matrix multiplication guide, tile quantisation): Mixtral's 748-sequence batch
 // at TP 4 routes 748 x 2 / 8 = 187 rows to each expert, two 128-row tiles: 187 / 256 = 0.7305; 872 rows in 7 tiles
 // 872 / 896; one tile or less keeps every row (smaller tiles, not modelled).

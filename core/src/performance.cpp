@@ -155,11 +155,6 @@ double training_elementwise_elements_per_token(const ModelArch& a, bool recomput
     return sum + 2.0 * a.vocab;
 }
 
-double decode_hidden_elementwise_elements_per_token(const ModelArch& a) {
-    const double h = a.hidden;
-    return double(a.layers) * (a.norms_per_layer * 2.0 * h + 2 * 3.0 * h) + 2.0 * h;
-}
-
 double training_elementwise_time_s(const ModelArch& arch, double tokens, bool recompute_forward, double bytes_per_element,
                                    double bandwidth_bytes_per_s) {
     if (bandwidth_bytes_per_s <= 0 || tokens <= 0 || bytes_per_element <= 0) return 0;

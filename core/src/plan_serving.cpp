@@ -406,7 +406,6 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     const double routing_in_bytes = peak.precision == "fp32" ? 4.0 : peak.precision == "fp8" || peak.precision == "int8" || peak.precision == "fp4" || peak.precision == "int4" ? 1.0 : 2.0;
     const double routing_per_token = moe_layers > 0 ? moe_routing_bytes_per_token(arch, wide ? 1.0 : double(tp), routing_in_bytes, 2.0) : 0.0;
     auto routing_bytes = [&](double tokens) { return routing_per_token * (wide ? tokens / n : tokens) * double(moe_layers) / pp; };
-    const double hidden_elementwise_per_token = arch.layers > 0 ? decode_hidden_elementwise_elements_per_token(arch) : 0.0;
     // A decode kernel that runs one thread block per query head reads each KV head once for every query head of
     // its group (serve.decode_attention "per_query_head"); a latent (MLA) cache is shared by design.
     const double kv_reads = w.serve.decode_attention == "per_query_head" && !latent && arch.kv_heads > 0
@@ -530,13 +529,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read + rows_strided_bytes + rows_column_bytes, rows_experts_read + rows_strided_bytes), flop_per_s / slow, bytes_per_s);
         const Roofline attention = roofline(attention_flops, kv_bytes, flop_per_s, bytes_per_s);
         const Roofline routing = roofline(0, routing_bytes(run_rows), flop_per_s, bytes_per_s);
-        // The hidden-wide element-wise kernels (norms, residual adds; performance.h
-        // decode_hidden_elementwise_elements_per_token) run between the GEMMs at memory speed on every rank's whole
-        // hidden state: the rows an attention group runs, a stage's share of the layers, 16-bit activations
-        // (training_elementwise_bytes_per_element, the same kernels' bytes in training).
-        const Roofline elementwise = roofline(0, run_rows / groups * hidden_elementwise_per_token / pp * a.training_elementwise_bytes_per_element, flop_per_s, bytes_per_s);
-        const Roofline body = roofline_sequence(roofline_sequence(gemm, attention), elementwise);
-        ph.roofline = routing_per_token > 0 ? roofline_sequence(body, routing) : body;
+        ph.roofline = routing_per_token > 0 ? roofline_sequence(roofline_sequence(gemm, attention), routing) : roofline_sequence(gemm, attention);
         if (e.explain) {
             auto part = [](const Roofline& r) { return std::string(r.compute_bound ? "compute" : "memory") + "-bound " + format_sig(r.time_s * 1e3, 3) + " ms"; };
             ph.name = "decode step (rows " + format_sig(rows, 6) + ", " + format_sig(ctx, 6) + "-token history" +
@@ -549,7 +542,6 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                       "; weight GEMMs " + part(gemm) +
                       (slow > 1.0005 ? " (rows padded to " + format_sig(tile, 4) + "-row tiles" + (rows_per_expert > 0 ? ", " + format_sig(rows_per_expert, 4) + " per routed expert" : std::string()) +
                                            ": x" + format_sig(slow, 3) + " compute)" : std::string()) + " + attention over the KV cache " + part(attention) +
-                      " + norms and residual adds " + gb(elementwise.bytes) + " " + part(elementwise) +
                       (routing_per_token > 0 ? " + the routed experts' expand, activation and finalize kernels " + gb(routing.bytes) + " " + part(routing) : std::string()) + ")";
         }
         if (e.explain && rows_column_bytes > 0)

@@ -94,16 +94,6 @@ double fp8_cast_time_s(const ModelArch& arch, double tokens, double bytes_per_el
 // plus the loss over the vocabulary (read the logits forward, write their gradient backward: 2 V); a step that
 // recomputes (full checkpointing) runs each layer's forward twice. Attention is priced as FLOPs (its kernel).
 double training_elementwise_elements_per_token(const ModelArch& arch, bool recompute_forward);
-
-// Elements a decode step's hidden-wide element-wise kernels read and write per token, summed over the layers: each
-// norm reads the hidden state and writes its normalised copy (2h, x norms_per_layer) and each of the two residual adds
-// reads two hidden vectors and writes their sum (3h, x 2), plus the final norm (2h): the forward terms of
-// training_elementwise_elements_per_token without the MLP's activation (whose width shrinks with tensor parallelism and
-// which the 16-bit decode share's anchor already carries, docs/accuracy-history.md item 41) and without the loss. Under
-// tensor parallelism every rank holds the whole hidden state (the row-parallel all-reduce leaves each rank the full
-// sum; Megatron-LM's and TensorRT-LLM's layouts), so these bytes do not shrink with the tensor-parallel size while the
-// weights, the GEMM FLOPs and the KV heads a rank reads do: at batch B a rank moves B times this per step.
-double decode_hidden_elementwise_elements_per_token(const ModelArch& arch);
 double training_elementwise_time_s(const ModelArch& arch, double tokens, bool recompute_forward, double bytes_per_element,
                                    double bandwidth_bytes_per_s);
 
