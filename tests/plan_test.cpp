@@ -2355,6 +2355,22 @@ TEST(DecodeRuntimes, TgiOnePointZerosTritonGptqProjectionsReadAsSlowAsSixteenBit
     EXPECT_NEAR(step("tgi-1.0") - step("tuned"), 3599142748.16 / (0.78 * 600e9) - 0.87e-3, 1e-9);
 }
 
+// TGI 1.0.3 launches those two GPTQ column projections a layer from Python through Triton (QuantLinearFunction.apply,
+// custom_autotune's key, torch.empty, matmul_248_kernel[grid]): each costs the host triton_launch_host_s (96.4 us,
+// triton-lang/triton issue #459's CPU time of a Triton matmul called from Python) where a cuBLAS projection costs
+// eager_op_host_s (21.2 us). Llama 2 7B at batch 1 on one H100 SXM, whose device takes a few ms, by hand:
+//   int4: 470 x 21.2 us + 32 x 2 x (96.4 - 21.2) us = 9.964 ms + 4.8128 ms = 14.7768 ms, the host's, the step
+//   fp16: 470 x 21.2 us = 9.964 ms (no Triton launch)
+TEST(DecodeRuntimes, TgiOnePointZerosTritonGptqLaunchesCostItsHostMore) {
+    auto step = [](const char* weights) {
+        return run(std::string(R"({"stage": "serve", "model": "llama-2-7b", "precision": {"weights": ")") + weights + R"(", "kv_cache": "fp16", "compute": "fp16"},
+            "serve": {"context_tokens": 1024, "prompt_tokens": 237, "output_tokens": 50, "concurrent_users": 1, "runtime": "tgi-1.0"},
+            "hardware": {"devices": ["h100-sxm"], "count": 1}})").candidates.at(0).figures.at("decode_step_s").value;
+    };
+    EXPECT_NEAR(step("int4"), 470 * 21.2e-6 + 64 * (96.4e-6 - 21.2e-6), 1e-9);
+    EXPECT_NEAR(step("fp16"), 470 * 21.2e-6, 1e-9);
+}
+
 // A closed loop of users (serve.closed_loop: k6's constant virtual users, each sending its next request when its last
 // completes) prefills every request between the decode steps: at batch 1 the step carries one prefill per output
 // token, the figure TGI logs as time_per_token (a request's inference time, prefill included, / its generated

@@ -51,6 +51,7 @@ const std::vector<Field>& fields() {
         {"kernel_launch_overhead_s", &Assumptions::kernel_launch_overhead_s},
         {"eager_op_host_s", &Assumptions::eager_op_host_s},
         {"python_value_round_trip_host_s", &Assumptions::python_value_round_trip_host_s},
+        {"triton_launch_host_s", &Assumptions::triton_launch_host_s},
         {"strided_reduction_bandwidth_ratio", &Assumptions::strided_reduction_bandwidth_ratio},
         {"cpu_decode_bandwidth_efficiency_low", &Assumptions::cpu_decode_bandwidth_efficiency_low},
         {"training_mfu_uncalibrated_low", &Assumptions::training_mfu_uncalibrated_low},

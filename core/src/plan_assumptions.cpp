@@ -143,6 +143,7 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
     // with the dearest operation, the fast case the larger share with the cheapest (assumptions.json eager_op_host_s).
     std::swap(out.low.eager_op_host_s, out.high.eager_op_host_s);
     std::swap(out.low.python_value_round_trip_host_s, out.high.python_value_round_trip_host_s); // likewise (assumptions.json)
+    std::swap(out.low.triton_launch_host_s, out.high.triton_launch_host_s);                     // likewise (assumptions.json)
     // So is an eager encoder runtime's launch cost per kernel: the slow case pairs the smaller encoder efficiency with the
     // dearest launch, the fast case the larger with the cheapest (assumptions.json kernel_launch_overhead_s).
     std::swap(out.low.kernel_launch_overhead_s, out.high.kernel_launch_overhead_s);

@@ -452,7 +452,14 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // decoding is "heavily CPU overhead bound", 25.5 tok/s where the same model compiled runs 107). The launch
     // overhead decode_step_overhead_s stands for is inside that count, so it is not added again.
     const double host_ops = drt.host_ops_per_layer * arch.layers + drt.host_ops_per_step;
-    const double host_s = host_ops * a.eager_op_host_s;
+    // Of those, a runtime that launches its 4-bit projections through Triton from Python (TGI 1.0.3's GPTQ QuantLinear:
+    // an autograd Function, custom_autotune's key, torch.empty, then JITFunction.run's launcher for matmul_248's 19
+    // arguments) spends triton_launch_host_s on each where a cuBLAS projection costs eager_op_host_s (triton-lang/triton
+    // issue #459: a Triton matmul called from Python takes 0.0964 ms of CPU time where torch's takes 0.0232 ms; pull
+    // request #1431: Triton's bare launch about 55 us before its typed fast path). Dense 4-bit weights only.
+    const double triton_ops = drt.triton_projections_per_layer > 0 && host_ops > 0 && moe_layers == 0 && wb.quantized_params > 0 && wb.bits_per_weight <= 4.5
+                                  ? std::min(host_ops, drt.triton_projections_per_layer * arch.layers) : 0.0;
+    const double host_s = host_ops * a.eager_op_host_s + triton_ops * std::max(0.0, a.triton_launch_host_s - a.eager_op_host_s);
     // Host work that starts only once the device has returned the step's logits cannot overlap the device and adds to
     // the step: llama-cpp-python before 0.2.76 slices llama_get_logits()'s float pointer into a Python list and
     // assigns that list into its numpy scores in Llama.eval, a round trip of every vocabulary entry per token
@@ -575,8 +582,9 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         ph.overhead_s = (host_ops > 0 ? std::max(0.0, host_s - device_s) : a.decode_step_overhead_s) + serial_host_s;
         ph.time_s = device_s + ph.overhead_s;
         if (e.explain && host_ops > 0)
-            ph.name += "; " + drt.id + " issues " + format_sig(host_ops, 4) + " host operations x " + format_sig(1e6 * a.eager_op_host_s, 3) + " us = " +
-                       format_sig(1e3 * host_s, 3) + " ms" + (host_s > device_s ? ", which the device waits on" : ", under the device's time");
+            ph.name += "; " + drt.id + " issues " + format_sig(host_ops, 4) + " host operations x " + format_sig(1e6 * a.eager_op_host_s, 3) + " us" +
+                       (triton_ops > 0 ? ", " + format_sig(triton_ops, 4) + " of them Triton launches at " + format_sig(1e6 * std::max(a.triton_launch_host_s, a.eager_op_host_s), 3) + " us," : "") +
+                       " = " + format_sig(1e3 * host_s, 3) + " ms" + (host_s > device_s ? ", which the device waits on" : ", under the device's time");
         if (e.explain && serial_host_s > 0)
             ph.name += "; then " + drt.id + " carries the " + format_sig(arch.vocab, 6) + " logits through a Python list " + format_sig(drt.serial_vocab_round_trips, 3) +
                        " time(s) at " + format_sig(1e9 * a.python_value_round_trip_host_s, 3) + " ns each = " + format_sig(1e3 * serial_host_s, 3) + " ms, the device idle";
@@ -796,8 +804,8 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         c.notes.push_back("decode runtime: " + drt.name + " [" + drt.id + "]" + (drt.meaning.empty() ? "" : ": " + drt.meaning));
         if (host_ops > 0 && drt.calibrated_by.empty())
             c.notes.push_back("not calibrated for this runtime (" + drt.id + "): its host operations per step are counted from its code and priced at "
-                              "eager_op_host_s, not fitted; the band spans that cost's range (known weak area: eager decode loops, whose speed "
-                              "follows the host CPU)");
+                              "eager_op_host_s" + std::string(triton_ops > 0 ? " (its Triton-launched 4-bit projections at triton_launch_host_s)" : "") +
+                              ", not fitted; the band spans that cost's range (known weak area: eager decode loops, whose speed follows the host CPU)");
         if (serial_host_s > 0 && drt.calibrated_by.empty())
             c.notes.push_back("not calibrated for this runtime (" + drt.id + "): after each step it carries the vocabulary's logits through a Python list, "
                               "counted from its code and priced at python_value_round_trip_host_s, not fitted; the band spans that cost's range");

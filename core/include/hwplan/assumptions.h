@@ -51,6 +51,7 @@ struct Assumptions {
     double kernel_launch_overhead_s = 0;     // host time per kernel an eager or graph-compiled framework launches (encoder runtimes)
     double eager_op_host_s = 0;              // host time per framework operation of an eager Python decode loop (decode runtimes)
     double python_value_round_trip_host_s = 0; // host time per value carried from native memory through a Python list and back (decode runtimes)
+    double triton_launch_host_s = 0;         // host time of one Triton kernel launched from Python under its autotuner (decode runtimes)
     double strided_reduction_bandwidth_ratio = 1; // a compiled GEMV that reduces over a non-innermost (strided) weight dimension:
                                              // its share of a contiguous one's bandwidth (decode runtimes with a strided expert down projection)
     double cpu_decode_bandwidth_efficiency_low = 0; // slow end of the decode share on a CPU no decode rule covers (declared, not calibrated)

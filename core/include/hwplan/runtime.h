@@ -210,6 +210,10 @@ struct DecodeRuntime {
                                                  // projections (query/key/value, gate/up) take this share of the time a 16-bit
                                                  // GEMV of the same shape takes (TGI 1.0.3 runs them on the Triton matmul_248
                                                  // kernel): priced as the extra bytes a 16-bit read would take that long over
+    double triton_projections_per_layer = 0;     // its 4-bit (GPTQ) projections per layer launched through Triton's Python
+                                                 // launcher (TGI 1.0.3: query_key_value and gate_up_proj, QuantLinear's
+                                                 // matmul_248 under custom_autotune): the host spends triton_launch_host_s on
+                                                 // each where a cuBLAS projection costs eager_op_host_s
     std::vector<std::string> calibrated_by;      // suite cases a value under this profile was fitted on (empty: not calibrated for it)
     std::string source;                          // source id in Catalog::runtime_sources
     bool operator==(const DecodeRuntime&) const = default;
