@@ -248,6 +248,35 @@ TEST(Layouts, TensorParallelOverlapHidesAllButOneChunk) {
     EXPECT_NEAR(a.step_s - b.step_s, 8 * tp_mb * 7 / 8, 1e-9 * a.step_s);
 }
 
+// Pipeline sends under the interleaved schedule (runtimes.json pipeline_p2p_overlap; Megatron-LM's overlap_p2p_comm, on by
+// default with virtual stages, and NeMo's and Megatron Bridge's comm-overlap configs wherever virtual pipeline size > 1):
+// each chunk's activation send runs beside a chunk's forward and its gradient send beside a chunk's backward, so only what
+// outlasts that compute is exposed. By hand, a 24-layer h = 4,096 GPT on 16 H100 (two 8-GPU nodes), TP 8 x PP 2 x VP 2,
+// 8 micro-batches of one 2,048-token sequence: the stages sit in different nodes, so each send is one s x b x h BF16
+// tensor over t ranks, 2,048 x 4,096 x 2 / 8 = 2,097,152 bytes across the fabric, 2 v = 4 of them per micro-batch; every
+// one is far shorter than a third of a chunk's compute, so all of it hides. The step then shrinks by (m + (p - 1) / v) x
+// 2 v x one send (the bubble's slots carry the same micro-batch time) and the communication by m x 2 v x one send; with
+// v = 1 (plain 1F1B, where Megatron turns the overlap off) nothing changes.
+TEST(Layouts, InterleavedPipelineSendsHideBehindTheChunksWhereTheTrainerOverlapsThem) {
+    const TrainingJob j = megatron_job(24, 4096, 32, 8);
+    const Cluster c = cluster_of("h100-sxm", 16);
+    Assumptions off = typical(), on = typical();
+    off.pipeline_p2p_overlap = 0;
+    on.pipeline_p2p_overlap = 1;
+    const TrainingLayout l{.tensor_parallel = 8, .pipeline_parallel = 2, .virtual_stages = 2, .micro_batch = 1, .micro_batches = 8};
+    const LayoutResult a = evaluate_layout(j, c, off, l), b = evaluate_layout(j, c, on, l);
+    ASSERT_TRUE(a.tokens_per_s > 0 && b.tokens_per_s > 0);
+    const double send = send_time_s(2048.0 * 4096 * 2 / 8, true, c.network);
+    ASSERT_GT(send, 0.0);
+    ASSERT_LT(send, a.compute_s / 8 / 2 / 3); // shorter than a third of one chunk's compute: all of it hides
+    EXPECT_NEAR(a.communication_s - b.communication_s, 8 * 4 * send, 1e-9 * a.step_s);
+    EXPECT_NEAR(a.step_s - b.step_s, (8 + 0.5) * 4 * send, 1e-9 * a.step_s);
+    EXPECT_DOUBLE_EQ(a.compute_s, b.compute_s);
+    TrainingLayout plain = l;
+    plain.virtual_stages = 1;
+    EXPECT_DOUBLE_EQ(evaluate_layout(j, c, off, plain).step_s, evaluate_layout(j, c, on, plain).step_s);
+}
+
 // [SECTION] Published layouts --------------------------------------------------------------------------------
 
 TEST(Layouts, MegatronTable1PerGpuThroughput) {

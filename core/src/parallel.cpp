@@ -387,9 +387,21 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     }
     // Pipeline: one activation forward and one gradient back per micro-batch and model chunk, across domains
     // once the t x d ranks of a stage fill a domain.
+    // Under the interleaved schedule a trainer that overlaps them (runtimes.json pipeline_p2p_overlap: Megatron-LM's
+    // overlap_p2p_comm, NeMo's MegatronCommOverlapCallback wherever virtual pipeline size > 1) posts each send and receive
+    // asynchronously and waits for it only when the next chunk needs it: the activation sent forward runs beside a chunk's
+    // forward (a third of its compute: 2N of 6N), the gradient sent back beside a chunk's backward (two thirds), and only
+    // what outlasts that compute is exposed. Without virtual stages Megatron turns the overlap off (arguments.py:
+    // "non-interleaved schedule does not support overlapping p2p communication").
     if (p > 1) {
         const bool across = double(t) * cp * d * p > domain;
-        comm_mb += 2.0 * v * send_time_s(act_bytes / t, across, net);
+        const double send = send_time_s(act_bytes / t, across, net);
+        if (a.pipeline_p2p_overlap > 0 && v > 1) {
+            const double chunk = compute_mb / v;
+            comm_mb += v * (std::max(0.0, send - chunk / 3.0) + std::max(0.0, send - 2.0 * chunk / 3.0));
+        } else {
+            comm_mb += 2.0 * v * send;
+        }
     }
     // ZeRO-3 (FSDP) gathers every block's 16-bit weights before its forward and again before its backward, one
     // all-gather per block and pass (PyTorch FSDP, Zhao et al. 2023, arXiv 2304.11277, section 3.3: one FlatParameter

@@ -153,7 +153,10 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
     // A cap that is another board's rule carried over (the T4's measured base-clock rule on the L4 and the A10), not a
     // measurement of this board, bounds nothing known: the fast case runs at the datasheet's boost-clock peak.
     if (d.sustained_16bit_flop_per_s > 0 && !d.sustained_16bit_measured) out.high.power_cap_lifted = 1;
-    attention_rule = apply(cat.training_attention_rules, "training_attention_efficiency", &Assumptions::training_attention_efficiency);
+    // Training's attention kernels are the trainer's (train.runtime), not a serving framework's: a rule that names
+    // trainers (Megatron-Core's Transformer Engine attention, cuDNN's fused kernels on Hopper) applies only to them and is
+    // tried before the family's own (FlashAttention-2 under PyTorch).
+    attention_rule = apply(cat.training_attention_rules, "training_attention_efficiency", &Assumptions::training_attention_efficiency, true);
     gemm_rule = apply(cat.decode_compute_8bit_rules, "decode_compute_efficiency_8bit", &Assumptions::decode_compute_efficiency_8bit);
     const auto mfu_src = as.source.find("training_mfu");
     if (mfu_src != as.source.end() && mfu_src->second == "workload") end_to_end_mfu(out, attention_rule);

@@ -65,10 +65,12 @@ bool runtime_recompute(const Workload& w, const TrainingRuntime& rt, Checkpointi
 }
 
 // The assumptions the layout model prices this trainer's layouts under: a trainer that does not overlap its
-// tensor-parallel collectives (runtimes.json tensor_parallel_overlap false) pays them all.
+// tensor-parallel collectives (runtimes.json tensor_parallel_overlap false) pays them all; one that overlaps the
+// interleaved schedule's pipeline sends with the chunks' compute (runtimes.json pipeline_p2p_overlap) pays what outlasts it.
 Assumptions layout_assumptions(const Assumptions& a, const TrainingRuntime& rt) {
     Assumptions out = a;
     if (!rt.tensor_parallel_overlap) out.tensor_parallel_overlap = 0;
+    out.pipeline_p2p_overlap = rt.pipeline_p2p_overlap ? 1 : 0;
     if (!rt.caching_allocator) out.allocator_fragmentation_ratio = 0; // XLA lays the step's memory out when it compiles it
     return out;
 }

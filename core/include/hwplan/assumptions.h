@@ -61,6 +61,9 @@ struct Assumptions {
     // Not a catalog assumption (no name, never read from assumptions.json): 1 in the fast case of a board whose power
     // cap is another board's rule carried over (device.h sustained_16bit_measured false), whose fast end runs uncapped.
     double power_cap_lifted = 0;
+    // Not a catalog assumption either: 1 where the trainer overlaps the interleaved pipeline schedule's sends and receives
+    // with the model chunks' compute (runtimes.json pipeline_p2p_overlap; set by the training plan's layout assumptions).
+    double pipeline_p2p_overlap = 0;
 };
 
 enum class Case { typical, low, high }; // which end of each range

@@ -105,6 +105,11 @@ struct TrainingRuntime {
     int max_zero_stage = 3;
     std::string recompute;                       // "", "none", "selective", "full"
     bool tensor_parallel_overlap = true;
+    // Whether, under an interleaved pipeline schedule (virtual stages > 1), the trainer posts each chunk's activation and
+    // gradient send/receive asynchronously and waits for it only when the next chunk needs it, so the transfer runs beside
+    // a chunk's compute (Megatron-LM's overlap_p2p_comm, on by default for the interleaved schedule; NeMo's
+    // MegatronCommOverlapCallback sets it wherever virtual pipeline size > 1). false: every send waits (the layout model's default).
+    bool pipeline_p2p_overlap = false;
     std::vector<std::string> adapter_timing_calibrated_by; // calibration case ids the two values above were fitted on
     std::vector<std::string> default_for;        // training methods this profile is the default for ("full", "lora", "qlora")
     // Device kinds ("tpu") on which this profile is the default for full training (pretraining and full fine-tuning)
