@@ -2449,6 +2449,32 @@ TEST(DecodeRuntimes, AStridedExpertDownProjectionReadsSlower) {
                             [](const std::string& n) { return n.find("not calibrated for this runtime (gpt-fast-moe-2024-02): its experts' down projection") == 0; }));
 }
 
+// mlx-lm 0.28's SwitchGLU runs a mixture of experts' routed projections through mx.gather_qmm (switch_layers.py at
+// v0.28.2: no sort below 64 indices), and at one row a step MLX's gathered mat-vec reads them at
+// gathered_expert_one_row_bandwidth_ratio of a plain read (0.80 = 387 / 484 GB/s: ml-explore/mlx issue #4509, an M3
+// Ultra), priced as extra bytes. Qwen3-30B-A3B in int8 at batch 1 on an M4 Max, by hand: a token's 8 routed experts in
+// 48 layers hold 48 x 8 x 3 x 2,048 x 768 = 1,811,939,328 int8 weights (8 bits each), and reading them at 0.80 of the
+// rate costs as much as 1,811,939,328 / 0.8 = 2,264,924,160 plain bytes: 452,984,832 bytes more than the tuned
+// runtime's step. At two sequences a step the gathered kernel is not the one-row one and nothing is added. The plan
+// then gives about 97 tokens/s against mlx-lm's own BENCHMARKS.md 83.16 (8-bit, -p 2048 -g 128; within the 25 % decode
+// tolerance: +17 %), where the tuned runtime gave 108 (+30 %).
+TEST(DecodeRuntimes, MlxGatheredExpertsReadSlowerAtOneRow) {
+    auto step = [](const char* runtime, int users) {
+        const Plan p = run(std::string(R"({"stage": "serve", "model": "qwen3-30b-a3b", "precision": {"weights": "int8", "kv_cache": "bf16", "compute": "bf16"},
+            "serve": {"context_tokens": 2176, "prompt_tokens": 2048, "output_tokens": 128, "concurrent_users": )") + std::to_string(users) +
+                           R"(, "runtime": ")" + runtime + R"("}, "framework": "mlx", "hardware": {"devices": ["apple-m4-max"], "count": 1}})");
+        return p.candidates.at(0);
+    };
+    const Candidate gathered = step("mlx-lm-0.28", 1), tuned = step("tuned", 1);
+    const double expert_bytes = 48.0 * 8 * 3 * 2048 * 768;
+    EXPECT_NEAR(gathered.phases.at(0).roofline.bytes - tuned.phases.at(0).roofline.bytes, expert_bytes / 0.8 - expert_bytes, 1e3);
+    EXPECT_NEAR(gathered.figures.at("decode_tokens_per_s_per_user").value, 83.16, 0.25 * 83.16);
+    EXPECT_TRUE(std::any_of(gathered.notes.begin(), gathered.notes.end(),
+                            [](const std::string& n) { return n.find("not calibrated for this runtime (mlx-lm-0.28): at one row a step") == 0; }));
+    const Candidate two = step("mlx-lm-0.28", 2), two_tuned = step("tuned", 2);
+    EXPECT_NEAR(two.phases.at(0).roofline.bytes, two_tuned.phases.at(0).roofline.bytes, 1.0);
+}
+
 // A model called without its KV cache (Optimum's ORTModelForCausalLM with use_cache=False) runs the whole sequence at
 // every step: with one output token the step is a prefill of the prompt. Llama 2 7B in fp16 on an A100 80GB, a
 // 2,000-token sequence (one chunk of prefill_chunk_tokens 2,048), by hand, with the parameters the architecture

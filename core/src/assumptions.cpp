@@ -53,6 +53,7 @@ const std::vector<Field>& fields() {
         {"python_value_round_trip_host_s", &Assumptions::python_value_round_trip_host_s},
         {"triton_launch_host_s", &Assumptions::triton_launch_host_s},
         {"strided_reduction_bandwidth_ratio", &Assumptions::strided_reduction_bandwidth_ratio},
+        {"gathered_expert_one_row_bandwidth_ratio", &Assumptions::gathered_expert_one_row_bandwidth_ratio},
         {"cpu_decode_bandwidth_efficiency_low", &Assumptions::cpu_decode_bandwidth_efficiency_low},
         {"training_mfu_uncalibrated_low", &Assumptions::training_mfu_uncalibrated_low},
         {"training_mfu_uncalibrated_high", &Assumptions::training_mfu_uncalibrated_high},

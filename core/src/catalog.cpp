@@ -737,6 +737,7 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
     t.serial_vocab_round_trips = e.number("serial_vocab_round_trips", false, 0, 100).value_or(0);
     t.recomputes_context = e.boolean("recomputes_context", false).value_or(false);
     t.expert_down_projection_strided = e.boolean("expert_down_projection_strided", false).value_or(false);
+    t.expert_gather_one_row = e.boolean("expert_gather_one_row", false).value_or(false);
     if (auto span = e.choice("attention_span", false, {"history", "power_of_two_bucket", "compiled_sequence"})) t.attention_span = *span == "history" ? "" : *span;
     t.attention_bucket_min_tokens = e.number("attention_bucket_min_tokens", t.attention_span == "power_of_two_bucket", 1, 1e7).value_or(0);
     t.pads_batch_to_compiled = e.boolean("pads_batch_to_compiled", false).value_or(false);
@@ -753,7 +754,7 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
     t.stack = e.choice("stack", false, {"pytorch-cuda", "pytorch-rocm", "jax-xla", "aws-neuron", "intel-gaudi", "mlx-metal", "llama.cpp"}).value_or("");
     t.calibrated_by = e.strings("calibrated_by", false);
     e.string("note", false);
-    attach_source(e, b, {"host_ops_per_layer", "host_ops_per_step", "serial_vocab_round_trips", "recomputes_context", "expert_down_projection_strided",
+    attach_source(e, b, {"host_ops_per_layer", "host_ops_per_step", "serial_vocab_round_trips", "recomputes_context", "expert_down_projection_strided", "expert_gather_one_row",
                          "served_host_time_unmodelled_share", "attention_span", "attention_bucket_min_tokens", "pads_batch_to_compiled",
                          "prefill_pads_to_compiled_context", "head_sharding", "moe_all_experts_share",
                          "profile_tokens_floor", "profile_holds_allreduce_inputs", "profile_sampler_bytes_per_logit", "int4_column_gemv_time_ratio",

@@ -483,6 +483,16 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     auto strided_extra = [&](double experts) {
         return drt.expert_down_projection_strided && experts > 0 ? experts * down_share * (1.0 / std::max(1e-3, a.strided_reduction_bandwidth_ratio) - 1.0) : 0.0;
     };
+    // A runtime whose routed experts run through one gathered quantized mat-vec per projection (mlx-lm's SwitchGLU:
+    // QuantizedSwitchLinear calls mx.gather_qmm with the routed indices, unsorted below 64 of them, so a one-token step
+    // takes MLX's one-row gathered kernel) reads them, at a one-row step, at gathered_expert_one_row_bandwidth_ratio of
+    // a plain read (ml-explore/mlx issue #4509: 4-bit experts at M=1, 42 layers chained, 387 GB/s on an M3 Ultra whose
+    // plain read of the same memory reaches 454-514 GB/s; at M=4 the same call reaches 542): priced as the extra bytes a
+    // plain read would take the same time over. At more rows a step reads them like the other weights.
+    auto gather_extra = [&](double experts, double rows) {
+        return drt.expert_gather_one_row && experts > 0 && rows <= 1
+                   ? experts * (1.0 / std::max(1e-3, a.gathered_expert_one_row_bandwidth_ratio) - 1.0) : 0.0;
+    };
     // A runtime whose 4-bit column-parallel projections run a GEMM-tiled kernel at decode (text-generation-inference
     // 1.0.3: Weights.get_multi_weights_col hard-codes use_exllama False, so query_key_value and gate_up_proj take the
     // Triton matmul_248 kernel, whose smallest tile is 16 rows) spends int4_column_gemv_time_ratio of a 16-bit GEMV's
@@ -508,6 +518,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         const bool dense_experts = read.all_experts_dense;
         const double rows_strided_bytes = strided_extra(rows_experts_read);
         const double rows_column_bytes = column_extra(run_rows);
+        const double rows_gather_bytes = gather_extra(rows_experts_read, run_rows / groups);
         // What each step's attention spans (runtime.h attention_span): the history itself, or under static shapes the
         // compiled bucket that holds it, masked beyond the history but read and scored whole (transformers-neuronx
         // 2.18: each token bucket's program takes the KV cache sliced to its n_positions, and attention.score and
@@ -537,7 +548,9 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         const double routed_share_now = routed_flop_share * routed_dense_factor / (1 + routed_flop_share * (routed_dense_factor - 1));
         const double slow = (1 - routed_share_now) / gemm_row_tile_efficiency(run_rows / groups, tile) +
                             (routed_share_now > 0 ? routed_share_now / gemm_row_tile_efficiency(rows_per_expert, tile) : 0.0);
-        const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read + rows_strided_bytes + rows_column_bytes, rows_experts_read + rows_strided_bytes), flop_per_s / slow, bytes_per_s);
+        const Roofline gemm = roofline(gemm_flops, device_weights_read(weights_read + rows_strided_bytes + rows_column_bytes + rows_gather_bytes,
+                                                                     rows_experts_read + rows_strided_bytes + rows_gather_bytes),
+                                         flop_per_s / slow, bytes_per_s);
         const Roofline attention = roofline(attention_flops, kv_bytes, flop_per_s, bytes_per_s);
         const Roofline routing = roofline(0, routing_bytes(run_rows), flop_per_s, bytes_per_s);
         ph.roofline = routing_per_token > 0 ? roofline_sequence(roofline_sequence(gemm, attention), routing) : roofline_sequence(gemm, attention);
@@ -818,6 +831,10 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
             c.notes.push_back("not calibrated for this runtime (" + drt.id + "): its experts' down projection reduces over a strided weight dimension, "
                               "read at strided_reduction_bandwidth_ratio (" + format_sig(a.strided_reduction_bandwidth_ratio, 2) + ") of the contiguous "
                               "rate, a figure measured on another Inductor kernel, not fitted; the band spans its range");
+        if (gather_extra(step_weights_read(step_rows).experts, step_rows / groups) > 0 && drt.calibrated_by.empty())
+            c.notes.push_back("not calibrated for this runtime (" + drt.id + "): at one row a step its routed experts go through a gathered "
+                              "quantized mat-vec read at gathered_expert_one_row_bandwidth_ratio (" + format_sig(a.gathered_expert_one_row_bandwidth_ratio, 2) +
+                              ") of a plain read, a figure measured on another chip and MLX release, not fitted; the band spans its range");
         if ((static_cache || heads_sharded || step_rows > batch || all_experts_dense) && drt.calibrated_by.empty())
             c.notes.push_back("not calibrated for this runtime (" + drt.id + "): its static shapes (the compiled bucket or batch each step runs, "
                               "heads padded over its ranks, experts run densely) are counted from its code and priced on the decode roofline, "

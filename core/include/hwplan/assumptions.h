@@ -54,6 +54,8 @@ struct Assumptions {
     double triton_launch_host_s = 0;         // host time of one Triton kernel launched from Python under its autotuner (decode runtimes)
     double strided_reduction_bandwidth_ratio = 1; // a compiled GEMV that reduces over a non-innermost (strided) weight dimension:
                                              // its share of a contiguous one's bandwidth (decode runtimes with a strided expert down projection)
+    double gathered_expert_one_row_bandwidth_ratio = 1; // a gathered quantized expert mat-vec at one row (MLX's gather_qmm at
+                                             // M=1): its share of a plain read's bandwidth (decode runtimes with expert_gather_one_row)
     double cpu_decode_bandwidth_efficiency_low = 0; // slow end of the decode share on a CPU no decode rule covers (declared, not calibrated)
     double training_mfu_uncalibrated_low = 0;  // slow end of the pretraining basis on another vendor's accelerator no family basis covers
     double training_mfu_uncalibrated_high = 0; // its fast end (both declared, not calibrated: assumptions.json)

@@ -171,6 +171,10 @@ struct DecodeRuntime {
                                                  // returned them, so the device idles meanwhile: priced at python_value_round_trip_host_s
     bool recomputes_context = false;             // the model is called without its KV cache (use_cache=False): every step runs the
                                                  // forward pass over the whole sequence so far, as a prefill of that many tokens
+    bool expert_gather_one_row = false;          // its routed experts run through one gathered quantized mat-vec per projection
+                                                 // (MLX's gather_qmm under mlx-lm's SwitchGLU), which at a one-row step (one
+                                                 // sequence, one token) reads their bytes at gathered_expert_one_row_bandwidth_ratio
+                                                 // of a plain read; at more rows it reads like the other weights
     bool expert_down_projection_strided = false; // its MoE experts' down projection (w2) is stored so that the decode GEMV reduces
                                                  // over a strided, not the innermost, weight dimension: those bytes are read at
                                                  // strided_reduction_bandwidth_ratio of the contiguous rate
