@@ -2256,6 +2256,41 @@ TEST(EncoderRuntimes, AnotherVendorsAcceleratorSaysTheDefaultIsNotCalibratedAndS
     EXPECT_EQ(nvidia.figures.at("items_per_s").label, Label::calibrated);
 }
 
+// A Neuron-compiled encoder (runtimes.json encoder_runtimes neuronx-cc) runs its element-wise work, the PSUM read-outs
+// and the transposes on the NeuronCores' vector engines, after the tensor engine's matmuls: 28 passes of tokens x
+// hidden and 6 of the scores per layer, one cycle per element and input, at Inferentia2's 2 x 128 lanes x 1.12 GHz
+// = 286.72e9 elements/s (AWS's NKI architecture guide). BERT-Base BF16, 32 x 128 tokens on one Inferentia2, by hand:
+//   per item: 12 layers x (28 x 128 x 768 + 6 x 12 x 128^2) = 12 x (2,752,512 + 1,179,648) = 47,185,920 cycles
+//   per batch: 32 x 47,185,920 = 1,509,949,440 element-cycles / 286.72e9 = 5.26628 ms more than the fused engine's batch
+// The matmuls keep encoder_compute_efficiency (0.61 typical, 0.418 at the slow end) of 190 TFLOPS, and the scores stay
+// on chip (no score matrices in device memory, unlike the GPU eager profiles).
+TEST(EncoderRuntimes, ANeuronCompiledEncoderRunsItsElementWorkOnTheVectorEngines) {
+    auto plan_with = [](const char* device, const char* runtime) {
+        return run(std::string(R"({"stage": "embed", "model": "bert-base-uncased", "precision": "bf16",
+            "embed": {"tokens_per_item": 128, "batch_size": 32, "runtime": ")") + runtime + R"("},
+            "hardware": {"devices": [")" + device + R"("], "count": 1}})");
+    };
+    const double engine_s = 1509949440.0 / 286.72e9;
+    EXPECT_NEAR(engine_s, 5.26628e-3, 1e-8);
+    const Plan neuron = plan_with("inferentia2", "neuronx-cc");
+    const Plan fused = plan_with("inferentia2", "tensorrt");
+    const Candidate& c = neuron.candidates.at(0);
+    const Phase& b = c.phases.back();
+    ASSERT_TRUE(b.roofline.compute_bound);
+    EXPECT_NEAR(b.time_s - fused.candidates.at(0).phases.back().time_s, engine_s, 1e-12);
+    const Figure& items = c.figures.at("items_per_s");
+    EXPECT_NEAR(items.value, 32 / (b.roofline.flops / (0.61 * 190e12) + engine_s), 1e-9 * items.value);
+    EXPECT_NEAR(items.low, 32 / (b.roofline.flops / (0.418 * 190e12) + engine_s), 1e-9 * items.value);
+    EXPECT_EQ(items.label, Label::modelled);
+    EXPECT_TRUE(has_note(c, "not calibrated for this runtime (neuronx-cc)"));
+    EXPECT_FALSE(has_note(c, "encoder runtime not calibrated for inferentia2")); // a runtime was named
+    EXPECT_DOUBLE_EQ(c.memory.activations_bytes, fused.candidates.at(0).memory.activations_bytes);
+    // A device that records no vector engine rate (a GPU) cannot price that work: the plan adds nothing and says so.
+    const Plan gpu = plan_with("a100-80gb", "neuronx-cc");
+    EXPECT_NEAR(gpu.candidates.at(0).phases.back().time_s, plan_with("a100-80gb", "tensorrt").candidates.at(0).phases.back().time_s, 1e-15);
+    EXPECT_TRUE(has_note(gpu.candidates.at(0), "no vector engine rate recorded for a100-80gb"));
+}
+
 // An eager runtime no efficiency was calibrated under says so and stays `modelled`; its band spans the launch cost's
 // range (kernel_launch_overhead_s 2.4 to 60.5 us), so its slow end lies below its typical value.
 TEST(EncoderRuntimes, AnUncalibratedRuntimeSaysSoAndWidensItsBand) {
