@@ -711,9 +711,10 @@ EncoderRuntime read_encoder_runtime(const std::string& key, Reader& e, SourceBoo
     t.kernels_per_layer = e.number("kernels_per_layer", true, 0, 1000).value_or(0);
     t.passes_on_vector_engine = e.choice("passes_priced_at", false, {"device_memory", "vector_engine"}).value_or("device_memory") == "vector_engine";
     t.is_default = e.boolean("default", false).value_or(false);
+    t.default_on_stack = e.choice("default_on_stack", false, {"pytorch-cuda", "pytorch-rocm", "jax-xla", "aws-neuron", "intel-gaudi", "mlx-metal", "llama.cpp"}).value_or("");
     t.calibrated_by = e.strings("calibrated_by", false);
     e.string("note", false);
-    attach_source(e, b, {"activation_passes_per_layer", "score_passes_per_layer", "kernels_per_layer", "passes_priced_at"});
+    attach_source(e, b, {"activation_passes_per_layer", "score_passes_per_layer", "kernels_per_layer", "passes_priced_at", "default_on_stack"});
     t.source = b.source_of.count(e.at("activation_passes_per_layer")) ? b.source_of[e.at("activation_passes_per_layer")] : "";
     return t;
 }

@@ -582,7 +582,7 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
         // (fused TensorRT, XLA's fusions, PyTorch eager) its stack behaves like is not known, so the band also spans each of
         // them as the plan would take it, at the typical assumptions; the point estimate stays the fused default's and its
         // own band the default's (the note below says so).
-        const bool encoder_uncalibrated = plan_detail::encoder_runtime_uncalibrated(das, w, *d) && e.c.figures.count("items_per_s");
+        const bool encoder_uncalibrated = plan_detail::encoder_runtime_uncalibrated(das, cat, w, *d) && e.c.figures.count("items_per_s");
         if (encoder_uncalibrated) {
             Workload wr = w;
             for (const EncoderRuntime& rt : cat.encoder_runtimes) {

@@ -3,11 +3,22 @@
 // does not fuse (element-wise and score-matrix traffic, per-kernel launches); items/s and the job's time.
 #include <algorithm>
 
+#include "hwplan/feasibility.h"
 #include "hwplan/format.h"
 #include "hwplan/memory.h"
 #include "plan_eval.h"
 
 namespace hwplan::plan_detail {
+
+// A stack's own profile that prices its passes on a vector engine the device does not record (Trainium2's NeuronCore-v3
+// has no rate in the catalog) is not taken by default: the plan then keeps the catalog default and its uncalibrated band.
+const EncoderRuntime* encoder_runtime_for(const Catalog& cat, const Workload& w, const Device& d) {
+    if (w.embed.runtime.empty())
+        for (const EncoderRuntime& r : cat.encoder_runtimes)
+            if (!r.default_on_stack.empty() && runs_stack(d, r.default_on_stack) && (!r.passes_on_vector_engine || d.vector_engine_elements_per_s > 0))
+                return &r;
+    return cat.find_encoder_runtime(w.embed.runtime);
+}
 
 // Encoder batches of `embed.batch_size` items of `embed.tokens_per_item` tokens, data parallel over n devices.
 void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e) {
@@ -21,9 +32,10 @@ void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, c
     m.weights_bytes = wb.total;
     e.term(m, "weights", wb.total, [&] { return std::string(wb.why); });
     const double tokens = s.batch_size * s.tokens_per_item;
-    // The encoder runtime profile (runtimes.json "encoder_runtimes"): the workload's embed.runtime, else the default.
+    // The encoder runtime profile (runtimes.json "encoder_runtimes"): the workload's embed.runtime, else its stack's own
+    // on the device (encoder_runtime_for), else the default.
     static const EncoderRuntime kFused{.id = "fused", .name = "fused kernels (no catalog encoder runtimes)"};
-    const EncoderRuntime* found = cat.find_encoder_runtime(s.runtime);
+    const EncoderRuntime* found = encoder_runtime_for(cat, w, d);
     const EncoderRuntime& rt = found ? *found : kFused;
     const double value_bytes = w.precision.compute == "fp32" ? 4.0 : 2.0;
     // An unfused attention keeps one layer's scores and probabilities at once (DLE modeling.py BertSelfAttention:

@@ -145,6 +145,8 @@ struct EncoderRuntime {
     bool passes_on_vector_engine = false;        // the passes are element-cycles of the device's vector engine (one per element and
                                                  // input tensor), priced at Device::vector_engine_elements_per_s; false: bytes at bandwidth
     bool is_default = false;                     // the profile a workload without embed.runtime gets
+    std::string default_on_stack;                // "aws-neuron": what a workload without embed.runtime gets on a device of that
+                                                 // stack, whose only compiler it is (before the catalog default); "" = none
     std::vector<std::string> calibrated_by;      // suite cases an efficiency under this profile was fitted on (empty: not calibrated for it)
     std::string source;                          // source id in Catalog::runtime_sources
     bool operator==(const EncoderRuntime&) const = default;
