@@ -338,7 +338,7 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
             for (const std::string& n : maxtext_remat_tensor_names())
                 if (auto c = r.choice(n, false, {"remat", "device", "offload"})) v.remat_tensors[n] = *c;
         });
-        if (t.has("remat_tensors") && t.raw("remat_tensors")->is_object() && v.remat_tensors.empty())
+        if (t.has("remat_tensors") && t.raw("remat_tensors")->is_object() && t.raw("remat_tensors")->empty())
             t.error("remat_tensors", "names no tensor; give at least one of MaxText's names (decoder_layer_input, query_proj, ...)");
         if (!v.remat_tensors.empty()) {
             auto is_given = [](const Workload& wl, const std::string& key) { return std::find(wl.given.begin(), wl.given.end(), key) != wl.given.end(); };
