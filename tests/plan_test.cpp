@@ -713,6 +713,30 @@ TEST(DecodeEfficiency, LlamaCppRunsMxfp4ThroughItsBlockQuantizedKernels) {
     EXPECT_EQ(engine.figures.at("decode_step_s").why.find("[apple-llama.cpp-gguf]"), std::string::npos);
 }
 
+// llama.cpp's MXFP4 GGUF of an MoE model is ggml's MXFP4_MOE file type: the routed experts' tensors in MXFP4, every
+// other weight (attention, router, token table, output head) in Q8_0 (llama-quant.cpp llama_tensor_get_type_impl at
+// 007dbbf: "MoE tensors -> MXFP4, other tensors -> Q8_0"; its output tensor Q8_0), not the 16-bit embeddings and
+// 4.25-bit attention a weight-only quantizer keeps. By hand for gpt-oss-20b (the catalog's architecture counts
+// 20.913e9 parameters, llama-bench 20.91 B; 24 layers of 32 experts of 3 x 2880 x 2880): routed 19.1103e9 x 17/32
+// bytes = 10.1523 GB, the other 1.8027e9 x 8.5/8 = 1.9154 GB, 12.068 GB in all (bartowski's
+// openai_gpt-oss-20b-MXFP4.gguf, made with llama.cpp b6096, lists 12.1 GB). A batch-1 step reads 4 of 32 experts
+// (1.2690 GB) and the Q8_0 non-expert weights less the token table (201088 x 2880 x 8.5/8 = 0.6153 GB) plus one row:
+// 2.5691 GB, against 2.776 GB before (a 16-bit head and table, 4.25-bit attention). A serving engine on the same
+// model keeps the weight-only layout: (20.913e9 - 1.1582e9) x 4.25/8 + 1.1582e9 x 2 = 12.811 GB.
+TEST(DecodeBytes, LlamaCppMxfp4MoeFileStoresTheNonExpertWeightsInQ8_0) {
+    auto plan_on = [](const char* framework) {
+        return run(std::string(R"({"stage": "serve", "model": "gpt-oss-20b", "framework": ")") + framework +
+                   R"(", "precision": {"weights": "mxfp4", "kv_cache": "fp16", "compute": "fp16"}, "serve": {"context_tokens": 144,
+            "prompt_tokens": 16, "output_tokens": 128, "concurrent_users": 1}, "hardware": {"devices": ["rtx-4090"], "count": 1}})").candidates.at(0);
+    };
+    const Candidate llama = plan_on("llama.cpp-vulkan"), engine = plan_on("vllm");
+    EXPECT_NEAR(llama.memory.weights_bytes / 12.068e9, 1.0, 0.002);
+    EXPECT_NEAR(llama.memory.weights_bytes / 12.1e9, 1.0, 0.01);
+    EXPECT_NEAR((llama.phases.at(0).roofline.bytes - llama.memory.kv_cache_bytes) / 2.5691e9, 1.0, 0.01);
+    EXPECT_LT(llama.phases.at(0).roofline.bytes, 2.6e9);
+    EXPECT_NEAR(engine.memory.weights_bytes / 12.811e9, 1.0, 0.002);
+}
+
 // A chip measured apart from its family keeps its own rule, whatever the rules' order in the file: the M1 Max reads
 // Q4_K_M at 0.551 of its 400 GB/s at the Apple rule's 3.47 ms step (efficiencies.json apple-m1-max-llama.cpp-gguf:
 // the median of XiongjieDai's May 2024 Llama 3 70B row, 4.34 tokens/s = 0.469, and normiebench #40's March 2026
