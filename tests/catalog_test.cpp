@@ -685,6 +685,28 @@ TEST(CatalogDevices, SustainedSixteenBitRateAndEncoderRuntimesAreRead) {
     EXPECT_EQ(eager->kernels_per_layer, 22);
     EXPECT_TRUE(eager->calibrated_by.empty());
     EXPECT_EQ(c.find_encoder_runtime("onnx"), nullptr);
+    EXPECT_FALSE(eager->passes_on_vector_engine);
+}
+
+// Inferentia2's vector engines (AWS's NKI architecture guide: 2 NeuronCore-v2 a chip, VectorE 128 elements/cycle at
+// 1.12 GHz): 2 x 128 x 1.12e9 = 286.72e9 elements/s; a GPU records none. The Neuron encoder profile prices its passes
+// there: 28 of tokens x hidden and 6 of the scores per layer, no host launches; it is the default on AWS Neuron devices.
+TEST(CatalogDevices, InferentiaTwoRecordsItsVectorEngineRateAndNeuronxCcPricesItsPassesThere) {
+    const Catalog& c = real_catalog().catalog;
+    const Device* inf2 = c.device_by_id("inferentia2");
+    ASSERT_NE(inf2, nullptr);
+    EXPECT_NEAR(inf2->vector_engine_elements_per_s, 2 * 128 * 1.12e9, 1e3);
+    EXPECT_EQ(c.device_by_id("a100-80gb")->vector_engine_elements_per_s, 0);
+    const EncoderRuntime* neuron = c.find_encoder_runtime("neuronx-cc");
+    ASSERT_NE(neuron, nullptr);
+    EXPECT_TRUE(neuron->passes_on_vector_engine);
+    EXPECT_EQ(neuron->activation_passes_per_layer, 28);
+    EXPECT_EQ(neuron->score_passes_per_layer, 6);
+    EXPECT_EQ(neuron->kernels_per_layer, 0);
+    EXPECT_TRUE(neuron->calibrated_by.empty());
+    EXPECT_EQ(neuron->default_on_stack, "aws-neuron"); // neuronx-cc is the only way onto a NeuronCore
+    EXPECT_FALSE(c.find_encoder_runtime("tensorrt")->passes_on_vector_engine);
+    EXPECT_TRUE(c.find_encoder_runtime("tensorrt")->default_on_stack.empty());
 }
 
 } // namespace hwplan

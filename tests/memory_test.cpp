@@ -434,3 +434,61 @@ TEST(FsdpCpuOffload, DeviceHoldsTheHeadInFlightAndTheNextBlock) {
 }
 
 } // namespace hwplan
+
+namespace hwplan {
+
+// MaxText's custom remat policy (train.remat_tensors) on Llama 3.1 70B (hidden 8,192, 64 query heads and 8 KV heads of
+// 128, gated MLP 28,672, 80 blocks), as the Ironwood 8k recipe passes it: decoder_layer_input, context, query_proj,
+// key_proj, value_proj (and qkv_proj, a fused projection Llama does not have) on the device. By hand, per token and block:
+// saved besides the input: Q 8,192 + K 1,024 + V 1,024 + the attention output 8,192 + its FP32 logsumexp, 64 heads x 2
+// 16-bit values = 18,560 values, none hidden-wide. Multiply-adds: Q 8,192^2 = 67,108,864, K and V 8,192 x 1,024 =
+// 8,388,608 each, the output projection 67,108,864, the MLP's three 8,192 x 28,672 = 234,881,024 each: 855,638,016 in all;
+// recomputed (outputs not saved) the output projection and the MLP, 771,751,936: 92/102 = 0.9019608 (all / 8,388,608).
+// The attention kernel's forward is not recomputed (context saved).
+TEST(MaxTextRemat, TheIronwoodSeventyBRecipeSavesQkvAndTheAttentionOutput) {
+    const ModelArch a = test::llama31_70b();
+    const RematTensors r = maxtext_remat_tensors(a, {{"decoder_layer_input", "device"}, {"context", "device"}, {"query_proj", "device"},
+                                                     {"key_proj", "device"}, {"value_proj", "device"}, {"qkv_proj", "device"}});
+    EXPECT_DOUBLE_EQ(r.device_split_elements, 18560.0);
+    EXPECT_DOUBLE_EQ(r.device_whole_elements, 0.0);
+    EXPECT_DOUBLE_EQ(r.offloaded_elements, 0.0);
+    EXPECT_FALSE(r.input_offloaded);
+    EXPECT_NEAR(r.recompute_share, 92.0 / 102.0, 1e-12);
+    EXPECT_FALSE(r.attention_recomputed);
+    // The 405B BF16 recipe's names on the same shapes: the block input and the down projection's output (8,192) offloaded,
+    // K and V (2,048) on the device; recomputed Q, the output projection and the two input projections:
+    // (2 x 67,108,864 + 2 x 234,881,024) / 855,638,016 = 72/102; the attention kernel's forward runs again.
+    const RematTensors o = maxtext_remat_tensors(a, {{"decoder_layer_input", "offload"}, {"mlpwo", "offload"}, {"key_proj", "device"},
+                                                     {"value_proj", "device"}});
+    EXPECT_DOUBLE_EQ(o.device_split_elements, 2048.0);
+    EXPECT_DOUBLE_EQ(o.offloaded_elements, 8192.0);
+    EXPECT_TRUE(o.input_offloaded);
+    EXPECT_NEAR(o.recompute_share, 72.0 / 102.0, 1e-12);
+    EXPECT_TRUE(o.attention_recomputed);
+    // Nothing named beyond the default: plain full recomputation.
+    const RematTensors f = maxtext_remat_tensors(a, {{"decoder_layer_input", "device"}});
+    EXPECT_DOUBLE_EQ(f.recompute_share, 1.0);
+    EXPECT_DOUBLE_EQ(f.device_split_elements + f.device_whole_elements, 0.0);
+}
+
+// Under full recomputation a block keeps its input and what the policy saves on the device: 8,192 tokens x 4 sequences
+// = 32,768 tokens; input 32,768 x 8,192 x 2 = 536,870,912 bytes, saved 32,768 x 18,560 x 2 = 1,216,348,160 bytes,
+// 1,753,219,072 in all; with the input offloaded (decoder_layer_input "offload") only the saved 1,216,348,160 stay.
+TEST(MaxTextRemat, ABlockKeepsItsInputAndWhatThePolicySavesOnTheDevice) {
+    const ModelArch a = test::llama31_70b();
+    ActivationSettings s;
+    s.seq_len = 8192;
+    s.micro_batch = 4;
+    s.checkpointing = Checkpointing::full;
+    s.remat_saved_split_bytes_per_token = 18560.0 * 2;
+    EXPECT_DOUBLE_EQ(training_activation_bytes_per_layer(a, s), 1753219072.0);
+    s.offload_checkpoints = true;
+    EXPECT_DOUBLE_EQ(training_activation_bytes_per_layer(a, s), 1216348160.0);
+    // Every block keeps it: 80 x 1,216,348,160 = 97,307,852,800 bytes, plus one block rebuilt while it is recomputed.
+    ActivationSettings working = s;
+    working.checkpointing = Checkpointing::none;
+    const auto act = training_activation_bytes(a, s, 80);
+    EXPECT_DOUBLE_EQ(act.blocks_bytes, 80 * 1216348160.0 + training_activation_bytes_per_layer(a, working));
+}
+
+} // namespace hwplan

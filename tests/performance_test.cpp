@@ -67,6 +67,19 @@ TEST(TrainingFlops, SixNDMatchesLlama3_405B) {
     EXPECT_NEAR(training_flops_per_token(a, n, 1, TrainMethod::lora, Checkpointing::none) / n, 4.0, 0.001);
 }
 
+// A custom remat policy (train.remat_tensors) recomputes its share of the forward's parameter FLOPs and the attention
+// kernel's forward only when its output is not saved. Llama 3.1 405B shapes, N = 405e9: without attention (seq 0) half the
+// forward again is 6N + N = 7N; at 8,192 tokens the attention forward is 4 x 126 layers x 16,384 (q width) x 8,192 =
+// 67,645,734,912 FLOPs a token, recomputed only when `attention_recomputed`; share 0 with it saved is no recomputation.
+TEST(TrainingFlops, ACustomRematPolicyRecomputesItsShare) {
+    const ModelArch a = dense(126, 16384, 128, 8, 53248, 128256);
+    const double n = 405e9;
+    EXPECT_NEAR(training_flops_per_token(a, n, 0, TrainMethod::full, Checkpointing::full, 1.0, 0.5, true) / n, 7.0, 1e-12);
+    const double none = training_flops_per_token(a, n, 8192, TrainMethod::full, Checkpointing::none);
+    EXPECT_NEAR(training_flops_per_token(a, n, 8192, TrainMethod::full, Checkpointing::full, 1.0, 0.0, false), none, 1.0);
+    EXPECT_NEAR(training_flops_per_token(a, n, 8192, TrainMethod::full, Checkpointing::full, 1.0, 0.0, true) - none, 67645734912.0, 1.0);
+}
+
 // A causal FlashAttention-2 kernel skips the fully masked blocks (Dao 2023, section 3.1.1; flash-attention's
 // benchmarks count causal FLOPs at half): attention_ratio 0.5 halves the attention term and leaves the weights'.
 // Llama 2 7B shape (32 layers x 32 heads x 128) at 2,048 tokens, LoRA without recomputation, by hand:

@@ -713,6 +713,30 @@ TEST(DecodeEfficiency, LlamaCppRunsMxfp4ThroughItsBlockQuantizedKernels) {
     EXPECT_EQ(engine.figures.at("decode_step_s").why.find("[apple-llama.cpp-gguf]"), std::string::npos);
 }
 
+// llama.cpp's MXFP4 GGUF of an MoE model is ggml's MXFP4_MOE file type: the routed experts' tensors in MXFP4, every
+// other weight (attention, router, token table, output head) in Q8_0 (llama-quant.cpp llama_tensor_get_type_impl at
+// 007dbbf: "MoE tensors -> MXFP4, other tensors -> Q8_0"; its output tensor Q8_0), not the 16-bit embeddings and
+// 4.25-bit attention a weight-only quantizer keeps. By hand for gpt-oss-20b (the catalog's architecture counts
+// 20.913e9 parameters, llama-bench 20.91 B; 24 layers of 32 experts of 3 x 2880 x 2880): routed 19.1103e9 x 17/32
+// bytes = 10.1523 GB, the other 1.8027e9 x 8.5/8 = 1.9154 GB, 12.068 GB in all (bartowski's
+// openai_gpt-oss-20b-MXFP4.gguf, made with llama.cpp b6096, lists 12.1 GB). A batch-1 step reads 4 of 32 experts
+// (1.2690 GB) and the Q8_0 non-expert weights less the token table (201088 x 2880 x 8.5/8 = 0.6153 GB) plus one row:
+// 2.5691 GB, against 2.776 GB before (a 16-bit head and table, 4.25-bit attention). A serving engine on the same
+// model keeps the weight-only layout: (20.913e9 - 1.1582e9) x 4.25/8 + 1.1582e9 x 2 = 12.811 GB.
+TEST(DecodeBytes, LlamaCppMxfp4MoeFileStoresTheNonExpertWeightsInQ8_0) {
+    auto plan_on = [](const char* framework) {
+        return run(std::string(R"({"stage": "serve", "model": "gpt-oss-20b", "framework": ")") + framework +
+                   R"(", "precision": {"weights": "mxfp4", "kv_cache": "fp16", "compute": "fp16"}, "serve": {"context_tokens": 144,
+            "prompt_tokens": 16, "output_tokens": 128, "concurrent_users": 1}, "hardware": {"devices": ["rtx-4090"], "count": 1}})").candidates.at(0);
+    };
+    const Candidate llama = plan_on("llama.cpp-vulkan"), engine = plan_on("vllm");
+    EXPECT_NEAR(llama.memory.weights_bytes / 12.068e9, 1.0, 0.002);
+    EXPECT_NEAR(llama.memory.weights_bytes / 12.1e9, 1.0, 0.01);
+    EXPECT_NEAR((llama.phases.at(0).roofline.bytes - llama.memory.kv_cache_bytes) / 2.5691e9, 1.0, 0.01);
+    EXPECT_LT(llama.phases.at(0).roofline.bytes, 2.6e9);
+    EXPECT_NEAR(engine.memory.weights_bytes / 12.811e9, 1.0, 0.002);
+}
+
 // A chip measured apart from its family keeps its own rule, whatever the rules' order in the file: the M1 Max reads
 // Q4_K_M at 0.551 of its 400 GB/s at the Apple rule's 3.47 ms step (efficiencies.json apple-m1-max-llama.cpp-gguf:
 // the median of XiongjieDai's May 2024 Llama 3 70B row, 4.34 tokens/s = 0.469, and normiebench #40's March 2026
@@ -2258,37 +2282,80 @@ TEST(PowerCap, ALayoutsMfuIsReadAgainstTheDatasheetPeak) {
 // An encoder on another vendor's accelerator with no runtime named: the default (a fused TensorRT engine, the profile
 // encoder_compute_efficiency was calibrated under on A100) does not run there, so the plan keeps the fused point estimate,
 // labels it modelled and its band also spans every catalog runtime profile at the typical assumptions. BERT-base, BF16,
-// batch 32 of 128 tokens on one Inferentia2 (190 TFLOPS BF16, 820 GB/s), by hand:
-//   point (fused): flops / (0.61 x 190e12)
+// batch 32 of 128 tokens on one TPU v5e (197 TFLOPS BF16, 819 GB/s), by hand:
+//   point (fused): flops / (0.61 x 197e12)
 //   slowest profile, tensorflow-xla: 48 E + 6 S per layer, E = 128 x 768, S = 12 x 128^2, 2 bytes a value:
 //     12 x (48 x 98,304 + 6 x 196,608) x 2 = 141,557,760 bytes per item, x 32 = 4,529,848,320 bytes per batch
-//     at 820e9 x 0.78 = 639.6e9 B/s: 7.08231 ms; launches 12 x 25 x 4.25 us = 1.275 ms
-//   (pytorch-eager: 12 x (30 x 98,304 + 8 x 196,608) x 2 x 32 = 3,472,883,712 bytes, 5.42978 ms + 12 x 22 x 4.25 us: faster)
-//   slow end: 32 / (flops / (0.61 x 190e12) + 0.00708231 + 0.001275) items/s
-// Naming the runtime, or an NVIDIA device, keeps the calibrated reading.
+//     at 819e9 x 0.78 = 638.82e9 B/s: 7.09096 ms; launches 12 x 25 x 4.25 us = 1.275 ms
+//   (pytorch-eager: 12 x (30 x 98,304 + 8 x 196,608) x 2 x 32 = 3,472,883,712 bytes, 5.43640 ms + 12 x 22 x 4.25 us: faster;
+//   neuronx-cc: no vector engine rate on a TPU, so the fused time)
+//   slow end: 32 / (flops / (0.61 x 197e12) + 0.00709096 + 0.001275) items/s
+// Naming the runtime, or an NVIDIA device, keeps the calibrated reading. An AWS Neuron device (Inferentia2) is not such a
+// case since its compiler has a profile of its own (runtimes.json neuronx-cc default_on_stack aws-neuron): with no runtime
+// named it takes that profile, exactly as if named, and says nothing of the fused default.
 TEST(EncoderRuntimes, AnotherVendorsAcceleratorSaysTheDefaultIsNotCalibratedAndSpansEveryProfile) {
     auto plan_on = [](const char* device, const char* runtime) {
         return run(std::string(R"({"stage": "embed", "model": "bert-base-uncased", "precision": "bf16",
             "embed": {"tokens_per_item": 128, "batch_size": 32)") + (*runtime ? std::string(R"(, "runtime": ")") + runtime + "\"" : "") +
                    R"(}, "hardware": {"devices": [")" + device + R"("], "count": 1}})");
     };
-    const Plan p = plan_on("inferentia2", "");
+    const Plan p = plan_on("tpu-v5e", "");
     const Candidate& c = p.candidates.at(0);
     const Roofline& r = c.phases.back().roofline;
     ASSERT_TRUE(r.compute_bound);
-    const double fused_s = r.flops / (0.61 * 190e12);
+    const double fused_s = r.flops / (0.61 * 197e12);
     const Figure& items = c.figures.at("items_per_s");
     EXPECT_NEAR(items.value, 32 / fused_s, 1e-9 * items.value);
-    EXPECT_NEAR(items.low, 32 / (fused_s + 4529848320.0 / (820e9 * 0.78) + 12 * 25 * 4.25e-6), 1e-9 * items.value);
+    EXPECT_NEAR(items.low, 32 / (fused_s + 4529848320.0 / (819e9 * 0.78) + 12 * 25 * 4.25e-6), 1e-9 * items.value);
     EXPECT_EQ(items.label, Label::modelled);
-    EXPECT_TRUE(has_note(c, "encoder runtime not calibrated for inferentia2"));
-    const Plan named_plan = plan_on("inferentia2", "tensorflow-xla");
+    EXPECT_TRUE(has_note(c, "encoder runtime not calibrated for tpu-v5e"));
+    const Plan named_plan = plan_on("tpu-v5e", "tensorflow-xla");
     const Candidate& named = named_plan.candidates.at(0);
     EXPECT_FALSE(has_note(named, "encoder runtime not calibrated for"));
     const Plan nvidia_plan = plan_on("a100-80gb", "");
     const Candidate& nvidia = nvidia_plan.candidates.at(0);
     EXPECT_FALSE(has_note(nvidia, "encoder runtime not calibrated for"));
     EXPECT_EQ(nvidia.figures.at("items_per_s").label, Label::calibrated);
+    const Plan neuron_plan = plan_on("inferentia2", "");
+    const Candidate& neuron = neuron_plan.candidates.at(0);
+    EXPECT_FALSE(has_note(neuron, "encoder runtime not calibrated for"));
+    EXPECT_TRUE(has_note(neuron, "not calibrated for this runtime (neuronx-cc)"));
+    EXPECT_NEAR(neuron.figures.at("items_per_s").value, plan_on("inferentia2", "neuronx-cc").candidates.at(0).figures.at("items_per_s").value, 1e-9);
+}
+
+// A Neuron-compiled encoder (runtimes.json encoder_runtimes neuronx-cc) runs its element-wise work, the PSUM read-outs
+// and the transposes on the NeuronCores' vector engines, after the tensor engine's matmuls: 28 passes of tokens x
+// hidden and 6 of the scores per layer, one cycle per element and input, at Inferentia2's 2 x 128 lanes x 1.12 GHz
+// = 286.72e9 elements/s (AWS's NKI architecture guide). BERT-Base BF16, 32 x 128 tokens on one Inferentia2, by hand:
+//   per item: 12 layers x (28 x 128 x 768 + 6 x 12 x 128^2) = 12 x (2,752,512 + 1,179,648) = 47,185,920 cycles
+//   per batch: 32 x 47,185,920 = 1,509,949,440 element-cycles / 286.72e9 = 5.26628 ms more than the fused engine's batch
+// The matmuls keep encoder_compute_efficiency (0.61 typical, 0.418 at the slow end) of 190 TFLOPS, and the scores stay
+// on chip (no score matrices in device memory, unlike the GPU eager profiles).
+TEST(EncoderRuntimes, ANeuronCompiledEncoderRunsItsElementWorkOnTheVectorEngines) {
+    auto plan_with = [](const char* device, const char* runtime) {
+        return run(std::string(R"({"stage": "embed", "model": "bert-base-uncased", "precision": "bf16",
+            "embed": {"tokens_per_item": 128, "batch_size": 32, "runtime": ")") + runtime + R"("},
+            "hardware": {"devices": [")" + device + R"("], "count": 1}})");
+    };
+    const double engine_s = 1509949440.0 / 286.72e9;
+    EXPECT_NEAR(engine_s, 5.26628e-3, 1e-8);
+    const Plan neuron = plan_with("inferentia2", "neuronx-cc");
+    const Plan fused = plan_with("inferentia2", "tensorrt");
+    const Candidate& c = neuron.candidates.at(0);
+    const Phase& b = c.phases.back();
+    ASSERT_TRUE(b.roofline.compute_bound);
+    EXPECT_NEAR(b.time_s - fused.candidates.at(0).phases.back().time_s, engine_s, 1e-12);
+    const Figure& items = c.figures.at("items_per_s");
+    EXPECT_NEAR(items.value, 32 / (b.roofline.flops / (0.61 * 190e12) + engine_s), 1e-9 * items.value);
+    EXPECT_NEAR(items.low, 32 / (b.roofline.flops / (0.418 * 190e12) + engine_s), 1e-9 * items.value);
+    EXPECT_EQ(items.label, Label::modelled);
+    EXPECT_TRUE(has_note(c, "not calibrated for this runtime (neuronx-cc)"));
+    EXPECT_FALSE(has_note(c, "encoder runtime not calibrated for inferentia2")); // a runtime was named
+    EXPECT_DOUBLE_EQ(c.memory.activations_bytes, fused.candidates.at(0).memory.activations_bytes);
+    // A device that records no vector engine rate (a GPU) cannot price that work: the plan adds nothing and says so.
+    const Plan gpu = plan_with("a100-80gb", "neuronx-cc");
+    EXPECT_NEAR(gpu.candidates.at(0).phases.back().time_s, plan_with("a100-80gb", "tensorrt").candidates.at(0).phases.back().time_s, 1e-15);
+    EXPECT_TRUE(has_note(gpu.candidates.at(0), "no vector engine rate recorded for a100-80gb"));
 }
 
 // An eager runtime no efficiency was calibrated under says so and stays `modelled`; its band spans the launch cost's
@@ -3382,6 +3449,26 @@ TEST(OneAnswer, TheLayoutSearchLeavesOffloadedCheckpointsInHostMemory) {
 
 namespace hwplan {
 namespace {
+
+// MaxText's custom remat policy (train.remat_tensors) as a stated full recomputation: the plan and the layout search keep
+// what it saves on the device beside the block inputs. Llama 3.1 8B (32 blocks, query width 4,096) at 4,096 tokens,
+// micro-batch 1, TP 1: query_proj "device" keeps 32 x 4,096 x 4,096 x 2 = 1,073,741,824 bytes more than plain full
+// recomputation; a pretraining run is read at its stated recomputation, so the step time is the same.
+TEST(OneAnswer, ACustomRematPolicyKeepsWhatItSavesOnTheDevice) {
+    auto plan = [](const std::string& recompute) {
+        const Plan p = run(R"({"stage": "pretrain", "model": "llama-3.1-8b", "precision": "bf16", "hardware": {"devices": ["h100-sxm"], "count": 8},
+            "train": {"method": "full", "seq_len": 4096, "micro_batch": 1, "global_batch": 64, )" + recompute +
+                           R"(, "layout": {"tensor_parallel": 1, "pipeline_parallel": 1, "micro_batch": 1}}})");
+        return p.candidates.at(0);
+    };
+    const Candidate full = plan(R"("checkpointing": "full")");
+    const Candidate custom = plan(R"("remat_tensors": {"query_proj": "device"})");
+    EXPECT_EQ(custom.layout.recompute, Checkpointing::full);
+    EXPECT_NEAR(custom.memory.activations_bytes - full.memory.activations_bytes, 32.0 * 4096 * 4096 * 2, 1.0);
+    EXPECT_NEAR(custom.figures.at("train_tokens_per_s").value, full.figures.at("train_tokens_per_s").value,
+                1e-9 * full.figures.at("train_tokens_per_s").value);
+    EXPECT_TRUE(has_note(custom, "activation recomputation: MaxText's custom remat policy (train.remat_tensors)"));
+}
 
 // Pretraining on another vendor's accelerator that no family basis covers (TPU v7, MI300X) keeps the catalog-wide MFU
 // (0.4125, measured on H100) as its point estimate, says the basis is not calibrated there, labels its figures modelled,

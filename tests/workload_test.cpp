@@ -149,6 +149,20 @@ TEST(Workload, ErrorsNamePathAndReason) {
          "activation recomputation"},
         {R"({"stage": "rl", "model": "Llama-3.1-8B", "train": {"offload_activation_layers": 8}})", "train.offload_activation_layers",
          "applies to stages pretrain and finetune only: rl does not plan a trainer's saved activations layer by layer; remove it"},
+        // MaxText's custom remat policy (train.remat_tensors): the block input cannot be recomputed (base.yml), a stated
+        // recomputation other than full contradicts it, and only MaxText's names (maxtext-tutorial-v1.5.0) are read.
+        {R"({"stage": "pretrain", "model": "Llama-3.1-8B", "train": {"remat_tensors": {"decoder_layer_input": "remat"}}})",
+         "train.remat_tensors.decoder_layer_input",
+         "cannot be \"remat\": MaxText's base.yml says this tensor \"cannot be rematerialized - it serves as periodic checkpoints that act "
+         "as the remat start points\"; give \"device\" or \"offload\""},
+        {R"({"stage": "pretrain", "model": "Llama-3.1-8B", "train": {"checkpointing": "none", "remat_tensors": {"query_proj": "device"}}})",
+         "train.remat_tensors",
+         "states MaxText's custom policy, which recomputes from each block's input (full recomputation less what it saves); "
+         "train.checkpointing \"none\" contradicts it: leave checkpointing out or give \"full\""},
+        {R"({"stage": "pretrain", "model": "Llama-3.1-8B", "train": {"remat_tensors": {"attention_out": "device"}}})",
+         "train.remat_tensors.attention_out", "unknown key"},
+        {R"({"stage": "pretrain", "model": "Llama-3.1-8B", "train": {"remat_tensors": {"query_proj": "host"}}})",
+         "train.remat_tensors.query_proj", "unknown value \"host\"; expected one of remat, device, offload"},
         {R"({"stage": "serve", "model": "Llama-3.1-8B",)", "", nullptr},
     };
     for (const auto& r : rows) {
@@ -235,6 +249,27 @@ TEST(Workload, OffloadActivationLayersReadsAndRoundTrips) {
     EXPECT_TRUE(none.issues.empty()); // 0 offloads nothing, so recomputation is free to be chosen
 }
 
+// train.remat_tensors (MaxText's remat_policy=custom by its names) reads, states full recomputation, turns
+// decoder_layer_input "offload" into offload_activations, and round-trips.
+TEST(Workload, RematTensorsReadsStatesFullRecomputationAndRoundTrips) {
+    const auto p = parse_workload(R"({"stage": "pretrain", "model": "llama-3.1-70b",
+        "train": {"remat_tensors": {"decoder_layer_input": "offload", "key_proj": "device", "mlpwo": "offload"}}})", catalog());
+    ASSERT_TRUE(p.issues.empty()) << to_string(p.issues[0]);
+    EXPECT_EQ(p.workload.train.checkpointing, Checkpointing::full);
+    EXPECT_TRUE(p.workload.train.offload_activations);
+    EXPECT_EQ(p.workload.train.remat_tensors.size(), 3u);
+    EXPECT_EQ(p.workload.train.remat_tensors.at("key_proj"), "device");
+    const auto again = parse_workload(workload_to_json(p.workload), catalog());
+    ASSERT_TRUE(again.issues.empty()) << to_string(again.issues[0]);
+    EXPECT_EQ(again.workload.train.remat_tensors, p.workload.train.remat_tensors);
+    EXPECT_TRUE(again.workload.train.offload_activations);
+    // The block input left at base.yml's default ("device"): the checkpoints stay on the device.
+    const auto on_device = parse_workload(R"({"stage": "pretrain", "model": "llama-3.1-70b", "train": {"remat_tensors": {"context": "device"}}})", catalog());
+    ASSERT_TRUE(on_device.issues.empty());
+    EXPECT_FALSE(on_device.workload.train.offload_activations);
+    EXPECT_EQ(on_device.workload.train.checkpointing, Checkpointing::full);
+}
+
 // train.lora_targets names the layers the recipe adapted (memory.h LoraTargets); it reads, round-trips and rejects other names.
 TEST(Workload, LoraTargetsReadsAndRoundTrips) {
     const auto p = parse_workload(R"({"stage": "finetune", "model": "llama-2-7b", "train": {"method": "lora", "lora_targets": "query-value"}})", catalog());
@@ -271,7 +306,7 @@ TEST(Workload, EmbedRuntimeNamesAnEncoderProfile) {
     const auto bad = parse_workload(R"({"stage": "embed", "model": "bert-base-uncased", "embed": {"runtime": "onnx"}})", catalog());
     ASSERT_EQ(bad.issues.size(), 1u);
     EXPECT_EQ(bad.issues[0].path, "embed.runtime");
-    EXPECT_EQ(bad.issues[0].message, "unknown encoder runtime \"onnx\"; expected one of pytorch-eager, tensorflow-xla, tensorrt");
+    EXPECT_EQ(bad.issues[0].message, "unknown encoder runtime \"onnx\"; expected one of neuronx-cc, pytorch-eager, tensorflow-xla, tensorrt");
     const auto empty = parse_workload(R"({"stage": "embed", "model": "bert-base-uncased", "embed": {"runtime": ""}})", catalog());
     ASSERT_EQ(empty.issues.size(), 1u);
     EXPECT_EQ(empty.issues[0].path, "embed.runtime");

@@ -256,6 +256,7 @@ PeakRate read_peak(Reader& c, const std::string& key) {
         d.compute_note = c.string("note", false).value_or("");
         d.streaming_multiprocessors = c.integer("streaming_multiprocessors", false, 1, 100000).value_or(0);
         d.tensor_parallel_cores = c.integer("tensor_parallel_cores", false, 1, 1024).value_or(1);
+        d.vector_engine_elements_per_s = c.number("vector_engine_Gelements_per_s", false, 1, 1e6).value_or(0) * 1e9;
         d.sustained_16bit_flop_per_s = c.number("sustained_16bit_TFLOPS", false, 0.001, 1e6).value_or(0) * 1e12;
         d.sustained_16bit_measured = c.boolean("sustained_16bit_measured", false).value_or(true);
         if (!d.sustained_16bit_measured && d.sustained_16bit_flop_per_s <= 0)
@@ -270,6 +271,7 @@ PeakRate read_peak(Reader& c, const std::string& key) {
         std::vector<std::string> figures = keys;
         figures.push_back("streaming_multiprocessors");
         figures.push_back("tensor_parallel_cores");
+        figures.push_back("vector_engine_Gelements_per_s");
         figures.push_back("sustained_16bit_TFLOPS");
         attach_source(c, book, figures);
     });
@@ -717,10 +719,12 @@ EncoderRuntime read_encoder_runtime(const std::string& key, Reader& e, SourceBoo
     t.activation_passes_per_layer = e.number("activation_passes_per_layer", true, 0, 1000).value_or(0);
     t.score_passes_per_layer = e.number("score_passes_per_layer", true, 0, 100).value_or(0);
     t.kernels_per_layer = e.number("kernels_per_layer", true, 0, 1000).value_or(0);
+    t.passes_on_vector_engine = e.choice("passes_priced_at", false, {"device_memory", "vector_engine"}).value_or("device_memory") == "vector_engine";
     t.is_default = e.boolean("default", false).value_or(false);
+    t.default_on_stack = e.choice("default_on_stack", false, {"pytorch-cuda", "pytorch-rocm", "jax-xla", "aws-neuron", "intel-gaudi", "mlx-metal", "llama.cpp"}).value_or("");
     t.calibrated_by = e.strings("calibrated_by", false);
     e.string("note", false);
-    attach_source(e, b, {"activation_passes_per_layer", "score_passes_per_layer", "kernels_per_layer"});
+    attach_source(e, b, {"activation_passes_per_layer", "score_passes_per_layer", "kernels_per_layer", "passes_priced_at", "default_on_stack"});
     t.source = b.source_of.count(e.at("activation_passes_per_layer")) ? b.source_of[e.at("activation_passes_per_layer")] : "";
     return t;
 }

@@ -153,7 +153,11 @@ double max_active_users(double capacity_bytes, double weights_bytes, double over
 double training_activation_bytes_per_layer(const ModelArch& arch, const ActivationSettings& s) {
     const double sb = s.seq_len * s.micro_batch, h = arch.hidden, p = s.bytes_per_value;
     const double t = std::max(1, s.tensor_parallel);
-    if (s.checkpointing == Checkpointing::full) return p * sb * h / (s.sequence_parallel ? t : 1.0); // block input
+    if (s.checkpointing == Checkpointing::full) { // the block input (unless it is in host memory) and what a custom policy saves
+        const double sp = s.sequence_parallel ? t : 1.0;
+        const double input = s.offload_checkpoints ? 0.0 : p * sb * h / sp;
+        return input + sb * (s.remat_saved_split_bytes_per_token / t + s.remat_saved_whole_bytes_per_token / sp);
+    }
     const auto w = attn_widths(arch);
     const double mask = s.dropout ? 1.0 : 0.0; // bytes per element of a dropout mask
     const double lp = s.linear_input_bytes_per_value > 0 ? s.linear_input_bytes_per_value : p; // linear layers' input copies
@@ -177,11 +181,11 @@ double training_activation_bytes_per_layer(const ModelArch& arch, const Activati
 
 TrainingActivations training_activation_bytes(const ModelArch& arch, const ActivationSettings& s, int layers_on_device) {
     TrainingActivations out;
+    // Under full recomputation with offloaded checkpoints the per-block figure leaves the block input out (it is in host memory).
     const double per_layer = training_activation_bytes_per_layer(arch, s);
-    const bool offloaded = s.offload_checkpoints && s.checkpointing == Checkpointing::full;
     // Layer-wise offload (memory.h ActivationSettings::offloaded_layers): the device keeps L - N blocks' saved tensors.
     const int kept = layers_on_device - std::clamp(s.offloaded_layers, 0, std::max(0, layers_on_device - 1));
-    out.blocks_bytes = offloaded ? 0 : kept * per_layer;
+    out.blocks_bytes = kept * per_layer;
     if (s.checkpointing == Checkpointing::full) { // one block is rematerialized at a time during backward
         ActivationSettings working = s;
         working.checkpointing = Checkpointing::none;
@@ -190,6 +194,88 @@ TrainingActivations training_activation_bytes(const ModelArch& arch, const Activ
     const double logits = s.seq_len * s.micro_batch * arch.vocab / std::max(1, s.tensor_parallel);
     out.logits_bytes = logits * (s.logits_kept_bytes_per_value + s.loss_fp32_bytes_per_value / std::max(1.0, s.loss_chunks));
     out.total_bytes = out.blocks_bytes + out.logits_bytes;
+    return out;
+}
+
+const std::vector<std::string>& maxtext_remat_tensor_names() {
+    static const std::vector<std::string> names{"decoder_layer_input", "context", "mlpwi", "mlpwi_0", "mlpwi_1", "mlpwo", "query_proj",
+                                                "key_proj", "value_proj", "qkv_proj", "out_proj", "mla_q", "mla_kv"};
+    return names;
+}
+
+RematTensors maxtext_remat_tensors(const ModelArch& arch, const std::map<std::string, std::string>& policy) {
+    RematTensors out;
+    // Where a name lives: base.yml's default (decoder_layer_input on the device, the rest recomputed) unless given.
+    auto where = [&](const char* n) {
+        const auto it = policy.find(n);
+        return it != policy.end() ? it->second : std::string(std::string(n) == "decoder_layer_input" ? "device" : "remat");
+    };
+    // A tensor two names can tag (the fused projection or the separate one; a model has one of them): saved if either saves it.
+    auto kept = [&](std::initializer_list<const char*> names) {
+        std::string best = "remat";
+        for (const char* n : names) {
+            const std::string w = where(n);
+            if (w == "device") return w;
+            if (w == "offload") best = w;
+        }
+        return best;
+    };
+    out.input_offloaded = where("decoder_layer_input") == "offload";
+    const double h = arch.hidden;
+    const auto aw = attn_widths(arch);
+    // Query and key widths: latent attention's heads carry the no-position and rotary parts (DeepSeek-V2, section 2.1).
+    const double q = arch.has_mla ? double(arch.heads) * (arch.mla.qk_nope_head_dim + arch.mla.qk_rope_head_dim) : aw.q;
+    const double k = arch.has_mla ? q : aw.k, v = aw.v;
+    const double heads_out = arch.has_mla ? double(arch.heads) * arch.mla.v_head_dim : aw.q; // the attention output's width
+    const int layers = std::max(1, arch.layers);
+    double gemm_all = 0, gemm_recomputed = 0, split = 0, whole = 0, offloaded = 0;
+    auto tensor = [&](const std::string& w, double gemm, double elements, bool hidden_wide) {
+        gemm_all += gemm;
+        if (w == "remat") gemm_recomputed += gemm;
+        else if (w == "offload") offloaded += elements;
+        else (hidden_wide ? whole : split) += elements;
+    };
+    for (int l = 0; l < layers; ++l) {
+        // Attention: multiply-adds per token of each projection, and the tensor its output is.
+        if (arch.has_mla) {
+            const auto& m = arch.mla;
+            const double rope = m.qk_rope_head_dim;
+            if (m.q_lora_rank > 0) {
+                tensor(kept({"mla_q"}), h * m.q_lora_rank, m.q_lora_rank, false);
+                tensor(kept({"query_proj", "qkv_proj"}), double(m.q_lora_rank) * q, q, false);
+            } else {
+                tensor(kept({"query_proj", "qkv_proj"}), h * q, q, false);
+            }
+            tensor(kept({"mla_kv"}), h * (m.kv_lora_rank + rope), m.kv_lora_rank, false);
+            tensor(kept({"key_proj", "qkv_proj"}), double(m.kv_lora_rank) * arch.heads * m.qk_nope_head_dim, k, false);
+            tensor(kept({"value_proj", "qkv_proj"}), double(m.kv_lora_rank) * v, v, false);
+        } else {
+            tensor(kept({"query_proj", "qkv_proj"}), h * q, q, false);
+            tensor(kept({"key_proj", "qkv_proj"}), h * k, k, false);
+            tensor(kept({"value_proj", "qkv_proj"}), h * v, v, false);
+        }
+        // The kernel's output and its FP32 logsumexp (two 16-bit values a head).
+        const std::string context = kept({"context"});
+        if (context == "device") split += heads_out + 2.0 * arch.heads;
+        else if (context == "offload") offloaded += heads_out + 2.0 * arch.heads;
+        tensor(kept({"out_proj"}), heads_out * h, h, true);
+        // The MLP of this block: dense width, or the routed experts a token visits plus the shared ones.
+        const bool moe = arch.has_moe && l >= arch.moe.dense_layers;
+        const double i = moe ? mlp_width_per_token(arch) : double(arch.intermediate);
+        const double outputs = moe ? double(arch.moe.active_experts + arch.moe.shared_experts) : 1.0; // mlpwo: each expert's
+        if (arch.mlp == MlpKind::gated) {
+            tensor(kept({"mlpwi_0", "mlpwi"}), h * i, i, false);
+            tensor(kept({"mlpwi_1", "mlpwi"}), h * i, i, false);
+        } else {
+            tensor(kept({"mlpwi", "mlpwi_0"}), h * i, i, false);
+        }
+        tensor(kept({"mlpwo"}), i * h, outputs * h, true);
+        if (l == 0) out.attention_recomputed = context == "remat";
+    }
+    out.recompute_share = gemm_all > 0 ? gemm_recomputed / gemm_all : 1.0;
+    out.device_split_elements = split / layers;
+    out.device_whole_elements = whole / layers;
+    out.offloaded_elements = offloaded / layers;
     return out;
 }
 

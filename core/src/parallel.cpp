@@ -259,6 +259,9 @@ ActivationBytes activation_bytes(const TrainingJob& job, int t, double b, Checkp
     as.loss_chunks = job.loss_chunks;
     as.gated_mlp_saved_tensors = job.gated_mlp_saved_tensors;
     as.linear_input_bytes_per_value = job.linear_input_bytes_per_value;
+    as.offload_checkpoints = job.offload_checkpoints; // under full recomputation the per-block figure then leaves the input out
+    as.remat_saved_split_bytes_per_token = job.remat_saved_split_bytes_per_token;
+    as.remat_saved_whole_bytes_per_token = job.remat_saved_whole_bytes_per_token;
     ActivationBytes out;
     out.per_layer = training_activation_bytes_per_layer(job.arch, as);
     if (rc == Checkpointing::full) { // full recomputation rebuilds one block at a time
@@ -324,8 +327,9 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
     // it, and the search offers none), whose device keeps L - N blocks' saved activations, as eval_train counts them.
     const int kept_layers = p == 1 ? stage_layers - std::clamp(job.offloaded_layers, 0, stage_layers - 1) : stage_layers;
     // Checkpoints offloaded under full recomputation (job.offload_checkpoints, memory.h): none stay on the device, as
-    // eval_train counts them; the block being recomputed (working) does.
-    const double kept = job.offload_checkpoints && l.recompute == Checkpointing::full ? 0.0 : kept_layers * per_layer;
+    // eval_train counts them (per_layer then holds only what a custom remat policy saves on the device); the block being
+    // recomputed (working) does.
+    const double kept = kept_layers * per_layer;
     const double first = in_flight * kept + working + (p == 1 ? logits : 0.0);
     const double last = kept + working + logits;
     r.activations_bytes = std::max(first, last);
@@ -751,6 +755,8 @@ TrainingJob training_job(const Workload& w, double trainable_params, const Model
     j.linear_input_bytes_per_value = as.linear_input_bytes_per_value;
     j.offloaded_layers = as.offloaded_layers;
     j.offload_checkpoints = as.offload_checkpoints;
+    j.remat_saved_split_bytes_per_token = as.remat_saved_split_bytes_per_token;
+    j.remat_saved_whole_bytes_per_token = as.remat_saved_whole_bytes_per_token;
     return j;
 }
 

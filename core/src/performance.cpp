@@ -81,13 +81,13 @@ double prefill_flops(const ModelArch& arch, double active_params, double prompt)
 }
 
 double training_flops_per_token(const ModelArch& arch, double active_params, double seq_len, TrainMethod method,
-                                Checkpointing checkpointing, double attention_ratio) {
+                                Checkpointing checkpointing, double attention_ratio, double recompute_share, bool attention_recomputed) {
     // Attention has no weights, so its backward costs twice its forward for full and LoRA training alike:
     // forward 4 x q-width x T per layer (PaLM counts T, not T/2, for the causal case), x3 in all; attention_ratio
     // 0.5 counts what a causal FlashAttention-2 kernel executes (FlashAttention benchmarks, flops(): /2 if causal).
     const double attention_forward = attention_ratio * 4.0 * attended(arch, seq_len);
     double per_token = (method == TrainMethod::full ? 6.0 : 4.0) * active_params + 3.0 * attention_forward;
-    if (checkpointing == Checkpointing::full) per_token += 2.0 * active_params + attention_forward;
+    if (checkpointing == Checkpointing::full) per_token += 2.0 * active_params * recompute_share + (attention_recomputed ? attention_forward : 0.0);
     return per_token;
 }
 

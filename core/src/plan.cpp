@@ -582,15 +582,19 @@ Plan plan_candidates(const Workload& w, const Catalog& cat, const AssumptionSet&
         // (fused TensorRT, XLA's fusions, PyTorch eager) its stack behaves like is not known, so the band also spans each of
         // them as the plan would take it, at the typical assumptions; the point estimate stays the fused default's and its
         // own band the default's (the note below says so).
-        const bool encoder_uncalibrated = plan_detail::encoder_runtime_uncalibrated(das, w, *d) && e.c.figures.count("items_per_s");
+        const bool encoder_uncalibrated = plan_detail::encoder_runtime_uncalibrated(das, cat, w, *d) && e.c.figures.count("items_per_s");
         if (encoder_uncalibrated) {
             Workload wr = w;
+            // (a profile priced on vector engines the device does not have, neuronx-cc off a NeuronCore, is no candidate)
+            auto applies = [&](const EncoderRuntime& rt) { return !rt.passes_on_vector_engine || d->vector_engine_elements_per_s > 0; };
             for (const EncoderRuntime& rt : cat.encoder_runtimes) {
+                if (!applies(rt)) continue;
                 wr.embed.runtime = rt.id;
                 plan_detail::widen(e.c, plan_detail::evaluate(wr, cat, *d, n, das.typical, false, e.c.layout.data_parallel, point).c);
             }
             std::string profiles;
-            for (const EncoderRuntime& rt : cat.encoder_runtimes) profiles += (profiles.empty() ? "" : ", ") + rt.id;
+            for (const EncoderRuntime& rt : cat.encoder_runtimes)
+                if (applies(rt)) profiles += (profiles.empty() ? "" : ", ") + rt.id;
             e.c.notes.push_back("encoder runtime not calibrated for " + d->id + ": no embed.runtime was named, and the default the plan "
                                 "takes, a fused TensorRT engine (under which encoder_compute_efficiency was calibrated, on NVIDIA A100), "
                                 "does not run on " + d->vendor + "'s devices; the point estimate keeps the fused profile, and the band "

@@ -85,8 +85,9 @@ bool training_basis_uncalibrated(const AssumptionSet& as, const Workload& w, con
 // the default profile is TensorRT's fused engine, and encoder_compute_efficiency was calibrated under it on NVIDIA A100
 // (runtimes.json encoder_runtimes tensorrt calibrated_by); neither runs there. Not when the user pinned or calibrated the
 // efficiency (their own stack's measurement).
-bool encoder_runtime_uncalibrated(const AssumptionSet& as, const Workload& w, const Device& d) {
+bool encoder_runtime_uncalibrated(const AssumptionSet& as, const Catalog& cat, const Workload& w, const Device& d) {
     if (w.stage != Stage::embed || !w.embed.runtime.empty() || d.vendor == "NVIDIA") return false;
+    if (const EncoderRuntime* r = encoder_runtime_for(cat, w, d); r && !r->default_on_stack.empty()) return false; // its stack's own
     const auto src = as.source.find("encoder_compute_efficiency");
     return !(src != as.source.end() && (src->second == "workload" || src->second == "calibration"));
 }
@@ -256,7 +257,11 @@ void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const
     case Stage::embed:
         if (c.phases.empty()) return;
         // an encoder runtime no efficiency was fitted under is modelled, not calibrated (runtimes.json)
-        if (const EncoderRuntime* r = cat.find_encoder_runtime(w.embed.runtime); r && r->calibrated_by.empty()) return;
+        {
+            const Device* dev = cat.device_by_id(c.device);
+            const EncoderRuntime* r = dev ? encoder_runtime_for(cat, w, *dev) : cat.find_encoder_runtime(w.embed.runtime);
+            if (r && r->calibrated_by.empty()) return;
+        }
         keys = {c.phases.back().roofline.compute_bound ? "encoder_compute_efficiency" : "decode_bandwidth_efficiency"};
         figures = {"items_per_s", "embed_time_s", "window_used_ratio"};
         break;
@@ -353,7 +358,8 @@ void missing(const Workload& w, Plan& p) {
         note("embed.batch_size", "not given; " + format_sig(w.embed.batch_size, 6) + " assumed");
         note("embed.window_s", "no batch window to check against");
         note("embed.runtime", "not given; a fused engine (TensorRT) assumed: eager PyTorch or TensorFlow run slower "
-                              "(pytorch-eager, tensorflow-xla in catalog/runtimes.json encoder_runtimes)");
+                              "(pytorch-eager, tensorflow-xla in catalog/runtimes.json encoder_runtimes); on AWS Neuron devices "
+                              "their compiler's own profile (neuronx-cc)");
         break;
     }
 }

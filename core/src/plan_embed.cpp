@@ -3,11 +3,22 @@
 // does not fuse (element-wise and score-matrix traffic, per-kernel launches); items/s and the job's time.
 #include <algorithm>
 
+#include "hwplan/feasibility.h"
 #include "hwplan/format.h"
 #include "hwplan/memory.h"
 #include "plan_eval.h"
 
 namespace hwplan::plan_detail {
+
+// A stack's own profile that prices its passes on a vector engine the device does not record (Trainium2's NeuronCore-v3
+// has no rate in the catalog) is not taken by default: the plan then keeps the catalog default and its uncalibrated band.
+const EncoderRuntime* encoder_runtime_for(const Catalog& cat, const Workload& w, const Device& d) {
+    if (w.embed.runtime.empty())
+        for (const EncoderRuntime& r : cat.encoder_runtimes)
+            if (!r.default_on_stack.empty() && runs_stack(d, r.default_on_stack) && (!r.passes_on_vector_engine || d.vector_engine_elements_per_s > 0))
+                return &r;
+    return cat.find_encoder_runtime(w.embed.runtime);
+}
 
 // Encoder batches of `embed.batch_size` items of `embed.tokens_per_item` tokens, data parallel over n devices.
 void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, const Assumptions& a, Eval& e) {
@@ -21,14 +32,16 @@ void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, c
     m.weights_bytes = wb.total;
     e.term(m, "weights", wb.total, [&] { return std::string(wb.why); });
     const double tokens = s.batch_size * s.tokens_per_item;
-    // The encoder runtime profile (runtimes.json "encoder_runtimes"): the workload's embed.runtime, else the default.
+    // The encoder runtime profile (runtimes.json "encoder_runtimes"): the workload's embed.runtime, else its stack's own
+    // on the device (encoder_runtime_for), else the default.
     static const EncoderRuntime kFused{.id = "fused", .name = "fused kernels (no catalog encoder runtimes)"};
-    const EncoderRuntime* found = cat.find_encoder_runtime(s.runtime);
+    const EncoderRuntime* found = encoder_runtime_for(cat, w, d);
     const EncoderRuntime& rt = found ? *found : kFused;
     const double value_bytes = w.precision.compute == "fp32" ? 4.0 : 2.0;
     // An unfused attention keeps one layer's scores and probabilities at once (DLE modeling.py BertSelfAttention:
     // attention_scores, then attention_probs = softmax(attention_scores)); a fused kernel keeps neither.
-    const double score_bytes = rt.score_passes_per_layer > 0 ? 2.0 * s.batch_size * double(arch.heads) * s.tokens_per_item * s.tokens_per_item * value_bytes : 0;
+    // (A Neuron-compiled graph keeps them in on-chip SRAM: passes_on_vector_engine.)
+    const double score_bytes = rt.score_passes_per_layer > 0 && !rt.passes_on_vector_engine ? 2.0 * s.batch_size * double(arch.heads) * s.tokens_per_item * s.tokens_per_item * value_bytes : 0;
     m.activations_bytes = inference_activation_bytes(arch, tokens, 0) + score_bytes;
     e.term(m, "activations", m.activations_bytes, [&] { return std::string("one block's working set for " + format_sig(s.batch_size, 6) + " items x " +
                                                         format_sig(s.tokens_per_item, 6) + " tokens" +
@@ -58,19 +71,30 @@ void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // What the runtime leaves unfused (performance.h encoder_unfused_bytes_per_item) runs between the GEMMs at the
     // device's bandwidth, and an eager or graph-compiled framework launches kernels_per_layer kernels per layer, each
     // at the host's launch cost (kernel_launch_overhead_s); neither overlaps the GEMMs it waits on.
+    // A Neuron-compiled graph (rt.passes_on_vector_engine) runs the same count as element-cycles of its vector engines
+    // (one cycle per element and input tensor on each of 128 lanes, AWS's NKI cost model), at the device's
+    // vector_engine_elements_per_s, after the tensor engine's work as on the GPUs; unpriced where no rate is recorded.
     const int layers = arch.layers;
+    const bool on_engine = rt.passes_on_vector_engine;
     const double unfused_bytes = s.batch_size * encoder_unfused_bytes_per_item(arch, s.tokens_per_item, rt.activation_passes_per_layer,
-                                                                               rt.score_passes_per_layer, value_bytes);
+                                                                               rt.score_passes_per_layer, on_engine ? 1.0 : value_bytes);
     const double bandwidth = d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency;
-    const double unfused_s = bandwidth > 0 ? unfused_bytes / bandwidth : 0;
+    const double rate = on_engine ? d.vector_engine_elements_per_s : bandwidth;
+    const double unfused_s = rate > 0 ? unfused_bytes / rate : 0;
     const double launch_s = layers * rt.kernels_per_layer * a.kernel_launch_overhead_s;
     b.time_s = b.roofline.time_s + unfused_s + launch_s;
     c.phases.push_back(b);
     if (e.explain) {
         c.notes.push_back("encoder runtime: " + rt.name + " [" + rt.id + "]" + (rt.meaning.empty() ? "" : ": " + rt.meaning));
+        if (on_engine && unfused_bytes > 0 && d.vector_engine_elements_per_s <= 0)
+            c.notes.push_back("no vector engine rate recorded for " + d.id + " (catalog compute.vector_engine_Gelements_per_s): the " + rt.id +
+                              " profile's element-wise work is not priced, so the plan is fast by that much");
         if (found && rt.calibrated_by.empty())
-            c.notes.push_back("not calibrated for this runtime (" + rt.id + "): its per-layer traffic and launches are counted from its model code, "
-                              "not fitted; the band spans kernel_launch_overhead_s's range (known weak area: eager encoder throughput)");
+            c.notes.push_back(on_engine ? "not calibrated for this runtime (" + rt.id + "): its per-layer vector-engine work is counted from the model's "
+                                          "operations under AWS's NKI cost model, not read from the compiler's output and not fitted; the matmuls "
+                                          "take encoder_compute_efficiency (fitted on TensorRT, A100), whose range is the band"
+                                        : "not calibrated for this runtime (" + rt.id + "): its per-layer traffic and launches are counted from its model code, "
+                                          "not fitted; the band spans kernel_launch_overhead_s's range (known weak area: eager encoder throughput)");
     }
     if (b.time_s > 0) {
         const double items_per_s = n * s.batch_size / b.time_s;
@@ -80,7 +104,9 @@ void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                 std::to_string(d.streaming_multiprocessors) + " SMs busy (" + format_sig(a.gemm_tile_elements, 4) +
                                                 "-square tiles, wave quantisation)"
                                           : std::string()) +
-                                (unfused_s > 0 ? "; " + rt.id + " moves " + gb(unfused_bytes) + " outside the GEMMs per batch (" + format_sig(1e3 * unfused_s, 3) + " ms)" : "") +
+                                (unfused_s > 0 && on_engine ? "; " + rt.id + " runs " + format_sig(unfused_bytes / 1e9, 4) + " G element-cycles outside the matmuls per batch on the vector engines at " +
+                                                                  format_sig(d.vector_engine_elements_per_s / 1e9, 4) + " G/s (" + format_sig(1e3 * unfused_s, 3) + " ms)"
+                                 : unfused_s > 0 ? "; " + rt.id + " moves " + gb(unfused_bytes) + " outside the GEMMs per batch (" + format_sig(1e3 * unfused_s, 3) + " ms)" : "") +
                                 (launch_s > 0 ? "; " + format_sig(layers * rt.kernels_per_layer, 4) + " kernel launches x " + format_sig(1e6 * a.kernel_launch_overhead_s, 3) +
                                                     " us (" + format_sig(1e3 * launch_s, 3) + " ms)" : ""); };
         c.figures["items_per_s"] = e.figure(items_per_s, Label::modelled, why);

@@ -273,7 +273,13 @@ bool training_basis_uncalibrated(const AssumptionSet& as, const Workload& w, con
 // the user's: the default profile (a fused TensorRT engine) and encoder_compute_efficiency were calibrated on NVIDIA A100,
 // and that vendor's stack is none of the catalog's encoder runtimes, so the estimate is not calibrated there and its band
 // spans every encoder runtime profile the catalog records (plan.cpp).
-bool encoder_runtime_uncalibrated(const AssumptionSet& as, const Workload& w, const Device& d);
+// Not where the device's stack has an encoder runtime of its own (encoder_runtime_for).
+bool encoder_runtime_uncalibrated(const AssumptionSet& as, const Catalog& cat, const Workload& w, const Device& d);
+// The encoder runtime profile an embed workload runs under on device d: the one it names; else the profile that is the
+// default on a stack the device runs (runtimes.json default_on_stack: neuronx-cc on a Neuron device, whose compiler is
+// the only way onto it), where the device records what that profile is priced at; else the catalog default. nullptr
+// when the catalog records none.
+const EncoderRuntime* encoder_runtime_for(const Catalog& cat, const Workload& w, const Device& d);
 std::vector<const Calibration*> apply_calibrations(AssumptionSet& das, const Catalog& cat, const Device& d);
 void label_user_calibrated(Candidate& c, const std::vector<const Calibration*>& applied);
 void label_calibrated(Candidate& c, const Workload& w, const Catalog& cat, const AssumptionSet& das, const EfficiencyRule* decode_rule,

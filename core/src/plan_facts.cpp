@@ -107,27 +107,39 @@ WeightBytes weight_bytes(const Workload& w, const Catalog& cat, const std::strin
     const WeightFormat* f = cat.find_format(format_name);
     const double bits = f ? f->bits_per_weight : 16;
     const auto& arch = w.model.model.arch;
-    const bool keep_embeddings = f && f->kind != "gguf" && f->kind != "float" && !w.model.size_only;
+    const bool moe = arch.has_moe && !w.model.size_only;
+    const double routed_params = moe ? (arch.mlp == MlpKind::gated ? 3.0 : 2.0) * arch.hidden * arch.moe.expert_intermediate *
+                                           arch.moe.experts * (arch.layers - arch.moe.dense_layers)
+                                     : 0.0;
+    // llama.cpp keeps an MoE model's block-quantized (MXFP4) checkpoint as ggml's MXFP4_MOE file type: the routed
+    // experts' 3-D tensors in the block format, every other weight, the output head and the token table included, in
+    // Q8_0 (src/llama-quant.cpp llama_tensor_get_type_impl at 007dbbf: "MoE tensors -> MXFP4, other tensors -> Q8_0";
+    // the output tensor of an MXFP4_MOE file "new_type = GGML_TYPE_Q8_0"). A GGUF quantizer never keeps them at 16 bits.
+    const WeightFormat* q8 = cat.find_format("q8_0");
+    const bool gguf_moe_file = f && f->kind == "blockquant" && moe && routed_params > 0 && routed_params < params && q8 &&
+                               framework_runtime(w.framework) == "llama.cpp";
+    const double other_bits = gguf_moe_file ? q8->bits_per_weight : bits;
+    const bool keep_embeddings = f && f->kind != "gguf" && f->kind != "float" && !w.model.size_only && !gguf_moe_file;
     const bool low_float = f && f->kind == "float" && bits < 16 && !w.model.size_only; // fp8 engines too
     const double embed = (keep_embeddings || low_float) ? std::min(params, embedding_and_head_params(arch)) : 0;
-    out.total = (params - embed) * bits / 8 + embed * 2;
+    out.total = gguf_moe_file ? routed_params * bits / 8 + (params - routed_params) * other_bits / 8 : (params - embed) * bits / 8 + embed * 2;
     out.quantized_params = params - embed;
     out.bits_per_weight = bits;
     // An untied input table is a lookup: a step reads only its tokens' rows (a tied one is also the head,
-    // read whole). Stored at 16 bits where the embeddings are kept, else at the format's bits.
+    // read whole). Stored at 16 bits where the embeddings are kept, else at the format's bits (Q8_0 in an MXFP4_MOE file).
     if (!arch.tied_embeddings && !w.model.size_only && arch.vocab > 0 && embedding_and_head_params(arch) <= params) {
-        out.input_embedding_row_bytes = double(arch.hidden) * (embed > 0 ? 2.0 : bits / 8);
+        out.input_embedding_row_bytes = double(arch.hidden) * (embed > 0 ? 2.0 : other_bits / 8);
         out.input_embedding = double(arch.vocab) * out.input_embedding_row_bytes;
     }
     if (explain) {
         out.why = format_count(params) + " params x " + format_sig(bits, 4) + " bits (" + format_name + ")";
         if (embed > 0) out.why += ", embeddings and head (" + format_count(embed) + ") kept at 16 bits";
+        if (gguf_moe_file)
+            out.why = format_count(routed_params) + " routed-expert params x " + format_sig(bits, 4) + " bits (" + format_name + ") + " +
+                      format_count(params - routed_params) + " others x " + format_sig(other_bits, 4) +
+                      " bits (q8_0: llama.cpp's MXFP4_MOE GGUF file type)";
     }
-    if (arch.has_moe && !w.model.size_only) { // routed experts are stored at the format's bits
-        const auto& e = arch.moe;
-        const double per_expert = (arch.mlp == MlpKind::gated ? 3.0 : 2.0) * arch.hidden * e.expert_intermediate;
-        out.experts = per_expert * e.experts * (arch.layers - e.dense_layers) * bits / 8;
-    }
+    if (moe) out.experts = routed_params * bits / 8; // routed experts are stored at the format's bits
     return out;
 }
 

@@ -344,6 +344,30 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // Layer-wise activation offload without recomputation (train.offload_activation_layers; Megatron-Core's
     // cpu_offloading_num_layers, memory.h ActivationSettings::offloaded_layers): the device keeps L - N blocks' saved tensors.
     as.offloaded_layers = t.offload_activation_layers;
+    // MaxText's custom remat policy (train.remat_tensors, memory.h RematTensors): full recomputation from each block's input,
+    // less what it saves; what it saves on the device stays there beside the inputs, what it offloads goes to host memory.
+    const bool custom_remat = !t.remat_tensors.empty() && recompute == Checkpointing::full;
+    const RematTensors remat = custom_remat ? maxtext_remat_tensors(arch, t.remat_tensors) : RematTensors{};
+    as.remat_saved_split_bytes_per_token = remat.device_split_elements * as.bytes_per_value;
+    as.remat_saved_whole_bytes_per_token = remat.device_whole_elements * as.bytes_per_value;
+    if (e.explain && custom_remat) {
+        std::string on_device, in_host;
+        auto add = [](std::string& list, const std::string& n) { list += (list.empty() ? "" : ", ") + n; };
+        if (t.remat_tensors.find("decoder_layer_input") == t.remat_tensors.end()) add(on_device, "decoder_layer_input"); // base.yml's default
+        for (const auto& [k, where] : t.remat_tensors) {
+            if (where == "device") add(on_device, k);
+            else if (where == "offload") add(in_host, k);
+        }
+        c.notes.push_back("activation recomputation: MaxText's custom remat policy (train.remat_tensors): saved on the device " +
+                          (on_device.empty() ? std::string("nothing") : on_device) + "; in host memory " + (in_host.empty() ? std::string("nothing") : in_host) +
+                          "; the rest recomputed from each block's input: " + format_sig(100 * remat.recompute_share, 3) +
+                          " % of the blocks' forward GEMM FLOPs run again" + (remat.attention_recomputed ? " and the attention kernel's forward" : ", the attention kernel's forward not (context saved)") +
+                          (remat.offloaded_elements > 0 || remat.input_offloaded
+                               ? "; " + format_sig(remat.offloaded_elements + (remat.input_offloaded ? arch.hidden : 0), 4) +
+                                     " values a token a block copied to host memory and back, not priced in the step time"
+                               : std::string()) +
+                          (w.stage == Stage::pretrain ? "; the pretraining basis is read at the run's stated recomputation, so no forward is added to it" : ""));
+    }
     as.gated_mlp_saved_tensors = rt.gated_mlp_saved_tensors;
     // Under FP8 compute a trainer whose linear layers keep the FP8 copy of their input (Transformer Engine: runtimes.json
     // fp8_linear_input_bytes_per_value) holds those copies at that width, not at the activations' 16 bits (memory.h).
@@ -434,7 +458,11 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                     " recomputation, " + (as.flash_attention ? "fused attention" : "eager attention: score matrices stored") +
                                                     (fp32 ? ", fp32" : "") +
                                                     (fp8_linear_inputs ? ", the linear layers' inputs kept as FP8 copies of " + format_sig(as.linear_input_bytes_per_value, 3) + " byte a value (" + rt.id + ")" : std::string()) +
-                                                    (as.offload_checkpoints && recompute == Checkpointing::full ? std::string(", checkpoints offloaded to host memory") + (t.offload_activations && !rt.offload_checkpoints ? " (train.offload_activations)" : "") : std::string()) +
+                                                    (as.offload_checkpoints && recompute == Checkpointing::full ? std::string(", checkpoints offloaded to host memory") + (custom_remat ? " (train.remat_tensors decoder_layer_input \"offload\")" : t.offload_activations && !rt.offload_checkpoints ? " (train.offload_activations)" : "") : std::string()) +
+                                                    (custom_remat && remat.device_split_elements + remat.device_whole_elements > 0
+                                                         ? ", and what MaxText's custom remat policy saves on the device (train.remat_tensors): " +
+                                                               format_sig(remat.device_split_elements + remat.device_whole_elements, 4) + " values a token a block"
+                                                         : std::string()) +
                                                     (as.offloaded_layers > 0 && arch.layers > 0
                                                          ? ", the saved activations of " + std::to_string(std::min(as.offloaded_layers, arch.layers - 1)) + " of " +
                                                                std::to_string(arch.layers) + " blocks in host memory (train.offload_activation_layers), " +
@@ -475,7 +503,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const bool adapter = t.method != TrainMethod::full;
     // Eager attention computes the whole score matrix, masked or not: only a fused kernel skips (Dao 2023, 3.1.1).
     const double attention_ratio = adapter && !rt.eager_attention ? rt.causal_attention_flops_ratio : 1.0;
-    const double flops_per_token = training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, recompute, attention_ratio);
+    const double flops_per_token = training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, recompute, attention_ratio,
+                                                            remat.recompute_share, remat.attention_recomputed);
     Phase step;
     if (e.explain) step.name = "training step (" + format_sig(tokens_per_step, 6) + " tokens)";
     step.precision = peak.precision;
@@ -500,7 +529,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     const double attention_run_flops_per_token =
         attention_apart ? training_flops_per_token(arch, 0, t.seq_len, t.method,
                                                    recompute == Checkpointing::none ? Checkpointing::none : Checkpointing::full,
-                                                   attention_ratio)
+                                                   attention_ratio, 1.0, remat.attention_recomputed)
                         : 0.0;
     const double attention_s = attention_apart ? tokens_per_step * attention_run_flops_per_token / n /
                                                      attention_peak.achieved(a.training_attention_efficiency, a)
@@ -513,13 +542,17 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // A/B (README "Optimization flags", pytorch/torchtune #2003: Llama 3.2 3B full fine-tune on an A100, batch 2,
     // packed 4,096, compile and chunked loss: 9,415 tokens/s, 7,394 with activation checkpointing, -21.5 %) against
     // 6N -> 8N FLOPs a token (-25 %). Reinforcement learning keeps its step as it was (its basis not read).
-    auto gemm_flops = [&](Checkpointing rc) {
-        return training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, rc, attention_ratio) -
-               (attention_apart ? training_flops_per_token(arch, 0, t.seq_len, t.method, rc, attention_ratio) : 0.0);
+    // A custom remat policy (train.remat_tensors) recomputes its share of the forward; a fine-tune's basis is plain full
+    // recomputation, so one that saves tensors runs fewer GEMMs than it; a pretraining run that states its policy is read at
+    // it, as any stated recomputation.
+    auto gemm_flops = [&](Checkpointing rc, const RematTensors& rs) {
+        return training_flops_per_token(arch, w.model.active_params, t.seq_len, t.method, rc, attention_ratio, rs.recompute_share, rs.attention_recomputed) -
+               (attention_apart ? training_flops_per_token(arch, 0, t.seq_len, t.method, rc, attention_ratio, 1.0, rs.attention_recomputed) : 0.0);
     };
     const Checkpointing mfu_basis_recompute = w.stage == Stage::finetune ? Checkpointing::full : basis_recompute;
-    const double recompute_ratio = (w.stage == Stage::pretrain || w.stage == Stage::finetune) && recompute != mfu_basis_recompute
-                                       ? gemm_flops(recompute) / gemm_flops(mfu_basis_recompute)
+    const bool basis_differs = recompute != mfu_basis_recompute || (w.stage == Stage::finetune && custom_remat);
+    const double recompute_ratio = (w.stage == Stage::pretrain || w.stage == Stage::finetune) && basis_differs
+                                       ? gemm_flops(recompute, remat) / gemm_flops(mfu_basis_recompute, RematTensors{})
                                        : 1.0;
     step.roofline = roofline(tokens_per_step * (model_flops_per_token - attention_flops_per_token) * recompute_ratio / n, 0,
                              peak.achieved(mfu, a),

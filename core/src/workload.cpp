@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hwplan/memory.h"
 #include "hwplan/precision.h"
 #include "json_reader.h"
 
@@ -331,6 +332,37 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
             v.offload_activation_layers = *o;
             w.given.push_back("train.offload_activation_layers");
         }
+        // MaxText's custom remat policy by its tensor names (maxtext-tutorial-v1.5.0 src/MaxText/configs/base.yml, remat_policy
+        // 'custom': "select tensors from the following list to offload on host memory, rematerialize or save on device memory").
+        t.object("remat_tensors", false, [&](Reader& r) {
+            for (const std::string& n : maxtext_remat_tensor_names())
+                if (auto c = r.choice(n, false, {"remat", "device", "offload"})) v.remat_tensors[n] = *c;
+        });
+        if (t.has("remat_tensors") && t.raw("remat_tensors")->is_object() && t.raw("remat_tensors")->empty())
+            t.error("remat_tensors", "names no tensor; give at least one of MaxText's names (decoder_layer_input, query_proj, ...)");
+        if (!v.remat_tensors.empty()) {
+            auto is_given = [](const Workload& wl, const std::string& key) { return std::find(wl.given.begin(), wl.given.end(), key) != wl.given.end(); };
+            w.given.push_back("train.remat_tensors");
+            const std::string field = "remat_tensors";
+            const auto input = v.remat_tensors.find("decoder_layer_input");
+            const std::string where = input == v.remat_tensors.end() ? std::string("device") : input->second;
+            if (where == "remat")
+                t.error(field + ".decoder_layer_input", "cannot be \"remat\": MaxText's base.yml says this tensor \"cannot be rematerialized - it serves as "
+                                                        "periodic checkpoints that act as the remat start points\"; give \"device\" or \"offload\"");
+            else if (is_given(w, "train.checkpointing") && v.checkpointing != Checkpointing::full)
+                t.error(field, "states MaxText's custom policy, which recomputes from each block's input (full recomputation less what it saves); "
+                               "train.checkpointing \"" + std::string(name(v.checkpointing)) + "\" contradicts it: leave checkpointing out or give \"full\"");
+            else if (v.offload_activation_layers > 0)
+                t.error(field, "cannot be combined with train.offload_activation_layers (Megatron-Core's layer-wise offload without recomputation)");
+            else if (is_given(w, "train.offload_activations") && v.offload_activations != (where == "offload"))
+                t.error(field, std::string("decoder_layer_input \"") + where + "\" contradicts train.offload_activations " +
+                                   (v.offload_activations ? "true" : "false") + ": the block inputs are the checkpoints it offloads; give one of them");
+            else {
+                v.checkpointing = Checkpointing::full;
+                if (!is_given(w, "train.checkpointing")) w.given.push_back("train.checkpointing");
+                v.offload_activations = where == "offload";
+            }
+        }
         // [runtime profile] (issue 9)
         read_runtime(t, catalog.training_runtimes, "training", "train.runtime", v.runtime, w);
         if (auto a = t.choice("attention", false, choices.train_attention)) { v.attention = *a; w.given.push_back("train.attention"); }
@@ -619,6 +651,8 @@ std::string workload_to_json(const Workload& w) {
     if (given("train.zero_stage")) j["train"]["zero_stage"] = w.train.zero_stage;
     if (given("train.cpu_offload")) j["train"]["cpu_offload"] = w.train.cpu_offload;
     if (given("train.offload_activations")) j["train"]["offload_activations"] = w.train.offload_activations;
+    if (given("train.remat_tensors"))
+        for (const auto& [k, v] : w.train.remat_tensors) j["train"]["remat_tensors"][k] = v;
     if (given("train.offload_activation_layers")) j["train"]["offload_activation_layers"] = w.train.offload_activation_layers;
     if (given("train.runtime")) j["train"]["runtime"] = w.train.runtime;
     if (given("train.attention")) j["train"]["attention"] = w.train.attention;

@@ -305,7 +305,8 @@ constexpr const char* kOffloadActivationsHelp =
     "train.offload_activations.";
 constexpr const char* kEmbedRuntimeHelp =
     "How the encoder runs: a fused engine (tensorrt), or a framework whose element-wise kernels, score matrices and launches "
-    "the plan counts per layer (pytorch-eager, tensorflow-xla). Default tensorrt. Key embed.runtime.";
+    "the plan counts per layer (pytorch-eager, tensorflow-xla), or AWS Neuron's compiled graph, whose element-wise work runs on "
+    "the NeuronCores' vector engines (neuronx-cc). Default tensorrt; neuronx-cc on AWS Neuron devices. Key embed.runtime.";
 
 bool any_engine_input(const nlohmann::json& w) {
     return field(w, "serve.runtime") || field(w, "serve.tensor_parallel") || field(w, "serve.decode_attention") ||

@@ -80,6 +80,9 @@ struct Device {
     int tensor_parallel_cores = 1;               // cores one device runs as tensor-parallel ranks under its own runtime (an
                                                  // Inferentia2 chip's 2 NeuronCores; a Trainium2 chip's 8 at the default
                                                  // LNC=2, 4 logical cores); a runtime that pads heads pads to these ranks
+    double vector_engine_elements_per_s = 0;     // elements the device's vector engines process per second, summed over its cores
+                                                 // (NeuronCore-v2: 128 lanes x 1.12 GHz each): what a Neuron-compiled encoder's
+                                                 // element-wise work runs at (runtime.h EncoderRuntime); 0 = not recorded
     double sustained_16bit_flop_per_s = 0;       // what continuous 16-bit matrix multiply sustains under the board's power cap; 0 = the peak holds
     bool sustained_16bit_measured = true;        // false: that rate is another board's rule carried over, not measured on this one
 

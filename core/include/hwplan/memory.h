@@ -3,7 +3,9 @@
 // Usage: double kv = kv_bytes_per_token(arch, 1.0);                 // 163,840 for Llama-3.1-70B at FP8
 //        double act = training_activation_bytes_per_layer(arch, {.seq_len = 2048, .micro_batch = 1});
 #pragma once
+#include <map>
 #include <string>
+#include <vector>
 
 #include "hwplan/issues.h"
 #include "hwplan/model.h"
@@ -115,7 +117,40 @@ struct ActivationSettings {
     // lora_dropout_bytes_per_token; a trainer's own copies, from its runtime profile in plan_training.cpp eval_train);
     // split across tensor-parallel ranks like the MLP's.
     double extra_bytes_per_token = 0;
+    // Under full recomputation, the bytes per token a block keeps on the device besides its input (MaxText's custom remat
+    // policy, train.remat_tensors: the tensors it saves on the device, RematTensors below): split across tensor-parallel
+    // ranks (Q, K, V, the attention output, the MLP's inner tensors) or hidden-wide (the output projection's and the MLP's
+    // outputs, split only by sequence parallelism).
+    double remat_saved_split_bytes_per_token = 0;
+    double remat_saved_whole_bytes_per_token = 0;
 };
+
+// MaxText's custom remat policy (train.remat_tensors; maxtext-tutorial-v1.5.0, the release Google's Ironwood recipes pin):
+// decoders.py wraps each decoder layer in jax.checkpoint with jax.checkpoint_policies.save_and_offload_only_these_names(
+// names_which_can_be_saved = the names set "device", names_which_can_be_offloaded = those set "offload"), so a tensor the
+// layer tags with one of those names (checkpoint_name) is kept on the device or in host memory for the backward pass and
+// everything else is recomputed from the block's input (decoder_layer_input, which "cannot be rematerialized"). The names
+// and what each tags (layers/*.py at that tag): decoder_layer_input, the block's input (hidden); query_proj, key_proj,
+// value_proj, the projections' outputs (attentions.py, attention_mla.py); qkv_proj, the fused projection's output (models
+// with fused_qkv); context, the attention kernel's output and its logsumexp residual (splash_attention_kernel.py
+// residual_checkpoint_name="context"; FP32, one value per head and token); out_proj, the output projection's output
+// (hidden); mlpwi_0 and mlpwi_1, the gated MLP's two input projections' outputs (linears.py; moe.py per routed expert),
+// mlpwi the fused (or single) one; mlpwo, the down projection's output (hidden; moe.py: each routed expert's, before they
+// are combined); mla_q and mla_kv, latent attention's low-rank query and key-value (q_lora_rank, kv_lora_rank wide).
+const std::vector<std::string>& maxtext_remat_tensor_names();
+struct RematTensors {
+    double device_split_elements = 0; // per token and block, saved on the device, split across tensor-parallel ranks
+    double device_whole_elements = 0; // per token and block, saved on the device, hidden-wide (out_proj, mlpwo)
+    double offloaded_elements = 0;    // per token and block, in host memory, the block input apart
+    bool input_offloaded = false;     // decoder_layer_input "offload": the checkpoints themselves in host memory
+    // The share of the blocks' forward GEMM FLOPs the backward pass runs again: a projection whose output is saved (on the
+    // device or in host memory) is not recomputed, every other one is, as full recomputation counts a whole forward (an
+    // upper bound: XLA may drop a recomputed GEMM whose output the backward never reads, such as the down projection's).
+    double recompute_share = 1;
+    bool attention_recomputed = true; // the attention kernel's forward runs again: its output and residual (context) not saved
+};
+// Averaged over the model's blocks (a MoE model's dense blocks have their own MLP width).
+RematTensors maxtext_remat_tensors(const ModelArch& arch, const std::map<std::string, std::string>& policy);
 
 // Activation memory one transformer block keeps for the backward pass. Korthikanti et al. 2022,
 // "Reducing Activation Recomputation in Large Transformer Models", section 4 and Table 2: for a GPT block

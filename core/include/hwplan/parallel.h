@@ -164,6 +164,10 @@ struct TrainingJob {
     // Full recomputation's saved block inputs in host memory (train.offload_activations, or a runtime that always does it:
     // ActivationSettings::offload_checkpoints): a layout that recomputes fully keeps none of them on the device.
     bool offload_checkpoints = false;
+    // Under full recomputation, what a custom remat policy saves on the device besides each block's input (train.remat_tensors,
+    // ActivationSettings::remat_saved_split_bytes_per_token / remat_saved_whole_bytes_per_token): bytes per token and block.
+    double remat_saved_split_bytes_per_token = 0;
+    double remat_saved_whole_bytes_per_token = 0;
     // The compute of one token on one device, whole model, at `compute_basis_recompute`: when > 0 it replaces
     // FLOPs at prefill_compute_efficiency, so that the search prices layouts on the plan's measured training
     // efficiency (the runtime profile's MFU basis, plan_training.cpp); a layout that recomputes more or less scales it

@@ -54,8 +54,11 @@ double prefill_flops(const ModelArch& arch, double active_params, double prompt)
 // recomputation adds one forward pass (+2N, so 8N: lesson 001, "about 33 % compute overhead").
 // attention_ratio scales the attention term only: 1 is the full T x T count; a causal kernel that skips fully
 // masked blocks (FlashAttention-2, Dao 2023 section 3.1.1) executes about half of it (0.5).
+// A custom remat policy (train.remat_tensors, memory.h RematTensors) recomputes `recompute_share` of the forward's
+// parameter FLOPs (+2N x share) and the attention kernel's forward only when `attention_recomputed`; 1 and true are full.
 double training_flops_per_token(const ModelArch& arch, double active_params, double seq_len, TrainMethod method,
-                                 Checkpointing checkpointing, double attention_ratio = 1.0);
+                                 Checkpointing checkpointing, double attention_ratio = 1.0, double recompute_share = 1.0,
+                                 bool attention_recomputed = true);
 
 // Time FP8 training spends outside the GEMMs on its operands, per device: tokens x GEMM operand elements per
 // token x bytes moved per element / memory bandwidth (one formula, fp8_cast_time_s). Transformer Engine casts

@@ -136,6 +136,10 @@ inline bool pages_optimizer(const TrainingRuntime& rt, const std::string& method
 // graph-compiled framework writes each GEMM output, reads it back for every element-wise kernel, and sends the
 // batch x heads x tokens x tokens score matrix through memory several times. Counted per layer from the runtime's
 // model code; the plan adds the bytes at the device's bandwidth and the launches at kernel_launch_overhead_s.
+// A compiled NeuronCore graph (neuronx-cc) keeps its tensors in on-chip SRAM but runs every element-wise step, every
+// read-out of a matmul result from the tensor engine's accumulation buffer (PSUM) and every transpose's read-out on the
+// 128-lane vector/scalar engines: its passes are lane-cycles there (passes_on_vector_engine), priced at the device's
+// vector_engine_elements_per_s, not bytes at its bandwidth.
 struct EncoderRuntime {
     std::string id;                              // "tensorrt", "pytorch-eager", "tensorflow-xla"
     std::string name;                            // "PyTorch eager (nn.Linear + unfused attention)"
@@ -143,7 +147,11 @@ struct EncoderRuntime {
     double activation_passes_per_layer = 0;      // elements of tokens x hidden read or written per layer by non-GEMM kernels and bias copies
     double score_passes_per_layer = 0;           // elements of batch x heads x tokens^2 read or written per layer outside a fused attention kernel
     double kernels_per_layer = 0;                // kernels the host launches per layer (0: one graph or engine launch, no per-kernel cost)
+    bool passes_on_vector_engine = false;        // the passes are element-cycles of the device's vector engine (one per element and
+                                                 // input tensor), priced at Device::vector_engine_elements_per_s; false: bytes at bandwidth
     bool is_default = false;                     // the profile a workload without embed.runtime gets
+    std::string default_on_stack;                // "aws-neuron": what a workload without embed.runtime gets on a device of that
+                                                 // stack, whose only compiler it is (before the catalog default); "" = none
     std::vector<std::string> calibrated_by;      // suite cases an efficiency under this profile was fitted on (empty: not calibrated for it)
     std::string source;                          // source id in Catalog::runtime_sources
     bool operator==(const EncoderRuntime&) const = default;

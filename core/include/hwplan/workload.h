@@ -107,6 +107,13 @@ struct TrainSpec {
     // in the forward pass on a side stream and copied back for the backward; 0 = none, at most layers - 1. Megatron-Core
     // refuses it with recomputation and with pipeline parallelism, so the plan then recomputes nothing and keeps one stage.
     int offload_activation_layers = 0;
+    // MaxText's remat_policy "custom" (train.remat_tensors): where each tensor a MaxText layer tags with
+    // jax.ad_checkpoint.checkpoint_name lives between the forward and the backward pass, "device" (saved), "offload" (saved in
+    // host memory) or "remat" (recomputed), by MaxText's own names (maxtext-tutorial-v1.5.0 src/MaxText/configs/base.yml:
+    // decoder_layer_input, context, mlpwi, mlpwi_0, mlpwi_1, mlpwo, query_proj, key_proj, value_proj, qkv_proj, out_proj,
+    // mla_q, mla_kv); a name not given keeps base.yml's default (decoder_layer_input "device", the rest "remat"). Empty: not
+    // given. Giving it states the run's recomputation: full from each block's input, less what it saves (memory.h RematTensors).
+    std::map<std::string, std::string> remat_tensors;
     // [runtime profile] (issue 9): which trainer's storage rules apply (catalog/runtimes.json) and the
     // attention implementation. "" = the catalog's default profile for the method / the profile's attention.
     std::string runtime;                     // "hf-peft", "qlora-reference", "torchtune"
