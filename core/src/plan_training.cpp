@@ -332,6 +332,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         return std::string(wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : "") +
                                                            (gather_params > 0 ? " + the largest layer gathered (" + format_count(gather_params) + " params x 2 bytes)" : "")); };
     // A 4-bit base's quantization statistics outside the sharded parameters (runtimes.json quant_state_replicated):
+    // (FSDP, and DeepSpeed ZeRO-3, which partitions a 4-bit base's parameter data after each device quantized it whole)
     // bitsandbytes keeps them on the parameter object ('self.quant_state = quant_state', bitsandbytes/nn/modules.py
     // Params4bit.__new__), and FSDP flattens, shards and offloads only the parameter's tensor data, so every device holds
     // the whole model's statistics: the format's bits beyond its 4-bit codes (nf4: 0.127 bits a weight, formats.json).
@@ -349,7 +350,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     m.weights_bytes = weights;
     e.term(m, "weights", weights, [&] {
         const std::string stats_why = replicated_stats > 0 ? "; the 4-bit base's quantization statistics whole on each device (" + gb(replicated_stats) +
-                                                                 " more; " + rt.id + ": bitsandbytes' quant_state is not in FSDP's flat parameter)"
+                                                                 " more; " + rt.id + ": bitsandbytes' quant_state is not in the parameter data the runtime shards)"
                                                            : "";
         return weights_why() + stats_why;
     });
