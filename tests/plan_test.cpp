@@ -3561,9 +3561,6 @@ TEST(SramSystems, DecodeStepOnAWaferIsAGpuEnginesFixedStepAndSaysSo) {
     EXPECT_FALSE(has_note(plan_on("h100-sxm"), "decode step not calibrated for SRAM systems"));
 }
 
-} // namespace
-} // namespace hwplan
-
 // DeepSpeed ZeRO-3 over a frozen base (runtimes.json deepspeed zero3_*; source deepspeed-zero3-buffers). PEFT's DeepSpeed
 // guide's Llama 2 70B LoRA run on 8 H100 (bf16, full recomputation), by hand from the coordinator's reuse rule:
 //   q 8,192 x 8,192 = 67,108,864; k, v 8,192 x 1,024 = 8,388,608; o 67,108,864; gate, up, down 8,192 x 28,672 = 234,881,024
@@ -3624,3 +3621,5 @@ TEST(Runtimes, DeepSpeedZero3QloraCountsTheStoredElementsOfTheGatheredBlock) {
     ASSERT_FALSE(r.candidates.empty());
     EXPECT_NEAR(p.candidates.front().memory.weights_bytes - r.candidates.front().memory.weights_bytes, 543340609.0, 0.001 * 543340609.0);
 }
+} // namespace
+} // namespace hwplan
