@@ -3631,5 +3631,65 @@ TEST(SramSystems, DecodeStepOnAWaferIsAGpuEnginesFixedStepAndSaysSo) {
     EXPECT_FALSE(has_note(plan_on("h100-sxm"), "decode step not calibrated for SRAM systems"));
 }
 
+// DeepSpeed ZeRO-3 over a frozen base (runtimes.json deepspeed zero3_*; source deepspeed-zero3-buffers). PEFT's DeepSpeed
+// guide's Llama 2 70B LoRA run on 8 H100 (bf16, full recomputation), by hand from the coordinator's reuse rule:
+//   q 8,192 x 8,192 = 67,108,864; k, v 8,192 x 1,024 = 8,388,608; o 67,108,864; gate, up, down 8,192 x 28,672 = 234,881,024
+//   kept from the recomputed forward to the backward when 2 x (the elements after it in the block) < 1e9:
+//     down (0), up (2 x 234,881,024), gate (2 x 469,762,048 = 939,524,096) kept; o (2 x 704,643,072) and q, k, v not
+//   gathered ahead: o (67,108,864 >= 5e7, one module)
+//   (704,643,072 + 67,108,864) x 2 bytes = 1,543,503,872 bytes more weights; the gradient bucket 5e8 x 2 = 1,000,000,000
+//   bytes more overhead (tolerance 1e-9: exact in the shapes).
+TEST(Runtimes, DeepSpeedZero3AdapterRunHoldsTheReusedLayersAndTheGradientBucket) {
+    const std::string job = R"({"stage": "finetune", "model": "llama-2-70b", "precision": "bf16",
+        "train": {"method": "lora", "lora_rank": 8, "seq_len": 2048, "micro_batch": 8, "global_batch": 256, "checkpointing": "full",
+                  "zero_stage": 3, "optimizer": "adamw", "cpu_offload": false, "runtime": "deepspeed"},
+        "hardware": {"devices": ["h100-sxm"], "count": 8}})";
+    Catalog without = catalog();
+    for (TrainingRuntime& rt : without.training_runtimes)
+        if (rt.id == "deepspeed") {
+            EXPECT_EQ(rt.zero3_reduce_bucket_elements, 5e8);
+            rt.zero3_reduce_bucket_elements = 0;
+            rt.zero3_max_reuse_distance_elements = 0;
+        }
+    const Plan p = run(job);
+    const Plan q = plan_from_json(job, without, false);
+    ASSERT_FALSE(p.candidates.empty());
+    ASSERT_FALSE(q.candidates.empty());
+    const MemoryUse& a = p.candidates.front().memory;
+    const MemoryUse& b = q.candidates.front().memory;
+    EXPECT_NEAR(a.weights_bytes - b.weights_bytes, 1543503872.0, 1e-9 * 1543503872.0);
+    EXPECT_NEAR(a.overhead_bytes - b.overhead_bytes, 1e9, 1.0);
+}
+
+// The same rule for the guide's QLoRA run (NF4 with bf16 quant storage, 2 GPUs): ds_numel counts the stored elements, a
+// quarter of the parameters. By hand: q, o 16,777,216; k, v 2,097,152; gate, up, down 58,720,256; the block 213,909,504
+// elements, all kept (2 x 197,132,288 after q < 1e9); gathered ahead, the next block's recomputed forward until 5e7 is
+// reached: 16,777,216 + 2,097,152 + 2,097,152 + 16,777,216 + 58,720,256 = 96,468,992; (213,909,504 + 96,468,992) x 2 bytes
+// = 620,756,992 bytes (tolerance 1e-9). A full fine-tune is not planned this way (its gathered layer is memory.rst's).
+TEST(Runtimes, DeepSpeedZero3QloraCountsTheStoredElementsOfTheGatheredBlock) {
+    const std::string job = R"({"stage": "finetune", "model": "llama-2-70b", "precision": {"weights": "nf4", "kv_cache": "bf16", "compute": "bf16"},
+        "train": {"method": "qlora", "lora_rank": 8, "seq_len": 2048, "micro_batch": 2, "global_batch": 8, "checkpointing": "full",
+                  "zero_stage": 3, "optimizer": "adamw", "cpu_offload": false, "runtime": "deepspeed"},
+        "hardware": {"devices": ["a100-40gb"], "count": 2}})";
+    Catalog without = catalog();
+    for (TrainingRuntime& rt : without.training_runtimes)
+        if (rt.id == "deepspeed") rt.zero3_max_reuse_distance_elements = 0;
+    const Plan p = run(job);
+    const Plan q = plan_from_json(job, without, false);
+    ASSERT_FALSE(p.candidates.empty());
+    ASSERT_FALSE(q.candidates.empty());
+    EXPECT_NEAR(p.candidates.front().memory.weights_bytes - q.candidates.front().memory.weights_bytes, 620756992.0, 1e-9 * 620756992.0);
+    // bitsandbytes' statistics stay whole on each device (quant_state_replicated): 68,452,360,192 NF4 params x 0.127 / 8 =
+    // 1,086,681,218 bytes, of which the 1/2 share is already counted: 543,340,609 bytes more (tolerance 0.1 %).
+    Catalog sharded = catalog();
+    for (TrainingRuntime& rt : sharded.training_runtimes)
+        if (rt.id == "deepspeed") {
+            EXPECT_TRUE(rt.quant_state_replicated);
+            rt.quant_state_replicated = false;
+        }
+    const Plan r = plan_from_json(job, sharded, false);
+    ASSERT_FALSE(r.candidates.empty());
+    EXPECT_NEAR(p.candidates.front().memory.weights_bytes - r.candidates.front().memory.weights_bytes, 543340609.0, 0.001 * 543340609.0);
+}
 } // namespace
 } // namespace hwplan

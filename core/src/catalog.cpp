@@ -824,6 +824,9 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
             t.optimizer_fp32_gradients_partitioned = e.boolean("optimizer_fp32_gradients_partitioned", false).value_or(true);
             t.zero2_shards_gradients = e.boolean("zero2_shards_gradients", false).value_or(true);
             t.zero3_layer_gather_bytes_per_param = e.number("zero3_layer_gather_bytes_per_param", false, 0, 16).value_or(0);
+            t.zero3_reduce_bucket_elements = e.number("zero3_reduce_bucket_elements", false, 0, 1e12).value_or(0);
+            t.zero3_max_reuse_distance_elements = e.number("zero3_max_reuse_distance_elements", false, 0, 1e15).value_or(0);
+            t.zero3_prefetch_bucket_elements = e.number("zero3_prefetch_bucket_elements", false, 0, 1e12).value_or(0);
             t.offload_gradients = e.boolean("offload_gradients", false).value_or(false);
             t.offload_parameters = e.boolean("offload_parameters", false).value_or(false);
             t.shard_embeddings_and_head = e.boolean("shard_embeddings_and_head", false).value_or(false);
@@ -854,7 +857,8 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
             attach_source(e, b, {"adapter_bytes_per_param", "adapter_gradient_bytes_per_param", "optimizer_state_bytes_per_value",
                                  "logits_kept_bytes_per_value", "loss_fp32_bytes_per_value", "loss_chunks", "paged_optimizer", "paged_optimizer_methods",
                                  "full_master_weights", "optimizer_in_backward", "attention", "offload_checkpoints", "caching_allocator", "gated_mlp_saved_tensors", "fp8_linear_input_bytes_per_value", "optimizer_fp32_gradient_bytes_per_param", "optimizer_fp32_gradients_partitioned",
-                                 "zero2_shards_gradients", "zero3_layer_gather_bytes_per_param", "offload_gradients",
+                                 "zero2_shards_gradients", "zero3_layer_gather_bytes_per_param", "zero3_reduce_bucket_elements", "zero3_max_reuse_distance_elements",
+                                 "zero3_prefetch_bucket_elements", "offload_gradients",
                                  "offload_parameters", "shard_embeddings_and_head", "fsdp_units_in_flight", "fsdp_init_cache_kept", "quant_state_replicated", "fsdp_offload_shard_copies_kept",
                                  "adapter_step_overhead_s", "adapter_host_ops_forward_per_layer", "adapter_host_ops_backward_per_layer",
                                  "adapter_host_ops_dequant_per_linear", "adapter_host_ops_outside_layers",

@@ -266,7 +266,54 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
             weights += fsdp_gathered;
         }
     }
+    // DeepSpeed ZeRO-3 over a frozen base (LoRA/QLoRA): the base is partitioned like any parameter (zero.Init), and the
+    // parameter coordinator gathers each module's weights for its forward and again for its backward. It releases a module's
+    // gathered weights after use unless their next use comes within stage3_max_reuse_distance elements of traced parameters
+    // (partitioned_param_coordinator.py __params_to_release: 'examine all modules within max_reuse_dist_in_numel of the
+    // current step'; ds_numel counts the stored elements, a 4-bit base packed in 16-bit quant storage at a quarter of its
+    // parameters). Under full recomputation a block's recomputed forward runs just before its backward, so a linear layer
+    // is kept from one to the other when twice the elements of the layers after it in the block (their recomputed forward,
+    // then their backward) stay under that distance; the coordinator also gathers ahead, past what is already available, at
+    // least one module and up to stage3_prefetch_bucket_size elements. The peak holds the kept layers and that prefetch.
+    double zero3_gathered = 0, zero3_gathered_elements = 0;
+    if (zero >= 3 && !full && n > 1 && rt.zero3_max_reuse_distance_elements > 0 && arch.layers > 0 && !arch.has_moe &&
+        !arch.has_mla && recompute == Checkpointing::full && !params_offloaded) {
+        const double h = arch.hidden, inter = arch.intermediate;
+        const double qw = double(arch.heads) * arch.head_dim, kvw = double(arch.kv_heads) * arch.head_dim;
+        std::vector<double> mods = {h * qw, h * kvw, h * kvw, qw * h}; // q, k, v, o
+        if (arch.mlp == MlpKind::gated) mods.insert(mods.end(), {h * inter, h * inter, inter * h}); // gate, up, down
+        else mods.insert(mods.end(), {h * inter, inter * h});                                       // up, down
+        const double storage_bytes = fp32 ? 4.0 : 2.0;
+        const double code_bytes = frozen_base.quantized_params > 0 && frozen_base.bits_per_weight < 16
+                                      ? std::floor(frozen_base.bits_per_weight) / 8.0
+                                      : (fp32 ? 4.0 : 2.0);
+        for (auto& m_el : mods) m_el *= code_bytes / storage_bytes; // stored elements of the 16-bit (or fp32) dtype
+        double kept = 0, after = 0;
+        std::vector<bool> is_kept(mods.size(), false);
+        for (size_t i = mods.size(); i-- > 0;) {
+            is_kept[i] = 2.0 * after < rt.zero3_max_reuse_distance_elements;
+            if (is_kept[i]) kept += mods[i];
+            after += mods[i];
+        }
+        // Gathered ahead: the block's released layers in backward order, then the next block's recomputed forward.
+        std::vector<double> ahead;
+        for (size_t i = mods.size(); i-- > 0;)
+            if (!is_kept[i]) ahead.push_back(mods[i]);
+        for (double m_el : mods) ahead.push_back(m_el);
+        double prefetched = 0;
+        for (double m_el : ahead) {
+            if (prefetched >= rt.zero3_prefetch_bucket_elements && prefetched > 0) break;
+            prefetched += m_el;
+        }
+        zero3_gathered_elements = kept + prefetched;
+        zero3_gathered = zero3_gathered_elements * storage_bytes;
+        weights += zero3_gathered;
+    }
     auto weights_why = [&]() -> std::string {
+        if (zero3_gathered > 0)
+            return std::string(wwhy + ", sharded over " + std::to_string(n) + " + the base's gathered layers (" + gb(zero3_gathered) + ", " +
+                               format_count(zero3_gathered_elements) + " elements: the recomputed block's layers reused within " +
+                               format_count(rt.zero3_max_reuse_distance_elements) + " elements and the prefetch, " + rt.id + ")");
         if (fsdp_gathered > 0)
             return std::string(wwhy + ", sharded over " + std::to_string(n) + " + all-gathered units (" + rt.id + "): the root unit, embeddings and head (" +
                                gb(fsdp_root_bytes) + "), unsharded through the step, and " + std::to_string(rt.fsdp_units_in_flight) + " blocks in flight (" +
@@ -285,6 +332,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         return std::string(wwhy + (zero >= 3 ? ", sharded over " + std::to_string(n) : "") +
                                                            (gather_params > 0 ? " + the largest layer gathered (" + format_count(gather_params) + " params x 2 bytes)" : "")); };
     // A 4-bit base's quantization statistics outside the sharded parameters (runtimes.json quant_state_replicated):
+    // (FSDP, and DeepSpeed ZeRO-3, which partitions a 4-bit base's parameter data after each device quantized it whole)
     // bitsandbytes keeps them on the parameter object ('self.quant_state = quant_state', bitsandbytes/nn/modules.py
     // Params4bit.__new__), and FSDP flattens, shards and offloads only the parameter's tensor data, so every device holds
     // the whole model's statistics: the format's bits beyond its 4-bit codes (nf4: 0.127 bits a weight, formats.json).
@@ -302,7 +350,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     m.weights_bytes = weights;
     e.term(m, "weights", weights, [&] {
         const std::string stats_why = replicated_stats > 0 ? "; the 4-bit base's quantization statistics whole on each device (" + gb(replicated_stats) +
-                                                                 " more; " + rt.id + ": bitsandbytes' quant_state is not in FSDP's flat parameter)"
+                                                                 " more; " + rt.id + ": bitsandbytes' quant_state is not in the parameter data the runtime shards)"
                                                            : "";
         return weights_why() + stats_why;
     });
@@ -410,6 +458,10 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     m.fragmentation_ratio = rt.caching_allocator ? a.allocator_fragmentation_ratio : 0.0;
     const double fragmentation = m.fragmentation_ratio * transient;
     m.overhead_bytes = runtime_context_bytes(d, a) + fragmentation;
+    // DeepSpeed ZeRO-3's gradient bucket (stage3.py: 'if self.contiguous_gradients: self.__ipg_bucket_flat_buffer =
+    // torch.empty(self.reduce_bucket_size, dtype=self.dtype, device=...)'), allocated whole when the optimizer is built.
+    const double ipg_bucket = zero >= 3 && n > 1 ? rt.zero3_reduce_bucket_elements * (fp32 ? 4.0 : 2.0) : 0.0;
+    m.overhead_bytes += ipg_bucket;
     // FSDP's init leaves its transients cached (runtimes.json fsdp_init_cache_kept): FlatParamHandle concatenates a unit's
     // original tensors into a flat parameter while they live, then shard() clones this rank's chunk and frees the unsharded
     // one (torch/distributed/fsdp/_flat_param.py flatten_tensors, shard), so the last units it wraps, a block and the root,
@@ -480,6 +532,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                                               " % of the per-step tensors (" + gb(transient) + ")"
                                                                         : std::string("; no caching-allocator fragmentation: XLA lays the step's memory out when it compiles it (") +
                                                                               rt.id + ")") +
+                                                  (ipg_bucket > 0 ? " + ZeRO-3's gradient bucket " + gb(ipg_bucket) + " (reduce_bucket_size " +
+                                                                        format_count(rt.zero3_reduce_bucket_elements) + " elements, " + rt.id + ")" : "") +
                                                   (init_cache > 0 ? " + FSDP init's cache the step does not fill, " + gb(init_cache) + " (" + rt.id + ")" : "") +
                                                   (quantize_cache > 0 ? " + the load-time quantization's cache the step does not fill, " + gb(quantize_cache) + " (" +
                                                                             format_sig(rt.quantize_transient_bytes_per_element, 3) + " bytes per element of the largest quantized matrix, " + rt.id + ")"

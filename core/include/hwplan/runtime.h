@@ -63,6 +63,14 @@ struct TrainingRuntime {
                                                          // the gradients (DeepSpeed BF16_Optimizer: fp32_groups_gradients_flat)
     bool zero2_shards_gradients = true;          // ZeRO-2 partitions the 16-bit gradients (DeepSpeed's estimate keeps them whole)
     double zero3_layer_gather_bytes_per_param = 0; // ZeRO-3 holds 16-bit gradients per layer: the largest layer's params + grads gathered
+    // DeepSpeed ZeRO-3's buffers as its config sizes them, in elements of the 16-bit model dtype (0: not modelled).
+    // reduce_bucket_size: stage3.py allocates the gradient bucket (__ipg_bucket_flat_buffer) whole at init when
+    // contiguous_gradients is on. stage3_max_reuse_distance: the parameter coordinator keeps a gathered parameter whose next
+    // use comes within that many elements of traced parameters. stage3_prefetch_bucket_size: it gathers ahead up to that
+    // many elements (at least one module's).
+    double zero3_reduce_bucket_elements = 0;
+    double zero3_max_reuse_distance_elements = 0;
+    double zero3_prefetch_bucket_elements = 0;
     bool offload_gradients = false;              // optimizer offload moves the 16-bit gradients to host memory too
     bool offload_parameters = false;             // CPU offload under ZeRO-3/FSDP moves the sharded parameters and gradients too (FSDP2 CPUOffloadPolicy)
     bool shard_embeddings_and_head = false;      // FSDP wraps the token embeddings and the output head as units of their own (torchtune's
