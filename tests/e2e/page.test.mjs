@@ -322,5 +322,19 @@ test('the Engine and layout section sets the runtime and layout keys the CLI tak
   assert.deepEqual(offloadPlan, cliPlanOf(doc), 'the offloading document is planned as `hwplan plan` plans it');
   assert.ok(offloadPlan.plan.candidates[0].notes.some((n) => n.startsWith('layer-wise activation offload')), 'the plan says what it offloads');
   await shot(page, 'engine-1280x800');
+
+  // MaxText's custom remat policy (train.remat_tensors), one row per tensor name under a MaxText trainer: the block input
+  // offloaded and the key projection kept on the device, as an Ironwood recipe passes them.
+  await page.evaluate(() => window.hwplanPage.loadWorkload(JSON.stringify({ stage: 'pretrain', model: 'llama-3.1-70b',
+    train: { seq_len: 8192, global_batch: 256, runtime: 'maxtext' }, hardware: { devices: ['tpu-v7'], count: 64 } })));
+  await page.waitForFunction(() => window.hwplanPage.workload().hardware?.devices?.[0] === 'tpu-v7' && window.hwplanUi['engine'], null, { timeout: T.step });
+  await open();
+  await choose(page, 'train.remat_tensors.decoder_layer_input', 'offload', ['train', 'remat_tensors', 'decoder_layer_input']);
+  await choose(page, 'train.remat_tensors.key_proj', 'device', ['train', 'remat_tensors', 'key_proj']);
+  await page.waitForFunction(() => /^Plan: /.test(document.getElementById('hwplan-status').textContent), null, { timeout: T.step });
+  doc = await workload(page);
+  assert.deepEqual(doc.train.remat_tensors, { decoder_layer_input: 'offload', key_proj: 'device' });
+  assert.deepEqual(await planOf(page), cliPlanOf(doc), 'the MaxText remat document is planned as `hwplan plan` plans it');
+  await shot(page, 'engine-remat-1280x800');
   assert.deepEqual(problems, []);
 });

@@ -15,6 +15,7 @@
 #include "fields.h"
 #include "format.h"
 #include "hwplan/catalog.h"
+#include "hwplan/memory.h"
 #include "hwplan/parse.h"
 #include "hwplan/workload.h"
 #include "hwplan/precision.h"
@@ -303,6 +304,10 @@ constexpr const char* kOffloadActivationsHelp =
     "Activation offloading (torchtune's enable_activation_offloading): under full recomputation the saved block inputs live in "
     "host memory; the output head's tensors and the logits stay on the device. Default off (unsloth always offloads). Key "
     "train.offload_activations.";
+constexpr const char* kRematTensorHelp =
+    "MaxText's custom remat policy (remat_policy=custom), as a recipe passes it: each named tensor kept on the device, "
+    "offloaded to host memory, or recomputed in the backward pass; the rest of each block is recomputed from its input. "
+    "Default: MaxText base.yml's (the block input on the device, the rest recomputed). Key train.remat_tensors.";
 constexpr const char* kEmbedRuntimeHelp =
     "How the encoder runs: a fused engine (tensorrt), or a framework whose element-wise kernels, score matrices and launches "
     "the plan counts per layer (pytorch-eager, tensorflow-xla), or AWS Neuron's compiled graph, whose element-wise work runs on "
@@ -314,7 +319,7 @@ bool any_engine_input(const nlohmann::json& w) {
            field(w, "serve.closed_loop") ||
            field(w, "train.runtime") || field(w, "train.attention") || field(w, "train.lora_targets") ||
            field(w, "train.cpu_offload") || field(w, "train.offload_activations") || field(w, "train.offload_activation_layers") ||
-           field(w, "train.layout") || field(w, "embed.runtime");
+           field(w, "train.layout") || field(w, "train.remat_tensors") || field(w, "embed.runtime");
 }
 
 template <class Profile> std::vector<std::string> profile_ids(const std::vector<Profile>& profiles) {
@@ -346,6 +351,22 @@ void engine_section(AppState& state, const Catalog& cat, unsigned stage_bit, std
         choice_field(state, "LoRA targets", kLoraTargetsHelp, "train.lora_targets", choices.train_lora_targets, "the trainer's", shown);
         check_field(state, "cpu_offload", "CPU offload", kOffloadHelp, "train.cpu_offload", shown);
         check_field(state, "offload_activations", "Offload activations", kOffloadActivationsHelp, "train.offload_activations", shown);
+        // MaxText's custom remat policy (train.remat_tensors): one row per tensor name its base.yml lists, shown when the
+        // trainer is named MaxText or a loaded document names any of them.
+        const nlohmann::json* rt = field(state.workload, "train.runtime");
+        const bool maxtext = rt && rt->is_string() && rt->get<std::string>().rfind("maxtext", 0) == 0;
+        if (maxtext || field(state.workload, "train.remat_tensors")) {
+            section_heading("MaxText remat policy (custom)");
+            for (const std::string& n : maxtext_remat_tensor_names()) {
+                const std::string path = "train.remat_tensors." + n;
+                const std::string& label = n;
+                std::vector<std::string> where = {"device", "offload"};
+                if (n != "decoder_layer_input") where.push_back("remat");
+                choice_field(state, label.c_str(), kRematTensorHelp, path.c_str(), where,
+                             n == "decoder_layer_input" ? "device" : "remat", shown);
+            }
+            show_issues(state, "train.remat_tensors", shown);
+        }
     }
     if (stage_bit & kEmbed)
         choice_field(state, "Encoder runtime", kEmbedRuntimeHelp, "embed.runtime", profile_ids(cat.encoder_runtimes), "tensorrt", shown);
