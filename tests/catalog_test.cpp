@@ -660,7 +660,14 @@ TEST(CatalogDevices, SustainedSixteenBitRateAndEncoderRuntimesAreRead) {
     const Device* t4 = c.device_by_id("t4");
     ASSERT_NE(t4, nullptr);
     EXPECT_DOUBLE_EQ(t4->sustained_16bit_flop_per_s, 24e12);
-    EXPECT_EQ(t4->streaming_multiprocessors, 0); // not recorded: the wave model's 128-square tile is read from an SM80 table
+    // SM counts for the wave model (item 98): T4 40 (sysrqmts.com 'SM count 40'), V100 80 (OLCF's Summit user guide,
+    // 'Number of multiprocessors (SMs) | 80'), A10 72 (sysrqmts.com); CUTLASS's default tensor-op thread-block tile is the
+    // same on Sm70, Sm75 and Sm80, so the 128-square tile is not Ampere's alone.
+    EXPECT_EQ(t4->streaming_multiprocessors, 40);
+    ASSERT_NE(c.device_by_id("v100-32gb"), nullptr);
+    EXPECT_EQ(c.device_by_id("v100-32gb")->streaming_multiprocessors, 80);
+    ASSERT_NE(c.device_by_id("a10"), nullptr);
+    EXPECT_EQ(c.device_by_id("a10")->streaming_multiprocessors, 72);
     EXPECT_EQ(c.device_by_id("a100-80gb")->sustained_16bit_flop_per_s, 0); // the peak holds
     // The 72 W L4 takes the T4's rule (its measured 24 TFLOPS is 65 x 585 / 1590, peak x base / boost clock):
     // 121 x 795 / 2040 = 47.15 (fpsbench.com's L4 clocks), recorded as 47.

@@ -288,6 +288,19 @@ TEST(BlockGemmWaveEfficiency, BertBaseBatch8OnA100) {
     EXPECT_NEAR(block_gemm_wave_efficiency(bert, 16384, 128, 108), 12.0 / t, 1e-9); // 0.9377
 }
 
+TEST(BlockGemmWaveEfficiency, BertBaseBatch8OnV100) {
+    // The same 1,024 rows on a V100's 80 SMs (item 98): 8 tile rows. QKV 8 x 18 = 144 tiles, 2 waves of 80: 144/160 = 0.9;
+    // out 8 x 6 = 48 tiles in one wave: 48/80 = 0.6; up 8 x 24 = 192 tiles, 3 waves: 192/240 = 0.8; down 0.6.
+    // Time 3/0.9 + 1/0.6 + 4/0.8 + 4/0.6 = 50/3; share 12 / (50/3) = 0.72 (A100's 108 SMs: 0.5926).
+    ModelArch bert = test::dense(12, 768, 12, 12, 3072, 30522);
+    bert.mlp = MlpKind::plain;
+    EXPECT_NEAR(block_gemm_wave_efficiency(bert, 1024, 128, 80), 0.72, 1e-9);
+    // T4's 40 SMs at 16,384 rows (128 tile rows): QKV 2304 tiles in 58 waves (2320), out 768 in 20 (800), up 3072 in
+    // 77 (3080), down 800: 12 / (3 x 2320/2304 + 800/768 + 4 x 3080/3072 + 4 x 800/768) = 12 / 12.2395833 = 0.980426.
+    EXPECT_NEAR(block_gemm_wave_efficiency(bert, 16384, 128, 40), 12.0 / (3 * 2320.0 / 2304 + 800.0 / 768 + 4 * 3080.0 / 3072 + 4 * 800.0 / 768), 1e-9);
+    EXPECT_NEAR(block_gemm_wave_efficiency(bert, 16384, 128, 40), 0.980426, 1e-6);
+}
+
 // [SECTION] unfused encoder traffic (runtimes.json encoder_runtimes, counted from the runtimes' model code) ---------
 TEST(EncoderUnfusedBytes, BertBaseEagerPerItemByHand) {
     // BERT-Base, 128 tokens, the pytorch-eager counts (30 passes of tokens x hidden, 8 of the heads x tokens^2 scores)

@@ -2181,12 +2181,21 @@ TEST(EncoderRuntimes, AnUnfusedRuntimesBandSpansItsLaunchCostBothWays) {
 
 // A power-capped board's 16-bit rate is bounded by its power, not clocked at the rate a continuous GEMM leaves
 // (performance.h power_capped_flop_per_s; T4: 65 TFLOPS FP16 at boost, about 24 sustained under 70 W, NVIDIA
-// developer forum). A compute-bound TensorRT encoder batch on T4 (no SM count recorded, so no wave term), by hand:
-//   typical (r = 0): min(65e12 x 0.61, 24e12 x 0.61 / 0.61) = min(39.65e12, 24e12) = 24e12 FLOP/s
-//   slow end (encoder_compute_efficiency 0.418, r = 1): min(65e12 x 0.418, 24e12 x 0.418) = 10.032e12
-//   fast end (0.699, r = 0): min(45.435e12, 24e12) = 24e12, the typical value.
+// developer forum). A compute-bound TensorRT encoder batch on T4, by hand. Since item 98 the T4 records its 40 SMs, so
+// the weight GEMMs keep the share u of their time that tile and wave quantisation leaves (block share w = 0.980426 at
+// 16,384 rows, performance_test BertBaseBatch8OnV100; attention, 603,979,776 of 22,529,900,544 FLOPs an item, keeps the
+// full share): u = 1 / ((1 - a) / w + a), a = 603979776 / 22529900544, u = 0.980940:
+//   typical (r = 0): min(65e12 x 0.61 x u, 24e12) = min(38.89e12, 24e12) = 24e12 FLOP/s (the ceiling still binds)
+//   slow end (encoder_compute_efficiency 0.418, r = 1): min(65e12 x 0.418 u, 24e12 x 0.418 u) = 10.032e12 x u
+//   fast end (0.699, r = 0): min(45.435e12 u, 24e12) = 24e12, the typical value.
 // Its FP32 path has no cap recorded and keeps the published 8.1 TFLOPS: 8.1e12 x 0.61 = 4.941e12.
 namespace {
+// The share of an encoder batch's time its FLOPs keep when the weight GEMMs (all but the attention share `a` of the
+// FLOPs) run at block wave share `w` and attention at the full share: 1 / ((1 - a) / w + a) (plan_embed.cpp wave_share).
+double encoder_wave_share(double w, double a) { return 1.0 / ((1.0 - a) / w + a); }
+// BERT-Base at 128 tokens: attention 12 x 4 x 768 x 128^2 = 603,979,776 FLOPs of 22,529,900,544 an item (2 x 85,648,128
+// non-embedding parameters x 128 tokens + attention).
+const double kBertBaseAttentionShare128 = 603979776.0 / 22529900544.0;
 // A compute-bound TensorRT BERT-base batch of 128 x 128 tokens on one `device`: the plan and its encoder phase.
 Plan plan_encoder_batch(const char* device, const char* precision) {
     return run(std::string(R"({"stage": "embed", "model": "bert-base-uncased", "precision": ")") + precision + R"(",
@@ -2213,7 +2222,10 @@ void expect_capped_encoder(const char* device, double typical_flop_per_s, double
 } // namespace
 
 TEST(EncoderRuntimes, APowerCappedBoardRunsItsEncoderUnderItsPowerCeiling) {
-    expect_capped_encoder("t4", 24e12, 10.032e12);
+    // T4, 40 SMs at 16,384 rows: w = 12 / (3 x 2320/2304 + 800/768 + 4 x 3080/3072 + 4 x 800/768).
+    const double u = encoder_wave_share(12.0 / (3 * 2320.0 / 2304 + 800.0 / 768 + 4 * 3080.0 / 3072 + 4 * 800.0 / 768), kBertBaseAttentionShare128);
+    EXPECT_NEAR(u, 0.980940, 1e-6);
+    expect_capped_encoder("t4", 24e12, 10.032e12 * u);
     const Plan f = plan_encoder_batch("t4", "fp32");
     const Roofline& rf = f.candidates.at(0).phases.back().roofline;
     ASSERT_TRUE(rf.compute_bound);
@@ -2232,12 +2244,36 @@ TEST(EncoderRuntimes, TheL4RunsItsEncoderUnderItsPowerCeilingToo) {
 
 // The 150 W A10 records the same rule (125 TFLOPS BF16 at its 1695 MHz boost x 885 / 1695, its base clock: 65.3,
 // recorded as 65, catalog/devices/a10.json; not an A10 measurement). Its FP16 batch falls back to the BF16 peak and
-// reads the cap, by hand:
-//   typical (r = 0): min(125e12 x 0.61, 65e12) = min(76.25e12, 65e12) = 65e12 FLOP/s
-//   slow end (0.418, r = 1): min(125e12 x 0.418, 65e12 x 0.418) = 27.17e12
-//   fast end (0.699), the carried cap lifted: 125e12 x 0.699 = 87.375e12
+// reads the cap. Since item 98 it records 72 SMs: at 16,384 rows QKV 2304 tiles fill 32 waves exactly, out 768 take 11
+// (792), up 3072 take 43 (3096), down 792: w = 12 / (3 + 792/768 + 4 x 3096/3072 + 4 x 792/768) = 12 / 12.1875, and
+// u = 1 / ((1 - a) / w + a) = 0.985022 (a, BERT-Base's attention share above). By hand:
+//   typical (r = 0): min(125e12 x 0.61 u, 65e12) = min(75.11e12, 65e12) = 65e12 FLOP/s
+//   slow end (0.418, r = 1): min(125e12 x 0.418 u, 65e12 x 0.418 u) = 27.17e12 x u
+//   fast end (0.699), the carried cap lifted: 125e12 x 0.699 u = 87.375e12 x u
 TEST(EncoderRuntimes, TheA10RunsItsEncoderUnderItsPowerCeilingToo) {
-    expect_capped_encoder("a10", 65e12, 27.17e12, 87.375e12);
+    const double u = encoder_wave_share(12.0 / 12.1875, kBertBaseAttentionShare128);
+    EXPECT_NEAR(u, 0.985022, 1e-6);
+    expect_capped_encoder("a10", 65e12, 27.17e12 * u, 87.375e12 * u);
+}
+
+// A V100 records its 80 SMs (item 98: OLCF's Summit user guide; CUTLASS's default tensor-op tile is the same on Sm70
+// as on Sm80), so a small encoder batch pays tile and wave quantisation there as on an A100. BERT-Base FP16, 8 x 128
+// tokens, TensorRT, one V100 (125 TFLOPS FP16, no power cap recorded), by hand: 1,024 rows keep w = 0.72 of the SMs
+// (performance_test BertBaseBatch8OnV100), u = 1 / (0.973192 / 0.72 + 0.026808) = 0.725445; the batch's
+// 8 x 22,529,900,544 FLOPs run at 125e12 x 0.61 x u = 55.315e12 FLOP/s: 8 x 55.315e12 / 180,239,204,352 = 2,455.2
+// items/s (before item 98, without the SM count: 3,384.4); the band's ends take encoder_compute_efficiency 0.418 and
+// 0.699: 1,682.4 and 2,813.4 items/s.
+TEST(EncoderRuntimes, AV100SmallBatchPaysWaveQuantisationOnItsEightySMs) {
+    const Plan p = run(R"({"stage": "embed", "model": "bert-base-uncased", "precision": "fp16",
+        "embed": {"tokens_per_item": 128, "batch_size": 8}, "hardware": {"devices": ["v100-32gb"], "count": 1}})");
+    const double u = encoder_wave_share(0.72, kBertBaseAttentionShare128);
+    EXPECT_NEAR(u, 0.725445, 1e-6);
+    const double flops = 8 * 22529900544.0;
+    const Figure& items = p.candidates.at(0).figures.at("items_per_s");
+    EXPECT_NEAR(items.value, 8 * 125e12 * 0.61 * u / flops, 1e-6 * items.value); // 2,455.2
+    EXPECT_NEAR(items.low, 8 * 125e12 * 0.418 * u / flops, 1e-6 * items.value);  // 1,682.4
+    EXPECT_NEAR(items.high, 8 * 125e12 * 0.699 * u / flops, 1e-6 * items.value); // 2,813.4
+    EXPECT_NE(items.why.find("of 80 SMs busy"), std::string::npos) << items.why;
 }
 
 // Prefill reads a power-capped board by the same rule as an encoder (plan_eval.h Peak::achieved), not as the sustained
