@@ -2580,6 +2580,41 @@ TEST(DecodeRuntimes, MlxGatheredExpertsReadSlowerAtOneRow) {
     EXPECT_NEAR(two.phases.at(0).roofline.bytes, two_tuned.phases.at(0).roofline.bytes, 1.0);
 }
 
+// A llama.cpp CUDA build with CUDA graphs (serve.runtime llama-cpp-cuda-graphs; llama.cpp pull request #6766) pays less
+// fixed time a step than the December 2023 builds the GDDR rules were fitted on: the rule's step less the launch time
+// that pull request measured graphs removing, by hand from its thread (runtimes.json): typical 1000/116.31 -
+// 1000/128.27 = 0.80 ms (RTX 3090), slow case 1000/138.31 - 1000/146.81 = 0.42 ms (RTX 4090), fast case 1000/143.35 -
+// 1000/163.83 = 0.87 ms (H100-PCIe). Llama 2 7B Q4_0 at batch 1 on an RTX 4090: the GGUF GDDR rule's step is 2.08 ms
+// (efficiencies.json gddr-gpu-llama.cpp-gguf), so the step is 0.80 ms shorter, 1.28 ms of fixed time; the bytes read do
+// not change. The band's fast end starts from the rule's shortest step, 0.42 ms, and 0.42 - 0.87 stops at zero: that
+// end's step is the device's time alone. In F16 (the catalog-wide 0.87 ms step, gddr-gpu-llama.cpp) the step is
+// 0.80 ms shorter too. The Vulkan backend (its own rule) and Apple's Metal are not moved.
+TEST(DecodeRuntimes, LlamaCppCudaGraphsShortenTheFittedStep) {
+    auto step = [](const char* runtime, const char* weights, const char* framework, const char* device) {
+        const Plan p = run(std::string(R"({"stage": "serve", "model": "llama-2-7b", "precision": {"weights": ")") + weights +
+                           R"(", "kv_cache": "fp16", "compute": "fp16"}, "serve": {"context_tokens": 129, "prompt_tokens": 1, "output_tokens": 128,
+            "concurrent_users": 1, "runtime": ")" + runtime + R"("}, "framework": ")" + framework + R"(", "hardware": {"devices": [")" + device +
+                           R"("], "count": 1}})");
+        return p.candidates.at(0);
+    };
+    const Candidate graphs = step("llama-cpp-cuda-graphs", "q4_0", "llama.cpp", "rtx-4090"), tuned = step("tuned", "q4_0", "llama.cpp", "rtx-4090");
+    const Figure& g = graphs.figures.at("decode_step_s");
+    const Figure& t = tuned.figures.at("decode_step_s");
+    EXPECT_NEAR(t.value - g.value, 0.80e-3, 1e-9);
+    EXPECT_NEAR(graphs.phases.at(0).roofline.bytes, tuned.phases.at(0).roofline.bytes, 1.0);
+    // slow end: the rule's longest step (5.55 ms) less the smallest saving, 0.42 ms; fast end: the rule's shortest
+    // step (0.42 ms) less 0.87 ms stops at zero, so it loses 0.42 ms too
+    EXPECT_NEAR(t.high - g.high, 0.42e-3, 1e-9);
+    EXPECT_NEAR(t.low - g.low, 0.42e-3, 1e-9);
+    EXPECT_TRUE(std::any_of(graphs.notes.begin(), graphs.notes.end(),
+                            [](const std::string& n) { return n.find("step time for this runtime (llama-cpp-cuda-graphs)") == 0; }));
+    const Candidate f16 = step("llama-cpp-cuda-graphs", "fp16", "llama.cpp", "rtx-4090"), f16_tuned = step("tuned", "fp16", "llama.cpp", "rtx-4090");
+    EXPECT_NEAR(f16_tuned.figures.at("decode_step_s").value - f16.figures.at("decode_step_s").value, 0.80e-3, 1e-9);
+    const Candidate vulkan = step("llama-cpp-cuda-graphs", "q4_0", "llama.cpp-vulkan", "rtx-4090"),
+                    vulkan_tuned = step("tuned", "q4_0", "llama.cpp-vulkan", "rtx-4090");
+    EXPECT_NEAR(vulkan.figures.at("decode_step_s").value, vulkan_tuned.figures.at("decode_step_s").value, 1e-12);
+}
+
 // A model called without its KV cache (Optimum's ORTModelForCausalLM with use_cache=False) runs the whole sequence at
 // every step: with one output token the step is a prefill of the prompt. Llama 2 7B in fp16 on an A100 80GB, a
 // 2,000-token sequence (one chunk of prefill_chunk_tokens 2,048), by hand, with the parameters the architecture

@@ -742,6 +742,16 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
     t.recomputes_context = e.boolean("recomputes_context", false).value_or(false);
     t.expert_down_projection_strided = e.boolean("expert_down_projection_strided", false).value_or(false);
     t.expert_gather_one_row = e.boolean("expert_gather_one_row", false).value_or(false);
+    {
+        const auto g = e.number("graphs_step_saving_s", false, 0, 1), gl = e.number("graphs_step_saving_low_s", false, 0, 1),
+                   gh = e.number("graphs_step_saving_high_s", false, 0, 1);
+        if (g || gl || gh) {
+            if (!(g && gl && gh)) e.error("graphs_step_saving_s", "give graphs_step_saving_s, graphs_step_saving_low_s and graphs_step_saving_high_s together");
+            else if (*g < *gl || *g > *gh)
+                e.error("graphs_step_saving_s", "must lie within graphs_step_saving_low_s..graphs_step_saving_high_s (" + format_sig(*gl, 6) + ".." + format_sig(*gh, 6) + ")");
+            else { t.graphs_step_saving_s = *g; t.graphs_step_saving_low_s = *gl; t.graphs_step_saving_high_s = *gh; }
+        }
+    }
     if (auto span = e.choice("attention_span", false, {"history", "power_of_two_bucket", "compiled_sequence"})) t.attention_span = *span == "history" ? "" : *span;
     t.attention_bucket_min_tokens = e.number("attention_bucket_min_tokens", t.attention_span == "power_of_two_bucket", 1, 1e7).value_or(0);
     t.pads_batch_to_compiled = e.boolean("pads_batch_to_compiled", false).value_or(false);
@@ -759,6 +769,7 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
     t.calibrated_by = e.strings("calibrated_by", false);
     e.string("note", false);
     attach_source(e, b, {"host_ops_per_layer", "host_ops_per_step", "serial_vocab_round_trips", "recomputes_context", "expert_down_projection_strided", "expert_gather_one_row",
+                         "graphs_step_saving_s", "graphs_step_saving_low_s", "graphs_step_saving_high_s",
                          "served_host_time_unmodelled_share", "attention_span", "attention_bucket_min_tokens", "pads_batch_to_compiled",
                          "prefill_pads_to_compiled_context", "head_sharding", "moe_all_experts_share",
                          "profile_tokens_floor", "profile_holds_allreduce_inputs", "profile_sampler_bytes_per_logit", "int4_column_gemv_time_ratio",

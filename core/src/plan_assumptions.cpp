@@ -136,6 +136,18 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
         // smaller share) takes the longest step and the fast case the shortest, so the band spans both ranges.
         std::swap(out.low.decode_step_overhead_s, out.high.decode_step_overhead_s);
     }
+    // A llama.cpp release that launches each decode step as one CUDA graph (serve.runtime naming a decode runtime with
+    // graphs_step_saving_s, runtimes.json: llama.cpp pull request #6766, merged in May 2024). Every llama.cpp CUDA rule
+    // (efficiencies.json) was measured on builds before it, its fixed step time included the kernel launches graphs
+    // remove, so the step is shortened by the launch time that pull request measured them removing: the slow case by
+    // the smallest figure, the fast case by the largest, never below zero. CUDA only (NVIDIA GPUs, framework
+    // llama.cpp: the Vulkan backend has its own rule and no such measurement). Not when the user pinned the step.
+    if (!(pinned != as.source.end() && pinned->second == "workload") && w.framework == "llama.cpp" && d.kind == DeviceKind::gpu && d.vendor == "NVIDIA")
+        if (const DecodeRuntime* rt = cat.find_decode_runtime(w.serve.runtime); rt && !w.serve.runtime.empty() && rt->graphs_step_saving_s > 0) {
+            out.typical.decode_step_overhead_s = std::max(0.0, out.typical.decode_step_overhead_s - rt->graphs_step_saving_s);
+            out.low.decode_step_overhead_s = std::max(0.0, out.low.decode_step_overhead_s - rt->graphs_step_saving_low_s);
+            out.high.decode_step_overhead_s = std::max(0.0, out.high.decode_step_overhead_s - rt->graphs_step_saving_high_s);
+        }
     mfu_rule = apply(cat.training_mfu_rules, "training_mfu", &Assumptions::training_mfu, true);
     // FP8's cast bytes are a cost, not an efficiency: the slow case (the low set, with the smaller MFU) takes the
     // most bytes and the fast case the fewest, so the band spans both ends of the fit (assumptions.json).

@@ -827,6 +827,13 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                               "output processing of every running sequence) is not modelled; the plan is the device's time alone, and the "
                               "band's slow end allows the host up to " + format_sig(100 * drt.served_host_time_unmodelled_share, 3) +
                               " % of the run (runtimes.json served_host_time_unmodelled_share)");
+        if (drt.graphs_step_saving_s > 0)
+            c.notes.push_back(w.framework == "llama.cpp" && d.kind == DeviceKind::gpu && d.vendor == "NVIDIA"
+                                  ? "step time for this runtime (" + drt.id + "): the llama.cpp CUDA rule's fixed time a step, measured on builds "
+                                    "before CUDA graphs, less the launch time graphs were measured removing (" +
+                                    format_sig(1e3 * drt.graphs_step_saving_s, 2) + " ms, " + format_sig(1e3 * drt.graphs_step_saving_low_s, 2) + "-" +
+                                    format_sig(1e3 * drt.graphs_step_saving_high_s, 2) + " ms across the band; runtimes.json), not fitted on this release's rows"
+                                  : "decode runtime " + drt.id + " changes nothing here: it shortens the step of llama.cpp's CUDA backend on NVIDIA GPUs only");
         if (strided_extra(step_weights_read(step_rows).experts) > 0 && drt.calibrated_by.empty())
             c.notes.push_back("not calibrated for this runtime (" + drt.id + "): its experts' down projection reduces over a strided weight dimension, "
                               "read at strided_reduction_bandwidth_ratio (" + format_sig(a.strided_reduction_bandwidth_ratio, 2) + ") of the contiguous "

@@ -191,6 +191,13 @@ struct DecodeRuntime {
                                                  // (MLX's gather_qmm under mlx-lm's SwitchGLU), which at a one-row step (one
                                                  // sequence, one token) reads their bytes at gathered_expert_one_row_bandwidth_ratio
                                                  // of a plain read; at more rows it reads like the other weights
+    // A llama.cpp CUDA release that captures each decode step as one CUDA graph (llama.cpp pull request #6766, merged
+    // in May 2024): every llama.cpp CUDA decode rule (efficiencies.json) was measured on builds before it, so under this
+    // runtime the rule's fixed step time is shortened by the launch time graphs were measured removing (typical; the
+    // slow case takes the _low saving, the fast case the _high one), never below zero. 0 = not such a release.
+    double graphs_step_saving_s = 0;
+    double graphs_step_saving_low_s = 0;
+    double graphs_step_saving_high_s = 0;
     bool expert_down_projection_strided = false; // its MoE experts' down projection (w2) is stored so that the decode GEMV reduces
                                                  // over a strided, not the innermost, weight dimension: those bytes are read at
                                                  // strided_reduction_bandwidth_ratio of the contiguous rate
