@@ -695,6 +695,24 @@ TEST(CatalogDevices, SustainedSixteenBitRateAndEncoderRuntimesAreRead) {
     EXPECT_FALSE(eager->passes_on_vector_engine);
 }
 
+// The transformers decode profiles carry the release's counts (runtimes.json decode_runtimes): v4.36 with SDPA, 45 a
+// layer and 40 a step; v4.34 with eager attention, 51 and 44 (45 - 1 SDPA + 7 eager; 40 - 2 + 2 + 4); both add
+// repeat_kv's 2 copies a layer for grouped KV heads. Other eager loops (LitGPT) carry no such term.
+TEST(CatalogRuntimes, TransformersDecodeProfilesCarryTheirReleasesCounts) {
+    const Catalog& c = real_catalog().catalog;
+    const DecodeRuntime* v436 = c.find_decode_runtime("pytorch-eager");
+    const DecodeRuntime* v434 = c.find_decode_runtime("transformers-4.34");
+    ASSERT_NE(v436, nullptr);
+    ASSERT_NE(v434, nullptr);
+    EXPECT_EQ(v436->host_ops_per_layer, 45);
+    EXPECT_EQ(v436->host_ops_per_step, 40);
+    EXPECT_EQ(v436->host_ops_per_grouped_kv_layer, 2);
+    EXPECT_EQ(v434->host_ops_per_layer, 45 - 1 + 7);
+    EXPECT_EQ(v434->host_ops_per_step, 40 - 2 + 2 + 4);
+    EXPECT_EQ(v434->host_ops_per_grouped_kv_layer, 2);
+    EXPECT_EQ(c.find_decode_runtime("litgpt")->host_ops_per_grouped_kv_layer, 0);
+}
+
 // Inferentia2's vector engines (AWS's NKI architecture guide: 2 NeuronCore-v2 a chip, VectorE 128 elements/cycle at
 // 1.12 GHz): 2 x 128 x 1.12e9 = 286.72e9 elements/s; a GPU records none. The Neuron encoder profile prices its passes
 // there: 28 of tokens x hidden and 6 of the scores per layer, no host launches; it is the default on AWS Neuron devices.

@@ -2443,6 +2443,36 @@ TEST(DecodeRuntimes, AnEagerLoopOnASlowDeviceIsTheDevicesTime) {
     EXPECT_NEAR(step("tuned") - step("pytorch-eager"), 0.87e-3, 1e-9);
 }
 
+// transformers' repeat_kv (modeling_llama.py, v4.31 on) expands a grouped model's K and V to the query heads and
+// reshapes them, a copy each, before attention: the pytorch-eager profile (v4.36) adds host_ops_per_grouped_kv_layer = 2
+// a layer when kv_heads < heads; with as many KV heads as query heads repeat_kv returns its input and adds nothing. On
+// one H100 SXM the device takes a few ms, so the step is the host's, by hand at eager_op_host_s = 21.2 us:
+//   Llama 3.1 8B (32 layers, 8 KV heads of 32): (32 x (45 + 2) + 40) x 21.2 us = 1,544 x 21.2 us = 32.7328 ms
+//   Llama 2 7B (32 layers, 32 KV heads of 32):  (32 x 45 + 40) x 21.2 us = 1,480 x 21.2 us = 31.376 ms
+TEST(DecodeRuntimes, TransformersRepeatKvCopiesCountOnlyForGroupedKvHeads) {
+    auto step = [](const char* model) {
+        return run(std::string(R"({"stage": "serve", "model": ")") + model + R"(", "precision": "fp16",
+            "serve": {"context_tokens": 320, "prompt_tokens": 64, "output_tokens": 256, "concurrent_users": 1, "runtime": "pytorch-eager"},
+            "hardware": {"devices": ["h100-sxm"], "count": 1}})").candidates.at(0).figures.at("decode_step_s").value;
+    };
+    EXPECT_NEAR(step("llama-3.1-8b"), 1544 * 21.2e-6, 1e-9);
+    EXPECT_NEAR(step("llama-2-7b"), 1480 * 21.2e-6, 1e-9);
+}
+
+// transformers 4.34 (premAI's bench_pytorch pins transformers==4.34.1 with torch==2.0.0) has no SDPA class for Llama:
+// LlamaAttention runs QK^T, the scaling, the additive mask, a float32 cast, softmax, the cast back and PV (7 where
+// SDPA is 1), and LlamaModel rebuilds the 4-D mask every step ('0 in attention_mask': 2, _expand_mask: 4, where 4.36's
+// all-ones check is 2). The transformers-4.34 profile counts 51 a layer and 44 a step. Llama 2 7B on one H100 SXM,
+// by hand: (32 x 51 + 44) x 21.2 us = 1,676 x 21.2 us = 35.5312 ms, the host's.
+TEST(DecodeRuntimes, TransformersFourThirtyFourRunsEagerAttention) {
+    const Plan p = run(R"({"stage": "serve", "model": "llama-2-7b", "precision": "fp16",
+        "serve": {"context_tokens": 560, "prompt_tokens": 48, "output_tokens": 512, "concurrent_users": 1, "runtime": "transformers-4.34"},
+        "hardware": {"devices": ["h100-sxm"], "count": 1}})");
+    const Candidate& c = p.candidates.at(0);
+    EXPECT_NEAR(c.figures.at("decode_step_s").value, 1676 * 21.2e-6, 1e-9);
+    EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) { return n.find("not calibrated for this runtime (transformers-4.34)") == 0; }));
+}
+
 // llama-cpp-python before 0.2.76 copies each step's logits into numpy through a Python list (Llama.eval slices
 // llama_get_logits()'s c_float pointer), after llama_decode has returned: the device idles meanwhile, so the host's
 // time adds to the step rather than hiding under it. Llama 2 7B's 32,000 logits at python_value_round_trip_host_s

@@ -451,7 +451,12 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // runs ahead of the host asynchronously, so the step takes the longer of the two (the gpt-fast blog: eager
     // decoding is "heavily CPU overhead bound", 25.5 tok/s where the same model compiled runs 107). The launch
     // overhead decode_step_overhead_s stands for is inside that count, so it is not added again.
-    const double host_ops = drt.host_ops_per_layer * arch.layers + drt.host_ops_per_step;
+    // A model that groups its KV heads (kv_heads < heads) adds host_ops_per_grouped_kv_layer a layer: transformers'
+    // repeat_kv (modeling_llama.py since v4.31, called before attention in v4.34's eager and v4.36's SDPA paths) expands
+    // K and V to the query heads and reshapes them, a copy each; with as many KV heads as query heads it returns them as
+    // they are.
+    const bool grouped_kv = arch.kv_heads > 0 && arch.kv_heads < arch.heads;
+    const double host_ops = (drt.host_ops_per_layer + (grouped_kv ? drt.host_ops_per_grouped_kv_layer : 0.0)) * arch.layers + drt.host_ops_per_step;
     // Of those, a runtime that launches its 4-bit projections through Triton from Python (TGI 1.0.3's GPTQ QuantLinear:
     // an autograd Function, custom_autotune's key, torch.empty, then JITFunction.run's launcher for matmul_248's 19
     // arguments) spends triton_launch_host_s on each where a cuBLAS projection costs eager_op_host_s (triton-lang/triton

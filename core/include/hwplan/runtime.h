@@ -182,6 +182,8 @@ struct DecodeRuntime {
     std::string meaning;                         // how it issues a step, in one sentence
     double host_ops_per_layer = 0;               // framework operations the host issues per transformer layer per step (0: not counted)
     double host_ops_per_step = 0;                // the same outside the layers: embedding, final norm, LM head, sampling, the loop's bookkeeping
+    double host_ops_per_grouped_kv_layer = 0;    // added per layer when the model groups its KV heads (kv_heads < heads): transformers'
+                                                 // repeat_kv expands K and V to the query heads and reshape copies each (2)
     double serial_vocab_round_trips = 0;         // per step, times the host carries each of the vocabulary's logits through a Python list
                                                  // (a Python float made from native memory, then converted back) after the device has
                                                  // returned them, so the device idles meanwhile: priced at python_value_round_trip_host_s
