@@ -190,6 +190,19 @@ TEST(QloraDequant, ReadsThePackedWeightsAndWritesSixteenBitsPerUse) {
     EXPECT_EQ(qlora_dequant_time_s(0, 4.127, 3, 1.555e12), 0);
 }
 
+// An Adam step on the host reads the gradient, reads and writes the optimizer state and writes the weight (which it also
+// reads unless an FP32 master copy, counted in the optimizer bytes, is what it updates). By hand:
+//  - pure bf16 (torchtune dtype bf16: bf16 weight, gradient and two bf16 moments): 2 + 2 x (2 + 2) + 2 x 2 = 14 bytes;
+//  - mixed precision with FP32 master weights and moments (12 bytes of state), bf16 weight and gradient: 2 + 2 x 12 + 2 = 28;
+//  - fp32 (4-byte weight and gradient, two FP32 moments, no separate master): 4 + 2 x 8 + 2 x 4 = 28;
+//  - no optimizer state (nothing to step): 0.
+TEST(HostOptimizerStep, BytesPerParameterOfOneAdamPassOverHostMemory) {
+    EXPECT_DOUBLE_EQ(host_step_bytes_per_param(2, 2, 4, false), 14.0);
+    EXPECT_DOUBLE_EQ(host_step_bytes_per_param(2, 2, 12, true), 28.0);
+    EXPECT_DOUBLE_EQ(host_step_bytes_per_param(4, 4, 8, false), 28.0);
+    EXPECT_DOUBLE_EQ(host_step_bytes_per_param(2, 2, 0, false), 0.0);
+}
+
 // An eager adapter step's host operations per micro-batch, counted as runtimes.json hf-peft counts them for Llama 2
 // 7B (32 layers, 7 linears each): 94 in each layer's forward, run twice under full recomputation, 114 in its
 // backward, 3 to dequantize each 4-bit linear on each of its 3 uses, and 40 outside the layers. By hand:

@@ -1818,6 +1818,35 @@ TEST(Runtimes, TorchtuneShardsEmbeddingsAndHeadAsUnitsOfTheirOwn) {
     EXPECT_EQ(m.optimizer_bytes, 0); // the optimizer steps on the CPU
 }
 
+// With FSDP's CPU offload the optimizer steps on the host after the backward (torchtune's fused torch.optim.AdamW over
+// CPU tensors), at the host's DRAM bandwidth shared by the ranks on it (catalog a100-80gb host: DGX A100, 2 x EPYC 7742,
+// STREAM-sustained 2 x 147.8 = 295.7 GB/s). The 5B shape above, pure bf16, 8 ranks on one host, by hand:
+//   14 bytes a parameter (2 x (2 + 4) + 2), each rank's shard 5e9 / 8, 8 ranks: 5e9 x 14 = 7e10 bytes on the host,
+//   7e10 / 295.7e9 = 0.236726 s added to the step against the same run without offload (nothing else in the step differs).
+// On a device whose host is not recorded (H100 SXM) the step is unchanged and the plan says it is not priced.
+TEST(Runtimes, FsdpCpuOffloadAddsTheHostOptimizerStepAtTheHostsDramBandwidth) {
+    auto job = [](const std::string& device, bool offload) {
+        return R"({"stage": "finetune", "precision": "bf16",
+        "model": {"params": 5e9, "layers": 40, "hidden": 4096, "heads": 32, "head_dim": 128, "intermediate": 11008, "vocab": 200000},
+        "train": {"method": "full", "runtime": "torchtune", "seq_len": 2048, "micro_batch": 2, "checkpointing": "full",
+                  "zero_stage": 3, "cpu_offload": )" + std::string(offload ? "true" : "false") + R"(},
+        "hardware": {"devices": [")" + device + R"("], "count": 8}})";
+    };
+    const Candidate on = run(job("a100-80gb", true)).candidates.at(0);
+    const Candidate off = run(job("a100-80gb", false)).candidates.at(0);
+    EXPECT_NEAR(on.figures.at("step_time_s").value - off.figures.at("step_time_s").value, 7e10 / 295.7e9, 1e-9)
+        << on.figures.at("step_time_s").why;
+    bool said = false;
+    for (const auto& note : on.notes) said = said || note.find("14 bytes read and written per trainable parameter") != std::string::npos;
+    EXPECT_TRUE(said);
+    const Candidate h_on = run(job("h100-sxm", true)).candidates.at(0);
+    const Candidate h_off = run(job("h100-sxm", false)).candidates.at(0);
+    EXPECT_DOUBLE_EQ(h_on.figures.at("step_time_s").value, h_off.figures.at("step_time_s").value);
+    said = false;
+    for (const auto& note : h_on.notes) said = said || note.find("no host is recorded for h100-sxm (catalog host), so that step is not priced") != std::string::npos;
+    EXPECT_TRUE(said);
+}
+
 // FSDP's CPU offload streams the frozen base of a LoRA fine-tune from host memory too (Answer.AI fsdp_qlora
 // train.py: CPUOffload(offload_params=True) over the whole model). The same 5B shape as above, LoRA rank 8 under
 // the fsdp-qlora profile (bf16 base and adapters), by hand:

@@ -296,6 +296,19 @@ PeakRate read_peak(Reader& c, const std::string& key) {
         attach_source(h, book, {"bandwidth_GBps"});
     });
 
+    // Absent group: the host the device is normally installed in is not recorded (a host-side optimizer step is then unpriced).
+    r.object("host", false, [&](Reader& h) {
+        d.host_system = h.string("system", true).value_or("");
+        d.host_cpu = h.string("cpu", true).value_or("");
+        d.host_devices = h.integer("devices_per_host", true, 1, 1000).value_or(0);
+        d.host_memory_bytes_per_s = h.number("memory_bandwidth_GBps", true, 1.0, 1e5).value_or(0) * kGB;
+        d.host_memory_sustained_bytes_per_s = h.number("memory_sustained_GBps", false, 1.0, 1e5).value_or(0) * kGB;
+        if (d.host_memory_sustained_bytes_per_s > d.host_memory_bytes_per_s)
+            h.error("memory_sustained_GBps", "exceeds memory_bandwidth_GBps (the peak)");
+        h.string("note", false);
+        attach_source(h, book, {"system", "cpu", "devices_per_host", "memory_bandwidth_GBps", "memory_sustained_GBps"});
+    });
+
     r.object("power", false, [&](Reader& p) {
         d.tdp_w = p.number("tdp_W", true, 0.5, 1e5).value_or(0);
         d.min_power_w = p.number("min_W", false, 0.5, 1e5).value_or(0);

@@ -166,6 +166,11 @@ double qlora_dequant_time_s(double quantized_params, double bits_per_weight, dou
     return quantized_params * uses * (bits_per_weight / 8.0 + 2.0) / bandwidth_bytes_per_s;
 }
 
+double host_step_bytes_per_param(double weight_bytes, double gradient_bytes, double optimizer_bytes, bool master_in_optimizer) {
+    if (optimizer_bytes <= 0) return 0;
+    return gradient_bytes + 2.0 * optimizer_bytes + (master_in_optimizer ? 1.0 : 2.0) * weight_bytes;
+}
+
 double adapter_host_ops_per_micro_batch(double forward_per_layer, double backward_per_layer, double dequant_per_linear,
                                         double outside_layers, int layers, int linears_per_layer, bool recompute_forward,
                                         bool quantized_base) {

@@ -739,6 +739,28 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         host_copy_s = offload_exposed_s(); // on the compute stream's path: the all-reduce overlaps the backward, the copies' wait does not
         step.time_s = std::max(compute_s + host_copy_s, step.communication_s); // gradient all-reduce overlaps the backward pass
     }
+    // The optimizer step on the host (train.cpu_offload): the optimizer state lives in host memory and the CPU updates
+    // each rank's shard after the backward (PyTorch FSDP2 CPUOffloadPolicy: the step runs on the CPU tensors; DeepSpeed
+    // ZeRO-Offload: its CPU Adam), outside the device's compute, so it adds to the step. An Adam step is memory-bound
+    // streaming: it reads the weight, the gradient and both moments and writes the weight and the moments back
+    // (host_step_bytes_per_param). Under a master-weight trainer the master copy is in the optimizer bytes (read and
+    // written) and the 16-bit weight is only written. The ranks of one host share its DRAM bandwidth (catalog device
+    // "host": the system the device normally sits in; what STREAM sustains on it where measured, else the peak).
+    // Without a recorded host the step is not priced and the plan says so.
+    const double host_dram_bytes_per_s = d.host_memory_sustained_bytes_per_s > 0 ? d.host_memory_sustained_bytes_per_s : d.host_memory_bytes_per_s;
+    const double host_step_per_param = t.cpu_offload ? host_step_bytes_per_param(st_per.weights, grad_per, st_per.optimizer, full && rt.full_master_weights && !fp32) : 0.0;
+    const int ranks_per_host = d.host_devices > 0 ? std::min(n, d.host_devices) : n;
+    const double host_step_bytes = t.cpu_offload ? (zero >= 1 ? trainable / n : trainable) * host_step_per_param * ranks_per_host : 0.0; // on one host
+    const double host_step_s = host_dram_bytes_per_s > 0 ? host_step_bytes / host_dram_bytes_per_s : 0.0;
+    step.time_s += host_step_s;
+    if (e.explain && t.cpu_offload)
+        c.notes.push_back(host_dram_bytes_per_s > 0
+                              ? "the optimizer steps in host memory (train.cpu_offload): " + format_sig(host_step_per_param, 3) + " bytes read and written per trainable parameter, " +
+                                    gb(host_step_bytes) + " on each host (" + std::to_string(ranks_per_host) + " ranks), at " + format_sig(host_dram_bytes_per_s / 1e9, 4) +
+                                    " GB/s (" + d.host_system + ", " + d.host_cpu + ", " + (d.host_memory_sustained_bytes_per_s > 0 ? "STREAM-sustained" : "peak") +
+                                    " DRAM bandwidth, catalog host): " + format_sig(host_step_s, 3) + " s a step, after the backward"
+                              : "the optimizer steps in host memory (train.cpu_offload), but no host is recorded for " + d.id +
+                                    " (catalog host), so that step is not priced: the step time counts none of it");
     c.phases.push_back(step);
     auto why = [&] { return format_sig(flops_per_token / w.model.active_params, 3) + "N FLOPs per token (with attention) x " +
                             format_sig(tokens_per_step, 6) + " tokens / (" + std::to_string(n) + " x " +
@@ -777,6 +799,9 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                           (host_bytes_per_s > 0 ? format_sig(host_copy_s, 3) + " s the compute does not hide"
                                                                                 : "not priced, no host link recorded")
                                                     : std::string()) +
+                            (host_step_s > 0 ? " + the optimizer step in host memory " + format_sig(host_step_s, 3) + " s (" + gb(host_step_bytes) + " at " +
+                                                   format_sig(host_dram_bytes_per_s / 1e9, 4) + " GB/s)"
+                                             : "") +
                             (zero3_traffic_s > 0 && step.communication_s - host_copy_s > 0
                                  ? " + ZeRO-3 traffic the compute does not hide " + format_sig(step.communication_s - host_copy_s, 3) + " s (of " + format_sig(zero3_traffic_s, 3) +
                                        " s: weights gathered for the forward and the backward, gradients reduce-scattered)"

@@ -93,6 +93,13 @@ struct Device {
     // elsewhere): what layer-wise activation offload copies over (parallel.h activation_offload_stall).
     std::string host_link_kind;                   // "nvlink-c2c", "pcie5"; "" = not recorded
     double host_link_bytes_per_s = 0;             // per device, bidirectional, as quoted; 0 = not recorded (copies unpriced)
+    // The host the device is normally installed in (catalog "host": the vendor's own system, e.g. DGX A100 for the A100 SXM),
+    // read where the host's CPU does the work: the optimizer step of train.cpu_offload runs on its memory bandwidth.
+    std::string host_system;                      // "NVIDIA DGX A100"; "" = not recorded (the host step is unpriced)
+    std::string host_cpu;                         // "2 x AMD EPYC 7742"
+    int host_devices = 0;                         // accelerators that share one host's memory
+    double host_memory_bytes_per_s = 0;           // the host's peak DRAM bandwidth, all sockets (channels x transfer rate x 8 bytes)
+    double host_memory_sustained_bytes_per_s = 0; // what STREAM sustains on that host; 0 = not measured (the peak is used)
     double tdp_w = 0;                             // board/module power
     double min_power_w = 0;                       // lowest configurable power mode (a Jetson's nvpmodel mode); 0 = only tdp_w published
 

@@ -109,6 +109,14 @@ double training_elementwise_time_s(const ModelArch& arch, double tokens, bool re
 // bound: at the device's full bandwidth.
 double qlora_dequant_time_s(double quantized_params, double bits_per_weight, double uses, double bandwidth_bytes_per_s);
 
+// Bytes an Adam-style optimizer step moves through host memory per trainable parameter when it runs on the CPU
+// (train.cpu_offload): it reads the gradient, reads and writes the optimizer state (both moments, and the FP32 master
+// copy where the trainer keeps one: optimizer_bytes counts them all), and writes the weight, which it also reads unless
+// the master copy is the one it updates (master_in_optimizer). torch.optim.AdamW's fused CPU kernel
+// (aten/src/ATen/native/cpu/FusedAdamKernel.cpp) and DeepSpeed's CPU Adam each make one such pass per step.
+// Pure bf16 (torchtune dtype bf16): 2 + 2 x 4 + 2 x 2 = 14; mixed precision with FP32 master weights: 2 + 2 x 12 + 2 = 28.
+double host_step_bytes_per_param(double weight_bytes, double gradient_bytes, double optimizer_bytes, bool master_in_optimizer);
+
 // Host operations one micro-batch of an eager adapter fine-tune issues (transformers' Trainer + PEFT, Unsloth):
 // layers x (forward x (2 with full recomputation, else 1) + backward + dequantization per linear x linears x uses,
 // where a 4-bit base is dequantized in the forward, the recomputed forward and the backward) + those outside the layers.
