@@ -180,6 +180,32 @@ TEST(ElementwiseKernels, RoutedBlocksPermuteTheirTokens) {
                      12315136.0 - (151552.0 + 225280.0) + (16384.0 + 24576.0 + 3 * 14336.0) + (49152.0 + 5 * 14336.0));
 }
 
+// A tiled grouped GEMM (tokamax ragged_dot / megablox gmm) executes whole tiles. By hand, gpt-oss-120b on one Ironwood
+// TensorCore (tokamax's tuned tiles for the call (327680, 2880, 2880, 128): 512 x 2944 x 1536): 327,680 / 512 = 640 row
+// tiles, 127 more visits for the groups starting inside one: 767 / 640 = 1.1984375; 2,880 in 2,944: 1.0222...; 2,880 in
+// two 1,536 tiles, 3,072: 1.0666...; product 1.30674074. Aligned rows in one group and whole tiles: 1. Its routed
+// experts' training FLOPs: 6 x 36 layers x 4 experts x 3 matrices x 2,880^2 = 21,499,084,800 a token. Unequal widths,
+// h 1,000 and f 3,000 at tiles 512 x 1,024 x 2,048 in one aligned group: up 1.024 x 4,096/3,000 = 1.3981013, down
+// 3,072/3,000 x 2,048/1,000 = 2.097152, gated (2 up + 1 down) / 3 = 1.6311182.
+TEST(GroupedGemmTiles, RowTilesRevisitedAtGroupStartsAndWidthsPadded) {
+    EXPECT_NEAR(grouped_gemm_tile_factor(327680, 128, 512, 2944, 1536, 2880, 2880), 1.30674074, 1e-7);
+    EXPECT_DOUBLE_EQ(grouped_gemm_tile_factor(2048, 1, 512, 128, 128, 1024, 1024), 1.0);
+    EXPECT_DOUBLE_EQ(grouped_gemm_tile_factor(0, 128, 512, 2944, 1536, 2880, 2880), 1.0); // not given
+    ModelArch oss = test::llama31_8b();
+    oss.layers = 36;
+    oss.hidden = 2880;
+    oss.has_moe = true;
+    oss.moe = {.experts = 128, .active_experts = 4, .expert_intermediate = 2880};
+    EXPECT_NEAR(routed_expert_tile_factor(oss, 327680, 128, 512, 2944, 1536), 1.30674074, 1e-7);
+    EXPECT_DOUBLE_EQ(routed_expert_training_flops_per_token(oss, TrainMethod::full), 21499084800.0);
+    ModelArch uneven = oss;
+    uneven.hidden = 1000;
+    uneven.moe.expert_intermediate = 3000;
+    EXPECT_NEAR(routed_expert_tile_factor(uneven, 4096, 1, 512, 1024, 2048), 1.6311182, 1e-6);
+    EXPECT_DOUBLE_EQ(routed_expert_tile_factor(test::llama31_8b(), 327680, 128, 512, 2944, 1536), 1.0); // dense: no experts
+    EXPECT_DOUBLE_EQ(routed_expert_training_flops_per_token(test::llama31_8b(), TrainMethod::full), 0.0);
+}
+
 // QLoRA dequantizes its frozen NF4 base on every use (bitsandbytes MatMul4Bit: forward and backward, and a
 // recomputed forward): per use it reads 4.127 bits and writes 2 bytes per parameter. By hand, 1e9 parameters
 // used 3 times on an A100 40GB (1,555 GB/s): 1e9 x 3 x (0.515875 + 2) / 1.555e12 = 4.8538e-3 s.

@@ -270,6 +270,26 @@ TEST(Workload, RematTensorsReadsStatesFullRecomputationAndRoundTrips) {
     EXPECT_EQ(on_device.workload.train.checkpointing, Checkpointing::full);
 }
 
+// train.grouped_gemm (the routed experts' grouped GEMMs as a tiled kernel runs them) reads its four numbers, round-trips,
+// and wants all four.
+TEST(Workload, GroupedGemmReadsRoundTripsAndWantsEveryTile) {
+    const auto p = parse_workload(R"({"stage": "pretrain", "model": "gpt-oss-120b",
+        "train": {"grouped_gemm": {"rows": 327680, "tile_rows": 512, "tile_k": 2944, "tile_n": 1536}}})", catalog());
+    ASSERT_TRUE(p.issues.empty()) << to_string(p.issues[0]);
+    EXPECT_DOUBLE_EQ(p.workload.train.grouped_gemm_rows, 327680);
+    EXPECT_EQ(p.workload.train.grouped_gemm_tile_k, 2944);
+    const auto again = parse_workload(workload_to_json(p.workload), catalog());
+    ASSERT_TRUE(again.issues.empty()) << to_string(again.issues[0]);
+    EXPECT_DOUBLE_EQ(again.workload.train.grouped_gemm_rows, 327680);
+    EXPECT_EQ(again.workload.train.grouped_gemm_tile_rows, 512);
+    EXPECT_EQ(again.workload.train.grouped_gemm_tile_n, 1536);
+    const auto bad = parse_workload(R"({"stage": "pretrain", "model": "gpt-oss-120b",
+        "train": {"grouped_gemm": {"rows": 327680, "tile_rows": 512, "tile_k": 2944}}})", catalog());
+    ASSERT_FALSE(bad.issues.empty());
+    EXPECT_EQ(bad.issues[0].path, "train.grouped_gemm.tile_n");
+    EXPECT_EQ(bad.issues[0].message, "required field is missing");
+}
+
 // train.lora_targets names the layers the recipe adapted (memory.h LoraTargets); it reads, round-trips and rejects other names.
 TEST(Workload, LoraTargetsReadsAndRoundTrips) {
     const auto p = parse_workload(R"({"stage": "finetune", "model": "llama-2-7b", "train": {"method": "lora", "lora_targets": "query-value"}})", catalog());

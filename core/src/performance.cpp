@@ -91,6 +91,31 @@ double training_flops_per_token(const ModelArch& arch, double active_params, dou
     return per_token;
 }
 
+double grouped_gemm_tile_factor(double rows, int groups, int tile_rows, int tile_k, int tile_n, double k, double n) {
+    if (rows <= 0 || groups <= 0 || tile_rows <= 0 || tile_k <= 0 || tile_n <= 0 || k <= 0 || n <= 0) return 1.0;
+    const double tiles_m = rows / tile_rows;
+    const double visits = std::ceil(tiles_m) + (groups - 1);
+    const double pad_k = std::ceil(k / tile_k) * tile_k / k, pad_n = std::ceil(n / tile_n) * tile_n / n;
+    return visits / tiles_m * pad_k * pad_n;
+}
+
+double routed_expert_tile_factor(const ModelArch& arch, double rows, int groups, int tile_rows, int tile_k, int tile_n) {
+    if (!arch.has_moe || arch.moe.active_experts <= 0 || arch.moe.expert_intermediate <= 0) return 1.0;
+    const double h = arch.hidden, f = arch.moe.expert_intermediate;
+    const double up_calls = arch.mlp == MlpKind::gated ? 2.0 : 1.0; // each h x f: equal FLOPs to the down projection's f x h
+    const double up = grouped_gemm_tile_factor(rows, groups, tile_rows, tile_k, tile_n, h, f);
+    const double down = grouped_gemm_tile_factor(rows, groups, tile_rows, tile_k, tile_n, f, h);
+    return (up_calls * up + down) / (up_calls + 1.0);
+}
+
+double routed_expert_training_flops_per_token(const ModelArch& arch, TrainMethod method) {
+    if (!arch.has_moe || arch.moe.active_experts <= 0) return 0.0;
+    const int moe_layers = std::max(0, arch.layers - arch.moe.dense_layers);
+    const double matrices = arch.mlp == MlpKind::gated ? 3.0 : 2.0;
+    const double weights = double(moe_layers) * arch.moe.active_experts * matrices * arch.hidden * double(arch.moe.expert_intermediate);
+    return (method == TrainMethod::full ? 6.0 : 4.0) * weights;
+}
+
 namespace {
 
 // One MLP's GEMM operands per token: FC1 (gate and up when gated) reads `hidden` and writes its width, FC2 reads

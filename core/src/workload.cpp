@@ -411,6 +411,15 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
                 t.error(field, "cannot be combined with train.layout.pipeline_parallel " + std::to_string(v.pipeline_parallel) +
                                    ": Megatron-Core has no pipeline parallelism with CPU offloading; pin pipeline_parallel 1 or leave it out");
         }
+        // The routed experts' grouped GEMMs as a tiled kernel runs them (MaxText sparse_matmul: megablox gmm / tokamax
+        // ragged_dot): the rows one call sees and its tile, rows x contraction x output (performance.h grouped_gemm_tile_factor).
+        t.object("grouped_gemm", false, [&](Reader& r) {
+            v.grouped_gemm_rows = r.number("rows", true, 1, 1e12).value_or(0);
+            v.grouped_gemm_tile_rows = r.integer("tile_rows", true, 1, 1000000).value_or(0);
+            v.grouped_gemm_tile_k = r.integer("tile_k", true, 1, 1000000).value_or(0);
+            v.grouped_gemm_tile_n = r.integer("tile_n", true, 1, 1000000).value_or(0);
+        });
+        if (v.grouped_gemm_rows > 0) w.given.push_back("train.grouped_gemm");
         // Only pretraining searches model-parallel layouts (plan_training.cpp train_points); a fine-tune or an RL trainer
         // is planned data parallel with ZeRO/FSDP sharding, so a pin there would be ignored: said, not dropped.
         if (t.raw("layout") && w.stage != Stage::pretrain)
@@ -653,6 +662,14 @@ std::string workload_to_json(const Workload& w) {
     if (given("train.offload_activations")) j["train"]["offload_activations"] = w.train.offload_activations;
     if (given("train.remat_tensors"))
         for (const auto& [k, v] : w.train.remat_tensors) j["train"]["remat_tensors"][k] = v;
+    if (given("train.grouped_gemm"))
+    {
+        json& g = j["train"]["grouped_gemm"];
+        g["rows"] = w.train.grouped_gemm_rows;
+        g["tile_rows"] = w.train.grouped_gemm_tile_rows;
+        g["tile_k"] = w.train.grouped_gemm_tile_k;
+        g["tile_n"] = w.train.grouped_gemm_tile_n;
+    }
     if (given("train.offload_activation_layers")) j["train"]["offload_activation_layers"] = w.train.offload_activation_layers;
     if (given("train.runtime")) j["train"]["runtime"] = w.train.runtime;
     if (given("train.attention")) j["train"]["attention"] = w.train.attention;

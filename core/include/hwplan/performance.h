@@ -60,6 +60,24 @@ double training_flops_per_token(const ModelArch& arch, double active_params, dou
                                  Checkpointing checkpointing, double attention_ratio = 1.0, double recompute_share = 1.0,
                                  bool attention_recomputed = true);
 
+// Executed over useful work of one tiled grouped GEMM (a megablox gmm or tokamax ragged_dot: MaxText's sparse_matmul) of
+// `rows` rows in `groups` contiguous groups, contraction k, output n, tile tile_rows x tile_k x tile_n. The kernel visits each
+// row tile once for the group that owns it and once more for every group that starts inside it (tokamax
+// pallas_mosaic_tpu_kernel.py make_group_metadata: "tiles_m <= group_tiles.sum() <= tiles_m + num_groups - 1"); routing
+// puts the group boundaries at arbitrary rows, so the upper end: (ceil(rows / tile_rows) + groups - 1) / (rows / tile_rows).
+// k and n run in whole tiles: ceil(k / tile_k) tile_k / k and ceil(n / tile_n) tile_n / n. 1 when any input is not positive.
+double grouped_gemm_tile_factor(double rows, int groups, int tile_rows, int tile_k, int tile_n, double k, double n);
+
+// The routed experts' FLOP-weighted tile factor over one MoE block's calls (MaxText moe.py sparse_matmul: wi_0 and wi_1,
+// hidden -> expert width, for a gated MLP, one such call otherwise, and wo, expert width -> hidden), all at one tile; the
+// backward's products are taken at the forward's factor (for gpt-oss-120b on Ironwood tokamax's tuned tiles for the
+// transposed and weight-gradient calls have the same row tile and padding). 1 for a model without routed experts.
+double routed_expert_tile_factor(const ModelArch& arch, double rows, int groups, int tile_rows, int tile_k, int tile_n);
+
+// FLOPs per token the routed experts' GEMMs take in a training step without recomputation: 6 (full) or 4 (adapters) x
+// the active experts' weights a token meets (moe layers x active experts x 2 or 3 matrices x hidden x expert width).
+double routed_expert_training_flops_per_token(const ModelArch& arch, TrainMethod method);
+
 // Time FP8 training spends outside the GEMMs on its operands, per device: tokens x GEMM operand elements per
 // token x bytes moved per element / memory bandwidth (one formula, fp8_cast_time_s). Transformer Engine casts
 // every GEMM input (forward) and every output gradient (backward) from BF16 to FP8, writing a row-wise and a

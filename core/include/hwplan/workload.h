@@ -114,6 +114,12 @@ struct TrainSpec {
     // mla_q, mla_kv); a name not given keeps base.yml's default (decoder_layer_input "device", the rest "remat"). Empty: not
     // given. Giving it states the run's recomputation: full from each block's input, less what it saves (memory.h RematTensors).
     std::map<std::string, std::string> remat_tensors;
+    // The routed experts' grouped GEMMs as a tiled kernel runs them (train.grouped_gemm; MaxText's sparse_matmul: megablox
+    // gmm or tokamax ragged_dot, which execute whole tiles): the rows one call sees (tokens on one device per micro-batch x
+    // active experts: the kernel's m) and the tile it runs every call with, rows x contraction x output. 0 = not given (the
+    // plan prices the expert GEMMs at their useful FLOPs). performance.h grouped_gemm_tile_factor gives what the tiles execute.
+    double grouped_gemm_rows = 0;
+    int grouped_gemm_tile_rows = 0, grouped_gemm_tile_k = 0, grouped_gemm_tile_n = 0;
     // [runtime profile] (issue 9): which trainer's storage rules apply (catalog/runtimes.json) and the
     // attention implementation. "" = the catalog's default profile for the method / the profile's attention.
     std::string runtime;                     // "hf-peft", "qlora-reference", "torchtune"
