@@ -99,12 +99,15 @@ double grouped_gemm_tile_factor(double rows, int groups, int tile_rows, int tile
     return visits / tiles_m * pad_k * pad_n;
 }
 
-double routed_expert_tile_factor(const ModelArch& arch, double rows, int groups, int tile_rows, int tile_k, int tile_n) {
-    if (!arch.has_moe || arch.moe.active_experts <= 0 || arch.moe.expert_intermediate <= 0) return 1.0;
+double routed_expert_tile_factor(const ModelArch& arch, double rows, int groups, const std::array<std::array<int, 3>, 3>& wi,
+                                 const std::array<std::array<int, 3>, 3>& wo) {
+    if (!arch.has_moe || arch.moe.active_experts <= 0 || arch.moe.expert_intermediate <= 0 || rows <= 0) return 1.0;
     const double h = arch.hidden, f = arch.moe.expert_intermediate;
+    auto call = [&](const std::array<int, 3>& t, double k, double n) { return grouped_gemm_tile_factor(rows, groups, t[0], t[1], t[2], k, n); };
+    // forward (k, n), dlhs (n, k), drhs (k, n): the input gradient contracts over the forward's output
+    const double up = (call(wi[0], h, f) + call(wi[1], f, h) + call(wi[2], h, f)) / 3.0;
+    const double down = (call(wo[0], f, h) + call(wo[1], h, f) + call(wo[2], f, h)) / 3.0;
     const double up_calls = arch.mlp == MlpKind::gated ? 2.0 : 1.0; // each h x f: equal FLOPs to the down projection's f x h
-    const double up = grouped_gemm_tile_factor(rows, groups, tile_rows, tile_k, tile_n, h, f);
-    const double down = grouped_gemm_tile_factor(rows, groups, tile_rows, tile_k, tile_n, f, h);
     return (up_calls * up + down) / (up_calls + 1.0);
 }
 

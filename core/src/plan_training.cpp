@@ -664,8 +664,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
     // as it scales the GEMMs). The groups are one device's experts: all, or experts / the pinned expert-parallel size.
     const int local_experts = arch.has_moe ? std::max(1, arch.moe.experts / std::max(1, t.expert_parallel)) : 0;
     const double tile_factor = t.grouped_gemm_rows > 0 && arch.has_moe
-                                   ? routed_expert_tile_factor(arch, t.grouped_gemm_rows, local_experts, t.grouped_gemm_tile_rows,
-                                                               t.grouped_gemm_tile_k, t.grouped_gemm_tile_n)
+                                   ? routed_expert_tile_factor(arch, t.grouped_gemm_rows, local_experts, t.grouped_gemm_wi, t.grouped_gemm_wo)
                                    : 1.0;
     const double expert_tile_s = tile_factor > 1 && peak.flop_per_s > 0
                                      ? tokens_per_step / n * (tile_factor - 1) * routed_expert_training_flops_per_token(arch, t.method) *
@@ -673,11 +672,12 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                      : 0.0;
     if (e.explain && t.grouped_gemm_rows > 0)
         c.notes.push_back(arch.has_moe ? "routed experts' grouped GEMMs (train.grouped_gemm): " + format_sig(t.grouped_gemm_rows, 6) + " rows a call in " +
-                                             std::to_string(local_experts) + " expert groups, tiles " + std::to_string(t.grouped_gemm_tile_rows) + " x " +
-                                             std::to_string(t.grouped_gemm_tile_k) + " x " + std::to_string(t.grouped_gemm_tile_n) +
-                                             ": the kernel executes " + format_sig(tile_factor, 4) +
-                                             " x their useful FLOPs (a row tile again for each group starting inside one, contraction and "
-                                             "output in whole tiles), " + format_sig(expert_tile_s, 3) + " s a step at the GEMMs' basis"
+                                             std::to_string(local_experts) + " expert groups, forward tiles " + std::to_string(t.grouped_gemm_wi[0][0]) + " x " +
+                                             std::to_string(t.grouped_gemm_wi[0][1]) + " x " + std::to_string(t.grouped_gemm_wi[0][2]) +
+                                             " (up) and " + std::to_string(t.grouped_gemm_wo[0][0]) + " x " + std::to_string(t.grouped_gemm_wo[0][1]) + " x " +
+                                             std::to_string(t.grouped_gemm_wo[0][2]) + " (down): the kernel executes " + format_sig(tile_factor, 4) +
+                                             " x their useful FLOPs over the forward and both gradients (a row tile again for each group starting "
+                                             "inside one, contraction and output in whole tiles), " + format_sig(expert_tile_s, 3) + " s a step at the GEMMs' basis"
                                        : "train.grouped_gemm is given but the model has no routed experts: nothing priced");
     const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + dequant_s + overhead_s + expert_tile_s;
     // Layer-wise activation offload (train.offload_activation_layers): each micro-batch copies the offloaded blocks' saved

@@ -415,9 +415,28 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
         // ragged_dot): the rows one call sees and its tile, rows x contraction x output (performance.h grouped_gemm_tile_factor).
         t.object("grouped_gemm", false, [&](Reader& r) {
             v.grouped_gemm_rows = r.number("rows", true, 1, 1e12).value_or(0);
-            v.grouped_gemm_tile_rows = r.integer("tile_rows", true, 1, 1000000).value_or(0);
-            v.grouped_gemm_tile_k = r.integer("tile_k", true, 1, 1000000).value_or(0);
-            v.grouped_gemm_tile_n = r.integer("tile_n", true, 1, 1000000).value_or(0);
+            // Three calls a matrix (forward, dlhs, drhs), each [tile_m, tile_k, tile_n] of whole positive numbers.
+            auto tiles = [&](const std::string& key, std::array<std::array<int, 3>, 3>& out) {
+                const json* a = r.raw(key);
+                if (!a) {
+                    r.error(key, "required field is missing");
+                    return;
+                }
+                bool ok = a->is_array() && a->size() == 3;
+                for (size_t i = 0; ok && i < 3; ++i) {
+                    const json& call = (*a)[i];
+                    ok = call.is_array() && call.size() == 3;
+                    for (size_t j = 0; ok && j < 3; ++j) {
+                        ok = call[j].is_number() && call[j].get<double>() >= 1 && call[j].get<double>() <= 1e6 &&
+                             call[j].get<double>() == std::floor(call[j].get<double>());
+                        if (ok) out[i][j] = static_cast<int>(call[j].get<double>());
+                    }
+                }
+                if (!ok)
+                    r.error(key, "expected three tiles, forward, dlhs and drhs, each [tile_m, tile_k, tile_n] of whole numbers 1 to 1000000");
+            };
+            tiles("wi", v.grouped_gemm_wi);
+            tiles("wo", v.grouped_gemm_wo);
         });
         if (v.grouped_gemm_rows > 0) w.given.push_back("train.grouped_gemm");
         // Only pretraining searches model-parallel layouts (plan_training.cpp train_points); a fine-tune or an RL trainer
@@ -666,9 +685,12 @@ std::string workload_to_json(const Workload& w) {
     {
         json& g = j["train"]["grouped_gemm"];
         g["rows"] = w.train.grouped_gemm_rows;
-        g["tile_rows"] = w.train.grouped_gemm_tile_rows;
-        g["tile_k"] = w.train.grouped_gemm_tile_k;
-        g["tile_n"] = w.train.grouped_gemm_tile_n;
+        for (const auto& [key, tiles] : {std::pair<const char*, const std::array<std::array<int, 3>, 3>*>{"wi", &w.train.grouped_gemm_wi},
+                                         {"wo", &w.train.grouped_gemm_wo}}) {
+            json calls = json::array();
+            for (const auto& call : *tiles) calls.push_back(json::array({call[0], call[1], call[2]}));
+            g[key] = calls;
+        }
     }
     if (given("train.offload_activation_layers")) j["train"]["offload_activation_layers"] = w.train.offload_activation_layers;
     if (given("train.runtime")) j["train"]["runtime"] = w.train.runtime;

@@ -3,6 +3,7 @@
 // Usage: Roofline r = roofline(flops, bytes, peak_flop_per_s * eff, bandwidth_bytes_per_s * eff);
 //        r.time_s, r.compute_bound
 #pragma once
+#include <array>
 #include <string>
 
 #include "hwplan/model.h"
@@ -68,11 +69,14 @@ double training_flops_per_token(const ModelArch& arch, double active_params, dou
 // k and n run in whole tiles: ceil(k / tile_k) tile_k / k and ceil(n / tile_n) tile_n / n. 1 when any input is not positive.
 double grouped_gemm_tile_factor(double rows, int groups, int tile_rows, int tile_k, int tile_n, double k, double n);
 
-// The routed experts' FLOP-weighted tile factor over one MoE block's calls (MaxText moe.py sparse_matmul: wi_0 and wi_1,
-// hidden -> expert width, for a gated MLP, one such call otherwise, and wo, expert width -> hidden), all at one tile; the
-// backward's products are taken at the forward's factor (for gpt-oss-120b on Ironwood tokamax's tuned tiles for the
-// transposed and weight-gradient calls have the same row tile and padding). 1 for a model without routed experts.
-double routed_expert_tile_factor(const ModelArch& arch, double rows, int groups, int tile_rows, int tile_k, int tile_n);
+// The routed experts' FLOP-weighted tile factor over one MoE block's grouped GEMMs (MaxText moe.py sparse_matmul: wi_0 and
+// wi_1, hidden -> expert width, for a gated MLP, one such call otherwise, and wo, expert width -> hidden), each run three
+// times, forward, input gradient (dlhs) and weight gradient (drhs), all of equal FLOPs. `wi` and `wo` give each call's
+// kernel tile (tile_m, tile_k, tile_n), in that order: tile_k runs over the call's contraction and tile_n over its output,
+// so for wi forward k = hidden, n = width; dlhs k = width, n = hidden; drhs (tgmm: rows contracted) k = hidden, n = width;
+// for wo the two widths swap. 1 for a model without routed experts or without rows.
+double routed_expert_tile_factor(const ModelArch& arch, double rows, int groups, const std::array<std::array<int, 3>, 3>& wi,
+                                 const std::array<std::array<int, 3>, 3>& wo);
 
 // FLOPs per token the routed experts' GEMMs take in a training step without recomputation: 6 (full) or 4 (adapters) x
 // the active experts' weights a token meets (moe layers x active experts x 2 or 3 matrices x hidden x expert width).
