@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 
 #include "test_archs.h"
@@ -178,6 +179,47 @@ TEST(ElementwiseKernels, RoutedBlocksPermuteTheirTokens) {
     moe.moe.dense_layers = 1; // a dense first block: its own MLP (14336, one activation) and no permutation
     EXPECT_DOUBLE_EQ(training_elementwise_elements_per_token(moe, false),
                      12315136.0 - (151552.0 + 225280.0) + (16384.0 + 24576.0 + 3 * 14336.0) + (49152.0 + 5 * 14336.0));
+}
+
+// A tiled grouped GEMM (tokamax ragged_dot / megablox gmm) executes whole tiles. By hand, gpt-oss-120b on one Ironwood
+// TensorCore (tokamax's tuned tiles for the call (327680, 2880, 2880, 128): 512 x 2944 x 1536, the weight gradient's
+// 512 x 2944 x 768): 327,680 / 512 = 640 row tiles, 127 more visits for the groups starting inside one: 767 / 640 =
+// 1.1984375; 2,880 in 2,944: 1.0222...; 2,880 in two 1,536 (or four 768) tiles, 3,072: 1.0666...; product 1.30674074
+// for every call. Aligned rows in one group and whole tiles: 1. Its routed experts' training FLOPs: 6 x 36 layers x 4
+// experts x 3 matrices x 2,880^2 = 21,499,084,800 a token.
+// DeepSeek-V3 (h 7,168, f 2,048; 262,144 rows in 256 groups; tokamax's tuned tiles, none padding a width): row tiles of
+// 256 give (1,024 + 255) / 1,024 = 1.2490234, of 512 (512 + 255) / 512 = 1.4980469, of 128 (2,048 + 255) / 2,048 =
+// 1.1245117; up (256, 256, 512 rows) 1.3320313, down (128, 256, 256) 1.2075195, gated (2 up + down) / 3 = 1.2905273.
+// The roles: h 1,000 and f 3,000 at tiles 512 x 1,024 x 2,048 in one aligned group: a call contracting h and writing f
+// pads 1.024 x 4,096/3,000 = 1.3981013, one contracting f and writing h 3,072/3,000 x 2,048/1,000 = 2.097152; up (h->f,
+// f->h, h->f) 1.6311182, down (f->h, h->f, f->h) 1.8641351, gated 1.7087905.
+TEST(GroupedGemmTiles, RowTilesRevisitedAtGroupStartsAndWidthsPadded) {
+    EXPECT_NEAR(grouped_gemm_tile_factor(327680, 128, 512, 2944, 1536, 2880, 2880), 1.30674074, 1e-7);
+    EXPECT_NEAR(grouped_gemm_tile_factor(327680, 128, 512, 2944, 768, 2880, 2880), 1.30674074, 1e-7);
+    EXPECT_DOUBLE_EQ(grouped_gemm_tile_factor(2048, 1, 512, 128, 128, 1024, 1024), 1.0);
+    EXPECT_DOUBLE_EQ(grouped_gemm_tile_factor(0, 128, 512, 2944, 1536, 2880, 2880), 1.0); // not given
+    using Calls = std::array<std::array<int, 3>, 3>;
+    ModelArch oss = test::llama31_8b();
+    oss.layers = 36;
+    oss.hidden = 2880;
+    oss.has_moe = true;
+    oss.moe = {.experts = 128, .active_experts = 4, .expert_intermediate = 2880};
+    const Calls oss_tiles{{{512, 2944, 1536}, {512, 2944, 1536}, {512, 2944, 768}}};
+    EXPECT_NEAR(routed_expert_tile_factor(oss, 327680, 128, oss_tiles, oss_tiles), 1.30674074, 1e-7);
+    EXPECT_DOUBLE_EQ(routed_expert_training_flops_per_token(oss, TrainMethod::full), 21499084800.0);
+    ModelArch dsv3 = oss;
+    dsv3.hidden = 7168;
+    dsv3.moe = {.experts = 256, .active_experts = 8, .expert_intermediate = 2048};
+    EXPECT_NEAR(routed_expert_tile_factor(dsv3, 262144, 256, Calls{{{256, 7168, 512}, {256, 2048, 1792}, {512, 1024, 2048}}},
+                                          Calls{{{128, 2048, 3584}, {256, 7168, 512}, {256, 2048, 1024}}}),
+                1.2905273, 1e-7);
+    ModelArch uneven = oss;
+    uneven.hidden = 1000;
+    uneven.moe.expert_intermediate = 3000;
+    const Calls same{{{512, 1024, 2048}, {512, 1024, 2048}, {512, 1024, 2048}}};
+    EXPECT_NEAR(routed_expert_tile_factor(uneven, 4096, 1, same, same), 1.7087905, 1e-6);
+    EXPECT_DOUBLE_EQ(routed_expert_tile_factor(test::llama31_8b(), 327680, 128, oss_tiles, oss_tiles), 1.0); // dense: no experts
+    EXPECT_DOUBLE_EQ(routed_expert_training_flops_per_token(test::llama31_8b(), TrainMethod::full), 0.0);
 }
 
 // QLoRA dequantizes its frozen NF4 base on every use (bitsandbytes MatMul4Bit: forward and backward, and a

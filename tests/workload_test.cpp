@@ -270,6 +270,35 @@ TEST(Workload, RematTensorsReadsStatesFullRecomputationAndRoundTrips) {
     EXPECT_EQ(on_device.workload.train.checkpointing, Checkpointing::full);
 }
 
+// train.grouped_gemm (the routed experts' grouped GEMMs as a tiled kernel runs them) reads its rows and three tiles a matrix,
+// round-trips, and wants both matrices' three tiles of three whole numbers.
+TEST(Workload, GroupedGemmReadsRoundTripsAndWantsEveryTile) {
+    const auto p = parse_workload(R"({"stage": "pretrain", "model": "deepseek-v3",
+        "train": {"grouped_gemm": {"rows": 262144, "wi": [[256, 7168, 512], [256, 2048, 1792], [512, 1024, 2048]],
+                                   "wo": [[128, 2048, 3584], [256, 7168, 512], [256, 2048, 1024]]}}})", catalog());
+    ASSERT_TRUE(p.issues.empty()) << to_string(p.issues[0]);
+    EXPECT_DOUBLE_EQ(p.workload.train.grouped_gemm_rows, 262144);
+    EXPECT_EQ(p.workload.train.grouped_gemm_wi[1][2], 1792);
+    EXPECT_EQ(p.workload.train.grouped_gemm_wo[0][0], 128);
+    const auto again = parse_workload(workload_to_json(p.workload), catalog());
+    ASSERT_TRUE(again.issues.empty()) << to_string(again.issues[0]);
+    EXPECT_DOUBLE_EQ(again.workload.train.grouped_gemm_rows, 262144);
+    EXPECT_EQ(again.workload.train.grouped_gemm_wi, p.workload.train.grouped_gemm_wi);
+    EXPECT_EQ(again.workload.train.grouped_gemm_wo, p.workload.train.grouped_gemm_wo);
+    const auto missing = parse_workload(R"({"stage": "pretrain", "model": "deepseek-v3",
+        "train": {"grouped_gemm": {"rows": 262144, "wi": [[256, 7168, 512], [256, 2048, 1792], [512, 1024, 2048]]}}})", catalog());
+    ASSERT_FALSE(missing.issues.empty());
+    EXPECT_EQ(missing.issues[0].path, "train.grouped_gemm.wo");
+    EXPECT_EQ(missing.issues[0].message, "required field is missing");
+    const auto two = parse_workload(R"({"stage": "pretrain", "model": "deepseek-v3",
+        "train": {"grouped_gemm": {"rows": 262144, "wi": [[256, 7168, 512], [256, 2048, 1792]],
+                                   "wo": [[128, 2048, 3584], [256, 7168, 512], [256, 2048, 1024.5]]}}})", catalog());
+    ASSERT_EQ(two.issues.size(), 2u);
+    EXPECT_EQ(two.issues[0].path, "train.grouped_gemm.wi");
+    EXPECT_EQ(two.issues[0].message, "expected three tiles, forward, dlhs and drhs, each [tile_m, tile_k, tile_n] of whole numbers 1 to 1000000");
+    EXPECT_EQ(two.issues[1].path, "train.grouped_gemm.wo");
+}
+
 // train.lora_targets names the layers the recipe adapted (memory.h LoraTargets); it reads, round-trips and rejects other names.
 TEST(Workload, LoraTargetsReadsAndRoundTrips) {
     const auto p = parse_workload(R"({"stage": "finetune", "model": "llama-2-7b", "train": {"method": "lora", "lora_targets": "query-value"}})", catalog());

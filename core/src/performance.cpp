@@ -91,6 +91,34 @@ double training_flops_per_token(const ModelArch& arch, double active_params, dou
     return per_token;
 }
 
+double grouped_gemm_tile_factor(double rows, int groups, int tile_rows, int tile_k, int tile_n, double k, double n) {
+    if (rows <= 0 || groups <= 0 || tile_rows <= 0 || tile_k <= 0 || tile_n <= 0 || k <= 0 || n <= 0) return 1.0;
+    const double tiles_m = rows / tile_rows;
+    const double visits = std::ceil(tiles_m) + (groups - 1);
+    const double pad_k = std::ceil(k / tile_k) * tile_k / k, pad_n = std::ceil(n / tile_n) * tile_n / n;
+    return visits / tiles_m * pad_k * pad_n;
+}
+
+double routed_expert_tile_factor(const ModelArch& arch, double rows, int groups, const std::array<std::array<int, 3>, 3>& wi,
+                                 const std::array<std::array<int, 3>, 3>& wo) {
+    if (!arch.has_moe || arch.moe.active_experts <= 0 || arch.moe.expert_intermediate <= 0 || rows <= 0) return 1.0;
+    const double h = arch.hidden, f = arch.moe.expert_intermediate;
+    auto call = [&](const std::array<int, 3>& t, double k, double n) { return grouped_gemm_tile_factor(rows, groups, t[0], t[1], t[2], k, n); };
+    // forward (k, n), dlhs (n, k), drhs (k, n): the input gradient contracts over the forward's output
+    const double up = (call(wi[0], h, f) + call(wi[1], f, h) + call(wi[2], h, f)) / 3.0;
+    const double down = (call(wo[0], f, h) + call(wo[1], h, f) + call(wo[2], f, h)) / 3.0;
+    const double up_calls = arch.mlp == MlpKind::gated ? 2.0 : 1.0; // each h x f: equal FLOPs to the down projection's f x h
+    return (up_calls * up + down) / (up_calls + 1.0);
+}
+
+double routed_expert_training_flops_per_token(const ModelArch& arch, TrainMethod method) {
+    if (!arch.has_moe || arch.moe.active_experts <= 0) return 0.0;
+    const int moe_layers = std::max(0, arch.layers - arch.moe.dense_layers);
+    const double matrices = arch.mlp == MlpKind::gated ? 3.0 : 2.0;
+    const double weights = double(moe_layers) * arch.moe.active_experts * matrices * arch.hidden * double(arch.moe.expert_intermediate);
+    return (method == TrainMethod::full ? 6.0 : 4.0) * weights;
+}
+
 namespace {
 
 // One MLP's GEMM operands per token: FC1 (gate and up when gated) reads `hidden` and writes its width, FC2 reads

@@ -658,7 +658,28 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                      ? training_elementwise_time_s(arch, tokens_per_step / n, recompute == Checkpointing::full,
                                                                    a.training_elementwise_bytes_per_element * (fp32 ? 2.0 : 1.0), d.bandwidth_bytes_per_s)
                                      : 0.0;
-    const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + dequant_s + overhead_s;
+    // The routed experts' grouped GEMMs as a tiled kernel runs them (train.grouped_gemm; performance.h grouped_gemm_tile_factor,
+    // read from tokamax's megablox kernel): the row tiles its group boundaries revisit and the padded contraction and output
+    // tiles are MXU work beyond the useful FLOPs the basis prices, so they run at the GEMMs' basis (recomputation scaling it
+    // as it scales the GEMMs). The groups are one device's experts: all, or experts / the pinned expert-parallel size.
+    const int local_experts = arch.has_moe ? std::max(1, arch.moe.experts / std::max(1, t.expert_parallel)) : 0;
+    const double tile_factor = t.grouped_gemm_rows > 0 && arch.has_moe
+                                   ? routed_expert_tile_factor(arch, t.grouped_gemm_rows, local_experts, t.grouped_gemm_wi, t.grouped_gemm_wo)
+                                   : 1.0;
+    const double expert_tile_s = tile_factor > 1 && peak.flop_per_s > 0
+                                     ? tokens_per_step / n * (tile_factor - 1) * routed_expert_training_flops_per_token(arch, t.method) *
+                                           recompute_ratio / peak.achieved(mfu, a)
+                                     : 0.0;
+    if (e.explain && t.grouped_gemm_rows > 0)
+        c.notes.push_back(arch.has_moe ? "routed experts' grouped GEMMs (train.grouped_gemm): " + format_sig(t.grouped_gemm_rows, 6) + " rows a call in " +
+                                             std::to_string(local_experts) + " expert groups, forward tiles " + std::to_string(t.grouped_gemm_wi[0][0]) + " x " +
+                                             std::to_string(t.grouped_gemm_wi[0][1]) + " x " + std::to_string(t.grouped_gemm_wi[0][2]) +
+                                             " (up) and " + std::to_string(t.grouped_gemm_wo[0][0]) + " x " + std::to_string(t.grouped_gemm_wo[0][1]) + " x " +
+                                             std::to_string(t.grouped_gemm_wo[0][2]) + " (down): the kernel executes " + format_sig(tile_factor, 4) +
+                                             " x their useful FLOPs over the forward and both gradients (a row tile again for each group starting "
+                                             "inside one, contraction and output in whole tiles), " + format_sig(expert_tile_s, 3) + " s a step at the GEMMs' basis"
+                                       : "train.grouped_gemm is given but the model has no routed experts: nothing priced");
+    const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + dequant_s + overhead_s + expert_tile_s;
     // Layer-wise activation offload (train.offload_activation_layers): each micro-batch copies the offloaded blocks' saved
     // activations to host memory and back over the device's host link (catalog host_link, half its quoted bandwidth each way),
     // on Transformer Engine's offload stream beside the compute; only what the compute waits for is added to the step

@@ -411,6 +411,34 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
                 t.error(field, "cannot be combined with train.layout.pipeline_parallel " + std::to_string(v.pipeline_parallel) +
                                    ": Megatron-Core has no pipeline parallelism with CPU offloading; pin pipeline_parallel 1 or leave it out");
         }
+        // The routed experts' grouped GEMMs as a tiled kernel runs them (MaxText sparse_matmul: megablox gmm / tokamax
+        // ragged_dot): the rows one call sees and its tile, rows x contraction x output (performance.h grouped_gemm_tile_factor).
+        t.object("grouped_gemm", false, [&](Reader& r) {
+            v.grouped_gemm_rows = r.number("rows", true, 1, 1e12).value_or(0);
+            // Three calls a matrix (forward, dlhs, drhs), each [tile_m, tile_k, tile_n] of whole positive numbers.
+            auto tiles = [&](const std::string& key, std::array<std::array<int, 3>, 3>& out) {
+                const json* a = r.raw(key);
+                if (!a) {
+                    r.error(key, "required field is missing");
+                    return;
+                }
+                bool ok = a->is_array() && a->size() == 3;
+                for (size_t i = 0; ok && i < 3; ++i) {
+                    const json& call = (*a)[i];
+                    ok = call.is_array() && call.size() == 3;
+                    for (size_t j = 0; ok && j < 3; ++j) {
+                        ok = call[j].is_number() && call[j].get<double>() >= 1 && call[j].get<double>() <= 1e6 &&
+                             call[j].get<double>() == std::floor(call[j].get<double>());
+                        if (ok) out[i][j] = static_cast<int>(call[j].get<double>());
+                    }
+                }
+                if (!ok)
+                    r.error(key, "expected three tiles, forward, dlhs and drhs, each [tile_m, tile_k, tile_n] of whole numbers 1 to 1000000");
+            };
+            tiles("wi", v.grouped_gemm_wi);
+            tiles("wo", v.grouped_gemm_wo);
+        });
+        if (v.grouped_gemm_rows > 0) w.given.push_back("train.grouped_gemm");
         // Only pretraining searches model-parallel layouts (plan_training.cpp train_points); a fine-tune or an RL trainer
         // is planned data parallel with ZeRO/FSDP sharding, so a pin there would be ignored: said, not dropped.
         if (t.raw("layout") && w.stage != Stage::pretrain)
@@ -653,6 +681,17 @@ std::string workload_to_json(const Workload& w) {
     if (given("train.offload_activations")) j["train"]["offload_activations"] = w.train.offload_activations;
     if (given("train.remat_tensors"))
         for (const auto& [k, v] : w.train.remat_tensors) j["train"]["remat_tensors"][k] = v;
+    if (given("train.grouped_gemm"))
+    {
+        json& g = j["train"]["grouped_gemm"];
+        g["rows"] = w.train.grouped_gemm_rows;
+        for (const auto& [key, tiles] : {std::pair<const char*, const std::array<std::array<int, 3>, 3>*>{"wi", &w.train.grouped_gemm_wi},
+                                         {"wo", &w.train.grouped_gemm_wo}}) {
+            json calls = json::array();
+            for (const auto& call : *tiles) calls.push_back(json::array({call[0], call[1], call[2]}));
+            g[key] = calls;
+        }
+    }
     if (given("train.offload_activation_layers")) j["train"]["offload_activation_layers"] = w.train.offload_activation_layers;
     if (given("train.runtime")) j["train"]["runtime"] = w.train.runtime;
     if (given("train.attention")) j["train"]["attention"] = w.train.attention;

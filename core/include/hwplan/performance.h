@@ -3,6 +3,7 @@
 // Usage: Roofline r = roofline(flops, bytes, peak_flop_per_s * eff, bandwidth_bytes_per_s * eff);
 //        r.time_s, r.compute_bound
 #pragma once
+#include <array>
 #include <string>
 
 #include "hwplan/model.h"
@@ -59,6 +60,27 @@ double prefill_flops(const ModelArch& arch, double active_params, double prompt)
 double training_flops_per_token(const ModelArch& arch, double active_params, double seq_len, TrainMethod method,
                                  Checkpointing checkpointing, double attention_ratio = 1.0, double recompute_share = 1.0,
                                  bool attention_recomputed = true);
+
+// Executed over useful work of one tiled grouped GEMM (a megablox gmm or tokamax ragged_dot: MaxText's sparse_matmul) of
+// `rows` rows in `groups` contiguous groups, contraction k, output n, tile tile_rows x tile_k x tile_n. The kernel visits each
+// row tile once for the group that owns it and once more for every group that starts inside it (tokamax
+// pallas_mosaic_tpu_kernel.py make_group_metadata: "tiles_m <= group_tiles.sum() <= tiles_m + num_groups - 1"); routing
+// puts the group boundaries at arbitrary rows, so the upper end: (ceil(rows / tile_rows) + groups - 1) / (rows / tile_rows).
+// k and n run in whole tiles: ceil(k / tile_k) tile_k / k and ceil(n / tile_n) tile_n / n. 1 when any input is not positive.
+double grouped_gemm_tile_factor(double rows, int groups, int tile_rows, int tile_k, int tile_n, double k, double n);
+
+// The routed experts' FLOP-weighted tile factor over one MoE block's grouped GEMMs (MaxText moe.py sparse_matmul: wi_0 and
+// wi_1, hidden -> expert width, for a gated MLP, one such call otherwise, and wo, expert width -> hidden), each run three
+// times, forward, input gradient (dlhs) and weight gradient (drhs), all of equal FLOPs. `wi` and `wo` give each call's
+// kernel tile (tile_m, tile_k, tile_n), in that order: tile_k runs over the call's contraction and tile_n over its output,
+// so for wi forward k = hidden, n = width; dlhs k = width, n = hidden; drhs (tgmm: rows contracted) k = hidden, n = width;
+// for wo the two widths swap. 1 for a model without routed experts or without rows.
+double routed_expert_tile_factor(const ModelArch& arch, double rows, int groups, const std::array<std::array<int, 3>, 3>& wi,
+                                 const std::array<std::array<int, 3>, 3>& wo);
+
+// FLOPs per token the routed experts' GEMMs take in a training step without recomputation: 6 (full) or 4 (adapters) x
+// the active experts' weights a token meets (moe layers x active experts x 2 or 3 matrices x hidden x expert width).
+double routed_expert_training_flops_per_token(const ModelArch& arch, TrainMethod method);
 
 // Time FP8 training spends outside the GEMMs on its operands, per device: tokens x GEMM operand elements per
 // token x bytes moved per element / memory bandwidth (one formula, fp8_cast_time_s). Transformer Engine casts

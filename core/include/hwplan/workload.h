@@ -4,6 +4,7 @@
 // ../shared/examples/workloads/ and rejects bad input with the field's path and the reason.
 // Usage: WorkloadParse p = parse_workload(text, catalog);  if (p.issues.empty()) plan(p.workload, ...);
 #pragma once
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -114,6 +115,14 @@ struct TrainSpec {
     // mla_q, mla_kv); a name not given keeps base.yml's default (decoder_layer_input "device", the rest "remat"). Empty: not
     // given. Giving it states the run's recomputation: full from each block's input, less what it saves (memory.h RematTensors).
     std::map<std::string, std::string> remat_tensors;
+    // The routed experts' grouped GEMMs as a tiled kernel runs them (train.grouped_gemm; MaxText's sparse_matmul: megablox
+    // gmm or tokamax ragged_dot, which execute whole tiles): the rows one call sees (tokens on one device per micro-batch x
+    // active experts: the kernel's m) and, for the up projection(s) `wi` and the down projection `wo`, the tile of each of
+    // its three calls, forward, input gradient (dlhs) and weight gradient (drhs), as the kernel's (tile_m, tile_k, tile_n):
+    // rows x contraction x output (tgmm: rows, then the two weight dimensions). rows 0 = not given (the plan prices the
+    // expert GEMMs at their useful FLOPs). performance.h routed_expert_tile_factor gives what the tiles execute.
+    double grouped_gemm_rows = 0;
+    std::array<std::array<int, 3>, 3> grouped_gemm_wi{}, grouped_gemm_wo{};
     // [runtime profile] (issue 9): which trainer's storage rules apply (catalog/runtimes.json) and the
     // attention implementation. "" = the catalog's default profile for the method / the profile's attention.
     std::string runtime;                     // "hf-peft", "qlora-reference", "torchtune"
