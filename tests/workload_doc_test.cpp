@@ -210,4 +210,25 @@ TEST(WorkloadDocPath, RemovingTheLastEntryRemovesTheListAndItsEmptySection) {
     EXPECT_EQ(s.workload.dump(), s.default_json);
 }
 
+// A grouped GEMM's tiles (train.grouped_gemm.wi/.wo) are typed as nine whole numbers; the form writes the core's
+// [[tile_m, tile_k, tile_n] x 3] and reads it back the same way. Anything else goes in as typed, for the core to name.
+TEST(WorkloadDocPath, GroupedGemmTilesAreNineNumbersAndRoundTrip) {
+    AppState s = fresh();
+    // DeepSeek-V3's forward, dlhs and drhs tiles of wi in an Ironwood recipe (tests/validation/cases, tpu-recipes-ironwood).
+    EXPECT_TRUE(set_tiles(s, "train.grouped_gemm.wi", "128 7168 2048, 256 2048 3584; 256x1792x2048"));
+    EXPECT_EQ(s.workload["train"]["grouped_gemm"]["wi"],
+              (nlohmann::json{{128, 7168, 2048}, {256, 2048, 3584}, {256, 1792, 2048}}));
+    sync_text(s);
+    EXPECT_EQ(std::string(s.text["train.grouped_gemm.wi"].data()), "128 7168 2048, 256 2048 3584, 256 1792 2048");
+    EXPECT_EQ(std::string(s.text["train.grouped_gemm.wo"].data()), "");
+    // Eight numbers, a sign or a letter: kept as text, so the core's reader names train.grouped_gemm.wi.
+    EXPECT_TRUE(set_tiles(s, "train.grouped_gemm.wi", "128 7168 2048, 256 2048 3584, 256 1792"));
+    EXPECT_EQ(s.workload["train"]["grouped_gemm"]["wi"], "128 7168 2048, 256 2048 3584, 256 1792");
+    EXPECT_TRUE(set_tiles(s, "train.grouped_gemm.wi", "-128 7168 2048, 256 2048 3584, 256 1792 2048"));
+    EXPECT_TRUE(s.workload["train"]["grouped_gemm"]["wi"].is_string());
+    // Emptied: the key goes, and with it the emptied section.
+    EXPECT_TRUE(set_tiles(s, "train.grouped_gemm.wi", " "));
+    EXPECT_EQ(field(s.workload, "train.grouped_gemm"), nullptr);
+}
+
 } // namespace hwplan::ui

@@ -336,5 +336,30 @@ test('the Engine and layout section sets the runtime and layout keys the CLI tak
   assert.deepEqual(doc.train.remat_tensors, { decoder_layer_input: 'offload', key_proj: 'device' });
   assert.deepEqual(await planOf(page), cliPlanOf(doc), 'the MaxText remat document is planned as `hwplan plan` plans it');
   await shot(page, 'engine-remat-1280x800');
+
+  // MaxText's grouped GEMMs of the routed experts (train.grouped_gemm): the rows a call sees and each matrix's three tiles,
+  // typed as nine numbers, as the Ironwood gpt-oss-120b recipe sets them (tests/validation/cases/training/tpu-recipes-
+  // ironwood-gpt-oss-120b-bf16-seq8192-64xtpu-v7-tokens-per-s.json).
+  await page.evaluate(() => window.hwplanPage.loadWorkload(JSON.stringify({ stage: 'pretrain', model: 'gpt-oss-120b', precision: 'bf16',
+    train: { method: 'full', runtime: 'maxtext', offload_activations: true, seq_len: 8192, micro_batch: 20, global_batch: 1280, zero_stage: 3,
+             layout: { tensor_parallel: 1, pipeline_parallel: 1, context_parallel: 1, expert_parallel: 1 } },
+    hardware: { devices: ['tpu-v7'], count: 64 } })));
+  await page.waitForFunction(() => window.hwplanPage.workload().model === 'gpt-oss-120b' && window.hwplanUi['engine'], null, { timeout: T.step });
+  await open();
+  await reveal(page, 'grouped_gemm.rows');
+  await typeInto(page, 'grouped_gemm.rows', '327680');
+  await reveal(page, 'grouped_gemm.wi');
+  await typeInto(page, 'grouped_gemm.wi', '512 2944 1536, 512 2944 1536, 512 2944 768');
+  await reveal(page, 'grouped_gemm.wo');
+  await typeInto(page, 'grouped_gemm.wo', '512 2944 1536, 512 2944 1536, 512 2944 768');
+  await page.waitForFunction(() => Array.isArray(window.hwplanPage.workload().train?.grouped_gemm?.wo) &&
+                                   /^Plan: /.test(document.getElementById('hwplan-status').textContent), null, { timeout: T.step });
+  doc = await workload(page);
+  assert.deepEqual(doc.train.grouped_gemm, { rows: 327680, wi: [[512, 2944, 1536], [512, 2944, 1536], [512, 2944, 768]],
+                                             wo: [[512, 2944, 1536], [512, 2944, 1536], [512, 2944, 768]] });
+  const moePlan = await planOf(page);
+  assert.deepEqual(moePlan, cliPlanOf(doc), 'the grouped-GEMM document is planned as `hwplan plan` plans it');
+  assert.ok(moePlan.plan.candidates[0].notes.some((n) => n.startsWith("routed experts' grouped GEMMs")), 'the plan prices the tiles');
+  await shot(page, 'engine-grouped-gemm-1280x800');
   assert.deepEqual(problems, []);
 });

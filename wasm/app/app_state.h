@@ -57,7 +57,7 @@ struct AppState {
     nlohmann::json workload;           // docs/workload.md form; edited in place by the form
     std::string scenario_id;           // the scenario it was loaded from ("" = none / edited away)
     std::string scenario_json;         // that scenario's workload, compact (to tell "still the scenario")
-    std::map<std::string, std::array<char, 48>> text; // field path -> text as typed (numbers)
+    std::map<std::string, std::array<char, 80>> text; // field path -> text as typed (numbers; a grouped GEMM's three tiles)
     std::string edit_before;           // the text of the number field being edited as it was when opened (Ctrl+Z goes back to it)
     std::vector<std::string> undo;     // earlier states: {workload, team} as compact JSON, newest last (workload_doc.cpp)
     std::string notice;                // a visible message (bad link, bad import); "" = none

@@ -6,6 +6,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdarg>
 #include <string>
 #include <string_view>
@@ -59,7 +60,7 @@ void show_issues(const AppState& state, const std::string& path, std::set<const 
 }
 
 // A number input for `path` (text as typed, kept in state.text), tinted when the core has a problem there.
-void number_box(AppState& state, const std::string& path, const std::string& name) {
+void number_box(AppState& state, const std::string& path, const std::string& name, bool tiles = false) {
     auto& buf = state.text[path];
     const std::string id = "##" + path;
     const bool bad = !issues_at(state, path).empty();
@@ -78,10 +79,10 @@ void number_box(AppState& state, const std::string& path, const std::string& nam
     }
     if (ImGui::IsItemActive() && ImGui::IsKeyChordPressed(ImGuiMod_Ctrl | ImGuiKey_Z) && state.edit_before != buf.data()) {
         std::snprintf(buf.data(), buf.size(), "%s", state.edit_before.c_str());
-        set_field(state, path, buf.data());
+        tiles ? set_tiles(state, path, buf.data()) : set_field(state, path, buf.data());
         if (ImGuiInputTextState* input = ImGui::GetInputTextState(ImGui::GetItemID())) input->ReloadUserBufAndSelectAll();
     } else if (ImGui::IsItemEdited()) {
-        set_field(state, path, buf.data());
+        tiles ? set_tiles(state, path, buf.data()) : set_field(state, path, buf.data());
     }
     publish(state, name);
     if (ImGui::IsItemActive()) state.active_widget = name;
@@ -308,6 +309,15 @@ constexpr const char* kRematTensorHelp =
     "MaxText's custom remat policy (remat_policy=custom), as a recipe passes it: each named tensor kept on the device, "
     "offloaded to host memory, or recomputed in the backward pass; the rest of each block is recomputed from its input. "
     "Default: MaxText base.yml's (the block input on the device, the rest recomputed). Key train.remat_tensors.";
+constexpr const char* kGroupedRowsHelp =
+    "MaxText's routed experts run as grouped GEMMs (sparse_matmul: megablox gmm or tokamax ragged_dot): the rows one call "
+    "sees (tokens x experts per token on a device; 262144 for DeepSeek-V3's 4096 x 8 x 8 in an Ironwood recipe). With the "
+    "tiles below, the plan prices the padding of each expert's rows to whole tiles. A model with no routed experts ignores "
+    "it. Default: none (dense-equivalent expert matmuls). Key train.grouped_gemm.rows.";
+constexpr const char* kGroupedTilesHelp =
+    "The kernel's tiles for the three calls of this matrix, forward, dlhs and drhs, each tile_m tile_k tile_n (nine whole "
+    "numbers: \"128 7168 2048, 256 2048 3584, 256 1792 2048\"), as the recipe's sparse_matmul tiling sets them (wi: the "
+    "gate and up projection, wo: the down projection). Needed with the rows. Keys train.grouped_gemm.wi and .wo.";
 constexpr const char* kEmbedRuntimeHelp =
     "How the encoder runs: a fused engine (tensorrt), or a framework whose element-wise kernels, score matrices and launches "
     "the plan counts per layer (pytorch-eager, tensorflow-xla), or AWS Neuron's compiled graph, whose element-wise work runs on "
@@ -366,6 +376,19 @@ void engine_section(AppState& state, const Catalog& cat, unsigned stage_bit, std
                              n == "decoder_layer_input" ? "device" : "remat", shown);
             }
             show_issues(state, "train.remat_tensors", shown);
+        }
+        // MaxText's grouped GEMMs of the routed experts (train.grouped_gemm): the rows a call sees and each matrix's tiles.
+        if (maxtext || field(state.workload, "train.grouped_gemm")) {
+            section_heading("MaxText grouped GEMM (routed experts)");
+            row_label(state, "grouped_gemm.rows", "Rows a call", kGroupedRowsHelp, kNumberWidth);
+            number_box(state, "train.grouped_gemm.rows", "grouped_gemm.rows");
+            for (const auto& [key, label] : {std::pair<const char*, const char*>{"wi", "Up tiles (wi)"}, {"wo", "Down tiles (wo)"}}) {
+                const std::string path = std::string("train.grouped_gemm.") + key;
+                const std::string name = std::string("grouped_gemm.") + key;
+                row_label(state, name, label, kGroupedTilesHelp, kOwnLine); // nine numbers: the whole row
+                number_box(state, path, name, true);
+            }
+            show_issues(state, "train.grouped_gemm", shown);
         }
     }
     if (stage_bit & kEmbed)
@@ -465,7 +488,9 @@ void row_label(AppState& state, const std::string& name, const char* label, cons
     const float label_w = ImGui::GetItemRectMax().x - start.x; // the label and its "(?)"
     state.widgets[name + ":label"] = {start.x, start.y, label_w, ImGui::GetFrameHeight()};
     const float room = row - label_w - ImGui::GetStyle().ItemSpacing.x;
-    if (room >= kMinInputWidth) {
+    if (std::isinf(input_width)) { // kOwnLine: the whole row, on its own line under the label
+        input = row;
+    } else if (room >= kMinInputWidth) {
         input = std::min(input, room);
         ImGui::SameLine(x0 + row - input);
     } else {

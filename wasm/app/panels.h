@@ -3,6 +3,7 @@
 #pragma once
 #include <imgui.h>
 
+#include <limits>
 #include <string>
 
 #include "app_state.h"
@@ -40,6 +41,9 @@ bool help_marker(const char* text);   // "(?)" with the text on hover; true whil
 // A form row's label (with its help) on the left; the next widget goes right of it, `input_width` wide (<= 0: a
 // share of the row), narrowed to fit or moved under the label when the label leaves too little room, so no
 // label is covered or cut at any width. Publishes the label's rectangle as NAME + ":label".
+// input_width: CSS pixels beside the label (shrunk to the room there; below it when under 90), -1 a choice's share of the
+// row, kOwnLine the whole row on a line of its own under the label.
+constexpr float kOwnLine = std::numeric_limits<float>::infinity();
 void row_label(AppState& state, const std::string& name, const char* label, const char* help, float input_width = -1);
 Rect item_rect();                     // the last item's rectangle
 void publish(AppState& state, const std::string& name); // item_rect() under name

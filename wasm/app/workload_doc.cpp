@@ -226,6 +226,53 @@ void erase_field(AppState& state, const std::string& path) {
     }
 }
 
+std::string tiles_text(const nlohmann::json& doc, const std::string& path) {
+    const nlohmann::json* v = field(doc, path);
+    if (!v) return {};
+    if (v->is_string()) return v->get<std::string>(); // as typed, the core's error beside it
+    std::string out;
+    if (!v->is_array()) return number_text(*v);
+    for (const auto& call : *v) {
+        if (!out.empty()) out += ", ";
+        std::string one;
+        if (call.is_array())
+            for (const auto& x : call) one += (one.empty() ? "" : " ") + number_text(x);
+        out += one;
+    }
+    return out;
+}
+
+bool set_tiles(AppState& state, const std::string& path, const std::string& text) {
+    const std::string before = state.workload.dump();
+    // Nine whole numbers (three calls' [tile_m, tile_k, tile_n]) separated by spaces, commas, semicolons or "x" become the
+    // array the core reads; anything else goes in as typed, and the core names the field and what it expected.
+    std::vector<long long> numbers;
+    bool clean = true;
+    size_t i = 0;
+    while (i < text.size()) {
+        const char c = text[i];
+        if (c >= '0' && c <= '9') {
+            long long n = 0;
+            while (i < text.size() && text[i] >= '0' && text[i] <= '9' && n < 1000000000LL) n = n * 10 + (text[i++] - '0');
+            if (i < text.size() && text[i] >= '0' && text[i] <= '9') clean = false; // absurdly long: left to the core
+            numbers.push_back(n);
+        } else {
+            if (c != ' ' && c != ',' && c != ';' && c != 'x' && c != 'X' && c != '\t') clean = false;
+            ++i;
+        }
+    }
+    if (text.find_first_not_of(" \t") == std::string::npos) {
+        erase_field(state, path);
+    } else if (clean && numbers.size() == 9) {
+        nlohmann::json calls = nlohmann::json::array();
+        for (size_t c = 0; c < 3; ++c) calls.push_back({numbers[3 * c], numbers[3 * c + 1], numbers[3 * c + 2]});
+        set_value(state, path, calls);
+    } else {
+        set_value(state, path, text);
+    }
+    return state.workload.dump() != before;
+}
+
 bool set_field(AppState& state, const std::string& path, const std::string& text) {
     const std::string before = state.workload.dump();
     const auto first = text.find_first_not_of(" \t");
@@ -244,11 +291,17 @@ bool set_field(AppState& state, const std::string& path, const std::string& text
 void sync_text(AppState& state) {
     state.text.clear();
     auto sync = [&](const std::string& path) {
-        std::array<char, 48> buf{};
+        std::array<char, 80> buf{};
         std::snprintf(buf.data(), buf.size(), "%s", field_text(state.workload, path).c_str());
         state.text[path] = buf;
     };
     for (const auto& f : kFields) sync(f.path);
+    sync("train.grouped_gemm.rows");
+    for (const char* path : {"train.grouped_gemm.wi", "train.grouped_gemm.wo"}) {
+        std::array<char, 80> buf{};
+        std::snprintf(buf.data(), buf.size(), "%s", tiles_text(state.workload, path).c_str());
+        state.text[path] = buf;
+    }
     if (const nlohmann::json* owned = field(state.workload, "hardware.owned"); owned && owned->is_array())
         for (size_t i = 0; i < owned->size(); ++i) sync(owned_path(i, "count"));
 }

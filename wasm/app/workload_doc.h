@@ -18,6 +18,10 @@ std::string field_text(const nlohmann::json& doc, const std::string& path);     
 // JSON integer when it is whole (so "2" is 2, never 2.0) and as a float otherwise, anything else is kept
 // as text so the core names the field and the reason. Returns true when the document changed.
 bool set_field(AppState& state, const std::string& path, const std::string& text);
+// A grouped GEMM's three calls' tiles (train.grouped_gemm.wi/.wo) as typed, "128 7168 2048, 256 2048 3584, 256 1792 2048": nine
+// whole numbers become [[m,k,n] x 3]; other text goes in as typed for the core to name. tiles_text writes them back that way.
+bool set_tiles(AppState& state, const std::string& path, const std::string& text);
+std::string tiles_text(const nlohmann::json& doc, const std::string& path);
 void set_value(AppState& state, const std::string& path, const nlohmann::json& value); // a choice (combo)
 void erase_field(AppState& state, const std::string& path);                         // an emptied section or list goes too
 std::string owned_path(size_t row, const char* key); // "hardware.owned[ROW].KEY": a row of the devices you own
