@@ -3,7 +3,9 @@
 // expert parallel), and each candidate must be the first point of its search (serving_search.best for serving,
 // layouts.best for training). Node, not a CMake script: CMake's string(JSON GET) parses the whole plan again for
 // every field it reads (34 s of the sanitizer pass for the bank plan; this reads each document once).
-// Usage: node tests/layouts_agree.mjs HWPLAN_EXE SCENARIO      (exit 0 when they agree, 1 with the reason otherwise)
+// A workload that states hardware.count is planned on that count: `layouts` then shows it as on_devices
+// (devices_from "hardware.count") and that view, not the fewest that fit, must be the plan.
+// Usage: node tests/layouts_agree.mjs HWPLAN_EXE SCENARIO|WORKLOAD.json  (exit 0 when they agree, 1 with the reason otherwise)
 import { execFileSync } from 'node:child_process';
 
 const [exe, scenario] = process.argv.slice(2);
@@ -15,7 +17,8 @@ if (!exe || !scenario) fail('usage: node tests/layouts_agree.mjs HWPLAN_EXE SCEN
 
 function run(command) {
   try {
-    return JSON.parse(execFileSync(exe, [command, '--scenario', scenario, '--format', 'json'],
+    const what = scenario.endsWith('.json') ? [scenario] : ['--scenario', scenario];
+    return JSON.parse(execFileSync(exe, [command, ...what, '--format', 'json'],
                                    { encoding: 'utf8', maxBuffer: 1 << 30 }));
   } catch (e) {
     fail(`hwplan ${command} failed (exit ${e.status ?? '?'}): ${e.stderr ?? e.message}`);
@@ -31,7 +34,9 @@ function rows(p) {
                                   c.layout.data_parallel, c.layout.expert_parallel].join(' ')).sort();
 }
 const fromPlan = rows(plan.plan);
-const fromLayouts = rows(layouts.fewest?.plan);
+const stated = layouts.devices_from === 'hardware.count';
+if (!stated && layouts.devices !== 0) fail(`layouts answered for ${layouts.devices} devices (${layouts.devices_from}) though none was asked`);
+const fromLayouts = rows(stated ? layouts.on_devices?.plan : layouts.fewest?.plan);
 if (fromPlan.join('\n') !== fromLayouts.join('\n')) {
   fail(`plan and layouts disagree:\n  plan:    ${fromPlan.join('; ')}\n  layouts: ${fromLayouts.join('; ')}`);
 }
@@ -55,4 +60,5 @@ for (const c of plan.plan.candidates) {
   }
 }
 if (checked === 0) fail('no candidate carries its search');
-console.log(`${scenario}: ${plan.plan.candidates.length} candidates agree; ${checked} checked against their search's first point`);
+console.log(`${scenario}: ${plan.plan.candidates.length} candidates agree (${stated ? 'on the stated count' : 'the fewest that fit'}); ` +
+            `${checked} checked against their search's first point`);

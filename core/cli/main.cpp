@@ -62,7 +62,8 @@ Usage:
         with the JSON path and the reason.
   hwplan layouts FILE|-|--scenario ID [--devices N] [--format table|json] [--catalog DIR]
         The fewest devices of each kind for the job, with the fastest training layout there; with
-        --devices N, the fastest layout on N devices of each kind (or why none fits, and the nearest).
+        --devices N, the fastest layout on N devices of each kind (or why none fits, and the nearest);
+        a workload stating hardware.count is shown first on that count, as hwplan plan plans it.
   hwplan card FILE|-|--scenario ID [--format markdown|json] [--catalog DIR]
         Lesson 003's one-page workload card (markdown), or the workload's canonical JSON.
   hwplan team FILE|-|--scenario ID [--format markdown|json] [--catalog DIR]
@@ -490,7 +491,9 @@ void print_layout_row(const hwplan::Candidate& c) {
 }
 
 // "The fewest devices of each kind for this job" (the plan's own count, ignoring a fixed count), and with
-// --devices N "the fastest layout on N devices" of each kind; an impossible N says why and lists the fewest.
+// --devices N "the fastest layout on N devices" of each kind; an impossible N says why and lists the fewest. A workload
+// that states hardware.count is planned on that count, as `hwplan plan` plans it, and that view comes first: the fewest
+// that fit are then a comparison, not the plan (--devices N asks about another count and replaces it).
 int cmd_layouts(const std::vector<std::string>& args) {
     std::map<std::string, std::string> opt;
     hwplan::CatalogLoad cat;
@@ -516,6 +519,8 @@ int cmd_layouts(const std::vector<std::string>& args) {
         else
             n = int(*v);
     }
+    const bool stated = n == 0 && why.empty() && parsed.workload.hardware.count > 0; // the workload's own count: the plan's
+    if (stated) n = parsed.workload.hardware.count;
     hwplan::Workload fewest = parsed.workload;
     fewest.hardware.count = 0;
     const hwplan::Plan least = hwplan::plan(fewest, cat.catalog, as, false);
@@ -527,14 +532,24 @@ int cmd_layouts(const std::vector<std::string>& args) {
     }
     if (fmt == "json") {
         std::printf("{\"fewest\": %s, \"on_devices\": %s", hwplan::to_json(least).c_str(), n > 0 ? hwplan::to_json(on_n).c_str() : "null");
-        std::printf(", \"devices\": %d, \"error\": %s}\n", n, why.empty() ? "null" : ("\"" + why + "\"").c_str());
+        std::printf(", \"devices\": %d, \"devices_from\": %s, \"error\": %s}\n", n,
+                    n == 0 ? "null" : stated ? "\"hardware.count\"" : "\"--devices\"", why.empty() ? "null" : ("\"" + why + "\"").c_str());
     } else {
         if (!why.empty()) std::fprintf(stderr, "hwplan: error: %s\n", why.c_str());
-        std::printf("Each kind's count and layout as the plan's search chooses them, without a fixed count (%s):\n%-24s %6s  %-4s %s\n", label.c_str(), "device", "count", "fits",
-                    "layout");
+        const char* header = "%-24s %6s  %-4s %s\n";
+        if (stated) {
+            std::printf("The plan (%s): %d devices of each kind, as the workload states (hardware.count), each with its fastest layout:\n", label.c_str(), n);
+            std::printf(header, "device", "count", "fits", "layout");
+            for (const auto& c : on_n.candidates) print_layout_row(c);
+            std::printf("\nFor comparison, the fewest of each kind that fit (not the plan: the workload states its count):\n");
+        } else {
+            std::printf("Each kind's count and layout as the plan's search chooses them, without a fixed count (%s):\n", label.c_str());
+        }
+        std::printf(header, "device", "count", "fits", "layout");
         for (const auto& c : least.candidates) print_layout_row(c);
-        if (n > 0) {
-            std::printf("\nThe fastest layout on %d devices of each kind:\n%-24s %6s  %-4s %s\n", n, "device", "count", "fits", "layout");
+        if (n > 0 && !stated) {
+            std::printf("\nThe fastest layout on %d devices of each kind:\n", n);
+            std::printf(header, "device", "count", "fits", "layout");
             for (const auto& c : on_n.candidates) print_layout_row(c);
         }
     }
