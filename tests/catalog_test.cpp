@@ -713,6 +713,21 @@ TEST(CatalogRuntimes, TransformersDecodeProfilesCarryTheirReleasesCounts) {
     EXPECT_EQ(c.find_decode_runtime("litgpt")->host_ops_per_grouped_kv_layer, 0);
 }
 
+// TGI's own tracker times its flash Llama waiting on the host (text-generation-inference issue #1315, the v1.2 image,
+// CodeLlama-34B: 48 layers, hidden 8,192, so the fused RMSNorm path; one request at a time): the P50 latency per token
+// of its four tensor-parallel rows, A100-80G x 2 28.71 ms, x 4 30.83, H100 x 2 27.82, x 4 30.50, all well above the
+// device's weight reads (67.5 GB / 2 at 3.35 TB/s is 10.1 ms). By hand: mean 117.86 / 4 = 29.465 ms over the tgi-1.0
+// count, 48 x 14 + 22 = 694 operations: 42.457 us each, inside eager_op_host_s's range (4.25 .. 60.5 us).
+TEST(CatalogRuntimes, TgiOnePointZeroPricesItsOperationsAtItsOwnMeasurement) {
+    const Catalog& c = real_catalog().catalog;
+    const DecodeRuntime* tgi = c.find_decode_runtime("tgi-1.0");
+    ASSERT_NE(tgi, nullptr);
+    EXPECT_EQ(48 * tgi->host_ops_per_layer + tgi->host_ops_per_step, 694);
+    EXPECT_NEAR(tgi->host_op_s, (28.71e-3 + 30.83e-3 + 27.82e-3 + 30.50e-3) / 4 / 694, 0.01e-6);
+    EXPECT_EQ(tgi->host_op_source, "tgi-issue-1315");
+    EXPECT_EQ(c.find_decode_runtime("pytorch-eager")->host_op_s, 0);
+}
+
 // Inferentia2's vector engines (AWS's NKI architecture guide: 2 NeuronCore-v2 a chip, VectorE 128 elements/cycle at
 // 1.12 GHz): 2 x 128 x 1.12e9 = 286.72e9 elements/s; a GPU records none. The Neuron encoder profile prices its passes
 // there: 28 of tokens x hidden and 6 of the scores per layer, no host launches; it is the default on AWS Neuron devices.

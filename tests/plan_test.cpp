@@ -2525,15 +2525,20 @@ TEST(DecodeRuntimes, APythonBindingsLogitCopyAddsToTheStep) {
 // counts 14 operations per layer at tensor parallel (fused add + RMSNorm twice, the qkv and gate_up linears, two
 // rotary calls, the paged-cache write, paged attention, o_proj and down_proj with an NCCL all-reduce each, SiLU and
 // the product) and 22 outside (embedding, cos/sin index, final norm, LM head and its all-gather, greedy choice, the
-// bookkeeping and two host copies). Llama 2 7B on 4 x A10G at tensor parallel 4, by hand:
-//   host: (32 x 14 + 22) x 21.2 us = 470 x 21.2 us = 9.964 ms
+// bookkeeping and two host copies), each at the profile's own host_op_s (42.46 us: TGI issue #1315's tensor-parallel
+// steps over the same count, catalog_test). Llama 2 7B on 4 x A10G at tensor parallel 4, by hand:
+//   host: (32 x 14 + 22) x 42.46 us = 470 x 42.46 us = 19.9562 ms
 //   device: 13.5 GB / 4 of fp16 weights at 0.78 x 600 GB/s, about 7.1 ms, plus 64 all-reduces over PCIe: under the host
-// so the step is the host's 9.964 ms.
+// so the step is the host's 19.9562 ms. The band's slow end takes eager_op_host_s's high, 470 x 60.5 us = 28.435 ms;
+// a workload that pins eager_op_host_s gets its own price (470 x 21.2 us = 9.964 ms).
 TEST(DecodeRuntimes, TgiOnePointZeroWaitsOnItsHostOnFourA10gs) {
-    const Plan p = run(R"({"stage": "serve", "model": "llama-2-7b", "precision": "fp16",
+    const std::string job = R"({"stage": "serve", "model": "llama-2-7b", "precision": "fp16",
         "serve": {"context_tokens": 1024, "prompt_tokens": 167, "output_tokens": 50, "concurrent_users": 1, "tensor_parallel": 4, "runtime": "tgi-1.0"},
-        "hardware": {"devices": ["a10g"], "count": 4}})");
-    EXPECT_NEAR(p.candidates.at(0).figures.at("decode_step_s").value, 470 * 21.2e-6, 1e-9);
+        "hardware": {"devices": ["a10g"], "count": 4})";
+    const Figure step = run(job + "}").candidates.at(0).figures.at("decode_step_s");
+    EXPECT_NEAR(step.value, 470 * 42.46e-6, 1e-9);
+    EXPECT_NEAR(step.high, 470 * 60.5e-6, 1e-9);
+    EXPECT_NEAR(run(job + R"(, "assumptions": {"eager_op_host_s": 2.12e-5}})").candidates.at(0).figures.at("decode_step_s").value, 470 * 21.2e-6, 1e-9);
 }
 
 // TGI 1.0.3 runs its GPTQ query/key/value and gate/up projections on the Triton matmul_248 kernel, which takes
@@ -2542,13 +2547,14 @@ TEST(DecodeRuntimes, TgiOnePointZeroWaitsOnItsHostOnFourA10gs) {
 // batch 1, by hand:
 //   column parameters 32 x 4096 x ((32 + 2 x 32) x 128 + 2 x 11,008) = 4,496,293,888; at 4.15625 bits 2,335,965,184 B
 //   extra 2,335,965,184 x 1.5407518797 = 3,599,142,748 B at 0.78 x 600 GB/s = 7.690476 ms
-// The step is bandwidth-bound (about 16 ms, above the host's 470 x 21.2 us = 9.96 ms), so it exceeds the tuned
-// runtime's by that time less the tuned runtime's decode_step_overhead_s (0.87 ms), which the eager count holds.
+// With the host priced at the catalog-wide eager_op_host_s (pinned here, so that the device binds) the step is
+// bandwidth-bound (about 16 ms, above the host's 470 x 21.2 us = 9.96 ms), so it exceeds the tuned runtime's by that
+// time less the tuned runtime's decode_step_overhead_s (0.87 ms), which the eager count holds.
 TEST(DecodeRuntimes, TgiOnePointZerosTritonGptqProjectionsReadAsSlowAsSixteenBits) {
     auto step = [](const char* runtime) {
         return run(std::string(R"({"stage": "serve", "model": "llama-2-7b", "precision": {"weights": "int4", "kv_cache": "fp16", "compute": "fp16"},
             "serve": {"context_tokens": 1024, "prompt_tokens": 237, "output_tokens": 50, "concurrent_users": 1, "runtime": ")") + runtime + R"("},
-            "hardware": {"devices": ["a10g"], "count": 1}})").candidates.at(0).figures.at("decode_step_s").value;
+            "hardware": {"devices": ["a10g"], "count": 1}, "assumptions": {"eager_op_host_s": 2.12e-5}})").candidates.at(0).figures.at("decode_step_s").value;
     };
     EXPECT_GT(step("tgi-1.0"), 470 * 21.2e-6);
     EXPECT_NEAR(step("tgi-1.0") - step("tuned"), 3599142748.16 / (0.78 * 600e9) - 0.87e-3, 1e-9);
@@ -2557,17 +2563,18 @@ TEST(DecodeRuntimes, TgiOnePointZerosTritonGptqProjectionsReadAsSlowAsSixteenBit
 // TGI 1.0.3 launches those two GPTQ column projections a layer from Python through Triton (QuantLinearFunction.apply,
 // custom_autotune's key, torch.empty, matmul_248_kernel[grid]): each costs the host triton_launch_host_s (96.4 us,
 // triton-lang/triton issue #459's CPU time of a Triton matmul called from Python) where a cuBLAS projection costs
-// eager_op_host_s (21.2 us). Llama 2 7B at batch 1 on one H100 SXM, whose device takes a few ms, by hand:
-//   int4: 470 x 21.2 us + 32 x 2 x (96.4 - 21.2) us = 9.964 ms + 4.8128 ms = 14.7768 ms, the host's, the step
-//   fp16: 470 x 21.2 us = 9.964 ms (no Triton launch)
+// what the profile's other operations cost (its host_op_s, 42.46 us). Llama 2 7B at batch 1 on one H100 SXM, whose device takes a
+// few ms, by hand:
+//   int4: 470 x 42.46 us + 32 x 2 x (96.4 - 42.46) us = 19.9562 ms + 3.45216 ms = 23.40836 ms, the host's, the step
+//   fp16: 470 x 42.46 us = 19.9562 ms (no Triton launch)
 TEST(DecodeRuntimes, TgiOnePointZerosTritonGptqLaunchesCostItsHostMore) {
     auto step = [](const char* weights) {
         return run(std::string(R"({"stage": "serve", "model": "llama-2-7b", "precision": {"weights": ")") + weights + R"(", "kv_cache": "fp16", "compute": "fp16"},
             "serve": {"context_tokens": 1024, "prompt_tokens": 237, "output_tokens": 50, "concurrent_users": 1, "runtime": "tgi-1.0"},
             "hardware": {"devices": ["h100-sxm"], "count": 1}})").candidates.at(0).figures.at("decode_step_s").value;
     };
-    EXPECT_NEAR(step("int4"), 470 * 21.2e-6 + 64 * (96.4e-6 - 21.2e-6), 1e-9);
-    EXPECT_NEAR(step("fp16"), 470 * 21.2e-6, 1e-9);
+    EXPECT_NEAR(step("int4"), 470 * 42.46e-6 + 64 * (96.4e-6 - 42.46e-6), 1e-9);
+    EXPECT_NEAR(step("fp16"), 470 * 42.46e-6, 1e-9);
 }
 
 // A closed loop of users (serve.closed_loop: k6's constant virtual users, each sending its next request when its last

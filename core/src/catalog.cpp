@@ -779,6 +779,7 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
     t.profile_sampler_bytes_per_logit = e.number("profile_sampler_bytes_per_logit", false, 0, 1000).value_or(0);
     t.int4_column_gemv_time_ratio = e.number("int4_column_gemv_time_ratio", false, 0, 4).value_or(0);
     t.triton_projections_per_layer = e.number("triton_projections_per_layer", false, 0, 100).value_or(0);
+    t.host_op_s = e.number("host_op_s", false, 0, 0.01).value_or(0);
     t.stack = e.choice("stack", false, {"pytorch-cuda", "pytorch-rocm", "jax-xla", "aws-neuron", "intel-gaudi", "mlx-metal", "llama.cpp"}).value_or("");
     t.calibrated_by = e.strings("calibrated_by", false);
     e.string("note", false);
@@ -787,8 +788,9 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
                          "served_host_time_unmodelled_share", "attention_span", "attention_bucket_min_tokens", "pads_batch_to_compiled",
                          "prefill_pads_to_compiled_context", "head_sharding", "moe_all_experts_share",
                          "profile_tokens_floor", "profile_holds_allreduce_inputs", "profile_sampler_bytes_per_logit", "int4_column_gemv_time_ratio",
-                         "triton_projections_per_layer"});
+                         "triton_projections_per_layer", "host_op_s"});
     t.source = b.source_of.count(e.at("host_ops_per_layer")) ? b.source_of[e.at("host_ops_per_layer")] : "";
+    if (t.host_op_s > 0) t.host_op_source = b.source_of.count(e.at("host_op_s")) ? b.source_of[e.at("host_op_s")] : t.source;
     return t;
 }
 

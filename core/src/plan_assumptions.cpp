@@ -155,6 +155,20 @@ AssumptionSet device_assumptions(const AssumptionSet& as, const Catalog& cat, co
     // An eager decode loop's host time per operation is a cost too: the slow case pairs the smaller bandwidth share
     // with the dearest operation, the fast case the larger share with the cheapest (assumptions.json eager_op_host_s).
     std::swap(out.low.eager_op_host_s, out.high.eager_op_host_s);
+    // A decode runtime whose own step was measured waiting on its host (runtimes.json host_op_s: TGI's flash Llama at
+    // tensor parallel, text-generation-inference issue #1315) prices each of its counted operations at that measurement
+    // for the point estimate: its Python issues a view, slice, select, module call or collective wrapper for about every
+    // kernel it launches, where the gpt-fast blog's eager run behind eager_op_host_s launched several kernels per Python
+    // call, so the catalog-wide price per kernel undercounts it. The band keeps eager_op_host_s's low and high (the
+    // launch alone; PyTorch's dearest eager dispatch). Serving stages only; not when the user pinned or calibrated it.
+    if (w.stage == Stage::serve || w.stage == Stage::batch || w.stage == Stage::edge) {
+        const auto eager_src = as.source.find("eager_op_host_s");
+        const bool users = eager_src != as.source.end() && (eager_src->second == "workload" || eager_src->second == "calibration");
+        if (const DecodeRuntime* rt = cat.find_decode_runtime(w.serve.runtime); !users && rt && !w.serve.runtime.empty() && rt->host_op_s > 0) {
+            out.typical.eager_op_host_s = rt->host_op_s;
+            out.source["eager_op_host_s"] = rt->host_op_source;
+        }
+    }
     std::swap(out.low.python_value_round_trip_host_s, out.high.python_value_round_trip_host_s); // likewise (assumptions.json)
     std::swap(out.low.triton_launch_host_s, out.high.triton_launch_host_s);                     // likewise (assumptions.json)
     // So is an eager encoder runtime's launch cost per kernel: the slow case pairs the smaller encoder efficiency with the

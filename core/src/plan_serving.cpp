@@ -821,8 +821,11 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     if (e.explain && found_rt && !w.serve.runtime.empty()) {
         c.notes.push_back("decode runtime: " + drt.name + " [" + drt.id + "]" + (drt.meaning.empty() ? "" : ": " + drt.meaning));
         if (host_ops > 0 && drt.calibrated_by.empty())
-            c.notes.push_back("not calibrated for this runtime (" + drt.id + "): its host operations per step are counted from its code and priced at "
-                              "eager_op_host_s" + std::string(triton_ops > 0 ? " (its Triton-launched 4-bit projections at triton_launch_host_s)" : "") +
+            c.notes.push_back("not calibrated for this runtime (" + drt.id + "): its host operations per step are counted from its code and priced at " +
+                              (drt.host_op_s > 0 && a.eager_op_host_s == drt.host_op_s
+                                   ? "its own measured host time per operation (runtimes.json host_op_s, " + format_sig(1e6 * drt.host_op_s, 3) + " us: " + drt.host_op_source + ")"
+                                   : std::string("eager_op_host_s")) +
+                              std::string(triton_ops > 0 ? " (its Triton-launched 4-bit projections at triton_launch_host_s)" : "") +
                               ", not fitted; the band spans that cost's range (known weak area: eager decode loops, whose speed follows the host CPU)");
         if (serial_host_s > 0 && drt.calibrated_by.empty())
             c.notes.push_back("not calibrated for this runtime (" + drt.id + "): after each step it carries the vocabulary's logits through a Python list, "

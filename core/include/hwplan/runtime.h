@@ -248,6 +248,13 @@ struct DecodeRuntime {
                                                  // launcher (TGI 1.0.3: query_key_value and gate_up_proj, QuantLinear's
                                                  // matmul_248 under custom_autotune): the host spends triton_launch_host_s on
                                                  // each where a cuBLAS projection costs eager_op_host_s
+    double host_op_s = 0;                        // > 0: the host time of one counted operation under this runtime, measured on the
+                                                 // runtime itself (a step that waits on its host, divided by the profile's own count),
+                                                 // in place of the catalog-wide eager_op_host_s for the point estimate; the band keeps
+                                                 // eager_op_host_s's low and high (TGI: its Python layers issue a view, slice or module
+                                                 // call for about every kernel, where gpt-fast's blog run, which priced eager_op_host_s,
+                                                 // launched several kernels for each)
+    std::string host_op_source;                  // source id of host_op_s (its own measurement)
     std::vector<std::string> calibrated_by;      // suite cases a value under this profile was fitted on (empty: not calibrated for it)
     std::string source;                          // source id in Catalog::runtime_sources
     bool operator==(const DecodeRuntime&) const = default;
