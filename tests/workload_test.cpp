@@ -207,7 +207,8 @@ TEST(Workload, EveryListedChoiceIsAcceptedAtItsKey) {
         {"train.checkpointing", &c.train_checkpointing}, {"decision.priority", &c.decision_priority},
         {"decision.stack", &c.decision_stack},       {"decision.site", &c.decision_site},
         {"decision.redundancy", &c.decision_redundancy}, {"framework", &c.framework},
-        {"serve.decode_attention", &c.serve_decode_attention}, {"train.attention", &c.train_attention},
+        {"serve.decode_attention", &c.serve_decode_attention}, {"serve.scale_up_topology", &c.serve_scale_up_topology},
+        {"train.attention", &c.train_attention},
         {"train.lora_targets", &c.train_lora_targets}};
     for (const auto& [key, values] : keys) {
         ASSERT_FALSE(values->empty()) << key;

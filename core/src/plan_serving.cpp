@@ -334,12 +334,28 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         c.notes.push_back("decode GEMMs at FP4 not calibrated: no FP4 decode measurement sets their share of the FP4 peak; the 8-bit share "
                           "(decode_compute_efficiency_8bit " + format_sig(a.decode_compute_efficiency_8bit, 3) + ", measured on FP8) is used");
     const bool link = d.interconnect_bytes_per_s > 0; // the scale-up link's own rate, not a NIC standing in for it
+    // PyTorch's IntraNodeComm (runtimes.json tensor_parallel_allreduce "pytorch-intra-node"): CUDA only (its
+    // isIntraNodeCommSupported() is false under USE_ROCM), among devices its topology detection finds NVLinked, for
+    // bf16 messages (selectAllReduceAlgo returns NONE for any other dtype); elsewhere, and above its size thresholds,
+    // the all-reduce is NCCL's (parallel.h intra_node_allreduce_time_s).
+    const bool intra_node_comm = drt.tensor_parallel_allreduce == "pytorch-intra-node" && link && d.vendor == "NVIDIA" &&
+                                 d.interconnect_kind.rfind("nvlink", 0) == 0 && w.precision.compute == "bf16";
+    const bool hybrid_cube_mesh = w.serve.scale_up_topology == "hybrid_cube_mesh";
     auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM) inside
         if (tp <= 1) return 0.0;       // the domain, each paying its latency and its bytes (parallel.h)
         const Group g{tp, tp};
-        return 2.0 * arch.layers * (link ? allreduce_time_s(tokens * arch.hidden * 2.0, g, net) : allreduce_latency_s(g, net));
+        const double bytes = tokens * arch.hidden * 2.0;
+        const double intra = intra_node_comm && tp <= net.domain_size ? intra_node_allreduce_time_s(bytes, tp, hybrid_cube_mesh, net) : -1.0;
+        if (intra >= 0) return 2.0 * arch.layers * intra;
+        return 2.0 * arch.layers * (link ? allreduce_time_s(bytes, g, net) : allreduce_latency_s(g, net));
     };
     if (tp > 1 && !link && !e.numbers_only) c.notes.push_back("no published link bandwidth on " + d.id + ": tensor-parallel communication counts its latency only");
+    if (tp > 1 && intra_node_comm && tp <= 8 && e.explain)
+        c.notes.push_back(std::string("tensor-parallel all-reduce: PyTorch's IntraNodeComm (serve.runtime ") + drt.id + "), a small message in " +
+                          (hybrid_cube_mesh && tp == 8 ? "its hybrid-cube-mesh kernel (launch + 4 NVLink steps)"
+                           : hybrid_cube_mesh && tp > 4 ? "NCCL's ring (IntraNodeComm needs all ranks linked or all 8 of the mesh)"
+                                                       : "its one-shot kernel (launch + 2 NVLink steps)") +
+                          " instead of NCCL's ring of 2(n-1) steps");
     // Pipeline stages hand the hidden state of every token on to the next stage, one after another: pp - 1
     // hand-offs per step (parallel.h handoff_time_s), over the scale-up link while the stages share a domain
     // (PCIe on a desktop of consumer cards, at the measured hand-off) and across the scale-out network once
