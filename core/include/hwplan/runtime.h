@@ -228,6 +228,8 @@ struct DecodeRuntime {
     // ENABLE_INTRA_NODE_COMM=1: on NVIDIA devices joined by NVLink, a bf16 message small enough takes the one-shot,
     // two-shot or hybrid-cube-mesh kernel (parallel.h intra_node_allreduce_time_s, serve.scale_up_topology), else NCCL.
     std::string tensor_parallel_allreduce;
+    bool replicates_output_head = false;         // under tensor parallelism every rank holds and reads the whole output head
+                                                 // (gpt-fast's tp.py shards only the blocks): plan_serving.cpp counts tp copies
     // Routed experts at token generation (NxD's ExpertMLPs): when tokens x experts per token / experts reaches this
     // share, every expert runs over every token of the step (all experts' weights read, their GEMMs computed densely);
     // below it each token loads its own experts, one token after another (tokens x experts per token expert reads).
