@@ -165,6 +165,35 @@ TEST(Collectives, SmallMessageLatencyFollowsNcclTestsRing) {
     EXPECT_NEAR(allreduce_latency_s({2, 1}, network_of(device("h100-sxm"), typical())), 30.33e-6, 1e-12);
 }
 
+// PyTorch's IntraNodeComm (pull request #114001, intra_node_comm.cu): one kernel reads the peers' buffers over
+// NVLink in a fixed number of dependent exchanges, whatever the ranks. By hand, with the catalog's A100 NVLink
+// (launch 6.05 us, 1.975 us a step, 0.5 x 600 GB/s x eff each way):
+//   one-shot (signal every peer, read all n buffers): 6.05 + 2 x 1.975 = 10.0 us + (n - 1) x bytes / beta;
+//   hybrid cube mesh, 8 ranks (signal 3 neighbours, read 4 buffers, signal the relay, read its sum):
+//   6.05 + 4 x 1.975 = 13.95 us + 4 x bytes / beta; two-shot (256 KiB to 10 MiB): 13.95 us + 2(n-1)/n x bytes / beta.
+// One token's Llama-2-7B hidden state (4,096 x 2 = 8,192 bytes) on 8 A100s of a hybrid cube mesh: 14.08 us
+// against NCCL's ring at 33.76 us.
+TEST(Collectives, IntraNodeCommTakesAFixedNumberOfNvlinkSteps) {
+    const Network a100 = network_of(device("a100-80gb"), typical());
+    const double beta = 300e9 * typical().interconnect_efficiency;
+    EXPECT_NEAR(intra_node_allreduce_time_s(8192, 8, true, a100), 13.95e-6 + 4 * 8192 / beta, 1e-12);
+    EXPECT_NEAR(intra_node_allreduce_time_s(8192, 8, true, a100) * 1e6, 14.083, 0.002);
+    EXPECT_NEAR(intra_node_allreduce_time_s(8192, 8, false, a100), 10.0e-6 + 7 * 8192 / beta, 1e-12);
+    EXPECT_NEAR(intra_node_allreduce_time_s(8192, 4, false, a100), 10.0e-6 + 3 * 8192 / beta, 1e-12);
+    EXPECT_NEAR(intra_node_allreduce_time_s(8192, 4, true, a100), 10.0e-6 + 3 * 8192 / beta, 1e-12); // 4 of a mesh: linked
+    // 1 MiB on 8 fully connected ranks: the two-shot kernel, 13.95 us + 2 x 7/8 x 1,048,576 / beta.
+    EXPECT_NEAR(intra_node_allreduce_time_s(1048576, 8, false, a100), 13.95e-6 + 1.75 * 1048576 / beta, 1e-12);
+    // Where IntraNodeComm hands the message back to NCCL: above 256 KiB on a mesh, above 10 MiB, 5-7 ranks of a mesh,
+    // more than 8 ranks, one rank.
+    EXPECT_LT(intra_node_allreduce_time_s(262145, 8, true, a100), 0);
+    EXPECT_GE(intra_node_allreduce_time_s(262144, 8, true, a100), 0);
+    EXPECT_LT(intra_node_allreduce_time_s(11e6, 8, false, a100), 0);
+    EXPECT_LT(intra_node_allreduce_time_s(8192, 6, true, a100), 0);
+    EXPECT_LT(intra_node_allreduce_time_s(8192, 16, false, a100), 0);
+    EXPECT_LT(intra_node_allreduce_time_s(8192, 1, false, a100), 0);
+    EXPECT_LT(intra_node_allreduce_time_s(8192, 8, true, a100), allreduce_time_s(8192, {8, 8}, a100) - 19e-6);
+}
+
 TEST(Collectives, AcrossDomainsTheTreeWinsOnLatency) {
     // NCCL tuning.cc: ring = launch + 2(n - nodes) intra + 2(nodes - 1) inter; tree = launch +
     // 2((n/nodes - 1) intra + log2(nodes) inter). 64 H100 in 8 nodes: ring 2 x 56 intra + 14 inter, tree

@@ -1115,6 +1115,38 @@ TEST(TensorParallel, BatchOneDecodeOnEightGpusPaysTheAllReduceLatency) {
     EXPECT_GE(c.phases.at(0).communication_s, 160 * 33.7e-6 * 0.999);
 }
 
+// gpt-fast's README (commit c5d3454, 2023-12-16): Llama-2-7B bf16 at tensor parallel 8 on 8 A100-80GB of a hybrid
+// cube mesh, 'ENABLE_INTRA_NODE_COMM=1 torchrun ...', 328.43 tokens/s. Under serve.runtime gpt-fast-intra-node each
+// of the step's 64 all-reduces (2 a layer x 32) of one token's hidden state (8,192 bytes) is PyTorch's hybrid-cube-mesh
+// kernel, by hand 6.05 + 4 x 1.975 us + 4 x 8,192 / (300 GB/s x 0.82) = 14.083 us, 0.9013 ms a step, where NCCL's
+// ring (the default runtime) pays 6.05 + 14 x 1.975 + 1.75 x 8,192 / 246e9 = 33.758 us, 2.1605 ms. gpt-fast's tp.py
+// also leaves the output head whole on every rank (replicates_output_head): each device reads 32,000 x 4,096 x 2 bytes
+// = 262,144,000 where the even split gives an eighth, 229,376,000 bytes more a step (and as many more GEMV FLOPs,
+// 2 x 131,072,000 x 7 / 8), and holds them. In fp16 IntraNodeComm hands the all-reduce back to NCCL.
+TEST(TensorParallel, GptFastIntraNodeCommAllReduceOnAHybridCubeMesh) {
+    const std::string base = R"({"stage": "serve", "model": "llama-2-7b", "precision": "bf16", "serve": {"context_tokens": 205,
+        "prompt_tokens": 5, "output_tokens": 200, "concurrent_users": 1, "tensor_parallel": 8)";
+    const Plan ring = run(base + R"(}, "hardware": {"devices": ["a100-80gb"], "count": 8}})");
+    const Plan hcm = run(base + R"(, "runtime": "gpt-fast-intra-node", "scale_up_topology": "hybrid_cube_mesh"}, "hardware": {"devices": ["a100-80gb"], "count": 8}})");
+    const Plan fc = run(base + R"(, "runtime": "gpt-fast-intra-node"}, "hardware": {"devices": ["a100-80gb"], "count": 8}})");
+    const Phase& r = ring.candidates.at(0).phases.at(0);
+    const Phase& h = hcm.candidates.at(0).phases.at(0);
+    EXPECT_NEAR(r.communication_s * 1e3, 2.1605, 0.0005);
+    EXPECT_NEAR(h.communication_s * 1e3, 0.9013, 0.0005);
+    // Fully connected (the catalog's NVSwitch board): the one-shot kernel, 6.05 + 2 x 1.975 + 7 x 8,192 / 246e9 = 10.233 us.
+    EXPECT_NEAR(fc.candidates.at(0).phases.at(0).communication_s * 1e3, 64 * 10.233e-3, 0.0005);
+    EXPECT_NEAR(h.roofline.bytes - r.roofline.bytes, 229376000.0, 1.0);
+    EXPECT_NEAR(h.roofline.flops - r.roofline.flops, 229376000.0, 1.0);
+    EXPECT_NEAR(hcm.candidates.at(0).memory.weights_bytes - ring.candidates.at(0).memory.weights_bytes, 229376000.0, 1.0);
+    bool noted = false;
+    for (const auto& n : hcm.candidates.at(0).notes) noted = noted || n.find("hybrid-cube-mesh kernel") != std::string::npos;
+    EXPECT_TRUE(noted);
+    const Plan fp16 = run(R"({"stage": "serve", "model": "llama-2-7b", "precision": "fp16", "serve": {"context_tokens": 205,
+        "prompt_tokens": 5, "output_tokens": 200, "concurrent_users": 1, "tensor_parallel": 8, "runtime": "gpt-fast-intra-node",
+        "scale_up_topology": "hybrid_cube_mesh"}, "hardware": {"devices": ["a100-80gb"], "count": 8}})");
+    EXPECT_NEAR(fp16.candidates.at(0).phases.at(0).communication_s * 1e3, 2.1605, 0.0005); // bf16 only: NCCL
+}
+
 // [SECTION] what datasheets do not tell (issue 9) ---------------------------------------------------------
 
 // Jetson AGX Thor's datasheet gives FP4 (sparse) compute and 273 GB/s of LPDDR5X, no BF16/FP8 peak. Decode at

@@ -771,6 +771,8 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
     t.pads_batch_to_compiled = e.boolean("pads_batch_to_compiled", false).value_or(false);
     t.prefill_pads_to_compiled_context = e.boolean("prefill_pads_to_compiled_context", false).value_or(false);
     if (auto hs = e.choice("head_sharding", false, {"even", "pad-replicate-to-heads", "pad-replicate-to-ranks"})) t.head_sharding = *hs == "even" ? "" : *hs;
+    if (auto ar = e.choice("tensor_parallel_allreduce", false, {"nccl", "pytorch-intra-node"})) t.tensor_parallel_allreduce = *ar == "nccl" ? "" : *ar;
+    t.replicates_output_head = e.boolean("replicates_output_head", false).value_or(false);
     t.moe_all_experts_share = e.number("moe_all_experts_share", false, 0, 1e3).value_or(0);
     t.is_default = e.boolean("default", false).value_or(false);
     t.served_host_time_unmodelled_share = e.number("served_host_time_unmodelled_share", false, 0, 0.95).value_or(0);
@@ -786,7 +788,7 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
     attach_source(e, b, {"host_ops_per_layer", "host_ops_per_step", "host_ops_per_grouped_kv_layer", "serial_vocab_round_trips", "recomputes_context", "expert_down_projection_strided", "expert_gather_one_row",
                          "graphs_step_saving_s", "graphs_step_saving_low_s", "graphs_step_saving_high_s",
                          "served_host_time_unmodelled_share", "attention_span", "attention_bucket_min_tokens", "pads_batch_to_compiled",
-                         "prefill_pads_to_compiled_context", "head_sharding", "moe_all_experts_share",
+                         "prefill_pads_to_compiled_context", "head_sharding", "tensor_parallel_allreduce", "replicates_output_head", "moe_all_experts_share",
                          "profile_tokens_floor", "profile_holds_allreduce_inputs", "profile_sampler_bytes_per_logit", "int4_column_gemv_time_ratio",
                          "triton_projections_per_layer", "host_op_s"});
     t.source = b.source_of.count(e.at("host_ops_per_layer")) ? b.source_of[e.at("host_ops_per_layer")] : "";

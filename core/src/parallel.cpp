@@ -132,6 +132,24 @@ double allreduce_time_s(double bytes, const Group& g, const Network& net) {
     return allreduce_latency_s(g, net) + up + out;
 }
 
+double intra_node_allreduce_time_s(double bytes, int ranks, bool hybrid_cube_mesh, const Network& net) {
+    // intra_node_comm.cu of December 2023 (pull request #114001): kMaxDevices 8; selectAllReduceAlgo takes HCM
+    // ("hyperCubeAllReduce only supports exactly 8 GPUs") or ONE_SHOT up to 256 * 1024 bytes, TWO_SHOT up to
+    // 10 * 1024 * 1024 (fully connected), each after alignUp to a warp's 32 x 16 bytes; else NONE (NCCL).
+    if (ranks < 2 || ranks > 8) return -1;
+    const double aligned = std::ceil(std::max(0.0, bytes) / 512.0) * 512.0;
+    const double n = ranks, hop = net.scale_up.hop_latency_s;
+    if (hybrid_cube_mesh && ranks == 8) {
+        if (aligned > 256.0 * 1024.0) return -1;
+        return net.launch_latency_s + 4.0 * hop + beta_s(4.0 * bytes, net.scale_up);
+    }
+    if (hybrid_cube_mesh && ranks > 4) return -1; // 5-7 ranks of a hybrid cube mesh are not all linked to each other
+    if (aligned <= 256.0 * 1024.0) return net.launch_latency_s + 2.0 * hop + beta_s((n - 1.0) * bytes, net.scale_up);
+    const double two_shot = std::ceil(std::max(0.0, bytes) / (512.0 * n)) * 512.0 * n;
+    if (two_shot <= 10.0 * 1024.0 * 1024.0) return net.launch_latency_s + 4.0 * hop + beta_s(2.0 * (n - 1.0) / n * bytes, net.scale_up);
+    return -1;
+}
+
 double allgather_time_s(double bytes, const Group& g, const Network& net) {
     if (g.size <= 1 || bytes <= 0) return 0;
     int inside = 1, across = 1;

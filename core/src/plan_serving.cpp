@@ -216,6 +216,14 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         ? double(arch.layers) * arch.hidden * arch.head_dim * (2.0 * (sharded.query - arch.heads) + 2.0 * (sharded.kv - model_kv_heads)) *
               (wb.quantized_params > 0 ? wb.bits_per_weight : 16.0) / 8.0
         : 0.0;
+    // A runtime that shards only the blocks under tensor parallelism (gpt-fast's tp.py: apply_tp shards each block's
+    // attention and feed-forward; the output head stays whole) reads the whole head on every rank: counted as
+    // (tp - 1) more copies of it in the total the ranks split, and its GEMV's FLOPs likewise. The head's storage
+    // is the input table's (16 bits where a weight-only format keeps them, memory.h).
+    const double head_params = double(arch.vocab) * arch.hidden;
+    const double head_param_bytes = wb.input_embedding_row_bytes > 0 && arch.hidden > 0 ? wb.input_embedding_row_bytes / arch.hidden : 2.0;
+    const double head_replicated_bytes = drt.replicates_output_head && tp > 1 && pp == 1 && !w.model.size_only ? head_params * head_param_bytes * (tp - 1) : 0.0;
+    const double head_extra_bytes = head_pad_bytes + head_replicated_bytes;
     // Static shapes (runtime.h attention_span, pads_batch_to_compiled): the graphs were compiled for
     // serve.compiled_batch sequences of serve.compiled_sequence_tokens; a runtime that pads runs every step at them.
     const double compiled_sequence = w.serve.compiled_sequence_tokens > 0 ? w.serve.compiled_sequence_tokens : sh.context;
@@ -229,9 +237,10 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     m.capacity_bytes = usable_bytes(d, a, true);
     // Weights per device: everything split over tp x pp; under expert parallelism the dense part over tp and
     // the routed experts over all ep devices.
-    m.weights_bytes = wide ? (wb.total + head_pad_bytes - wb.experts) / tp + wb.experts / ep : (wb.total + head_pad_bytes) / (tp * pp);
+    m.weights_bytes = wide ? (wb.total + head_extra_bytes - wb.experts) / tp + wb.experts / ep : (wb.total + head_extra_bytes) / (tp * pp);
     e.term(m, "weights", m.weights_bytes, [&] { return std::string(wb.why + (wide ? ", dense layers split over " + std::to_string(tp) + " and the routed experts over " + std::to_string(ep) + " devices"
-                                                                                  : n > 1 ? ", split over " + std::to_string(n) + " devices" : "")); });
+                                                                                  : n > 1 ? ", split over " + std::to_string(n) + " devices" : "") +
+                                                       (head_replicated_bytes > 0 ? ", the output head (" + gb(head_params * head_param_bytes) + ") whole on each (" + drt.id + ")" : "")); });
     const double cache_rows = static_cache && drt.pads_batch_to_compiled && w.serve.compiled_batch > sh.users ? w.serve.compiled_batch : sh.users;
     m.kv_cache_bytes = cache_rows * kv_seq / kv_div;
     e.term(m, "kv_cache", m.kv_cache_bytes, [&] { return std::string(format_sig(cache_rows, 6) + " sequences x " +
@@ -334,12 +343,28 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         c.notes.push_back("decode GEMMs at FP4 not calibrated: no FP4 decode measurement sets their share of the FP4 peak; the 8-bit share "
                           "(decode_compute_efficiency_8bit " + format_sig(a.decode_compute_efficiency_8bit, 3) + ", measured on FP8) is used");
     const bool link = d.interconnect_bytes_per_s > 0; // the scale-up link's own rate, not a NIC standing in for it
+    // PyTorch's IntraNodeComm (runtimes.json tensor_parallel_allreduce "pytorch-intra-node"): CUDA only (its
+    // isIntraNodeCommSupported() is false under USE_ROCM), among devices its topology detection finds NVLinked, for
+    // bf16 messages (selectAllReduceAlgo returns NONE for any other dtype); elsewhere, and above its size thresholds,
+    // the all-reduce is NCCL's (parallel.h intra_node_allreduce_time_s).
+    const bool intra_node_comm = drt.tensor_parallel_allreduce == "pytorch-intra-node" && link && d.vendor == "NVIDIA" &&
+                                 d.interconnect_kind.rfind("nvlink", 0) == 0 && w.precision.compute == "bf16";
+    const bool hybrid_cube_mesh = w.serve.scale_up_topology == "hybrid_cube_mesh";
     auto tp_comm = [&](double tokens) { // two all-reduces of the hidden state per block (Megatron-LM) inside
         if (tp <= 1) return 0.0;       // the domain, each paying its latency and its bytes (parallel.h)
         const Group g{tp, tp};
-        return 2.0 * arch.layers * (link ? allreduce_time_s(tokens * arch.hidden * 2.0, g, net) : allreduce_latency_s(g, net));
+        const double bytes = tokens * arch.hidden * 2.0;
+        const double intra = intra_node_comm && tp <= net.domain_size ? intra_node_allreduce_time_s(bytes, tp, hybrid_cube_mesh, net) : -1.0;
+        if (intra >= 0) return 2.0 * arch.layers * intra;
+        return 2.0 * arch.layers * (link ? allreduce_time_s(bytes, g, net) : allreduce_latency_s(g, net));
     };
     if (tp > 1 && !link && !e.numbers_only) c.notes.push_back("no published link bandwidth on " + d.id + ": tensor-parallel communication counts its latency only");
+    if (tp > 1 && intra_node_comm && tp <= 8 && e.explain)
+        c.notes.push_back(std::string("tensor-parallel all-reduce: PyTorch's IntraNodeComm (serve.runtime ") + drt.id + "), a small message in " +
+                          (hybrid_cube_mesh && tp == 8 ? "its hybrid-cube-mesh kernel (launch + 4 NVLink steps)"
+                           : hybrid_cube_mesh && tp > 4 ? "NCCL's ring (IntraNodeComm needs all ranks linked or all 8 of the mesh)"
+                                                       : "its one-shot kernel (launch + 2 NVLink steps)") +
+                          " instead of NCCL's ring of 2(n-1) steps");
     // Pipeline stages hand the hidden state of every token on to the next stage, one after another: pp - 1
     // hand-offs per step (parallel.h handoff_time_s), over the scale-up link while the stages share a domain
     // (PCIe on a desktop of consumer cards, at the measured hand-off) and across the scale-out network once
@@ -369,7 +394,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     };
     auto step_weights_read = [&](double rows) {
         StepRead r;
-        r.weights = wb.total + head_pad_bytes - wb.input_embedding + std::min(wb.input_embedding, rows * wb.input_embedding_row_bytes);
+        r.weights = wb.total + head_extra_bytes - wb.input_embedding + std::min(wb.input_embedding, rows * wb.input_embedding_row_bytes);
         if (wb.experts > 0) {
             const auto& ex = arch.moe;
             double touched = expected_experts_touched(ex.experts, ex.active_experts, rows);
@@ -436,7 +461,7 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         Phase ph;
         ph.precision = peak.precision;
         const Roofline body = roofline(wide ? f * (1 - expert_flop_share) / tp + f * expert_flop_share / n : f / (tp * pp),
-                                       chunks * device_weights_read(wb.total + head_pad_bytes, wb.experts) + tokens * kv_head_scale * kv_bytes_per_token(arch, kvb) / (tp * pp),
+                                       chunks * device_weights_read(wb.total + head_extra_bytes, wb.experts) + tokens * kv_head_scale * kv_bytes_per_token(arch, kvb) / (tp * pp),
                                        peak.achieved(a.prefill_compute_efficiency, a), d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency);
         ph.roofline = routing_per_token > 0 ? roofline_sequence(body, roofline(0, routing_bytes(tokens), peak.achieved(a.prefill_compute_efficiency, a),
                                                                                 d.bandwidth_bytes_per_s * a.decode_bandwidth_efficiency))
@@ -538,7 +563,8 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
         // Under forward_all_experts every token runs every routed expert: experts / k times the routed GEMMs' FLOPs.
         const double routed_dense_factor = dense_experts && arch.moe.active_experts > 0 ? double(arch.moe.experts) / arch.moe.active_experts : 1.0;
         const double gemm_flops_per_token = weight_flops_per_token * (1 + routed_flop_share * (routed_dense_factor - 1)) +
-                                            (head_pad_bytes > 0 ? 2.0 * head_pad_bytes / ((wb.quantized_params > 0 ? wb.bits_per_weight : 16.0) / 8.0) : 0.0);
+                                            (head_pad_bytes > 0 ? 2.0 * head_pad_bytes / ((wb.quantized_params > 0 ? wb.bits_per_weight : 16.0) / 8.0) : 0.0) +
+                                            (head_replicated_bytes > 0 ? 2.0 * head_params * (tp - 1) : 0.0);
         const double gemm_flops = run_rows * gemm_flops_per_token * share;
         const double attention_flops = run_rows * query_head_scale * (decode_flops_per_token(arch, w.model.active_params, span) - weight_flops_per_token) * share;
         const double kv_bytes = kv_reads * run_rows * kv_head_scale * kv_bytes_per_sequence(arch, kvb, span, 0) * share;

@@ -27,6 +27,7 @@ const WorkloadChoices& workload_choices() {
                       "llama.cpp", "llama.cpp-vulkan", "neuron", "openvino", "onnxruntime", "qnn", "coreml", "groqcloud",
                       "cerebras-sdk", "synapseai", "axolotl", "llama-factory", "torchtune"},
         .serve_decode_attention = {"per_kv_head", "per_query_head"},
+        .serve_scale_up_topology = {"fully_connected", "hybrid_cube_mesh"},
         .train_attention = {"sdpa", "eager"},
         .train_lora_targets = {"all", "query-value", "query-key-value"},
     };
@@ -278,6 +279,10 @@ void read_serve(Reader& r, const Catalog& catalog, Workload& w) {
         if (auto da = s.choice("decode_attention", false, workload_choices().serve_decode_attention)) {
             v.decode_attention = *da;
             w.given.push_back("serve.decode_attention");
+        }
+        if (auto tp = s.choice("scale_up_topology", false, workload_choices().serve_scale_up_topology)) {
+            v.scale_up_topology = *tp;
+            w.given.push_back("serve.scale_up_topology");
         }
         read_runtime(s, catalog.decode_runtimes, "decode", "serve.runtime", v.runtime, w);
         if (auto o = s.boolean("closed_loop", false)) { v.closed_loop = *o; w.given.push_back("serve.closed_loop"); }
@@ -669,6 +674,7 @@ std::string workload_to_json(const Workload& w) {
         j["serve"]["traffic"] = t;
     }
     if (given("serve.decode_attention")) j["serve"]["decode_attention"] = w.serve.decode_attention;
+    if (given("serve.scale_up_topology")) j["serve"]["scale_up_topology"] = w.serve.scale_up_topology;
     if (given("serve.runtime")) j["serve"]["runtime"] = w.serve.runtime;
     if (given("serve.closed_loop")) j["serve"]["closed_loop"] = w.serve.closed_loop;
     section("train", {{"lora_rank", w.train.lora_rank}, {"seq_len", w.train.seq_len}, {"micro_batch", w.train.micro_batch},

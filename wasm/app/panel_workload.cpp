@@ -269,7 +269,7 @@ void decision_section(AppState& state, const Catalog& cat, unsigned stage_bit, s
 }
 
 // [SECTION] the engine and the layout: which runtime profile the job runs under and the layout a published run
-// pinned (docs/workload.md serve.runtime, serve.tensor_parallel, serve.decode_attention, serve.requests,
+// pinned (docs/workload.md serve.runtime, serve.tensor_parallel, serve.decode_attention, serve.scale_up_topology, serve.requests,
 // serve.compiled_batch, serve.compiled_sequence_tokens, serve.closed_loop, train.runtime, train.attention,
 // train.lora_targets, train.cpu_offload, train.offload_activations, train.offload_activation_layers, train.layout, embed.runtime).
 // Collapsed until opened, and open whenever a loaded document holds any of them, as the Decision section is.
@@ -282,6 +282,10 @@ constexpr const char* kServeRuntimeHelp =
 constexpr const char* kDecodeAttentionHelp =
     "How decode attention reads the KV cache: each KV head once a step (FlashAttention, TensorRT-LLM's XQA), or once per "
     "query head (older kernels). Default per_kv_head. Key serve.decode_attention.";
+constexpr const char* kScaleUpTopologyHelp =
+    "How the machine's devices are linked: each to every other (an NVSwitch board) or eight each NVLinked to four others "
+    "(DGX-1's hybrid cube mesh). Read only by a runtime whose tensor-parallel all-reduce is PyTorch's IntraNodeComm "
+    "(gpt-fast-intra-node). Default fully_connected. Key serve.scale_up_topology.";
 constexpr const char* kClosedLoopHelp =
     "The concurrent users are a load generator's virtual users, each sending its next request when its last one ends "
     "(k6's constant-vus): their prefills run between the decode steps, so per-user speed and throughput carry them, as a "
@@ -325,6 +329,7 @@ constexpr const char* kEmbedRuntimeHelp =
 
 bool any_engine_input(const nlohmann::json& w) {
     return field(w, "serve.runtime") || field(w, "serve.tensor_parallel") || field(w, "serve.decode_attention") ||
+           field(w, "serve.scale_up_topology") ||
            field(w, "serve.requests") || field(w, "serve.compiled_batch") || field(w, "serve.compiled_sequence_tokens") ||
            field(w, "serve.closed_loop") ||
            field(w, "train.runtime") || field(w, "train.attention") || field(w, "train.lora_targets") ||
@@ -352,6 +357,8 @@ void engine_section(AppState& state, const Catalog& cat, unsigned stage_bit, std
         choice_field(state, "Serving runtime", kServeRuntimeHelp, "serve.runtime", profile_ids(cat.decode_runtimes), "tuned", shown);
         choice_field(state, "Decode attention", kDecodeAttentionHelp, "serve.decode_attention", choices.serve_decode_attention,
                      "per_kv_head", shown);
+        choice_field(state, "Device links", kScaleUpTopologyHelp, "serve.scale_up_topology", choices.serve_scale_up_topology,
+                     "fully_connected", shown);
         if (stage_bit & kServe)
             check_field(state, "closed_loop", "Closed-loop users", kClosedLoopHelp, "serve.closed_loop", shown);
     }

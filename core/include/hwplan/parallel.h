@@ -97,6 +97,23 @@ double allreduce_latency_s(const Group& g, const Network& net);
 // the domain, all-reduce of 1/inside of the data across domains, all-gather inside; the latency above.
 // No bytes, no collective (0 s). A link without a published bandwidth makes the time infinite.
 double allreduce_time_s(double bytes, const Group& g, const Network& net);
+// PyTorch's IntraNodeComm (ENABLE_INTRA_NODE_COMM=1; pytorch/pytorch pull request #114001, November 2023,
+// torch/csrc/distributed/c10d/intra_node_comm.cu): a bf16 all-reduce among the NVLink-connected ranks of one
+// machine done by one kernel that reads the peers' buffers directly instead of NCCL's ring. Its latency is a
+// fixed number of dependent NVLink exchanges, not 2(n-1) ring steps:
+//   one-shot (every pair of ranks NVLink-connected, input <= 256 KiB after 512-byte alignment): each rank
+//     signals every peer and waits for theirs (1 step), then reads all n buffers and sums them (1 step):
+//     launch + 2 steps + (n-1) x bytes / beta;
+//   two-shot (fully connected, input <= 10 MiB): signal, read and sum 1/n of every buffer, signal, read the
+//     other ranks' sums: launch + 4 steps + 2(n-1)/n x bytes / beta;
+//   hybrid cube mesh (exactly 8 ranks each linked to 4 others, input <= 256 KiB): signal the 3 non-relay
+//     neighbours, read and sum their buffers, signal the relay neighbour, read its partial sum:
+//     launch + 4 steps + 4 x bytes / beta.
+// A step is the domain's per-step latency (net.scale_up.hop_latency_s), the launch net.launch_latency_s (each
+// once; the copy of the input into the registered buffer before the kernel is not priced). Returns a negative
+// number where IntraNodeComm falls back to NCCL: more than 8 ranks, a message above the thresholds, 5 to 7
+// ranks of a hybrid cube mesh (not fully connected), or 1 rank.
+double intra_node_allreduce_time_s(double bytes, int ranks, bool hybrid_cube_mesh, const Network& net);
 // Ring all-gather or reduce-scatter: launch + (n - nodes) intra + (nodes - 1) inter steps, and the bytes
 // inside and across as for the all-reduce's halves.
 double allgather_time_s(double bytes, const Group& g, const Network& net); // also reduce-scatter

@@ -223,6 +223,13 @@ struct DecodeRuntime {
     // when the ranks divide by them, else to the padded query heads (NxD's REPLICATE_TO_TP_DEGREE / CONVERT_TO_MHA).
     // The padded and replicated heads' projections and KV cache are read like the model's own.
     std::string head_sharding;
+    // How its tensor-parallel all-reduces run inside one machine: "" = NCCL (ring or tree, parallel.h
+    // allreduce_time_s); "pytorch-intra-node" = PyTorch's IntraNodeComm, which gpt-fast's torchrun runs turn on with
+    // ENABLE_INTRA_NODE_COMM=1: on NVIDIA devices joined by NVLink, a bf16 message small enough takes the one-shot,
+    // two-shot or hybrid-cube-mesh kernel (parallel.h intra_node_allreduce_time_s, serve.scale_up_topology), else NCCL.
+    std::string tensor_parallel_allreduce;
+    bool replicates_output_head = false;         // under tensor parallelism every rank holds and reads the whole output head
+                                                 // (gpt-fast's tp.py shards only the blocks): plan_serving.cpp counts tp copies
     // Routed experts at token generation (NxD's ExpertMLPs): when tokens x experts per token / experts reaches this
     // share, every expert runs over every token of the step (all experts' weights read, their GEMMs computed densely);
     // below it each token loads its own experts, one token after another (tokens x experts per token expert reads).

@@ -73,6 +73,11 @@ struct ServeSpec {
     // one thread block per query head re-reads its KV head (TensorRT-LLM's masked MHA kernel before the XQA
     // kernel of v0.8, decoderMaskedMultiheadAttentionTemplate.h: hi_kv = hi / qhead_per_kv).
     std::string decode_attention;
+    // How the devices of the machine are linked to each other (read only by a runtime whose tensor-parallel all-reduce
+    // depends on it, runtimes.json tensor_parallel_allreduce "pytorch-intra-node"): "" / "fully_connected": every
+    // device reaches every other over its scale-up link (an NVSwitch board, the catalog's servers); "hybrid_cube_mesh":
+    // eight devices, each NVLinked to four others (DGX-1's layout; gpt-fast's README machine of December 2023).
+    std::string scale_up_topology;
     // How the runtime issues each decode step from the host (issue 20 class 7): a decode runtime profile id
     // (catalog/runtimes.json "decode_runtimes"); "" = the catalog's default (a tuned runtime).
     std::string runtime;
@@ -243,6 +248,7 @@ struct WorkloadChoices {
     std::vector<std::string> decision_redundancy;  // "decision.redundancy": "none" (default) or "n+1"
     std::vector<std::string> framework;            // "framework"
     std::vector<std::string> serve_decode_attention; // "serve.decode_attention"
+    std::vector<std::string> serve_scale_up_topology; // "serve.scale_up_topology"
     std::vector<std::string> train_attention;      // "train.attention"
     std::vector<std::string> train_lora_targets;   // "train.lora_targets"
 };
