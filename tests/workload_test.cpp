@@ -250,6 +250,16 @@ TEST(Workload, OffloadActivationLayersReadsAndRoundTrips) {
     EXPECT_TRUE(none.issues.empty()); // 0 offloads nothing, so recomputation is free to be chosen
 }
 
+// train.compiled (the blocks ran under torch.compile) reads, defaults to false, round-trips, and wants a boolean.
+TEST(Workload, CompiledReadsRoundTripsAndWantsABoolean) {
+    const auto p = parse_workload(R"({"stage": "finetune", "model": "llama-3.1-8b", "train": {"method": "lora", "compiled": true}})", catalog());
+    ASSERT_TRUE(p.issues.empty()) << to_string(p.issues[0]);
+    EXPECT_TRUE(p.workload.train.compiled);
+    EXPECT_TRUE(parse_workload(workload_to_json(p.workload), catalog()).workload.train.compiled);
+    EXPECT_FALSE(parse_workload(R"({"stage": "finetune", "model": "llama-3.1-8b", "train": {"method": "lora"}})", catalog()).workload.train.compiled);
+    EXPECT_FALSE(parse_workload(R"({"stage": "finetune", "model": "llama-3.1-8b", "train": {"compiled": "yes"}})", catalog()).issues.empty());
+}
+
 // train.remat_tensors (MaxText's remat_policy=custom by its names) reads, states full recomputation, turns
 // decoder_layer_input "offload" into offload_activations, and round-trips.
 TEST(Workload, RematTensorsReadsStatesFullRecomputationAndRoundTrips) {

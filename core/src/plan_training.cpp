@@ -417,6 +417,14 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                           (w.stage == Stage::pretrain ? "; the pretraining basis is read at the run's stated recomputation, so no forward is added to it" : ""));
     }
     as.gated_mlp_saved_tensors = rt.gated_mlp_saved_tensors;
+    // Under torch.compile (train.compiled) AOTAutograd's min-cut partitioner (torch/_functorch/partitioners.py
+    // min_cut_rematerialization_partition) saves what it must and recomputes the rest: aten.silu is in its default
+    // recomputable ops, and should_ban_recomputation bans only nodes that are compute-intensive (the matmuls: gate and up
+    // stay saved) or "materialized" in backward (used there by an op that cannot fuse, as the down projection's weight
+    // gradient uses its input); SiLU's output is used in backward only by the element-wise product's gradient, so it is
+    // recomputed from the saved gate output. That leaves the gate and up outputs and, where the down projection's weight
+    // trains, its input: 3 at most (a runtime that already keeps fewer keeps its count).
+    if (t.compiled) as.gated_mlp_saved_tensors = std::min(as.gated_mlp_saved_tensors, 3.0);
     // Under FP8 compute a trainer whose linear layers keep the FP8 copy of their input (Transformer Engine: runtimes.json
     // fp8_linear_input_bytes_per_value) holds those copies at that width, not at the activations' 16 bits (memory.h).
     const bool fp8_linear_inputs = w.precision.compute == "fp8" && rt.fp8_linear_input_bytes_per_value > 0;
@@ -509,6 +517,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                     (recompute == Checkpointing::none ? std::string("no") : std::string(name(recompute))) +
                                                     " recomputation, " + (as.flash_attention ? "fused attention" : "eager attention: score matrices stored") +
                                                     (fp32 ? ", fp32" : "") +
+                                                    (t.compiled && arch.mlp == MlpKind::gated && as.gated_mlp_saved_tensors < rt.gated_mlp_saved_tensors ? ", compiled: the MLP's SiLU output recomputed in backward (train.compiled)" : std::string()) +
                                                     (fp8_linear_inputs ? ", the linear layers' inputs kept as FP8 copies of " + format_sig(as.linear_input_bytes_per_value, 3) + " byte a value (" + rt.id + ")" : std::string()) +
                                                     (as.offload_checkpoints && recompute == Checkpointing::full ? std::string(", checkpoints offloaded to host memory") + (custom_remat ? " (train.remat_tensors decoder_layer_input \"offload\")" : t.offload_activations && !rt.offload_checkpoints ? " (train.offload_activations)" : "") : std::string()) +
                                                     (custom_remat && remat.device_split_elements + remat.device_whole_elements > 0

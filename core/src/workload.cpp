@@ -333,6 +333,7 @@ void read_train(Reader& r, const Catalog& catalog, Workload& w) {
         if (auto z = t.integer("zero_stage", false, 0, 3)) { v.zero_stage = *z; w.given.push_back("train.zero_stage"); }
         if (auto o = t.boolean("cpu_offload", false)) { v.cpu_offload = *o; w.given.push_back("train.cpu_offload"); }
         if (auto o = t.boolean("offload_activations", false)) { v.offload_activations = *o; w.given.push_back("train.offload_activations"); }
+        if (auto o = t.boolean("compiled", false)) { v.compiled = *o; w.given.push_back("train.compiled"); }
         if (auto o = t.integer("offload_activation_layers", false, 0, 1000000)) {
             v.offload_activation_layers = *o;
             w.given.push_back("train.offload_activation_layers");
@@ -685,6 +686,7 @@ std::string workload_to_json(const Workload& w) {
     if (given("train.zero_stage")) j["train"]["zero_stage"] = w.train.zero_stage;
     if (given("train.cpu_offload")) j["train"]["cpu_offload"] = w.train.cpu_offload;
     if (given("train.offload_activations")) j["train"]["offload_activations"] = w.train.offload_activations;
+    if (given("train.compiled")) j["train"]["compiled"] = w.train.compiled;
     if (given("train.remat_tensors"))
         for (const auto& [k, v] : w.train.remat_tensors) j["train"]["remat_tensors"][k] = v;
     if (given("train.grouped_gemm"))

@@ -108,6 +108,11 @@ struct TrainSpec {
     // Activation offloading (torchtune enable_activation_offloading: saved_tensors_hooks that move what autograd saves to
     // host memory and bring it back in backward): under full recomputation the saved block inputs live in host memory.
     bool offload_activations = false;
+    // The blocks run under torch.compile (torchtune's compile: True, which compiles every TransformerSelfAttentionLayer, or
+    // the whole model before PyTorch 2.5, with Inductor): AOTAutograd's min-cut partitioner saves for backward only what it
+    // cannot recompute cheaply, so a gated MLP's SiLU output, an element-wise function of the saved gate output whose only
+    // backward use is the element-wise product's gradient, is recomputed, not kept (memory.h gated_mlp_saved_tensors 3).
+    bool compiled = false;
     // Layer-wise activation offload without recomputation (Megatron-Core's cpu_offloading_num_layers, run by Transformer
     // Engine's get_cpu_offload_context): the saved activations of the first N of the model's blocks are copied to host memory
     // in the forward pass on a side stream and copied back for the backward; 0 = none, at most layers - 1. Megatron-Core
