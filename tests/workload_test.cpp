@@ -346,7 +346,7 @@ TEST(Workload, EmbedRuntimeNamesAnEncoderProfile) {
     const auto bad = parse_workload(R"({"stage": "embed", "model": "bert-base-uncased", "embed": {"runtime": "onnx"}})", catalog());
     ASSERT_EQ(bad.issues.size(), 1u);
     EXPECT_EQ(bad.issues[0].path, "embed.runtime");
-    EXPECT_EQ(bad.issues[0].message, "unknown encoder runtime \"onnx\"; expected one of neuronx-cc, pytorch-eager, tensorflow-xla, tensorrt");
+    EXPECT_EQ(bad.issues[0].message, "unknown encoder runtime \"onnx\"; expected one of fastertransformer, neuronx-cc, pytorch-eager, tensorflow-xla, tensorrt");
     const auto empty = parse_workload(R"({"stage": "embed", "model": "bert-base-uncased", "embed": {"runtime": ""}})", catalog());
     ASSERT_EQ(empty.issues.size(), 1u);
     EXPECT_EQ(empty.issues[0].path, "embed.runtime");

@@ -93,8 +93,14 @@ void eval_embed(const Workload& w, const Catalog& cat, const Device& d, int n, c
             c.notes.push_back(on_engine ? "not calibrated for this runtime (" + rt.id + "): its per-layer vector-engine work is counted from the model's "
                                           "operations under AWS's NKI cost model, not read from the compiler's output and not fitted; the matmuls "
                                           "take encoder_compute_efficiency (fitted on TensorRT, A100), whose range is the band"
-                                        : "not calibrated for this runtime (" + rt.id + "): its per-layer traffic and launches are counted from its model code, "
-                                          "not fitted; the band spans kernel_launch_overhead_s's range (known weak area: eager encoder throughput)");
+                                        : rt.kernels_per_layer == 0
+                                            // a C++ engine (FasterTransformer): no host cost per kernel, only the traffic its kernels move
+                                            // outside the GEMMs beyond what the fused engine the efficiency was fitted on moves
+                                            ? "not calibrated for this runtime (" + rt.id + "): the per-layer traffic its kernels move outside the GEMMs, beyond "
+                                              "the fused engine's, is counted from its code, not fitted; the GEMMs take encoder_compute_efficiency (fitted on "
+                                              "TensorRT, A100), whose range is the band"
+                                            : "not calibrated for this runtime (" + rt.id + "): its per-layer traffic and launches are counted from its model code, "
+                                              "not fitted; the band spans kernel_launch_overhead_s's range (known weak area: eager encoder throughput)");
     }
     if (b.time_s > 0) {
         const double items_per_s = n * s.batch_size / b.time_s;

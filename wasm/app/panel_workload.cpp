@@ -323,7 +323,8 @@ constexpr const char* kGroupedTilesHelp =
     "numbers: \"128 7168 2048, 256 2048 3584, 256 1792 2048\"), as the recipe's sparse_matmul tiling sets them (wi: the "
     "gate and up projection, wo: the down projection). Needed with the rows. Keys train.grouped_gemm.wi and .wo.";
 constexpr const char* kEmbedRuntimeHelp =
-    "How the encoder runs: a fused engine (tensorrt), or a framework whose element-wise kernels, score matrices and launches "
+    "How the encoder runs: a fused engine (tensorrt), FasterTransformer's C++ encoder (fastertransformer: the fused kernels plus "
+    "its Q, K, V bias kernel), or a framework whose element-wise kernels, score matrices and launches "
     "the plan counts per layer (pytorch-eager, tensorflow-xla), or AWS Neuron's compiled graph, whose element-wise work runs on "
     "the NeuronCores' vector engines (neuronx-cc). Default tensorrt; neuronx-cc on AWS Neuron devices. Key embed.runtime.";
 
