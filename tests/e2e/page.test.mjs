@@ -280,6 +280,21 @@ test('the Engine and layout section sets the runtime and layout keys the CLI tak
   assert.deepEqual(await planOf(page), cliPlanOf(doc), 'the offline Neuron document is planned as `hwplan plan` plans it');
   await shot(page, 'engine-serving-1280x800');
 
+  // How the machine's devices are linked (serve.scale_up_topology), read by gpt-fast's IntraNodeComm all-reduce: its
+  // README machine, 8 A100s in a hybrid cube mesh (tests/validation/cases/decode/gpt-fast-llama-2-7b-bf16-8xa100-*).
+  await page.evaluate(() => window.hwplanPage.loadWorkload(JSON.stringify({ stage: 'serve', model: 'llama-2-7b', precision: 'bf16',
+    serve: { context_tokens: 205, prompt_tokens: 5, output_tokens: 200, concurrent_users: 1, tensor_parallel: 8, runtime: 'gpt-fast-intra-node' },
+    hardware: { devices: ['a100-80gb'], count: 8 } })));
+  await page.waitForFunction(() => window.hwplanPage.workload().serve?.runtime === 'gpt-fast-intra-node' && window.hwplanUi['engine'], null, { timeout: T.step });
+  await open();
+  await choose(page, 'serve.scale_up_topology', 'hybrid_cube_mesh', ['serve', 'scale_up_topology']);
+  await page.waitForFunction(() => /^Plan: /.test(document.getElementById('hwplan-status').textContent), null, { timeout: T.step });
+  doc = await workload(page);
+  const meshPlan = await planOf(page);
+  assert.deepEqual(meshPlan, cliPlanOf(doc), 'the gpt-fast document is planned as `hwplan plan` plans it');
+  assert.ok(meshPlan.plan.candidates[0].notes.some((n) => n.includes("IntraNodeComm") && n.includes('hybrid-cube-mesh')),
+            'the plan says which all-reduce kernel it priced');
+
   await page.evaluate(() => window.hwplanPage.loadWorkload(JSON.stringify({ stage: 'finetune', model: 'llama-3.1-8b',
     train: { method: 'lora', seq_len: 2048 }, hardware: { devices: ['a100-80gb'], count: 2 } })));
   await page.waitForFunction(() => window.hwplanPage.workload().stage === 'finetune' && window.hwplanUi['engine'], null, { timeout: T.step });
@@ -292,10 +307,13 @@ test('the Engine and layout section sets the runtime and layout keys the CLI tak
   await reveal(page, 'offload_activations');
   await click(page, 'offload_activations');
   await page.waitForFunction(() => window.hwplanPage.workload().train?.offload_activations === true, null, { timeout: T.step });
+  await reveal(page, 'compiled');
+  await click(page, 'compiled');
+  await page.waitForFunction(() => window.hwplanPage.workload().train?.compiled === true, null, { timeout: T.step });
   await page.waitForFunction(() => /^Plan: /.test(document.getElementById('hwplan-status').textContent), null, { timeout: T.step });
   doc = await workload(page);
   assert.deepEqual(doc.train, { method: 'lora', seq_len: 2048, runtime: 'deepspeed', lora_targets: 'query-value', cpu_offload: true,
-                                offload_activations: true });
+                                offload_activations: true, compiled: true });
   assert.deepEqual(await planOf(page), cliPlanOf(doc), 'the fine-tuning document is planned as `hwplan plan` plans it');
 
   // The layout pins are pretraining's (a fine-tune is planned data parallel with ZeRO/FSDP: there they are an error).

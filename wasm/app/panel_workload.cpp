@@ -271,7 +271,8 @@ void decision_section(AppState& state, const Catalog& cat, unsigned stage_bit, s
 // [SECTION] the engine and the layout: which runtime profile the job runs under and the layout a published run
 // pinned (docs/workload.md serve.runtime, serve.tensor_parallel, serve.decode_attention, serve.scale_up_topology, serve.requests,
 // serve.compiled_batch, serve.compiled_sequence_tokens, serve.closed_loop, train.runtime, train.attention,
-// train.lora_targets, train.cpu_offload, train.offload_activations, train.offload_activation_layers, train.layout, embed.runtime).
+// train.lora_targets, train.cpu_offload, train.offload_activations, train.offload_activation_layers, train.compiled,
+// train.remat_tensors, train.grouped_gemm, train.layout, embed.runtime).
 // Collapsed until opened, and open whenever a loaded document holds any of them, as the Decision section is.
 
 constexpr const char* kServeRuntimeHelp =
@@ -309,6 +310,10 @@ constexpr const char* kOffloadActivationsHelp =
     "Activation offloading (torchtune's enable_activation_offloading): under full recomputation the saved block inputs live in "
     "host memory; the output head's tensors and the logits stay on the device. Default off (unsloth always offloads). Key "
     "train.offload_activations.";
+constexpr const char* kCompiledHelp =
+    "The blocks ran under torch.compile (torchtune's compile: True, torchtitan's training.compile): its partitioner recomputes "
+    "element-wise work in the backward pass, so a gated MLP does not keep its SiLU output. Memory only; no effect on step "
+    "time. Default off (torchtune's configs default to compile: False). Key train.compiled.";
 constexpr const char* kRematTensorHelp =
     "MaxText's custom remat policy (remat_policy=custom), as a recipe passes it: each named tensor kept on the device, "
     "offloaded to host memory, or recomputed in the backward pass; the rest of each block is recomputed from its input. "
@@ -335,6 +340,7 @@ bool any_engine_input(const nlohmann::json& w) {
            field(w, "serve.closed_loop") ||
            field(w, "train.runtime") || field(w, "train.attention") || field(w, "train.lora_targets") ||
            field(w, "train.cpu_offload") || field(w, "train.offload_activations") || field(w, "train.offload_activation_layers") ||
+           field(w, "train.compiled") ||
            field(w, "train.layout") || field(w, "train.remat_tensors") || field(w, "embed.runtime");
 }
 
@@ -369,6 +375,7 @@ void engine_section(AppState& state, const Catalog& cat, unsigned stage_bit, std
         choice_field(state, "LoRA targets", kLoraTargetsHelp, "train.lora_targets", choices.train_lora_targets, "the trainer's", shown);
         check_field(state, "cpu_offload", "CPU offload", kOffloadHelp, "train.cpu_offload", shown);
         check_field(state, "offload_activations", "Offload activations", kOffloadActivationsHelp, "train.offload_activations", shown);
+        check_field(state, "compiled", "Compiled (torch.compile)", kCompiledHelp, "train.compiled", shown);
         // MaxText's custom remat policy (train.remat_tensors): one row per tensor name its base.yml lists, shown when the
         // trainer is named MaxText or a loaded document names any of them.
         const nlohmann::json* rt = field(state.workload, "train.runtime");
