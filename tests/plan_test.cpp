@@ -2636,7 +2636,7 @@ TEST(DecodeRuntimes, TgiOnePointZeroWaitsOnItsHostOnFourA10gs) {
 //   column parameters 32 x 4096 x ((32 + 2 x 32) x 128 + 2 x 11,008) = 4,496,293,888; at 4.15625 bits 2,335,965,184 B
 //   extra 2,335,965,184 x 1.5407518797 = 3,599,142,748 B at 0.78 x 600 GB/s = 7.690476 ms
 // With the host priced at the catalog-wide eager_op_host_s (pinned here, so that the device binds) the step is
-// bandwidth-bound (about 16 ms, above the host's 470 x 21.2 us = 9.96 ms), so it exceeds the tuned runtime's by that
+// bandwidth-bound (about 16 ms, above the host's 404 x 21.2 us = 8.56 ms on one device), so it exceeds the tuned runtime's by that
 // time less the tuned runtime's decode_step_overhead_s (0.87 ms), which the eager count holds.
 TEST(DecodeRuntimes, TgiOnePointZerosTritonGptqProjectionsReadAsSlowAsSixteenBits) {
     auto step = [](const char* runtime) {
@@ -2644,7 +2644,7 @@ TEST(DecodeRuntimes, TgiOnePointZerosTritonGptqProjectionsReadAsSlowAsSixteenBit
             "serve": {"context_tokens": 1024, "prompt_tokens": 237, "output_tokens": 50, "concurrent_users": 1, "runtime": ")") + runtime + R"("},
             "hardware": {"devices": ["a10g"], "count": 1}, "assumptions": {"eager_op_host_s": 2.12e-5}})").candidates.at(0).figures.at("decode_step_s").value;
     };
-    EXPECT_GT(step("tgi-1.0"), 470 * 21.2e-6);
+    EXPECT_GT(step("tgi-1.0"), 404 * 21.2e-6);
     EXPECT_NEAR(step("tgi-1.0") - step("tuned"), 3599142748.16 / (0.78 * 600e9) - 0.87e-3, 1e-9);
 }
 
@@ -2652,17 +2652,36 @@ TEST(DecodeRuntimes, TgiOnePointZerosTritonGptqProjectionsReadAsSlowAsSixteenBit
 // custom_autotune's key, torch.empty, matmul_248_kernel[grid]): each costs the host triton_launch_host_s (96.4 us,
 // triton-lang/triton issue #459's CPU time of a Triton matmul called from Python) where a cuBLAS projection costs
 // what the profile's other operations cost (its host_op_s, 42.46 us). Llama 2 7B at batch 1 on one H100 SXM, whose device takes a
-// few ms, by hand:
-//   int4: 470 x 42.46 us + 32 x 2 x (96.4 - 42.46) us = 19.9562 ms + 3.45216 ms = 23.40836 ms, the host's, the step
-//   fp16: 470 x 42.46 us = 19.9562 ms (no Triton launch)
+// few ms; on one device TGI calls no collective (32 x 12 + 20 = 404 operations), by hand:
+//   int4: 404 x 42.46 us + 32 x 2 x (96.4 - 42.46) us = 17.15384 ms + 3.45216 ms = 20.606 ms, the host's, the step
+//   fp16: 404 x 42.46 us = 17.15384 ms (no Triton launch)
 TEST(DecodeRuntimes, TgiOnePointZerosTritonGptqLaunchesCostItsHostMore) {
     auto step = [](const char* weights) {
         return run(std::string(R"({"stage": "serve", "model": "llama-2-7b", "precision": {"weights": ")") + weights + R"(", "kv_cache": "fp16", "compute": "fp16"},
             "serve": {"context_tokens": 1024, "prompt_tokens": 237, "output_tokens": 50, "concurrent_users": 1, "runtime": "tgi-1.0"},
             "hardware": {"devices": ["h100-sxm"], "count": 1}})").candidates.at(0).figures.at("decode_step_s").value;
     };
-    EXPECT_NEAR(step("int4"), 470 * 42.46e-6 + 64 * (96.4e-6 - 42.46e-6), 1e-9);
-    EXPECT_NEAR(step("fp16"), 470 * 42.46e-6, 1e-9);
+    EXPECT_NEAR(step("int4"), 404 * 42.46e-6 + 64 * (96.4e-6 - 42.46e-6), 1e-9);
+    EXPECT_NEAR(step("fp16"), 404 * 42.46e-6, 1e-9);
+}
+
+// TGI 1.0.3's step counts one sequence's bookkeeping; FlashCausalLM.generate_token copies each further sequence's next
+// token on its own (all_input_ids_tensor[i, input_length] = next_input_ids[i]), one operation each, and a replica on one
+// device calls none of its four collectives (two all-reduces a layer, the embedding's all-reduce and the head's
+// all-gather a step). Llama 2 7B fp16 on one H100 SXM (its device a few ms, so the host binds), by hand:
+//   batch 1:  32 x (14 - 2) + (22 - 2)            = 404 operations x 42.46 us = 17.15384 ms
+//   batch 8:  404 + 7 x 1                          = 411 operations x 42.46 us = 17.45106 ms
+//   on 4 A10G at tensor parallel 4, batch 8: 470 + 7 = 477 operations x 42.46 us = 20.25342 ms (the device about 8 ms)
+TEST(DecodeRuntimes, TgiOnePointZeroCountsEachSequenceAndNoCollectiveOnOneDevice) {
+    auto step = [](int users, const char* device, int count) {
+        return run(std::string(R"({"stage": "serve", "model": "llama-2-7b", "precision": "fp16",
+            "serve": {"context_tokens": 1024, "prompt_tokens": 167, "output_tokens": 50, "concurrent_users": )") + std::to_string(users) +
+                   R"(, "tensor_parallel": )" + std::to_string(count) + R"(, "runtime": "tgi-1.0"}, "hardware": {"devices": [")" + device +
+                   R"("], "count": )" + std::to_string(count) + "}}").candidates.at(0).figures.at("decode_step_s").value;
+    };
+    EXPECT_NEAR(step(1, "h100-sxm", 1), 404 * 42.46e-6, 1e-9);
+    EXPECT_NEAR(step(8, "h100-sxm", 1), 411 * 42.46e-6, 1e-9);
+    EXPECT_NEAR(step(8, "a10g", 4), 477 * 42.46e-6, 1e-9);
 }
 
 // A closed loop of users (serve.closed_loop: k6's constant virtual users, each sending its next request when its last

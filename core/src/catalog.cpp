@@ -752,6 +752,11 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
     t.host_ops_per_layer = e.number("host_ops_per_layer", true, 0, 10000).value_or(0);
     t.host_ops_per_step = e.number("host_ops_per_step", true, 0, 10000).value_or(0);
     t.host_ops_per_grouped_kv_layer = e.number("host_ops_per_grouped_kv_layer", false, 0, 10000).value_or(0);
+    t.host_collectives_per_layer = e.number("host_collectives_per_layer", false, 0, 10000).value_or(0);
+    t.host_collectives_per_step = e.number("host_collectives_per_step", false, 0, 10000).value_or(0);
+    t.host_ops_per_added_sequence = e.number("host_ops_per_added_sequence", false, 0, 10000).value_or(0);
+    if (t.host_collectives_per_layer > t.host_ops_per_layer) e.error("host_collectives_per_layer", "exceeds host_ops_per_layer, of which it is a part");
+    if (t.host_collectives_per_step > t.host_ops_per_step) e.error("host_collectives_per_step", "exceeds host_ops_per_step, of which it is a part");
     t.serial_vocab_round_trips = e.number("serial_vocab_round_trips", false, 0, 100).value_or(0);
     t.recomputes_context = e.boolean("recomputes_context", false).value_or(false);
     t.expert_down_projection_strided = e.boolean("expert_down_projection_strided", false).value_or(false);
@@ -785,7 +790,8 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
     t.stack = e.choice("stack", false, {"pytorch-cuda", "pytorch-rocm", "jax-xla", "aws-neuron", "intel-gaudi", "mlx-metal", "llama.cpp"}).value_or("");
     t.calibrated_by = e.strings("calibrated_by", false);
     e.string("note", false);
-    attach_source(e, b, {"host_ops_per_layer", "host_ops_per_step", "host_ops_per_grouped_kv_layer", "serial_vocab_round_trips", "recomputes_context", "expert_down_projection_strided", "expert_gather_one_row",
+    attach_source(e, b, {"host_ops_per_layer", "host_ops_per_step", "host_ops_per_grouped_kv_layer", "host_collectives_per_layer",
+                         "host_collectives_per_step", "host_ops_per_added_sequence", "serial_vocab_round_trips", "recomputes_context", "expert_down_projection_strided", "expert_gather_one_row",
                          "graphs_step_saving_s", "graphs_step_saving_low_s", "graphs_step_saving_high_s",
                          "served_host_time_unmodelled_share", "attention_span", "attention_bucket_min_tokens", "pads_batch_to_compiled",
                          "prefill_pads_to_compiled_context", "head_sharding", "tensor_parallel_allreduce", "replicates_output_head", "moe_all_experts_share",

@@ -481,7 +481,11 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
     // K and V to the query heads and reshapes them, a copy each; with as many KV heads as query heads it returns them as
     // they are.
     const bool grouped_kv = arch.kv_heads > 0 && arch.kv_heads < arch.heads;
-    const double host_ops = (drt.host_ops_per_layer + (grouped_kv ? drt.host_ops_per_grouped_kv_layer : 0.0)) * arch.layers + drt.host_ops_per_step;
+    // A replica on one device skips the collectives its runtime counts (TGI calls torch.distributed only at world size > 1).
+    const bool one_device = tp * pp * groups <= 1;
+    const double host_ops = (drt.host_ops_per_layer + (grouped_kv ? drt.host_ops_per_grouped_kv_layer : 0.0) -
+                             (one_device ? drt.host_collectives_per_layer : 0.0)) * arch.layers +
+                            drt.host_ops_per_step - (one_device ? drt.host_collectives_per_step : 0.0);
     // Of those, a runtime that launches its 4-bit projections through Triton from Python (TGI 1.0.3's GPTQ QuantLinear:
     // an autograd Function, custom_autotune's key, torch.empty, then JITFunction.run's launcher for matmul_248's 19
     // arguments) spends triton_launch_host_s on each where a cuBLAS projection costs eager_op_host_s (triton-lang/triton
@@ -622,13 +626,16 @@ void eval_serve_layout(const Workload& w, const Catalog& cat, const Device& d, i
                           format_sig(prompt + 0.5 * (steps - 1), 6) + " tokens at the middle of the output, a mean of " + format_sig(1e3 * device_s, 3) + " ms over its " +
                           format_sig(steps, 6) + " steps)";
         }
-        // an eager loop: the device waits on the host for whatever the host takes beyond the device's own time
-        ph.overhead_s = (host_ops > 0 ? std::max(0.0, host_s - device_s) : a.decode_step_overhead_s) + serial_host_s;
+        // an eager loop: the device waits on the host for whatever the host takes beyond the device's own time; the
+        // step's count holds one sequence's bookkeeping, each further sequence adds host_ops_per_added_sequence
+        const double step_host_ops = host_ops > 0 ? host_ops + drt.host_ops_per_added_sequence * std::max(0.0, rows - 1) : 0.0;
+        const double step_host_s = host_s + (step_host_ops - host_ops) * a.eager_op_host_s;
+        ph.overhead_s = (host_ops > 0 ? std::max(0.0, step_host_s - device_s) : a.decode_step_overhead_s) + serial_host_s;
         ph.time_s = device_s + ph.overhead_s;
         if (e.explain && host_ops > 0)
-            ph.name += "; " + drt.id + " issues " + format_sig(host_ops, 4) + " host operations x " + format_sig(1e6 * a.eager_op_host_s, 3) + " us" +
+            ph.name += "; " + drt.id + " issues " + format_sig(step_host_ops, 4) + " host operations x " + format_sig(1e6 * a.eager_op_host_s, 3) + " us" +
                        (triton_ops > 0 ? ", " + format_sig(triton_ops, 4) + " of them Triton launches at " + format_sig(1e6 * std::max(a.triton_launch_host_s, a.eager_op_host_s), 3) + " us," : "") +
-                       " = " + format_sig(1e3 * host_s, 3) + " ms" + (host_s > device_s ? ", which the device waits on" : ", under the device's time");
+                       " = " + format_sig(1e3 * step_host_s, 3) + " ms" + (step_host_s > device_s ? ", which the device waits on" : ", under the device's time");
         if (e.explain && serial_host_s > 0)
             ph.name += "; then " + drt.id + " carries the " + format_sig(arch.vocab, 6) + " logits through a Python list " + format_sig(drt.serial_vocab_round_trips, 3) +
                        " time(s) at " + format_sig(1e9 * a.python_value_round_trip_host_s, 3) + " ns each = " + format_sig(1e3 * serial_host_s, 3) + " ms, the device idle";

@@ -184,6 +184,11 @@ struct DecodeRuntime {
     double host_ops_per_step = 0;                // the same outside the layers: embedding, final norm, LM head, sampling, the loop's bookkeeping
     double host_ops_per_grouped_kv_layer = 0;    // added per layer when the model groups its KV heads (kv_heads < heads): transformers'
                                                  // repeat_kv expands K and V to the query heads and reshape copies each (2)
+    double host_collectives_per_layer = 0;       // of host_ops_per_layer, the collectives a replica on one device skips (TGI's
+                                                 // TensorParallelRowLinear all-reduces, called only at world size > 1: 2)
+    double host_collectives_per_step = 0;        // of host_ops_per_step, likewise (TGI's embedding all-reduce and head all-gather: 2)
+    double host_ops_per_added_sequence = 0;      // host_ops_per_step counts one sequence; each further sequence in the step adds this
+                                                 // many (TGI's generate_token copies each sequence's next token on its own: 1)
     double serial_vocab_round_trips = 0;         // per step, times the host carries each of the vocabulary's logits through a Python list
                                                  // (a Python float made from native memory, then converted back) after the device has
                                                  // returned them, so the device idles meanwhile: priced at python_value_round_trip_host_s
