@@ -713,6 +713,19 @@ TEST(CatalogRuntimes, TransformersDecodeProfilesCarryTheirReleasesCounts) {
     EXPECT_EQ(c.find_decode_runtime("litgpt")->host_ops_per_grouped_kv_layer, 0);
 }
 
+// TinyChat's FP16 profile is counted from tinychat/models/llama.py at b76fab6 (docs/accuracy-history.md item 115):
+// 2 RMSNorm kernels + 3 projections + 1 attention kernel + o_proj + 1 add + 5 MLP operations + 1 add = 14 a layer,
+// and the timed forward's as_tensor, embedding, final norm, LM head and float() = 5; its attention kernel reads the
+// KV heads as stored, so no grouped-KV copies.
+TEST(CatalogRuntimes, TinyChatFp16ProfileCarriesItsCodesCounts) {
+    const Catalog& c = real_catalog().catalog;
+    const DecodeRuntime* t = c.find_decode_runtime("tinychat-fp16");
+    ASSERT_NE(t, nullptr);
+    EXPECT_EQ(t->host_ops_per_layer, 2 + 3 + 1 + 1 + 1 + 5 + 1);
+    EXPECT_EQ(t->host_ops_per_step, 5);
+    EXPECT_EQ(t->host_ops_per_grouped_kv_layer, 0);
+}
+
 // TGI's own tracker times its flash Llama waiting on the host (text-generation-inference issue #1315, the v1.2 image,
 // CodeLlama-34B: 48 layers, hidden 8,192, so the fused RMSNorm path; one request at a time): the P50 latency per token
 // of its four tensor-parallel rows, A100-80G x 2 28.71 ms, x 4 30.83, H100 x 2 27.82, x 4 30.50, all well above the

@@ -2590,6 +2590,25 @@ TEST(DecodeRuntimes, TransformersFourThirtyFourRunsEagerAttention) {
     EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) { return n.find("not calibrated for this runtime (transformers-4.34)") == 0; }));
 }
 
+// TinyChat's FP16 rows (mit-han-lab/llm-awq b76fab6: demo.py --precision W16A16 loads the Hugging Face weights into
+// tinychat/models/llama.py) run TinyChat's own block: two fused RMSNorm kernels, q, k and v nn.Linear, one
+// single-query attention kernel (rotary, cache write and attention; it takes the KV heads as they are), o_proj, a
+// residual add, gate, SiLU, up, product, down and a residual add: 14 a layer; the timed forward adds the token's copy
+// to the device, the embedding, the final norm, the LM head and its float(): 5 (sampling runs after the second
+// synchronize, outside the figure). On one H100 SXM the host sets the pace, by hand:
+//   Llama 2 7B and Llama 3.1 8B (32 layers): 32 x 14 + 5 = 453 x 21.2 us = 9.6036 ms (no repeat_kv copies for 8 KV heads);
+//   Llama 2 13B (40 layers): 40 x 14 + 5 = 565 x 21.2 us = 11.978 ms.
+TEST(DecodeRuntimes, TinyChatFp16CountsItsOwnBlockAndTheTimedForward) {
+    auto step = [](const char* model) {
+        return run(std::string(R"({"stage": "serve", "model": ")") + model + R"(", "precision": "fp16",
+            "serve": {"context_tokens": 320, "prompt_tokens": 64, "output_tokens": 256, "concurrent_users": 1, "runtime": "tinychat-fp16"},
+            "hardware": {"devices": ["h100-sxm"], "count": 1}})").candidates.at(0).figures.at("decode_step_s").value;
+    };
+    EXPECT_NEAR(step("llama-2-7b"), 9.6036e-3, 1e-9);
+    EXPECT_NEAR(step("llama-3.1-8b"), 9.6036e-3, 1e-9);
+    EXPECT_NEAR(step("llama-2-13b"), 11.978e-3, 1e-9);
+}
+
 // llama-cpp-python before 0.2.76 copies each step's logits into numpy through a Python list (Llama.eval slices
 // llama_get_logits()'s c_float pointer), after llama_decode has returned: the device idles meanwhile, so the host's
 // time adds to the step rather than hiding under it. Llama 2 7B's 32,000 logits at python_value_round_trip_host_s

@@ -363,7 +363,7 @@ TEST(Workload, ServeRuntimeNamesADecodeProfile) {
     const auto bad = parse_workload(R"({"stage": "serve", "model": "llama-2-7b", "serve": {"runtime": "eager"}})", catalog());
     ASSERT_EQ(bad.issues.size(), 1u);
     EXPECT_EQ(bad.issues[0].path, "serve.runtime");
-    EXPECT_EQ(bad.issues[0].message, "unknown decode runtime \"eager\"; expected one of autoawq-fused, gpt-fast-intra-node, gpt-fast-moe-2024-02, litgpt, llama-cpp-cuda-graphs, llama-cpp-python-0.2, mlx-lm-0.28, nxd-inference-2.21, optimum-neuron-0.4, optimum-onnxruntime-no-cache, pytorch-eager, tgi-1.0, transformers-4.34, transformers-neuronx-2.18, tuned, vllm-2023-12, vllm-api-server, vllm-v1-2025-04");
+    EXPECT_EQ(bad.issues[0].message, "unknown decode runtime \"eager\"; expected one of autoawq-fused, gpt-fast-intra-node, gpt-fast-moe-2024-02, litgpt, llama-cpp-cuda-graphs, llama-cpp-python-0.2, mlx-lm-0.28, nxd-inference-2.21, optimum-neuron-0.4, optimum-onnxruntime-no-cache, pytorch-eager, tgi-1.0, tinychat-fp16, transformers-4.34, transformers-neuronx-2.18, tuned, vllm-2023-12, vllm-api-server, vllm-v1-2025-04");
     const auto empty = parse_workload(R"({"stage": "serve", "model": "llama-2-7b", "serve": {"runtime": ""}})", catalog());
     ASSERT_EQ(empty.issues.size(), 1u);
     EXPECT_EQ(empty.issues[0].path, "serve.runtime");
