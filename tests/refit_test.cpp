@@ -65,7 +65,7 @@ TEST(Refit, EveryFittedValueIsDeclaredAndMoved) {
 }
 
 // Decode bandwidth rules fitted as share and step together (least squares of t = x / share + step): the
-// catalog's figures, from the derivations in efficiencies.json sources (xiongjiedai-llama2: HBM 0.546 + 3.49 ms with llama.cpp issue #6763's H100 row,
+// catalog's figures, from the derivations in efficiencies.json sources (xiongjiedai-llama2: HBM 0.5617 + 3.527 ms with llama.cpp issue #6763's H100 row and the A100 rows on the A100 80GB PCIe,
 // GDDR 0.763 + 2.08 ms; suite-apple-llama.cpp-gguf 0.736 + 3.47 ms; llamacpp-vulkan-tg128 0.609 + 0.71 ms).
 // Tolerance: half a unit of the catalog's last digit on the share (0.1 %), 1 % on the step.
 TEST(Refit, DecodeShareAndStepRulesReproduceTheCatalog) {
@@ -73,7 +73,7 @@ TEST(Refit, DecodeShareAndStepRulesReproduceTheCatalog) {
         const char* id;
         double share, step_s;
     };
-    for (const Row& row : {Row{"decode_bandwidth_efficiency.hbm-gpu-llama.cpp-gguf", 0.546, 3.49e-3},
+    for (const Row& row : {Row{"decode_bandwidth_efficiency.hbm-gpu-llama.cpp-gguf", 0.5617, 3.527e-3},
                            Row{"decode_bandwidth_efficiency.gddr-gpu-llama.cpp-gguf", 0.763, 2.08e-3},
                            Row{"decode_bandwidth_efficiency.apple-llama.cpp-gguf", 0.736, 3.47e-3},
                            Row{"decode_bandwidth_efficiency.gddr-gpu-llama.cpp-vulkan-gguf", 0.609, 0.71e-3}}) {
@@ -90,7 +90,7 @@ TEST(Refit, SingleShareValuesReproduceTheCatalog) {
         const char* id;
         double value;
     };
-    for (const Row& row : {Row{"decode_bandwidth_efficiency.hbm-gpu-llama.cpp", 0.572},        // median of A100 0.530, H100 PCIe 0.615
+    for (const Row& row : {Row{"decode_bandwidth_efficiency.hbm-gpu-llama.cpp", 0.587},        // median of A100 80GB PCIe 0.558, H100 PCIe 0.615
                            Row{"decode_bandwidth_efficiency.gddr-gpu-llama.cpp", 0.816},       // median of 0.794, 0.872, 0.754, 0.816, 0.847 (llama.cpp PR #4766)
                            Row{"decode_bandwidth_efficiency.nvidia-pytorch-awq-int", 0.654},   // log least squares of 0.624, 0.724 (TinyChat), 0.600, 0.659 (gpt-fast int8)
                            Row{"decode_bandwidth_efficiency.apple-m1-max-llama.cpp-gguf", 0.551}, // median of 0.469 (70B), 0.633 (8B) at the Apple family's 3.47 ms
@@ -175,12 +175,12 @@ TEST(Loso, AOneSourceValueFallsBackToItsPrior) {
 }
 
 // ... and that source's case is then planned at 0.78. By hand from the xiongjiedai-llama2 derivation: the A100
-// 7B F16 step reads x = 0.530 x (1/73.83 - 0.87 ms) = 6.718 ms of bytes at full bandwidth; at 0.78 and the
-// catalog-wide 0.87 ms the step is 6.718 / 0.78 + 0.87 = 9.483 ms, 105.5 tokens/s: +42.9 % on the measured 73.83.
+// 80GB PCIe 7B F16 step reads x = 0.558 x (1/73.83 - 0.87 ms) = 7.073 ms of bytes at full bandwidth; at 0.78 and the
+// catalog-wide 0.87 ms the step is 7.073 / 0.78 + 0.87 = 9.938 ms, 100.6 tokens/s: +36.3 % on the measured 73.83.
 TEST(Loso, TheLeftOutSourceIsPlannedWithTheRefittedCatalog) {
     const CaseResult* c = loso_case("xiongjiedai-llama2-7b-f16-a100-80gb-decode");
     ASSERT_TRUE(c && c->modelled);
-    EXPECT_NEAR(c->error_ratio, 0.429, 0.005);
+    EXPECT_NEAR(c->error_ratio, 0.363, 0.005);
     EXPECT_FALSE(c->within);
 }
 
@@ -189,8 +189,8 @@ TEST(Loso, TheLeftOutSourceIsPlannedWithTheRefittedCatalog) {
 // and step, so the step is held at its runtime family's: the other llama.cpp GGUF rules' cases of other sources
 // (the Vulkan rows, Geerling's Apple row) fitted as one rule, t = x / share + step, by the normal equations of least
 // squares in (1 / share, step), worked here apart from refit.cpp. The row then gives share = x / (t - step), with
-// x = 0.585 x (1/143.35 - 3.49 ms) = 2.039 ms (catalog note of hbm-gpu-llama.cpp-gguf: it gives 0.585 at the fitted
-// 3.49 ms; the xiongjiedai-llama2 derivation: x = 2.04 ms). No fold falls back to the prior.
+// x = 0.592 x (1/143.35 - 3.527 ms) = 2.041 ms (catalog note of hbm-gpu-llama.cpp-gguf: it gives 0.592 at the fitted
+// 3.527 ms; the xiongjiedai-llama2 derivation: x = 2.040 ms). No fold falls back to the prior.
 TEST(Loso, ASecondSourceRefitsTheHbmGgufRuleAtItsFamilysStep) {
     const FitReport& f = fit("decode_bandwidth_efficiency.hbm-gpu-llama.cpp-gguf");
     EXPECT_EQ(f.sources.size(), 2u);
@@ -217,16 +217,19 @@ TEST(Loso, ASecondSourceRefitsTheHbmGgufRuleAtItsFamilysStep) {
     EXPECT_EQ(pooled, 6); // five Vulkan rows of four pull requests, Geerling's M3 Ultra row
     const double step_s = (sss * sqy - ssq * ssy) / (sss * sqq - ssq * ssq);
     EXPECT_GT(step_s, 0.87e-3); // longer than the catalog-wide step it replaces
-    EXPECT_LT(step_s, 3.49e-3);
-    const double x_s = 0.585 * (1 / 143.35 - 3.49e-3);
+    EXPECT_LT(step_s, 3.527e-3);
+    const double x_s = 0.592 * (1 / 143.35 - 3.527e-3);
     EXPECT_NEAR(f.loso_low, x_s / (1 / 143.35 - step_s), 0.01 * f.loso_low);
     EXPECT_NEAR(f.loso_low_step_s, step_s, 0.001 * step_s); // the fold carries the family's step, and the report shows it
-    // Planned so, XiongjieDai's A100 rows land within, 7B and 70B (at the catalog-wide step the 70B rows were 33 % slow).
-    for (const char* id : {"xiongjiedai-llama2-7b-q4-0-a100-80gb-decode", "xiongjiedai-llama2-70b-q4-0-a100-80gb-decode"}) {
-        const CaseResult* c = loso_case(id);
-        ASSERT_TRUE(c && c->modelled);
-        EXPECT_TRUE(c->within) << id << " " << c->error_ratio;
-    }
+    // Planned so, XiongjieDai's A100 (80GB PCIe) 7B row lands within and its 70B row closer than the catalog-wide step
+    // plans it (33 % slow there; -25 % here, just outside the 25 % tolerance since the rows name the PCIe card, item 116).
+    const CaseResult* c7 = loso_case("xiongjiedai-llama2-7b-q4-0-a100-80gb-decode");
+    ASSERT_TRUE(c7 && c7->modelled);
+    EXPECT_TRUE(c7->within) << c7->error_ratio;
+    const CaseResult* c70 = loso_case("xiongjiedai-llama2-70b-q4-0-a100-80gb-decode");
+    ASSERT_TRUE(c70 && c70->modelled);
+    EXPECT_LT(std::fabs(c70->error_ratio), 0.33) << c70->error_ratio;
+    EXPECT_TRUE(c70->in_band) << c70->error_ratio;
 }
 
 // A rule with no case of its own left takes its runtime family's refit, not the catalog-wide figure: the GDDR GGUF
