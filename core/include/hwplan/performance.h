@@ -67,7 +67,13 @@ double training_flops_per_token(const ModelArch& arch, double active_params, dou
 // multiple with zeros: ceil(d / lanes) lanes / d, weighted over the layers by the attention FLOPs each is counted (sliding
 // layers their window). On a TPU the lanes are 128 (tokamax splash_attention_kernel.py, NUM_LANES = 128 and "If the
 // head_dim_v is not a multiple of the number of lanes, it will be padded to that multiple with zeros", e433047 2025-11-14;
-// jax tpu_info num_lanes=128 for every generation). Latent (MLA) layers, counted in their absorbed width, are left at 1.
+// jax tpu_info num_lanes=128 for every generation). In the kernel, whatever the inputs' layout (MaxText's Ironwood gpt-oss
+// recipe passes sa_q/k/v_layout=SEQ_MINOR), q is taken as (block_q, head_dim) (`q_ref[...].T`), the output accumulates in a
+// (block_q, head_dim_v) scratch, and the fused backward takes k and v as (block_kv, head_dim) (`ref[:, slice_k].T`) into
+// (block_kv, head_dim) dk/dv scratches: head_dim is the lane dimension of every matmul operand or result it enters. This is
+// lanes, not the MXU's width (jax tpu_info mxu_column_size 256 on v6e and TPU7x): pricing head_dim 128 at half a 256-wide
+// MXU moves dense Llama rows on v6e and TPU7x 5 to 45 points slower, against their measurements (item 120).
+// Latent (MLA) layers, counted in their absorbed width, are left at 1.
 // 1 when lanes <= 0 or the model counts no attention.
 double attention_lane_padding_factor(const ModelArch& arch, double seq_len, int lanes);
 
