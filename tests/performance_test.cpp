@@ -222,6 +222,29 @@ TEST(GroupedGemmTiles, RowTilesRevisitedAtGroupStartsAndWidthsPadded) {
     EXPECT_DOUBLE_EQ(routed_expert_training_flops_per_token(test::llama31_8b(), TrainMethod::full), 0.0);
 }
 
+// A TPU attention kernel holds each head in 128-lane rows (tokamax splash: "padded to that multiple with zeros"), so a
+// head_dim d runs as ceil(d / 128) x 128, weighted over the layers by their counted attention FLOPs. By hand: gpt-oss (64,
+// sliding and full alike) 128 / 64 = 2; Llama 3.1 8B (128) 1; lanes 0 1. Two full layers of 8 heads x 96 (q-width 768)
+// and two latent layers of 8 x (512 + 64) = 4,608 at 1,000 tokens: counted 2 x 768 x 1,000 + 2 x 4,608 x 1,000 = 10,752,000,
+// executed 1,536,000 x 128 / 96 + 9,216,000 = 11,264,000 (latent left alone), 11,264,000 / 10,752,000 = 22 / 21.
+TEST(AttentionLanePadding, HeadsUnderAWholeLaneRowRunPadded) {
+    ModelArch oss = test::llama31_8b();
+    oss.heads = 64;
+    oss.head_dim = 64;
+    oss.attention_layers = {{AttentionKind::sliding, 18, 128}, {AttentionKind::full, 18}};
+    EXPECT_DOUBLE_EQ(attention_lane_padding_factor(oss, 8192, 128), 2.0);
+    EXPECT_DOUBLE_EQ(attention_lane_padding_factor(test::llama31_8b(), 8192, 128), 1.0);
+    EXPECT_DOUBLE_EQ(attention_lane_padding_factor(oss, 8192, 0), 1.0);
+    ModelArch mixed = test::llama31_8b();
+    mixed.heads = 8;
+    mixed.head_dim = 96;
+    mixed.has_mla = true;
+    mixed.mla.kv_lora_rank = 512;
+    mixed.mla.qk_rope_head_dim = 64;
+    mixed.attention_layers = {{AttentionKind::full, 2}, {AttentionKind::latent, 2}};
+    EXPECT_NEAR(attention_lane_padding_factor(mixed, 1000, 128), 22.0 / 21.0, 1e-12);
+}
+
 // QLoRA dequantizes its frozen NF4 base on every use (bitsandbytes MatMul4Bit: forward and backward, and a
 // recomputed forward): per use it reads 4.127 bits and writes 2 bytes per parameter. By hand, 1e9 parameters
 // used 3 times on an A100 40GB (1,555 GB/s): 1e9 x 3 x (0.515875 + 2) / 1.555e12 = 4.8538e-3 s.

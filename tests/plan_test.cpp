@@ -3773,6 +3773,23 @@ TEST(OneAnswer, GroupedGemmTilesAddWhatTheyExecuteAtTheGemmsBasis) {
     EXPECT_FALSE(has_note(plain, "train.grouped_gemm"));
 }
 
+// gpt-oss-120b's 64-wide heads on a TPU run padded to 128 lanes (item 120): the step adds (2 - 1) x the attention FLOPs the
+// step counts at the GEMMs' basis. By hand: attended = 18 x 4,096 x 128 + 18 x 4,096 x 8,192 = 613,416,960 a token; the step
+// counts 12 x that (forward 4x, x3; the basis is read at the stated recomputation) = 7,361,003,520 FLOPs, x 163,840 tokens a
+// chip / (0.4125 x 2,307 TFLOPS) = 1.2673 s. A GPU (b200) pads nothing.
+TEST(OneAnswer, TpuAttentionRunsSixtyFourWideHeadsPaddedToWholeLanes) {
+    const Plan p = run(R"({"stage": "pretrain", "model": "gpt-oss-120b", "precision": "bf16", "hardware": {"devices": ["tpu-v7"], "count": 64},
+        "train": {"method": "full", "runtime": "maxtext", "seq_len": 8192, "micro_batch": 20, "global_batch": 1280, "zero_stage": 3,
+                  "remat_tensors": {"decoder_layer_input": "offload", "mlpwo": "offload"},
+                  "layout": {"tensor_parallel": 1, "pipeline_parallel": 1, "context_parallel": 1, "expert_parallel": 1}}})");
+    EXPECT_TRUE(has_note(p.candidates.at(0), "attention on tpu-v7 with head_dim 64: the TPU attention kernel holds each head in 128-lane rows, "
+                                             "so every score and context matmul runs padded to 128 (tokamax splash attention: \"padded to that "
+                                             "multiple with zeros\"): 2 x the attention FLOPs counted, 1.27 s a step more"));
+    const Plan gpu = run(R"({"stage": "pretrain", "model": "gpt-oss-120b", "precision": "bf16", "hardware": {"devices": ["b200"], "count": 64},
+        "train": {"method": "full", "seq_len": 4096, "micro_batch": 1, "global_batch": 64}})");
+    for (const Candidate& c : gpu.candidates) EXPECT_FALSE(has_note(c, "attention on ")) << c.device;
+}
+
 // Pretraining on another vendor's accelerator that no family basis covers (TPU v7, MI300X) keeps the catalog-wide MFU
 // (0.4125, measured on H100) as its point estimate, says the basis is not calibrated there, labels its figures modelled,
 // and spans every family basis the catalog records: 0.3356 (a100-megatron-2021's low) to 0.7373 (tpu-xla-pretraining's

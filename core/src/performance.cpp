@@ -91,6 +91,22 @@ double training_flops_per_token(const ModelArch& arch, double active_params, dou
     return per_token;
 }
 
+double attention_lane_padding_factor(const ModelArch& arch, double seq_len, int lanes) {
+    if (lanes <= 0 || arch.head_dim <= 0) return 1.0;
+    const double padded_dim = std::ceil(double(arch.head_dim) / lanes) * lanes;
+    double counted = 0, executed = 0;
+    for (const auto& run : arch.attention_layers) {
+        if (run.kind == AttentionKind::none) continue;
+        const double width = run.kind == AttentionKind::latent ? double(arch.heads) * (arch.mla.kv_lora_rank + arch.mla.qk_rope_head_dim)
+                                                               : double(arch.heads) * arch.head_dim;
+        const double tokens = run.kind == AttentionKind::sliding ? std::min(seq_len, double(run.window)) : seq_len;
+        const double flops = run.count * width * tokens;
+        counted += flops;
+        executed += run.kind == AttentionKind::latent ? flops : flops * padded_dim / arch.head_dim;
+    }
+    return counted > 0 ? executed / counted : 1.0;
+}
+
 double grouped_gemm_tile_factor(double rows, int groups, int tile_rows, int tile_k, int tile_n, double k, double n) {
     if (rows <= 0 || groups <= 0 || tile_rows <= 0 || tile_k <= 0 || tile_n <= 0 || k <= 0 || n <= 0) return 1.0;
     const double tiles_m = rows / tile_rows;

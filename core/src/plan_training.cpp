@@ -688,7 +688,23 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                              " x their useful FLOPs over the forward and both gradients (a row tile again for each group starting "
                                              "inside one, contraction and output in whole tiles), " + format_sig(expert_tile_s, 3) + " s a step at the GEMMs' basis"
                                        : "train.grouped_gemm is given but the model has no routed experts: nothing priced");
-    const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + dequant_s + overhead_s + expert_tile_s;
+    // A TPU's attention kernels hold each head's vectors in 128-lane rows (performance.h attention_lane_padding_factor, read from
+    // tokamax's splash kernel): a head_dim under a multiple of 128 (gpt-oss's 64) runs every score and context matmul padded
+    // with zeros, MXU work beyond the attention FLOPs the step counts, priced where those are priced: at the attention
+    // kernels' own share of peak where measured, else at the GEMMs' basis (recomputation scaling it as it scales the GEMMs).
+    const double lane_factor = d.kind == DeviceKind::tpu ? attention_lane_padding_factor(arch, t.seq_len, 128) : 1.0;
+    const double attention_pad_s =
+        lane_factor > 1 && peak.flop_per_s > 0
+            ? (lane_factor - 1) * (attention_apart ? attention_s
+                                                   : tokens_per_step / n * training_flops_per_token(arch, 0, t.seq_len, t.method, Checkpointing::none, attention_ratio) *
+                                                         recompute_ratio / peak.achieved(mfu, a))
+            : 0.0;
+    if (e.explain && attention_pad_s > 0)
+        c.notes.push_back("attention on " + d.id + " with head_dim " + std::to_string(arch.head_dim) +
+                          ": the TPU attention kernel holds each head in 128-lane rows, so every score and context matmul runs padded to " +
+                          format_sig(std::ceil(arch.head_dim / 128.0) * 128, 4) + " (tokamax splash attention: \"padded to that multiple with zeros\"): " +
+                          format_sig(lane_factor, 4) + " x the attention FLOPs counted, " + format_sig(attention_pad_s, 3) + " s a step more");
+    const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + dequant_s + overhead_s + expert_tile_s + attention_pad_s;
     // Layer-wise activation offload (train.offload_activation_layers): each micro-batch copies the offloaded blocks' saved
     // activations to host memory and back over the device's host link (catalog host_link, half its quoted bandwidth each way),
     // on Transformer Engine's offload stream beside the compute; only what the compute waits for is added to the step

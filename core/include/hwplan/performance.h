@@ -61,6 +61,22 @@ double training_flops_per_token(const ModelArch& arch, double active_params, dou
                                  Checkpointing checkpointing, double attention_ratio = 1.0, double recompute_share = 1.0,
                                  bool attention_recomputed = true);
 
+// Executed over counted attention FLOPs when the attention kernel holds each head's vectors in whole vector-register lane
+// rows of `lanes` elements: every score and context matmul of a head (forward Q K^T and P V; backward dV, dP, dQ, dK) has
+// head_dim as its contraction or its output width, so a head_dim that is not a multiple of the lanes runs padded to the next
+// multiple with zeros: ceil(d / lanes) lanes / d, weighted over the layers by the attention FLOPs each is counted (sliding
+// layers their window). On a TPU the lanes are 128 (tokamax splash_attention_kernel.py, NUM_LANES = 128 and "If the
+// head_dim_v is not a multiple of the number of lanes, it will be padded to that multiple with zeros", e433047 2025-11-14;
+// jax tpu_info num_lanes=128 for every generation). In the kernel, whatever the inputs' layout (MaxText's Ironwood gpt-oss
+// recipe passes sa_q/k/v_layout=SEQ_MINOR), q is taken as (block_q, head_dim) (`q_ref[...].T`), the output accumulates in a
+// (block_q, head_dim_v) scratch, and the fused backward takes k and v as (block_kv, head_dim) (`ref[:, slice_k].T`) into
+// (block_kv, head_dim) dk/dv scratches: head_dim is the lane dimension of every matmul operand or result it enters. This is
+// lanes, not the MXU's width (jax tpu_info mxu_column_size 256 on v6e and TPU7x): pricing head_dim 128 at half a 256-wide
+// MXU moves dense Llama rows on v6e and TPU7x 5 to 45 points slower, against their measurements (item 120).
+// Latent (MLA) layers, counted in their absorbed width, are left at 1.
+// 1 when lanes <= 0 or the model counts no attention.
+double attention_lane_padding_factor(const ModelArch& arch, double seq_len, int lanes);
+
 // Executed over useful work of one tiled grouped GEMM (a megablox gmm or tokamax ragged_dot: MaxText's sparse_matmul) of
 // `rows` rows in `groups` contiguous groups, contraction k, output n, tile tile_rows x tile_k x tile_n. The kernel visits each
 // row tile once for the group that owns it and once more for every group that starts inside it (tokamax
