@@ -245,6 +245,28 @@ TEST(AttentionLanePadding, HeadsUnderAWholeLaneRowRunPadded) {
     EXPECT_NEAR(attention_lane_padding_factor(mixed, 1000, 128), 22.0 / 21.0, 1e-12);
 }
 
+// Latent attention (DeepSeek-V2/V3) is counted by how the step runs it: decode absorbs the up-projections and attends in
+// the compressed space, heads x (kv_lora_rank + qk_rope) per token; training and prefill do not (MaxText's and
+// Megatron-Core's MLA up-project K and V), so scores run over qk_nope + qk_rope dims and the weighted sum over v_head_dim.
+// By hand, one latent layer of 128 heads, kv_lora_rank 512, qk_nope 128, qk_rope 64, v 128, no parameters, 4,096 tokens:
+//   decode, context 4,096: 4 x 128 x (512 + 64) x 4,096 = 1,207,959,552 FLOPs a token
+//   training, full, no recomputation: 3 x 4 x 128 x (128 + 64 + 128) / 2 x 4,096 = 1,006,632,960 a token
+//   prefill of 4,096: 4 x 128 x 160 x 4,096^2 / 2 = 687,194,767,360
+TEST(AttentionFlops, LatentLayersRunAbsorbedAtDecodeAndUnabsorbedInTrainingAndPrefill) {
+    ModelArch mla = test::llama31_8b();
+    mla.heads = 128;
+    mla.head_dim = 192;
+    mla.has_mla = true;
+    mla.mla.kv_lora_rank = 512;
+    mla.mla.qk_nope_head_dim = 128;
+    mla.mla.qk_rope_head_dim = 64;
+    mla.mla.v_head_dim = 128;
+    mla.attention_layers = {{AttentionKind::latent, 1}};
+    EXPECT_DOUBLE_EQ(decode_flops_per_token(mla, 0, 4096), 1207959552.0);
+    EXPECT_DOUBLE_EQ(training_flops_per_token(mla, 0, 4096, TrainMethod::full, Checkpointing::none, 1.0), 1006632960.0);
+    EXPECT_DOUBLE_EQ(prefill_flops(mla, 0, 4096), 687194767360.0);
+}
+
 // QLoRA dequantizes its frozen NF4 base on every use (bitsandbytes MatMul4Bit: forward and backward, and a
 // recomputed forward): per use it reads 4.127 bits and writes 2 bytes per parameter. By hand, 1e9 parameters
 // used 3 times on an A100 40GB (1,555 GB/s): 1e9 x 3 x (0.515875 + 2) / 1.555e12 = 4.8538e-3 s.

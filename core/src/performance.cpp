@@ -46,13 +46,18 @@ double expected_experts_touched(int experts, int active, double tokens) {
 
 namespace {
 
-// q-width x tokens attended, summed over layers (latent layers attend in the compressed space of
-// kv_lora_rank + rope dims per head after weight absorption, DeepSeek-V2 section 2.1.3).
-double attended(const ModelArch& a, double context) {
+// q-width x tokens attended, summed over layers. Latent layers: at decode, the compressed space of kv_lora_rank + rope
+// dims per head after weight absorption (DeepSeek-V2 section 2.1.3); in training, where the trainers do not absorb
+// (MaxText's MLA and Megatron-Core's MLASelfAttention up-project K and V, then run attention on them), scores over
+// qk_nope + qk_rope dims and the weighted sum over v_head_dim, the mean of the two per head.
+double attended(const ModelArch& a, double context, bool absorbed = true) {
     double sum = 0;
     for (const auto& run : a.attention_layers) {
         double width = double(a.heads) * a.head_dim;
-        if (run.kind == AttentionKind::latent) width = double(a.heads) * (a.mla.kv_lora_rank + a.mla.qk_rope_head_dim);
+        if (run.kind == AttentionKind::latent)
+            width = absorbed || a.mla.v_head_dim <= 0
+                        ? double(a.heads) * (a.mla.kv_lora_rank + a.mla.qk_rope_head_dim)
+                        : double(a.heads) * 0.5 * (a.mla.qk_nope_head_dim + a.mla.qk_rope_head_dim + a.mla.v_head_dim);
         if (run.kind == AttentionKind::none) continue;
         const double tokens = run.kind == AttentionKind::sliding ? std::min(context, double(run.window)) : context;
         sum += run.count * width * tokens;
@@ -70,7 +75,11 @@ double prefill_flops(const ModelArch& arch, double active_params, double prompt)
     double attention = 0;
     for (const auto& run : arch.attention_layers) {
         if (run.kind == AttentionKind::none) continue;
-        double width = double(arch.heads) * arch.head_dim;
+        // A latent layer's prefill runs unabsorbed, as training does (attended, absorbed = false): scores over
+        // qk_nope + qk_rope dims, the weighted sum over v_head_dim (vLLM's and SGLang's MLA prefill paths).
+        double width = run.kind == AttentionKind::latent && arch.mla.v_head_dim > 0
+                           ? double(arch.heads) * 0.5 * (arch.mla.qk_nope_head_dim + arch.mla.qk_rope_head_dim + arch.mla.v_head_dim)
+                           : double(arch.heads) * arch.head_dim;
         // causal: token j attends to min(j, window) earlier tokens; summed over j that is P^2/2 (or P x W)
         const double pairs = run.kind == AttentionKind::sliding && run.window < prompt
                                  ? prompt * run.window - 0.5 * double(run.window) * run.window
@@ -85,7 +94,7 @@ double training_flops_per_token(const ModelArch& arch, double active_params, dou
     // Attention has no weights, so its backward costs twice its forward for full and LoRA training alike:
     // forward 4 x q-width x T per layer (PaLM counts T, not T/2, for the causal case), x3 in all; attention_ratio
     // 0.5 counts what a causal FlashAttention-2 kernel executes (FlashAttention benchmarks, flops(): /2 if causal).
-    const double attention_forward = attention_ratio * 4.0 * attended(arch, seq_len);
+    const double attention_forward = attention_ratio * 4.0 * attended(arch, seq_len, false);
     double per_token = (method == TrainMethod::full ? 6.0 : 4.0) * active_params + 3.0 * attention_forward;
     if (checkpointing == Checkpointing::full) per_token += 2.0 * active_params * recompute_share + (attention_recomputed ? attention_forward : 0.0);
     return per_token;

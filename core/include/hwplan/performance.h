@@ -42,16 +42,19 @@ double expected_experts_touched(int experts, int active, double tokens);
 
 // Forward FLOPs of one decoded token at `context` tokens of history: 2 x active parameters (one
 // multiply-add per weight, Kaplan et al. 2020) plus attention over the cache, 4 x q-width x tokens
-// attended per layer (scores and the weighted sum; sliding layers attend to at most their window).
+// attended per layer (scores and the weighted sum; sliding layers attend to at most their window; a latent
+// layer attends in its absorbed, compressed space: heads x (kv_lora_rank + qk_rope)).
 double decode_flops_per_token(const ModelArch& arch, double active_params, double context);
 
 // Forward FLOPs of a prefill of `prompt` tokens: 2 x active x P plus causal attention,
-// 2 x q-width x P x min(P, window) per layer (half of the 4 x P^2 x q-width of full attention).
+// 2 x q-width x P x min(P, window) per layer (half of the 4 x P^2 x q-width of full attention); a latent layer
+// unabsorbed, its q-width heads x (qk_nope + qk_rope + v_head_dim) / 2.
 double prefill_flops(const ModelArch& arch, double active_params, double prompt);
 
 // Training FLOPs per token. Full training: 6N (forward 2N, backward 4N; Kaplan et al. 2020) plus
 // attention 12 x layers x q-width x seq (Chowdhery et al. 2022, PaLM appendix B; sliding layers count
-// their window); LoRA/QLoRA: 4N, the frozen weights need no weight gradients (Hu et al. 2021); full
+// their window; a latent layer unabsorbed, as MaxText and Megatron-Core train it: q-width heads x (qk_nope + qk_rope +
+// v_head_dim) / 2, scores and weighted sum); LoRA/QLoRA: 4N, the frozen weights need no weight gradients (Hu et al. 2021); full
 // recomputation adds one forward pass (+2N, so 8N: lesson 001, "about 33 % compute overhead").
 // attention_ratio scales the attention term only: 1 is the full T x T count; a causal kernel that skips fully
 // masked blocks (FlashAttention-2, Dao 2023 section 3.1.1) executes about half of it (0.5).
