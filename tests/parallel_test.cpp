@@ -306,6 +306,37 @@ TEST(Layouts, InterleavedPipelineSendsHideBehindTheChunksWhereTheTrainerOverlaps
     EXPECT_DOUBLE_EQ(evaluate_layout(j, c, off, plain).step_s, evaluate_layout(j, c, on, plain).step_s);
 }
 
+// A trainer that reduces after the schedule (runtimes.json data_parallel_reduce_after_schedule: DeepSpeed 0.8.1's pipeline
+// engine, whose TrainSchedule issues ReduceGrads and OptimizerStep after the last micro-batch's backward, and whose
+// BF16_Optimizer all-reduces its FP32 gradient buffer and then all-gathers the bf16 weights): nothing hides either
+// collective. By hand, a 24-layer h = 2,048 GPT on one 8-GPU H100 node, data parallel 8 (no tensor or pipeline
+// parallelism, so no other traffic), 8 micro-batches of one sequence: the default overlaps the 2-byte gradients' all-reduce
+// with the last backward and, far shorter than two thirds of a micro-batch's compute, exposes none of it; after the
+// schedule the whole all-reduce of P x 4 bytes is exposed at ZeRO-0, and at ZeRO-1 the all-gather of P x 2 bytes as well
+// (P: every parameter, on every rank).
+TEST(Layouts, AReductionAfterTheScheduleIsExposedWhole) {
+    const TrainingJob base = megatron_job(24, 2048, 16, 64);
+    TrainingJob after = base;
+    after.after_schedule_allreduce_bytes = 4;
+    after.after_schedule_allgather_bytes = 2;
+    const Cluster c = cluster_of("h100-sxm", 8);
+    const Assumptions a = typical();
+    const TrainingLayout z0{.data_parallel = 8, .zero_stage = 0, .micro_batch = 1, .micro_batches = 8};
+    TrainingLayout z1 = z0;
+    z1.zero_stage = 1;
+    const LayoutResult o0 = evaluate_layout(base, c, a, z0), a0 = evaluate_layout(after, c, a, z0);
+    const LayoutResult o1 = evaluate_layout(base, c, a, z1), a1 = evaluate_layout(after, c, a, z1);
+    ASSERT_TRUE(o0.tokens_per_s > 0 && a0.tokens_per_s > 0 && o1.tokens_per_s > 0 && a1.tokens_per_s > 0);
+    const Group g{8, 8};
+    const double P = base.params;
+    EXPECT_NEAR(o0.communication_s, 0.0, 1e-12); // overlapped with the last backward
+    EXPECT_NEAR(o1.communication_s, 0.0, 1e-12);
+    EXPECT_NEAR(a0.communication_s, allreduce_time_s(P * 4, g, c.network), 1e-6 * a0.communication_s);
+    EXPECT_NEAR(a0.step_s - o0.step_s, allreduce_time_s(P * 4, g, c.network), 1e-6 * a0.communication_s);
+    EXPECT_NEAR(a1.communication_s, allreduce_time_s(P * 4, g, c.network) + allgather_time_s(P * 2, g, c.network), 1e-6 * a1.communication_s);
+    EXPECT_DOUBLE_EQ(a0.compute_s, o0.compute_s);
+}
+
 // [SECTION] Published layouts --------------------------------------------------------------------------------
 
 TEST(Layouts, MegatronTable1PerGpuThroughput) {

@@ -164,6 +164,22 @@ TEST(ElementwiseKernels, CountsTheLayersOwnOperations) {
     EXPECT_EQ(training_elementwise_time_s(test::llama31_8b(), 1000, false, 2, 0), 0); // no published bandwidth: not modelled
 }
 
+// Eager attention's score matrices through the softmax and dropout kernels (performance.h), by hand for the LUMI GPT 7B
+// (32 layers of 32 heads, Megatron-DeepSpeed, sequence 2,048): 32 x 32 x 2,048 = 2,097,152 score elements a token.
+// Softmax alone: forward read + write 2, backward read 2 + write 1 = 5 a element: 10,485,760; a recomputed forward adds
+// 2 more: 7 x 2,097,152 = 14,680,064. With attention dropout (read, write and a 1-byte mask forward = 2.5 elements of 2
+// bytes; read the gradient and the mask, write the gradient backward = 2.5): (2 + 2.5) x 2 + (3 + 2.5) = 14.5 a element
+// under full recomputation, 30,408,704; at 2 bytes on one MI250X GCD (1.6384 TB/s) 131,072 tokens take
+// 131,072 x 30,408,704 x 2 / 1.6384e12 = 4.8654 s of element-wise work.
+TEST(ElementwiseKernels, EagerAttentionMovesItsScoreMatricesThroughSoftmaxAndDropout) {
+    const ModelArch gpt7b = test::dense(32, 4096, 32, 32, 16384, 50304);
+    EXPECT_DOUBLE_EQ(eager_attention_elementwise_elements_per_token(gpt7b, 2048, false, false), 10485760.0);
+    EXPECT_DOUBLE_EQ(eager_attention_elementwise_elements_per_token(gpt7b, 2048, true, false), 14680064.0);
+    EXPECT_DOUBLE_EQ(eager_attention_elementwise_elements_per_token(gpt7b, 2048, true, true), 30408704.0);
+    EXPECT_NEAR(131072.0 * eager_attention_elementwise_elements_per_token(gpt7b, 2048, true, true) * 2 / 1.6384e12, 4.8654, 1e-4);
+    EXPECT_EQ(eager_attention_elementwise_elements_per_token(gpt7b, 0, true, true), 0); // no sequence: nothing
+}
+
 // A routed block adds its token permutation (performance.h), counted by hand on Llama 3.1 8B's shape made a Mixtral-like
 // MoE (2 of 8 experts of 14336, every layer routed): forward 2 norms x 2h + 2 residual adds x 3h = 16,384 + 24,576,
 // two experts' SwiGLU 2 x 3 x 14336 = 86,016, expand + finalize 2 x (1 + 2) x 4096 = 24,576: 151,552; backward

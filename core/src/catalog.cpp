@@ -880,6 +880,8 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
             t.recompute = e.choice("recompute", false, {"none", "selective", "full"}).value_or("");
             t.tensor_parallel_overlap = e.boolean("tensor_parallel_overlap", false).value_or(true);
             t.pipeline_p2p_overlap = e.boolean("pipeline_p2p_overlap", false).value_or(false);
+            t.data_parallel_reduce_after_schedule = e.boolean("data_parallel_reduce_after_schedule", false).value_or(false);
+            t.attention_dropout = e.boolean("attention_dropout", false).value_or(false);
             t.default_for = e.strings("default_for", false);
             for (const auto& m : t.default_for)
                 if (m != "full" && m != "lora" && m != "qlora") e.error("default_for", "unknown method \"" + m + "\"; expected full, lora or qlora");
@@ -897,7 +899,7 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
                                  "offload_parameters", "shard_embeddings_and_head", "fsdp_units_in_flight", "fsdp_init_cache_kept", "quant_state_replicated", "fsdp_offload_shard_copies_kept",
                                  "adapter_step_overhead_s", "adapter_host_ops_forward_per_layer", "adapter_host_ops_backward_per_layer",
                                  "adapter_host_ops_dequant_per_linear", "adapter_host_ops_outside_layers",
-                                 "causal_attention_flops_ratio", "max_zero_stage", "recompute", "tensor_parallel_overlap", "pipeline_p2p_overlap", "lora_targets",
+                                 "causal_attention_flops_ratio", "max_zero_stage", "recompute", "tensor_parallel_overlap", "pipeline_p2p_overlap", "data_parallel_reduce_after_schedule", "attention_dropout", "lora_targets",
                                  "lora_dropout", "lora_dropout_per_module", "quantized_base_keeps_inputs", "quantizes_head",
                                  "dequantized_copy_bytes_per_param", "quantize_transient_bytes_per_element", "fused_qkv_kept", "lora_zero_pad_kept", "memory_unmodelled_high_ratio",
                                  "sharded_qlora_time_unmodelled_low_ratio", "default_for_device_kinds"});

@@ -454,15 +454,23 @@ LayoutResult evaluate(const TrainingJob& job, const ParamSplit& ps, const Cluste
 
     // Data-parallel gradient reduction once per step, overlapped with the last micro-batch's backward pass
     // (about 2/3 of its compute: 4N of 6N); only the rest is exposed (PyTorch DDP, Li et al. 2020).
-    const double grad_wire = st.gradients; // bytes per gradient on the wire
+    // A trainer that reduces after the schedule (job.after_schedule_allreduce_bytes > 0; DeepSpeed's pipeline engine:
+    // pipe/schedule.py TrainSchedule issues ReduceTiedGrads, ReduceGrads and OptimizerStep after the last step's
+    // BackwardPass, and its BF16_Optimizer all-reduces the FP32 gradient buffer, then all-gathers the bf16 weights each
+    // rank's partition updated) has no backward left to hide either collective: all of it is exposed.
+    const bool after_schedule = job.after_schedule_allreduce_bytes > 0 && l.zero_stage < 3;
+    const double grad_wire = after_schedule ? job.after_schedule_allreduce_bytes : st.gradients; // bytes per gradient on the wire
     double dp = 0;
     if (d * cp > 1) {
         auto reduce = [&](double bytes, const Group& g) { return l.zero_stage >= 3 ? allgather_time_s(bytes, g, net) : allreduce_time_s(bytes, g, net); };
         dp = reduce(trainable_dense * grad_wire, dense_group) + reduce(trainable_routed * grad_wire, expert_group);
+        if (after_schedule && l.zero_stage >= 1)
+            dp += allgather_time_s(trainable_dense * job.after_schedule_allgather_bytes, dense_group, net) +
+                  allgather_time_s(trainable_routed * job.after_schedule_allgather_bytes, expert_group, net);
     }
     // ZeRO-3: the m micro-batches' weight gathers and the reduce-scatter go over the same links while the step
     // computes; what exceeds the step's compute is exposed, and never less than the reduction's own tail.
-    const double exposed_dp = std::max({0.0, dp - 2.0 / 3.0 * compute_mb, m * gather_mb + dp - m * compute_mb});
+    const double exposed_dp = after_schedule ? dp : std::max({0.0, dp - 2.0 / 3.0 * compute_mb, m * gather_mb + dp - m * compute_mb});
 
     // 1F1B: (m + (p-1)/v) micro-batch slots; the (p-1)/v extra slots are the bubble (Narayanan et al. 2021,
     // section 2.2: bubble fraction (p-1)/m, divided by v when interleaved).

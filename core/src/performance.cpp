@@ -214,6 +214,16 @@ double training_elementwise_time_s(const ModelArch& arch, double tokens, bool re
     return tokens * training_elementwise_elements_per_token(arch, recompute_forward) * bytes_per_element / bandwidth_bytes_per_s;
 }
 
+double eager_attention_elementwise_elements_per_token(const ModelArch& arch, double seq_len, bool recompute_forward, bool dropout) {
+    if (seq_len <= 0 || arch.heads <= 0) return 0;
+    int layers = 0;
+    for (const auto& run : arch.attention_layers) layers += run.count;
+    if (arch.attention_layers.empty()) layers = arch.layers;
+    const double drop = dropout ? 2.5 : 0.0;
+    const double forward = 2.0 + drop, backward = 3.0 + drop;
+    return double(std::max(0, layers)) * arch.heads * seq_len * ((recompute_forward ? 2.0 : 1.0) * forward + backward);
+}
+
 double qlora_dequant_time_s(double quantized_params, double bits_per_weight, double uses, double bandwidth_bytes_per_s) {
     if (bandwidth_bytes_per_s <= 0 || quantized_params <= 0 || uses <= 0) return 0;
     return quantized_params * uses * (bits_per_weight / 8.0 + 2.0) / bandwidth_bytes_per_s;

@@ -667,6 +667,21 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                      ? training_elementwise_time_s(arch, tokens_per_step / n, recompute == Checkpointing::full,
                                                                    a.training_elementwise_bytes_per_element * (fp32 ? 2.0 : 1.0), d.bandwidth_bytes_per_s)
                                      : 0.0;
+    // Eager attention (as.flash_attention false: the runtime's, e.g. Megatron-LM's and Megatron-DeepSpeed's unfused core
+    // attention, or train.attention "eager") also moves its score matrices through the softmax (and, where the trainer
+    // drops out attention probabilities, the dropout) kernels at memory speed, outside the two batched GEMMs the FLOPs
+    // count (performance.h, eager_attention_elementwise_elements_per_token); pretraining only, like the element-wise term.
+    const double eager_score_elements = w.stage == Stage::pretrain && !as.flash_attention && peak.flop_per_s > 0
+                                            ? eager_attention_elementwise_elements_per_token(arch, t.seq_len, recompute != Checkpointing::none, rt.attention_dropout)
+                                            : 0.0;
+    const double eager_scores_s = eager_score_elements > 0 && d.bandwidth_bytes_per_s > 0
+                                      ? tokens_per_step / n * eager_score_elements * a.training_elementwise_bytes_per_element * (fp32 ? 2.0 : 1.0) /
+                                            d.bandwidth_bytes_per_s
+                                      : 0.0;
+    if (e.explain && eager_scores_s > 0)
+        c.notes.push_back("eager attention: the score matrices' softmax" + std::string(rt.attention_dropout ? " and dropout" : "") + " kernels move " +
+                          format_sig(eager_score_elements / 1e6, 3) + " million elements a token at memory bandwidth (" +
+                          format_sig(eager_scores_s, 3) + " s a step), outside the attention GEMMs' FLOPs");
     // The routed experts' grouped GEMMs as a tiled kernel runs them (train.grouped_gemm; performance.h grouped_gemm_tile_factor,
     // read from tokamax's megablox kernel): the row tiles its group boundaries revisit and the padded contraction and output
     // tiles are MXU work beyond the useful FLOPs the basis prices, so they run at the GEMMs' basis (recomputation scaling it
@@ -688,6 +703,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                              " x their useful FLOPs over the forward and both gradients (a row tile again for each group starting "
                                              "inside one, contraction and output in whole tiles), " + format_sig(expert_tile_s, 3) + " s a step at the GEMMs' basis"
                                        : "train.grouped_gemm is given but the model has no routed experts: nothing priced");
+<<<<<<< HEAD
     // A TPU's attention kernels hold each head's vectors in 128-lane rows (performance.h attention_lane_padding_factor, read from
     // tokamax's splash kernel): a head_dim under a multiple of 128 (gpt-oss's 64) runs every score and context matmul padded
     // with zeros, MXU work beyond the attention FLOPs the step counts, priced where those are priced: at the attention
@@ -705,6 +721,9 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                           format_sig(std::ceil(arch.head_dim / 128.0) * 128, 4) + " (tokamax splash attention: \"padded to that multiple with zeros\"): " +
                           format_sig(lane_factor, 4) + " x the attention FLOPs counted, " + format_sig(attention_pad_s, 3) + " s a step more");
     const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + dequant_s + overhead_s + expert_tile_s + attention_pad_s;
+=======
+    const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + eager_scores_s + dequant_s + overhead_s + expert_tile_s;
+>>>>>>> lumi
     // Layer-wise activation offload (train.offload_activation_layers): each micro-batch copies the offloaded blocks' saved
     // activations to host memory and back over the device's host link (catalog host_link, half its quoted bandwidth each way),
     // on Transformer Engine's offload stream beside the compute; only what the compute waits for is added to the step
@@ -741,6 +760,13 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         cluster = cluster_of(d, n, peak.unthrottled_flop_per_s, m.capacity_bytes, a);
         job.compute_s_per_token = compute_s * n / tokens_per_step;
         job.compute_basis_recompute = recompute;
+        // A trainer that reduces after the schedule (runtimes.json data_parallel_reduce_after_schedule: DeepSpeed's pipeline
+        // engine) all-reduces its FP32 gradient buffer where it keeps one (BF16_Optimizer), else the gradients, and then
+        // all-gathers the 16-bit weights; the layout model leaves both exposed (parallel.cpp).
+        if (rt.data_parallel_reduce_after_schedule) {
+            job.after_schedule_allreduce_bytes = fp32_grad_per > 0 ? fp32_grad_per : st_per.gradients;
+            job.after_schedule_allgather_bytes = st_per.weights;
+        }
     }
     // Pretraining's MFU is a kernel-level basis (assumptions.json training_mfu: the anchor run with its modelled
     // bubble and exposed communication taken out), so over several devices the step adds what the layout model

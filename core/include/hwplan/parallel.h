@@ -191,6 +191,14 @@ struct TrainingJob {
     // by its hardware FLOPs.
     double compute_s_per_token = 0;
     Checkpointing compute_basis_recompute = Checkpointing::none;
+    // A trainer that reduces the data-parallel gradients after the step's last micro-batch (runtimes.json
+    // data_parallel_reduce_after_schedule: DeepSpeed's pipeline engine with its BF16_Optimizer): when > 0, the bytes a
+    // trainable parameter's gradient carries in that all-reduce (the FP32 gradient buffer: 4), and the 16-bit weights'
+    // all-gather after the optimizer step (`after_schedule_allgather_bytes` a parameter, where ZeRO-1 or more partitions
+    // the update); both are exposed, none overlapped with a backward. 0: the gradients' own bytes in one all-reduce,
+    // overlapped with the last micro-batch's backward.
+    double after_schedule_allreduce_bytes = 0;
+    double after_schedule_allgather_bytes = 0;
 };
 
 // The devices: how many, how fast, how much memory a job may use on each, and the network.

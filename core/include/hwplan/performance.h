@@ -141,6 +141,18 @@ double training_elementwise_elements_per_token(const ModelArch& arch, bool recom
 double training_elementwise_time_s(const ModelArch& arch, double tokens, bool recompute_forward, double bytes_per_element,
                                    double bandwidth_bytes_per_s);
 
+// Element-wise reads and writes of the attention score matrices per token when attention runs eagerly (unfused: the
+// scores are written by one batched GEMM, read by the softmax, and its output by the next GEMM), which the FLOP count
+// of the two GEMMs does not hold: per attention layer, heads x seq_len score elements a token (the whole square, as an
+// eager kernel computes it, masked or not), each moved forward by the (fused) scale-mask-softmax (read the scores,
+// write the probabilities: 2) and backward by its gradient kernel (read the probabilities and their gradient, write
+// the scores' gradient: 3), counted from Megatron-LM's FusedScaleMaskSoftmax (scaled_masked_softmax forward and
+// backward). With attention dropout (torch.nn.Dropout on the probabilities) forward reads them, writes them and a
+// one-byte mask (2.5 elements of 2 bytes), backward reads the gradient and the mask and writes the gradient (2.5).
+// A step that recomputes (full or selective recomputation: both rerun the attention core) runs the forward twice.
+// The masks and ALiBi's bias are not counted.
+double eager_attention_elementwise_elements_per_token(const ModelArch& arch, double seq_len, bool recompute_forward, bool dropout);
+
 // Time QLoRA spends dequantizing its frozen base, per device: quantized parameters x uses x (bits / 8 read
 // + 2 bytes written) / memory bandwidth. bitsandbytes' MatMul4Bit dequantizes the packed weight to a 16-bit
 // tensor in forward and again in backward (bitsandbytes/autograd/_functions.py, MatMul4Bit.forward:

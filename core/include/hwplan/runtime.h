@@ -118,6 +118,15 @@ struct TrainingRuntime {
     // a chunk's compute (Megatron-LM's overlap_p2p_comm, on by default for the interleaved schedule; NeMo's
     // MegatronCommOverlapCallback sets it wherever virtual pipeline size > 1). false: every send waits (the layout model's default).
     bool pipeline_p2p_overlap = false;
+    // Whether the trainer reduces the data-parallel gradients only after the step's last micro-batch, with no backward left to
+    // hide it behind, and then all-gathers the 16-bit weights its partitioned optimizer updated (DeepSpeed's pipeline engine:
+    // pipe/schedule.py TrainSchedule appends ReduceTiedGrads, ReduceGrads and OptimizerStep after the last step's BackwardPass;
+    // its BF16_Optimizer all-reduces the FP32 gradient buffer and then all-gathers the bf16 parameters, update_lp_params).
+    // false: the reduction overlaps the last backward (PyTorch DDP buckets; the layout model's default).
+    bool data_parallel_reduce_after_schedule = false;
+    // Whether the trainer's eager attention drops out attention probabilities (Megatron-LM's --attention-dropout, default 0.1):
+    // the dropout kernels' reads and writes of the score matrices are priced with eager attention's element-wise work.
+    bool attention_dropout = false;
     std::vector<std::string> adapter_timing_calibrated_by; // calibration case ids the two values above were fitted on
     std::vector<std::string> default_for;        // training methods this profile is the default for ("full", "lora", "qlora")
     // Device kinds ("tpu") on which this profile is the default for full training (pretraining and full fine-tuning)
