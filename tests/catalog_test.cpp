@@ -741,6 +741,18 @@ TEST(CatalogRuntimes, TgiOnePointZeroPricesItsOperationsAtItsOwnMeasurement) {
     EXPECT_EQ(c.find_decode_runtime("pytorch-eager")->host_op_s, 0);
 }
 
+// Scale-up link rates read in item 121, each the vendor's per-device figure: AWS's Inf2 architecture page gives NeuronLink-v2
+// 192 GiB/s a device (192 x 1.073741824 = 206.16 GB/s); AMD's ROCm architecture comparison gives 'P2P ring aggregate BW'
+// 896 GB/s for the MI325X and 1,075.2 GB/s for the MI355X (7 links x 16 lanes x 32 or 38.4 Gbps / 8 x 2 directions).
+TEST(CatalogDevices, LinkRatesOfInferentiaTwoMi325xAndMi355xAreTheVendorsFigures) {
+    const Catalog& c = real_catalog().catalog;
+    EXPECT_NEAR(c.device_by_id("inferentia2")->interconnect_bytes_per_s, 192 * 1.073741824e9, 0.05e9);
+    EXPECT_NEAR(c.device_by_id("mi325x")->interconnect_bytes_per_s, 7 * 16 * 32e9 / 8 * 2, 1e3);
+    EXPECT_NEAR(c.device_by_id("mi355x")->interconnect_bytes_per_s, 7 * 16 * 38.4e9 / 8 * 2, 1e3);
+    EXPECT_EQ(c.device_by_id("mi325x")->domain_size, 8);
+    EXPECT_EQ(c.device_by_id("mi355x")->domain_size, 8);
+}
+
 // Inferentia2's vector engines (AWS's NKI architecture guide: 2 NeuronCore-v2 a chip, VectorE 128 elements/cycle at
 // 1.12 GHz): 2 x 128 x 1.12e9 = 286.72e9 elements/s; a GPU records none. The Neuron encoder profile prices its passes
 // there: 28 of tokens x hidden and 6 of the scores per layer, no host launches; it is the default on AWS Neuron devices.

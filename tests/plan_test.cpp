@@ -1161,6 +1161,24 @@ TEST(TensorParallel, Mi300xAllReducesAtLargeBatchPayTheInfinityFabricRate) {
     EXPECT_NEAR(c.phases.at(0).communication_s * 1e3, 45.353, 0.005);
 }
 
+// MI325X and MI355X at their Infinity Fabric rates (item 121): AMD's ROCm architecture comparison gives 'P2P ring
+// aggregate BW' 896 GB/s (MI325X, 32 Gbps links as the MI300X) and 1,075.2 GB/s (MI355X, 38.4 Gbps links: 7 x 16 lanes
+// x 38.4 / 8 x 2). The same 3,200-sequence TP-8 step as above, by hand: MI325X as the MI300X, 45.353 ms; MI355X
+// 537.6e9 x 0.82 = 440.832e9 B/s each way, 33.7 us + 1.75 x 52,428,800 / 440.832e9 = 33.7 + 208.130 = 241.830 us an
+// all-reduce, 160 of them 38.693 ms (before, latency only on both: 160 x 33.7 us = 5.392 ms).
+TEST(TensorParallel, Mi325xAndMi355xAllReducesPayTheirInfinityFabricRates) {
+    auto comm_ms = [](const char* dev) {
+        const Plan p = run(std::string(R"({"stage": "batch", "model": "llama-3.1-70b", "precision": {"weights": "fp8", "kv_cache": "fp8", "compute": "fp8"},
+            "serve": {"context_tokens": 2176, "prompt_tokens": 128, "output_tokens": 2048, "concurrent_users": 3200, "tensor_parallel": 8},
+            "hardware": {"devices": [")") + dev + R"("], "count": 8}})");
+        const Candidate& c = p.candidates.at(0);
+        EXPECT_EQ(c.layout.tensor_parallel, 8) << dev;
+        return c.phases.at(0).communication_s * 1e3;
+    };
+    EXPECT_NEAR(comm_ms("mi325x"), 45.353, 0.005);
+    EXPECT_NEAR(comm_ms("mi355x"), 38.693, 0.005);
+}
+
 // gpt-fast's README (commit c5d3454, 2023-12-16): Llama-2-7B bf16 at tensor parallel 8 on 8 A100-80GB of a hybrid
 // cube mesh, 'ENABLE_INTRA_NODE_COMM=1 torchrun ...', 328.43 tokens/s. Under serve.runtime gpt-fast-intra-node each
 // of the step's 64 all-reduces (2 a layer x 32) of one token's hidden state (8,192 bytes) is PyTorch's hybrid-cube-mesh
