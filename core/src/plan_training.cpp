@@ -703,7 +703,6 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                              " x their useful FLOPs over the forward and both gradients (a row tile again for each group starting "
                                              "inside one, contraction and output in whole tiles), " + format_sig(expert_tile_s, 3) + " s a step at the GEMMs' basis"
                                        : "train.grouped_gemm is given but the model has no routed experts: nothing priced");
-<<<<<<< HEAD
     // A TPU's attention kernels hold each head's vectors in 128-lane rows (performance.h attention_lane_padding_factor, read from
     // tokamax's splash kernel): a head_dim under a multiple of 128 (gpt-oss's 64) runs every score and context matmul padded
     // with zeros, MXU work beyond the attention FLOPs the step counts, priced where those are priced: at the attention
@@ -720,10 +719,7 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                           ": the TPU attention kernel holds each head in 128-lane rows, so every score and context matmul runs padded to " +
                           format_sig(std::ceil(arch.head_dim / 128.0) * 128, 4) + " (tokamax splash attention: \"padded to that multiple with zeros\"): " +
                           format_sig(lane_factor, 4) + " x the attention FLOPs counted, " + format_sig(attention_pad_s, 3) + " s a step more");
-    const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + dequant_s + overhead_s + expert_tile_s + attention_pad_s;
-=======
-    const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + eager_scores_s + dequant_s + overhead_s + expert_tile_s;
->>>>>>> lumi
+    const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + eager_scores_s + dequant_s + overhead_s + expert_tile_s + attention_pad_s;
     // Layer-wise activation offload (train.offload_activation_layers): each micro-batch copies the offloaded blocks' saved
     // activations to host memory and back over the device's host link (catalog host_link, half its quoted bandwidth each way),
     // on Transformer Engine's offload stream beside the compute; only what the compute waits for is added to the step
