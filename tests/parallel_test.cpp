@@ -111,6 +111,28 @@ TEST(Network, ReadsScaleUpAndScaleOutFromTheCatalog) {
     EXPECT_NEAR(network_of(device("rtx-6000-ada"), at_line_rate()).scale_up.hop_latency_s, (42.56e-6 - 6.05e-6) / 14, 1e-15);
 }
 
+// Item 125: devices with a scale-up rate but no recorded network were planned as if every device of a job shared the
+// scale-up link (domain_size INT_MAX). Each now carries its platform's NICs, by hand at line rate (NICs x Gb/s / 8):
+// DGX A100 8 x 200 Gb/s HDR for 8 GPUs (Microway); DGX-1 4 x 100 Gb/s for 8 V100s (NVIDIA's white paper); MI325X
+// 8 x ConnectX-7 400 Gb/s and MI355X 8 x Pollara 400 for 8 GPUs (AMD's ROCm MoRI guides); trn2.48xlarge 16 x 200 Gb/s
+// for 16 chips and inf2.48xlarge 100 Gb/s for 12 (instances.vantage.sh's transcription of AWS's table); TPU v6e
+// 4 x 200 Gb/s per 8-chip host and TPU7x 100 Gb/s a chip (Google's pages). The domain is now the scale-up domain.
+TEST(Network, DevicesThatHadNoNetworkSpanDomainsOverTheirPlatformsNics) {
+    struct Want { const char* id; double bytes_per_s; int domain; };
+    for (const Want& w : {Want{"a100-40gb", 200e9 / 8, 8}, Want{"v100-32gb", 0.5 * 100e9 / 8, 8}, Want{"mi325x", 400e9 / 8, 8},
+                          Want{"mi355x", 400e9 / 8, 8}, Want{"trainium2", 200e9 / 8, 64}, Want{"inferentia2", 8.3333e9 / 8, 12},
+                          Want{"tpu-v6e", 0.5 * 200e9 / 8, 256}, Want{"tpu-v7", 100e9 / 8, 9216}}) {
+        const Network n = network_of(device(w.id), at_line_rate());
+        EXPECT_NEAR(n.scale_out.bytes_per_s, w.bytes_per_s, 1e3) << w.id;
+        EXPECT_EQ(n.domain_size, w.domain) << w.id;
+        EXPECT_TRUE(n.multi_node) << w.id;
+    }
+    // The MI325X's ConnectX-7 takes the catalog's ConnectX-7 small-message time (dgx-spark-playbooks #103, 30.33 us
+    // for two ranks = launch + 2 steps); the others record none, so their scale-out steps count no latency.
+    EXPECT_NEAR(network_of(device("mi325x"), at_line_rate()).scale_out.hop_latency_s, (30.33e-6 - 6.05e-6) / 2, 1e-15);
+    EXPECT_EQ(network_of(device("a100-40gb"), at_line_rate()).scale_out.hop_latency_s, 0);
+}
+
 // [SECTION] Collectives ------------------------------------------------------------------------------------
 
 TEST(Collectives, AlphaBetaByHand) {
