@@ -35,6 +35,10 @@ Network network_of(const Device& d, const Assumptions& a) {
     n.scale_out.bytes_per_s = d.scale_out_bytes_per_s * eff;
     n.scale_out.hop_latency_s = hop_latency_s(d.scale_out_allreduce_s, d.scale_out_allreduce_ranks, n.launch_latency_s, true);
     n.multi_node = n.scale_out.bytes_per_s > 0;
+    // A network whose small-message time is not recorded: a step across it costs at least a step inside the domain
+    // (a NIC, the host's PCIe and a switch lie on the way, where an NVLink or Infinity Fabric step crosses one link), so
+    // it takes the scale-up step's latency as a floor rather than none; the plan's figures are then a lower bound there.
+    if (n.multi_node && !(n.scale_out.hop_latency_s > 0)) n.scale_out.hop_latency_s = n.scale_up.hop_latency_s;
     // A desktop card (scale_out kind "none") shares the machine's PCIe with its neighbours: every card of
     // the machine is in one domain whose link is PCIe, and nothing spans machines. A device whose network
     // is not recorded is planned as the rest of the planner plans it: all n devices on its scale-up link.
