@@ -238,6 +238,19 @@ TEST(GroupedGemmTiles, RowTilesRevisitedAtGroupStartsAndWidthsPadded) {
     EXPECT_DOUBLE_EQ(routed_expert_training_flops_per_token(test::llama31_8b(), TrainMethod::full), 0.0);
 }
 
+// A model with latent attention (kv_lora_rank 512, qk_rope 64, DeepSeek-V2/V3's) on Llama 3.1 8B's other dimensions.
+ModelArch latent_arch(int heads, int head_dim, int qk_nope, int v_head_dim) {
+    ModelArch a = test::llama31_8b();
+    a.heads = heads;
+    a.head_dim = head_dim;
+    a.has_mla = true;
+    a.mla.kv_lora_rank = 512;
+    a.mla.qk_rope_head_dim = 64;
+    a.mla.qk_nope_head_dim = qk_nope;
+    a.mla.v_head_dim = v_head_dim;
+    return a;
+}
+
 // A TPU attention kernel holds each head in 128-lane rows (tokamax splash: "padded to that multiple with zeros"), so a
 // head_dim d runs as ceil(d / 128) x 128, weighted over the layers by their counted attention FLOPs. By hand: gpt-oss (64,
 // sliding and full alike) 128 / 64 = 2; Llama 3.1 8B (128) 1; lanes 0 1. Two full layers of 8 heads x 96 (q-width 768)
@@ -251,12 +264,7 @@ TEST(AttentionLanePadding, HeadsUnderAWholeLaneRowRunPadded) {
     EXPECT_DOUBLE_EQ(attention_lane_padding_factor(oss, 8192, 128), 2.0);
     EXPECT_DOUBLE_EQ(attention_lane_padding_factor(test::llama31_8b(), 8192, 128), 1.0);
     EXPECT_DOUBLE_EQ(attention_lane_padding_factor(oss, 8192, 0), 1.0);
-    ModelArch mixed = test::llama31_8b();
-    mixed.heads = 8;
-    mixed.head_dim = 96;
-    mixed.has_mla = true;
-    mixed.mla.kv_lora_rank = 512;
-    mixed.mla.qk_rope_head_dim = 64;
+    ModelArch mixed = latent_arch(8, 96, 0, 0);
     mixed.attention_layers = {{AttentionKind::full, 2}, {AttentionKind::latent, 2}};
     EXPECT_NEAR(attention_lane_padding_factor(mixed, 1000, 128), 22.0 / 21.0, 1e-12);
 }
@@ -269,14 +277,7 @@ TEST(AttentionLanePadding, HeadsUnderAWholeLaneRowRunPadded) {
 //   training, full, no recomputation: 3 x 4 x 128 x (128 + 64 + 128) / 2 x 4,096 = 1,006,632,960 a token
 //   prefill of 4,096: 4 x 128 x 160 x 4,096^2 / 2 = 687,194,767,360
 TEST(AttentionFlops, LatentLayersRunAbsorbedAtDecodeAndUnabsorbedInTrainingAndPrefill) {
-    ModelArch mla = test::llama31_8b();
-    mla.heads = 128;
-    mla.head_dim = 192;
-    mla.has_mla = true;
-    mla.mla.kv_lora_rank = 512;
-    mla.mla.qk_nope_head_dim = 128;
-    mla.mla.qk_rope_head_dim = 64;
-    mla.mla.v_head_dim = 128;
+    ModelArch mla = latent_arch(128, 192, 128, 128);
     mla.attention_layers = {{AttentionKind::latent, 1}};
     EXPECT_DOUBLE_EQ(decode_flops_per_token(mla, 0, 4096), 1207959552.0);
     EXPECT_DOUBLE_EQ(training_flops_per_token(mla, 0, 4096, TrainMethod::full, Checkpointing::none, 1.0), 1006632960.0);
