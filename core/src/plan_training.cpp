@@ -705,7 +705,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                        : "train.grouped_gemm is given but the model has no routed experts: nothing priced");
     // A TPU's attention kernels hold each head's vectors in 128-lane rows (performance.h attention_lane_padding_factor, read from
     // tokamax's splash kernel): a head_dim under a multiple of 128 (gpt-oss's 64) runs every score and context matmul padded
-    // with zeros, MXU work beyond the attention FLOPs the step counts, priced where those are priced: at the attention
+    // with zeros (latent layers: the scores at their padded qk width, the weighted sum at their padded v width, DeepSeek-V3's
+    // 192 -> 256 and 128), MXU work beyond the attention FLOPs the step counts, priced where those are priced: at the attention
     // kernels' own share of peak where measured, else at the GEMMs' basis (recomputation scaling it as it scales the GEMMs).
     const double lane_factor = d.kind == DeviceKind::tpu ? attention_lane_padding_factor(arch, t.seq_len, 128) : 1.0;
     const double attention_pad_s =
@@ -714,11 +715,21 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                    : tokens_per_step / n * training_flops_per_token(arch, 0, t.seq_len, t.method, Checkpointing::none, attention_ratio) *
                                                          recompute_ratio / peak.achieved(mfu, a))
             : 0.0;
-    if (e.explain && attention_pad_s > 0)
-        c.notes.push_back("attention on " + d.id + " with head_dim " + std::to_string(arch.head_dim) +
-                          ": the TPU attention kernel holds each head in 128-lane rows, so every score and context matmul runs padded to " +
-                          format_sig(std::ceil(arch.head_dim / 128.0) * 128, 4) + " (tokamax splash attention: \"padded to that multiple with zeros\"): " +
+    if (e.explain && attention_pad_s > 0) {
+        const bool latent_widths = arch.has_mla && arch.mla.v_head_dim > 0 &&
+                                   std::any_of(arch.attention_layers.begin(), arch.attention_layers.end(),
+                                               [](const auto& r) { return r.kind == AttentionKind::latent; });
+        const int qk = arch.mla.qk_nope_head_dim + arch.mla.qk_rope_head_dim;
+        const std::string widths =
+            latent_widths ? "latent attention trained unabsorbed, scores over " + std::to_string(qk) + " dims and the weighted sum over " +
+                                std::to_string(arch.mla.v_head_dim) + ": the TPU attention kernel holds each head in 128-lane rows, so the scores run padded to " +
+                                format_sig(std::ceil(qk / 128.0) * 128, 4) + " and the weighted sum to " + format_sig(std::ceil(arch.mla.v_head_dim / 128.0) * 128, 4)
+                          : "head_dim " + std::to_string(arch.head_dim) +
+                                ": the TPU attention kernel holds each head in 128-lane rows, so every score and context matmul runs padded to " +
+                                format_sig(std::ceil(arch.head_dim / 128.0) * 128, 4);
+        c.notes.push_back("attention on " + d.id + " with " + widths + " (tokamax splash attention: \"padded to that multiple with zeros\"): " +
                           format_sig(lane_factor, 4) + " x the attention FLOPs counted, " + format_sig(attention_pad_s, 3) + " s a step more");
+    }
     const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + eager_scores_s + dequant_s + overhead_s + expert_tile_s + attention_pad_s;
     // Layer-wise activation offload (train.offload_activation_layers): each micro-batch copies the offloaded blocks' saved
     // activations to host memory and back over the device's host link (catalog host_link, half its quoted bandwidth each way),
