@@ -3826,6 +3826,23 @@ TEST(OneAnswer, TpuLatentAttentionRunsItsScoreWidthPaddedToWholeLanes) {
     for (const Candidate& c : gpu.candidates) EXPECT_FALSE(has_note(c, "attention on ")) << c.device;
 }
 
+// MaxText's fp8_full quantizes the decoder layers' matmuls and the experts' gmm through qwix, which does not intercept inside
+// pallas_call, so the splash attention kernel runs at BF16 (item 124, runtimes.json fp8_attention_at_16_bits). By hand, DeepSeek-V3
+// FP8 on 128 tpu-v7 at the recipe's batch: 1.2 (lane padding) x 65,536 tokens a chip x 61,404,610,560 attention FLOPs a token x
+// (1 / (0.4125 x 2,307 TFLOPS) - 1 / (0.4125 x 4,614 TFLOPS)) = 1.2 x 65,536 x 61,404,610,560 / (0.4125 x 4,614e12) = 2.537 s a
+// step more. BF16 has nothing to add.
+TEST(OneAnswer, MaxTextFp8RunsTheAttentionKernelAtSixteenBits) {
+    auto plan = [](const char* precision) {
+        return run(std::string(R"({"stage": "pretrain", "model": "deepseek-v3", "precision": ")") + precision + R"(", "hardware": {"devices": ["tpu-v7"], "count": 128},
+        "train": {"method": "full", "runtime": "maxtext", "seq_len": 4096, "micro_batch": 16, "global_batch": 2048, "zero_stage": 3,
+                  "remat_tensors": {"decoder_layer_input": "offload"},
+                  "layout": {"tensor_parallel": 1, "pipeline_parallel": 1, "context_parallel": 1, "expert_parallel": 1}}})").candidates.at(0);
+    };
+    EXPECT_TRUE(has_note(plan("fp8"), "attention at 16 bits under FP8 (maxtext, runtimes.json fp8_attention_at_16_bits: the FP8 recipe quantizes "
+                                      "the projections' and experts' matmuls, not the attention kernel's): its FLOPs at the bf16 peak, 2.54 s a step more"));
+    EXPECT_FALSE(has_note(plan("bf16"), "attention at 16 bits under FP8"));
+}
+
 // Pretraining on another vendor's accelerator that no family basis covers (TPU v7, MI300X) keeps the catalog-wide MFU
 // (0.4125, measured on H100) as its point estimate, says the basis is not calibrated there, labels its figures modelled,
 // and spans every family basis the catalog records: 0.3356 (a100-megatron-2021's low) to 0.7373 (tpu-xla-pretraining's

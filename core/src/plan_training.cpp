@@ -730,7 +730,22 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         c.notes.push_back("attention on " + d.id + " with " + widths + " (tokamax splash attention: \"padded to that multiple with zeros\"): " +
                           format_sig(lane_factor, 4) + " x the attention FLOPs counted, " + format_sig(attention_pad_s, 3) + " s a step more");
     }
-    const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + eager_scores_s + dequant_s + overhead_s + expert_tile_s + attention_pad_s;
+    // An FP8 step prices its attention at the FP8 peak inside the MFU unless the attention kernels are priced apart (at the
+    // 16-bit peak). A runtime whose FP8 recipe leaves the attention kernel at 16 bits (runtimes.json fp8_attention_at_16_bits:
+    // MaxText's fp8_full through qwix, which does not intercept inside pallas_call, so splash runs on BF16 q, k, v) runs those
+    // FLOPs, padding included, at the 16-bit peak: the difference is added, on the basis the GEMMs are priced at.
+    const double fp8_attention_16bit_s =
+        rt.fp8_attention_at_16_bits && peak.precision == "fp8" && !attention_apart && attention_peak.flop_per_s > 0 && peak.flop_per_s > 0
+            ? lane_factor * tokens_per_step / n *
+                  training_flops_per_token(arch, 0, t.seq_len, t.method, Checkpointing::none, attention_ratio) * recompute_ratio *
+                  (1.0 / attention_peak.achieved(mfu, a) - 1.0 / peak.achieved(mfu, a))
+            : 0.0;
+    if (e.explain && fp8_attention_16bit_s > 0)
+        c.notes.push_back("attention at 16 bits under FP8 (" + rt.id + ", runtimes.json fp8_attention_at_16_bits: the FP8 recipe quantizes the "
+                          "projections' and experts' matmuls, not the attention kernel's): its FLOPs at the " + attention_peak.precision +
+                          " peak, " + format_sig(fp8_attention_16bit_s, 3) + " s a step more");
+    const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + eager_scores_s + dequant_s + overhead_s + expert_tile_s + attention_pad_s +
+                             fp8_attention_16bit_s;
     // Layer-wise activation offload (train.offload_activation_layers): each micro-batch copies the offloaded blocks' saved
     // activations to host memory and back over the device's host link (catalog host_link, half its quoted bandwidth each way),
     // on Transformer Engine's offload stream beside the compute; only what the compute waits for is added to the step
