@@ -509,6 +509,7 @@ TEST(LoaderErrors, RuntimeFp8AttentionAt16BitsIsRead) {
     EXPECT_TRUE(std::none_of(good.issues.begin(), good.issues.end(), [](const Issue& i) { return i.file == "runtimes.json"; }));
     ASSERT_EQ(good.catalog.training_runtimes.size(), 1u);
     EXPECT_TRUE(good.catalog.training_runtimes[0].fp8_attention_at_16_bits);
+    EXPECT_FALSE(good.catalog.training_runtimes[0].fp8_output_head_at_16_bits);
     const auto plain = load_catalog({{"runtimes.json", replace(runtimes, R"("fp8_attention_at_16_bits": true,)", "")}});
     ASSERT_EQ(plain.catalog.training_runtimes.size(), 1u);
     EXPECT_FALSE(plain.catalog.training_runtimes[0].fp8_attention_at_16_bits);

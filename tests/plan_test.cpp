@@ -3830,7 +3830,8 @@ TEST(OneAnswer, TpuLatentAttentionRunsItsScoreWidthPaddedToWholeLanes) {
 // pallas_call, so the splash attention kernel runs at BF16 (item 124, runtimes.json fp8_attention_at_16_bits). By hand, DeepSeek-V3
 // FP8 on 128 tpu-v7 at the recipe's batch: 1.2 (lane padding) x 65,536 tokens a chip x 61,404,610,560 attention FLOPs a token x
 // (1 / (0.4125 x 2,307 TFLOPS) - 1 / (0.4125 x 4,614 TFLOPS)) = 1.2 x 65,536 x 61,404,610,560 / (0.4125 x 4,614e12) = 2.537 s a
-// step more. BF16 has nothing to add.
+// step more. The output head is not quantized either ("We do not quantize the logits matmul"): 6 x 7,168 x 129,280 =
+// 5,560,074,240 FLOPs a token x 65,536 / (0.4125 x 4,614e12) = 0.1915 s more. BF16 has nothing to add.
 TEST(OneAnswer, MaxTextFp8RunsTheAttentionKernelAtSixteenBits) {
     auto plan = [](const char* precision) {
         return run(std::string(R"({"stage": "pretrain", "model": "deepseek-v3", "precision": ")") + precision + R"(", "hardware": {"devices": ["tpu-v7"], "count": 128},
@@ -3840,7 +3841,10 @@ TEST(OneAnswer, MaxTextFp8RunsTheAttentionKernelAtSixteenBits) {
     };
     EXPECT_TRUE(has_note(plan("fp8"), "attention at 16 bits under FP8 (maxtext, runtimes.json fp8_attention_at_16_bits: the FP8 recipe quantizes "
                                       "the projections' and experts' matmuls, not the attention kernel's): its FLOPs at the bf16 peak, 2.54 s a step more"));
+    EXPECT_TRUE(has_note(plan("fp8"), "output head at 16 bits under FP8 (maxtext, runtimes.json fp8_output_head_at_16_bits: the recipe does not "
+                                      "quantize the logits matmul): its FLOPs at the bf16 peak, 0.191 s a step more"));
     EXPECT_FALSE(has_note(plan("bf16"), "attention at 16 bits under FP8"));
+    EXPECT_FALSE(has_note(plan("bf16"), "output head at 16 bits under FP8"));
 }
 
 // Pretraining on another vendor's accelerator that no family basis covers (TPU v7, MI300X) keeps the catalog-wide MFU

@@ -744,8 +744,19 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
         c.notes.push_back("attention at 16 bits under FP8 (" + rt.id + ", runtimes.json fp8_attention_at_16_bits: the FP8 recipe quantizes the "
                           "projections' and experts' matmuls, not the attention kernel's): its FLOPs at the " + attention_peak.precision +
                           " peak, " + format_sig(fp8_attention_16bit_s, 3) + " s a step more");
+    // Likewise a runtime that leaves its output head's matmul at 16 bits under FP8 (runtimes.json fp8_output_head_at_16_bits:
+    // MaxText's logits_dense, "We do not quantize the logits matmul"): its forward and both gradients, (6 or 4) x hidden x vocab
+    // a token, at the 16-bit peak instead of the FP8 one. The head sits outside the decoder layers' remat, so nothing recomputes it.
+    const double head_flops_per_token = (t.method == TrainMethod::full ? 6.0 : 4.0) * double(arch.hidden) * double(arch.vocab);
+    const double fp8_head_16bit_s = rt.fp8_output_head_at_16_bits && peak.precision == "fp8" && attention_peak.flop_per_s > 0 &&
+                                            peak.flop_per_s > 0 && head_flops_per_token > 0
+                                        ? tokens_per_step / n * head_flops_per_token * (1.0 / attention_peak.achieved(mfu, a) - 1.0 / peak.achieved(mfu, a))
+                                        : 0.0;
+    if (e.explain && fp8_head_16bit_s > 0)
+        c.notes.push_back("output head at 16 bits under FP8 (" + rt.id + ", runtimes.json fp8_output_head_at_16_bits: the recipe does not quantize "
+                          "the logits matmul): its FLOPs at the " + attention_peak.precision + " peak, " + format_sig(fp8_head_16bit_s, 3) + " s a step more");
     const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + eager_scores_s + dequant_s + overhead_s + expert_tile_s + attention_pad_s +
-                             fp8_attention_16bit_s;
+                             fp8_attention_16bit_s + fp8_head_16bit_s;
     // Layer-wise activation offload (train.offload_activation_layers): each micro-batch copies the offloaded blocks' saved
     // activations to host memory and back over the device's host link (catalog host_link, half its quoted bandwidth each way),
     // on Transformer Engine's offload stream beside the compute; only what the compute waits for is added to the step

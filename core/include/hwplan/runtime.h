@@ -39,6 +39,9 @@ struct TrainingRuntime {
     // through qwix, which quantizes dot_general, gmm and ragged_dot in the decoder layers but turns its interception off inside
     // pallas_call, so the splash attention kernel runs on the BF16 q, k, v the quantized projections return.
     bool fp8_attention_at_16_bits = false;
+    // Under FP8 compute, the output head's matmul still runs at 16 bits: MaxText's decoders.py apply_output_head, '# We do not
+    // quantize the logits matmul.' (logits_dense sits outside fp8_full's module_path "decoder/.*layers.*").
+    bool fp8_output_head_at_16_bits = false;
     // What an adapter run keeps beyond the linear layers' inputs (memory.h ActivationSettings, lora_dropout_bytes_per_token).
     std::string lora_targets = "all";            // "all" linear layers, or "query-value" (the recipe's default adapted layers)
     double lora_dropout = 0;                     // the recipe's dropout on the adapters' input (0: none, nothing extra kept)
