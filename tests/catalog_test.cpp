@@ -496,6 +496,25 @@ TEST(LoaderErrors, RuntimeLayoutLimitsAreRead) {
     }
 }
 
+// runtimes.json: fp8_attention_at_16_bits (under FP8 compute the attention kernel stays at 16 bits, item 124) is read with its
+// source; absent, false.
+TEST(LoaderErrors, RuntimeFp8AttentionAt16BitsIsRead) {
+    const std::string runtimes = R"({"runtimes": {"r": {"name": "n", "meaning": "m", "adapter_bytes_per_param": 2,
+      "adapter_gradient_bytes_per_param": 2, "optimizer_state_bytes_per_value": 2, "logits_kept_bytes_per_value": 2,
+      "loss_fp32_bytes_per_value": 0, "loss_chunks": 1, "paged_optimizer": false, "full_master_weights": true,
+      "optimizer_in_backward": false, "attention": "sdpa", "fp8_attention_at_16_bits": true,
+      "default_for": ["full", "lora", "qlora"], "source": "s"}},
+      "sources": {"s": {"title": "t", "locator": "l", "read_on": "2026-12-05"}}})";
+    const auto good = load_catalog({{"runtimes.json", runtimes}});
+    EXPECT_TRUE(std::none_of(good.issues.begin(), good.issues.end(), [](const Issue& i) { return i.file == "runtimes.json"; }));
+    ASSERT_EQ(good.catalog.training_runtimes.size(), 1u);
+    EXPECT_TRUE(good.catalog.training_runtimes[0].fp8_attention_at_16_bits);
+    EXPECT_FALSE(good.catalog.training_runtimes[0].fp8_output_head_at_16_bits);
+    const auto plain = load_catalog({{"runtimes.json", replace(runtimes, R"("fp8_attention_at_16_bits": true,)", "")}});
+    ASSERT_EQ(plain.catalog.training_runtimes.size(), 1u);
+    EXPECT_FALSE(plain.catalog.training_runtimes[0].fp8_attention_at_16_bits);
+}
+
 // runtimes.json: fp8_linear_input_bytes_per_value (the width of the linear layers' saved inputs under FP8 compute, 0 to 2 bytes)
 // is read with its source; absent, 0 (the activations' own width); a value outside names its field.
 TEST(LoaderErrors, RuntimeFp8LinearInputBytesIsRangeChecked) {

@@ -269,6 +269,34 @@ TEST(AttentionLanePadding, HeadsUnderAWholeLaneRowRunPadded) {
     EXPECT_NEAR(attention_lane_padding_factor(mixed, 1000, 128), 22.0 / 21.0, 1e-12);
 }
 
+// Latent layers train unabsorbed (item 123) and tokamax splash takes the score and value widths apart (head_dim_qk,
+// head_dim_v): the scores run at the qk width padded to whole 128-lane rows, the weighted sum at the padded v width (item 124).
+// By hand: DeepSeek-V3 (qk 128 + 64 = 192 -> 256, v 128 -> 128): (256 + 128) / (192 + 128) = 384 / 320 = 1.2; lanes 0: 1.
+// Two full layers of 8 heads x 96 and two latent layers of 8 heads (qk 192, v 128) at 1,000 tokens, per token and 1,000:
+// counted 2 x 8 x 2 x 96 + 2 x 8 x (192 + 128) = 3,072 + 5,120 = 8,192; executed 2 x 8 x 2 x 128 + 2 x 8 x (256 + 128) =
+// 4,096 + 6,144 = 10,240; 10,240 / 8,192 = 1.25. Widths on whole lanes (qk 256, v 128): 1.
+TEST(AttentionLanePadding, LatentLayersRunScoresAndWeightedSumAtTheirOwnPaddedWidths) {
+    ModelArch ds = test::llama31_8b();
+    ds.heads = 128;
+    ds.head_dim = 192;
+    ds.has_mla = true;
+    ds.mla.kv_lora_rank = 512;
+    ds.mla.qk_nope_head_dim = 128;
+    ds.mla.qk_rope_head_dim = 64;
+    ds.mla.v_head_dim = 128;
+    ds.attention_layers = {{AttentionKind::latent, 61}};
+    EXPECT_NEAR(attention_lane_padding_factor(ds, 4096, 128), 1.2, 1e-12);
+    EXPECT_DOUBLE_EQ(attention_lane_padding_factor(ds, 4096, 0), 1.0);
+    ModelArch mixed = ds;
+    mixed.heads = 8;
+    mixed.head_dim = 96;
+    mixed.attention_layers = {{AttentionKind::full, 2}, {AttentionKind::latent, 2}};
+    EXPECT_NEAR(attention_lane_padding_factor(mixed, 1000, 128), 1.25, 1e-12);
+    ModelArch whole = ds;
+    whole.mla.qk_nope_head_dim = 192;
+    EXPECT_DOUBLE_EQ(attention_lane_padding_factor(whole, 4096, 128), 1.0);
+}
+
 // Latent attention (DeepSeek-V2/V3) is counted by how the step runs it: decode absorbs the up-projections and attends in
 // the compressed space, heads x (kv_lora_rank + qk_rope) per token; training and prefill do not (MaxText's and
 // Megatron-Core's MLA up-project K and V), so scores run over qk_nope + qk_rope dims and the weighted sum over v_head_dim.

@@ -3808,6 +3808,45 @@ TEST(OneAnswer, TpuAttentionRunsSixtyFourWideHeadsPaddedToWholeLanes) {
     for (const Candidate& c : gpu.candidates) EXPECT_FALSE(has_note(c, "attention on ")) << c.device;
 }
 
+// DeepSeek-V3's latent attention on a TPU (item 124): trained unabsorbed, scores over 192 dims padded to 256 lanes and the
+// weighted sum over 128, 1.2 x the attention FLOPs counted. By hand: attended = 61 x 128 x (192 + 128) / 2 x 4,096 =
+// 5,117,050,880 a token; the step counts 12 x that = 61,404,610,560 FLOPs; x 0.2, x 2,048 x 4,096 / 128 = 65,536 tokens a
+// chip / (0.4125 x 2,307 TFLOPS) = 0.8457 s a step more, at the recipe's stated recomputation (the basis's). A GPU pads nothing.
+TEST(OneAnswer, TpuLatentAttentionRunsItsScoreWidthPaddedToWholeLanes) {
+    const Plan p = run(R"({"stage": "pretrain", "model": "deepseek-v3", "precision": "bf16", "hardware": {"devices": ["tpu-v7"], "count": 128},
+        "train": {"method": "full", "runtime": "maxtext", "seq_len": 4096, "micro_batch": 16, "global_batch": 2048, "zero_stage": 3,
+                  "remat_tensors": {"decoder_layer_input": "offload"},
+                  "layout": {"tensor_parallel": 1, "pipeline_parallel": 1, "context_parallel": 1, "expert_parallel": 1}}})");
+    EXPECT_TRUE(has_note(p.candidates.at(0), "attention on tpu-v7 with latent attention trained unabsorbed, scores over 192 dims and the "
+                                             "weighted sum over 128: the TPU attention kernel holds each head in 128-lane rows, so the scores "
+                                             "run padded to 256 and the weighted sum to 128 (tokamax splash attention: \"padded to that "
+                                             "multiple with zeros\"): 1.2 x the attention FLOPs counted, 0.846 s a step more"));
+    const Plan gpu = run(R"({"stage": "pretrain", "model": "deepseek-v3", "precision": "bf16", "hardware": {"devices": ["b200"], "count": 64},
+        "train": {"method": "full", "seq_len": 4096, "micro_batch": 1, "global_batch": 64}})");
+    for (const Candidate& c : gpu.candidates) EXPECT_FALSE(has_note(c, "attention on ")) << c.device;
+}
+
+// MaxText's fp8_full quantizes the decoder layers' matmuls and the experts' gmm through qwix, which does not intercept inside
+// pallas_call, so the splash attention kernel runs at BF16 (item 124, runtimes.json fp8_attention_at_16_bits). By hand, DeepSeek-V3
+// FP8 on 128 tpu-v7 at the recipe's batch: 1.2 (lane padding) x 65,536 tokens a chip x 61,404,610,560 attention FLOPs a token x
+// (1 / (0.4125 x 2,307 TFLOPS) - 1 / (0.4125 x 4,614 TFLOPS)) = 1.2 x 65,536 x 61,404,610,560 / (0.4125 x 4,614e12) = 2.537 s a
+// step more. The output head is not quantized either ("We do not quantize the logits matmul"): 6 x 7,168 x 129,280 =
+// 5,560,074,240 FLOPs a token x 65,536 / (0.4125 x 4,614e12) = 0.1915 s more. BF16 has nothing to add.
+TEST(OneAnswer, MaxTextFp8RunsTheAttentionKernelAtSixteenBits) {
+    auto plan = [](const char* precision) {
+        return run(std::string(R"({"stage": "pretrain", "model": "deepseek-v3", "precision": ")") + precision + R"(", "hardware": {"devices": ["tpu-v7"], "count": 128},
+        "train": {"method": "full", "runtime": "maxtext", "seq_len": 4096, "micro_batch": 16, "global_batch": 2048, "zero_stage": 3,
+                  "remat_tensors": {"decoder_layer_input": "offload"},
+                  "layout": {"tensor_parallel": 1, "pipeline_parallel": 1, "context_parallel": 1, "expert_parallel": 1}}})").candidates.at(0);
+    };
+    EXPECT_TRUE(has_note(plan("fp8"), "attention at 16 bits under FP8 (maxtext, runtimes.json fp8_attention_at_16_bits: the FP8 recipe quantizes "
+                                      "the projections' and experts' matmuls, not the attention kernel's): its FLOPs at the bf16 peak, 2.54 s a step more"));
+    EXPECT_TRUE(has_note(plan("fp8"), "output head at 16 bits under FP8 (maxtext, runtimes.json fp8_output_head_at_16_bits: the recipe does not "
+                                      "quantize the logits matmul): its FLOPs at the bf16 peak, 0.191 s a step more"));
+    EXPECT_FALSE(has_note(plan("bf16"), "attention at 16 bits under FP8"));
+    EXPECT_FALSE(has_note(plan("bf16"), "output head at 16 bits under FP8"));
+}
+
 // Pretraining on another vendor's accelerator that no family basis covers (TPU v7, MI300X) keeps the catalog-wide MFU
 // (0.4125, measured on H100) as its point estimate, says the basis is not calibrated there, labels its figures modelled,
 // and spans every family basis the catalog records: 0.3356 (a100-megatron-2021's low) to 0.7373 (tpu-xla-pretraining's

@@ -844,6 +844,8 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
             t.caching_allocator = e.boolean("caching_allocator", false).value_or(true);
             t.gated_mlp_saved_tensors = e.number("gated_mlp_saved_tensors", false, 1, 8).value_or(4);
             t.fp8_linear_input_bytes_per_value = e.number("fp8_linear_input_bytes_per_value", false, 0, 2).value_or(0);
+            t.fp8_attention_at_16_bits = e.boolean("fp8_attention_at_16_bits", false).value_or(false);
+            t.fp8_output_head_at_16_bits = e.boolean("fp8_output_head_at_16_bits", false).value_or(false);
             t.lora_targets = e.choice("lora_targets", false, {"all", "query-value", "query-key-value"}).value_or("all");
             t.lora_dropout = e.number("lora_dropout", false, 0, 0.9).value_or(0);
             t.lora_dropout_per_module = e.boolean("lora_dropout_per_module", false).value_or(true);
@@ -893,7 +895,7 @@ DecodeRuntime read_decode_runtime(const std::string& key, Reader& e, SourceBook&
             e.string("note", false);
             attach_source(e, b, {"adapter_bytes_per_param", "adapter_gradient_bytes_per_param", "optimizer_state_bytes_per_value",
                                  "logits_kept_bytes_per_value", "loss_fp32_bytes_per_value", "loss_chunks", "paged_optimizer", "paged_optimizer_methods",
-                                 "full_master_weights", "optimizer_in_backward", "attention", "offload_checkpoints", "caching_allocator", "gated_mlp_saved_tensors", "fp8_linear_input_bytes_per_value", "optimizer_fp32_gradient_bytes_per_param", "optimizer_fp32_gradients_partitioned",
+                                 "full_master_weights", "optimizer_in_backward", "attention", "offload_checkpoints", "caching_allocator", "gated_mlp_saved_tensors", "fp8_linear_input_bytes_per_value", "fp8_attention_at_16_bits", "fp8_output_head_at_16_bits", "optimizer_fp32_gradient_bytes_per_param", "optimizer_fp32_gradients_partitioned",
                                  "zero2_shards_gradients", "zero3_layer_gather_bytes_per_param", "zero3_reduce_bucket_elements", "zero3_max_reuse_distance_elements",
                                  "zero3_prefetch_bucket_elements", "offload_gradients",
                                  "offload_parameters", "shard_embeddings_and_head", "fsdp_units_in_flight", "fsdp_init_cache_kept", "quant_state_replicated", "fsdp_offload_shard_copies_kept",

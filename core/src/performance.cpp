@@ -101,17 +101,35 @@ double training_flops_per_token(const ModelArch& arch, double active_params, dou
 }
 
 double attention_lane_padding_factor(const ModelArch& arch, double seq_len, int lanes) {
-    if (lanes <= 0 || arch.head_dim <= 0) return 1.0;
-    const double padded_dim = std::ceil(double(arch.head_dim) / lanes) * lanes;
+    if (lanes <= 0) return 1.0;
+    auto padded = [&](double dim) { return std::ceil(dim / lanes) * lanes; };
     double counted = 0, executed = 0;
     for (const auto& run : arch.attention_layers) {
         if (run.kind == AttentionKind::none) continue;
-        const double width = run.kind == AttentionKind::latent ? double(arch.heads) * (arch.mla.kv_lora_rank + arch.mla.qk_rope_head_dim)
-                                                               : double(arch.heads) * arch.head_dim;
         const double tokens = run.kind == AttentionKind::sliding ? std::min(seq_len, double(run.window)) : seq_len;
-        const double flops = run.count * width * tokens;
-        counted += flops;
-        executed += run.kind == AttentionKind::latent ? flops : flops * padded_dim / arch.head_dim;
+        // Per head and token, the scores cost 2 x their width and the weighted sum 2 x its width: a layer's counted FLOPs are
+        // proportional to heads x (score width + value width), and it executes them at the padded widths.
+        double width = 0, run_width = 0;
+        if (run.kind == AttentionKind::latent) {
+            // A latent layer trains unabsorbed (attended, absorbed = false): scores over qk_nope + qk_rope, the weighted sum
+            // over v_head_dim, each its own kernel operand (MaxText's MLA passes query and key at 192, value at 128 to
+            // splash, which takes head_dim_qk and head_dim_v apart). Without a v_head_dim the layer counts at its absorbed width, at 1.
+            if (arch.mla.v_head_dim <= 0) {
+                width = run_width = double(arch.heads) * 2.0 * (arch.mla.kv_lora_rank + arch.mla.qk_rope_head_dim);
+                counted += run.count * width * tokens;
+                executed += run.count * run_width * tokens;
+                continue;
+            }
+            const double qk = double(arch.mla.qk_nope_head_dim) + arch.mla.qk_rope_head_dim, v = arch.mla.v_head_dim;
+            width = double(arch.heads) * (qk + v);
+            run_width = double(arch.heads) * (padded(qk) + padded(v));
+        } else {
+            if (arch.head_dim <= 0) continue;
+            width = double(arch.heads) * 2.0 * arch.head_dim;
+            run_width = double(arch.heads) * 2.0 * padded(arch.head_dim);
+        }
+        counted += run.count * width * tokens;
+        executed += run.count * run_width * tokens;
     }
     return counted > 0 ? executed / counted : 1.0;
 }

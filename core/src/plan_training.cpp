@@ -705,7 +705,8 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                        : "train.grouped_gemm is given but the model has no routed experts: nothing priced");
     // A TPU's attention kernels hold each head's vectors in 128-lane rows (performance.h attention_lane_padding_factor, read from
     // tokamax's splash kernel): a head_dim under a multiple of 128 (gpt-oss's 64) runs every score and context matmul padded
-    // with zeros, MXU work beyond the attention FLOPs the step counts, priced where those are priced: at the attention
+    // with zeros (latent layers: the scores at their padded qk width, the weighted sum at their padded v width, DeepSeek-V3's
+    // 192 -> 256 and 128), MXU work beyond the attention FLOPs the step counts, priced where those are priced: at the attention
     // kernels' own share of peak where measured, else at the GEMMs' basis (recomputation scaling it as it scales the GEMMs).
     const double lane_factor = d.kind == DeviceKind::tpu ? attention_lane_padding_factor(arch, t.seq_len, 128) : 1.0;
     const double attention_pad_s =
@@ -714,12 +715,48 @@ void eval_train(const Workload& w, const Catalog& cat, const Device& d, int n, c
                                                    : tokens_per_step / n * training_flops_per_token(arch, 0, t.seq_len, t.method, Checkpointing::none, attention_ratio) *
                                                          recompute_ratio / peak.achieved(mfu, a))
             : 0.0;
-    if (e.explain && attention_pad_s > 0)
-        c.notes.push_back("attention on " + d.id + " with head_dim " + std::to_string(arch.head_dim) +
-                          ": the TPU attention kernel holds each head in 128-lane rows, so every score and context matmul runs padded to " +
-                          format_sig(std::ceil(arch.head_dim / 128.0) * 128, 4) + " (tokamax splash attention: \"padded to that multiple with zeros\"): " +
+    if (e.explain && attention_pad_s > 0) {
+        const bool latent_widths = arch.has_mla && arch.mla.v_head_dim > 0 &&
+                                   std::any_of(arch.attention_layers.begin(), arch.attention_layers.end(),
+                                               [](const auto& r) { return r.kind == AttentionKind::latent; });
+        const int qk = arch.mla.qk_nope_head_dim + arch.mla.qk_rope_head_dim;
+        const std::string widths =
+            latent_widths ? "latent attention trained unabsorbed, scores over " + std::to_string(qk) + " dims and the weighted sum over " +
+                                std::to_string(arch.mla.v_head_dim) + ": the TPU attention kernel holds each head in 128-lane rows, so the scores run padded to " +
+                                format_sig(std::ceil(qk / 128.0) * 128, 4) + " and the weighted sum to " + format_sig(std::ceil(arch.mla.v_head_dim / 128.0) * 128, 4)
+                          : "head_dim " + std::to_string(arch.head_dim) +
+                                ": the TPU attention kernel holds each head in 128-lane rows, so every score and context matmul runs padded to " +
+                                format_sig(std::ceil(arch.head_dim / 128.0) * 128, 4);
+        c.notes.push_back("attention on " + d.id + " with " + widths + " (tokamax splash attention: \"padded to that multiple with zeros\"): " +
                           format_sig(lane_factor, 4) + " x the attention FLOPs counted, " + format_sig(attention_pad_s, 3) + " s a step more");
-    const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + eager_scores_s + dequant_s + overhead_s + expert_tile_s + attention_pad_s;
+    }
+    // An FP8 step prices its attention at the FP8 peak inside the MFU unless the attention kernels are priced apart (at the
+    // 16-bit peak). A runtime whose FP8 recipe leaves the attention kernel at 16 bits (runtimes.json fp8_attention_at_16_bits:
+    // MaxText's fp8_full through qwix, which does not intercept inside pallas_call, so splash runs on BF16 q, k, v) runs those
+    // FLOPs, padding included, at the 16-bit peak: the difference is added, on the basis the GEMMs are priced at.
+    const double fp8_attention_16bit_s =
+        rt.fp8_attention_at_16_bits && peak.precision == "fp8" && !attention_apart && attention_peak.flop_per_s > 0 && peak.flop_per_s > 0
+            ? lane_factor * tokens_per_step / n *
+                  training_flops_per_token(arch, 0, t.seq_len, t.method, Checkpointing::none, attention_ratio) * recompute_ratio *
+                  (1.0 / attention_peak.achieved(mfu, a) - 1.0 / peak.achieved(mfu, a))
+            : 0.0;
+    if (e.explain && fp8_attention_16bit_s > 0)
+        c.notes.push_back("attention at 16 bits under FP8 (" + rt.id + ", runtimes.json fp8_attention_at_16_bits: the FP8 recipe quantizes the "
+                          "projections' and experts' matmuls, not the attention kernel's): its FLOPs at the " + attention_peak.precision +
+                          " peak, " + format_sig(fp8_attention_16bit_s, 3) + " s a step more");
+    // Likewise a runtime that leaves its output head's matmul at 16 bits under FP8 (runtimes.json fp8_output_head_at_16_bits:
+    // MaxText's logits_dense, "We do not quantize the logits matmul"): its forward and both gradients, (6 or 4) x hidden x vocab
+    // a token, at the 16-bit peak instead of the FP8 one. The head sits outside the decoder layers' remat, so nothing recomputes it.
+    const double head_flops_per_token = (t.method == TrainMethod::full ? 6.0 : 4.0) * double(arch.hidden) * double(arch.vocab);
+    const double fp8_head_16bit_s = rt.fp8_output_head_at_16_bits && peak.precision == "fp8" && attention_peak.flop_per_s > 0 &&
+                                            peak.flop_per_s > 0 && head_flops_per_token > 0
+                                        ? tokens_per_step / n * head_flops_per_token * (1.0 / attention_peak.achieved(mfu, a) - 1.0 / peak.achieved(mfu, a))
+                                        : 0.0;
+    if (e.explain && fp8_head_16bit_s > 0)
+        c.notes.push_back("output head at 16 bits under FP8 (" + rt.id + ", runtimes.json fp8_output_head_at_16_bits: the recipe does not quantize "
+                          "the logits matmul): its FLOPs at the " + attention_peak.precision + " peak, " + format_sig(fp8_head_16bit_s, 3) + " s a step more");
+    const double compute_s = step.roofline.time_s + fp8_cast_s + elementwise_s + eager_scores_s + dequant_s + overhead_s + expert_tile_s + attention_pad_s +
+                             fp8_attention_16bit_s + fp8_head_16bit_s;
     // Layer-wise activation offload (train.offload_activation_layers): each micro-batch copies the offloaded blocks' saved
     // activations to host memory and back over the device's host link (catalog host_link, half its quoted bandwidth each way),
     // on Transformer Engine's offload stream beside the compute; only what the compute waits for is added to the step

@@ -76,7 +76,10 @@ double training_flops_per_token(const ModelArch& arch, double active_params, dou
 // (block_kv, head_dim) dk/dv scratches: head_dim is the lane dimension of every matmul operand or result it enters. This is
 // lanes, not the MXU's width (jax tpu_info mxu_column_size 256 on v6e and TPU7x): pricing head_dim 128 at half a 256-wide
 // MXU moves dense Llama rows on v6e and TPU7x 5 to 45 points slower, against their measurements (item 120).
-// Latent (MLA) layers, counted in their absorbed width, are left at 1.
+// Latent (MLA) layers train unabsorbed (item 123) and splash takes their widths apart (head_dim_qk = qk_nope + qk_rope,
+// head_dim_v = v_head_dim: MaxText 98a3d4c attention_mla.py passes query/key at 192 and value at 128 for DeepSeek-V3): the
+// scores run at the padded qk width, the weighted sum at the padded v width (DeepSeek-V3 (256 + 128) / (192 + 128) = 1.2);
+// a latent layer without a v_head_dim is left at 1.
 // 1 when lanes <= 0 or the model counts no attention.
 double attention_lane_padding_factor(const ModelArch& arch, double seq_len, int lanes);
 

@@ -35,6 +35,13 @@ struct TrainingRuntime {
     double gated_mlp_saved_tensors = 4;          // MLP-wide tensors a gated MLP keeps for backward (ActivationSettings)
     double fp8_linear_input_bytes_per_value = 0; // under FP8 compute, bytes per element of the linear layers' saved inputs (QKV, MLP,
                                                  // down projection): Transformer Engine keeps the FP8 copy, 1; 0 = the activations' 16 bits
+    // Under FP8 compute, the attention kernel's score and weighted-sum matmuls still run at 16 bits: MaxText's fp8_full quantizes
+    // through qwix, which quantizes dot_general, gmm and ragged_dot in the decoder layers but turns its interception off inside
+    // pallas_call, so the splash attention kernel runs on the BF16 q, k, v the quantized projections return.
+    bool fp8_attention_at_16_bits = false;
+    // Under FP8 compute, the output head's matmul still runs at 16 bits: MaxText's decoders.py apply_output_head, '# We do not
+    // quantize the logits matmul.' (logits_dense sits outside fp8_full's module_path "decoder/.*layers.*").
+    bool fp8_output_head_at_16_bits = false;
     // What an adapter run keeps beyond the linear layers' inputs (memory.h ActivationSettings, lora_dropout_bytes_per_token).
     std::string lora_targets = "all";            // "all" linear layers, or "query-value" (the recipe's default adapted layers)
     double lora_dropout = 0;                     // the recipe's dropout on the adapters' input (0: none, nothing extra kept)
